@@ -1,0 +1,1 @@
+//! UIAP: the Unique Identifier Allocation Protocol.

@@ -1,0 +1,2 @@
+//! The `uuidkit` command-line tool.
+fn main() {}
