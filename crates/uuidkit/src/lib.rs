@@ -8,6 +8,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod layout;
 mod uuid;
 
 pub use crate::uuid::{Uuid, Variant, Version};

@@ -1,0 +1,193 @@
+//! The bit layouts of RFC 9562 §5 as pure, `const` constructors.
+//!
+//! Every generator and every conversion goes through these four functions, so a
+//! bit-position mistake can live in exactly one place (and the tests in this file
+//! and in `tests/rfc9562_vectors.rs` would catch it).
+
+use crate::{Uuid, Version};
+
+const MASK_12: u128 = (1 << 12) - 1;
+const MASK_14: u128 = (1 << 14) - 1;
+const MASK_16: u128 = (1 << 16) - 1;
+const MASK_32: u128 = (1 << 32) - 1;
+const MASK_48: u128 = (1 << 48) - 1;
+const MASK_62: u128 = (1 << 62) - 1;
+/// Version nibble (bits 48–51) and variant `0b10` (bits 64–65) for `version`.
+const fn ver_var(version: Version) -> u128 {
+    ((version as u128) << 76) | (0b10 << 62)
+}
+
+impl Uuid {
+    /// A version 1 UUID (RFC 9562 §5.1) from a 60-bit Gregorian timestamp (100-ns
+    /// intervals since 1582-10-15T00:00:00Z), a 14-bit clock sequence and a node.
+    ///
+    /// Wider inputs are truncated to their least significant bits (§6.1). Note that
+    /// `time_high` holds the *most* significant 12 bits of the timestamp: §5.1's
+    /// prose says "least", the test vectors prove otherwise.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // RFC 9562 Appendix A.1
+    /// let u = Uuid::new_v1_from_parts(0x1EC9414C232AB00, 0x33C8, [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]);
+    /// assert_eq!(u.as_u128(), 0xC232AB00_9414_11EC_B3C8_9F6BDECED846);
+    /// ```
+    #[inline]
+    pub const fn new_v1_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
+        let ts = timestamp as u128;
+        let time_low = ts & MASK_32;
+        let time_mid = (ts >> 32) & MASK_16;
+        let time_high = (ts >> 48) & MASK_12;
+        Uuid::from_u128(
+            (time_low << 96)
+                | (time_mid << 80)
+                | (time_high << 64)
+                | ver_var(Version::Mac)
+                | (((clock_seq as u128) & MASK_14) << 48)
+                | node48(node),
+        )
+    }
+
+    /// A version 6 UUID (RFC 9562 §5.6): the same inputs as
+    /// [`Uuid::new_v1_from_parts`], with the timestamp stored most significant
+    /// bits first so that byte order is time order.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // RFC 9562 Appendix A.5
+    /// let u = Uuid::new_v6_from_parts(0x1EC9414C232AB00, 0x33C8, [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]);
+    /// assert_eq!(u.as_u128(), 0x1EC9414C_232A_6B00_B3C8_9F6BDECED846);
+    /// ```
+    #[inline]
+    pub const fn new_v6_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
+        let ts = (timestamp as u128) & ((1 << 60) - 1);
+        Uuid::from_u128(
+            ((ts >> 12) << 80)
+                | ((ts & MASK_12) << 64)
+                | ver_var(Version::SortMac)
+                | (((clock_seq as u128) & MASK_14) << 48)
+                | node48(node),
+        )
+    }
+
+    /// A version 7 UUID (RFC 9562 §5.7) from a 48-bit Unix timestamp in
+    /// milliseconds, the 12 bits of `rand_a` and the 62 bits of `rand_b`.
+    ///
+    /// Wider inputs are truncated to their least significant bits (§6.1).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // RFC 9562 Appendix A.6
+    /// let u = Uuid::new_v7_from_parts(0x017F22E279B0, 0xCC3, 0x18C4DC0C0C07398F);
+    /// assert_eq!(u.as_u128(), 0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F);
+    /// ```
+    #[inline]
+    pub const fn new_v7_from_parts(unix_ts_ms: u64, rand_a: u16, rand_b: u64) -> Uuid {
+        Uuid::from_u128(
+            (((unix_ts_ms as u128) & MASK_48) << 80)
+                | (((rand_a as u128) & MASK_12) << 64)
+                | ver_var(Version::SortRand)
+                | ((rand_b as u128) & MASK_62),
+        )
+    }
+
+    /// A version 8 UUID (RFC 9562 §5.8) from `custom_a` (48 bits), `custom_b`
+    /// (12 bits) and `custom_c` (62 bits). Wider inputs are truncated; the version
+    /// and variant bits are always set, whatever the inputs hold.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// // RFC 9562 Appendix B.1
+    /// let u = Uuid::new_v8_from_parts(0x2489E9AD2EE2, 0xE00, 0x0EC932D5F69181C0);
+    /// assert_eq!(u.as_u128(), 0x2489E9AD_2EE2_8E00_8EC9_32D5F69181C0);
+    /// ```
+    #[inline]
+    pub const fn new_v8_from_parts(custom_a: u64, custom_b: u16, custom_c: u64) -> Uuid {
+        Uuid::from_u128(
+            (((custom_a as u128) & MASK_48) << 80)
+                | (((custom_b as u128) & MASK_12) << 64)
+                | ver_var(Version::Custom)
+                | ((custom_c as u128) & MASK_62),
+        )
+    }
+}
+
+#[inline]
+const fn node48(node: [u8; 6]) -> u128 {
+    let mut v = 0u128;
+    let mut i = 0;
+    while i < 6 {
+        v = (v << 8) | node[i] as u128;
+        i += 1;
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
+
+    /// Each field of each layout, set alone to all ones, must land on exactly
+    /// the bits §5 gives it: this catches any shift or width mistake.
+    #[test]
+    fn every_field_lands_on_its_bits() {
+        let base = |v: Version| ver_var(v);
+        // v1: time_low bits 0-31, time_mid 32-47, time_high 52-63 (ts60 bits 59..48).
+        let v1 = |ts: u64| Uuid::new_v1_from_parts(ts, 0, [0; 6]).as_u128() ^ base(Version::Mac);
+        assert_eq!(v1(0xFFFF_FFFF), 0xFFFF_FFFF << 96);
+        assert_eq!(v1(0xFFFF << 32), 0xFFFF << 80);
+        assert_eq!(v1(0xFFF << 48), 0xFFF << 64);
+        assert_eq!(v1(1 << 59), 0x800 << 64, "ts bit 59 is the top bit of time_high");
+        assert_eq!(v1(u64::MAX), v1((1 << 60) - 1), "truncated to 60 bits");
+        let cs = |c: u16| Uuid::new_v1_from_parts(0, c, [0; 6]).as_u128() ^ base(Version::Mac);
+        assert_eq!(cs(0x3FFF), 0x3FFF << 48);
+        assert_eq!(cs(0xFFFF), 0x3FFF << 48, "clock_seq is 14 bits");
+        let node = Uuid::new_v1_from_parts(0, 0, [0xFF; 6]).as_u128() ^ base(Version::Mac);
+        assert_eq!(node, (1 << 48) - 1);
+        // v6: time_high bits 0-31 = ts60[59:28], time_mid 32-47 = ts60[27:12], time_low 52-63.
+        let v6 = |ts: u64| Uuid::new_v6_from_parts(ts, 0, [0; 6]).as_u128() ^ base(Version::SortMac);
+        assert_eq!(v6(0xFFFF_FFFF << 28), 0xFFFF_FFFF << 96);
+        assert_eq!(v6(0xFFFF << 12), 0xFFFF << 80);
+        assert_eq!(v6(0xFFF), 0xFFF << 64);
+        // v7: unix_ts_ms bits 0-47, rand_a 52-63, rand_b 66-127.
+        let v7 = |ms: u64, a: u16, b: u64| {
+            Uuid::new_v7_from_parts(ms, a, b).as_u128() ^ base(Version::SortRand)
+        };
+        assert_eq!(v7(u64::MAX, 0, 0), ((1 << 48) - 1) << 80);
+        assert_eq!(v7(0, u16::MAX, 0), 0xFFF << 64);
+        assert_eq!(v7(0, 0, u64::MAX), (1 << 62) - 1);
+        // v8: custom_a bits 0-47, custom_b 52-63, custom_c 66-127.
+        let v8 = |a: u64, b: u16, c: u64| {
+            Uuid::new_v8_from_parts(a, b, c).as_u128() ^ base(Version::Custom)
+        };
+        assert_eq!(v8(u64::MAX, 0, 0), ((1 << 48) - 1) << 80);
+        assert_eq!(v8(0, u16::MAX, 0), 0xFFF << 64);
+        assert_eq!(v8(0, 0, u64::MAX), (1 << 62) - 1);
+        // All-ones inputs never leak into the version or variant bits.
+        let all = Uuid::new_v8_from_parts(u64::MAX, u16::MAX, u64::MAX);
+        assert_eq!(all.as_bytes()[6] >> 4, 8);
+        assert_eq!(all.as_bytes()[8] >> 6, 0b10);
+    }
+
+    #[test]
+    fn rfc9562_appendix_vectors() {
+        let ts = 0x1EC9414C232AB00;
+        assert_eq!(
+            Uuid::new_v1_from_parts(ts, 0x33C8, NODE).as_u128(),
+            0xC232AB00_9414_11EC_B3C8_9F6BDECED846
+        );
+        assert_eq!(
+            Uuid::new_v6_from_parts(ts, 0x33C8, NODE).as_u128(),
+            0x1EC9414C_232A_6B00_B3C8_9F6BDECED846
+        );
+        assert_eq!(
+            Uuid::new_v7_from_parts(0x017F22E279B0, 0xCC3, 0x18C4DC0C0C07398F).as_u128(),
+            0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F
+        );
+        assert_eq!(
+            Uuid::new_v8_from_parts(0x2489E9AD2EE2, 0xE00, 0x0EC932D5F69181C0).as_u128(),
+            0x2489E9AD_2EE2_8E00_8EC9_32D5F69181C0
+        );
+    }
+}
