@@ -1,6 +1,119 @@
 //! uuidkit: RFC 9562 UUIDs, all of it.
 //!
-//! (Crate docs are written by the core-type work; see README.md.)
+//! A [`Uuid`] is 16 bytes in network byte order. uuidkit reads and writes
+//! every common text form of it, decodes its fields and timestamps, builds the
+//! name-based versions, and (with the generators) makes new ones.
+//!
+//! ```
+//! use uuidkit::{namespace, uuid, Uuid, Version};
+//!
+//! // Text in, text out: parsing takes the four common forms, any case.
+//! let u = Uuid::parse("{F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6}")?;
+//! assert_eq!(u.to_string(), "f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+//! assert_eq!(u.urn().to_string(), "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+//!
+//! // A literal checked at compile time.
+//! const ID: Uuid = uuid!("f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+//! assert_eq!(u, ID);
+//!
+//! // Fields as data: this one is version 1, made 1997-02-03T17:43:12.2168750Z.
+//! assert_eq!(u.version(), Some(Version::Mac));
+//! assert_eq!(u.unix_nanos(), Some(854_991_792_216_875_000));
+//!
+//! // The same name in the same namespace always gives the same UUID.
+//! let v5 = Uuid::new_v5(&namespace::DNS, b"www.example.com");
+//! assert_eq!(v5.to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+//! # Ok::<(), uuidkit::ParseError>(())
+//! ```
+//!
+//! # Which one should I use?
+//!
+//! | you want | use | why |
+//! |---|---|---|
+//! | database keys, log IDs, anything sorted or indexed | **v7** | time-ordered (ms), so B-tree inserts stay local; RFC 9562 §5.7, §6.2 |
+//! | an identifier nobody can guess or predict | **v4** | 122 random bits from a CSPRNG; §5.4, §8 |
+//! | the same ID for the same name, everywhere, forever | **v5** ([`Uuid::new_v5`]), or v8 with a modern hash ([`Uuid::new_v8_name`]) | deterministic; §5.5, Appendix B.2 (v3 = MD5 only for compatibility) |
+//! | to read or convert old time-based IDs | v1 ↔ v6 ([`Uuid::to_v6`], [`Uuid::to_v1`]) | v6 is v1 reordered to sort by time; new systems should prefer v7 (§5.6) |
+//! | your own layout (custom epoch, node IDs…) | v8 ([`Uuid::new_v8`], [`Uuid::new_v8_from_parts`]) | the RFC's space for experiments; uniqueness is yours to ensure (§5.8) |
+//!
+//! UUIDs are identifiers, not secrets or capabilities (§8): even v4 should not
+//! be the only thing guarding a resource.
+//!
+//! # Text forms
+//!
+//! [`Uuid::parse`] (and `FromStr`) accepts the hyphenated form of RFC 9562 §4,
+//! the simple 32-digit form, the `{braced}` form and the `urn:uuid:` form, in
+//! any case; [`Uuid::parse_strict`] accepts only RFC 9562's ABNF. Both take a
+//! `&str` or a `&[u8]`. `Display` writes the canonical lowercase hyphenated
+//! form, `{:X}` the uppercase one, and the [`Hyphenated`], [`Simple`],
+//! [`Braced`] and [`Urn`] adapters write each form, or encode it into your
+//! buffer with no allocation.
+//!
+//! ## Untrusted input
+//!
+//! The parsers never panic, whatever bytes they are given, and a coverage-guided
+//! fuzz target (`fuzz/fuzz_targets/parse.rs`) checks that, along with
+//! parse∘format being the identity. Errors say what is wrong and where:
+//!
+//! ```
+//! let err = uuidkit::Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err();
+//! assert_eq!(err.to_string(), "invalid character 'g' at position 9: expected a hex digit");
+//! ```
+//!
+//! # Fields and time
+//!
+//! [`Uuid::variant`] and [`Uuid::version`] follow §4.1 and §4.2 (the Nil UUID
+//! is of the NCS variant, the Max UUID of the future one; `version()` is
+//! `None` outside the RFC 9562 variant and for the unused 0 and reserved 9–15).
+//! [`Uuid::fields`] gives the RFC 4122 field split; v1/v6 timestamps, clock
+//! sequence and node, and v7 milliseconds and random fields, are plain
+//! accessors ([`Uuid::gregorian_timestamp`], [`Uuid::unix_ts_ms`], …), with
+//! [`Uuid::unix_nanos`] and, with `std`, [`Uuid::system_time`]. Nothing in the
+//! core type reads a clock.
+//!
+//! <!-- Generators section (issue 3) begins -->
+//! # Generators
+//!
+//! [`Uuid::now_v7`] and [`Uuid::new_v4`] are the process-wide, lock-free
+//! defaults: `now_v7` is monotonic across threads (if one call happens-before
+//! another, the second UUID is greater), both draw from [`ThreadRng`], an
+//! OS-seeded ChaCha12 per thread that is reseeded after `fork()`. For control,
+//! the generators take their [`Clock`] and RNG as values: [`V7Generator`]
+//! (the three §6.2 methods, rollover and clock-back policies), [`V1Generator`],
+//! [`V6Generator`] (random node with the multicast bit unless you pass one),
+//! [`V8TimeGenerator`] (Appendix B.1) and [`V8Distributed`] (§6.4). A
+//! [`ManualClock`] makes them deterministic in tests, and [`Reserve`] is the
+//! seam for state in stable storage (§6.3).
+//!
+//! ```
+//! use uuidkit::{ManualClock, ThreadRng, Uuid, V7Generator};
+//! let (a, b) = (Uuid::now_v7(), Uuid::now_v7());
+//! assert!(a < b);
+//!
+//! let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
+//! let mut g = V7Generator::new(&clock, ThreadRng);
+//! let u = g.generate()?;
+//! assert!(Uuid::v7_min(1_645_557_742_000) <= u && u <= Uuid::v7_max(1_645_557_742_000));
+//! # Ok::<(), uuidkit::GenError>(())
+//! ```
+//! <!-- Generators section (issue 3) ends -->
+//!
+//! # Performance
+//!
+//! Parsing and formatting decode and encode all 32 hex digits at once with
+//! SSE2 on x86_64 (a table elsewhere); v3 and v5 drive the MD5 and SHA-1 block
+//! functions directly (SHA-NI is used when the CPU has it). See BENCHMARKS.md
+//! for figures against the `uuid` crate.
+//!
+//! # Crate features
+//!
+//! - `std` (default): `SystemTime` conversion, and the generators' clock and
+//!   thread-local RNG. Without it the type, text forms, fields and name-based
+//!   UUIDs all work, with no allocation (`#![no_std]`).
+//! - `serde`: `Serialize`/`Deserialize`, as the canonical string in
+//!   human-readable formats and 16 bytes in binary ones; deserializing accepts
+//!   every form [`Uuid::parse`] accepts.
+//! - `uuid-interop`: `From` conversions both ways with `uuid::Uuid`.
 #![no_std]
 #![deny(missing_docs, missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -8,7 +121,47 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod error;
+mod external;
+mod fields;
+mod fmt;
+mod guid;
 mod layout;
+mod macros;
+mod name;
+mod parse;
 mod uuid;
 
+// Generators (issue 3): clock.rs, rng.rs, generator/, v1.rs, v4.rs, v6.rs, v7.rs, v8time.rs.
+mod clock;
+mod generator;
+#[cfg(feature = "std")]
+mod rng;
+mod v1;
+mod v4;
+mod v6;
+mod v7;
+mod v8time;
+
+// Generator state in stable storage (issue 4): state/.
+#[cfg(feature = "std")]
+pub mod state;
+
+pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
+pub use crate::fields::Fields;
+pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};
+pub use crate::name::{NameHash, namespace};
 pub use crate::uuid::{Uuid, Variant, Version};
+
+pub use crate::clock::{Clock, ManualClock};
+#[cfg(feature = "std")]
+pub use crate::clock::{CoarseClock, SystemClock};
+pub use crate::generator::{
+    ClockBackPolicy, GenError, GenErrorKind, NoReserve, Reserve, RolloverPolicy,
+};
+#[cfg(feature = "std")]
+pub use crate::rng::{RESEED_INTERVAL, ThreadRng};
+pub use crate::v1::{V1Generator, V1State};
+pub use crate::v6::V6Generator;
+pub use crate::v7::{V7Config, V7Generator, V7Method, V7State};
+pub use crate::v8time::{V8Distributed, V8DistributedConfig, V8TimeGenerator};

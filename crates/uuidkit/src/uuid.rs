@@ -288,10 +288,3 @@ impl Version {
         self as u8
     }
 }
-
-// Placeholder until fmt.rs provides the canonical form; the core-type work replaces it.
-impl core::fmt::Debug for Uuid {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{:032x}", self.as_u128())
-    }
-}

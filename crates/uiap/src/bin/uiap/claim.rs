@@ -1,0 +1,81 @@
+//! `uiap claim`: ask the local uiapd to claim a UID space.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use uiap::daemon::control::{call, Request, SpaceText};
+
+/// Arguments of `uiap claim`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("space").required(true).args(["uid", "range", "prefix"])))]
+pub struct Args {
+    /// The Domain ID, e.g. `fff:0:0:1`.
+    #[arg(long, value_name = "DID")]
+    pub domain: String,
+    /// A single UID: hex digits, optionally `/BITS` significant bits.
+    #[arg(long, value_name = "HEX[/BITS]")]
+    pub uid: Option<String>,
+    /// A range of UIDs, both ends included.
+    #[arg(long, value_name = "LO-HI")]
+    pub range: Option<String>,
+    /// Every UID beginning with these bits (left-justified domains only).
+    #[arg(long, value_name = "HEX/BITS")]
+    pub prefix: Option<String>,
+    /// Lifetime in seconds (renewed by uiapd while it holds the claim; 4294967295 = infinite).
+    #[arg(long, value_name = "S", default_value_t = uiap::daemon::control::DEFAULT_LIFETIME)]
+    pub lifetime: u32,
+    /// Claim on behalf of another device (X flag: neighbours may defend it by proxy).
+    #[arg(long)]
+    pub proxy: bool,
+    /// The control socket of uiapd.
+    #[arg(long, value_name = "PATH", default_value = uiap::daemon::config::DEFAULT_CONTROL)]
+    pub control: PathBuf,
+}
+
+/// Exit codes: 0 claimed, 3 denied, 1 error.
+pub fn run(args: &Args) -> ExitCode {
+    let space = match (&args.uid, &args.range, &args.prefix) {
+        (Some(u), _, _) => SpaceText::Uid(u.clone()),
+        (_, Some(r), _) => SpaceText::Range(r.clone()),
+        (_, _, Some(p)) => SpaceText::Prefix(p.clone()),
+        _ => {
+            eprintln!("uiap claim: expected one of --uid, --range or --prefix, found none");
+            return ExitCode::FAILURE;
+        }
+    };
+    let request = Request::Claim { domain: args.domain.clone(), space, lifetime: args.lifetime, proxy: args.proxy };
+    match call(&args.control, &request) {
+        Ok(r) if r.ok => {
+            let result = r.result.as_deref().unwrap_or("");
+            let detail = r
+                .claim
+                .as_ref()
+                .map(|c| format!(" id={} domain={} {}", c.id, c.domain, c.space))
+                .unwrap_or_default();
+            let reason = r.reason.map(|s| format!(" ({s})")).unwrap_or_default();
+            match result {
+                "claimed" => {
+                    println!("claimed{detail}");
+                    ExitCode::SUCCESS
+                }
+                "denied" => {
+                    println!("denied{detail}{reason}");
+                    ExitCode::from(3)
+                }
+                other => {
+                    eprintln!("uiap claim: {other}{reason}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Ok(r) => {
+            let e = r.error.map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_else(|| "failed".into());
+            eprintln!("uiap claim: {e}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("uiap claim: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! `uiap list`: the claims of the local uiapd.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use uiap::daemon::control::{call, Request};
+
+/// Arguments of `uiap list`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print the claims as a JSON array.
+    #[arg(long)]
+    pub json: bool,
+    /// The control socket of uiapd.
+    #[arg(long, value_name = "PATH", default_value = uiap::daemon::config::DEFAULT_CONTROL)]
+    pub control: PathBuf,
+}
+
+/// Exit codes: 0, or 1 on error.
+pub fn run(args: &Args) -> ExitCode {
+    let claims = match call(&args.control, &Request::List) {
+        Ok(r) if r.ok => r.claims.unwrap_or_default(),
+        Ok(r) => {
+            let e = r.error.map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_else(|| "failed".into());
+            eprintln!("uiap list: {e}");
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            eprintln!("uiap list: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&claims).unwrap_or_else(|_| "[]".into()));
+        return ExitCode::SUCCESS;
+    }
+    println!("{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  PROXY", "ID", "STATE", "DOMAIN", "SPACE", "LIFETIME");
+    for c in claims {
+        let lifetime = if c.lifetime == u32::MAX { "infinite".to_string() } else { c.lifetime.to_string() };
+        println!(
+            "{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  {}",
+            c.id,
+            c.state,
+            c.domain,
+            c.space.to_string(),
+            lifetime,
+            if c.proxy { "yes" } else { "no" }
+        );
+    }
+    ExitCode::SUCCESS
+}

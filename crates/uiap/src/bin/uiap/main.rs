@@ -1,0 +1,49 @@
+//! `uiap`: offline UIAP tools and the daemon client.
+//!
+//! A thin dispatcher: each subcommand lives in its own module, which defines its clap `Args` and a
+//! `run(&Args) -> ExitCode`. Add a subcommand by adding a module, a variant of [`Command`] and a
+//! match arm below. Exit codes: 0 success, 1 the input was rejected (the error is on stderr),
+//! 2 a usage error (from clap).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod claim;
+mod decode;
+mod list;
+mod release;
+mod status;
+
+/// Command-line interface of `uiap`.
+#[derive(Debug, Parser)]
+#[command(name = "uiap", version, about = "UIAP (draft-white-zeroconf-uiap-00) tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands, one module each.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Decode one UIAP message given in hex and print it as JSON.
+    Decode(decode::Args),
+    /// Ask the local uiapd to claim a UID space (exit 0 claimed, 3 denied, 1 error).
+    Claim(claim::Args),
+    /// Release a claim by its ID.
+    Release(release::Args),
+    /// List the claims of the local uiapd.
+    List(list::Args),
+    /// Show the local uiapd's device ID, interfaces and counters.
+    Status(status::Args),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Decode(args) => decode::run(&args),
+        Command::Claim(args) => claim::run(&args),
+        Command::Release(args) => release::run(&args),
+        Command::List(args) => list::run(&args),
+        Command::Status(args) => status::run(&args),
+    }
+}

@@ -1,0 +1,52 @@
+//! `uiap status`: device ID, interfaces and counters of the local uiapd.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use uiap::daemon::control::{call, Request};
+
+/// Arguments of `uiap status`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print the status object as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// The control socket of uiapd.
+    #[arg(long, value_name = "PATH", default_value = uiap::daemon::config::DEFAULT_CONTROL)]
+    pub control: PathBuf,
+}
+
+/// Exit codes: 0, or 1 on error.
+pub fn run(args: &Args) -> ExitCode {
+    let status = match call(&args.control, &Request::Status) {
+        Ok(r) if r.ok && r.status.is_some() => r.status.unwrap_or_else(|| unreachable!()),
+        Ok(r) => {
+            let e = r.error.map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_else(|| "failed".into());
+            eprintln!("uiap status: {e}");
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            eprintln!("uiap status: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&status).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    println!("device id   {}", status.device_id);
+    println!("claims      {}", status.claims);
+    if status.interfaces.is_empty() {
+        println!("interfaces  none (claims succeed as a site of one)");
+    }
+    for i in &status.interfaces {
+        println!("interface   {} (index {}) {}%{}", i.name, i.index, i.link_local, i.name);
+    }
+    for (k, v) in &status.counters {
+        println!("counter     {k} {v}");
+    }
+    for (k, v) in &status.drops {
+        println!("dropped     {k} {v}");
+    }
+    ExitCode::SUCCESS
+}

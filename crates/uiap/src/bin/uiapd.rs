@@ -1,0 +1,34 @@
+//! `uiapd`: the UIAP daemon. Parses the configuration, sets up logging, and runs
+//! [`uiap::daemon::run_with_signals`] until SIGTERM or SIGINT.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use uiap::daemon::config::Args;
+
+fn main() -> ExitCode {
+    let config = match Args::parse().into_config() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("uiapd: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let filter = tracing_subscriber::EnvFilter::try_new(&config.log_level)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("uiapd: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(uiap::daemon::run_with_signals(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("uiapd: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

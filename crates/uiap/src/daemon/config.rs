@@ -1,0 +1,325 @@
+//! Daemon configuration: flags, and an optional TOML file with the same names.
+//!
+//! Flags win over the file; the file wins over the defaults. The file uses the long flag names as
+//! keys:
+//!
+//! ```toml
+//! iface = ["eth0", "eth1"]          # default: every multicast-capable interface with a link-local address
+//! control = "/run/uiapd/control.sock"
+//! state = "/var/lib/uiapd"
+//! group = "ff12::8000:7569"
+//! claim-port = 61001
+//! reply-port = 61002
+//! psk-file = "/etc/uiapd/psk"       # optional: HMAC-SHA-256 trailer on every datagram
+//! log-level = "info"
+//! ```
+
+use std::net::Ipv6Addr;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::{DaemonError, DaemonErrorKind};
+
+/// The default multicast group (decisions #19).
+pub const DEFAULT_GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
+/// The default claim port (decisions #20).
+pub const DEFAULT_CLAIM_PORT: u16 = 61001;
+/// The default reply port (decisions #20).
+pub const DEFAULT_REPLY_PORT: u16 = 61002;
+/// The default control socket.
+pub const DEFAULT_CONTROL: &str = "/run/uiapd/control.sock";
+/// The default state directory.
+pub const DEFAULT_STATE: &str = "/var/lib/uiapd";
+
+/// Everything `uiapd` needs to know before it starts.
+///
+/// ```
+/// use uiap::daemon::Config;
+///
+/// let config = Config::default();
+/// assert_eq!(config.claim_port, 61001);
+/// assert_eq!(config.group.to_string(), "ff12::8000:7569");
+/// assert!(config.ifaces.is_empty()); // all suitable interfaces
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Participating interfaces by name; empty means every multicast-capable interface with a
+    /// link-local address (loopback excluded).
+    pub ifaces: Vec<String>,
+    /// The control socket (created with mode 0660).
+    pub control: PathBuf,
+    /// The state directory (device ID and claims).
+    pub state: PathBuf,
+    /// The multicast group Claim-Attempts are sent to.
+    pub group: Ipv6Addr,
+    /// The UDP port Claim-Attempts are sent to.
+    pub claim_port: u16,
+    /// The UDP port Denies are sent to and from.
+    pub reply_port: u16,
+    /// The pre-shared key, if any (the file's bytes, trailing newline removed).
+    pub psk: Option<Vec<u8>>,
+    /// A `tracing` filter such as `info` or `uiap=debug`.
+    pub log_level: String,
+    /// How often interfaces are rescanned, in milliseconds.
+    pub rescan_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            ifaces: Vec::new(),
+            control: PathBuf::from(DEFAULT_CONTROL),
+            state: PathBuf::from(DEFAULT_STATE),
+            group: DEFAULT_GROUP,
+            claim_port: DEFAULT_CLAIM_PORT,
+            reply_port: DEFAULT_REPLY_PORT,
+            psk: None,
+            log_level: "info".into(),
+            rescan_ms: 1000,
+        }
+    }
+}
+
+/// The command line of `uiapd`.
+///
+/// ```
+/// use clap::Parser;
+/// use uiap::daemon::config::Args;
+///
+/// let args = Args::try_parse_from(["uiapd", "--iface", "eth0", "--iface", "eth1", "--claim-port", "7"])?;
+/// let config = args.into_config()?;
+/// assert_eq!(config.ifaces, ["eth0", "eth1"]);
+/// assert_eq!(config.claim_port, 7);
+/// Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(clap::Parser, Clone, Debug, Default)]
+#[command(name = "uiapd", version, about = "UIAP daemon: claims and defends identifiers on the local links")]
+pub struct Args {
+    /// A TOML file with the same keys as the long flags.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// A participating interface (repeatable; default: all multicast-capable interfaces with a
+    /// link-local address).
+    #[arg(long = "iface", value_name = "NAME")]
+    pub iface: Vec<String>,
+    /// The control socket path.
+    #[arg(long, value_name = "PATH")]
+    pub control: Option<PathBuf>,
+    /// The state directory.
+    #[arg(long, value_name = "DIR")]
+    pub state: Option<PathBuf>,
+    /// The multicast group (default ff12::8000:7569).
+    #[arg(long, value_name = "ADDR")]
+    pub group: Option<Ipv6Addr>,
+    /// The claim port (default 61001).
+    #[arg(long, value_name = "PORT")]
+    pub claim_port: Option<u16>,
+    /// The reply port (default 61002).
+    #[arg(long, value_name = "PORT")]
+    pub reply_port: Option<u16>,
+    /// A file holding a pre-shared key: every datagram then carries an HMAC-SHA-256 trailer.
+    #[arg(long, value_name = "FILE")]
+    pub psk_file: Option<PathBuf>,
+    /// The log filter (`error`, `warn`, `info`, `debug`, `trace`, or a `tracing` directive).
+    #[arg(long, value_name = "LEVEL")]
+    pub log_level: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct File {
+    iface: Option<Vec<String>>,
+    control: Option<PathBuf>,
+    state: Option<PathBuf>,
+    group: Option<Ipv6Addr>,
+    claim_port: Option<u16>,
+    reply_port: Option<u16>,
+    psk_file: Option<PathBuf>,
+    log_level: Option<String>,
+}
+
+impl Config {
+    /// Parses a configuration file's text (keys as the long flags).
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::Config`] for TOML errors, unknown keys and values of the wrong type;
+    /// [`DaemonErrorKind::Io`] if `psk-file` cannot be read.
+    ///
+    /// ```
+    /// use uiap::daemon::Config;
+    ///
+    /// let config = Config::from_toml_str("iface = [\"veth0\"]\nreply-port = 7000")?;
+    /// assert_eq!(config.ifaces, ["veth0"]);
+    /// assert_eq!(config.reply_port, 7000);
+    /// Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_toml_str(text: &str) -> Result<Config, DaemonError> {
+        let file: File = toml::from_str(text).map_err(|e| {
+            DaemonError::new(DaemonErrorKind::Config, e.to_string().trim_end().replace('\n', " "))
+        })?;
+        let mut config = Config::default();
+        config.apply_file(file)?;
+        Ok(config)
+    }
+
+    fn apply_file(&mut self, file: File) -> Result<(), DaemonError> {
+        if let Some(v) = file.iface {
+            self.ifaces = v;
+        }
+        if let Some(v) = file.control {
+            self.control = v;
+        }
+        if let Some(v) = file.state {
+            self.state = v;
+        }
+        if let Some(v) = file.group {
+            self.group = v;
+        }
+        if let Some(v) = file.claim_port {
+            self.claim_port = v;
+        }
+        if let Some(v) = file.reply_port {
+            self.reply_port = v;
+        }
+        if let Some(v) = file.psk_file {
+            self.psk = Some(read_psk(&v)?);
+        }
+        if let Some(v) = file.log_level {
+            self.log_level = v;
+        }
+        Ok(())
+    }
+
+    /// Checks the values that cannot be checked by type alone.
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::Config`] if the group is not a link-scope multicast address, a port
+    /// is 0, the two ports are equal, or the key is empty.
+    ///
+    /// ```
+    /// use uiap::daemon::Config;
+    ///
+    /// let mut config = Config::default();
+    /// assert!(config.validate().is_ok());
+    /// config.reply_port = config.claim_port;
+    /// assert!(config.validate().unwrap_err().to_string().contains("differ"));
+    /// ```
+    pub fn validate(&self) -> Result<(), DaemonError> {
+        let err = |m: String| Err(DaemonError::new(DaemonErrorKind::Config, m));
+        let seg0 = self.group.segments()[0];
+        if seg0 & 0xff00 != 0xff00 || seg0 & 0x000f != 0x2 {
+            return err(format!("group: expected a link-scope multicast address ff?2::/16, found {}", self.group));
+        }
+        if self.claim_port == 0 || self.reply_port == 0 {
+            return err("ports: expected non-zero claim and reply ports, found 0".into());
+        }
+        if self.claim_port == self.reply_port {
+            return err(format!("ports: expected claim and reply ports to differ, found {} for both", self.claim_port));
+        }
+        if self.psk.as_ref().is_some_and(|k| k.is_empty()) {
+            return err("psk-file: expected a non-empty key, found an empty file".into());
+        }
+        Ok(())
+    }
+}
+
+impl Args {
+    /// Merges the flags over the file (if `--config` was given) over the defaults, and validates.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::from_toml_str`] and [`Config::validate`]; [`DaemonErrorKind::Io`] if a file
+    /// cannot be read.
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// use uiap::daemon::config::Args;
+    ///
+    /// let err = Args::try_parse_from(["uiapd", "--group", "ff05::1"])?.into_config().unwrap_err();
+    /// assert!(err.to_string().contains("link-scope"));
+    /// Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn into_config(self) -> Result<Config, DaemonError> {
+        let mut config = match &self.config {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| DaemonError::io("cannot read config file", Some(path), e))?;
+                Config::from_toml_str(&text).map_err(|e| e.with_path(path))?
+            }
+            None => Config::default(),
+        };
+        if !self.iface.is_empty() {
+            config.ifaces = self.iface;
+        }
+        if let Some(v) = self.control {
+            config.control = v;
+        }
+        if let Some(v) = self.state {
+            config.state = v;
+        }
+        if let Some(v) = self.group {
+            config.group = v;
+        }
+        if let Some(v) = self.claim_port {
+            config.claim_port = v;
+        }
+        if let Some(v) = self.reply_port {
+            config.reply_port = v;
+        }
+        if let Some(v) = &self.psk_file {
+            config.psk = Some(read_psk(v)?);
+        }
+        if let Some(v) = self.log_level {
+            config.log_level = v;
+        }
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+fn read_psk(path: &Path) -> Result<Vec<u8>, DaemonError> {
+    let mut key = std::fs::read(path).map_err(|e| DaemonError::io("cannot read psk file", Some(path), e))?;
+    while key.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+        key.pop();
+    }
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn flags_override_file() {
+        let dir = std::env::temp_dir().join(format!("uiapd-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("uiapd.toml");
+        std::fs::write(&file, "iface = [\"a\"]\nclaim-port = 5000\nlog-level = \"debug\"\n").unwrap();
+        let args = Args::try_parse_from(["uiapd", "--config", file.to_str().unwrap(), "--claim-port", "6000"]).unwrap();
+        let config = args.into_config().unwrap();
+        assert_eq!(config.ifaces, ["a"]);
+        assert_eq!(config.claim_port, 6000);
+        assert_eq!(config.log_level, "debug");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = Config::from_toml_str("iface = [\"a\"]\nport = 1").unwrap_err();
+        assert_eq!(err.kind(), DaemonErrorKind::Config);
+        assert!(err.message().contains("unknown field `port`"), "{err}");
+    }
+
+    #[test]
+    fn group_must_be_link_scope() {
+        let mut config = Config::default();
+        config.group = "ff02::1".parse().unwrap();
+        assert!(config.validate().is_ok());
+        config.group = "fe80::1".parse().unwrap();
+        assert_eq!(config.validate().unwrap_err().kind(), DaemonErrorKind::Config);
+    }
+}

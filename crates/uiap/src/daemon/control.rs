@@ -1,0 +1,543 @@
+//! The control API: newline-delimited JSON over a Unix socket (mode 0660).
+//!
+//! A client connects, writes one request object per line, and reads one response object per line,
+//! in order. A connection may carry any number of requests. A `claim` request is answered when
+//! the claim has finished (about 2.5 s: decisions #10), so a client that pipelines requests waits
+//! for it.
+//!
+//! # Requests
+//!
+//! | request | meaning |
+//! |---|---|
+//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
+//! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it |
+//! | `{"op":"list"}` | the claims held or in progress |
+//! | `{"op":"status"}` | device ID, participating interfaces, counters |
+//!
+//! A `space` is one of `{"uid":"HEX[/BITS]"}`, `{"range":"HEX[/BITS]-HEX[/BITS]"}` or
+//! `{"prefix":"HEX/BITS"}`. `HEX` is a string of hex digits, `BITS` the number of significant
+//! bits (default: 4 per digit). In a left-justified domain the significant bits are the leading
+//! ones (`abc` is `ab c0`/12); in a right-justified domain the trailing ones (`abc` is `0a bc`/12).
+//!
+//! # Responses
+//!
+//! Every response has `"ok"`. On success:
+//!
+//! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` or `{"ok":true,"result":"denied","claim":CLAIM}`
+//!   (a denial is an answer, not an error; `result` may also be `"failed"` with a `reason`);
+//! * release: `{"ok":true,"result":"released","id":1}`;
+//! * list: `{"ok":true,"claims":[CLAIM,…]}`;
+//! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…}}}`.
+//!
+//! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"state":"held"}`
+//! (`state`: `claiming`, `held`, `denied`, `failed`).
+//!
+//! On failure: `{"ok":false,"error":{"kind":"request","message":"domain: expected …"}}`, with
+//! `kind` one of [`DaemonErrorKind::as_str`](super::DaemonErrorKind::as_str).
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+use tokio::net::UnixListener;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{DaemonError, DaemonErrorKind};
+use crate::space::{DomainId, Justification, Uid, UidSpace};
+
+/// The default claim lifetime, in seconds.
+pub const DEFAULT_LIFETIME: u32 = 3600;
+
+fn default_lifetime() -> u32 {
+    DEFAULT_LIFETIME
+}
+
+/// One request line.
+///
+/// ```
+/// use uiap::daemon::control::{Request, SpaceText};
+///
+/// let r: Request = serde_json::from_str(r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"}}"#)?;
+/// assert_eq!(r, Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+///                                lifetime: 3600, proxy: false });
+/// assert_eq!(serde_json::to_string(&Request::List)?, r#"{"op":"list"}"#);
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// Claim a UID space.
+    Claim {
+        /// The Domain ID in text form (§6.1).
+        domain: String,
+        /// The space.
+        space: SpaceText,
+        /// Seconds; `u32::MAX` is infinite.
+        #[serde(default = "default_lifetime")]
+        lifetime: u32,
+        /// Claim on behalf of another device (the X flag).
+        #[serde(default)]
+        proxy: bool,
+    },
+    /// Release a claim.
+    Release {
+        /// The claim's `id`.
+        id: u64,
+    },
+    /// List the claims.
+    List,
+    /// Report the daemon's status.
+    Status,
+}
+
+/// A UID space in text form.
+///
+/// ```
+/// use uiap::daemon::control::SpaceText;
+///
+/// let s: SpaceText = serde_json::from_str(r#"{"prefix":"c0/4"}"#)?;
+/// assert_eq!(s, SpaceText::Prefix("c0/4".into()));
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum SpaceText {
+    /// `HEX[/BITS]`.
+    Uid(String),
+    /// `HEX[/BITS]-HEX[/BITS]`.
+    Range(String),
+    /// `HEX/BITS`.
+    Prefix(String),
+}
+
+fn request_error(message: String) -> DaemonError {
+    DaemonError::new(DaemonErrorKind::Request, message)
+}
+
+/// Parses `HEX[/BITS]` into a UID of a domain with justification `j`.
+fn parse_uid(text: &str, j: Justification, what: &str) -> Result<Uid, DaemonError> {
+    let (hex, bits) = match text.split_once('/') {
+        Some((h, b)) => {
+            let bits: u16 = b.parse().map_err(|_| {
+                request_error(format!("{what}: expected a bit count after `/`, found `{b}` in `{text}`"))
+            })?;
+            (h, Some(bits))
+        }
+        None => (text, None),
+    };
+    if let Some(at) = hex.find(|c: char| !c.is_ascii_hexdigit()) {
+        let c = hex[at..].chars().next().unwrap_or('?');
+        return Err(request_error(format!("{what}: expected a hex digit, found `{c}` at {at} in `{text}`")));
+    }
+    let nibbles = hex.len();
+    if nibbles > 510 {
+        return Err(request_error(format!("{what}: expected at most 510 hex digits, found {nibbles}")));
+    }
+    let bits = bits.unwrap_or(nibbles as u16 * 4);
+    let padded = match (nibbles % 2, j) {
+        (0, _) => hex.to_string(),
+        (_, Justification::Left) => format!("{hex}0"),
+        (_, Justification::Right) => format!("0{hex}"),
+    };
+    let bytes: Vec<u8> = (0..padded.len() / 2)
+        .map(|i| u8::from_str_radix(&padded[2 * i..2 * i + 2], 16).unwrap_or(0))
+        .collect();
+    Uid::with_justification(&bytes, bits, j).map_err(|e| request_error(format!("{what}: {e} in `{text}`")))
+}
+
+fn format_uid(uid: &Uid) -> String {
+    let mut s: String = uid.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    if usize::from(uid.bit_len()) != 8 * uid.as_bytes().len() {
+        s.push_str(&format!("/{}", uid.bit_len()));
+    }
+    s
+}
+
+impl SpaceText {
+    /// Parses the text into a validated [`UidSpace`] of `domain`.
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::Request`], naming the offending character or field.
+    ///
+    /// ```
+    /// use uiap::daemon::control::SpaceText;
+    /// use uiap::space::{DomainId, Uid, UidSpace};
+    ///
+    /// let did: DomainId = "fff:0:0:1".parse()?;
+    /// let space = SpaceText::Uid("abc".into()).parse(&did)?;
+    /// assert_eq!(space, UidSpace::Unique(Uid::new(&[0xab, 0xc0], 12)?));
+    /// let err = SpaceText::Range("02-01".into()).parse(&did).unwrap_err();
+    /// assert!(err.to_string().contains("range"));
+    /// Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse(&self, domain: &DomainId) -> Result<UidSpace, DaemonError> {
+        let j = domain.justification();
+        let space = match self {
+            SpaceText::Uid(t) => UidSpace::Unique(parse_uid(t, j, "uid")?),
+            SpaceText::Prefix(t) => UidSpace::Prefix(parse_uid(t, j, "prefix")?),
+            SpaceText::Range(t) => {
+                let (lo, hi) = t.split_once('-').ok_or_else(|| {
+                    request_error(format!("range: expected `LOW-HIGH`, found `{t}` (no `-`)"))
+                })?;
+                UidSpace::Range { low: parse_uid(lo, j, "range low")?, high: parse_uid(hi, j, "range high")? }
+            }
+        };
+        space.validate(j).map_err(|e| request_error(format!("space: {e}")))?;
+        Ok(space)
+    }
+
+    /// The text form of a space (inverse of [`SpaceText::parse`]).
+    ///
+    /// ```
+    /// use uiap::daemon::control::SpaceText;
+    /// use uiap::space::{Uid, UidSpace};
+    ///
+    /// let space = UidSpace::Prefix(Uid::new(&[0xc0], 4)?);
+    /// assert_eq!(SpaceText::from_space(&space), SpaceText::Prefix("c0/4".into()));
+    /// Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_space(space: &UidSpace) -> SpaceText {
+        match space {
+            UidSpace::Unique(u) => SpaceText::Uid(format_uid(u)),
+            UidSpace::Prefix(u) => SpaceText::Prefix(format_uid(u)),
+            UidSpace::Range { low, high } => SpaceText::Range(format!("{}-{}", format_uid(low), format_uid(high))),
+        }
+    }
+}
+
+impl std::fmt::Display for SpaceText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpaceText::Uid(t) => write!(f, "uid {t}"),
+            SpaceText::Range(t) => write!(f, "range {t}"),
+            SpaceText::Prefix(t) => write!(f, "prefix {t}"),
+        }
+    }
+}
+
+/// A claim as the API shows it.
+///
+/// ```
+/// use uiap::daemon::control::{ClaimView, SpaceText};
+///
+/// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+///                     lifetime: 60, proxy: false, state: "held".into() };
+/// assert_eq!(serde_json::to_string(&c)?,
+///     r#"{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":60,"proxy":false,"state":"held"}"#);
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimView {
+    /// The daemon's ID for this claim (stable across restarts).
+    pub id: u64,
+    /// Domain ID text.
+    pub domain: String,
+    /// The space.
+    pub space: SpaceText,
+    /// Lifetime in seconds.
+    pub lifetime: u32,
+    /// The X flag.
+    pub proxy: bool,
+    /// `claiming`, `held`, `denied` or `failed`.
+    pub state: String,
+}
+
+/// A participating interface as the API shows it.
+///
+/// ```
+/// use uiap::daemon::control::InterfaceView;
+///
+/// let i = InterfaceView { index: 2, name: "veth0".into(), link_local: "fe80::1".into() };
+/// assert_eq!(serde_json::to_string(&i)?, r#"{"index":2,"name":"veth0","link_local":"fe80::1"}"#);
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterfaceView {
+    /// Interface index (scope ID).
+    pub index: u32,
+    /// Interface name.
+    pub name: String,
+    /// Its link-local address.
+    pub link_local: String,
+}
+
+/// The answer to `status`.
+///
+/// ```
+/// use uiap::daemon::control::StatusView;
+///
+/// let s: StatusView = serde_json::from_str(
+///     r#"{"device_id":"00000000000000ff","interfaces":[],"claims":0,"counters":{},"drops":{"empty":2}}"#)?;
+/// assert_eq!(s.drops["empty"], 2);
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusView {
+    /// 16 hex digits.
+    pub device_id: String,
+    /// Participating interfaces.
+    pub interfaces: Vec<InterfaceView>,
+    /// Number of claims.
+    pub claims: usize,
+    /// Traffic counters (sent, received, forwarded…).
+    pub counters: BTreeMap<String, u64>,
+    /// Drop counters by reason (source checks, wire errors, protocol reasons).
+    pub drops: BTreeMap<String, u64>,
+}
+
+/// The body of a failed response.
+///
+/// ```
+/// use uiap::daemon::control::ErrorBody;
+///
+/// let e = ErrorBody { kind: "request".into(), message: "bad".into() };
+/// assert_eq!(serde_json::to_string(&e)?, r#"{"kind":"request","message":"bad"}"#);
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// A [`DaemonErrorKind::as_str`] name.
+    pub kind: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// One response line. Fields that do not apply are omitted.
+///
+/// ```
+/// use uiap::daemon::control::Response;
+///
+/// let r = Response::released(4);
+/// assert_eq!(serde_json::to_string(&r)?, r#"{"ok":true,"result":"released","id":4}"#);
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Response {
+    /// Whether the request was carried out.
+    pub ok: bool,
+    /// `claimed`, `denied`, `failed` or `released`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// Why a claim failed without a Deny (for example, the daemon is shutting down).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The released claim's ID.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    /// The claim a `claim` request made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimView>,
+    /// The answer to `list`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claims: Option<Vec<ClaimView>>,
+    /// The answer to `status`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<StatusView>,
+    /// Why the request failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorBody>,
+}
+
+impl Response {
+    /// A failure response.
+    ///
+    /// ```
+    /// use uiap::daemon::control::Response;
+    /// use uiap::daemon::DaemonErrorKind;
+    ///
+    /// let r = Response::error(DaemonErrorKind::Request, "no claim 9");
+    /// assert!(!r.ok);
+    /// assert_eq!(r.error.unwrap().kind, "request");
+    /// ```
+    pub fn error(kind: DaemonErrorKind, message: impl Into<String>) -> Response {
+        Response {
+            ok: false,
+            error: Some(ErrorBody { kind: kind.as_str().into(), message: message.into() }),
+            ..Response::default()
+        }
+    }
+
+    /// The answer to a successful `release`.
+    ///
+    /// ```
+    /// use uiap::daemon::control::Response;
+    ///
+    /// assert_eq!(Response::released(1).id, Some(1));
+    /// ```
+    pub fn released(id: u64) -> Response {
+        Response { ok: true, result: Some("released".into()), id: Some(id), ..Response::default() }
+    }
+
+    /// The answer to a finished `claim`: `result` is `claimed`, `denied` or `failed`.
+    ///
+    /// ```
+    /// use uiap::daemon::control::{ClaimView, Response, SpaceText};
+    ///
+    /// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()),
+    ///                     lifetime: 60, proxy: false, state: "held".into() };
+    /// assert_eq!(Response::claim("claimed", c).result.as_deref(), Some("claimed"));
+    /// ```
+    pub fn claim(result: &str, claim: ClaimView) -> Response {
+        Response { ok: true, result: Some(result.into()), claim: Some(claim), ..Response::default() }
+    }
+}
+
+/// A request received by the server, with the channel its response goes back on.
+#[derive(Debug)]
+pub struct Incoming {
+    /// The request.
+    pub request: Request,
+    /// Where to send the response.
+    pub reply: oneshot::Sender<Response>,
+}
+
+/// Binds the control socket at `path` with mode 0660, replacing a stale socket file. The parent
+/// directory is created if missing.
+///
+/// # Errors
+///
+/// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), uiap::daemon::DaemonError> {
+/// let listener = uiap::daemon::control::bind("/run/uiapd/control.sock".as_ref())?;
+/// # Ok(()) }
+/// ```
+pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| DaemonError::io("cannot create control directory", Some(dir), e))?;
+    }
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(DaemonError::io("cannot remove stale control socket", Some(path), e)),
+    }
+    let listener = UnixListener::bind(path).map_err(|e| DaemonError::io("cannot bind control socket", Some(path), e))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
+        .map_err(|e| DaemonError::io("cannot set control socket mode", Some(path), e))?;
+    Ok(listener)
+}
+
+/// Accepts connections forever, parsing each line into a request for `requests`. A malformed
+/// line gets an error response and the connection stays open.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), uiap::daemon::DaemonError> {
+/// let listener = uiap::daemon::control::bind("/tmp/uiapd.sock".as_ref())?;
+/// let (tx, mut rx) = tokio::sync::mpsc::channel(16);
+/// tokio::spawn(uiap::daemon::control::serve(listener, tx));
+/// while let Some(incoming) = rx.recv().await {
+///     let _ = incoming.reply.send(uiap::daemon::control::Response::released(0));
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let requests = requests.clone();
+        tokio::spawn(async move {
+            let (read, mut write) = stream.into_split();
+            let mut lines = tokio::io::BufReader::new(read).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let response = match serde_json::from_str::<Request>(&line) {
+                    Ok(request) => {
+                        let (tx, rx) = oneshot::channel();
+                        if requests.send(Incoming { request, reply: tx }).await.is_err() {
+                            return;
+                        }
+                        match rx.await {
+                            Ok(r) => r,
+                            Err(_) => Response::error(DaemonErrorKind::Io, "the daemon is shutting down"),
+                        }
+                    }
+                    Err(e) => Response::error(DaemonErrorKind::Request, format!("expected a request object, {e}")),
+                };
+                let mut text = serde_json::to_string(&response).unwrap_or_default();
+                text.push('\n');
+                if write.write_all(text.as_bytes()).await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+}
+
+/// Sends one request to the daemon at `path` and waits for its response (blocking; for clients).
+///
+/// # Errors
+///
+/// [`DaemonErrorKind::Io`] if the daemon cannot be reached; [`DaemonErrorKind::Protocol`] if
+/// it answers something that is not a response line.
+///
+/// ```no_run
+/// use uiap::daemon::control::{call, Request};
+///
+/// let response = call("/run/uiapd/control.sock".as_ref(), &Request::Status)?;
+/// println!("{}", response.status.unwrap().device_id);
+/// Ok::<(), uiap::daemon::DaemonError>(())
+/// ```
+pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
+    let mut stream =
+        UnixStream::connect(path).map_err(|e| DaemonError::io("cannot connect to uiapd", Some(path), e))?;
+    let mut line = serde_json::to_string(request)
+        .map_err(|e| DaemonError::new(DaemonErrorKind::Request, format!("cannot encode request: {e}")))?;
+    line.push('\n');
+    stream.write_all(line.as_bytes()).map_err(|e| DaemonError::io("cannot send request", Some(path), e))?;
+    let mut answer = String::new();
+    BufReader::new(&stream)
+        .read_line(&mut answer)
+        .map_err(|e| DaemonError::io("cannot read response", Some(path), e))?;
+    if answer.is_empty() {
+        return Err(DaemonError::new(DaemonErrorKind::Protocol, "expected a response line, found end of stream"));
+    }
+    serde_json::from_str(&answer).map_err(|e| {
+        DaemonError::new(DaemonErrorKind::Protocol, format!("expected a response object, {e}: `{}`", answer.trim_end()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uid_text_left_and_right() {
+        let left: DomainId = "fff:0:0:1".parse().unwrap();
+        let right = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 0x81]);
+        assert_eq!(right.justification(), Justification::Right);
+        let l = SpaceText::Uid("abc".into()).parse(&left).unwrap();
+        assert_eq!(l, UidSpace::Unique(Uid::new(&[0xab, 0xc0], 12).unwrap()));
+        let r = SpaceText::Uid("abc".into()).parse(&right).unwrap();
+        assert_eq!(r, UidSpace::Unique(Uid::with_justification(&[0x0a, 0xbc], 12, Justification::Right).unwrap()));
+        assert_eq!(SpaceText::from_space(&l), SpaceText::Uid("abc0/12".into()));
+        assert_eq!(SpaceText::Uid("abc0/12".into()).parse(&left).unwrap(), l);
+    }
+
+    #[test]
+    fn bad_text_is_located() {
+        let did: DomainId = "fff:0:0:1".parse().unwrap();
+        let e = SpaceText::Uid("c0g8".into()).parse(&did).unwrap_err();
+        assert_eq!(e.message(), "uid: expected a hex digit, found `g` at 2 in `c0g8`");
+        let e = SpaceText::Prefix("c0/x".into()).parse(&did).unwrap_err();
+        assert_eq!(e.message(), "prefix: expected a bit count after `/`, found `x` in `c0/x`");
+        let e = SpaceText::Range("05".into()).parse(&did).unwrap_err();
+        assert_eq!(e.message(), "range: expected `LOW-HIGH`, found `05` (no `-`)");
+        assert_eq!(SpaceText::Range("05-01".into()).parse(&did).unwrap_err().kind(), DaemonErrorKind::Request);
+    }
+
+    #[test]
+    fn response_round_trip() {
+        let line = r#"{"ok":false,"error":{"kind":"request","message":"x"}}"#;
+        let r: Response = serde_json::from_str(line).unwrap();
+        assert_eq!(serde_json::to_string(&r).unwrap(), line);
+    }
+}

@@ -1,0 +1,164 @@
+//! Which interfaces participate (decisions #23), found by rescanning.
+//!
+//! The daemon rescans once a second (configurable) instead of listening to netlink: it reads
+//! `/proc/net/if_inet6` (every IPv6 address with its interface index and `IFA_F_*` flags, so a
+//! tentative or DAD-failed address is visible) and `/sys/class/net/NAME/flags` (`IFF_UP`,
+//! `IFF_RUNNING`, `IFF_MULTICAST`, `IFF_LOOPBACK`). Both are per network namespace. A rescan is
+//! two small file reads; a change (interface up or down, link-local address leaving tentative)
+//! is picked up within one period, which is well inside the 2.5 s claim window.
+//!
+//! An interface participates when it is up and running, multicast-capable, not loopback, has a
+//! link-local address that is neither tentative nor DAD-failed, and is named by `--iface` (or no
+//! `--iface` was given).
+
+use std::io;
+use std::net::Ipv6Addr;
+
+const IFA_F_OPTIMISTIC: u32 = 0x04;
+const IFA_F_DADFAILED: u32 = 0x08;
+const IFA_F_TENTATIVE: u32 = 0x40;
+const IFF_UP: u32 = 0x1;
+const IFF_LOOPBACK: u32 = 0x8;
+const IFF_RUNNING: u32 = 0x40;
+const IFF_MULTICAST: u32 = 0x1000;
+
+/// A participating interface.
+///
+/// ```
+/// use uiap::daemon::iface::Interface;
+///
+/// let i = Interface { index: 3, name: "veth0".into(), link_local: "fe80::1".parse()? };
+/// assert_eq!(i.to_string(), "veth0 (3, fe80::1%3)");
+/// Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interface {
+    /// The kernel's interface index (the scope ID of its link-local addresses).
+    pub index: u32,
+    /// The interface name.
+    pub name: String,
+    /// A usable (non-tentative) link-local address.
+    pub link_local: Ipv6Addr,
+}
+
+impl std::fmt::Display for Interface {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, {}%{})", self.name, self.index, self.link_local, self.index)
+    }
+}
+
+/// One line of `/proc/net/if_inet6`.
+///
+/// ```
+/// use uiap::daemon::iface::parse_if_inet6;
+///
+/// let lines = parse_if_inet6("fe800000000000000000000000000001 04 40 20 c0     eth0\n");
+/// assert_eq!(lines.len(), 1);
+/// assert_eq!(lines[0].addr.to_string(), "fe80::1");
+/// assert_eq!((lines[0].index, lines[0].flags, lines[0].name.as_str()), (4, 0xc0, "eth0"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddrLine {
+    /// The address.
+    pub addr: Ipv6Addr,
+    /// The interface index.
+    pub index: u32,
+    /// The `IFA_F_*` flags.
+    pub flags: u32,
+    /// The interface name.
+    pub name: String,
+}
+
+/// Parses the text of `/proc/net/if_inet6`; malformed lines are skipped.
+///
+/// ```
+/// use uiap::daemon::iface::parse_if_inet6;
+///
+/// assert!(parse_if_inet6("garbage\n").is_empty());
+/// ```
+pub fn parse_if_inet6(text: &str) -> Vec<AddrLine> {
+    text.lines()
+        .filter_map(|line| {
+            let mut f = line.split_whitespace();
+            let hex = f.next()?;
+            let index = u32::from_str_radix(f.next()?, 16).ok()?;
+            let _prefix = f.next()?;
+            let _scope = f.next()?;
+            let flags = u32::from_str_radix(f.next()?, 16).ok()?;
+            let name = f.next()?.to_string();
+            if hex.len() != 32 {
+                return None;
+            }
+            let bits = u128::from_str_radix(hex, 16).ok()?;
+            Some(AddrLine { addr: Ipv6Addr::from(bits), index, flags, name })
+        })
+        .collect()
+}
+
+/// Whether an address line is a usable link-local address.
+fn usable_link_local(line: &AddrLine) -> bool {
+    line.addr.segments()[0] & 0xffc0 == 0xfe80
+        && line.flags & (IFA_F_TENTATIVE | IFA_F_DADFAILED) == 0
+        && line.flags & IFA_F_OPTIMISTIC == 0
+}
+
+/// Scans the current network namespace for participating interfaces, sorted by index.
+///
+/// `only` restricts the result to these names (empty: no restriction).
+///
+/// # Errors
+///
+/// An I/O error if `/proc/net/if_inet6` cannot be read (no IPv6 in this kernel).
+///
+/// ```
+/// use uiap::daemon::iface::scan;
+///
+/// // Loopback never participates.
+/// let ifaces = scan(&["lo".to_string()])?;
+/// assert!(ifaces.is_empty());
+/// Ok::<(), std::io::Error>(())
+/// ```
+pub fn scan(only: &[String]) -> io::Result<Vec<Interface>> {
+    let text = std::fs::read_to_string("/proc/net/if_inet6")?;
+    let mut out: Vec<Interface> = Vec::new();
+    for line in parse_if_inet6(&text) {
+        if !usable_link_local(&line) || out.iter().any(|i| i.index == line.index) {
+            continue;
+        }
+        if !only.is_empty() && !only.iter().any(|n| *n == line.name) {
+            continue;
+        }
+        let Ok(flags) = std::fs::read_to_string(format!("/sys/class/net/{}/flags", line.name)) else {
+            continue;
+        };
+        let Ok(flags) = u32::from_str_radix(flags.trim().trim_start_matches("0x"), 16) else {
+            continue;
+        };
+        let wanted = IFF_UP | IFF_RUNNING | IFF_MULTICAST;
+        if flags & wanted != wanted || flags & IFF_LOOPBACK != 0 {
+            continue;
+        }
+        out.push(Interface { index: line.index, name: line.name, link_local: line.addr });
+    }
+    out.sort_by_key(|i| i.index);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tentative_and_global_addresses_are_not_usable() {
+        let text = "\
+fe800000000000000000000000000001 04 40 20 40     eth0
+fe800000000000000000000000000002 05 40 20 80     eth1
+20010db8000000000000000000000001 06 40 00 80     eth2
+fe800000000000000000000000000003 07 40 20 08     eth3
+";
+        let lines = parse_if_inet6(text);
+        assert_eq!(lines.len(), 4);
+        let usable: Vec<_> = lines.iter().filter(|l| usable_link_local(l)).map(|l| l.index).collect();
+        assert_eq!(usable, [5]);
+    }
+}

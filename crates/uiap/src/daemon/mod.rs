@@ -1,0 +1,39 @@
+//! `uiapd`: UIAP on real IPv6 networks (feature `daemon`).
+//!
+//! The protocol core ([`crate::device`]) makes every protocol decision and does no I/O. This
+//! module is the thin shell around it:
+//!
+//! * [`socket`]: one UDP/IPv6 socket per role — the claim port joined to the group on every
+//!   participating interface, and the reply port Denies are sent from — with the source checks of
+//!   decisions #21 (link-local source, hop limit 255, known interface, source port ≠ 0);
+//! * [`iface`]: which interfaces participate, rescanned once a second from `/proc/net/if_inet6`
+//!   and `/sys/class/net/*/flags` (up, multicast, a non-tentative link-local address);
+//! * [`control`]: the newline-delimited JSON API on a Unix socket that applications and the
+//!   `uiap` client use;
+//! * [`store`]: the device ID and the claims, persisted atomically in the state directory;
+//! * [`run()`]: the select loop that feeds datagrams, timers and control requests to the device;
+//! * [`config`]: flags and the optional TOML file.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use uiap::daemon::{self, Config};
+//!
+//! # async fn demo() -> Result<(), daemon::DaemonError> {
+//! let config = Config::default();
+//! daemon::run_with_signals(config).await?;
+//! # Ok(()) }
+//! ```
+
+pub mod config;
+pub mod control;
+mod error;
+pub mod iface;
+mod psk;
+mod run;
+pub mod socket;
+pub mod store;
+
+pub use config::Config;
+pub use error::{DaemonError, DaemonErrorKind};
+pub use run::{run, run_with_signals};

@@ -1,0 +1,511 @@
+//! The select loop: datagrams, the device's timer, interface rescans, control requests and
+//! shutdown. It moves bytes and answers requests; every protocol decision is the device's.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::future::Future;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use tokio::sync::{mpsc, oneshot};
+use tracing::{debug, info, warn};
+
+use super::control::{self, ClaimView, Incoming, InterfaceView, Request, Response, SpaceText, StatusView};
+use super::iface::{self, Interface};
+use super::psk;
+use super::socket::{check_source, Received, Role, SourceDrop, Sockets, RECV_BUFFER};
+use super::store::{Claims, Store, StoredClaim};
+use super::{Config, DaemonError, DaemonErrorKind};
+use crate::device::{ClaimErrorKind, ClaimId, Destination, Device, Event, FailureReason, InterfaceId, Peer};
+use crate::space::DomainId;
+use crate::time::Instant;
+use crate::wire::{DeviceId, MAX_MESSAGE_LEN};
+
+/// One claim as the daemon tracks it.
+struct Entry {
+    stored: StoredClaim,
+    device: Option<ClaimId>,
+    state: &'static str,
+    /// Persisted (it succeeded once, or was loaded from the state directory).
+    persisted: bool,
+    waiters: Vec<oneshot::Sender<Response>>,
+}
+
+impl Entry {
+    fn view(&self) -> ClaimView {
+        ClaimView {
+            id: self.stored.id,
+            domain: self.stored.domain.clone(),
+            space: self.stored.space.clone(),
+            lifetime: self.stored.lifetime,
+            proxy: self.stored.proxy,
+            state: self.state.into(),
+        }
+    }
+}
+
+struct Daemon {
+    config: Config,
+    device: Device<ChaCha20Rng>,
+    store: Store,
+    start: tokio::time::Instant,
+    interfaces: Vec<Interface>,
+    known: BTreeSet<u32>,
+    claims: BTreeMap<u64, Entry>,
+    by_device: HashMap<ClaimId, u64>,
+    next_id: u64,
+    drops: BTreeMap<&'static str, u64>,
+    send_errors: u64,
+}
+
+fn random_seed() -> [u8; 32] {
+    let mut seed = [0u8; 32];
+    if getrandom::fill(&mut seed).is_err() {
+        // No OS randomness: fall back on the clock and the PID (still unique per process).
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        seed[..16].copy_from_slice(&t.as_nanos().to_le_bytes());
+        seed[16..20].copy_from_slice(&std::process::id().to_le_bytes());
+    }
+    seed
+}
+
+fn random_u64() -> u64 {
+    let seed = random_seed();
+    u64::from_le_bytes([seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7]])
+}
+
+/// Runs the daemon on `sockets` until `shutdown` completes: binds the control socket, loads the
+/// device ID and the claims from `store` (reclaiming every persisted claim with the R flag), and
+/// serves. On shutdown the control socket file is removed; claims stay persisted.
+///
+/// # Errors
+///
+/// [`DaemonErrorKind::Io`] if the control socket cannot be bound or interfaces cannot be scanned;
+/// [`DaemonErrorKind::State`] if the state directory holds unreadable data.
+///
+/// ```no_run
+/// use uiap::daemon::{self, socket::Sockets, store::Store, Config};
+///
+/// # async fn demo() -> Result<(), daemon::DaemonError> {
+/// let config = Config::default();
+/// let sockets = Sockets::bind(config.group, config.claim_port, config.reply_port)?;
+/// let store = Store::open(&config.state)?;
+/// daemon::run(config, sockets, store, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+/// # Ok(()) }
+/// ```
+pub async fn run(
+    config: Config,
+    mut sockets: Sockets,
+    store: Store,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), DaemonError> {
+    let device_id = store.device_id(random_u64)?;
+    let device_id = DeviceId::new(device_id)
+        .ok_or_else(|| DaemonError::new(DaemonErrorKind::State, "device-id: expected non-zero, found 0"))?;
+    let persisted = store.load_claims()?;
+    let mut device_config = crate::config::Config::default();
+    device_config.auto_renew = true;
+    let device = Device::new(device_config, device_id, ChaCha20Rng::from_seed(random_seed()));
+    let listener = control::bind(&config.control)?;
+    let (tx, mut requests) = mpsc::channel::<Incoming>(64);
+    let server = tokio::spawn(control::serve(listener, tx));
+
+    let mut d = Daemon {
+        device,
+        store,
+        start: tokio::time::Instant::now(),
+        interfaces: Vec::new(),
+        known: BTreeSet::new(),
+        claims: BTreeMap::new(),
+        by_device: HashMap::new(),
+        next_id: persisted.next_id.max(1),
+        drops: BTreeMap::new(),
+        send_errors: 0,
+        config,
+    };
+    info!(device_id = %device_id, control = %d.config.control.display(), "uiapd starting");
+    d.rescan(&mut sockets);
+    d.reclaim_persisted(persisted);
+    d.flush(&sockets).await;
+
+    let mut claim_buf = vec![0u8; RECV_BUFFER];
+    let mut reply_buf = vec![0u8; RECV_BUFFER];
+    let mut rescan = tokio::time::interval(std::time::Duration::from_millis(d.config.rescan_ms.max(10)));
+    rescan.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tokio::pin!(shutdown);
+    loop {
+        let deadline = d.device.poll_timeout().map(|t| d.start + std::time::Duration::from_micros(t.as_micros()));
+        let sleep = async {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = &mut shutdown => break,
+            r = sockets.recv(Role::Claim, &mut claim_buf) => d.on_datagram(r, &claim_buf),
+            r = sockets.recv(Role::Reply, &mut reply_buf) => d.on_datagram(r, &reply_buf),
+            () = sleep => {
+                let now = d.now();
+                d.device.handle_timeout(now);
+            }
+            _ = rescan.tick() => d.rescan(&mut sockets),
+            Some(incoming) = requests.recv() => d.on_request(incoming),
+        }
+        d.flush(&sockets).await;
+    }
+    info!("uiapd shutting down");
+    server.abort();
+    for entry in d.claims.values_mut() {
+        for w in entry.waiters.drain(..) {
+            let _ = w.send(Response {
+                ok: true,
+                result: Some("failed".into()),
+                reason: Some("the daemon is shutting down".into()),
+                ..Response::default()
+            });
+        }
+    }
+    let _ = std::fs::remove_file(&d.config.control);
+    Ok(())
+}
+
+/// Binds the sockets from `config`, opens the state directory and runs until SIGTERM or SIGINT.
+///
+/// # Errors
+///
+/// As [`Sockets::bind`], [`Store::open`] and [`run`].
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), uiap::daemon::DaemonError> {
+/// uiap::daemon::run_with_signals(uiap::daemon::Config::default()).await?;
+/// # Ok(()) }
+/// ```
+pub async fn run_with_signals(config: Config) -> Result<(), DaemonError> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let sockets = Sockets::bind(config.group, config.claim_port, config.reply_port)?;
+    let store = Store::open(&config.state)?;
+    let mut term = signal(SignalKind::terminate()).map_err(|e| DaemonError::io("cannot handle SIGTERM", None, e))?;
+    let mut int = signal(SignalKind::interrupt()).map_err(|e| DaemonError::io("cannot handle SIGINT", None, e))?;
+    let shutdown = async move {
+        tokio::select! {
+            _ = term.recv() => info!("SIGTERM"),
+            _ = int.recv() => info!("SIGINT"),
+        }
+    };
+    run(config, sockets, store, shutdown).await
+}
+
+impl Daemon {
+    fn now(&self) -> Instant {
+        Instant::from_micros(u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX))
+    }
+
+    fn count(&mut self, reason: &'static str) {
+        *self.drops.entry(reason).or_insert(0) += 1;
+    }
+
+    fn rescan(&mut self, sockets: &mut Sockets) {
+        let found = match iface::scan(&self.config.ifaces) {
+            Ok(f) => f,
+            Err(e) => {
+                warn!(error = %e, "cannot scan interfaces");
+                return;
+            }
+        };
+        for gone in self.interfaces.iter().filter(|old| !found.iter().any(|n| n.index == old.index)) {
+            info!(interface = %gone, "interface left");
+            self.device.remove_interface(InterfaceId(gone.index));
+            sockets.leave(gone.index);
+            self.known.remove(&gone.index);
+        }
+        let mut usable = Vec::new();
+        for new in found {
+            if !self.known.contains(&new.index) {
+                if let Err(e) = sockets.join(new.index) {
+                    warn!(interface = %new, error = %e, "cannot join the group");
+                    continue;
+                }
+                info!(interface = %new, "interface participates");
+                self.device.add_interface(InterfaceId(new.index));
+                self.known.insert(new.index);
+            }
+            usable.push(new);
+        }
+        self.interfaces = usable;
+    }
+
+    fn reclaim_persisted(&mut self, persisted: Claims) {
+        let now = self.now();
+        for stored in persisted.claims {
+            let parsed = stored
+                .domain
+                .parse::<DomainId>()
+                .map_err(|e| e.to_string())
+                .and_then(|domain| stored.space.parse(&domain).map(|s| (domain, s)).map_err(|e| e.to_string()));
+            let (domain, space) = match parsed {
+                Ok(v) => v,
+                Err(e) => {
+                    warn!(id = stored.id, error = %e, "dropping an unreadable persisted claim");
+                    continue;
+                }
+            };
+            match self.device.claim(now, domain, space, stored.lifetime, true, stored.proxy) {
+                Ok(cid) => {
+                    info!(id = stored.id, domain = %stored.domain, space = %stored.space, "reclaiming");
+                    self.next_id = self.next_id.max(stored.id + 1);
+                    self.by_device.insert(cid, stored.id);
+                    self.claims.insert(
+                        stored.id,
+                        Entry { stored, device: Some(cid), state: "claiming", persisted: true, waiters: Vec::new() },
+                    );
+                }
+                Err(e) => warn!(id = stored.id, error = %e, "cannot reclaim a persisted claim"),
+            }
+        }
+        self.persist();
+    }
+
+    fn persist(&mut self) {
+        let claims = Claims {
+            next_id: self.next_id,
+            claims: self.claims.values().filter(|e| e.persisted).map(|e| e.stored.clone()).collect(),
+        };
+        if let Err(e) = self.store.save_claims(&claims) {
+            warn!(error = %e, "cannot persist claims");
+        }
+    }
+
+    fn on_datagram(&mut self, received: std::io::Result<Received>, buf: &[u8]) {
+        let r = match received {
+            Ok(r) => r,
+            Err(e) => {
+                warn!(error = %e, "recvmsg failed");
+                self.count("recv_error");
+                return;
+            }
+        };
+        let trailer = if self.config.psk.is_some() { psk::TRAILER_LEN } else { 0 };
+        let (index, addr) = match check_source(&r, MAX_MESSAGE_LEN + trailer, &self.known) {
+            Ok(v) => v,
+            Err(reason) => {
+                debug!(source = %r.source, role = r.role.as_str(), reason = reason.as_str(), "dropped");
+                self.count(reason.as_str());
+                return;
+            }
+        };
+        let mut bytes = &buf[..r.len.min(buf.len())];
+        if let Some(key) = &self.config.psk {
+            match psk::open(key, bytes) {
+                Ok(m) => bytes = m,
+                Err(psk::Refused::Missing) => return self.count(SourceDrop::PskMissing.as_str()),
+                Err(psk::Refused::Mismatch) => return self.count(SourceDrop::PskMismatch.as_str()),
+            }
+        }
+        let now = self.now();
+        self.device.handle_datagram(now, Peer { interface: InterfaceId(index), addr }, bytes);
+    }
+
+    fn on_request(&mut self, incoming: Incoming) {
+        let Incoming { request, reply } = incoming;
+        let response = match request {
+            Request::Claim { domain, space, lifetime, proxy } => match self.start_claim(&domain, space, lifetime, proxy) {
+                Ok(id) => {
+                    if let Some(entry) = self.claims.get_mut(&id) {
+                        entry.waiters.push(reply);
+                    }
+                    return;
+                }
+                Err(r) => r,
+            },
+            Request::Release { id } => match self.claims.remove(&id) {
+                Some(entry) => {
+                    if let Some(cid) = entry.device {
+                        self.device.release(cid);
+                        self.by_device.remove(&cid);
+                    }
+                    for w in entry.waiters {
+                        let _ = w.send(Response {
+                            ok: true,
+                            result: Some("failed".into()),
+                            reason: Some("released while claiming".into()),
+                            ..Response::default()
+                        });
+                    }
+                    info!(id, "released");
+                    self.persist();
+                    Response::released(id)
+                }
+                None => Response::error(DaemonErrorKind::Request, format!("release: expected a claim id, found no claim {id}")),
+            },
+            Request::List => Response {
+                ok: true,
+                claims: Some(self.claims.values().map(Entry::view).collect()),
+                ..Response::default()
+            },
+            Request::Status => Response { ok: true, status: Some(self.status()), ..Response::default() },
+        };
+        let _ = reply.send(response);
+    }
+
+    fn start_claim(&mut self, domain_text: &str, space: SpaceText, lifetime: u32, proxy: bool) -> Result<u64, Response> {
+        let domain: DomainId = domain_text
+            .parse()
+            .map_err(|e| Response::error(DaemonErrorKind::Request, format!("domain: {e}")))?;
+        let parsed = space.parse(&domain).map_err(|e| Response::error(e.kind(), e.message()))?;
+        let id = self.next_id;
+        let stored = StoredClaim { id, domain: domain.to_string(), space: SpaceText::from_space(&parsed), lifetime, proxy };
+        let now = self.now();
+        match self.device.claim(now, domain, parsed, lifetime, false, proxy) {
+            Ok(cid) => {
+                self.next_id += 1;
+                info!(id, domain = %stored.domain, space = %stored.space, lifetime, proxy, "claiming");
+                self.by_device.insert(cid, id);
+                self.claims.insert(id, Entry { stored, device: Some(cid), state: "claiming", persisted: false, waiters: Vec::new() });
+                Ok(id)
+            }
+            Err(e) => match e.kind() {
+                ClaimErrorKind::LocalConflict { existing } => {
+                    let other = self.by_device.get(&existing).copied().unwrap_or(0);
+                    let mut view = Entry { stored, device: None, state: "denied", persisted: false, waiters: Vec::new() }.view();
+                    view.id = 0;
+                    Err(Response {
+                        reason: Some(format!("local conflict with claim {other}")),
+                        ..Response::claim("denied", view)
+                    })
+                }
+                _ => Err(Response::error(DaemonErrorKind::Request, format!("claim: {e}"))),
+            },
+        }
+    }
+
+    fn status(&self) -> StatusView {
+        let c = self.device.counters();
+        let counters: BTreeMap<String, u64> = [
+            ("datagrams_received", c.datagrams_received),
+            ("attempts_received", c.attempts_received),
+            ("denies_received", c.denies_received),
+            ("floods_originated", c.floods_originated),
+            ("attempts_sent", c.attempts_sent),
+            ("denies_sent", c.denies_sent),
+            ("attempts_forwarded", c.attempts_forwarded),
+            ("denies_forwarded", c.denies_forwarded),
+            ("proxy_denies", c.proxy_denies),
+            ("hop_limit_exhausted", c.hop_limit_exhausted),
+            ("late_conflicts", c.late_conflicts),
+            ("device_id_collisions", c.device_id_collisions),
+            ("table_evictions", c.table_evictions),
+            ("send_errors", self.send_errors),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let mut drops: BTreeMap<String, u64> = self.drops.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        for (k, v) in c.drops() {
+            *drops.entry(k.to_string()).or_insert(0) += v;
+        }
+        StatusView {
+            device_id: self.device.device_id().to_string(),
+            interfaces: self
+                .interfaces
+                .iter()
+                .map(|i| InterfaceView { index: i.index, name: i.name.clone(), link_local: i.link_local.to_string() })
+                .collect(),
+            claims: self.claims.len(),
+            counters,
+            drops,
+        }
+    }
+
+    /// Sends everything the device wants sent and handles its events.
+    async fn flush(&mut self, sockets: &Sockets) {
+        while let Some(t) = self.device.poll_transmit() {
+            let payload = match &self.config.psk {
+                Some(key) => psk::seal(key, &t.payload),
+                None => t.payload,
+            };
+            let result = match t.destination {
+                Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload).await,
+                Destination::Unicast(peer) => sockets.send_unicast(peer.interface.0, peer.addr, &payload).await,
+            };
+            if let Err(e) = result {
+                debug!(error = %e, destination = ?t.destination, "send failed");
+                self.send_errors += 1;
+            }
+        }
+        let mut changed = false;
+        while let Some(event) = self.device.poll_event() {
+            changed |= self.on_event(event);
+        }
+        if changed {
+            self.persist();
+        }
+    }
+
+    /// Returns whether the persisted set changed.
+    fn on_event(&mut self, event: Event) -> bool {
+        match event {
+            Event::ClaimSucceeded { claim, .. } => {
+                let Some(entry) = self.by_device.get(&claim).and_then(|id| self.claims.get_mut(id)) else {
+                    return false;
+                };
+                entry.state = "held";
+                if self.interfaces.is_empty() {
+                    info!(id = entry.stored.id, "claimed as a site of one (no participating interface)");
+                } else {
+                    info!(id = entry.stored.id, "claimed");
+                }
+                let view = entry.view();
+                for w in entry.waiters.drain(..) {
+                    let _ = w.send(Response::claim("claimed", view.clone()));
+                }
+                let was = entry.persisted;
+                entry.persisted = true;
+                !was
+            }
+            Event::ClaimRenewed { claim, .. } => {
+                debug!(claim = %claim, "renewed");
+                false
+            }
+            Event::ClaimDenied { claim, reason } => {
+                let Some(id) = self.by_device.remove(&claim) else {
+                    return false;
+                };
+                let Some(mut entry) = self.claims.remove(&id) else {
+                    return false;
+                };
+                let why = match reason {
+                    FailureReason::Denied { message } => format!("denied (attempt {}/{})", message.origin, message.sequence),
+                    FailureReason::Simultaneous { message } => {
+                        format!("simultaneous claim by {} (both fail)", message.origin)
+                    }
+                    FailureReason::Reclaimed { message } => format!("reclaimed by {}", message.origin),
+                };
+                warn!(id, reason = %why, "claim denied");
+                entry.state = "denied";
+                let view = entry.view();
+                for w in entry.waiters.drain(..) {
+                    let _ = w.send(Response { reason: Some(why.clone()), ..Response::claim("denied", view.clone()) });
+                }
+                entry.persisted
+            }
+            Event::ClaimExpired { claim } => {
+                let Some(id) = self.by_device.remove(&claim) else {
+                    return false;
+                };
+                info!(id, "claim expired");
+                self.claims.remove(&id).is_some_and(|e| e.persisted)
+            }
+            Event::LateConflict { claim, message } => {
+                warn!(claim = ?claim, origin = %message.origin, "late conflict: another device holds an overlapping claim");
+                false
+            }
+            Event::DeviceIdCollision { sequence, new_device_id } => {
+                warn!(sequence, new = ?new_device_id, "device ID collision");
+                if let Some(Err(e)) = new_device_id.map(|id| self.store.set_device_id(id.get())) {
+                    warn!(error = %e, "cannot persist the new device ID");
+                }
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Persistent state: the device ID and the claims, in the state directory.
+//!
+//! * `device-id`: 16 lowercase hex digits and a newline (decisions #22: random, non-zero);
+//! * `claims.json`: `{"next_id":N,"claims":[{"id":…,"domain":…,"space":…,"lifetime":…,"proxy":…}]}`.
+//!
+//! Every write is atomic: the new content goes to a temporary file in the same directory, which
+//! is fsynced, renamed over the old file, and then the directory is fsynced. A crash leaves
+//! either the old or the new file, never a mix.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::control::SpaceText;
+use super::{DaemonError, DaemonErrorKind};
+
+/// One persisted claim.
+///
+/// ```
+/// use uiap::daemon::control::SpaceText;
+/// use uiap::daemon::store::StoredClaim;
+///
+/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false };
+/// assert_eq!(c.id, 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredClaim {
+    /// The daemon's claim ID.
+    pub id: u64,
+    /// Domain ID text.
+    pub domain: String,
+    /// The space in text form.
+    pub space: SpaceText,
+    /// Lifetime in seconds.
+    pub lifetime: u32,
+    /// The X flag.
+    pub proxy: bool,
+}
+
+/// The content of `claims.json`.
+///
+/// ```
+/// use uiap::daemon::store::Claims;
+///
+/// let c = Claims::default();
+/// assert_eq!((c.next_id, c.claims.len()), (1, 0));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    /// The next claim ID to hand out.
+    pub next_id: u64,
+    /// The claims held or in progress.
+    pub claims: Vec<StoredClaim>,
+}
+
+impl Default for Claims {
+    fn default() -> Claims {
+        Claims { next_id: 1, claims: Vec::new() }
+    }
+}
+
+/// The state directory.
+///
+/// ```
+/// use uiap::daemon::store::{Claims, Store};
+///
+/// let dir = std::env::temp_dir().join(format!("uiap-store-doc-{}", std::process::id()));
+/// let store = Store::open(&dir)?;
+/// let id = store.device_id(|| 0x1234)?;
+/// assert_eq!(id, 0x1234);
+/// assert_eq!(store.device_id(|| 99)?, 0x1234); // persisted
+/// store.save_claims(&Claims::default())?;
+/// assert_eq!(store.load_claims()?, Claims::default());
+/// std::fs::remove_dir_all(&dir).ok();
+/// Ok::<(), uiap::daemon::DaemonError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed, mode 0700) the state directory.
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::Io`] if the directory cannot be created.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("uiap-store-open-{}", std::process::id()));
+    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// assert_eq!(store.dir(), dir.as_path());
+    /// std::fs::remove_dir_all(&dir).ok();
+    /// Ok::<(), uiap::daemon::DaemonError>(())
+    /// ```
+    pub fn open(dir: &Path) -> Result<Store, DaemonError> {
+        use std::os::unix::fs::DirBuilderExt;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| DaemonError::io("cannot create state directory", Some(dir), e))?;
+        Ok(Store { dir: dir.to_path_buf() })
+    }
+
+    /// The directory.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("uiap-store-dir-{}", std::process::id()));
+    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// assert!(store.dir().is_dir());
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// ```
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The persisted device ID, or a new one from `generate` (persisted before it is returned).
+    /// `generate` is called until it yields a non-zero value.
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::State`] if `device-id` holds something other than 16 hex digits of a
+    /// non-zero value; [`DaemonErrorKind::Io`] if it cannot be read or written.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("uiap-store-id-{}", std::process::id()));
+    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// std::fs::write(dir.join("device-id"), "zz\n").unwrap();
+    /// assert!(store.device_id(|| 1).unwrap_err().to_string().contains("16 hex digits"));
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// ```
+    pub fn device_id(&self, mut generate: impl FnMut() -> u64) -> Result<u64, DaemonError> {
+        let path = self.dir.join("device-id");
+        match fs::read_to_string(&path) {
+            Ok(text) => {
+                let t = text.trim();
+                match u64::from_str_radix(t, 16) {
+                    Ok(v) if v != 0 && t.len() == 16 => Ok(v),
+                    _ => Err(DaemonError::new(
+                        DaemonErrorKind::State,
+                        format!("device-id: expected 16 hex digits of a non-zero value, found `{t}`"),
+                    )
+                    .with_path(&path)),
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let mut id = generate();
+                while id == 0 {
+                    id = generate();
+                }
+                self.set_device_id(id)?;
+                Ok(id)
+            }
+            Err(e) => Err(DaemonError::io("cannot read device id", Some(&path), e)),
+        }
+    }
+
+    /// Persists a device ID (after a collision made the device pick a new one).
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::Io`].
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("uiap-store-set-{}", std::process::id()));
+    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// store.set_device_id(0xab)?;
+    /// assert_eq!(std::fs::read_to_string(dir.join("device-id")).unwrap(), "00000000000000ab\n");
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// ```
+    pub fn set_device_id(&self, id: u64) -> Result<(), DaemonError> {
+        self.write_atomic("device-id", format!("{id:016x}\n").as_bytes())
+    }
+
+    /// The persisted claims (empty if there is no file yet).
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::State`] if `claims.json` does not parse; [`DaemonErrorKind::Io`].
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("uiap-store-load-{}", std::process::id()));
+    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// assert!(store.load_claims()?.claims.is_empty());
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// ```
+    pub fn load_claims(&self) -> Result<Claims, DaemonError> {
+        let path = self.dir.join("claims.json");
+        match fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                DaemonError::new(DaemonErrorKind::State, format!("claims.json: expected the claims object, {e}"))
+                    .with_path(&path)
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Claims::default()),
+            Err(e) => Err(DaemonError::io("cannot read claims", Some(&path), e)),
+        }
+    }
+
+    /// Replaces the persisted claims, atomically.
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::Io`].
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("uiap-store-save-{}", std::process::id()));
+    /// use uiap::daemon::store::{Claims, Store};
+    ///
+    /// let store = Store::open(&dir)?;
+    /// store.save_claims(&Claims { next_id: 7, claims: vec![] })?;
+    /// assert_eq!(store.load_claims()?.next_id, 7);
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// ```
+    pub fn save_claims(&self, claims: &Claims) -> Result<(), DaemonError> {
+        let mut text = serde_json::to_vec_pretty(claims)
+            .map_err(|e| DaemonError::new(DaemonErrorKind::State, format!("cannot encode claims: {e}")))?;
+        text.push(b'\n');
+        self.write_atomic("claims.json", &text)
+    }
+
+    fn write_atomic(&self, name: &str, bytes: &[u8]) -> Result<(), DaemonError> {
+        let path = self.dir.join(name);
+        let tmp = self.dir.join(format!(".{name}.tmp"));
+        let io = |what: &str, p: &Path, e| DaemonError::io(what.to_string(), Some(p), e);
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(|e| io("cannot create temporary file", &tmp, e))?;
+        f.write_all(bytes).map_err(|e| io("cannot write temporary file", &tmp, e))?;
+        f.sync_all().map_err(|e| io("cannot fsync temporary file", &tmp, e))?;
+        drop(f);
+        fs::rename(&tmp, &path).map_err(|e| io("cannot rename temporary file", &path, e))?;
+        File::open(&self.dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| io("cannot fsync state directory", &self.dir, e))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_round_trip_and_no_temp_left() {
+        let dir = std::env::temp_dir().join(format!("uiap-store-test-{}", std::process::id()));
+        let store = Store::open(&dir).unwrap();
+        let claims = Claims {
+            next_id: 3,
+            claims: vec![StoredClaim {
+                id: 2,
+                domain: "fff:0:0:1".into(),
+                space: SpaceText::Range("01-02".into()),
+                lifetime: 60,
+                proxy: true,
+            }],
+        };
+        store.save_claims(&claims).unwrap();
+        assert_eq!(store.load_claims().unwrap(), claims);
+        let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["claims.json"]);
+        fs::write(dir.join("claims.json"), "{").unwrap();
+        assert_eq!(store.load_claims().unwrap_err().kind(), DaemonErrorKind::State);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn zero_device_id_is_never_generated() {
+        let dir = std::env::temp_dir().join(format!("uiap-store-zero-{}", std::process::id()));
+        let store = Store::open(&dir).unwrap();
+        let mut values = [0u64, 0, 5].into_iter();
+        assert_eq!(store.device_id(|| values.next().unwrap()).unwrap(), 5);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,163 @@
+//! Receiving a Claim-Attempt (§2.4.2, §2.4.3, §2.4.6, §4.2.2, decisions #13, #15, #16): duplicate
+//! suppression, deny or forward, simultaneous claims, proxy defense and own traffic.
+
+use rand_core::Rng;
+
+use super::seen::Record;
+use super::{Destination, Device, Event, FailureReason, Peer, Transmit};
+use crate::space::conflicts;
+use crate::time::Instant;
+use crate::wire::{DeviceId, Repr};
+
+/// Octet 1 holds the type in its high nibble; octet 3 is the hop limit (decision #1).
+pub(crate) const TYPE_OCTET: usize = 1;
+pub(crate) const HOP_LIMIT_OCTET: usize = 3;
+
+impl<R: Rng> Device<R> {
+    pub(crate) fn on_attempt(&mut self, now: Instant, from: Peer, bytes: &[u8], repr: Repr) {
+        self.counters.attempts_received += 1;
+        let id = repr.message_id();
+        if self.is_own(repr.origin) {
+            if self.own.contains(repr.sequence) {
+                // Our own flood came back (multicast loopback or a loop).
+                self.counters.drop("own_loop");
+                return;
+            }
+            if self.table.get_mut(now, &id).is_none() {
+                // Someone else uses our device ID (§9, decision #15).
+                self.on_id_collision(repr.origin, repr.sequence);
+            }
+        }
+        if self.table.get_mut(now, &id).is_some() {
+            self.table.refresh(now, &id);
+            self.counters.drop("duplicate");
+            return;
+        }
+        let record = Record {
+            first_interface: from.interface,
+            previous_hop: from.addr,
+            expires: now,
+            deny_sent: false,
+            domain: repr.domain,
+            space: repr.space.clone(),
+        };
+        self.counters.table_evictions += self.table.insert(now, id, record);
+        self.counters.peak_message_table = self.counters.peak_message_table.max(self.table.len());
+
+        // Our own claims first (§4.2.2.1, §2.4.6).
+        let mut deny = false;
+        let mut failed = Vec::new();
+        for claim in self.claims.values() {
+            if !conflicts(&claim.domain, &claim.space, &repr.domain, &repr.space) {
+                continue;
+            }
+            match &claim.round {
+                // Held and quiet: defend it.
+                None => deny = true,
+                // We are reclaiming: deny; both reclaiming: both fail.
+                Some(r) if r.reclaim => {
+                    deny = true;
+                    if repr.reclaim {
+                        failed.push((claim.id, FailureReason::Simultaneous { message: id }));
+                    }
+                }
+                // We are making a new claim: a reclaim wins (forward it), a new claim ties (deny).
+                Some(_) => {
+                    if repr.reclaim {
+                        failed.push((claim.id, FailureReason::Reclaimed { message: id }));
+                    } else {
+                        deny = true;
+                        failed.push((claim.id, FailureReason::Simultaneous { message: id }));
+                    }
+                }
+            }
+        }
+        for (claim, reason) in failed {
+            self.fail_claim(now, claim, reason);
+        }
+        let proxy_deny = !deny && self.proxies.defends_against(now, repr.origin, &repr.domain, &repr.space);
+        if deny || proxy_deny {
+            self.send_deny(now, from, bytes, &id);
+            if proxy_deny {
+                self.counters.proxy_denies += 1;
+            }
+            return;
+        }
+        if self.config.proxy_defense && repr.proxy && repr.reclaim {
+            use super::proxy::Recorded;
+            if self.proxies.record(now, repr.origin, &repr.domain, &repr.space, repr.lifetime) == Recorded::Full {
+                self.counters.proxy_table_full += 1;
+            }
+            self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
+        }
+        self.forward_attempt(from, bytes, repr.hop_limit);
+    }
+
+    fn forward_attempt(&mut self, from: Peer, bytes: &[u8], hop_limit: u8) {
+        let h = hop_limit.min(self.config.hop_limit);
+        if h == 0 {
+            self.counters.hop_limit_exhausted += 1;
+            return;
+        }
+        let mut payload = bytes.to_vec();
+        if let Some(o) = payload.get_mut(HOP_LIMIT_OCTET) {
+            *o = h - 1;
+        }
+        for &iface in &self.interfaces {
+            if iface == from.interface {
+                continue;
+            }
+            self.counters.attempts_forwarded += 1;
+            self.transmits.push_back(Transmit { destination: Destination::Multicast(iface), payload: payload.clone() });
+        }
+    }
+
+    /// Sends a Claim-Deny for the Attempt `bytes` just received from `from` (§2.4.5, §4.3).
+    fn send_deny(&mut self, now: Instant, from: Peer, bytes: &[u8], id: &crate::wire::MessageId) {
+        let Some(record) = self.table.get_mut(now, id) else { return };
+        if record.deny_sent {
+            return;
+        }
+        record.deny_sent = true;
+        let mut payload = bytes.to_vec();
+        if let Some(o) = payload.get_mut(TYPE_OCTET) {
+            *o = (1 << 4) | (*o & 0x0f);
+        }
+        if let Some(o) = payload.get_mut(HOP_LIMIT_OCTET) {
+            *o = self.config.hop_limit;
+        }
+        self.counters.denies_sent += 1;
+        self.transmits.push_back(Transmit { destination: Destination::Unicast(from), payload });
+    }
+
+    pub(crate) fn is_own(&self, origin: DeviceId) -> bool {
+        origin == self.device_id || self.retired_ids.contains(&origin)
+    }
+
+    fn on_id_collision(&mut self, origin: DeviceId, sequence: u32) {
+        self.counters.device_id_collisions += 1;
+        // Move our sequence numbers far from the other device's (§9).
+        let spread = (self.rng.next_u32() >> 2) as u32;
+        self.next_sequence = sequence.wrapping_add(1 << 31).wrapping_add(spread >> 1);
+        let new_device_id = if self.config.random_device_id && origin == self.device_id {
+            let mut fresh = None;
+            for _ in 0..8 {
+                if let Some(d) = DeviceId::new(self.rng.next_u64()) {
+                    fresh = Some(d);
+                    break;
+                }
+            }
+            if let Some(d) = fresh {
+                self.retired_ids.push(self.device_id);
+                if self.retired_ids.len() > 4 {
+                    self.retired_ids.remove(0);
+                }
+                self.device_id = d;
+            }
+            fresh
+        } else {
+            None
+        };
+        self.events.push_back(Event::DeviceIdCollision { sequence, new_device_id });
+    }
+}

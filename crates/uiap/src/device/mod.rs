@@ -1,0 +1,644 @@
+//! The UIAP device: a sans-IO state machine that claims and defends UID spaces (§2.4, §4, §5.1,
+//! §9 of the draft; `shared/uiap-decisions.md` #10–18).
+//!
+//! A [`Device`] has no sockets, no clock and no global RNG. The caller feeds it datagrams
+//! ([`Device::handle_datagram`]) and the passing of time ([`Device::handle_timeout`]), and
+//! after every call drains what it wants done:
+//!
+//! * [`Device::poll_transmit`] — datagrams to send: Claim-Attempts multicast on an interface
+//!   (to the UIAP group, claim port) and Claim-Denies unicast to a link-local neighbour (reply
+//!   port);
+//! * [`Device::poll_event`] — outcomes for the application (claim succeeded, denied, expired…);
+//! * [`Device::poll_timeout`] — when to call [`Device::handle_timeout`] next.
+//!
+//! Call all three after [`Device::new`] interactions that change state: `claim`, `release`,
+//! `renew`, `handle_datagram`, `handle_timeout`, `add_interface` and `remove_interface`. A
+//! daemon maps `poll_timeout` onto one runtime timer; a spurious or early `handle_timeout` is a
+//! no-op.
+//!
+//! # Guarantees
+//! * No input panics the device. Every datagram that leads to no action is counted in exactly
+//!   one drop reason of [`Counters`].
+//! * One datagram in produces at most (interfaces − 1) multicasts plus one unicast.
+//! * A received Attempt is forwarded as the received bytes with only the hop-limit octet changed;
+//!   a Deny is the Attempt's bytes with type 1 and hop limit 32 (decision #3, §4.3.1).
+//! * Same inputs, same RNG seed: same outputs, byte for byte.
+//!
+//! # Example: a claim on an empty site
+//! ```
+//! use core::time::Duration;
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_core::SeedableRng;
+//! use uiap::config::Config;
+//! use uiap::device::{Destination, Device, Event, InterfaceId};
+//! use uiap::space::{DomainId, Uid, UidSpace};
+//! use uiap::time::Instant;
+//! use uiap::wire::DeviceId;
+//!
+//! let mut dev = Device::new(Config::default(), DeviceId::new(7).unwrap(), ChaCha8Rng::seed_from_u64(1));
+//! dev.add_interface(InterfaceId(1));
+//! let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+//! let space = UidSpace::Unique(Uid::from_octets(&[0x2a])?);
+//! let claim = dev.claim(Instant::ZERO, domain, space, 3600, false, false)?;
+//!
+//! let mut now = Instant::ZERO;
+//! let mut attempts = 0;
+//! let outcome = loop {
+//!     while let Some(t) = dev.poll_transmit() {
+//!         assert_eq!(t.destination, Destination::Multicast(InterfaceId(1)));
+//!         attempts += 1;
+//!     }
+//!     if let Some(e) = dev.poll_event() {
+//!         break e;
+//!     }
+//!     now = dev.poll_timeout().expect("a claim in flight has a timer");
+//!     dev.handle_timeout(now);
+//! };
+//! assert_eq!(attempts, 3);
+//! assert!(matches!(outcome, Event::ClaimSucceeded { claim: c, .. } if c == claim));
+//! // 2.5 s after the first attempt, which waited a random 0–250 ms.
+//! assert!(now >= Instant::from_millis(2_500) && now <= Instant::from_millis(2_750));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod claim;
+mod counters;
+mod deny;
+mod forward;
+mod proxy;
+mod seen;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::net::Ipv6Addr;
+
+use rand_core::Rng;
+
+pub use claim::{ClaimError, ClaimErrorKind, ClaimId, ClaimInfo, ClaimState, INFINITE_LIFETIME};
+pub use counters::Counters;
+
+use crate::config::Config;
+use crate::space::{DomainId, UidSpace, conflicts};
+use crate::time::Instant;
+use crate::wire::{DeviceId, MessageId, MessageType, Repr};
+
+use claim::{Claim, RoundKind};
+use proxy::ProxyTable;
+use seen::{MessageTable, OwnFloods};
+
+/// A participating network interface, named by the caller (e.g. the OS interface index).
+///
+/// ```
+/// # use uiap::device::InterfaceId;
+/// assert!(InterfaceId(1) < InterfaceId(2));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct InterfaceId(pub u32);
+
+/// A neighbour on one link: the interface and its link-local address (decision #12: the same
+/// `fe80::` address may exist on two links, so the interface is part of the key).
+///
+/// ```
+/// # use uiap::device::{InterfaceId, Peer};
+/// let p = Peer { interface: InterfaceId(2), addr: "fe80::1".parse().unwrap() };
+/// assert_eq!(p.interface, InterfaceId(2));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Peer {
+    /// The interface the neighbour is reached through.
+    pub interface: InterfaceId,
+    /// The neighbour's link-local address.
+    pub addr: Ipv6Addr,
+}
+
+/// Where a [`Transmit`] goes.
+///
+/// ```
+/// # use uiap::device::{Destination, InterfaceId};
+/// assert_ne!(Destination::Multicast(InterfaceId(0)), Destination::Multicast(InterfaceId(1)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Destination {
+    /// To the UIAP multicast group and claim port, out this interface (Claim-Attempts).
+    Multicast(InterfaceId),
+    /// To this neighbour's reply port (Claim-Denies).
+    Unicast(Peer),
+}
+
+/// A datagram the device wants sent.
+///
+/// ```
+/// # use uiap::device::{Destination, InterfaceId, Transmit};
+/// let t = Transmit { destination: Destination::Multicast(InterfaceId(0)), payload: vec![1] };
+/// assert_eq!(t.payload.len(), 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transmit {
+    /// Where to send it.
+    pub destination: Destination,
+    /// The UIAP message.
+    pub payload: Vec<u8>,
+}
+
+/// Why a claim failed.
+///
+/// ```
+/// # use uiap::device::FailureReason;
+/// # fn f(r: FailureReason) -> bool { matches!(r, FailureReason::Denied { .. }) }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FailureReason {
+    /// A Claim-Deny came back for one of its attempts (`message`).
+    Denied {
+        /// Our attempt that was denied.
+        message: MessageId,
+    },
+    /// A conflicting Claim-Attempt of the same kind (both new or both reclaims) arrived while
+    /// this claim was in progress: both sides fail (§4.2.2.2, decision #17).
+    Simultaneous {
+        /// The other device's attempt.
+        message: MessageId,
+    },
+    /// A conflicting reclaim arrived while this new claim was in progress: the reclaim wins.
+    Reclaimed {
+        /// The other device's reclaim.
+        message: MessageId,
+    },
+}
+
+/// Something the application should know, from [`Device::poll_event`].
+///
+/// ```
+/// # use uiap::device::Event;
+/// # fn f(e: Event) -> bool { matches!(e, Event::ClaimSucceeded { .. }) }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event {
+    /// The claim's first round ended with no Deny: the space is ours until `expires`.
+    ClaimSucceeded {
+        /// The claim.
+        claim: ClaimId,
+        /// When its lifetime ends (`None`: infinite).
+        expires: Option<Instant>,
+    },
+    /// The claim failed (in its first round) or was lost (while reclaiming); it is gone.
+    ClaimDenied {
+        /// The claim.
+        claim: ClaimId,
+        /// Why.
+        reason: FailureReason,
+    },
+    /// A renewal (reclaim) of a held claim succeeded; the lifetime starts again.
+    ClaimRenewed {
+        /// The claim.
+        claim: ClaimId,
+        /// When its lifetime now ends.
+        expires: Option<Instant>,
+    },
+    /// The claim's lifetime ended; it is no longer defended and is gone.
+    ClaimExpired {
+        /// The claim.
+        claim: ClaimId,
+    },
+    /// A Deny arrived for an attempt of ours whose round had already finished: someone else
+    /// holds a conflicting claim. The Deny was dropped (decision #14).
+    LateConflict {
+        /// The claim, if it still exists.
+        claim: Option<ClaimId>,
+        /// Our attempt that was denied.
+        message: MessageId,
+    },
+    /// A Claim-Attempt with our device ID that we never sent (§9): our sequence number moved far
+    /// away and, with [`Config::random_device_id`], the device took a new ID.
+    DeviceIdCollision {
+        /// The sequence number of the foreign attempt.
+        sequence: u32,
+        /// The new device ID, if one was picked.
+        new_device_id: Option<DeviceId>,
+    },
+}
+
+/// A UIAP device (one per host): claims, defends, forwards.
+///
+/// `R` supplies all randomness (start jitter, sequence numbers, new device IDs): a seeded
+/// `rand_chacha` generator in simulations and tests, an OS-seeded one in a daemon.
+/// See the [module docs](self) for how to drive it.
+#[derive(Debug)]
+pub struct Device<R> {
+    config: Config,
+    device_id: DeviceId,
+    retired_ids: Vec<DeviceId>,
+    rng: R,
+    interfaces: Vec<InterfaceId>,
+    next_sequence: u32,
+    next_claim: u64,
+    claims: BTreeMap<ClaimId, Claim>,
+    table: MessageTable,
+    own: OwnFloods,
+    proxies: ProxyTable,
+    conflicts: VecDeque<Instant>,
+    last_claim_start: Option<Instant>,
+    transmits: VecDeque<Transmit>,
+    events: VecDeque<Event>,
+    counters: Counters,
+}
+
+impl<R: Rng> Device<R> {
+    /// A device with no interfaces and no claims. The first sequence number is drawn from `rng`.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.device_id(), DeviceId::new(1).unwrap());
+    /// assert_eq!(dev.poll_timeout(), None);
+    /// ```
+    pub fn new(config: Config, device_id: DeviceId, mut rng: R) -> Device<R> {
+        let next_sequence = rng.next_u32();
+        Device {
+            table: MessageTable::new(config.message_table_capacity, config.message_ttl),
+            proxies: ProxyTable::new(config.proxy_capacity, config.proxy_max_lifetime),
+            config,
+            device_id,
+            retired_ids: Vec::new(),
+            rng,
+            interfaces: Vec::new(),
+            next_sequence,
+            next_claim: 1,
+            claims: BTreeMap::new(),
+            own: OwnFloods::default(),
+            conflicts: VecDeque::new(),
+            last_claim_start: None,
+            transmits: VecDeque::new(),
+            events: VecDeque::new(),
+            counters: Counters::default(),
+        }
+    }
+
+    /// This device's ID (it changes after a [`Event::DeviceIdCollision`] with a new ID).
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(9).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.device_id().get(), 9);
+    /// ```
+    pub fn device_id(&self) -> DeviceId {
+        self.device_id
+    }
+
+    /// The configuration.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(9).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.config().hop_limit, 32);
+    /// ```
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The sequence number of the next flood (random at start, +1 per flood, wrapping).
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let a = Device::new(Config::default(), DeviceId::new(9).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// let b = Device::new(Config::default(), DeviceId::new(9).unwrap(), ChaCha8Rng::seed_from_u64(1));
+    /// assert_ne!(a.next_sequence(), b.next_sequence());
+    /// ```
+    pub fn next_sequence(&self) -> u32 {
+        self.next_sequence
+    }
+
+    /// Adds a participating interface (no-op if present). New claims and floods use it at once.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::{Device, InterfaceId}, wire::DeviceId};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// dev.add_interface(InterfaceId(3));
+    /// dev.add_interface(InterfaceId(3));
+    /// assert_eq!(dev.interfaces(), &[InterfaceId(3)]);
+    /// ```
+    pub fn add_interface(&mut self, id: InterfaceId) {
+        if let Err(at) = self.interfaces.binary_search(&id) {
+            self.interfaces.insert(at, id);
+        }
+    }
+
+    /// Removes an interface (no-op if absent). Denies whose reverse path used it are dropped.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::{Device, InterfaceId}, wire::DeviceId};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// dev.add_interface(InterfaceId(3));
+    /// dev.remove_interface(InterfaceId(3));
+    /// assert!(dev.interfaces().is_empty());
+    /// ```
+    pub fn remove_interface(&mut self, id: InterfaceId) {
+        self.interfaces.retain(|&i| i != id);
+    }
+
+    /// The participating interfaces, in order.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert!(dev.interfaces().is_empty());
+    /// ```
+    pub fn interfaces(&self) -> &[InterfaceId] {
+        &self.interfaces
+    }
+
+    /// Starts a claim on `space` in `domain`, defended for `lifetime` seconds after success
+    /// ([`INFINITE_LIFETIME`] for ever).
+    ///
+    /// A new claim (`reclaim == false`) sends [`Config::new_attempts`] Claim-Attempts, a reclaim
+    /// (R flag: the application held this space before, e.g. across a restart)
+    /// [`Config::reclaim_attempts`]; the first goes out after a random start delay. With
+    /// `proxy`, attempts carry the X flag and, after a new claim succeeds, the device reclaims
+    /// at once with X and R so that other devices may defend the claim by proxy (§5.1).
+    ///
+    /// The outcome arrives later as [`Event::ClaimSucceeded`] or [`Event::ClaimDenied`]. Then
+    /// call [`poll_timeout`](Self::poll_timeout).
+    ///
+    /// # Errors
+    /// [`ClaimErrorKind::LocalConflict`] at once if a claim of this device overlaps the space;
+    /// [`ClaimErrorKind::InvalidSpace`] if the space is invalid in the domain;
+    /// [`ClaimErrorKind::TooManyClaims`] past [`Config::max_claims`].
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::{ClaimErrorKind, Device}, wire::DeviceId, time::Instant};
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
+    /// let lo = Uid::from_octets(&[10])?;
+    /// let hi = Uid::from_octets(&[20])?;
+    /// let first = dev.claim(Instant::ZERO, d, UidSpace::Range { low: lo, high: hi }, 60, false, false)?;
+    /// let again = dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[15])?), 60, false, false);
+    /// assert_eq!(again.unwrap_err().kind(), ClaimErrorKind::LocalConflict { existing: first });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn claim(
+        &mut self,
+        now: Instant,
+        domain: DomainId,
+        space: UidSpace,
+        lifetime: u32,
+        reclaim: bool,
+        proxy: bool,
+    ) -> Result<ClaimId, ClaimError> {
+        if space.validate(domain.justification()).is_err() {
+            return Err(ClaimError::new(ClaimErrorKind::InvalidSpace));
+        }
+        if let Some(c) = self.claims.values().find(|c| conflicts(&c.domain, &c.space, &domain, &space)) {
+            return Err(ClaimError::new(ClaimErrorKind::LocalConflict { existing: c.id }));
+        }
+        if self.claims.len() >= self.config.max_claims {
+            return Err(ClaimError::new(ClaimErrorKind::TooManyClaims));
+        }
+        let id = ClaimId::from_raw(self.next_claim);
+        self.next_claim += 1;
+        let start = self.claim_start(now);
+        let mut claim = Claim {
+            id,
+            domain,
+            space,
+            lifetime,
+            proxy,
+            claim_ref: self.rng.next_u32(),
+            held: false,
+            round: None,
+            rounds: 0,
+            expires: None,
+            renew_at: None,
+        };
+        self.new_round(&mut claim, RoundKind::Initial, reclaim, start);
+        self.claims.insert(id, claim);
+        Ok(id)
+    }
+
+    /// Stops a claim (probing or held): no more attempts, no more defense, no event.
+    /// Returns whether it existed.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId, time::Instant};
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
+    /// let c = dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[1])?), 60, false, false)?;
+    /// assert!(dev.release(c));
+    /// assert!(!dev.release(c));
+    /// assert_eq!(dev.claims().count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn release(&mut self, claim: ClaimId) -> bool {
+        self.claims.remove(&claim).is_some()
+    }
+
+    /// Re-verifies a held claim now by a reclaim (R flag, [`Config::reclaim_attempts`]
+    /// attempts); on success its lifetime starts again ([`Event::ClaimRenewed`]), on a Deny it is
+    /// lost ([`Event::ClaimDenied`]). [`Config::auto_renew`] does this by itself.
+    ///
+    /// # Errors
+    /// [`ClaimErrorKind::UnknownClaim`] or [`ClaimErrorKind::NotHeld`].
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::{ClaimErrorKind, Device}, wire::DeviceId, time::Instant};
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
+    /// let c = dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[1])?), 60, false, false)?;
+    /// assert_eq!(dev.renew(Instant::ZERO, c).unwrap_err().kind(), ClaimErrorKind::NotHeld);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn renew(&mut self, now: Instant, claim: ClaimId) -> Result<(), ClaimError> {
+        let Some(mut c) = self.claims.remove(&claim) else {
+            return Err(ClaimError::new(ClaimErrorKind::UnknownClaim));
+        };
+        let result = if c.held && c.round.is_none() {
+            c.renew_at = None;
+            self.new_round(&mut c, RoundKind::Renew, true, now);
+            Ok(())
+        } else {
+            Err(ClaimError::new(ClaimErrorKind::NotHeld))
+        };
+        self.claims.insert(claim, c);
+        result
+    }
+
+    /// Every claim of this device, in claim order.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::{ClaimState, Device}, wire::DeviceId, time::Instant};
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
+    /// dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[1])?), 60, false, false)?;
+    /// assert_eq!(dev.claims().next().unwrap().state, ClaimState::Probing);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn claims(&self) -> impl Iterator<Item = ClaimInfo> + '_ {
+        self.claims.values().map(Claim::info)
+    }
+
+    /// One claim, if it exists.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::{ClaimId, Device}, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert!(dev.claim_info(ClaimId::from_raw(1)).is_none());
+    /// ```
+    pub fn claim_info(&self, claim: ClaimId) -> Option<ClaimInfo> {
+        self.claims.get(&claim).map(Claim::info)
+    }
+
+    /// Processes one received datagram: `from` is the receiving interface and the sender's
+    /// link-local address. Never panics; anything unusable is counted as a drop. Then poll.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::{Device, InterfaceId, Peer}, wire::DeviceId, time::Instant};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// let from = Peer { interface: InterfaceId(5), addr: "fe80::9".parse().unwrap() };
+    /// dev.handle_datagram(Instant::ZERO, from, &[0; 40]);
+    /// assert_eq!(dev.counters().dropped("unknown_interface"), 1);
+    /// assert!(dev.poll_transmit().is_none());
+    /// ```
+    pub fn handle_datagram(&mut self, now: Instant, from: Peer, bytes: &[u8]) {
+        self.counters.datagrams_received += 1;
+        self.purge(now);
+        if !self.interfaces.contains(&from.interface) {
+            self.counters.drop("unknown_interface");
+            return;
+        }
+        let repr = match Repr::parse(bytes) {
+            Ok(r) => r,
+            Err(e) => {
+                self.counters.drop(e.kind().as_str());
+                return;
+            }
+        };
+        match repr.msg_type {
+            MessageType::ClaimAttempt => self.on_attempt(now, from, bytes, repr),
+            MessageType::ClaimDeny => self.on_deny(now, bytes, repr),
+        }
+    }
+
+    /// Does whatever is due at `now`: sends attempts, ends claim windows, expires and renews
+    /// claims. Call it at (or after) [`poll_timeout`](Self::poll_timeout); a call when nothing is
+    /// due is a no-op. Then poll.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId, time::Instant};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// dev.handle_timeout(Instant::from_secs(5));
+    /// assert!(dev.poll_event().is_none());
+    /// ```
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.purge(now);
+        self.advance_claims(now);
+    }
+
+    fn purge(&mut self, now: Instant) {
+        self.table.purge(now);
+        self.own.purge(now);
+        self.proxies.purge(now);
+    }
+
+    /// The next datagram to send, if any. Call it until `None` after every `handle_*`, `claim`,
+    /// `renew` or interface change.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert!(dev.poll_transmit().is_none());
+    /// ```
+    #[must_use]
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.transmits.pop_front()
+    }
+
+    /// The next event for the application, if any. Call it until `None` after every
+    /// `handle_*`, `claim` or `renew`.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert!(dev.poll_event().is_none());
+    /// ```
+    #[must_use]
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) must next be called (`None`: only when
+    /// something else happens). Ask again after every other call.
+    ///
+    /// Expired table records are purged lazily, on the next input, and need no timer.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.poll_timeout(), None);
+    /// ```
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.claims.values().filter_map(Claim::deadline).min()
+    }
+
+    /// Statistics: messages per type, drops by reason, peak table sizes.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.counters().attempts_sent, 0);
+    /// ```
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Remembered Claim-Attempts of other devices right now (expired ones may linger until the
+    /// next input).
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.message_table_len(), 0);
+    /// ```
+    pub fn message_table_len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Claims defended by proxy right now.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.proxy_table_len(), 0);
+    /// ```
+    pub fn proxy_table_len(&self) -> usize {
+        self.proxies.len()
+    }
+}
+
+// Silence "unused" for the re-exported helper types used only in docs.
+#[allow(dead_code)]
+fn _assert_types(_: &DomainId, _: &UidSpace) {}

@@ -1,0 +1,78 @@
+//! Proxy defense (§5.1, decision #18): defending X+R claims of other devices.
+
+use core::time::Duration;
+
+use crate::space::{DomainId, UidSpace, conflicts};
+use crate::time::Instant;
+use crate::wire::DeviceId;
+
+#[derive(Clone, Debug)]
+struct Entry {
+    origin: DeviceId,
+    domain: DomainId,
+    space: UidSpace,
+    expires: Instant,
+}
+
+/// Claims defended on behalf of other devices: bounded, each for at most the lifetime it was
+/// received with (from receipt) and at most `max_lifetime`.
+#[derive(Debug)]
+pub(crate) struct ProxyTable {
+    entries: Vec<Entry>,
+    capacity: usize,
+    max_lifetime: Duration,
+}
+
+/// The outcome of [`ProxyTable::record`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Recorded {
+    New,
+    Refreshed,
+    NotKept,
+    Full,
+}
+
+impl ProxyTable {
+    pub fn new(capacity: usize, max_lifetime: Duration) -> ProxyTable {
+        ProxyTable { entries: Vec::new(), capacity, max_lifetime }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn purge(&mut self, now: Instant) {
+        self.entries.retain(|e| e.expires > now);
+    }
+
+    /// Whether a claim by `origin` conflicts with a proxied claim of another device.
+    /// Never true for the original claimant itself.
+    pub fn defends_against(&self, now: Instant, origin: DeviceId, domain: &DomainId, space: &UidSpace) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.expires > now && e.origin != origin && conflicts(&e.domain, &e.space, domain, space))
+    }
+
+    /// Remembers (or refreshes) an X+R claim received at `now` with `lifetime` seconds.
+    pub fn record(&mut self, now: Instant, origin: DeviceId, domain: &DomainId, space: &UidSpace, lifetime: u32) -> Recorded {
+        let secs = Duration::from_secs(u64::from(lifetime)).min(self.max_lifetime);
+        if secs.is_zero() {
+            return Recorded::NotKept;
+        }
+        let expires = now + secs;
+        if let Some(e) = self.entries.iter_mut().find(|e| e.origin == origin && e.domain == *domain && e.space == *space) {
+            e.expires = expires;
+            return Recorded::Refreshed;
+        }
+        if self.entries.len() >= self.capacity {
+            return Recorded::Full;
+        }
+        self.entries.push(Entry { origin, domain: *domain, space: space.clone(), expires });
+        Recorded::New
+    }
+
+    /// Forgets a proxied claim whose reclaim was denied (a Deny for it passed through us).
+    pub fn forget(&mut self, origin: DeviceId, domain: &DomainId, space: &UidSpace) {
+        self.entries.retain(|e| !(e.origin == origin && e.domain == *domain && e.space == *space));
+    }
+}

@@ -1,0 +1,146 @@
+//! The message table: remembered Claim-Attempts of other devices (§4.2.2.1, decision #12), and
+//! the record of our own floods (§4.2.2.3).
+
+use std::collections::{HashMap, VecDeque};
+use std::net::Ipv6Addr;
+
+use core::time::Duration;
+
+use super::{ClaimId, InterfaceId};
+use crate::space::{DomainId, UidSpace};
+use crate::time::Instant;
+use crate::wire::MessageId;
+
+/// One remembered Claim-Attempt of another device.
+#[derive(Clone, Debug)]
+pub(crate) struct Record {
+    /// The interface the first copy arrived on.
+    pub first_interface: InterfaceId,
+    /// The link-local address of the neighbour that sent the first copy.
+    pub previous_hop: Ipv6Addr,
+    pub expires: Instant,
+    /// A Claim-Deny was sent or forwarded for this Attempt.
+    pub deny_sent: bool,
+    pub domain: DomainId,
+    pub space: UidSpace,
+}
+
+/// A bounded map from message ID to [`Record`], expiring `ttl` after the last copy.
+///
+/// Expiry is lazy: expired records are treated as absent by [`get_mut`](Self::get_mut) and
+/// removed by [`purge`](Self::purge), which the device calls on every input.
+#[derive(Debug)]
+pub(crate) struct MessageTable {
+    map: HashMap<MessageId, Record>,
+    /// (expiry, id) in insertion order; expiries are non-decreasing because `ttl` is constant
+    /// and time is monotonic. Entries whose expiry no longer matches the record are stale.
+    queue: VecDeque<(Instant, MessageId)>,
+    capacity: usize,
+    ttl: Duration,
+}
+
+impl MessageTable {
+    pub fn new(capacity: usize, ttl: Duration) -> MessageTable {
+        MessageTable { map: HashMap::new(), queue: VecDeque::new(), capacity: capacity.max(1), ttl }
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn purge(&mut self, now: Instant) {
+        while let Some(&(at, id)) = self.queue.front() {
+            if at > now {
+                break;
+            }
+            self.queue.pop_front();
+            if self.map.get(&id).is_some_and(|r| r.expires == at) {
+                self.map.remove(&id);
+            }
+        }
+        // Stale queue entries are bounded by the datagrams of one ttl; compact if they dominate.
+        if self.queue.len() > 4 * self.capacity + 64 {
+            let map = &self.map;
+            self.queue.retain(|(at, id)| map.get(id).is_some_and(|r| r.expires == *at));
+        }
+    }
+
+    pub fn get_mut(&mut self, now: Instant, id: &MessageId) -> Option<&mut Record> {
+        self.map.get_mut(id).filter(|r| r.expires > now)
+    }
+
+    /// Refreshes the record's expiry (a duplicate arrived).
+    pub fn refresh(&mut self, now: Instant, id: &MessageId) {
+        let expires = now + self.ttl;
+        if let Some(r) = self.map.get_mut(id) {
+            if r.expires != expires {
+                r.expires = expires;
+                self.queue.push_back((expires, *id));
+            }
+        }
+    }
+
+    /// Inserts a new record (expiring `ttl` from `now`); returns how many records were evicted.
+    pub fn insert(&mut self, now: Instant, id: MessageId, mut record: Record) -> u64 {
+        let mut evicted = 0;
+        while self.map.len() >= self.capacity {
+            let Some((at, old)) = self.queue.pop_front() else { break };
+            if self.map.get(&old).is_some_and(|r| r.expires == at) {
+                self.map.remove(&old);
+                evicted += 1;
+            }
+        }
+        record.expires = now + self.ttl;
+        self.queue.push_back((record.expires, id));
+        self.map.insert(id, record);
+        evicted
+    }
+}
+
+/// One Claim-Attempt flood we originated.
+#[derive(Clone, Debug)]
+pub(crate) struct OwnRecord {
+    pub claim: ClaimId,
+    /// The round of the claim that sent it.
+    pub round: u32,
+    pub expires: Instant,
+    /// A Deny for it has been received.
+    pub denied: bool,
+    pub domain: DomainId,
+    pub space: UidSpace,
+}
+
+/// Our own floods by sequence number, kept until `expires` (at least the message ttl after the
+/// end of their claim's round); never evicted early.
+#[derive(Debug, Default)]
+pub(crate) struct OwnFloods {
+    map: HashMap<u32, OwnRecord>,
+    queue: VecDeque<(Instant, u32)>,
+}
+
+impl OwnFloods {
+    pub fn insert(&mut self, seq: u32, record: OwnRecord) {
+        self.queue.push_back((record.expires, seq));
+        self.map.insert(seq, record);
+    }
+
+    pub fn get_mut(&mut self, seq: u32) -> Option<&mut OwnRecord> {
+        self.map.get_mut(&seq)
+    }
+
+    pub fn contains(&self, seq: u32) -> bool {
+        self.map.contains_key(&seq)
+    }
+
+    pub fn purge(&mut self, now: Instant) {
+        while let Some(&(at, seq)) = self.queue.front() {
+            if at > now {
+                break;
+            }
+            self.queue.pop_front();
+            if self.map.get(&seq).is_some_and(|r| r.expires == at) {
+                self.map.remove(&seq);
+            }
+        }
+    }
+}

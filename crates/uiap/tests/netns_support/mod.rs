@@ -1,0 +1,315 @@
+//! Shared harness of the network-namespace tests: namespaces joined by veth links, a `uiapd` in
+//! each, and the `uiap` client. Everything is torn down on drop (daemons killed, namespaces
+//! deleted), and every wait has a deadline.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use uiap::daemon::control::{ClaimView, StatusView};
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// Whether the namespace tests can run here; prints why not.
+pub fn can_run(test: &str) -> bool {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("SKIPPED {test}: needs root (network namespaces)");
+        return false;
+    }
+    match Command::new("ip").arg("-V").output() {
+        Ok(o) if o.status.success() => true,
+        _ => {
+            eprintln!("SKIPPED {test}: `ip` (iproute2) is missing");
+            false
+        }
+    }
+}
+
+/// Runs a command, panicking with its output on failure.
+pub fn sh(args: &[&str]) -> Output {
+    let out = Command::new(args[0]).args(&args[1..]).output().unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// A uiapd running in a namespace.
+pub struct Daemon {
+    pub ns: String,
+    pub control: PathBuf,
+    pub state: PathBuf,
+    pub log: PathBuf,
+    child: Option<Child>,
+}
+
+impl Daemon {
+    fn spawn(ns: &str, dir: &Path, extra: &[String]) -> Daemon {
+        let control = dir.join(format!("{ns}.sock"));
+        let state = dir.join(format!("{ns}.state"));
+        let log = dir.join(format!("{ns}.log"));
+        let mut d = Daemon { ns: ns.into(), control, state, log, child: None };
+        d.start(extra);
+        d
+    }
+
+    /// Starts (or restarts) the daemon process.
+    pub fn start(&mut self, extra: &[String]) {
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).unwrap();
+        let child = Command::new("ip")
+            .args(["netns", "exec", &self.ns, env!("CARGO_BIN_EXE_uiapd")])
+            .arg("--control")
+            .arg(&self.control)
+            .arg("--state")
+            .arg(&self.state)
+            .args(["--log-level", "debug"])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("spawn uiapd");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::os::unix::net::UnixStream::connect(&self.control).is_err() {
+            assert!(Instant::now() < deadline, "uiapd in {} did not open its control socket; log:\n{}", self.ns, self.log_text());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// SIGTERM, then wait (SIGKILL after 5 s). Returns whether it exited by itself.
+    pub fn stop(&mut self) -> bool {
+        let Some(mut child) = self.child.take() else { return true };
+        // SAFETY: kill with a PID we spawned.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                return status.success();
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Runs `uiap ARGS --control SOCK` and returns (exit code, stdout, stderr).
+    pub fn uiap(&self, args: &[&str]) -> (i32, String, String) {
+        let out = self.uiap_command(args).output().expect("run uiap");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    pub fn uiap_command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_uiap"));
+        c.args(args).arg("--control").arg(&self.control);
+        c
+    }
+
+    /// `uiap claim --domain DOMAIN ARGS…`; returns the exit code and stdout.
+    pub fn claim(&self, domain: &str, space: &[&str]) -> (i32, String) {
+        let mut args = vec!["claim", "--domain", domain];
+        args.extend_from_slice(space);
+        let (code, out, err) = self.uiap(&args);
+        assert!(code == 0 || code == 3, "uiap claim in {} exited {code}: {out}{err}\nlog:\n{}", self.ns, self.log_text());
+        (code, out)
+    }
+
+    pub fn status(&self) -> StatusView {
+        let (code, out, err) = self.uiap(&["status", "--json"]);
+        assert_eq!(code, 0, "uiap status: {err}");
+        serde_json::from_str(&out).expect("status json")
+    }
+
+    pub fn list(&self) -> Vec<ClaimView> {
+        let (code, out, err) = self.uiap(&["list", "--json"]);
+        assert_eq!(code, 0, "uiap list: {err}");
+        serde_json::from_str(&out).expect("list json")
+    }
+
+    pub fn drops(&self, reason: &str) -> u64 {
+        self.status().drops.get(reason).copied().unwrap_or(0)
+    }
+
+    pub fn counter(&self, name: &str) -> u64 {
+        self.status().counters.get(name).copied().unwrap_or(0)
+    }
+
+    /// Waits until the daemon reports `n` participating interfaces.
+    pub fn wait_interfaces(&self, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let got = self.status().interfaces.len();
+            if got == n {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{}: expected {n} interfaces, found {got}", self.ns);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Waits until every claim is `held`.
+    pub fn wait_all_held(&self) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let claims = self.list();
+            if !claims.is_empty() && claims.iter().all(|c| c.state == "held") {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{}: claims not held: {claims:?}", self.ns);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A set of namespaces, deleted on drop.
+pub struct Net {
+    pub names: Vec<String>,
+    pub dir: PathBuf,
+    pub daemons: Vec<Daemon>,
+}
+
+impl Net {
+    /// Creates `count` namespaces named `u<pid>x<n><letter>`.
+    pub fn new(count: usize) -> Net {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let pid = std::process::id();
+        let names: Vec<String> = (0..count).map(|i| format!("uiap{pid}x{n}{}", (b'a' + i as u8) as char)).collect();
+        let dir = std::env::temp_dir().join(format!("uiap-netns-{pid}-{n}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut net = Net { names: Vec::new(), dir, daemons: Vec::new() };
+        for name in names {
+            sh(&["ip", "netns", "add", &name]);
+            net.names.push(name.clone());
+            sh(&["ip", "-n", &name, "link", "set", "lo", "up"]);
+        }
+        net
+    }
+
+    /// A linear chain: link i joins namespace i (interface `r0`/`r1`…) to namespace i+1.
+    /// Interface `eN` on the left side, `wN` on the right.
+    pub fn chain(count: usize) -> Net {
+        let net = Net::new(count);
+        for i in 0..count - 1 {
+            net.link(i, &format!("e{i}"), i + 1, &format!("w{i}"));
+        }
+        net
+    }
+
+    /// A veth pair between namespace `a` (interface `ia`) and `b` (interface `ib`).
+    pub fn link(&self, a: usize, ia: &str, b: usize, ib: &str) {
+        let (na, nb) = (&self.names[a], &self.names[b]);
+        sh(&["ip", "link", "add", ia, "netns", na, "type", "veth", "peer", "name", ib, "netns", nb]);
+        sh(&["ip", "-n", na, "link", "set", ia, "up"]);
+        sh(&["ip", "-n", nb, "link", "set", ib, "up"]);
+    }
+
+    /// Starts a uiapd in namespace `i` (returns its index in `daemons`).
+    pub fn start_daemon(&mut self, i: usize, extra: &[String]) -> usize {
+        let d = Daemon::spawn(&self.names[i], &self.dir, extra);
+        self.daemons.push(d);
+        self.daemons.len() - 1
+    }
+
+    pub fn ns_path(&self, i: usize) -> PathBuf {
+        PathBuf::from("/var/run/netns").join(&self.names[i])
+    }
+
+    /// Runs `f` on a thread that has entered namespace `i`.
+    pub fn in_ns<T: Send + 'static>(&self, i: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+        let path = self.ns_path(i);
+        std::thread::spawn(move || {
+            let file = std::fs::File::open(&path).expect("open netns");
+            use std::os::fd::AsRawFd;
+            // SAFETY: setns on a valid namespace fd affects only this thread (CLONE_NEWNET).
+            let rc = unsafe { libc::setns(file.as_raw_fd(), libc::CLONE_NEWNET) };
+            assert_eq!(rc, 0, "setns: {}", std::io::Error::last_os_error());
+            f()
+        })
+        .join()
+        .expect("namespace thread")
+    }
+
+    /// Drops `percent` % of UDP datagrams leaving every interface of every namespace (nftables
+    /// `numgen random` on the netdev egress hook; stands in for `tc netem loss` where the
+    /// kernel has no `sch_netem`). Returns a description of the mechanism used.
+    pub fn add_loss(&self, percent: u32) -> Result<&'static str, String> {
+        let mut mechanism = "tc netem";
+        for name in &self.names {
+            let out = sh(&["ip", "-n", name, "-o", "link", "show"]);
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            for dev in text.lines().filter_map(|l| l.split(": ").nth(1)).map(|d| d.split('@').next().unwrap_or(d)) {
+                if dev == "lo" {
+                    continue;
+                }
+                let netem = Command::new("ip")
+                    .args(["netns", "exec", name, "tc", "qdisc", "add", "dev", dev, "root", "netem", "loss"])
+                    .arg(format!("{percent}%"))
+                    .output()
+                    .map_err(|e| e.to_string())?;
+                if netem.status.success() {
+                    continue;
+                }
+                mechanism = "nftables numgen (no sch_netem in this kernel)";
+                let rules = format!(
+                    "table netdev uiaploss_{dev} {{ chain eg {{ type filter hook egress device \"{dev}\" priority 0; \
+                     meta l4proto udp numgen random mod 100 < {percent} counter drop; }} }}"
+                );
+                let nft = Command::new("ip")
+                    .args(["netns", "exec", name, "nft", "-f", "-"])
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .and_then(|mut c| {
+                        use std::io::Write;
+                        c.stdin.take().unwrap().write_all(rules.as_bytes())?;
+                        c.wait_with_output()
+                    })
+                    .map_err(|e| format!("neither tc netem ({}) nor nft ({e}) available", String::from_utf8_lossy(&netem.stderr).trim()))?;
+                if !nft.status.success() {
+                    return Err(format!(
+                        "neither tc netem ({}) nor nft ({}) works",
+                        String::from_utf8_lossy(&netem.stderr).trim(),
+                        String::from_utf8_lossy(&nft.stderr).trim()
+                    ));
+                }
+            }
+        }
+        Ok(mechanism)
+    }
+}
+
+impl Drop for Net {
+    fn drop(&mut self) {
+        for d in &mut self.daemons {
+            d.stop();
+        }
+        self.daemons.clear();
+        for name in &self.names {
+            let _ = Command::new("ip").args(["netns", "del", name]).status();
+        }
+        if std::thread::panicking() {
+            eprintln!("test failed: logs kept in {}", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! `uuidkit convert`: v1 ↔ v6 and text forms, streaming stdin to stdout.
+//!
+//! Each input line gives exactly one output line, in order. An input that does not
+//! parse, or that `--to` cannot convert (only v1 and v6 convert; the other one of the
+//! pair passes through unchanged), is reported on stderr with its line number and
+//! produces no output line; the exit status is then 1.
+
+use std::io::Write;
+
+use uuidkit::Uuid;
+
+use crate::api;
+use crate::error::{Error, Outcome};
+use crate::flags::{ConvertArgs, ConvertTo};
+use crate::input;
+
+/// Runs `convert`.
+pub fn run(args: &ConvertArgs) -> Result<Outcome, Error> {
+    let mut out = super::stdout();
+    let mut invalid = false;
+    input::for_each(&args.uuids, &mut out, |out, item| {
+        let result = api::parse(item.bytes, false)
+            .map_err(|e| e.to_string())
+            .and_then(|u| convert(&u, args.to));
+        match result {
+            Ok(u) => out.with_line(api::MAX_TEXT, |b| {
+                api::encode(&u, args.format, args.upper, b)
+            })?,
+            Err(e) => {
+                invalid = true;
+                out.flush()?;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "uuidkit: {}: {e} (input '{}')",
+                    item.label(),
+                    item.text().escape_debug()
+                );
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    Ok(if invalid {
+        Outcome::SomeInvalid
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Converts one UUID to the requested version.
+pub fn convert(u: &Uuid, to: Option<ConvertTo>) -> Result<Uuid, String> {
+    let Some(to) = to else { return Ok(*u) };
+    let rfc = u.variant() == uuidkit::Variant::Rfc9562;
+    let n = u.version_nibble();
+    match (to, rfc, n) {
+        (ConvertTo::V6, true, 1 | 6) => api::to_v6(u).ok_or_else(|| "unreachable".into()),
+        (ConvertTo::V1, true, 1 | 6) => api::to_v1(u).ok_or_else(|| "unreachable".into()),
+        (_, true, n) => Err(format!(
+            "cannot convert a version {n} UUID: expected version 1 or 6"
+        )),
+        (_, false, _) => Err(
+            "cannot convert a UUID of another variant: expected an RFC 9562 version 1 or 6 UUID"
+                .to_string(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A1: Uuid = Uuid::from_u128(0xC232AB00_9414_11EC_B3C8_9F6BDECED846);
+    const A5: Uuid = Uuid::from_u128(0x1EC9414C_232A_6B00_B3C8_9F6BDECED846);
+
+    #[test]
+    fn a1_and_a5_convert_both_ways_and_pass_through() {
+        assert_eq!(convert(&A1, Some(ConvertTo::V6)).unwrap(), A5);
+        assert_eq!(convert(&A5, Some(ConvertTo::V1)).unwrap(), A1);
+        assert_eq!(convert(&A5, Some(ConvertTo::V6)).unwrap(), A5);
+        assert_eq!(convert(&A1, Some(ConvertTo::V1)).unwrap(), A1);
+        assert_eq!(convert(&A1, None).unwrap(), A1);
+    }
+
+    #[test]
+    fn other_versions_are_refused() {
+        let v4 = Uuid::from_u128(0x919108f7_52d1_4320_9bac_f847db4148a8);
+        let e = convert(&v4, Some(ConvertTo::V6)).unwrap_err();
+        assert_eq!(
+            e,
+            "cannot convert a version 4 UUID: expected version 1 or 6"
+        );
+        assert!(convert(&Uuid::NIL, Some(ConvertTo::V1)).is_err());
+    }
+}

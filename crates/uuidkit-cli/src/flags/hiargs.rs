@@ -1,0 +1,345 @@
+//! Validated arguments: which flags apply to which kind, and the uuidgen/python
+//! shorthands mapped onto `new`. Every rejection is a usage error (exit 2) that
+//! names the flag and says where it applies.
+
+use std::path::PathBuf;
+
+use uuidkit::Uuid;
+
+use super::{
+    CheckArgs, Cli, Command, Compat, ConvertArgs, Format, HashArg, InspectArgs, Kind, MethodArg,
+    NewArgs, NodeArg, PyKind, RangeArgs,
+};
+use crate::error::Error;
+use crate::time::Nanos;
+
+/// One mode of operation, ready to run.
+#[derive(Debug)]
+pub enum Mode {
+    /// Generate UUIDs.
+    New(NewPlan),
+    /// Describe UUIDs.
+    Inspect(InspectArgs),
+    /// Validate UUIDs.
+    Check(CheckArgs),
+    /// Convert UUIDs.
+    Convert(ConvertArgs),
+    /// v7 bounds for a time range.
+    Range(RangeArgs),
+    /// A completion script.
+    Completions(clap_complete::Shell),
+    /// The man page of uuidkit or of a subcommand.
+    Man(Option<String>),
+}
+
+/// Which node v1/v6 use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeChoice {
+    /// The generator's default (random with the multicast bit, RFC 9562 §6.10).
+    Default,
+    /// Explicitly random.
+    Random,
+    /// A caller-given MAC.
+    Mac([u8; 6]),
+}
+
+/// A validated `new`.
+#[derive(Debug, Clone)]
+pub struct NewPlan {
+    /// Kind of UUID.
+    pub kind: Kind,
+    /// How many.
+    pub count: u64,
+    /// Text form.
+    pub format: Format,
+    /// Uppercase hex.
+    pub upper: bool,
+    /// Namespace and name, for name-based kinds (v3, v5, name-based v8).
+    pub name: Option<(Uuid, Vec<u8>)>,
+    /// Hash for name-based v8.
+    pub hash: HashArg,
+    /// Fixed generation time.
+    pub at: Option<Nanos>,
+    /// v1/v6 clock sequence.
+    pub clock_seq: Option<u16>,
+    /// v1/v6 node.
+    pub node: NodeChoice,
+    /// v7 method.
+    pub method: Option<MethodArg>,
+    /// Shared state file.
+    pub state: Option<PathBuf>,
+}
+
+impl Mode {
+    /// Validates the parsed command line.
+    pub fn from_cli(cli: Cli) -> Result<Mode, Error> {
+        Ok(match cli.command {
+            Some(Command::New(args)) => Mode::New(NewPlan::from_new(args)?),
+            Some(Command::Inspect(a)) => Mode::Inspect(a),
+            Some(Command::Check(a)) => Mode::Check(a),
+            Some(Command::Convert(a)) => Mode::Convert(a),
+            Some(Command::Range(a)) => Mode::Range(a),
+            Some(Command::Completions(a)) => Mode::Completions(a.shell),
+            Some(Command::Man(a)) => Mode::Man(a.command),
+            None => Mode::New(NewPlan::from_compat(cli.compat)?),
+        })
+    }
+}
+
+fn usage(msg: impl Into<String>) -> Error {
+    Error::Usage(msg.into())
+}
+
+impl NewPlan {
+    fn from_new(a: NewArgs) -> Result<NewPlan, Error> {
+        let name = match (&a.name, &a.name_hex) {
+            (Some(n), _) => Some(n.as_bytes().to_vec()),
+            (None, Some(h)) => Some(h.0.clone()),
+            (None, None) => None,
+        };
+        let k = a.kind;
+        let name_based = matches!(k, Kind::V3 | Kind::V5)
+            || (k == Kind::V8 && (name.is_some() || a.namespace.is_some() || a.hash.is_some()));
+        let time_based =
+            matches!(k, Kind::V1 | Kind::V6 | Kind::V7) || (k == Kind::V8 && !name_based);
+        let kname = kind_name(k);
+
+        let reject = |flag: &str, present: bool, applies: &str| -> Result<(), Error> {
+            if present {
+                Err(usage(format!(
+                    "{flag} does not apply to {kname}: it applies to {applies}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        if !name_based {
+            let why = "v3, v5 and v8 (name-based)";
+            reject("--namespace", a.namespace.is_some(), why)?;
+            reject("--name", a.name.is_some(), why)?;
+            reject("--name-hex", a.name_hex.is_some(), why)?;
+        }
+        reject(
+            "--hash",
+            a.hash.is_some() && k != Kind::V8,
+            "v8 (name-based)",
+        )?;
+        if !time_based {
+            reject("--at", a.at.is_some(), "v1, v6, v7 and v8 (time-based)")?;
+            reject("--state", a.state.is_some(), "v1, v6 and v7")?;
+        }
+        let gregorian = matches!(k, Kind::V1 | Kind::V6);
+        reject(
+            "--clock-seq",
+            a.clock_seq.is_some() && !gregorian,
+            "v1 and v6",
+        )?;
+        reject("--node", a.node.is_some() && !gregorian, "v1 and v6")?;
+        reject("--method", a.method.is_some() && k != Kind::V7, "v7")?;
+        reject(
+            "--state",
+            a.state.is_some() && k == Kind::V8,
+            "v1, v6 and v7",
+        )?;
+        if a.state.is_some() && a.at.is_some() {
+            return Err(usage(
+                "--at and --state cannot be combined: a fixed time does not advance shared state",
+            ));
+        }
+
+        let name = if name_based {
+            let Some(ns) = a.namespace else {
+                return Err(usage(format!(
+                    "{kname} is name-based: it needs --namespace (dns, url, oid, x500 or a UUID)"
+                )));
+            };
+            let Some(name) = name else {
+                return Err(usage(format!(
+                    "{kname} is name-based: it needs --name TEXT or --name-hex HEX"
+                )));
+            };
+            Some((ns.0, name))
+        } else {
+            None
+        };
+        if let Some(t) = a.at {
+            check_time_range(k, t.0)?;
+        }
+        Ok(NewPlan {
+            kind: k,
+            count: a.count.0,
+            format: a.format,
+            upper: a.upper,
+            name,
+            hash: a.hash.unwrap_or(HashArg::Sha256),
+            at: a.at.map(|t| t.0),
+            clock_seq: a.clock_seq.map(|c| c.0),
+            node: match a.node {
+                None => NodeChoice::Default,
+                Some(NodeArg::Random) => NodeChoice::Random,
+                Some(NodeArg::Mac(m)) => NodeChoice::Mac(m.0),
+            },
+            method: a.method,
+            state: a.state,
+        })
+    }
+
+    /// `uuidkit [-r|-t|-6|-7|-m|-s|-u KIND] [-n NS -N NAME [-x]] [-C N]`.
+    fn from_compat(c: Compat) -> Result<NewPlan, Error> {
+        let k = &c.kind;
+        let kind = if k.random {
+            Kind::V4
+        } else if k.time {
+            Kind::V1
+        } else if k.time_v6 {
+            Kind::V6
+        } else if k.time_v7 {
+            Kind::V7
+        } else if k.md5 {
+            Kind::V3
+        } else if k.sha1 {
+            Kind::V5
+        } else {
+            match k.uuid {
+                Some(PyKind::Uuid1) => Kind::V1,
+                Some(PyKind::Uuid3) => Kind::V3,
+                Some(PyKind::Uuid4) | None => Kind::V4,
+                Some(PyKind::Uuid5) => Kind::V5,
+                Some(PyKind::Uuid6) => Kind::V6,
+                Some(PyKind::Uuid7) => Kind::V7,
+                Some(PyKind::Uuid8) => Kind::V8,
+            }
+        };
+        let name_based = matches!(kind, Kind::V3 | Kind::V5)
+            || (kind == Kind::V8 && (c.namespace.is_some() || c.name.is_some()));
+        if !name_based && (c.namespace.is_some() || c.name.is_some() || c.hex) {
+            return Err(usage(
+                "-n/--namespace, -N/--name and -x/--hex need a name-based kind: \
+                 -m (v3), -s (v5) or -u uuid3|uuid5|uuid8",
+            ));
+        }
+        let name = match (&c.name, c.hex) {
+            (Some(n), true) => Some(
+                n.parse::<super::HexBytes>()
+                    .map_err(|e| usage(format!("invalid value '{n}' for -N with -x: {e}")))?
+                    .0,
+            ),
+            (Some(n), false) => Some(n.as_bytes().to_vec()),
+            (None, _) => None,
+        };
+        let name = if name_based {
+            match (c.namespace, name) {
+                (Some(ns), Some(name)) => Some((ns.0, name)),
+                _ => {
+                    return Err(usage(format!(
+                        "{} is name-based: it needs -n NAMESPACE and -N NAME",
+                        kind_name(kind)
+                    )));
+                }
+            }
+        } else {
+            None
+        };
+        Ok(NewPlan {
+            kind,
+            count: c.count.map_or(1, |n| n.0),
+            format: Format::Canonical,
+            upper: false,
+            name,
+            hash: HashArg::Sha256,
+            at: None,
+            clock_seq: None,
+            node: NodeChoice::Default,
+            method: None,
+            state: None,
+        })
+    }
+}
+
+fn check_time_range(kind: Kind, t: Nanos) -> Result<(), Error> {
+    let r = match kind {
+        Kind::V1 | Kind::V6 => crate::time::to_ts60(t).map(drop),
+        Kind::V7 | Kind::V8 => crate::time::to_unix_ms(t, false).map(drop),
+        _ => Ok(()),
+    };
+    r.map_err(|e| usage(format!("invalid value for --at: {e}")))
+}
+
+/// `v4`, `nil`… as users type them.
+pub fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::V1 => "v1",
+        Kind::V3 => "v3",
+        Kind::V4 => "v4",
+        Kind::V5 => "v5",
+        Kind::V6 => "v6",
+        Kind::V7 => "v7",
+        Kind::V8 => "v8",
+        Kind::Nil => "nil",
+        Kind::Max => "max",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_from;
+    use super::*;
+
+    fn plan(args: &[&str]) -> Result<NewPlan, Error> {
+        let mut v = vec!["uuidkit"];
+        v.extend_from_slice(args);
+        match Mode::from_cli(parse_from(v).unwrap())? {
+            Mode::New(p) => Ok(p),
+            m => panic!("not new: {m:?}"),
+        }
+    }
+
+    #[test]
+    fn no_arguments_is_one_v4() {
+        let p = plan(&[]).unwrap();
+        assert_eq!((p.kind, p.count), (Kind::V4, 1));
+    }
+
+    #[test]
+    fn uuidgen_and_python_forms() {
+        let p = plan(&["-s", "-n", "@dns", "-N", "www.example.com"]).unwrap();
+        assert_eq!(p.kind, Kind::V5);
+        assert_eq!(p.name.unwrap().1, b"www.example.com");
+        let p = plan(&["-u", "uuid3", "-n", "@url", "-N", "x", "-C", "2"]).unwrap();
+        assert_eq!((p.kind, p.count), (Kind::V3, 2));
+        let p = plan(&["-m", "-n", "dns", "-N", "00ff", "-x"]).unwrap();
+        assert_eq!(p.name.unwrap().1, vec![0, 0xff]);
+        assert_eq!(plan(&["-t"]).unwrap().kind, Kind::V1);
+        assert_eq!(plan(&["-u", "uuid7"]).unwrap().kind, Kind::V7);
+    }
+
+    #[test]
+    fn misplaced_flags_are_usage_errors() {
+        let e = plan(&["new", "v4", "--name", "x"]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("--name does not apply to v4"), "{e}");
+        let e = plan(&["new", "v5", "--name", "x"]).unwrap_err();
+        assert!(e.to_string().contains("needs --namespace"), "{e}");
+        let e = plan(&["new", "v7", "--node", "random"]).unwrap_err();
+        assert!(e.to_string().contains("applies to v1 and v6"), "{e}");
+        let e = plan(&["-n", "@dns", "-N", "x"]).unwrap_err();
+        assert!(e.to_string().contains("need a name-based kind"), "{e}");
+        let e = plan(&["-s", "-n", "@dns"]).unwrap_err();
+        assert!(
+            e.to_string().contains("needs -n NAMESPACE and -N NAME"),
+            "{e}"
+        );
+        let e = plan(&["new", "v7", "--at", "1969-12-31T23:59:59Z"]).unwrap_err();
+        assert!(e.to_string().contains("out of range for v7"), "{e}");
+    }
+
+    #[test]
+    fn v8_is_name_based_when_named() {
+        let p = plan(&["new", "v8", "--namespace", "dns", "--name", "a"]).unwrap();
+        assert!(p.name.is_some());
+        let p = plan(&["new", "v8"]).unwrap();
+        assert!(p.name.is_none());
+        let e = plan(&["new", "v8", "--hash", "sha512"]).unwrap_err();
+        assert!(e.to_string().contains("needs --namespace"), "{e}");
+    }
+}

@@ -1,0 +1,477 @@
+//! Command-line definitions: one clap derive tree, from which the help text, the
+//! man page and the shell completions are all generated.
+//!
+//! The structs here mirror the command line as closely as possible ("low
+//! args"); `hiargs.rs` validates combinations and turns them into plans the
+//! commands execute.
+
+mod hiargs;
+mod values;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use hiargs::{Mode, NewPlan, NodeChoice};
+pub use values::{ClockSeq, Count, HexBytes, NamespaceArg, NodeArg, TimeArg};
+
+const AFTER_HELP: &str = "\
+Exit status: 0 success, 1 invalid input (or an I/O failure), 2 usage error.
+
+Examples:
+  uuidkit                                   one random (v4) UUID, like uuidgen
+  uuidkit new v7 -n 1000                    1000 time-ordered UUIDs, sorted
+  uuidkit new v5 --namespace dns --name www.example.com
+  uuidkit -s -n @dns -N www.example.com     the same, uuidgen style
+  uuidkit inspect 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+  uuidkit check < ids.txt                   validate one UUID per line
+  uuidkit convert --to v6 < v1-ids.txt
+  uuidkit range 2024-01-01T00:00:00Z 2024-01-31T23:59:59.999Z";
+
+/// Generate, inspect, check, convert and bound UUIDs (RFC 9562).
+///
+/// With no arguments, prints one random (version 4) UUID, like `uuidgen`.
+/// The top-level options `-r -t -6 -7 -m -s -n -N -x -C -u` follow
+/// `uuidgen` and `python -m uuid`; they are shorthands for `uuidkit new`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "uuidkit",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = AFTER_HELP,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// The command to run (default: one v4 UUID).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// uuidgen / python -m uuid compatible options.
+    #[command(flatten)]
+    pub compat: Compat,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Generate UUIDs of one kind.
+    #[command(visible_alias = "gen", visible_alias = "generate")]
+    New(NewArgs),
+    /// Describe UUIDs: variant, version and the fields of each version.
+    #[command(visible_alias = "parse", visible_alias = "show")]
+    Inspect(InspectArgs),
+    /// Validate UUIDs; exit 1 and report each invalid one with its position.
+    #[command(visible_alias = "validate")]
+    Check(CheckArgs),
+    /// Convert between v1 and v6, and between text forms (streams stdin to stdout).
+    Convert(ConvertArgs),
+    /// The smallest and largest v7 UUIDs whose timestamps fall in [START, END].
+    Range(RangeArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), of uuidkit or of one subcommand.
+    Man(ManArgs),
+}
+
+/// Which kind of UUID to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    /// Gregorian time and node (RFC 9562 §5.1).
+    #[value(alias = "1", alias = "uuid1", alias = "time")]
+    V1,
+    /// Name-based, MD5 (§5.3).
+    #[value(alias = "3", alias = "uuid3", alias = "md5")]
+    V3,
+    /// Random (§5.4).
+    #[value(alias = "4", alias = "uuid4", alias = "random")]
+    V4,
+    /// Name-based, SHA-1 (§5.5).
+    #[value(alias = "5", alias = "uuid5", alias = "sha1")]
+    V5,
+    /// Reordered Gregorian time, sortable (§5.6).
+    #[value(alias = "6", alias = "uuid6")]
+    V6,
+    /// Unix time in milliseconds, sortable: the one for database keys (§5.7).
+    #[value(alias = "7", alias = "uuid7")]
+    V7,
+    /// Custom: name-based with a modern hash (App. B.2) or time-based (App. B.1).
+    #[value(alias = "8", alias = "uuid8")]
+    V8,
+    /// The Nil UUID, all zeros (§5.9).
+    #[value(alias = "uuid0", alias = "zero")]
+    Nil,
+    /// The Max UUID, all ones (§5.10).
+    #[value(alias = "omni")]
+    Max,
+}
+
+/// Text form of printed UUIDs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// 8-4-4-4-12 hex digits with hyphens (RFC 9562 §4).
+    #[default]
+    #[value(alias = "hyphenated", alias = "standard")]
+    Canonical,
+    /// 32 hex digits, no hyphens.
+    #[value(alias = "hex", alias = "plain")]
+    Simple,
+    /// `{canonical}`, as Microsoft tools print GUIDs.
+    #[value(alias = "guid", alias = "braces")]
+    Braced,
+    /// `urn:uuid:canonical` (RFC 9562 §4, RFC 8141).
+    Urn,
+}
+
+/// Hash for name-based v8 UUIDs (RFC 9562 App. B.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HashArg {
+    /// SHA-256 (the App. B.2 example).
+    #[value(alias = "sha-256")]
+    Sha256,
+    /// SHA-512.
+    #[value(alias = "sha-512")]
+    Sha512,
+    /// SHA3-256.
+    #[value(name = "sha3-256", alias = "sha3_256")]
+    Sha3_256,
+    /// SHA3-512.
+    #[value(name = "sha3-512", alias = "sha3_512")]
+    Sha3_512,
+    /// SHAKE128 (128-bit output).
+    Shake128,
+    /// SHAKE256 (128-bit output).
+    Shake256,
+}
+
+/// How v7 UUIDs generated in the same millisecond are kept in order (RFC 9562 §6.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Method 1: a fixed-length counter after the timestamp, seeded randomly.
+    #[value(alias = "method1", alias = "1")]
+    Counter,
+    /// Method 2: monotonic random, each UUID a random increment above the last.
+    #[value(alias = "method2", alias = "2", alias = "monotonic-random")]
+    Random,
+    /// Method 3: sub-millisecond precision in rand_a (12 bits), then a counter.
+    #[value(
+        alias = "method3",
+        alias = "3",
+        alias = "sub-ms",
+        alias = "submillisecond"
+    )]
+    Submillis,
+}
+
+/// `uuidkit new`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Name-based (v3, v5, v8 with --name/--name-hex): --namespace and --name are required.
+Time-based (v1, v6, v7, v8 without a name): --at fixes the time; v1/v6 also take --clock-seq
+and --node; v7 takes --method. --state FILE shares generator state with other processes.
+
+Examples:
+  uuidkit new v7 -n 5
+  uuidkit new v5 --namespace dns --name www.example.com
+  uuidkit new v8 --hash sha256 --namespace dns --name www.example.com
+  uuidkit new v1 --at 2022-02-22T19:22:22Z --clock-seq 0x33c8 --node 9f:6b:de:ce:d8:46")]
+pub struct NewArgs {
+    /// Kind of UUID.
+    #[arg(value_enum)]
+    pub kind: Kind,
+
+    /// How many UUIDs to print (one per line).
+    #[arg(
+        short = 'n',
+        long = "count",
+        short_alias = 'C',
+        value_name = "N",
+        default_value = "1"
+    )]
+    pub count: Count,
+
+    /// Text form.
+    #[arg(short = 'f', long, value_enum, default_value_t)]
+    pub format: Format,
+
+    /// Uppercase hex digits (a URN keeps its lowercase `urn:uuid:` prefix).
+    #[arg(short = 'U', long, visible_alias = "uppercase")]
+    pub upper: bool,
+
+    /// Namespace for name-based UUIDs: dns, url, oid, x500 (also @dns … as in uuidgen), or any UUID.
+    #[arg(long, visible_alias = "ns", value_name = "NS")]
+    pub namespace: Option<NamespaceArg>,
+
+    /// Name for name-based UUIDs, hashed as its UTF-8 bytes.
+    #[arg(long, value_name = "TEXT", conflicts_with = "name_hex")]
+    pub name: Option<String>,
+
+    /// Name for name-based UUIDs, given as hex digits (binary names).
+    #[arg(long, value_name = "HEX")]
+    pub name_hex: Option<HexBytes>,
+
+    /// Hash for name-based v8 (default sha256).
+    #[arg(long, value_enum, value_name = "HASH")]
+    pub hash: Option<HashArg>,
+
+    /// Generate at this time instead of now: RFC 3339 (2022-02-22T19:22:22Z) or @UNIX_MS.
+    #[arg(long, value_name = "TIME")]
+    pub at: Option<TimeArg>,
+
+    /// v1/v6 clock sequence, 0 to 0x3fff (decimal or 0x-hex); default random.
+    #[arg(long, value_name = "N")]
+    pub clock_seq: Option<ClockSeq>,
+
+    /// v1/v6 node: a MAC address (9f:6b:de:ce:d8:46) or `random` (the default; multicast bit set).
+    #[arg(long, value_name = "MAC|random")]
+    pub node: Option<NodeArg>,
+
+    /// v7 ordering within a millisecond (RFC 9562 §6.2).
+    #[arg(long, value_enum, value_name = "METHOD")]
+    pub method: Option<MethodArg>,
+
+    /// Share generator state with other processes through FILE (RFC 9562 §6.3).
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+}
+
+/// `uuidkit inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// One JSON object per line instead of a description.
+    #[arg(long)]
+    pub json: bool,
+
+    /// UUIDs to inspect (any text form); without them, one per line from stdin.
+    #[arg(value_name = "UUID")]
+    pub uuids: Vec<String>,
+}
+
+/// `uuidkit check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Accept only the RFC 9562 §4 form (36 characters with hyphens), any case.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Print nothing; only the exit status tells.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// UUIDs to check; without them, one per line from stdin.
+    #[arg(value_name = "UUID")]
+    pub uuids: Vec<String>,
+}
+
+/// Target version for `uuidkit convert --to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    /// Version 6 (from v1, losslessly; v6 passes through).
+    #[value(alias = "6")]
+    V6,
+    /// Version 1 (from v6, losslessly; v1 passes through).
+    #[value(alias = "1")]
+    V1,
+}
+
+/// `uuidkit convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Convert v1 to v6 or v6 to v1 (other versions are an error); default: keep.
+    #[arg(long, value_enum)]
+    pub to: Option<ConvertTo>,
+
+    /// Text form of the output.
+    #[arg(short = 'f', long, value_enum, default_value_t)]
+    pub format: Format,
+
+    /// Uppercase hex digits.
+    #[arg(short = 'U', long, visible_alias = "uppercase")]
+    pub upper: bool,
+
+    /// UUIDs to convert; without them, one per line from stdin.
+    #[arg(value_name = "UUID")]
+    pub uuids: Vec<String>,
+}
+
+/// `uuidkit range`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Prints two lines: the smallest v7 UUID with a timestamp of at least START, and the largest with
+a timestamp of at most END (both inclusive, at millisecond resolution), so that
+  START_UUID <= id AND id <= END_UUID
+selects exactly the v7 UUIDs generated in [START, END].")]
+pub struct RangeArgs {
+    /// Start time, inclusive: RFC 3339, a date (midnight UTC), or @UNIX_MS.
+    #[arg(value_name = "START", allow_hyphen_values = true)]
+    pub start: TimeArg,
+
+    /// End time, inclusive: RFC 3339, a date (midnight UTC), or @UNIX_MS.
+    #[arg(value_name = "END", allow_hyphen_values = true)]
+    pub end: TimeArg,
+
+    /// Text form.
+    #[arg(short = 'f', long, value_enum, default_value_t)]
+    pub format: Format,
+
+    /// Uppercase hex digits.
+    #[arg(short = 'U', long, visible_alias = "uppercase")]
+    pub upper: bool,
+}
+
+/// `uuidkit completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `uuidkit man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand, for its own page (uuidkit-new(1) …).
+    #[arg(value_name = "SUBCOMMAND")]
+    pub command: Option<String>,
+}
+
+/// A UUID kind as `python -m uuid -u` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PyKind {
+    /// v1.
+    Uuid1,
+    /// v3.
+    Uuid3,
+    /// v4.
+    Uuid4,
+    /// v5.
+    Uuid5,
+    /// v6.
+    Uuid6,
+    /// v7.
+    Uuid7,
+    /// v8.
+    Uuid8,
+}
+
+/// Top-level options kept for `uuidgen` (util-linux) and `python -m uuid` users.
+#[derive(Debug, Args, Default)]
+pub struct Compat {
+    /// Which kind (at most one of -r -t -6 -7 -m -s -u).
+    #[command(flatten)]
+    pub kind: CompatKind,
+
+    /// Namespace for -m/-s/-u uuid3|uuid5|uuid8: @dns, @url, @oid, @x500 or a UUID.
+    #[arg(short = 'n', long = "namespace", value_name = "NS")]
+    pub namespace: Option<NamespaceArg>,
+
+    /// Name for -m/-s/-u uuid3|uuid5|uuid8.
+    #[arg(short = 'N', long = "name", value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Interpret the name (-N) as hex digits, as `uuidgen -x`.
+    #[arg(short = 'x', long = "hex")]
+    pub hex: bool,
+
+    /// How many UUIDs, as `uuidgen -C`.
+    #[arg(short = 'C', long = "count", value_name = "N")]
+    pub count: Option<Count>,
+}
+
+/// Parses the process arguments (clap errors are returned, not printed).
+pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    Cli::try_parse_from(args)
+}
+
+/// The clap command, for completions and the man page.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        command().debug_assert();
+    }
+
+    #[test]
+    fn digits_work_as_short_flags() {
+        let cli = parse_from(["uuidkit", "-7", "-C", "3"]).unwrap();
+        assert!(cli.compat.kind.time_v7);
+        assert_eq!(cli.compat.count.map(|c| c.0), Some(3));
+        let cli = parse_from(["uuidkit", "-6"]).unwrap();
+        assert!(cli.compat.kind.time_v6);
+    }
+
+    #[test]
+    fn count_forms() {
+        for args in [
+            &["uuidkit", "new", "v4", "-n", "5"][..],
+            &["uuidkit", "new", "v4", "-n5"],
+            &["uuidkit", "new", "v4", "--count=5"],
+            &["uuidkit", "new", "v4", "-C", "5"],
+        ] {
+            let cli = parse_from(args.iter().copied()).unwrap();
+            let Some(Command::New(n)) = cli.command else {
+                panic!("{args:?}")
+            };
+            assert_eq!(n.count.0, 5, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn kind_aliases() {
+        for (alias, kind) in [("4", Kind::V4), ("uuid7", Kind::V7), ("random", Kind::V4)] {
+            let cli = parse_from(["uuidkit", "new", alias]).unwrap();
+            let Some(Command::New(n)) = cli.command else {
+                panic!()
+            };
+            assert_eq!(n.kind, kind);
+        }
+    }
+
+    #[test]
+    fn compat_kinds_are_exclusive() {
+        let err = parse_from(["uuidkit", "-r", "-t"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::ArgumentConflict);
+    }
+}
+
+/// The kind options of [`Compat`]: at most one.
+#[derive(Debug, Args, Default)]
+#[group(id = "compat_kind", multiple = false)]
+pub struct CompatKind {
+    /// Random-based UUID (v4), as `uuidgen -r`.
+    #[arg(short = 'r', long = "random")]
+    pub random: bool,
+
+    /// Time-based UUID (v1), as `uuidgen -t`.
+    #[arg(short = 't', long = "time")]
+    pub time: bool,
+
+    /// Reordered time-based UUID (v6), as `uuidgen -6`.
+    #[arg(short = '6', long = "time-v6")]
+    pub time_v6: bool,
+
+    /// Unix time-based UUID (v7), as `uuidgen -7`.
+    #[arg(short = '7', long = "time-v7")]
+    pub time_v7: bool,
+
+    /// Name-based MD5 UUID (v3), as `uuidgen -m`; needs -n and -N.
+    #[arg(short = 'm', long = "md5")]
+    pub md5: bool,
+
+    /// Name-based SHA-1 UUID (v5), as `uuidgen -s`; needs -n and -N.
+    #[arg(short = 's', long = "sha1")]
+    pub sha1: bool,
+
+    /// Kind as `python -m uuid -u`: uuid1, uuid3, uuid4, uuid5, uuid6, uuid7, uuid8.
+    #[arg(short = 'u', long = "uuid", value_enum, value_name = "KIND")]
+    pub uuid: Option<PyKind>,
+}

@@ -1,0 +1,261 @@
+//! Typed values of individual flags, each parsed by `FromStr` so that clap reports a
+//! bad value as a usage error (exit 2) that names the flag, the value and what was
+//! expected.
+
+use std::fmt;
+use std::str::FromStr;
+
+use uuidkit::Uuid;
+
+use crate::time::{self, Nanos};
+
+/// A UUID count: a non-negative integer; `_` may separate digits (`10_000_000`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count(pub u64);
+
+impl FromStr for Count {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Count, String> {
+        let digits: String = s.chars().filter(|&c| c != '_').collect();
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("expected a non-negative integer, found '{s}'"));
+        }
+        digits
+            .parse::<u64>()
+            .map(Count)
+            .map_err(|_| format!("expected at most {}, found '{s}'", u64::MAX))
+    }
+}
+
+/// A namespace for name-based UUIDs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NamespaceArg(pub Uuid);
+
+impl FromStr for NamespaceArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<NamespaceArg, String> {
+        let key = s.strip_prefix('@').unwrap_or(s).to_ascii_lowercase();
+        let ns = match key.as_str() {
+            "dns" => crate::api::NAMESPACE_DNS,
+            "url" => crate::api::NAMESPACE_URL,
+            "oid" => crate::api::NAMESPACE_OID,
+            "x500" => crate::api::NAMESPACE_X500,
+            _ => match crate::api::parse(s.as_bytes(), false) {
+                Ok(u) => u,
+                Err(e) => {
+                    return Err(format!(
+                        "expected dns, url, oid, x500 (optionally prefixed with @) or a UUID, \
+                         found '{s}' ({e})"
+                    ));
+                }
+            },
+        };
+        Ok(NamespaceArg(ns))
+    }
+}
+
+/// A 48-bit IEEE 802 MAC address: six hex octets separated by `:` or `-`, or 12 hex digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MacAddr(pub [u8; 6]);
+
+impl FromStr for MacAddr {
+    type Err = String;
+    fn from_str(s: &str) -> Result<MacAddr, String> {
+        let expected =
+            "expected a MAC address like 9f:6b:de:ce:d8:46 (or 9f-6b-…, or 12 hex digits)";
+        let hex: Vec<u8> = if s.len() == 17 {
+            let sep = s.as_bytes()[2];
+            if sep != b':' && sep != b'-' {
+                return Err(format!("{expected}, found '{s}'"));
+            }
+            let mut out = Vec::with_capacity(12);
+            for (i, &b) in s.as_bytes().iter().enumerate() {
+                if i % 3 == 2 {
+                    if b != sep {
+                        return Err(format!(
+                            "{expected}, found '{}' at position {i} in '{s}'",
+                            b as char
+                        ));
+                    }
+                } else {
+                    out.push(b);
+                }
+            }
+            out
+        } else if s.len() == 12 {
+            s.as_bytes().to_vec()
+        } else {
+            return Err(format!(
+                "{expected}, found '{s}' ({} characters)",
+                s.chars().count()
+            ));
+        };
+        let mut mac = [0u8; 6];
+        for (i, pair) in hex.chunks(2).enumerate() {
+            let (Some(hi), Some(lo)) = (hex_val(pair[0]), hex_val(pair[1])) else {
+                return Err(format!("{expected}, found a non-hex digit in '{s}'"));
+            };
+            mac[i] = (hi << 4) | lo;
+        }
+        Ok(MacAddr(mac))
+    }
+}
+
+impl fmt::Display for MacAddr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = self.0;
+        write!(
+            f,
+            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+            m[0], m[1], m[2], m[3], m[4], m[5]
+        )
+    }
+}
+
+/// `--node`: a MAC address or `random`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeArg {
+    /// 48 random bits with the multicast bit set (RFC 9562 §6.10).
+    Random,
+    /// A caller-given node.
+    Mac(MacAddr),
+}
+
+impl FromStr for NodeArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<NodeArg, String> {
+        if s.eq_ignore_ascii_case("random") {
+            return Ok(NodeArg::Random);
+        }
+        s.parse::<MacAddr>()
+            .map(NodeArg::Mac)
+            .map_err(|e| e.replace("expected a MAC", "expected `random` or a MAC"))
+    }
+}
+
+/// A 14-bit clock sequence, decimal or `0x` hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockSeq(pub u16);
+
+impl FromStr for ClockSeq {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ClockSeq, String> {
+        let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            u32::from_str_radix(h, 16)
+        } else {
+            s.parse::<u32>()
+        };
+        match v {
+            Ok(v) if v <= 0x3fff => Ok(ClockSeq(v as u16)),
+            Ok(_) => Err(format!(
+                "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found {s}"
+            )),
+            Err(_) => Err(format!(
+                "expected a clock sequence as a decimal or 0x-hex number, found '{s}'"
+            )),
+        }
+    }
+}
+
+/// Binary data given as hex digits (`--name-hex`, `-x`): an even count, optional `0x`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HexBytes(pub Vec<u8>);
+
+impl FromStr for HexBytes {
+    type Err = String;
+    fn from_str(s: &str) -> Result<HexBytes, String> {
+        let h = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .unwrap_or(s);
+        let off = s.len() - h.len();
+        if let Some((i, c)) = h.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+            return Err(format!(
+                "expected a hex digit, found '{c}' at position {} in '{s}'",
+                i + off
+            ));
+        }
+        if h.len() % 2 != 0 {
+            return Err(format!(
+                "expected an even number of hex digits, found {} in '{s}'",
+                h.len()
+            ));
+        }
+        let b = h.as_bytes();
+        Ok(HexBytes(
+            b.chunks(2)
+                .map(|p| (hex_val(p[0]).unwrap_or(0) << 4) | hex_val(p[1]).unwrap_or(0))
+                .collect(),
+        ))
+    }
+}
+
+fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// A point in time: RFC 3339 (with `Z` or an offset), a bare date (midnight UTC) or
+/// `@UNIX_MS` (milliseconds since 1970, optionally with a decimal fraction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeArg(pub Nanos);
+
+impl FromStr for TimeArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TimeArg, String> {
+        time::parse(s).map(TimeArg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mac_forms() {
+        let want = [0x9f, 0x6b, 0xde, 0xce, 0xd8, 0x46];
+        for s in ["9f:6b:de:ce:d8:46", "9F-6B-DE-CE-D8-46", "9f6bdeced846"] {
+            assert_eq!(s.parse::<MacAddr>().unwrap().0, want, "{s}");
+        }
+        assert_eq!(MacAddr(want).to_string(), "9f:6b:de:ce:d8:46");
+        let e = "9f:6b:de:ce:d8-46".parse::<MacAddr>().unwrap_err();
+        assert!(e.contains("found '-' at position 14"), "{e}");
+        let e = "9f:6b:de:ce:d8".parse::<MacAddr>().unwrap_err();
+        assert!(e.contains("(14 characters)"), "{e}");
+        assert!("9g:6b:de:ce:d8:46".parse::<MacAddr>().is_err());
+        assert_eq!("RANDOM".parse::<NodeArg>().unwrap(), NodeArg::Random);
+    }
+
+    #[test]
+    fn clock_seq_bounds() {
+        assert_eq!("0x33c8".parse::<ClockSeq>().unwrap().0, 0x33c8);
+        assert_eq!("16383".parse::<ClockSeq>().unwrap().0, 0x3fff);
+        let e = "0x4000".parse::<ClockSeq>().unwrap_err();
+        assert!(e.contains("found 0x4000"), "{e}");
+        assert!("-1".parse::<ClockSeq>().is_err());
+    }
+
+    #[test]
+    fn hex_bytes() {
+        assert_eq!(
+            "0x00ff10".parse::<HexBytes>().unwrap().0,
+            vec![0, 0xff, 0x10]
+        );
+        assert_eq!("".parse::<HexBytes>().unwrap().0, Vec::<u8>::new());
+        let e = "abc".parse::<HexBytes>().unwrap_err();
+        assert!(e.contains("found 3"), "{e}");
+        let e = "0xabzz".parse::<HexBytes>().unwrap_err();
+        assert!(e.contains("'z' at position 4"), "{e}");
+    }
+
+    #[test]
+    fn count_with_underscores() {
+        assert_eq!("10_000_000".parse::<Count>().unwrap().0, 10_000_000);
+        assert!("-3".parse::<Count>().is_err());
+        assert!("1e6".parse::<Count>().is_err());
+    }
+}

@@ -1,0 +1,230 @@
+//! Times on the command line: parsing `--at`/`range` arguments and printing RFC 3339.
+//!
+//! Internally a time is a count of nanoseconds since 1970-01-01T00:00:00Z (`i128`),
+//! wide enough for every UUID timestamp: v1/v6 reach back to 1582 and v7 forward to
+//! the year 10889, beyond what a calendar library may represent, so printing is done
+//! here with plain civil-date arithmetic.
+
+/// Nanoseconds since the Unix epoch (negative before 1970).
+pub type Nanos = i128;
+
+const NS_PER_SEC: i128 = 1_000_000_000;
+const NS_PER_MS: i128 = 1_000_000;
+
+/// 100-ns intervals from 1582-10-15T00:00:00Z (the Gregorian epoch of v1/v6) to the Unix epoch.
+pub const GREGORIAN_OFFSET: i128 = 0x01B2_1DD2_1381_4000;
+
+/// Parses RFC 3339 (`2022-02-22T19:22:22Z`, `…+01:00`, fractional seconds), a bare date
+/// (`2022-02-22`, midnight UTC) or `@UNIX_MS` (`@1645557742000`, `@1645557742000.5`).
+pub fn parse(s: &str) -> Result<Nanos, String> {
+    if let Some(ms) = s.strip_prefix('@') {
+        return parse_unix_ms(ms).ok_or_else(|| {
+            format!("expected @ followed by Unix milliseconds (like @1645557742000), found '{s}'")
+        });
+    }
+    if is_bare_date(s) {
+        return s
+            .parse::<jiff::civil::Date>()
+            .map(|d| d.to_zoned(jiff::tz::TimeZone::UTC))
+            .and_then(|z| z)
+            .map(|z| z.timestamp().as_nanosecond())
+            .map_err(|e| format!("invalid date '{s}': {e}"));
+    }
+    match s.parse::<jiff::Timestamp>() {
+        Ok(t) => Ok(t.as_nanosecond()),
+        Err(e) => {
+            let hint = if s.parse::<jiff::civil::DateTime>().is_ok() {
+                "; it has no UTC offset: append Z (UTC) or +hh:mm".to_string()
+            } else {
+                format!(" ({e})")
+            };
+            Err(format!(
+                "expected RFC 3339 like 2022-02-22T19:22:22Z, a date like 2022-02-22, \
+                 or @UNIX_MS like @1645557742000, found '{s}'{hint}"
+            ))
+        }
+    }
+}
+
+fn is_bare_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+/// `[-]DIGITS[.DIGITS]` milliseconds, to nanoseconds (fraction truncated at 1 ns).
+fn parse_unix_ms(s: &str) -> Option<Nanos> {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (s, ""),
+    };
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() || int.len() > 20 || !digits(int) || !digits(frac) {
+        return None;
+    }
+    if s.contains('.') && frac.is_empty() {
+        return None;
+    }
+    let mut ns = int.parse::<i128>().ok()? * NS_PER_MS;
+    let mut scale = NS_PER_MS / 10;
+    for b in frac.bytes() {
+        ns += i128::from(b - b'0') * scale;
+        scale /= 10;
+    }
+    Some(if neg { -ns } else { ns })
+}
+
+/// Prints `t` as RFC 3339 in UTC with exactly `frac_digits` (0–9) fractional digits,
+/// truncating (never rounding into the next second).
+pub fn format_rfc3339(t: Nanos, frac_digits: u32) -> String {
+    let secs = t.div_euclid(NS_PER_SEC);
+    let sub = t.rem_euclid(NS_PER_SEC);
+    let days = secs.div_euclid(86_400);
+    let sod = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    let mut out = format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60
+    );
+    if frac_digits > 0 {
+        let frac = sub / 10i128.pow(9 - frac_digits);
+        out.push_str(&format!(".{frac:0w$}", w = frac_digits as usize));
+    }
+    out.push('Z');
+    out
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
+fn civil_from_days(z: i128) -> (i128, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i128::from(m <= 2);
+    (y, m, d)
+}
+
+/// The 60-bit Gregorian timestamp (100-ns units since 1582-10-15) of `t`, truncated
+/// to 100 ns, or an error naming the representable range.
+pub fn to_ts60(t: Nanos) -> Result<u64, String> {
+    let ts = t.div_euclid(100) + GREGORIAN_OFFSET;
+    if (0..1i128 << 60).contains(&ts) {
+        Ok(ts as u64)
+    } else {
+        Err(format!(
+            "time {} is out of range for v1/v6: expected {} to {}",
+            format_rfc3339(t, 7),
+            format_rfc3339(from_ts60(0), 7),
+            format_rfc3339(from_ts60((1 << 60) - 1), 7)
+        ))
+    }
+}
+
+/// The time of a 60-bit Gregorian timestamp.
+pub fn from_ts60(ts: u64) -> Nanos {
+    (i128::from(ts) - GREGORIAN_OFFSET) * 100
+}
+
+/// The v7 millisecond timestamp at or before `t` (`ceil = false`) or at or after it.
+pub fn to_unix_ms(t: Nanos, ceil: bool) -> Result<u64, String> {
+    let ms = if ceil {
+        t.div_euclid(NS_PER_MS) + i128::from(t.rem_euclid(NS_PER_MS) != 0)
+    } else {
+        t.div_euclid(NS_PER_MS)
+    };
+    if (0..1i128 << 48).contains(&ms) {
+        Ok(ms as u64)
+    } else {
+        Err(format!(
+            "time {} is out of range for v7: expected {} to {}",
+            format_rfc3339(t, 3),
+            format_rfc3339(0, 3),
+            format_rfc3339(from_unix_ms((1 << 48) - 1), 3)
+        ))
+    }
+}
+
+/// The time of a v7 millisecond timestamp.
+pub fn from_unix_ms(ms: u64) -> Nanos {
+    i128::from(ms) * NS_PER_MS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A1: Nanos = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
+
+    #[test]
+    fn parses_every_form() {
+        assert_eq!(parse("2022-02-22T19:22:22Z").unwrap(), A1);
+        assert_eq!(parse("2022-02-22T14:22:22-05:00").unwrap(), A1);
+        assert_eq!(parse("@1645557742000").unwrap(), A1);
+        assert_eq!(parse("@1645557742000.5").unwrap(), A1 + 500_000);
+        assert_eq!(parse("@-1").unwrap(), -1_000_000);
+        assert_eq!(
+            parse("2022-02-22").unwrap(),
+            A1 - (19 * 3600 + 22 * 60 + 22) * NS_PER_SEC
+        );
+        assert_eq!(
+            parse("2022-02-22T19:22:22.1234567Z").unwrap(),
+            A1 + 123_456_700
+        );
+    }
+
+    #[test]
+    fn rejects_with_reasons() {
+        let e = parse("2022-02-22T19:22:22").unwrap_err();
+        assert!(e.contains("no UTC offset"), "{e}");
+        let e = parse("@12x").unwrap_err();
+        assert!(e.contains("found '@12x'"), "{e}");
+        assert!(parse("@").is_err());
+        assert!(parse("@1.").is_err());
+        assert!(parse("yesterday").is_err());
+        assert!(parse("2022-13-01").is_err());
+    }
+
+    #[test]
+    fn formats_rfc3339() {
+        assert_eq!(format_rfc3339(A1, 3), "2022-02-22T19:22:22.000Z");
+        assert_eq!(
+            format_rfc3339(A1 + 123_456_789, 7),
+            "2022-02-22T19:22:22.1234567Z"
+        );
+        assert_eq!(format_rfc3339(0, 0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_rfc3339(-1, 9), "1969-12-31T23:59:59.999999999Z");
+        assert_eq!(
+            format_rfc3339(from_ts60(0), 7),
+            "1582-10-15T00:00:00.0000000Z"
+        );
+        // D3: the 60-bit timestamp ends in 5236, not 5623.
+        assert!(format_rfc3339(from_ts60((1 << 60) - 1), 7).starts_with("5236-03-31T"));
+        assert!(format_rfc3339(from_unix_ms((1 << 48) - 1), 3).starts_with("10889-08-02T"));
+    }
+
+    #[test]
+    fn gregorian_round_trip() {
+        assert_eq!(to_ts60(A1).unwrap(), 0x1EC9414C232AB00);
+        assert_eq!(from_ts60(0x1EC9414C232AB00), A1);
+        assert!(to_ts60(from_ts60(0) - 100).is_err());
+        assert_eq!(to_unix_ms(A1, false).unwrap(), 0x017F22E279B0);
+        assert_eq!(to_unix_ms(A1 + 1, true).unwrap(), 0x017F22E279B1);
+        assert_eq!(to_unix_ms(A1 + 1, false).unwrap(), 0x017F22E279B0);
+        let e = to_unix_ms(-1, false).unwrap_err();
+        assert!(e.contains("out of range for v7"), "{e}");
+    }
+}

@@ -1,0 +1,76 @@
+//! `uuidkit convert`: v1 ↔ v6 (RFC 9562 A.1 ↔ A.5) and text forms, streaming.
+
+use crate::util::*;
+
+const A1: &str = "c232ab00-9414-11ec-b3c8-9f6bdeced846";
+const A5: &str = "1ec9414c-232a-6b00-b3c8-9f6bdeced846";
+
+#[test]
+fn a1_to_a5_and_back() {
+    assert_eq!(ok(&["convert", "--to", "v6", A1]), format!("{A5}\n"));
+    assert_eq!(ok(&["convert", "--to", "v1", A5]), format!("{A1}\n"));
+    // Already there: unchanged.
+    assert_eq!(ok(&["convert", "--to", "v6", A5]), format!("{A5}\n"));
+    assert_eq!(ok(&["convert", "--to", "1", A1]), format!("{A1}\n"));
+}
+
+#[test]
+fn text_forms_only() {
+    assert_eq!(
+        ok(&[
+            "convert",
+            "--format",
+            "urn",
+            "--upper",
+            "{C232AB00-9414-11EC-B3C8-9F6BDECED846}"
+        ]),
+        "urn:uuid:C232AB00-9414-11EC-B3C8-9F6BDECED846\n"
+    );
+    assert_eq!(
+        ok(&["convert", "-f", "simple", A1]),
+        "c232ab00941411ecb3c89f6bdeced846\n"
+    );
+    assert_eq!(
+        ok(&["convert", "-f", "braced", "--to", "v6", A1]),
+        format!("{{{A5}}}\n")
+    );
+}
+
+#[test]
+fn streams_stdin_line_by_line() {
+    let input: String = (0..5000).map(|_| format!("{A1}\n")).collect();
+    let out = run_with_stdin(&["convert", "--to", "v6"], &input);
+    assert_success(&out, &["convert"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, format!("{A5}\n").repeat(5000));
+}
+
+#[test]
+fn other_versions_and_bad_lines_are_reported_and_skipped() {
+    let input = format!("{A1}\n919108f7-52d1-4320-9bac-f847db4148a8\nzzz\n{A5}\n");
+    let out = run_with_stdin(&["convert", "--to", "v6"], &input);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{A5}\n{A5}\n")
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "uuidkit: line 2: cannot convert a version 4 UUID: expected version 1 or 6 \
+         (input '919108f7-52d1-4320-9bac-f847db4148a8')\n\
+         uuidkit: line 3: invalid character 'z' at position 0: expected a hex digit (input 'zzz')\n"
+    );
+    let e = fails(
+        &[
+            "convert",
+            "--to",
+            "v1",
+            "00000000-0000-0000-0000-000000000000",
+        ],
+        1,
+    );
+    assert_contains!(e, "argument 1: cannot convert a UUID of another variant");
+    let e = fails(&["convert", "--to", "v7", A1], 2);
+    assert_contains!(e, "invalid value 'v7'");
+}

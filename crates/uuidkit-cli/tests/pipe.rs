@@ -1,0 +1,113 @@
+//! `| head`: the reader going away is not an error; no partial line is ever written.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+
+use crate::util::*;
+
+/// Reads one line, closes the pipe, and expects a quiet exit 0.
+#[test]
+fn closed_stdout_ends_quietly() {
+    for args in [
+        &["new", "v4", "-n", "1000000"][..],
+        &["new", "v7", "-n", "1000000"],
+        &["-C", "1000000"],
+    ] {
+        let mut child = Command::new(bin())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The reader is dropped here: the pipe is closed.
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(is_canonical(first.trim_end()), "{first:?}");
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "{args:?}: {status:?}, stderr {stderr:?}"
+        );
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}
+
+/// The same through a real shell pipeline, as users type it.
+#[test]
+fn shell_pipeline_into_head() {
+    let script = format!(
+        "'{}' new v4 -n 1000000 2>err.txt | head -1; echo \"status=${{PIPESTATUS[0]}}\"; cat err.txt",
+        bin()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let ls: Vec<&str> = text.lines().collect();
+    assert_eq!(ls.len(), 2, "{text}");
+    assert!(is_canonical(ls[0]));
+    assert_eq!(
+        ls[1], "status=0",
+        "uuidkit's own exit status, then an empty stderr"
+    );
+}
+
+/// Whatever the reader gets is whole lines only: every byte count read is a
+/// multiple of 37 once the writer has finished a chunk.
+#[test]
+fn output_is_whole_lines() {
+    let out = ok(&["new", "v7", "-n", "200000"]);
+    assert_eq!(out.len(), 200_000 * 37);
+    assert!(out.lines().all(is_canonical));
+    let out = ok(&["new", "v4", "-n", "30000", "-f", "urn"]);
+    assert_eq!(out.len(), 30_000 * 46);
+}
+
+/// Output to a closed pipe from `inspect`/`convert` too.
+#[test]
+fn closed_stdout_inspect() {
+    let input: String = (0..50_000)
+        .map(|_| "017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n")
+        .collect();
+    let mut child = Command::new(bin())
+        .args(["convert", "-f", "urn"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    assert_eq!(first, "urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n");
+    assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
+}

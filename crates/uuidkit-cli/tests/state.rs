@@ -1,0 +1,124 @@
+//! `--state FILE`: v7 output stays sorted and unique across concurrent processes.
+
+use std::collections::HashSet;
+use std::process::{Command, Stdio};
+
+use crate::util::*;
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(bin())
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn two_concurrent_v7_runs_sharing_state_are_sorted_and_disjoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let p = path.to_str().unwrap();
+    let n = 200_000;
+    let ns = n.to_string();
+    let a = spawn(&["new", "v7", "-n", &ns, "--state", p]);
+    let b = spawn(&["new", "v7", "-n", &ns, "--state", p]);
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let mut all = HashSet::new();
+    for out in [&a, &b] {
+        assert!(
+            out.status.success(),
+            "{:?}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::str::from_utf8(&out.stdout).unwrap();
+        let ls: Vec<&str> = text.lines().collect();
+        assert_eq!(ls.len(), n);
+        assert!(
+            ls.windows(2).all(|w| w[0] < w[1]),
+            "one run's output is not strictly increasing"
+        );
+        for l in ls {
+            assert_eq!(version_variant(l), (7, 0b10));
+            assert!(all.insert(l.to_string()), "duplicate across runs: {l}");
+        }
+    }
+    assert_eq!(all.len(), 2 * n);
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(file.starts_with("uuidkit-state 1\n"), "{file}");
+    assert!(file.contains("v7.hwm_ms "), "{file}");
+}
+
+#[test]
+fn later_run_continues_above_earlier_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("state");
+    let p = p.to_str().unwrap();
+    let first = ok(&["new", "v7", "-n", "1000", "--state", p]);
+    let second = ok(&["new", "v7", "-n", "1000", "--state", p]);
+    assert!(lines(&first).last().unwrap() < &lines(&second)[0]);
+}
+
+/// (60-bit timestamp, clock sequence) of a v1 or v6 UUID.
+fn time_and_clock_seq(s: &str) -> (u128, u128) {
+    let b = bits(s);
+    let ts = if (b >> 76) & 0xf == 1 {
+        (((b >> 64) & 0xfff) << 48) | (((b >> 80) & 0xffff) << 32) | (b >> 96)
+    } else {
+        ((b >> 80) << 12) | ((b >> 64) & 0xfff)
+    };
+    (ts, (b >> 48) & 0x3fff)
+}
+
+#[test]
+fn v1_and_v6_with_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("state");
+    let p = p.to_str().unwrap();
+    for kind in ["v1", "v6"] {
+        // Two runs of the same version never reuse a (timestamp, clock sequence) pair.
+        let mut seen = HashSet::new();
+        for _ in 0..2 {
+            let out = ok(&[
+                "new",
+                kind,
+                "-n",
+                "1000",
+                "--state",
+                p,
+                "--node",
+                "02:00:00:00:00:01",
+            ]);
+            for l in lines(&out) {
+                assert!(l.ends_with("-020000000001"), "{l}");
+                let want = if kind == "v1" { 1 } else { 6 };
+                assert_eq!(version_variant(l), (want, 0b10));
+                assert!(
+                    seen.insert(time_and_clock_seq(l)),
+                    "{kind}: repeated time and clock_seq in {l}"
+                );
+            }
+        }
+        assert_eq!(seen.len(), 2000);
+    }
+    let file = std::fs::read_to_string(dir.path().join("state")).unwrap();
+    assert!(file.contains("v1.hwm "), "{file}");
+}
+
+#[test]
+fn unusable_state_path_warns_and_still_generates() {
+    // The parent of the state path is a regular file: nobody (not even root) can create it.
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    let p = blocker.join("state");
+    let out = uk(&["new", "v7", "-n", "10", "--state", p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 10);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("uuidkit: warning: state file "), "{err}");
+    assert_contains!(err, "in-process state");
+}

@@ -1,0 +1,112 @@
+//! Core type against the `uuid` crate, in the same run: parse, format, v3, v5.
+//!
+//! cargo bench -p uuidkit --bench core -- --warm-up-time 1 --measurement-time 3
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const HYPHENATED: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+const SIMPLE: &str = "F81D4FAE7DEC11D0A76500A0C91E6BF6";
+const NAME: &[u8] = b"www.example.com";
+
+fn parse(c: &mut Criterion) {
+    let mut g = c.benchmark_group("parse_hyphenated");
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| uuidkit::Uuid::parse(black_box(HYPHENATED)))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| uuid::Uuid::parse_str(black_box(HYPHENATED)))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("parse_simple");
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| uuidkit::Uuid::parse(black_box(SIMPLE)))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| uuid::Uuid::parse_str(black_box(SIMPLE)))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("parse_invalid");
+    let bad = "f81d4fae-7dec-11d0-a765-00a0c91e6bfg";
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| uuidkit::Uuid::parse(black_box(bad)))
+    });
+    g.bench_function("uuid", |b| b.iter(|| uuid::Uuid::parse_str(black_box(bad))));
+    g.finish();
+}
+
+fn format(c: &mut Criterion) {
+    let ours = uuidkit::Uuid::parse(HYPHENATED).unwrap();
+    let theirs = uuid::Uuid::parse_str(HYPHENATED).unwrap();
+    let mut g = c.benchmark_group("format_hyphenated_buffer");
+    g.bench_function("uuidkit", |b| {
+        let mut buf = [0u8; 36];
+        b.iter(|| {
+            black_box(black_box(ours).hyphenated().encode_lower(&mut buf));
+        })
+    });
+    g.bench_function("uuid", |b| {
+        let mut buf = [0u8; 36];
+        b.iter(|| {
+            black_box(black_box(theirs).hyphenated().encode_lower(&mut buf));
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("format_simple_buffer");
+    g.bench_function("uuidkit", |b| {
+        let mut buf = [0u8; 32];
+        b.iter(|| {
+            black_box(black_box(ours).simple().encode_lower(&mut buf));
+        })
+    });
+    g.bench_function("uuid", |b| {
+        let mut buf = [0u8; 32];
+        b.iter(|| {
+            black_box(black_box(theirs).simple().encode_lower(&mut buf));
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("to_string");
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(ours).to_string()));
+    g.bench_function("uuid", |b| b.iter(|| black_box(theirs).to_string()));
+    g.finish();
+}
+
+fn name_based(c: &mut Criterion) {
+    let ns = uuidkit::namespace::DNS;
+    let their_ns = uuid::Uuid::NAMESPACE_DNS;
+    let mut g = c.benchmark_group("v5");
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| uuidkit::Uuid::new_v5(&ns, black_box(NAME)))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| uuid::Uuid::new_v5(&their_ns, black_box(NAME)))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("v3");
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| uuidkit::Uuid::new_v3(&ns, black_box(NAME)))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| uuid::Uuid::new_v3(&their_ns, black_box(NAME)))
+    });
+    g.finish();
+    let long = [b'x'; 200];
+    let mut g = c.benchmark_group("v5_200_byte_name");
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| uuidkit::Uuid::new_v5(&ns, black_box(&long)))
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| uuid::Uuid::new_v5(&their_ns, black_box(&long)))
+    });
+    g.finish();
+    let mut g = c.benchmark_group("v8_name_sha256");
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| uuidkit::Uuid::new_v8_name(uuidkit::NameHash::Sha256, &ns, black_box(NAME)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, parse, format, name_based);
+criterion_main!(benches);

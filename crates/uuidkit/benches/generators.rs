@@ -1,0 +1,112 @@
+//! Generators against the `uuid` crate, in the same run (issue 3).
+//!
+//! cargo bench -p uuidkit --bench generators -- --warm-up-time 1 --measurement-time 3
+
+use std::hint::black_box;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use uuidkit::{CoarseClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
+
+const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
+const BATCH: usize = 1024;
+
+fn v4(c: &mut Criterion) {
+    let mut g = c.benchmark_group("new_v4");
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(Uuid::new_v4())));
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::new_v4())));
+    g.throughput(Throughput::Elements(BATCH as u64));
+    let mut buf = vec![Uuid::NIL; BATCH];
+    g.bench_function("uuidkit_fill_1024", |b| {
+        b.iter(|| {
+            Uuid::fill_v4(&mut buf);
+            black_box(&buf);
+        })
+    });
+    g.finish();
+}
+
+fn v7(c: &mut Criterion) {
+    let mut g = c.benchmark_group("now_v7");
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(Uuid::now_v7())));
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::now_v7())));
+    let mut own = V7Generator::new(SystemClock, ThreadRng);
+    g.bench_function("uuidkit_V7Generator", |b| {
+        b.iter(|| black_box(own.generate().unwrap()))
+    });
+    g.throughput(Throughput::Elements(BATCH as u64));
+    let mut buf = vec![Uuid::NIL; BATCH];
+    g.bench_function("uuidkit_fill_v7_1024", |b| {
+        b.iter(|| {
+            Uuid::fill_v7(&mut buf);
+            black_box(&buf);
+        })
+    });
+    g.bench_function("uuidkit_V7Generator_fill_1024", |b| {
+        b.iter(|| {
+            own.fill(&mut buf).unwrap();
+            black_box(&buf);
+        })
+    });
+    g.finish();
+}
+
+/// Time per UUID with two threads generating at once (total time ÷ total UUIDs).
+fn two_threads(iters: u64, f: fn()) -> Duration {
+    let barrier = Barrier::new(2);
+    let per_thread = iters.div_ceil(2);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                barrier.wait();
+                for _ in 0..per_thread {
+                    f();
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
+fn v7_two_threads(c: &mut Criterion) {
+    let mut g = c.benchmark_group("now_v7_2threads");
+    g.bench_function("uuidkit", |b| {
+        b.iter_custom(|n| {
+            two_threads(n, || {
+                black_box(Uuid::now_v7());
+            })
+        })
+    });
+    g.bench_function("uuid", |b| {
+        b.iter_custom(|n| {
+            two_threads(n, || {
+                black_box(uuid::Uuid::now_v7());
+            })
+        })
+    });
+    g.finish();
+}
+
+fn v1_v6(c: &mut Criterion) {
+    let mut g = c.benchmark_group("now_v1");
+    let mut v1 = V1Generator::new(CoarseClock::new(), ThreadRng).with_node(NODE);
+    g.bench_function("uuidkit", |b| b.iter(|| black_box(v1.generate().unwrap())));
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::now_v1(&NODE))));
+    g.finish();
+    let mut g = c.benchmark_group("now_v6");
+    let mut v6 = V6Generator::new(CoarseClock::new(), ThreadRng);
+    g.bench_function("uuidkit_fresh", |b| {
+        b.iter(|| black_box(v6.generate().unwrap()))
+    });
+    let mut v6r = V6Generator::new(CoarseClock::new(), ThreadRng).with_node(NODE);
+    g.bench_function("uuidkit_retain", |b| {
+        b.iter(|| black_box(v6r.generate().unwrap()))
+    });
+    g.bench_function("uuid", |b| b.iter(|| black_box(uuid::Uuid::now_v6(&NODE))));
+    g.finish();
+}
+
+criterion_group!(benches, v4, v7, v7_two_threads, v1_v6);
+criterion_main!(benches);

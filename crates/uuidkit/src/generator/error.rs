@@ -1,0 +1,123 @@
+//! The generators' error type.
+
+use core::fmt;
+
+/// Why a generator returned no UUID. Opaque: ask [`GenError::kind`].
+///
+/// ```
+/// use uuidkit::{GenErrorKind, ManualClock, RolloverPolicy, ThreadRng, V7Config, V7Generator, V7Method};
+/// let clock = ManualClock::new(1_700_000_000_000_000_000);
+/// let cfg = V7Config::new().method(V7Method::SubMillis { bits: 12 }).rollover(RolloverPolicy::Error);
+/// let mut g = V7Generator::with_config(&clock, ThreadRng, cfg)?;
+/// g.generate()?;
+/// let err = g.generate().unwrap_err(); // same 1/4096 ms tick, no counter bits
+/// assert_eq!(err.kind(), GenErrorKind::CounterExhausted);
+/// assert_eq!(err.to_string(), "counter exhausted: expected a clock tick after 1700000000000000000 ns, found the clock at 1700000000000000000 ns");
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenError {
+    kind: GenErrorKind,
+    what: &'static str,
+    expected: u64,
+    found: u64,
+}
+
+/// The kind of a [`GenError`].
+///
+/// ```
+/// assert_ne!(uuidkit::GenErrorKind::ClockBehind, uuidkit::GenErrorKind::CounterExhausted);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GenErrorKind {
+    /// The counter is used up for the current tick and the policy is
+    /// [`RolloverPolicy::Error`](crate::RolloverPolicy::Error).
+    CounterExhausted,
+    /// The clock is behind the last timestamp by more than the tolerance and the
+    /// policy is [`ClockBackPolicy::Error`](crate::ClockBackPolicy::Error).
+    ClockBehind,
+    /// The time does not fit the UUID's timestamp field (v7: 48-bit milliseconds,
+    /// up to the year 10889; v1/v6: 60-bit ticks, up to 5236).
+    TimestampOutOfRange,
+    /// A configuration value is out of its documented range.
+    InvalidConfig,
+    /// A [`Reserve`](crate::Reserve) implementation (stable storage) failed.
+    Store,
+}
+
+impl GenError {
+    /// The kind of error.
+    ///
+    /// ```
+    /// use uuidkit::{GenError, GenErrorKind};
+    /// assert_eq!(GenError::store(3).kind(), GenErrorKind::Store);
+    /// ```
+    pub const fn kind(&self) -> GenErrorKind {
+        self.kind
+    }
+
+    /// An error of kind [`GenErrorKind::Store`] carrying a store-specific code,
+    /// for [`Reserve`](crate::Reserve) implementations.
+    ///
+    /// ```
+    /// let e = uuidkit::GenError::store(13);
+    /// assert_eq!(e.to_string(), "state store failed: expected success, found error code 13");
+    /// ```
+    #[cold]
+    pub const fn store(code: u64) -> GenError {
+        GenError::new(GenErrorKind::Store, 0, code)
+    }
+
+    #[cold]
+    pub(crate) const fn new(kind: GenErrorKind, expected: u64, found: u64) -> GenError {
+        GenError {
+            kind,
+            what: "",
+            expected,
+            found,
+        }
+    }
+
+    /// A configuration error: `what` (a field name and its allowed range, e.g.
+    /// "counter_bits in 12..=42") was expected, `found` was given.
+    #[cold]
+    pub(crate) const fn config(what: &'static str, found: u64) -> GenError {
+        GenError {
+            kind: GenErrorKind::InvalidConfig,
+            what,
+            expected: 0,
+            found,
+        }
+    }
+}
+
+impl fmt::Display for GenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (e, x) = (self.expected, self.found);
+        match self.kind {
+            GenErrorKind::CounterExhausted => write!(
+                f,
+                "counter exhausted: expected a clock tick after {e} ns, found the clock at {x} ns"
+            ),
+            GenErrorKind::ClockBehind => write!(
+                f,
+                "clock behind: expected at least {e} ns (last timestamp minus tolerance), found {x} ns"
+            ),
+            GenErrorKind::TimestampOutOfRange => {
+                write!(f, "timestamp out of range: expected at most {e}, found {x}")
+            }
+            GenErrorKind::InvalidConfig => write!(
+                f,
+                "invalid generator config: expected {}, found {x}",
+                self.what
+            ),
+            GenErrorKind::Store => write!(
+                f,
+                "state store failed: expected success, found error code {x}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for GenError {}

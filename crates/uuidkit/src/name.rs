@@ -1,0 +1,281 @@
+//! Name-based UUIDs: version 3 (MD5, RFC 9562 §5.3), version 5 (SHA-1, §5.5)
+//! and version 8 with a modern hash (Appendix B.2), and the namespace IDs of §6.6.
+//!
+//! The hash input is the namespace ID's 16 octets followed by the name's octets,
+//! with no separator (§6.5). MD5 and SHA-1 are driven through their block
+//! functions with our own padding: a name of up to 39 bytes is one block, and
+//! the `Digest` machinery (buffering, generic output arrays) would cost more
+//! than the compression itself (SHA-NI makes SHA-1's about 20 ns).
+
+use shake::XofReader as _;
+
+use crate::{Uuid, Version};
+
+/// The namespace IDs of RFC 9562 §6.6, for [`Uuid::new_v3`], [`Uuid::new_v5`]
+/// and [`Uuid::new_v8_name`].
+///
+/// There is deliberately no constant for `6ba7b813-9dad-11d1-80b4-00c04fd430c8`:
+/// RFC 4122 never defined it, and §6.6 says it should not be used. For your own
+/// names, pick a fresh v4 or v7 UUID once and keep it (§6.6).
+///
+/// ```
+/// use uuidkit::{namespace, Uuid};
+/// let u = Uuid::new_v5(&namespace::DNS, b"www.example.com");
+/// assert_eq!(u.to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+/// ```
+pub mod namespace {
+    use crate::Uuid;
+
+    /// Names are fully qualified domain names: `6ba7b810-9dad-11d1-80b4-00c04fd430c8`.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::namespace::DNS.to_string(), "6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+    /// ```
+    pub const DNS: Uuid = Uuid::from_u128(0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);
+
+    /// Names are URLs (RFC 1738): `6ba7b811-9dad-11d1-80b4-00c04fd430c8`.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::namespace::URL.to_string(), "6ba7b811-9dad-11d1-80b4-00c04fd430c8");
+    /// ```
+    pub const URL: Uuid = Uuid::from_u128(0x6ba7b811_9dad_11d1_80b4_00c04fd430c8);
+
+    /// Names are ISO object identifiers: `6ba7b812-9dad-11d1-80b4-00c04fd430c8`.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::namespace::OID.to_string(), "6ba7b812-9dad-11d1-80b4-00c04fd430c8");
+    /// ```
+    pub const OID: Uuid = Uuid::from_u128(0x6ba7b812_9dad_11d1_80b4_00c04fd430c8);
+
+    /// Names are X.500 distinguished names (DER or text): `6ba7b814-9dad-11d1-80b4-00c04fd430c8`.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::namespace::X500.to_string(), "6ba7b814-9dad-11d1-80b4-00c04fd430c8");
+    /// ```
+    pub const X500: Uuid = Uuid::from_u128(0x6ba7b814_9dad_11d1_80b4_00c04fd430c8);
+}
+
+/// The hash behind a version 8 name-based UUID (RFC 9562 Appendix B.2).
+///
+/// The RFC's own example uses SHA-256; it allows any SHA-2 or SHA-3 function,
+/// and SHAKE with an output of at least 128 bits (uuidkit takes exactly 128).
+/// Two parties must agree on the hash as they agree on the namespace: nothing in
+/// the UUID records which was used.
+///
+/// ```
+/// use uuidkit::{namespace, NameHash, Uuid};
+/// let u = Uuid::new_v8_name(NameHash::Sha256, &namespace::DNS, b"www.example.com");
+/// assert_eq!(u.to_string(), "5c146b14-3c52-8afd-938a-375d0df1fbf6");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum NameHash {
+    /// SHA-256 (FIPS 180-4), as in RFC 9562 Appendix B.2.
+    Sha256,
+    /// SHA-512 (FIPS 180-4).
+    Sha512,
+    /// SHA3-256 (FIPS 202).
+    Sha3_256,
+    /// SHA3-512 (FIPS 202).
+    Sha3_512,
+    /// SHAKE128 (FIPS 202), 128 bits of output.
+    Shake128,
+    /// SHAKE256 (FIPS 202), 128 bits of output.
+    Shake256,
+}
+
+impl Uuid {
+    /// A version 3 UUID (RFC 9562 §5.3): MD5 of the namespace ID's 16 octets
+    /// followed by `name`, with the version and variant bits overwritten.
+    ///
+    /// The name is taken as raw bytes, exactly as given: no case folding, no
+    /// trailing-dot or encoding normalisation (§6.5). Prefer [`Uuid::new_v5`]
+    /// (§5.3 says so); v3 exists for compatibility.
+    ///
+    /// ```
+    /// use uuidkit::{namespace, Uuid, Version};
+    /// // RFC 9562 Appendix A.2
+    /// let u = Uuid::new_v3(&namespace::DNS, b"www.example.com");
+    /// assert_eq!(u.to_string(), "5df41881-3aed-3515-88a7-2f4a814cf09e");
+    /// assert_eq!(u.version(), Some(Version::Md5));
+    /// ```
+    #[inline]
+    pub fn new_v3(namespace: &Uuid, name: &[u8]) -> Uuid {
+        let mut state = [0x67452301_u32, 0xefcdab89, 0x98badcfe, 0x10325476];
+        merkle_damgard(namespace, name, false, |block| {
+            md5::block_api::compress(&mut state, core::slice::from_ref(block));
+        });
+        let mut out = [0u8; 16];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+        Uuid::from_bytes(out).with_version(Version::Md5)
+    }
+
+    /// A version 5 UUID (RFC 9562 §5.5): the leftmost 128 bits of SHA-1 of the
+    /// namespace ID's 16 octets followed by `name`, with the version and
+    /// variant bits overwritten. Names are raw bytes, as for [`Uuid::new_v3`].
+    ///
+    /// ```
+    /// use uuidkit::{namespace, Uuid, Version};
+    /// // RFC 9562 Appendix A.4
+    /// let u = Uuid::new_v5(&namespace::DNS, b"www.example.com");
+    /// assert_eq!(u.to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+    /// assert_eq!(u.version(), Some(Version::Sha1));
+    /// ```
+    #[inline]
+    pub fn new_v5(namespace: &Uuid, name: &[u8]) -> Uuid {
+        let mut state = [
+            0x67452301_u32,
+            0xefcdab89,
+            0x98badcfe,
+            0x10325476,
+            0xc3d2e1f0,
+        ];
+        merkle_damgard(namespace, name, true, |block| {
+            sha1::block_api::compress(&mut state, core::slice::from_ref(block));
+        });
+        let mut out = [0u8; 16];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        Uuid::from_bytes(out).with_version(Version::Sha1)
+    }
+
+    /// A version 8 name-based UUID (RFC 9562 Appendix B.2): the leftmost 128
+    /// bits of `hash` over the namespace ID's 16 octets followed by `name`, with
+    /// the version (8) and variant bits overwritten.
+    ///
+    /// Section 5.5 requires name-based UUIDs with SHA-256 or newer hashes to be
+    /// version 8, never 5; this is that constructor.
+    ///
+    /// ```
+    /// use uuidkit::{namespace, NameHash, Uuid, Version};
+    /// let u = Uuid::new_v8_name(NameHash::Sha3_256, &namespace::URL, b"https://example.com/");
+    /// assert_eq!(u.version(), Some(Version::Custom));
+    /// assert_eq!(u, Uuid::new_v8_name(NameHash::Sha3_256, &namespace::URL, b"https://example.com/"));
+    /// ```
+    pub fn new_v8_name(hash: NameHash, namespace: &Uuid, name: &[u8]) -> Uuid {
+        fn leftmost<D: sha2::Digest>(ns: &Uuid, name: &[u8]) -> [u8; 16] {
+            let digest = D::new()
+                .chain_update(ns.as_bytes())
+                .chain_update(name)
+                .finalize();
+            let mut out = [0u8; 16];
+            out.copy_from_slice(&digest[..16]);
+            out
+        }
+        fn xof<X: Default + shake::Update + shake::ExtendableOutput>(
+            ns: &Uuid,
+            name: &[u8],
+        ) -> [u8; 16] {
+            let mut x = X::default();
+            x.update(ns.as_bytes());
+            x.update(name);
+            let mut out = [0u8; 16];
+            x.finalize_xof().read(&mut out);
+            out
+        }
+        let bytes = match hash {
+            NameHash::Sha256 => leftmost::<sha2::Sha256>(namespace, name),
+            NameHash::Sha512 => leftmost::<sha2::Sha512>(namespace, name),
+            NameHash::Sha3_256 => leftmost::<sha3::Sha3_256>(namespace, name),
+            NameHash::Sha3_512 => leftmost::<sha3::Sha3_512>(namespace, name),
+            NameHash::Shake128 => xof::<shake::Shake128>(namespace, name),
+            NameHash::Shake256 => xof::<shake::Shake256>(namespace, name),
+        };
+        Uuid::from_bytes(bytes).with_version(Version::Custom)
+    }
+
+    /// A version 8 UUID (RFC 9562 §5.8) from 16 bytes of your own layout: the
+    /// version and variant bits are overwritten, the other 122 bits kept.
+    ///
+    /// See also [`Uuid::new_v8_from_parts`] for the `custom_a`/`custom_b`/`custom_c`
+    /// view of the same bits. Uniqueness of v8 UUIDs is up to you (§5.8).
+    ///
+    /// ```
+    /// use uuidkit::{Uuid, Version};
+    /// let u = Uuid::new_v8([0xff; 16]);
+    /// assert_eq!(u.to_string(), "ffffffff-ffff-8fff-bfff-ffffffffffff");
+    /// assert_eq!(u.version(), Some(Version::Custom));
+    /// ```
+    #[inline]
+    pub const fn new_v8(bytes: [u8; 16]) -> Uuid {
+        Uuid::from_bytes(bytes).with_version(Version::Custom)
+    }
+}
+
+/// Feeds `ns ‖ name` plus MD-style padding (0x80, zeros, 64-bit bit length,
+/// little-endian for MD5, big-endian for SHA-1) to `compress`, block by block.
+#[inline(always)]
+fn merkle_damgard(ns: &Uuid, name: &[u8], big_endian: bool, mut compress: impl FnMut(&[u8; 64])) {
+    let len_bits = (16 + name.len() as u64).wrapping_mul(8);
+    let bits = if big_endian {
+        len_bits.to_be_bytes()
+    } else {
+        len_bits.to_le_bytes()
+    };
+    let mut block = [0u8; 64];
+    block[..16].copy_from_slice(ns.as_bytes());
+    let (head, mut rest) = name.split_at(name.len().min(48));
+    block[16..16 + head.len()].copy_from_slice(head);
+    let mut used = 16 + head.len();
+    if used == 64 {
+        compress(&block);
+        while let Some((full, tail)) = rest.split_first_chunk::<64>() {
+            compress(full);
+            rest = tail;
+        }
+        block = [0u8; 64];
+        block[..rest.len()].copy_from_slice(rest);
+        used = rest.len();
+    }
+    block[used] = 0x80;
+    if used >= 56 {
+        compress(&block);
+        block = [0u8; 64];
+    }
+    block[56..].copy_from_slice(&bits);
+    compress(&block);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sha1::Digest as _;
+
+    /// Our padding against the crates' own `Digest` API, at every length
+    /// around the one-, two- and three-block boundaries.
+    #[test]
+    fn own_padding_matches_the_digest_api_at_every_boundary() {
+        let name: [u8; 200] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        let ns = namespace::URL;
+        for len in 0..=200 {
+            let n = &name[..len];
+            let md5 = md5::Md5::new()
+                .chain_update(ns.as_bytes())
+                .chain_update(n)
+                .finalize();
+            let sha1 = sha1::Sha1::new()
+                .chain_update(ns.as_bytes())
+                .chain_update(n)
+                .finalize();
+            let mut v3: [u8; 16] = md5[..16].try_into().unwrap();
+            let mut v5: [u8; 16] = sha1[..16].try_into().unwrap();
+            v3[6] = (v3[6] & 0x0f) | 0x30;
+            v3[8] = (v3[8] & 0x3f) | 0x80;
+            v5[6] = (v5[6] & 0x0f) | 0x50;
+            v5[8] = (v5[8] & 0x3f) | 0x80;
+            assert_eq!(
+                Uuid::new_v3(&ns, n).into_bytes(),
+                v3,
+                "v3, name length {len}"
+            );
+            assert_eq!(
+                Uuid::new_v5(&ns, n).into_bytes(),
+                v5,
+                "v5, name length {len}"
+            );
+        }
+    }
+}

@@ -1,0 +1,521 @@
+//! Reading UUIDs from text: [`Uuid::parse`] (the four common forms) and
+//! [`Uuid::parse_strict`] (the ABNF of RFC 9562 §4 only).
+//!
+//! Fast path first: the length selects the form, the hyphens are checked, the
+//! 32 hex digits are gathered and decoded at once (SSE2 on x86_64, a table
+//! otherwise), and failure is a bare `None`. Only then does [`diagnose`] scan
+//! the input again to say what is wrong and where.
+
+use crate::Uuid;
+use crate::error::{Expected, Form, ParseError, ParseErrorKind};
+
+/// Hex digit values, 0xff for anything else.
+const HEX: [u8; 256] = {
+    let mut t = [0xff_u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+const URN_PREFIX: &[u8; 9] = b"urn:uuid:";
+
+impl Uuid {
+    /// Parses any of the four common text forms, with hex digits in any case:
+    ///
+    /// | form | example |
+    /// |---|---|
+    /// | hyphenated (RFC 9562 §4) | `f81d4fae-7dec-11d0-a765-00a0c91e6bf6` |
+    /// | simple | `f81d4fae7dec11d0a76500a0c91e6bf6` |
+    /// | braced | `{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}` |
+    /// | URN (RFC 9562 §4, prefix in any case) | `urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6` |
+    ///
+    /// Anything else is an error. The input may be a `&str` or a byte slice
+    /// (anything that is `AsRef<[u8]>`). [`FromStr`](core::str::FromStr) does the same.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] saying what is wrong and where (see its docs). This
+    /// function never panics, whatever the input.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let expected = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+    /// for text in [
+    ///     "f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+    ///     "F81D4FAE7DEC11D0A76500A0C91E6BF6",
+    ///     "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+    ///     "URN:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+    /// ] {
+    ///     assert_eq!(Uuid::parse(text)?, expected);
+    /// }
+    /// assert_eq!(Uuid::parse(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6")?, expected);
+    /// # Ok::<(), uuidkit::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn parse<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, ParseError> {
+        let s = input.as_ref();
+        match parse_lenient(s) {
+            Some(u) => Ok(u),
+            None => Err(diagnose(s, false)),
+        }
+    }
+
+    /// Parses only the hyphenated form of RFC 9562 §4 (its ABNF: 8-4-4-4-12
+    /// hex digits, in any case, 36 characters, nothing around them).
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] saying what is wrong and where; a valid UUID in one of
+    /// the other forms gives [`ParseErrorKind::NotHyphenated`]. Never panics.
+    ///
+    /// ```
+    /// use uuidkit::{Form, ParseErrorKind, Uuid};
+    /// assert!(Uuid::parse_strict("F81D4FAE-7dec-11D0-A765-00a0c91e6bf6").is_ok());
+    /// let err = Uuid::parse_strict("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}").unwrap_err();
+    /// assert_eq!(err.kind(), ParseErrorKind::NotHyphenated { found: Form::Braced });
+    /// ```
+    #[inline]
+    pub fn parse_strict<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, ParseError> {
+        let s = input.as_ref();
+        let parsed = match s.split_first_chunk::<36>() {
+            Some((body, [])) => hyphenated(body),
+            _ => None,
+        };
+        match parsed {
+            Some(u) => Ok(u),
+            None => Err(diagnose(s, true)),
+        }
+    }
+
+    /// The `const` parser behind [`uuid!`](crate::uuid!): the same forms as
+    /// [`Uuid::parse`], decoded without SIMD, and a fixed error summary (`const`
+    /// code cannot format) when the input is not a UUID.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// const DNS: Result<Uuid, &str> = Uuid::parse_const("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+    /// assert_eq!(DNS, Ok(uuidkit::namespace::DNS));
+    /// assert!(Uuid::parse_const("6ba7b810").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A static message naming the kind of mistake; use [`Uuid::parse`] at run
+    /// time for the position.
+    pub const fn parse_const(input: &str) -> Result<Uuid, &'static str> {
+        let s = input.as_bytes();
+        let r = match s.len() {
+            32 => decode_scalar(s, &SIMPLE),
+            36 => decode_scalar_checked(s, 0),
+            38 if s[0] == b'{' && s[37] == b'}' => decode_scalar_checked(s, 1),
+            45 if urn_prefix_ok(s) => decode_scalar_checked(s, 9),
+            _ => None,
+        };
+        match r {
+            Some(b) => Ok(Uuid::from_bytes(b)),
+            None => Err(const_diagnose(s)),
+        }
+    }
+}
+
+impl core::str::FromStr for Uuid {
+    type Err = ParseError;
+
+    /// Same as [`Uuid::parse`].
+    #[inline]
+    fn from_str(s: &str) -> Result<Uuid, ParseError> {
+        Uuid::parse(s)
+    }
+}
+
+impl TryFrom<&str> for Uuid {
+    type Error = ParseError;
+
+    /// Same as [`Uuid::parse`].
+    #[inline]
+    fn try_from(s: &str) -> Result<Uuid, ParseError> {
+        Uuid::parse(s)
+    }
+}
+
+/// The 32 hex digit positions of the simple form.
+const SIMPLE: [u8; 32] = {
+    let mut p = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        p[i] = i as u8;
+        i += 1;
+    }
+    p
+};
+
+/// The 32 hex digit positions of the hyphenated form.
+const HYPHENATED: [u8; 32] = {
+    let mut p = [0u8; 32];
+    let mut i = 0;
+    let mut j = 0;
+    while j < 36 {
+        if !(j == 8 || j == 13 || j == 18 || j == 23) {
+            p[i] = j as u8;
+            i += 1;
+        }
+        j += 1;
+    }
+    p
+};
+
+const fn urn_prefix_ok(s: &[u8]) -> bool {
+    let mut i = 0;
+    while i < 9 {
+        if s[i].to_ascii_lowercase() != URN_PREFIX[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Hyphens at 8, 13, 18, 23 of the 36-byte body at `off`, then the digits.
+const fn decode_scalar_checked(s: &[u8], off: usize) -> Option<[u8; 16]> {
+    if s[off + 8] != b'-' || s[off + 13] != b'-' || s[off + 18] != b'-' || s[off + 23] != b'-' {
+        return None;
+    }
+    let mut pos = HYPHENATED;
+    let mut i = 0;
+    while i < 32 {
+        pos[i] += off as u8;
+        i += 1;
+    }
+    decode_scalar(s, &pos)
+}
+
+/// Decodes the 32 hex digits at `pos` in `s`: a table lookup per digit, one
+/// check at the end.
+const fn decode_scalar(s: &[u8], pos: &[u8; 32]) -> Option<[u8; 16]> {
+    let mut out = [0u8; 16];
+    let mut bad = 0u8;
+    let mut i = 0;
+    while i < 16 {
+        let hi = HEX[s[pos[2 * i] as usize] as usize];
+        let lo = HEX[s[pos[2 * i + 1] as usize] as usize];
+        bad |= hi | lo;
+        out[i] = (hi << 4) | (lo & 0x0f);
+        i += 1;
+    }
+    if bad & 0xf0 != 0 { None } else { Some(out) }
+}
+
+/// The portable decoder for 32 contiguous hex digits (used where SSE2 is not,
+/// and by the tests that check the SIMD decoder against it).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline]
+pub(crate) fn decode32_scalar(digits: &[u8; 32]) -> Option<[u8; 16]> {
+    decode_scalar(digits, &SIMPLE)
+}
+
+/// Decodes 32 contiguous hex digits with the best decoder this build has.
+#[inline(always)]
+fn decode32(digits: &[u8; 32]) -> Option<[u8; 16]> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: SSE2 is enabled at compile time (it is part of x86_64).
+        unsafe { sse2::decode32(digits) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        decode32_scalar(digits)
+    }
+}
+
+#[inline(always)]
+fn hyphenated(s: &[u8; 36]) -> Option<Uuid> {
+    if s[8] != b'-' || s[13] != b'-' || s[18] != b'-' || s[23] != b'-' {
+        return None;
+    }
+    let mut d = [0u8; 32];
+    d[0..8].copy_from_slice(&s[0..8]);
+    d[8..12].copy_from_slice(&s[9..13]);
+    d[12..16].copy_from_slice(&s[14..18]);
+    d[16..20].copy_from_slice(&s[19..23]);
+    d[20..32].copy_from_slice(&s[24..36]);
+    decode32(&d).map(Uuid::from_bytes)
+}
+
+/// The lenient fast path: `None` on any error.
+#[inline]
+pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
+    match s.len() {
+        36 => hyphenated(s.first_chunk::<36>()?),
+        32 => decode32(s.first_chunk::<32>()?).map(Uuid::from_bytes),
+        38 if s[0] == b'{' && s[37] == b'}' => hyphenated(s[1..].first_chunk::<36>()?),
+        45 if urn_prefix_ok(s) => hyphenated(s[9..].first_chunk::<36>()?),
+        _ => None,
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(crate) mod sse2 {
+    use core::arch::x86_64::*;
+
+    /// Values of 16 ASCII hex digits, and a mask of the lanes that were digits.
+    #[inline(always)]
+    unsafe fn nibbles(x: __m128i) -> (__m128i, __m128i) {
+        // SAFETY (whole body): plain SSE2 arithmetic, enabled at compile time.
+        unsafe {
+            let d = _mm_sub_epi8(x, _mm_set1_epi8(b'0' as i8));
+            let is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+            let l = _mm_sub_epi8(
+                _mm_or_si128(x, _mm_set1_epi8(0x20)),
+                _mm_set1_epi8(b'a' as i8),
+            );
+            let is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
+            let v = _mm_or_si128(
+                _mm_and_si128(is_d, d),
+                _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))),
+            );
+            (v, _mm_or_si128(is_d, is_l))
+        }
+    }
+
+    /// Pairs of nibbles (high first) into bytes, one per 16-bit lane.
+    #[inline(always)]
+    unsafe fn pairs(v: __m128i) -> __m128i {
+        // SAFETY: plain SSE2 arithmetic.
+        unsafe {
+            _mm_or_si128(
+                _mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0x00ff)), 4),
+                _mm_srli_epi16(v, 8),
+            )
+        }
+    }
+
+    /// Decodes 32 contiguous ASCII hex digits (any case) into 16 bytes.
+    ///
+    /// # Safety
+    /// The CPU must support SSE2 (always true on x86_64).
+    #[inline(always)]
+    pub(crate) unsafe fn decode32(digits: &[u8; 32]) -> Option<[u8; 16]> {
+        // SAFETY: both loads read 16 bytes inside `digits`; the store writes
+        // 16 bytes into `out`; unaligned accesses are used throughout.
+        unsafe {
+            let p = digits.as_ptr().cast::<__m128i>();
+            let (va, oka) = nibbles(_mm_loadu_si128(p));
+            let (vb, okb) = nibbles(_mm_loadu_si128(p.add(1)));
+            if _mm_movemask_epi8(_mm_and_si128(oka, okb)) != 0xffff {
+                return None;
+            }
+            let mut out = [0u8; 16];
+            _mm_storeu_si128(
+                out.as_mut_ptr().cast(),
+                _mm_packus_epi16(pairs(va), pairs(vb)),
+            );
+            Some(out)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The failure path: say what is wrong, and where.
+
+/// Widths of the five groups of the hyphenated form.
+const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
+
+#[cold]
+#[inline(never)]
+pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
+    if strict {
+        if let Some(form) = lenient_form(s) {
+            return ParseError::new(ParseErrorKind::NotHyphenated { found: form }, None, true);
+        }
+    }
+    let err = |kind, at| ParseError::new(kind, at, strict);
+    let bad_char = |at: usize, expected| err(found_at(s, at, expected), Some(at));
+
+    // Which form does the input try to be? Strip its wrapping.
+    let (body, off, wrapped) = if s.len() >= 4 && s[..4].eq_ignore_ascii_case(&URN_PREFIX[..4]) {
+        // "urn:" — the rest of the prefix must follow.
+        for (i, &want) in URN_PREFIX.iter().enumerate().skip(4) {
+            match s.get(i) {
+                Some(c) if c.to_ascii_lowercase() == want => {}
+                Some(_) => return bad_char(i, Expected::UrnPrefix),
+                None => return err(ParseErrorKind::InvalidLength { found: s.len() }, None),
+            }
+        }
+        (&s[9..], 9, true)
+    } else if s.first() == Some(&b'{') {
+        let end = if s.len() > 1 && s[s.len() - 1] == b'}' {
+            s.len() - 1
+        } else {
+            s.len()
+        };
+        (&s[1..end], 1, true)
+    } else {
+        (s, 0, false)
+    };
+
+    if !wrapped && s.len() == 38 && HEX[s[0] as usize] == 0xff && s[0] != b'-' {
+        // The braced length, without the opening brace.
+        return bad_char(0, Expected::OpeningBrace);
+    }
+    // The first character that is neither a hex digit nor a hyphen.
+    let hyphens = body.contains(&b'-');
+    for (i, &c) in body.iter().enumerate() {
+        if HEX[c as usize] == 0xff && c != b'-' {
+            let at = off + i;
+            let expected = if off == 1 && s.len() == 38 && at == 37 {
+                // the last character of a braced form
+                Expected::ClosingBrace
+            } else {
+                Expected::HexDigit
+            };
+            return bad_char(at, expected);
+        }
+    }
+    if off == 1 && s.len() == body.len() + 1 {
+        // "{" and valid digits, but no closing brace.
+        return err(
+            ParseErrorKind::UnexpectedEnd {
+                expected: Expected::ClosingBrace,
+            },
+            Some(s.len()),
+        );
+    }
+
+    if !hyphens {
+        if !wrapped && body.len() == 36 {
+            // 36 digits: the hyphenated length without its hyphens.
+            return bad_char(8, Expected::Hyphen);
+        }
+        if wrapped && body.len() == 32 {
+            return err(ParseErrorKind::GroupCount { found: 1 }, None);
+        }
+        if !wrapped || body.len() != 36 {
+            return err(ParseErrorKind::InvalidLength { found: s.len() }, None);
+        }
+    }
+
+    // Hyphenated: five groups of 8-4-4-4-12 digits.
+    let count = body.split(|&c| c == b'-').count();
+    if count != 5 {
+        return err(ParseErrorKind::GroupCount { found: count }, None);
+    }
+    let mut start = 0;
+    for (n, group) in body.split(|&c| c == b'-').enumerate() {
+        if group.len() != GROUPS[n] {
+            return err(
+                ParseErrorKind::GroupLength {
+                    group: n + 1,
+                    found: group.len(),
+                    expected: GROUPS[n],
+                },
+                Some(off + start),
+            );
+        }
+        start += group.len() + 1;
+    }
+    // Every part is well formed, so only the total length can be wrong.
+    err(ParseErrorKind::InvalidLength { found: s.len() }, None)
+}
+
+/// The character (or, if not UTF-8, the byte) at `at`.
+fn found_at(s: &[u8], at: usize, expected: Expected) -> ParseErrorKind {
+    let rest = &s[at..];
+    for n in 1..=rest.len().min(4) {
+        if let Ok(text) = core::str::from_utf8(&rest[..n]) {
+            if let Some(found) = text.chars().next() {
+                return ParseErrorKind::InvalidCharacter { found, expected };
+            }
+        }
+    }
+    ParseErrorKind::InvalidByte {
+        found: s[at],
+        expected,
+    }
+}
+
+/// The form of a string that [`Uuid::parse`] accepts.
+fn lenient_form(s: &[u8]) -> Option<Form> {
+    parse_lenient(s)?;
+    Some(match s.len() {
+        32 => Form::Simple,
+        36 => Form::Hyphenated,
+        38 => Form::Braced,
+        _ => Form::Urn,
+    })
+}
+
+/// The fixed summary for `const` callers.
+const fn const_diagnose(s: &[u8]) -> &'static str {
+    match s.len() {
+        32 | 36 | 38 | 45 => {
+            "invalid UUID: expected 32 hex digits, grouped 8-4-4-4-12 by hyphens \
+                              (optionally in braces or after \"urn:uuid:\") or not grouped"
+        }
+        _ => ParseError::new(
+            ParseErrorKind::InvalidLength { found: s.len() },
+            None,
+            false,
+        )
+        .summary(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalar_and_simd_decoders_agree_on_every_byte_in_every_lane() {
+        let base = *b"0123456789abcdefABCDEF0123456789";
+        for lane in 0..32 {
+            for byte in 0..=255u8 {
+                let mut d = base;
+                d[lane] = byte;
+                let scalar = decode32_scalar(&d);
+                assert_eq!(
+                    scalar.is_some(),
+                    HEX[byte as usize] != 0xff,
+                    "byte {byte:#x}"
+                );
+                assert_eq!(decode32(&d), scalar, "lane {lane} byte {byte:#x}");
+            }
+        }
+        assert_eq!(
+            decode32_scalar(&base),
+            Some([
+                0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xab, 0xcd, 0xef, 0x01, 0x23, 0x45,
+                0x67, 0x89
+            ])
+        );
+    }
+
+    #[test]
+    fn const_parser_agrees_with_the_runtime_parser() {
+        for s in [
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+            "F81D4FAE7DEC11D0A76500A0C91E6BF6",
+            "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+            "uRn:UuId:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+        ] {
+            assert_eq!(Uuid::parse_const(s).ok(), Uuid::parse(s).ok());
+            assert!(Uuid::parse_const(s).is_ok());
+        }
+        for s in [
+            "",
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bfg",
+            "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6)",
+        ] {
+            assert!(Uuid::parse_const(s).is_err());
+            assert!(Uuid::parse(s).is_err());
+        }
+    }
+}

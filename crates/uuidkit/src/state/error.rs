@@ -1,0 +1,183 @@
+//! [`StateError`]: why stored generator state could not be used or written.
+
+use std::fmt;
+use std::io;
+use std::string::String;
+use std::sync::Arc;
+
+/// Why generator state could not be read from, or written to, stable storage.
+///
+/// None of these errors stops generation: the generators fall back to "no
+/// state" (a fresh random clock sequence, generation from the current time) or
+/// to in-process state, and report the error through [`Status`](super::Status).
+///
+/// ```
+/// use uuidkit::state::{StateErrorKind, StateRecord};
+/// let err = StateRecord::parse(b"uuidkit-state 1\nv7.hwm_ms 12x\n").unwrap_err();
+/// assert_eq!(err.kind(), StateErrorKind::Truncated);
+/// assert_eq!(err.line(), Some(3));
+/// assert_eq!(err.to_string(), "truncated state file: expected checksum line, found end of file at line 3");
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct StateError(Arc<Inner>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct Inner {
+    kind: StateErrorKind,
+    line: Option<usize>,
+    io: Option<io::ErrorKind>,
+    message: String,
+}
+
+/// The classes of [`StateError`].
+///
+/// ```
+/// use uuidkit::state::{StateErrorKind, StateRecord};
+/// assert_eq!(StateRecord::parse(b"").unwrap_err().kind(), StateErrorKind::Empty);
+/// assert!(StateErrorKind::Empty.is_no_state());
+/// assert!(!StateErrorKind::Unwritable.is_no_state());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StateErrorKind {
+    /// There is no state file yet (first use, or it was deleted).
+    Missing,
+    /// The state file exists but holds zero bytes.
+    Empty,
+    /// The state file ends early: no final newline or no checksum line.
+    Truncated,
+    /// A line is not what the format allows (wrong header, unknown key, bad value).
+    Garbage,
+    /// The checksum line does not match the lines above it.
+    ChecksumMismatch,
+    /// The header names a format version this build does not read.
+    UnsupportedVersion,
+    /// The state file exists but could not be read (permissions, I/O error, a directory).
+    Unreadable,
+    /// The state could not be written; in-process state is used instead.
+    Unwritable,
+    /// The lock could not be taken; in-process state is used instead.
+    Unlockable,
+    /// No location for the state file is known (no `UUIDKIT_STATE`, `XDG_STATE_HOME` or `HOME`).
+    NoPath,
+}
+
+impl StateErrorKind {
+    /// True if this error means the stored state is unknown ("no state": RFC 9562
+    /// §6.3), false if it is about writing or locking.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::StateErrorKind::ChecksumMismatch.is_no_state());
+    /// ```
+    pub fn is_no_state(self) -> bool {
+        !matches!(
+            self,
+            StateErrorKind::Unwritable | StateErrorKind::Unlockable
+        )
+    }
+
+    /// True if generation had to fall back to state kept only in this process.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::StateErrorKind::Unlockable.is_in_process_fallback());
+    /// ```
+    pub fn is_in_process_fallback(self) -> bool {
+        matches!(
+            self,
+            StateErrorKind::Unwritable | StateErrorKind::Unlockable | StateErrorKind::NoPath
+        )
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            StateErrorKind::Missing => "no state file",
+            StateErrorKind::Empty => "empty state file",
+            StateErrorKind::Truncated => "truncated state file",
+            StateErrorKind::Garbage => "invalid state file",
+            StateErrorKind::ChecksumMismatch => "state file checksum mismatch",
+            StateErrorKind::UnsupportedVersion => "unsupported state file version",
+            StateErrorKind::Unreadable => "unreadable state file",
+            StateErrorKind::Unwritable => "state file not writable, using in-process state",
+            StateErrorKind::Unlockable => "state file not lockable, using in-process state",
+            StateErrorKind::NoPath => "no state file location, using in-process state",
+        }
+    }
+}
+
+impl StateError {
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn new(kind: StateErrorKind, line: Option<usize>, message: String) -> StateError {
+        StateError(Arc::new(Inner {
+            kind,
+            line,
+            io: None,
+            message,
+        }))
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn io(kind: StateErrorKind, what: &str, err: &io::Error) -> StateError {
+        StateError(Arc::new(Inner {
+            kind,
+            line: None,
+            io: Some(err.kind()),
+            message: std::format!("{what}: {err}"),
+        }))
+    }
+
+    /// The class of the error.
+    ///
+    /// ```
+    /// use uuidkit::state::{StateErrorKind, StateRecord};
+    /// let err = StateRecord::parse(b"hello\n").unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Garbage);
+    /// ```
+    pub fn kind(&self) -> StateErrorKind {
+        self.0.kind
+    }
+
+    /// The 1-based line of the state file the error is about, if any.
+    ///
+    /// ```
+    /// use uuidkit::state::StateRecord;
+    /// assert_eq!(StateRecord::parse(b"hello\n").unwrap_err().line(), Some(1));
+    /// ```
+    pub fn line(&self) -> Option<usize> {
+        self.0.line
+    }
+
+    /// The operating-system error class behind an I/O failure, if any.
+    ///
+    /// ```
+    /// use uuidkit::state::StateRecord;
+    /// assert_eq!(StateRecord::parse(b"hello\n").unwrap_err().io_kind(), None);
+    /// ```
+    pub fn io_kind(&self) -> Option<io::ErrorKind> {
+        self.0.io
+    }
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.kind.describe())?;
+        if !self.0.message.is_empty() {
+            write!(f, ": {}", self.0.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateError")
+            .field("kind", &self.0.kind)
+            .field("line", &self.0.line)
+            .field("io", &self.0.io)
+            .field("message", &self.0.message)
+            .finish()
+    }
+}
+
+impl std::error::Error for StateError {}

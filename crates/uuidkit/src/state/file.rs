@@ -1,0 +1,472 @@
+//! [`FileStore`]: generator state in a file, updated atomically under `flock`.
+
+use core::time::Duration;
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::vec::Vec;
+
+use super::error::{StateError, StateErrorKind};
+use super::format::{StateRecord, V7Mark};
+use super::{StateStore, Status};
+
+/// The environment variable that overrides the state file location.
+pub const ENV_VAR: &str = "UUIDKIT_STATE";
+
+/// Generator state in a file (RFC 9562 §6.3), shared by every process that uses
+/// the same path.
+///
+/// Each [`transact`](StateStore::transact) takes an exclusive `flock` on
+/// `<path>.lock`, reads and checks `<path>`, and replaces it atomically: write
+/// `<path>.tmp`, `fsync` it, rename it over `<path>`, `fsync` the directory. A
+/// crash at any point leaves either the old or the new file, never a mix.
+///
+/// Bad state is never fatal. A missing, empty, truncated, garbage, unreadable or
+/// checksum-failing file reads as "no state" (reported in the [`Status`]) and a
+/// good file is written back. If the file cannot be locked or written (read-only
+/// directory, a path through a regular file), the store keeps the state in
+/// memory for this process, reports that in the status, and tries the file
+/// again on the next transaction.
+///
+/// ```
+/// use uuidkit::state::{FileStore, StateRecord, StateStore, V7Mark};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-doc-{}", std::process::id()));
+/// let store = FileStore::new(dir.join("state"));
+/// let status = store.transact(&mut |old: Option<&StateRecord>| {
+///     assert_eq!(old, None); // first use
+///     StateRecord { v7: Some(V7Mark { hwm_ms: 1_000 }), ..Default::default() }
+/// });
+/// assert!(!status.is_safe()); // there was no state before
+/// assert!(status.is_persisted());
+/// assert_eq!(store.load()?.v7, Some(V7Mark { hwm_ms: 1_000 }));
+/// let status = store.transact(&mut |old: Option<&StateRecord>| *old.unwrap());
+/// assert!(status.is_safe());
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), uuidkit::state::StateError>(())
+/// ```
+#[derive(Debug)]
+pub struct FileStore {
+    path: Option<PathBuf>,
+    lock_timeout: Duration,
+    memory: Mutex<Memory>,
+}
+
+/// What this process last stored, and whether it reached the file.
+#[derive(Debug, Default)]
+struct Memory {
+    record: Option<StateRecord>,
+    /// The record holds reservations the file does not.
+    dirty: bool,
+}
+
+impl FileStore {
+    /// A store at `path` (nothing is touched until the first transaction).
+    ///
+    /// ```
+    /// let store = uuidkit::state::FileStore::new("/tmp/my-app/uuid-state");
+    /// assert_eq!(store.path(), Some(std::path::Path::new("/tmp/my-app/uuid-state")));
+    /// ```
+    pub fn new(path: impl Into<PathBuf>) -> FileStore {
+        FileStore {
+            path: Some(path.into()),
+            lock_timeout: Duration::from_secs(2),
+            memory: Mutex::default(),
+        }
+    }
+
+    /// A store at [`FileStore::default_path`]; if no location is known, a store
+    /// that keeps state in memory and reports [`StateErrorKind::NoPath`].
+    ///
+    /// ```
+    /// let store = uuidkit::state::FileStore::from_env();
+    /// assert_eq!(store.path(), uuidkit::state::FileStore::default_path().as_deref());
+    /// ```
+    pub fn from_env() -> FileStore {
+        FileStore {
+            path: FileStore::default_path(),
+            ..FileStore::new("")
+        }
+    }
+
+    /// The default location: `$UUIDKIT_STATE` if set and not empty; otherwise
+    /// `/var/lib/uuidkit/state` for root (effective user id 0); otherwise
+    /// `$XDG_STATE_HOME/uuidkit/state` if that is an absolute path; otherwise
+    /// `$HOME/.local/state/uuidkit/state`; otherwise none.
+    ///
+    /// ```
+    /// if let Some(path) = uuidkit::state::FileStore::default_path() {
+    ///     assert!(path.is_absolute() || std::env::var_os("UUIDKIT_STATE").is_some());
+    /// }
+    /// ```
+    pub fn default_path() -> Option<PathBuf> {
+        resolve_path(|k| std::env::var_os(k), is_root())
+    }
+
+    /// Sets how long a transaction waits for another process's lock before it
+    /// falls back to in-process state (default 2 s).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// let store = uuidkit::state::FileStore::new("/tmp/s").with_lock_timeout(Duration::from_millis(50));
+    /// # let _ = store;
+    /// ```
+    pub fn with_lock_timeout(mut self, timeout: Duration) -> FileStore {
+        self.lock_timeout = timeout;
+        self
+    }
+
+    /// The state file's path, if one is known.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::FileStore::new("s").path().is_some());
+    /// ```
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Reads and checks the state file without locking or changing it.
+    ///
+    /// # Errors
+    ///
+    /// [`StateErrorKind::Missing`] if there is no file,
+    /// [`StateErrorKind::Unreadable`] if it cannot be read,
+    /// [`StateErrorKind::NoPath`] if no location is known, and the
+    /// [`StateRecord::parse`] errors for its contents.
+    ///
+    /// ```
+    /// use uuidkit::state::{FileStore, StateErrorKind};
+    /// let err = FileStore::new("/nonexistent/uuidkit/state").load().unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::Missing);
+    /// ```
+    pub fn load(&self) -> Result<StateRecord, StateError> {
+        let Some(path) = &self.path else {
+            return Err(no_path());
+        };
+        read_state(path)
+    }
+
+    /// Lock file next to the state file: the state file itself is replaced by
+    /// rename, so it cannot carry the lock.
+    fn side(path: &Path, suffix: &str) -> PathBuf {
+        let mut s: OsString = path.as_os_str().to_os_string();
+        s.push(suffix);
+        PathBuf::from(s)
+    }
+
+    fn lock(&self, path: &Path) -> Result<File, StateError> {
+        let lock_path = FileStore::side(path, ".lock");
+        let open = |p: &Path| {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(p)
+        };
+        let file = match open(&lock_path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    let _ = fs::create_dir_all(dir);
+                }
+                open(&lock_path)
+                    .or_else(|_| OpenOptions::new().read(true).open(&lock_path))
+                    .map_err(|e| {
+                        StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e)
+                    })?
+            }
+            // A read-only location may still hold a lock file we can lock for reading.
+            Err(e) => OpenOptions::new()
+                .read(true)
+                .open(&lock_path)
+                .map_err(|_| {
+                    StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e)
+                })?,
+        };
+        flock_exclusive(&file, self.lock_timeout)
+            .map_err(|e| StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e))?;
+        Ok(file)
+    }
+}
+
+fn lock_desc(p: &Path) -> std::string::String {
+    std::format!("cannot lock {}", p.display())
+}
+
+#[cold]
+fn no_path() -> StateError {
+    StateError::new(
+        StateErrorKind::NoPath,
+        None,
+        std::format!("expected {ENV_VAR}, XDG_STATE_HOME or HOME to be set, found none"),
+    )
+}
+
+impl StateStore for FileStore {
+    fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status {
+        let mut mem = self.memory.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(path) = &self.path else {
+            let record = update(mem.record.as_ref());
+            let read = if mem.record.is_none() {
+                Some(no_path())
+            } else {
+                None
+            };
+            *mem = Memory {
+                record: Some(record),
+                dirty: true,
+            };
+            return Status {
+                read,
+                write: Some(no_path()),
+            };
+        };
+        let lock = match self.lock(path) {
+            Ok(f) => f,
+            Err(e) => {
+                // No lock: keep state in this process. Still honour what the file
+                // says (read without the lock), so we stay above its marks.
+                let (input, read) = merge_input(read_state(path), &mem);
+                let record = update(input.as_ref());
+                *mem = Memory {
+                    record: Some(record),
+                    dirty: true,
+                };
+                return Status {
+                    read,
+                    write: Some(e),
+                };
+            }
+        };
+        let (input, read) = merge_input(read_state(path), &mem);
+        let record = update(input.as_ref());
+        let write = write_atomically(path, record.emit().as_bytes()).err();
+        *mem = Memory {
+            record: Some(record),
+            dirty: write.is_some(),
+        };
+        drop(lock); // closing the descriptor releases the flock
+        Status { read, write }
+    }
+}
+
+/// The record to hand to the update function, and the read problem to report.
+///
+/// The file is authoritative when this process's last record reached it. If it
+/// did not (we fell back to memory), our reservations must still be honoured:
+/// v7 takes the larger mark; v1/v6 keep the file's clock sequence and node with
+/// the larger mark. A bad file with a record in memory continues from memory.
+fn merge_input(
+    file: Result<StateRecord, StateError>,
+    mem: &Memory,
+) -> (Option<StateRecord>, Option<StateError>) {
+    match (file, &mem.record) {
+        (Ok(f), Some(m)) if mem.dirty => {
+            let g = |a: Option<super::GregorianMark>, b: Option<super::GregorianMark>| match (a, b)
+            {
+                (Some(a), Some(b)) => Some(super::GregorianMark {
+                    hwm: a.hwm.max(b.hwm),
+                    ..a
+                }),
+                (a, b) => a.or(b),
+            };
+            let v7 = match (f.v7, m.v7) {
+                (Some(a), Some(b)) => Some(V7Mark {
+                    hwm_ms: a.hwm_ms.max(b.hwm_ms),
+                }),
+                (a, b) => a.or(b),
+            };
+            (
+                Some(StateRecord {
+                    v1: g(f.v1, m.v1),
+                    v6: g(f.v6, m.v6),
+                    v7,
+                }),
+                None,
+            )
+        }
+        (Ok(f), _) => (Some(f), None),
+        (Err(e), m) => (*m, Some(e)),
+    }
+}
+
+fn read_state(path: &Path) -> Result<StateRecord, StateError> {
+    let mut buf = Vec::new();
+    let res = File::open(path).and_then(|mut f| {
+        // A state file is well under 1 KiB; anything huge is garbage.
+        Read::by_ref(&mut f).take(64 * 1024).read_to_end(&mut buf)
+    });
+    match res {
+        Ok(_) => StateRecord::parse(&buf),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StateError::io(
+            StateErrorKind::Missing,
+            &std::format!("{} does not exist", path.display()),
+            &e,
+        )),
+        Err(e) => Err(StateError::io(
+            StateErrorKind::Unreadable,
+            &std::format!("cannot read {}", path.display()),
+            &e,
+        )),
+    }
+}
+
+/// Write `<path>.tmp`, fsync, rename over `path`, fsync the directory.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
+    let tmp = FileStore::side(path, ".tmp");
+    let fail = |what: &str, e: io::Error| {
+        StateError::io(
+            StateErrorKind::Unwritable,
+            &std::format!("cannot {what} {}", tmp.display()),
+            &e,
+        )
+    };
+    let mut opts = OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o644);
+    let mut f = opts.open(&tmp).map_err(|e| fail("create", e))?;
+    let res = f.write_all(bytes).and_then(|()| f.sync_all());
+    drop(f);
+    let res = res.and_then(|()| fs::rename(&tmp, path));
+    if let Err(e) = res {
+        let _ = fs::remove_file(&tmp);
+        return Err(fail("write and rename", e));
+    }
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        File::open(dir).and_then(|d| d.sync_all()).map_err(|e| {
+            StateError::io(
+                StateErrorKind::Unwritable,
+                &std::format!("cannot fsync {}", dir.display()),
+                &e,
+            )
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn flock_exclusive(file: &File, timeout: Duration) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let start = std::time::Instant::now();
+    let mut pause = Duration::from_micros(200);
+    loop {
+        // SAFETY: flock on a descriptor we own; no memory is passed.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        match err.raw_os_error() {
+            Some(libc::EINTR) => continue,
+            Some(libc::EWOULDBLOCK) if start.elapsed() < timeout => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            _ => return Err(err),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn flock_exclusive(_file: &File, _timeout: Duration) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "file locking needs a Unix system",
+    ))
+}
+
+#[cfg(unix)]
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(not(unix))]
+fn is_root() -> bool {
+    false
+}
+
+/// [`FileStore::default_path`] with the environment and the user injected.
+fn resolve_path(env: impl Fn(&str) -> Option<OsString>, root: bool) -> Option<PathBuf> {
+    if let Some(p) = env(ENV_VAR).filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    if root {
+        return Some(PathBuf::from("/var/lib/uuidkit/state"));
+    }
+    if let Some(x) = env("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+    {
+        return Some(x.join("uuidkit/state"));
+    }
+    env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".local/state/uuidkit/state"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn path_resolution_order() {
+        let all = [
+            ("UUIDKIT_STATE", "/x/s"),
+            ("XDG_STATE_HOME", "/xdg"),
+            ("HOME", "/home/u"),
+        ];
+        assert_eq!(
+            resolve_path(env(&all), true),
+            Some(PathBuf::from("/x/s")),
+            "env var beats root"
+        );
+        assert_eq!(
+            resolve_path(env(&all[1..]), true),
+            Some(PathBuf::from("/var/lib/uuidkit/state"))
+        );
+        assert_eq!(
+            resolve_path(env(&all[1..]), false),
+            Some(PathBuf::from("/xdg/uuidkit/state"))
+        );
+        assert_eq!(
+            resolve_path(env(&all[2..]), false),
+            Some(PathBuf::from("/home/u/.local/state/uuidkit/state"))
+        );
+        let rel = [
+            ("UUIDKIT_STATE", ""),
+            ("XDG_STATE_HOME", "rel"),
+            ("HOME", "/h"),
+        ];
+        assert_eq!(
+            resolve_path(env(&rel), false),
+            Some(PathBuf::from("/h/.local/state/uuidkit/state")),
+            "empty override and relative XDG_STATE_HOME are ignored (XDG spec)"
+        );
+        assert_eq!(resolve_path(env(&[]), false), None);
+    }
+
+    #[test]
+    fn side_files() {
+        assert_eq!(
+            FileStore::side(Path::new("/a/state"), ".lock"),
+            PathBuf::from("/a/state.lock")
+        );
+    }
+}

@@ -1,0 +1,493 @@
+//! Generator state in stable storage (RFC 9562 §6.3): v1, v6 and v7 UUIDs that
+//! stay unique and ordered across processes and restarts.
+//!
+//! # How it works
+//!
+//! A [`StateStore`] holds, per time-based version, a *high-water mark*: every
+//! timestamp ever issued under the store is below it. A generator that uses a
+//! store *reserves a block*: it locks the store, reads the marks, claims the
+//! range from `max(now, mark)` to a short time ([`BlockPolicy::block`]) later,
+//! writes the new mark, unlocks, and then generates from memory until the
+//! block is used up. So the file is touched about once per block, and:
+//!
+//! * processes sharing a store never share a timestamp (their blocks are
+//!   disjoint), even with the same node ID;
+//! * a crash (even `kill -9`) cannot cause reuse: after a restart, generation
+//!   continues above the stored mark; for v1/v6, if the clock is now behind the
+//!   mark by more than [`BlockPolicy::behind_tolerance`], the clock sequence is
+//!   incremented instead (RFC 9562 §6.1); v7 always continues above the mark.
+//!
+//! # Safety status
+//!
+//! Like libuuid's `uuid_generate_time_safe`, every reservation returns a
+//! [`Status`]: safe when the state was read and written back; otherwise it says
+//! why. Bad state is never fatal: a missing, empty, truncated, garbage,
+//! checksum-failing or unreadable file counts as "no state" (fresh random clock
+//! sequence, start at the clock) and a good file is written back; a location
+//! that cannot be locked or written falls back to state in this process.
+//!
+//! # The file
+//!
+//! [`FileStore`] keeps the state in a small text file (format in [`StateRecord`]
+//! and below), by default at `$XDG_STATE_HOME/uuidkit/state` (root:
+//! `/var/lib/uuidkit/state`), overridable by `UUIDKIT_STATE` or the API.
+//!
+//! ```text
+//! uuidkit-state 1
+//! # RFC 9562 section 6.3 generator state, shared by every uuidkit process that uses this file.
+//! # Every UUID issued under it is below the high-water mark (hwm) of its version.
+//! # The last line checksums all lines above it; a file that fails the check is ignored.
+//! v1.hwm 138648505420000000
+//! # v1.hwm = 2022-02-22T19:22:22.0000000Z
+//! v1.clock_seq 13256
+//! v1.node 9f6bdeced846
+//! v7.hwm_ms 1645557742000
+//! # v7.hwm_ms = 2022-02-22T19:22:22.000Z
+//! sha256 5b2c1b6c0a4b2a8e
+//! ```
+//!
+//! ```
+//! use uuidkit::state::{BlockPolicy, FileStore, Reserver};
+//! let dir = std::env::temp_dir().join(format!("uuidkit-mod-doc-{}", std::process::id()));
+//! let reserver = Reserver::new(FileStore::new(dir.join("state")), BlockPolicy::default());
+//! let (block, status) = reserver.reserve_v7(1_645_557_742_000);
+//! assert_eq!(block.start_ms, 1_645_557_742_000);
+//! assert!(!status.is_safe()); // first use: there was no state
+//! let (next, status) = reserver.reserve_v7(1_645_557_742_000);
+//! assert_eq!(next.start_ms, block.end_ms); // blocks never overlap
+//! assert!(status.is_safe());
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+mod bind;
+mod error;
+mod file;
+mod format;
+mod global;
+mod reserve;
+
+use core::fmt;
+use std::sync::{Arc, Mutex};
+
+pub use bind::{StoredV1, StoredV6, StoredV7};
+pub use error::{StateError, StateErrorKind};
+pub use file::{ENV_VAR, FileStore};
+pub use format::{GregorianMark, HEADER, StateRecord, V7Mark};
+pub use global::{StateConfig, configure, configured, now_v1, now_v6, now_v7, release};
+pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
+
+/// Stable storage for generator state (RFC 9562 §6.3).
+///
+/// Implementations run each transaction under an exclusive lock shared by every
+/// generator (in every process) that uses the same storage.
+///
+/// ```
+/// use uuidkit::state::{MemoryStore, StateRecord, StateStore, V7Mark};
+/// let store = MemoryStore::new();
+/// store.transact(&mut |_| StateRecord { v7: Some(V7Mark { hwm_ms: 9 }), ..Default::default() });
+/// let mut seen = None;
+/// store.transact(&mut |old: Option<&StateRecord>| { seen = old.copied(); *old.unwrap() });
+/// assert_eq!(seen.unwrap().v7, Some(V7Mark { hwm_ms: 9 }));
+/// ```
+pub trait StateStore: Send + Sync + fmt::Debug {
+    /// Runs one transaction: under the lock, reads the stored record (`None`
+    /// when there is no usable state), calls `update` exactly once with it, and
+    /// stores the record `update` returns. Never fails: problems are reported
+    /// in the returned [`Status`].
+    fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status;
+}
+
+/// The outcome of a [`StateStore::transact`]: whether the state was read and
+/// written back safely, and if not, why (cf. libuuid's `uuid_generate_time_safe`).
+///
+/// ```
+/// use uuidkit::state::{MemoryStore, StateErrorKind, StateRecord, StateStore};
+/// let store = MemoryStore::new();
+/// let status = store.transact(&mut |_| StateRecord::default());
+/// assert!(!status.is_safe());
+/// assert_eq!(status.reason().map(|e| e.kind()), Some(StateErrorKind::Missing));
+/// assert!(store.transact(&mut |old| *old.unwrap()).is_safe());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    read: Option<StateError>,
+    write: Option<StateError>,
+}
+
+impl Status {
+    /// Read and written back without trouble.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::Status::SAFE.is_safe());
+    /// ```
+    pub const SAFE: Status = Status {
+        read: None,
+        write: None,
+    };
+
+    /// True if the stored state was read and the new state was persisted: no
+    /// other process sharing the store can issue what this reservation covers,
+    /// and a restart cannot either.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::Status::SAFE.is_safe());
+    /// ```
+    pub fn is_safe(&self) -> bool {
+        self.read.is_none() && self.write.is_none()
+    }
+
+    /// True if the new state reached the store (a bad file was repaired, or a
+    /// good one updated).
+    ///
+    /// ```
+    /// assert!(uuidkit::state::Status::SAFE.is_persisted());
+    /// ```
+    pub fn is_persisted(&self) -> bool {
+        self.write.is_none()
+    }
+
+    /// Why the stored state could not be used ("no state"), if so.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::Status::SAFE.read_error().is_none());
+    /// ```
+    pub fn read_error(&self) -> Option<&StateError> {
+        self.read.as_ref()
+    }
+
+    /// Why the new state could not be persisted (in-process fallback), if so.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::Status::SAFE.write_error().is_none());
+    /// ```
+    pub fn write_error(&self) -> Option<&StateError> {
+        self.write.as_ref()
+    }
+
+    /// The main reason the status is unsafe: the write error (in-process
+    /// fallback) if any, else the read error.
+    ///
+    /// ```
+    /// assert!(uuidkit::state::Status::SAFE.reason().is_none());
+    /// ```
+    pub fn reason(&self) -> Option<&StateError> {
+        self.write.as_ref().or(self.read.as_ref())
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.read, &self.write) {
+            (None, None) => f.write_str("safe"),
+            (Some(r), None) => write!(f, "unsafe: {r} (state rewritten)"),
+            (None, Some(w)) => write!(f, "unsafe: {w}"),
+            (Some(r), Some(w)) => write!(f, "unsafe: {w}; {r}"),
+        }
+    }
+}
+
+/// A [`StateStore`] in this process's memory: for tests, and for generators that
+/// share state between threads but need no persistence. It starts with no
+/// state (the first transaction reports [`StateErrorKind::Missing`]).
+///
+/// ```
+/// use uuidkit::state::{MemoryStore, StateRecord, StateStore, V7Mark};
+/// let rec = StateRecord { v7: Some(V7Mark { hwm_ms: 5 }), ..Default::default() };
+/// let store = MemoryStore::with_record(rec);
+/// assert!(store.transact(&mut |old| *old.unwrap()).is_safe());
+/// assert_eq!(store.record(), Some(rec));
+/// ```
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    record: Mutex<Option<StateRecord>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::state::MemoryStore::new().record(), None);
+    /// ```
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    /// A store holding `record`.
+    ///
+    /// ```
+    /// let s = uuidkit::state::MemoryStore::with_record(Default::default());
+    /// assert!(s.record().is_some());
+    /// ```
+    pub fn with_record(record: StateRecord) -> MemoryStore {
+        MemoryStore {
+            record: Mutex::new(Some(record)),
+        }
+    }
+
+    /// The stored record.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::state::MemoryStore::new().record(), None);
+    /// ```
+    pub fn record(&self) -> Option<StateRecord> {
+        *self.record.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl StateStore for MemoryStore {
+    fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status {
+        let mut rec = self.record.lock().unwrap_or_else(|p| p.into_inner());
+        let read = match &*rec {
+            Some(_) => None,
+            None => Some(StateError::new(
+                StateErrorKind::Missing,
+                None,
+                std::string::String::from("empty memory store"),
+            )),
+        };
+        *rec = Some(update(rec.as_ref()));
+        Status { read, write: None }
+    }
+}
+
+/// A [`StateStore`] and a [`BlockPolicy`]: reserves blocks and releases their
+/// unused tails. Cheap to clone (the store is shared).
+///
+/// ```
+/// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+/// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+/// let fresh = Fresh { clock_seq: 1, node: [0; 6] };
+/// let (a, _) = r.reserve_v1(1_000, None, fresh);
+/// let (b, status) = r.reserve_v1(1_000, None, fresh);
+/// assert!(status.is_safe());
+/// assert_eq!((b.start, b.clock_seq, b.node), (a.end, a.clock_seq, a.node));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Reserver {
+    store: Arc<dyn StateStore>,
+    policy: BlockPolicy,
+}
+
+/// Which v1/v6 record of a [`StateRecord`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Gregorian {
+    V1,
+    V6,
+}
+
+impl Gregorian {
+    fn slot(self, rec: &mut StateRecord) -> &mut Option<GregorianMark> {
+        match self {
+            Gregorian::V1 => &mut rec.v1,
+            Gregorian::V6 => &mut rec.v6,
+        }
+    }
+}
+
+impl Reserver {
+    /// Reserves from `store` with `policy`.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// assert_eq!(r.policy(), BlockPolicy::default());
+    /// ```
+    pub fn new(store: impl StateStore + 'static, policy: BlockPolicy) -> Reserver {
+        Reserver {
+            store: Arc::new(store),
+            policy,
+        }
+    }
+
+    /// Reserves from a shared store (so that several generators in this process
+    /// share one lock and one in-process fallback).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateStore};
+    /// let store: Arc<dyn StateStore> = Arc::new(MemoryStore::new());
+    /// let a = Reserver::shared(store.clone(), BlockPolicy::default());
+    /// let b = Reserver::shared(store, BlockPolicy::default());
+    /// let (x, _) = a.reserve_v7(100);
+    /// let (y, _) = b.reserve_v7(100);
+    /// assert_eq!(y.start_ms, x.end_ms);
+    /// ```
+    pub fn shared(store: Arc<dyn StateStore>, policy: BlockPolicy) -> Reserver {
+        Reserver { store, policy }
+    }
+
+    /// The block policy.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// assert_eq!(Reserver::new(MemoryStore::new(), BlockPolicy::default()).policy().block.as_millis(), 100);
+    /// ```
+    pub fn policy(&self) -> BlockPolicy {
+        self.policy
+    }
+
+    /// The store.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// assert!(format!("{:?}", r.store()).contains("MemoryStore"));
+    /// ```
+    pub fn store(&self) -> &Arc<dyn StateStore> {
+        &self.store
+    }
+
+    pub(crate) fn reserve_gregorian(
+        &self,
+        which: Gregorian,
+        now: u64,
+        node: Option<[u8; 6]>,
+        fresh: Fresh,
+    ) -> (GregorianBlock, Status) {
+        let mut out = None;
+        let status = self.store.transact(&mut |old| {
+            let mut rec = old.copied().unwrap_or_default();
+            let slot = which.slot(&mut rec);
+            let b = self
+                .policy
+                .reserve_gregorian(slot.as_ref(), now, node, fresh);
+            *slot = Some(b.stored());
+            out = Some(b);
+            rec
+        });
+        // `transact` calls the closure exactly once.
+        let block = out.unwrap_or_else(|| self.policy.reserve_gregorian(None, now, node, fresh));
+        (block, status)
+    }
+
+    /// Reserves a v1 block at `now` (60-bit Gregorian timestamp) through one
+    /// store transaction; see [`BlockPolicy::reserve_gregorian`].
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockOrigin, BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let (b, status) = r.reserve_v1(5, Some([2; 6]), Fresh { clock_seq: 9, node: [0; 6] });
+    /// assert_eq!((b.start, b.clock_seq, b.node, b.origin), (5, 9, [2; 6], BlockOrigin::NoState));
+    /// assert!(!status.is_safe());
+    /// ```
+    pub fn reserve_v1(
+        &self,
+        now: u64,
+        node: Option<[u8; 6]>,
+        fresh: Fresh,
+    ) -> (GregorianBlock, Status) {
+        self.reserve_gregorian(Gregorian::V1, now, node, fresh)
+    }
+
+    /// Reserves a v6 block; as [`reserve_v1`](Self::reserve_v1), with its own record.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
+    /// let (v1, _) = r.reserve_v1(5, None, fresh);
+    /// let (v6, _) = r.reserve_v6(5, None, fresh);
+    /// assert_eq!(v6.start, 5, "v1 and v6 UUIDs never collide, so their marks are separate");
+    /// # let _ = v1;
+    /// ```
+    pub fn reserve_v6(
+        &self,
+        now: u64,
+        node: Option<[u8; 6]>,
+        fresh: Fresh,
+    ) -> (GregorianBlock, Status) {
+        self.reserve_gregorian(Gregorian::V6, now, node, fresh)
+    }
+
+    /// Reserves a v7 block at `now_ms` (Unix milliseconds) through one store
+    /// transaction; see [`BlockPolicy::reserve_v7`].
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let (b, _) = r.reserve_v7(1_000);
+    /// assert_eq!((b.start_ms, b.end_ms), (1_000, 1_100));
+    /// ```
+    pub fn reserve_v7(&self, now_ms: u64) -> (V7Block, Status) {
+        let mut out = None;
+        let status = self.store.transact(&mut |old| {
+            let mut rec = old.copied().unwrap_or_default();
+            let b = self.policy.reserve_v7(rec.v7.as_ref(), now_ms);
+            rec.v7 = Some(b.stored());
+            out = Some(b);
+            rec
+        });
+        let block = out.unwrap_or_else(|| self.policy.reserve_v7(None, now_ms));
+        (block, status)
+    }
+
+    pub(crate) fn release_gregorian(
+        &self,
+        which: Gregorian,
+        block: &GregorianBlock,
+        next: u64,
+    ) -> Status {
+        self.store.transact(&mut |old| {
+            let mut rec = old.copied().unwrap_or_default();
+            let slot = which.slot(&mut rec);
+            if let Some(m) = slot {
+                if *m == block.stored() && next >= block.start && next < block.end {
+                    m.hwm = next;
+                }
+            }
+            rec
+        })
+    }
+
+    /// Gives back the unused tail of a v1 block: if the stored mark is still
+    /// this block's end (nobody reserved after it), lowers it to `next` (one past
+    /// the last timestamp issued), so that the next process need not start
+    /// ahead of the clock. Otherwise changes nothing.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
+    /// let (b, _) = r.reserve_v1(1_000, None, fresh);
+    /// r.release_v1(&b, 1_001);
+    /// assert_eq!(r.reserve_v1(1_000, None, fresh).0.start, 1_001);
+    /// ```
+    pub fn release_v1(&self, block: &GregorianBlock, next: u64) -> Status {
+        self.release_gregorian(Gregorian::V1, block, next)
+    }
+
+    /// As [`release_v1`](Self::release_v1), for v6.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
+    /// let (b, _) = r.reserve_v6(1_000, None, fresh);
+    /// assert!(r.release_v6(&b, 1_500).is_safe());
+    /// ```
+    pub fn release_v6(&self, block: &GregorianBlock, next: u64) -> Status {
+        self.release_gregorian(Gregorian::V6, block, next)
+    }
+
+    /// As [`release_v1`](Self::release_v1), for v7: `next_ms` is one past the
+    /// last millisecond issued.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let (b, _) = r.reserve_v7(1_000);
+    /// r.release_v7(&b, 1_001);
+    /// assert_eq!(r.reserve_v7(1_000).0.start_ms, 1_001);
+    /// ```
+    pub fn release_v7(&self, block: &V7Block, next_ms: u64) -> Status {
+        self.store.transact(&mut |old| {
+            let mut rec = old.copied().unwrap_or_default();
+            if let Some(m) = &mut rec.v7 {
+                if *m == block.stored() && next_ms >= block.start_ms && next_ms < block.end_ms {
+                    m.hwm_ms = next_ms;
+                }
+            }
+            rec
+        })
+    }
+}

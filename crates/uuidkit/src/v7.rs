@@ -1,0 +1,706 @@
+//! Version 7: Unix epoch time-based (RFC 9562 §5.7), with the monotonicity
+//! methods of §6.2.
+
+use rand_core::Rng;
+
+use crate::generator::{
+    ClockBackPolicy, DEFAULT_TOLERANCE_NS, Engine, EngineSpec, GenError, NoReserve, Reserve,
+    RolloverPolicy, Stop,
+};
+use crate::{Clock, Uuid};
+
+const MASK_62: u128 = (1 << 62) - 1;
+
+/// How a [`V7Generator`] keeps UUIDs generated within one millisecond ordered
+/// (RFC 9562 §6.2). The 74 bits after the 48-bit millisecond timestamp are filled,
+/// most significant first, with: the sub-millisecond fraction (Method 3), the
+/// counter (Methods 1 and 2), then fresh random bits.
+///
+/// ```
+/// use uuidkit::V7Method;
+/// assert_eq!(V7Method::default(), V7Method::Counter { bits: 42 });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum V7Method {
+    /// Method 1, fixed-length dedicated counter: `bits` (12..=42) counter bits
+    /// right after the timestamp (`rand_a`, then the top of `rand_b`), seeded
+    /// randomly at each new millisecond with the top guard bit(s) clear and
+    /// incremented by 1 within it; the remaining `74 - bits` bits are random per
+    /// UUID. The default is 42 bits (32 random bits remain).
+    Counter {
+        /// Counter width, 12..=42.
+        bits: u8,
+    },
+    /// Method 2, monotonic random: all 74 bits form one number, seeded randomly
+    /// (top guard bit(s) clear) at each new millisecond and increased within it by
+    /// a random increment drawn uniformly from `[1, 2^increment_bits]`
+    /// (`increment_bits` 0..=32; 0 means increment by exactly 1).
+    MonotonicRandom {
+        /// Width of the random increment, 0..=32.
+        increment_bits: u8,
+    },
+    /// Method 3, increased clock precision: `bits` (1..=12) sub-millisecond bits
+    /// `floor(fraction × 2^bits)` right after the timestamp, the rest random. Two
+    /// UUIDs in the same sub-millisecond tick are kept ordered by the rollover
+    /// policy (by default, the second one moves to the next tick).
+    SubMillis {
+        /// Fraction width, 1..=12.
+        bits: u8,
+    },
+    /// Method 3 followed by a Method 1 counter: `frac_bits` (1..=12) fraction bits,
+    /// then `counter_bits` (1..=42) counter bits, then random bits.
+    SubMillisCounter {
+        /// Fraction width, 1..=12.
+        frac_bits: u8,
+        /// Counter width, 1..=42.
+        counter_bits: u8,
+    },
+}
+
+impl Default for V7Method {
+    fn default() -> V7Method {
+        V7Method::Counter { bits: 42 }
+    }
+}
+
+/// The configuration of a [`V7Generator`]; checked by
+/// [`V7Generator::with_config`].
+///
+/// ```
+/// use uuidkit::{ClockBackPolicy, RolloverPolicy, V7Config, V7Method};
+/// let cfg = V7Config::new()
+///     .method(V7Method::SubMillisCounter { frac_bits: 12, counter_bits: 18 })
+///     .rollover(RolloverPolicy::Wait)
+///     .clock_back(ClockBackPolicy::Error, 1_000_000_000); // 1 s tolerance
+/// assert_eq!(cfg, V7Config { method: V7Method::SubMillisCounter { frac_bits: 12, counter_bits: 18 },
+///     guard_bits: 1, rollover: RolloverPolicy::Wait, clock_back: ClockBackPolicy::Error,
+///     tolerance_ns: 1_000_000_000 });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct V7Config {
+    /// The §6.2 method.
+    pub method: V7Method,
+    /// Top counter bits left clear at each seeding, as rollover guard (§6.2); must
+    /// be smaller than the counter width. Default 1. Ignored by
+    /// [`V7Method::SubMillis`], which has no counter.
+    pub guard_bits: u8,
+    /// What to do when the counter is used up within one tick. Default
+    /// [`RolloverPolicy::AdvanceTimestamp`].
+    pub rollover: RolloverPolicy,
+    /// What to do when the clock is behind the last timestamp by more than
+    /// `tolerance_ns`. Default [`ClockBackPolicy::Reset`].
+    pub clock_back: ClockBackPolicy,
+    /// How far behind the last timestamp the clock may read while the generator
+    /// keeps the last timestamp and counts on. Default 10 s; `u64::MAX` means no
+    /// limit (the policy is then never applied).
+    pub tolerance_ns: u64,
+}
+
+impl Default for V7Config {
+    fn default() -> V7Config {
+        V7Config::new()
+    }
+}
+
+impl V7Config {
+    /// The defaults: 42-bit Method 1 counter, 1 guard bit, advance on rollover,
+    /// reset beyond a 10 s clock step back.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::V7Config::new().tolerance_ns, 10_000_000_000);
+    /// ```
+    pub const fn new() -> V7Config {
+        V7Config {
+            method: V7Method::Counter { bits: 42 },
+            guard_bits: 1,
+            rollover: RolloverPolicy::AdvanceTimestamp,
+            clock_back: ClockBackPolicy::Reset,
+            tolerance_ns: DEFAULT_TOLERANCE_NS,
+        }
+    }
+
+    /// Sets the method.
+    ///
+    /// ```
+    /// use uuidkit::{V7Config, V7Method};
+    /// let cfg = V7Config::new().method(V7Method::MonotonicRandom { increment_bits: 32 });
+    /// assert_eq!(cfg.method, V7Method::MonotonicRandom { increment_bits: 32 });
+    /// ```
+    pub const fn method(mut self, method: V7Method) -> V7Config {
+        self.method = method;
+        self
+    }
+
+    /// Sets the number of guard bits.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::V7Config::new().guard_bits(3).guard_bits, 3);
+    /// ```
+    pub const fn guard_bits(mut self, bits: u8) -> V7Config {
+        self.guard_bits = bits;
+        self
+    }
+
+    /// Sets the counter rollover policy.
+    ///
+    /// ```
+    /// use uuidkit::{RolloverPolicy, V7Config};
+    /// assert_eq!(V7Config::new().rollover(RolloverPolicy::Error).rollover, RolloverPolicy::Error);
+    /// ```
+    pub const fn rollover(mut self, policy: RolloverPolicy) -> V7Config {
+        self.rollover = policy;
+        self
+    }
+
+    /// Sets the clock-back policy and tolerance.
+    ///
+    /// ```
+    /// use uuidkit::{ClockBackPolicy, V7Config};
+    /// let cfg = V7Config::new().clock_back(ClockBackPolicy::Error, 0);
+    /// assert_eq!((cfg.clock_back, cfg.tolerance_ns), (ClockBackPolicy::Error, 0));
+    /// ```
+    pub const fn clock_back(mut self, policy: ClockBackPolicy, tolerance_ns: u64) -> V7Config {
+        self.clock_back = policy;
+        self.tolerance_ns = tolerance_ns;
+        self
+    }
+
+    fn spec(&self) -> Result<EngineSpec, GenError> {
+        let (frac, counter, inc) = match self.method {
+            V7Method::Counter { bits } => {
+                if !(12..=42).contains(&bits) {
+                    return Err(GenError::config("counter bits in 12..=42", bits.into()));
+                }
+                (0, bits, 0)
+            }
+            V7Method::MonotonicRandom { increment_bits } => {
+                if increment_bits > 32 {
+                    return Err(GenError::config(
+                        "increment bits in 0..=32",
+                        increment_bits.into(),
+                    ));
+                }
+                (0, 74, increment_bits)
+            }
+            V7Method::SubMillis { bits } => {
+                if !(1..=12).contains(&bits) {
+                    return Err(GenError::config("fraction bits in 1..=12", bits.into()));
+                }
+                (bits, 0, 0)
+            }
+            V7Method::SubMillisCounter {
+                frac_bits,
+                counter_bits,
+            } => {
+                if !(1..=12).contains(&frac_bits) {
+                    return Err(GenError::config(
+                        "fraction bits in 1..=12",
+                        frac_bits.into(),
+                    ));
+                }
+                if !(1..=42).contains(&counter_bits) {
+                    return Err(GenError::config(
+                        "counter bits in 1..=42",
+                        counter_bits.into(),
+                    ));
+                }
+                (frac_bits, counter_bits, 0)
+            }
+        };
+        let guard = if counter == 0 { 0 } else { self.guard_bits };
+        if counter != 0 && guard >= counter {
+            return Err(GenError::config(
+                "guard bits smaller than the counter width",
+                guard.into(),
+            ));
+        }
+        Ok(EngineSpec {
+            frac_bits: frac.into(),
+            counter_bits: counter.into(),
+            guard_bits: guard.into(),
+            increment_bits: inc.into(),
+            rollover: self.rollover,
+            clock_back: self.clock_back,
+            tolerance_ns: self.tolerance_ns,
+        })
+    }
+}
+
+/// The state of a [`V7Generator`]: its high-water mark, for stable storage
+/// (RFC 9562 §6.3). `counter` holds the bits that order UUIDs within the
+/// millisecond (the sub-millisecond fraction, then the counter), right-aligned;
+/// `valid` is false before the first UUID.
+///
+/// ```
+/// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+/// let clock = ManualClock::new(1_700_000_000_123_000_000);
+/// let mut g = V7Generator::new(&clock, ThreadRng);
+/// assert!(!g.state().valid);
+/// let u = g.generate()?;
+/// let s = g.state();
+/// assert_eq!(s.unix_ts_ms, 1_700_000_000_123);
+/// // Default Method 1: the 42 counter bits are the 12 of rand_a and the top 30 of rand_b.
+/// let bits = u.as_u128();
+/// assert_eq!(s.counter, ((bits >> 64) & 0xFFF) << 30 | ((bits >> 32) & ((1 << 30) - 1)));
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct V7State {
+    /// The millisecond timestamp of the last UUID.
+    pub unix_ts_ms: u64,
+    /// The fraction and counter bits of the last UUID, right-aligned.
+    pub counter: u128,
+    /// Whether a UUID has been generated (or a state restored).
+    pub valid: bool,
+}
+
+/// A configurable, monotonic v7 generator (RFC 9562 §5.7, §6.2), with the time
+/// and the entropy injected.
+///
+/// Guarantees, for one generator: every UUID is greater than the previous one,
+/// unless the clock stepped back by more than the tolerance and the policy is
+/// [`ClockBackPolicy::Reset`]. A counter is never wrapped. For process-wide
+/// monotonicity across threads use [`Uuid::now_v7`] (or share one generator
+/// behind a lock).
+///
+/// ```
+/// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+/// let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
+/// let mut g = V7Generator::new(&clock, ThreadRng);
+/// let a = g.generate()?;
+/// let b = g.generate()?; // same millisecond: the counter orders them
+/// assert!(a < b);
+/// assert_eq!(a.as_u128() >> 80, 0x017F22E279B0);
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Debug)]
+pub struct V7Generator<C, R, S = NoReserve> {
+    clock: C,
+    rng: R,
+    store: S,
+    engine: Engine,
+    limit: u64,
+}
+
+impl<C: Clock, R: Rng> V7Generator<C, R> {
+    /// A generator with the default [`V7Config`].
+    ///
+    /// ```
+    /// use uuidkit::{SystemClock, ThreadRng, V7Generator};
+    /// let mut g = V7Generator::new(SystemClock, ThreadRng);
+    /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::SortRand));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn new(clock: C, rng: R) -> V7Generator<C, R> {
+        match V7Generator::with_config(clock, rng, V7Config::new()) {
+            Ok(g) => g,
+            Err(_) => unreachable!("the default config is valid"),
+        }
+    }
+
+    /// A generator with the given configuration.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when a
+    /// width is outside the range [`V7Method`] documents, or the guard is not
+    /// smaller than the counter.
+    ///
+    /// ```
+    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V7Config, V7Generator, V7Method};
+    /// let bad = V7Config::new().method(V7Method::Counter { bits: 50 });
+    /// let err = V7Generator::with_config(ManualClock::new(0), ThreadRng, bad).unwrap_err();
+    /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
+    /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 12..=42, found 50");
+    /// ```
+    pub fn with_config(clock: C, rng: R, config: V7Config) -> Result<V7Generator<C, R>, GenError> {
+        Ok(V7Generator {
+            clock,
+            rng,
+            store: NoReserve,
+            engine: Engine::new(config.spec()?),
+            limit: 0,
+        })
+    }
+}
+
+impl<C, R, S> V7Generator<C, R, S> {
+    /// Attaches a [`Reserve`] (stable storage, §6.3); it is consulted before the
+    /// next UUID.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, NoReserve, ThreadRng, V7Generator};
+    /// let g = V7Generator::new(ManualClock::new(0), ThreadRng).with_reserve(NoReserve);
+    /// # let _ = g;
+    /// ```
+    pub fn with_reserve<S2>(self, store: S2) -> V7Generator<C, R, S2> {
+        V7Generator {
+            clock: self.clock,
+            rng: self.rng,
+            store,
+            engine: self.engine,
+            limit: 0,
+        }
+    }
+
+    /// The attached [`Reserve`].
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// let g = V7Generator::new(ManualClock::new(0), ThreadRng);
+    /// let _store: &uuidkit::NoReserve = g.reserve_ref();
+    /// ```
+    pub fn reserve_ref(&self) -> &S {
+        &self.store
+    }
+
+    /// The clock.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// let g = V7Generator::new(ManualClock::new(5), ThreadRng);
+    /// assert_eq!(g.clock().now(), 5);
+    /// ```
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The current state (high-water mark).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// let g = V7Generator::new(ManualClock::new(0), ThreadRng);
+    /// assert_eq!(g.state(), uuidkit::V7State::default());
+    /// ```
+    pub fn state(&self) -> V7State {
+        let (last, valid) = self.engine.last();
+        let (ms, counter) = self.engine.split(last);
+        V7State {
+            unix_ts_ms: if valid { ms } else { 0 },
+            counter: if valid { counter } else { 0 },
+            valid,
+        }
+    }
+
+    /// Restores a state, for instance read back from stable storage: the next UUID
+    /// is greater than any UUID with that millisecond timestamp and counter (while
+    /// the clock is within the tolerance of it). A state with `valid == false` is
+    /// ignored. Counter bits beyond the configured width are dropped.
+    ///
+    /// To continue above a high-water mark `ms` whatever counter was reached, pass
+    /// `V7State { unix_ts_ms: ms, counter: u128::MAX, valid: true }`.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V7Generator, V7State};
+    /// let clock = ManualClock::new(1_700_000_000_000_000_000);
+    /// let mut g = V7Generator::new(&clock, ThreadRng)
+    ///     .with_state(V7State { unix_ts_ms: 1_700_000_000_005, counter: u128::MAX, valid: true });
+    /// // The clock is 5 ms behind the stored mark: the generator continues above it.
+    /// assert_eq!(g.generate()?.as_u128() >> 80, 1_700_000_000_006);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn with_state(mut self, state: V7State) -> Self {
+        if state.valid {
+            let s = self.engine.spec();
+            let low = s.frac_bits + s.counter_bits;
+            let counter = if low >= 128 {
+                state.counter
+            } else {
+                state.counter & ((1u128 << low) - 1)
+            };
+            self.engine
+                .set_last(((state.unix_ts_ms as u128) << low) | counter);
+        }
+        self
+    }
+}
+
+impl<C: Clock, R: Rng, S: Reserve<V7State>> V7Generator<C, R, S> {
+    /// The next UUID, at the clock's current time.
+    ///
+    /// # Errors
+    /// Only as configured: [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted)
+    /// under [`RolloverPolicy::Error`], [`GenErrorKind::ClockBehind`](crate::GenErrorKind::ClockBehind)
+    /// under [`ClockBackPolicy::Error`],
+    /// [`GenErrorKind::TimestampOutOfRange`](crate::GenErrorKind::TimestampOutOfRange) after the
+    /// year 10889, and whatever the [`Reserve`] returns. With the default
+    /// configuration and store, it cannot fail before 10889.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
+    /// assert_eq!(g.generate()?.as_u128() >> 80, 1);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn generate(&mut self) -> Result<Uuid, GenError> {
+        let value = self.next_value(None)?;
+        Ok(self.layout(value))
+    }
+
+    /// The next UUID as if the clock read `unix_ns` (nanoseconds since the Unix
+    /// epoch). The generator's state moves on exactly as for
+    /// [`generate`](Self::generate); [`RolloverPolicy::Wait`] cannot wait for a
+    /// given time and reports [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted).
+    ///
+    /// # Errors
+    /// As [`generate`](Self::generate).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// let mut g = V7Generator::new(ManualClock::new(0), ThreadRng);
+    /// let u = g.at(1_645_557_742_000_000_000)?;
+    /// assert_eq!(u.as_u128() >> 80, 0x017F22E279B0); // RFC 9562 A.6's timestamp
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
+        let value = self.next_value(Some(unix_ns))?;
+        Ok(self.layout(value))
+    }
+
+    /// Fills `out` with increasing UUIDs from one clock reading (a second one only
+    /// when waiting out a rollover under [`RolloverPolicy::Wait`]).
+    ///
+    /// # Errors
+    /// As [`generate`](Self::generate). On error the contents of `out` are
+    /// unspecified; the UUIDs written before the failure count as issued.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, Uuid, V7Generator};
+    /// let mut g = V7Generator::new(ManualClock::new(1_700_000_000_000_000_000), ThreadRng);
+    /// let mut batch = [Uuid::NIL; 100];
+    /// g.fill(&mut batch)?;
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        let mut now = self.clock.now_ns();
+        for slot in out.iter_mut() {
+            let value = loop {
+                match self.engine.next(now, &mut self.rng) {
+                    Ok(v) => break v,
+                    Err(Stop::Wait) => {
+                        self.clock.relax();
+                        now = self.clock.now_ns();
+                    }
+                    Err(Stop::Err(e)) => return Err(e),
+                }
+            };
+            self.check_reserve(value)?;
+            *slot = self.layout(value);
+        }
+        Ok(())
+    }
+
+    fn next_value(&mut self, at: Option<u64>) -> Result<u128, GenError> {
+        let value = loop {
+            let now = at.unwrap_or_else(|| self.clock.now_ns());
+            match self.engine.next(now, &mut self.rng) {
+                Ok(v) => break v,
+                Err(Stop::Wait) if at.is_none() => self.clock.relax(),
+                Err(Stop::Wait) => {
+                    let e = self.exhausted(now);
+                    return Err(e);
+                }
+                Err(Stop::Err(e)) => return Err(e),
+            }
+        };
+        self.check_reserve(value)?;
+        Ok(value)
+    }
+
+    #[cold]
+    fn exhausted(&self, now: u64) -> GenError {
+        let ms = self.state().unix_ts_ms;
+        GenError::new(
+            crate::GenErrorKind::CounterExhausted,
+            ms.saturating_mul(1_000_000),
+            now,
+        )
+    }
+
+    #[inline]
+    fn check_reserve(&mut self, value: u128) -> Result<(), GenError> {
+        let ms = self.engine.ms_of(value);
+        if ms >= self.limit {
+            self.reserve_slow(ms)?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn reserve_slow(&mut self, ms: u64) -> Result<(), GenError> {
+        let state = self.state();
+        let limit = self.store.reserve(&state, ms)?;
+        self.limit = limit.max(ms.saturating_add(1));
+        Ok(())
+    }
+
+    #[inline]
+    fn layout(&mut self, value: u128) -> Uuid {
+        let s = self.engine.spec();
+        let ordered_bits = s.frac_bits + s.counter_bits;
+        let (ms, ordered) = self.engine.split(value);
+        let field = if ordered_bits >= 74 {
+            ordered
+        } else {
+            let random_bits = 74 - ordered_bits;
+            let r = if random_bits > 64 {
+                ((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128
+            } else {
+                self.rng.next_u64() as u128
+            };
+            (ordered << random_bits) | (r & ((1u128 << random_bits) - 1))
+        };
+        Uuid::new_v7_from_parts(ms, (field >> 62) as u16, (field & MASK_62) as u64)
+    }
+}
+
+impl Uuid {
+    /// The smallest v7 UUID with the millisecond timestamp `unix_ts_ms`: all
+    /// other bits 0, version and variant set. With [`Uuid::v7_max`] it bounds the
+    /// UUIDs of a time range, for range queries and partition keys. The timestamp
+    /// is truncated to 48 bits like every v7 timestamp (§6.1).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let lo = Uuid::v7_min(0x017F22E279B0);
+    /// assert_eq!(lo.as_u128(), 0x017F22E2_79B0_7000_8000_000000000000);
+    /// let a6 = Uuid::from_u128(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F); // RFC 9562 A.6
+    /// assert!(lo <= a6 && a6 <= Uuid::v7_max(0x017F22E279B0));
+    /// ```
+    pub const fn v7_min(unix_ts_ms: u64) -> Uuid {
+        Uuid::new_v7_from_parts(unix_ts_ms, 0, 0)
+    }
+
+    /// The largest v7 UUID with the millisecond timestamp `unix_ts_ms`: all other
+    /// bits 1, version and variant set.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// assert_eq!(Uuid::v7_max(0x017F22E279B0).as_u128(), 0x017F22E2_79B0_7FFF_BFFF_FFFFFFFFFFFF);
+    /// assert!(Uuid::v7_max(5) < Uuid::v7_min(6));
+    /// ```
+    pub const fn v7_max(unix_ts_ms: u64) -> Uuid {
+        Uuid::new_v7_from_parts(unix_ts_ms, u16::MAX, u64::MAX)
+    }
+}
+
+#[cfg(feature = "std")]
+mod global {
+    //! The process-wide v7 generator behind [`Uuid::now_v7`].
+    //!
+    //! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
+    //! clock, then either moves the word to `(now_ms << 16) | seed` (a new
+    //! millisecond; `seed` is 15 random bits, so the top counter bit is a rollover
+    //! guard) by compare-and-swap, or adds 1 to it (same millisecond, or clock
+    //! behind). Every call is one read-modify-write on the same word, so the
+    //! values are unique and ordered by the word's modification order, which
+    //! extends happens-before. A counter overflow carries into the millisecond:
+    //! the "advance the timestamp" policy, for free.
+
+    use core::sync::atomic::{AtomicU64, Ordering};
+
+    use crate::{Uuid, clock, rng};
+
+    static STATE: AtomicU64 = AtomicU64::new(0);
+    const COUNTER_BITS: u32 = 16;
+    const MASK_58: u64 = (1 << 58) - 1;
+
+    /// Reserves `n ≥ 1` consecutive state values; returns the first.
+    #[inline]
+    fn reserve(now_ms: u64, n: u64) -> u64 {
+        let target = now_ms << COUNTER_BITS;
+        let mut cur = STATE.load(Ordering::Relaxed);
+        loop {
+            if cur >= target {
+                return STATE.fetch_add(n, Ordering::Relaxed) + 1;
+            }
+            let first = target | (rng::next_u64() & 0x7FFF);
+            match STATE.compare_exchange_weak(
+                cur,
+                first + (n - 1),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return first,
+                Err(seen) => cur = seen,
+            }
+        }
+    }
+
+    #[inline]
+    fn layout(state: u64, random: u64) -> Uuid {
+        let ms = state >> COUNTER_BITS;
+        let counter = state & 0xFFFF;
+        Uuid::new_v7_from_parts(
+            ms,
+            (counter >> 4) as u16,
+            ((counter & 0xF) << 58) | (random & MASK_58),
+        )
+    }
+
+    #[inline]
+    fn now_ms() -> u64 {
+        (clock::system_now_ns() / 1_000_000).min(crate::generator::MAX_MS)
+    }
+
+    impl Uuid {
+        /// A v7 UUID for the current time (RFC 9562 §5.7), from the process-wide
+        /// generator.
+        ///
+        /// Guarantees: if one call happens-before another (in any threads), the
+        /// second UUID is greater; no two calls in a process return the same UUID.
+        /// Layout: 48-bit Unix milliseconds, a 16-bit counter (Method 1, seeded
+        /// with 15 random bits at each new millisecond, overflow advancing the
+        /// timestamp), then 58 random bits from [`ThreadRng`](crate::ThreadRng).
+        /// If the system clock steps back, the generator keeps its last
+        /// timestamp and counts on (unbounded tolerance: process-wide
+        /// monotonicity is never given up); the timestamp catches up with the
+        /// clock when the clock passes it again. A forked child continues the
+        /// same counter with freshly seeded random bits, so it never repeats the
+        /// parent's values.
+        ///
+        /// ```
+        /// use uuidkit::{Uuid, Version};
+        /// let a = Uuid::now_v7();
+        /// let b = Uuid::now_v7();
+        /// assert!(a < b);
+        /// assert_eq!(a.version(), Some(Version::SortRand));
+        /// ```
+        ///
+        /// # References
+        /// RFC 9562 §5.7 and §6.2 (Method 1).
+        #[inline]
+        pub fn now_v7() -> Uuid {
+            let state = reserve(now_ms(), 1);
+            layout(state, rng::next_u64())
+        }
+
+        /// Fills `out` with v7 UUIDs from the process-wide generator, reading the
+        /// clock once and updating the shared state once: the batch is increasing,
+        /// and ordered with every other [`Uuid::now_v7`] call as that function
+        /// documents.
+        ///
+        /// ```
+        /// use uuidkit::Uuid;
+        /// let mut batch = [Uuid::NIL; 1000];
+        /// Uuid::fill_v7(&mut batch);
+        /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+        /// assert!(batch[999] < Uuid::now_v7());
+        /// ```
+        pub fn fill_v7(out: &mut [Uuid]) {
+            if out.is_empty() {
+                return;
+            }
+            let first = reserve(now_ms(), out.len() as u64);
+            let mut randoms = [0u64; 64];
+            for (chunk_index, chunk) in out.chunks_mut(64).enumerate() {
+                rng::fill_u64(&mut randoms[..chunk.len()]);
+                let base = first + (chunk_index * 64) as u64;
+                for (i, (slot, r)) in chunk.iter_mut().zip(randoms.iter()).enumerate() {
+                    *slot = layout(base + i as u64, *r);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The generators bound to a store, driven by a manual clock: shared stores,
+//! crash and restart with the clock set back, clock steps within a process.
+
+use std::collections::HashSet;
+
+use uuidkit::state::{BlockOrigin, BlockPolicy, MemoryStore, Reserver, StateStore};
+use uuidkit::{GenErrorKind, ManualClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
+
+const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
+const T0_MS: u64 = T0 / 1_000_000;
+const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
+
+fn reserver() -> Reserver {
+    Reserver::new(MemoryStore::new(), BlockPolicy::default())
+}
+
+#[test]
+fn v7_generators_sharing_a_store_use_disjoint_milliseconds() {
+    let clock = ManualClock::new(T0);
+    let r = reserver();
+    let mut a = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut b = V7Generator::new(&clock, ThreadRng).with_store(r);
+    let (mut xa, mut xb) = (Vec::new(), Vec::new());
+    for i in 0..20_000u64 {
+        xa.push(a.generate().unwrap());
+        xb.push(b.generate().unwrap());
+        if i % 100 == 0 {
+            clock.advance(1_000_000);
+        }
+    }
+    assert!(xa.windows(2).all(|w| w[0] < w[1]) && xb.windows(2).all(|w| w[0] < w[1]));
+    let ma: HashSet<u64> = xa.iter().map(|u| u.unix_ts_ms().unwrap()).collect();
+    let mb: HashSet<u64> = xb.iter().map(|u| u.unix_ts_ms().unwrap()).collect();
+    assert!(ma.is_disjoint(&mb), "no millisecond is used by both");
+    assert_eq!(xa[0].unix_ts_ms(), Some(T0_MS));
+    assert_eq!(
+        xb[0].unix_ts_ms(),
+        Some(T0_MS + 100),
+        "b's first block starts where a's ends"
+    );
+}
+
+#[test]
+fn v1_and_v6_generators_sharing_a_store_and_node_never_collide() {
+    let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
+    let r = reserver();
+    let mut a = V1Generator::new(&clock, ThreadRng).with_store_and_node(r.clone(), NODE);
+    let mut b = V1Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut c = V6Generator::new(&clock, ThreadRng)
+        .retain()
+        .with_store(r.clone());
+    let mut d = V6Generator::new(&clock, ThreadRng).retain().with_store(r);
+    let mut seen = HashSet::new();
+    let mut last = [0u64; 4];
+    for _ in 0..5_000 {
+        for (i, u) in [a.generate(), b.generate(), c.generate(), d.generate()]
+            .into_iter()
+            .enumerate()
+        {
+            let u = u.unwrap();
+            assert!(seen.insert(u), "duplicate {u:?}");
+            let ts = u.gregorian_timestamp().unwrap();
+            assert!(ts > last[i], "generator {i} increasing");
+            last[i] = ts;
+            if i < 2 {
+                assert_eq!(u.node(), Some(NODE), "b adopts the stored node");
+            }
+        }
+    }
+    let ba = a.block().unwrap();
+    let bb = b.block().unwrap();
+    assert_eq!(
+        ba.clock_seq, bb.clock_seq,
+        "one clock sequence: only disjoint timestamps keep them apart"
+    );
+    assert!(ba.end <= bb.start || bb.end <= ba.start);
+}
+
+#[test]
+fn crash_then_restart_with_clock_5s_back() {
+    let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
+    let r = reserver();
+    let mut a7 = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut a1 = V1Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let pre7: Vec<Uuid> = (0..1000).map(|_| a7.generate().unwrap()).collect();
+    let pre1: Vec<Uuid> = (0..1000).map(|_| a1.generate().unwrap()).collect();
+    let cs = a1.block().unwrap().clock_seq;
+    // A crash: no destructor runs, nothing is given back.
+    std::mem::forget(a7);
+    std::mem::forget(a1);
+    clock.step_back(5_000_000_000);
+
+    let mut b7 = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let first = b7.generate().unwrap();
+    assert!(
+        first > *pre7.iter().max().unwrap(),
+        "v7 continues above everything issued before"
+    );
+    assert!(matches!(b7.block().unwrap().origin, BlockOrigin::ClockBehind { by } if by >= 4_900));
+    assert!(b7.status().unwrap().is_safe());
+
+    let mut b1 = V1Generator::new(&clock, ThreadRng).with_store(r);
+    let post1: Vec<Uuid> = (0..1000).map(|_| b1.generate().unwrap()).collect();
+    assert_eq!(
+        b1.block().unwrap().clock_seq,
+        (cs + 1) & 0x3FFF,
+        "v1: clock sequence incremented"
+    );
+    assert!(
+        post1[0].gregorian_timestamp() < pre1[0].gregorian_timestamp(),
+        "v1 restarts at the clock"
+    );
+    let all: HashSet<Uuid> = pre1.iter().chain(&post1).copied().collect();
+    assert_eq!(all.len(), 2000);
+}
+
+#[test]
+fn v1_clock_step_back_within_a_process_goes_through_the_store() {
+    let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
+    let r = reserver();
+    let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut seen: HashSet<Uuid> = (0..100).map(|_| g.generate().unwrap()).collect();
+    let cs = g.block().unwrap().clock_seq;
+    // 1 ms back: within the tolerance, so the clock sequence stays and the
+    // generator waits for the clock to pass the stored mark.
+    clock.step_back(1_000_000);
+    for _ in 0..100 {
+        assert!(seen.insert(g.generate().unwrap()));
+    }
+    assert_eq!(g.block().unwrap().clock_seq, cs);
+    // 1 h back: beyond it, so the store increments the clock sequence.
+    clock.step_back(3_600_000_000_000);
+    let u = g.generate().unwrap();
+    assert!(seen.insert(u));
+    assert_eq!(u.clock_seq(), Some((cs + 1) & 0x3FFF));
+    let stored = match r.store().transact(&mut |old| *old.unwrap()) {
+        s if s.is_safe() => r,
+        s => panic!("{s}"),
+    };
+    let _ = stored;
+}
+
+#[test]
+fn v7_clock_far_behind_the_block_is_an_error_not_a_step_back() {
+    let clock = ManualClock::new(T0);
+    let mut g = V7Generator::new(&clock, ThreadRng).with_store(reserver());
+    let before = g.generate().unwrap();
+    clock.step_back(20_000_000_000); // beyond the generator's 10 s tolerance; its policy is Reset
+    let err = g.generate().unwrap_err();
+    assert_eq!(err.kind(), GenErrorKind::ClockBehind);
+    clock.advance(20_000_000_000);
+    let after = g.generate().unwrap();
+    assert!(after > before);
+}

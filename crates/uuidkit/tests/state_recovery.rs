@@ -1,0 +1,307 @@
+//! Issue 4, "must show": corrupt, truncated and empty state files and
+//! locations that cannot be written. No panic, generation goes on, the status
+//! says unsafe (and why), and the file is repaired where possible.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use uuidkit::state::{
+    BlockPolicy, FileStore, GregorianMark, Reserver, StateErrorKind, StateRecord, V7Mark,
+};
+use uuidkit::{ManualClock, ThreadRng, Uuid, V1Generator, V7Generator};
+
+const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
+const T0_MS: u64 = T0 / 1_000_000;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uuidkit-state-rec-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn good_file() -> String {
+    StateRecord {
+        v1: Some(GregorianMark {
+            hwm: 5,
+            clock_seq: 1,
+            node: [1; 6],
+        }),
+        v6: None,
+        v7: Some(V7Mark {
+            hwm_ms: T0_MS - 10_000,
+        }),
+    }
+    .emit()
+}
+
+/// Generates `n` v7 UUIDs through a fresh generator bound to the file; returns
+/// them and the status of the first reservation.
+fn v7_run(path: &Path, clock: &ManualClock, n: usize) -> (Vec<Uuid>, uuidkit::state::Status) {
+    let r = Reserver::new(FileStore::new(path), BlockPolicy::default());
+    let mut g = V7Generator::new(clock, ThreadRng).with_store(r);
+    let first = g.generate().unwrap();
+    let status = g.status().unwrap();
+    let mut out = vec![first];
+    out.extend((1..n).map(|_| g.generate().unwrap()));
+    (out, status)
+}
+
+#[test]
+fn bad_files_read_as_no_state_and_are_repaired() {
+    let good = good_file();
+    let mut flipped = good.clone().into_bytes();
+    let at = good.find("v7.hwm_ms ").unwrap() + 10;
+    flipped[at] = if flipped[at] == b'9' { b'8' } else { b'9' };
+    let cases: Vec<(&str, Vec<u8>, StateErrorKind)> = vec![
+        (
+            "garbage",
+            b"hello, world\n".to_vec(),
+            StateErrorKind::Garbage,
+        ),
+        (
+            "binary",
+            vec![0xFF, 0x00, 0x13, 0x37, b'\n'],
+            StateErrorKind::Garbage,
+        ),
+        (
+            "truncated",
+            good.as_bytes()[..good.len() / 2].to_vec(),
+            StateErrorKind::Truncated,
+        ),
+        (
+            "no-checksum",
+            good.as_bytes()[..good.rfind("sha256").unwrap()].to_vec(),
+            StateErrorKind::Truncated,
+        ),
+        ("empty", Vec::new(), StateErrorKind::Empty),
+        ("checksum", flipped, StateErrorKind::ChecksumMismatch),
+        (
+            "version",
+            b"uuidkit-state 7\n".to_vec(),
+            StateErrorKind::UnsupportedVersion,
+        ),
+    ];
+    for (name, bytes, kind) in cases {
+        let dir = scratch(name);
+        let path = dir.join("state");
+        fs::write(&path, &bytes).unwrap();
+        let clock = ManualClock::new(T0);
+        let (uuids, status) = v7_run(&path, &clock, 1000);
+        assert!(!status.is_safe(), "{name}");
+        assert_eq!(
+            status.read_error().map(|e| e.kind()),
+            Some(kind),
+            "{name}: {status}"
+        );
+        assert!(
+            status.is_persisted(),
+            "{name}: a good file was written back"
+        );
+        assert!(
+            uuids.windows(2).all(|w| w[0] < w[1]),
+            "{name}: generation went on"
+        );
+        assert_eq!(
+            uuids[0].unix_ts_ms(),
+            Some(T0_MS),
+            "{name}: no state, so start at the clock"
+        );
+        let repaired = FileStore::new(&path).load().unwrap();
+        // The block was [T0, T0 + 100 ms); dropping the generator gave back the unused tail.
+        assert_eq!(repaired.v7, Some(V7Mark { hwm_ms: T0_MS + 1 }), "{name}");
+        // The next process finds a good file: safe, and above the first one.
+        let (later, status) = v7_run(&path, &clock, 10);
+        assert!(status.is_safe(), "{name}: {status}");
+        assert!(later[0] > uuids[999], "{name}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn bad_file_gives_v1_a_random_clock_sequence_and_is_repaired() {
+    let dir = scratch("v1");
+    let path = dir.join("state");
+    fs::write(&path, b"uuidkit-state 1\nv1.hwm 1\n").unwrap(); // no checksum: truncated
+    let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
+    let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
+    let mut g = V1Generator::new(&clock, ThreadRng).with_store(r);
+    let u = g.generate().unwrap();
+    let status = g.status().unwrap();
+    assert_eq!(
+        status.read_error().map(|e| e.kind()),
+        Some(StateErrorKind::Truncated)
+    );
+    assert_eq!(status.to_string().split(':').next(), Some("unsafe"));
+    let b = g.block().unwrap();
+    assert_eq!(b.origin, uuidkit::state::BlockOrigin::NoState);
+    assert_eq!(u.clock_seq(), Some(b.clock_seq));
+    assert_eq!(
+        u.node().unwrap()[0] & 1,
+        1,
+        "random node, multicast bit set"
+    );
+    drop(g); // releases the unused tail of the block
+    let rec = FileStore::new(&path).load().unwrap();
+    let m = rec.v1.unwrap();
+    assert_eq!((m.clock_seq, m.node), (b.clock_seq, b.node));
+    assert_eq!(
+        m.hwm,
+        u.gregorian_timestamp().unwrap() + 1,
+        "released down to one past the last UUID"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unreadable_path_a_directory_falls_back_in_process() {
+    let dir = scratch("isdir");
+    let path = dir.join("state");
+    fs::create_dir(&path).unwrap(); // reading it fails (EISDIR), so does renaming onto it
+    let clock = ManualClock::new(T0);
+    let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
+    let mut g = V7Generator::new(&clock, ThreadRng).with_store(r);
+    let mut last = g.generate().unwrap();
+    let status = g.status().unwrap();
+    assert_eq!(
+        status.read_error().map(|e| e.kind()),
+        Some(StateErrorKind::Unreadable),
+        "{status}"
+    );
+    assert_eq!(
+        status.write_error().map(|e| e.kind()),
+        Some(StateErrorKind::Unwritable),
+        "{status}"
+    );
+    assert!(status.reason().unwrap().kind().is_in_process_fallback());
+    // Several blocks in fallback: still increasing.
+    for _ in 0..5 {
+        clock.advance(150_000_000);
+        let u = g.generate().unwrap();
+        assert!(u > last);
+        last = u;
+    }
+    assert!(path.is_dir(), "the directory was left alone");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A path whose parent is a regular file: unwritable for root too (ENOTDIR).
+#[test]
+fn unwritable_parent_is_a_regular_file() {
+    let dir = scratch("notdir");
+    let blocker = dir.join("file");
+    fs::write(&blocker, b"not a directory").unwrap();
+    let path = blocker.join("state");
+    let clock = ManualClock::new(T0);
+    let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
+    let mut a = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut b = V7Generator::new(&clock, ThreadRng).with_store(r);
+    let x = a.generate().unwrap();
+    let status = a.status().unwrap();
+    assert!(!status.is_safe() && !status.is_persisted());
+    let w = status.write_error().unwrap();
+    assert_eq!(w.kind(), StateErrorKind::Unlockable, "{w}");
+    assert_eq!(w.io_kind(), Some(std::io::ErrorKind::NotADirectory), "{w}");
+    // The in-process fallback still hands out disjoint blocks within the process.
+    let y = b.generate().unwrap();
+    assert_ne!(x.unix_ts_ms(), y.unix_ts_ms());
+    assert_eq!(y.unix_ts_ms(), Some(T0_MS + 100));
+    assert_eq!(fs::read(&blocker).unwrap(), b"not a directory");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Makes `dir` unwritable in a way root cannot bypass either: `chattr +i`
+/// (immutable: no entry may be created, removed or renamed) when running as
+/// root, `chmod 0555` otherwise. The guard undoes it.
+struct ReadOnly<'a>(&'a Path, bool);
+
+impl<'a> ReadOnly<'a> {
+    fn new(dir: &'a Path) -> ReadOnly<'a> {
+        // SAFETY: geteuid cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        if root {
+            let ok = Command::new("chattr")
+                .arg("+i")
+                .arg(dir)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(
+                ok,
+                "this test needs `chattr` (e2fsprogs) and CAP_LINUX_IMMUTABLE when run as root"
+            );
+        } else {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(dir, fs::Permissions::from_mode(0o555)).unwrap();
+        }
+        ReadOnly(dir, root)
+    }
+}
+
+impl Drop for ReadOnly<'_> {
+    fn drop(&mut self) {
+        if self.1 {
+            let _ = Command::new("chattr").arg("-i").arg(self.0).status();
+        } else {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = fs::set_permissions(self.0, fs::Permissions::from_mode(0o755));
+        }
+    }
+}
+
+#[test]
+fn read_only_directory_honours_the_file_and_recovers() {
+    let dir = scratch("readonly");
+    let path = dir.join("state");
+    let clock = ManualClock::new(T0);
+    // A previous run left a mark 5 s ahead, and the lock file.
+    let ahead = T0_MS + 5_000;
+    let rec = StateRecord {
+        v7: Some(V7Mark { hwm_ms: ahead }),
+        ..StateRecord::default()
+    };
+    let store = FileStore::new(&path);
+    let r = Reserver::new(store, BlockPolicy::default());
+    r.store().transact(&mut |_| rec);
+    assert!(dir.join("state.lock").exists());
+
+    let guard = ReadOnly::new(&dir);
+    let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let first = g.generate().unwrap();
+    let status = g.status().unwrap();
+    assert!(
+        status.read_error().is_none(),
+        "the file was readable: {status}"
+    );
+    assert_eq!(
+        status.write_error().map(|e| e.kind()),
+        Some(StateErrorKind::Unwritable),
+        "{status}"
+    );
+    assert_eq!(
+        first.unix_ts_ms(),
+        Some(ahead),
+        "continues above the file's mark even when it cannot write"
+    );
+    let mut last = first;
+    for _ in 0..100 {
+        last = g.generate().unwrap();
+    }
+    assert_eq!(
+        FileStore::new(&path).load().unwrap().v7,
+        Some(V7Mark { hwm_ms: ahead }),
+        "file untouched"
+    );
+    drop(guard);
+
+    // Writable again: the next reservation persists, covering what was issued in memory.
+    clock.advance(6_000_000_000);
+    let mut h = V7Generator::new(&clock, ThreadRng).with_store(r);
+    let next = h.generate().unwrap();
+    assert!(next > last);
+    assert!(h.status().unwrap().is_safe());
+    let stored = FileStore::new(&path).load().unwrap().v7.unwrap();
+    assert!(stored.hwm_ms > last.unix_ts_ms().unwrap());
+    drop((g, h));
+    fs::remove_dir_all(&dir).unwrap();
+}
