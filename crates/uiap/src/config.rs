@@ -104,7 +104,11 @@ impl Default for Config {
 impl Config {
     /// Attempts per round, at least one.
     pub(crate) fn attempts(&self, reclaim: bool) -> u8 {
-        let n = if reclaim { self.reclaim_attempts } else { self.new_attempts };
+        let n = if reclaim {
+            self.reclaim_attempts
+        } else {
+            self.new_attempts
+        };
         n.max(1)
     }
 
@@ -118,6 +122,8 @@ impl Config {
     /// ```
     pub fn claim_window(&self, reclaim: bool) -> Duration {
         let n = u32::from(self.attempts(reclaim));
-        self.claim_period.saturating_mul(n).saturating_add(self.claim_timeout)
+        self.claim_period
+            .saturating_mul(n)
+            .saturating_add(self.claim_timeout)
     }
 }

@@ -6,7 +6,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use uiap::config::Config;
 use uiap::device::{
-    ClaimErrorKind, ClaimId, ClaimState, Destination, Device, Event, FailureReason, InterfaceId, Peer, Transmit,
+    ClaimErrorKind, ClaimId, ClaimState, Destination, Device, Event, FailureReason, InterfaceId,
+    Peer, Transmit,
 };
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
@@ -23,11 +24,18 @@ fn unique(b: u8) -> UidSpace {
 }
 
 fn config() -> Config {
-    Config { start_jitter: Duration::ZERO, ..Config::default() }
+    Config {
+        start_jitter: Duration::ZERO,
+        ..Config::default()
+    }
 }
 
 fn device(id: u64, ifaces: &[u32]) -> Device<ChaCha8Rng> {
-    let mut d = Device::new(config(), DeviceId::new(id).unwrap(), ChaCha8Rng::seed_from_u64(id));
+    let mut d = Device::new(
+        config(),
+        DeviceId::new(id).unwrap(),
+        ChaCha8Rng::seed_from_u64(id),
+    );
     for &i in ifaces {
         d.add_interface(InterfaceId(i));
     }
@@ -35,7 +43,10 @@ fn device(id: u64, ifaces: &[u32]) -> Device<ChaCha8Rng> {
 }
 
 fn peer(iface: u32, last: u16) -> Peer {
-    Peer { interface: InterfaceId(iface), addr: std::net::Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, last) }
+    Peer {
+        interface: InterfaceId(iface),
+        addr: std::net::Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, last),
+    }
 }
 
 fn attempt(origin: u64, seq: u32, space: UidSpace, reclaim: bool, hop: u8) -> Repr {
@@ -76,9 +87,17 @@ fn run(d: &mut Device<ChaCha8Rng>, end: Instant) -> Vec<(Instant, Transmit)> {
 
 /// Makes `d` hold `space` (claim and run its window on an empty site).
 fn hold(d: &mut Device<ChaCha8Rng>, space: UidSpace) -> ClaimId {
-    let c = d.claim(Instant::ZERO, DOMAIN, space, 3600, false, false).unwrap();
+    let c = d
+        .claim(Instant::ZERO, DOMAIN, space, 3600, false, false)
+        .unwrap();
     run(d, Instant::from_secs(3));
-    assert_eq!(events(d), vec![Event::ClaimSucceeded { claim: c, expires: Some(Instant::from_millis(2_500 + 3_600_000)) }]);
+    assert_eq!(
+        events(d),
+        vec![Event::ClaimSucceeded {
+            claim: c,
+            expires: Some(Instant::from_millis(2_500 + 3_600_000))
+        }]
+    );
     c
 }
 
@@ -86,20 +105,44 @@ fn hold(d: &mut Device<ChaCha8Rng>, space: UidSpace) -> ClaimId {
 fn new_claim_sends_three_attempts_then_succeeds_at_2_5_s() {
     let mut d = device(7, &[1, 2]);
     let first_seq = d.next_sequence();
-    let c = d.claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false).unwrap();
+    let c = d
+        .claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false)
+        .unwrap();
     assert_eq!(d.claim_info(c).unwrap().state, ClaimState::Probing);
     let sent = run(&mut d, Instant::from_secs(10));
     let times: Vec<u64> = sent.iter().map(|(t, _)| t.as_micros() / 1000).collect();
     assert_eq!(times, [0, 0, 500, 500, 1000, 1000]);
     for (i, (_, t)) in sent.iter().enumerate() {
-        assert_eq!(t.destination, Destination::Multicast(InterfaceId(1 + (i as u32 % 2))));
+        assert_eq!(
+            t.destination,
+            Destination::Multicast(InterfaceId(1 + (i as u32 % 2)))
+        );
         let r = Repr::parse(&t.payload).unwrap();
-        assert_eq!(r, attempt(7, first_seq.wrapping_add(i as u32 / 2), unique(42), false, 32).with_ref(r.claim_ref));
+        assert_eq!(
+            r,
+            attempt(
+                7,
+                first_seq.wrapping_add(i as u32 / 2),
+                unique(42),
+                false,
+                32
+            )
+            .with_ref(r.claim_ref)
+        );
     }
     // One claim reference ties the three floods together.
-    let refs: Vec<u32> = sent.iter().map(|(_, t)| Repr::parse(&t.payload).unwrap().claim_ref).collect();
+    let refs: Vec<u32> = sent
+        .iter()
+        .map(|(_, t)| Repr::parse(&t.payload).unwrap().claim_ref)
+        .collect();
     assert!(refs.iter().all(|&r| r == refs[0]));
-    assert_eq!(events(&mut d), vec![Event::ClaimSucceeded { claim: c, expires: Some(Instant::from_millis(3_602_500)) }]);
+    assert_eq!(
+        events(&mut d),
+        vec![Event::ClaimSucceeded {
+            claim: c,
+            expires: Some(Instant::from_millis(3_602_500))
+        }]
+    );
     assert_eq!(d.claim_info(c).unwrap().state, ClaimState::Held);
     assert_eq!(d.counters().floods_originated, 3);
     assert_eq!(d.counters().attempts_sent, 6);
@@ -119,9 +162,14 @@ impl WithRef for Repr {
 fn start_jitter_is_within_0_to_250_ms() {
     let mut seen = Vec::new();
     for seed in 0..50 {
-        let mut d = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(seed));
+        let mut d = Device::new(
+            Config::default(),
+            DeviceId::new(1).unwrap(),
+            ChaCha8Rng::seed_from_u64(seed),
+        );
         d.add_interface(InterfaceId(1));
-        d.claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false).unwrap();
+        d.claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false)
+            .unwrap();
         let first = d.poll_timeout().unwrap();
         assert!(first <= Instant::from_millis(250), "{first}");
         seen.push(first);
@@ -137,7 +185,8 @@ fn sequence_numbers_wrap() {
     // Find a seed-independent way: claim repeatedly until the sequence wraps is too slow, so
     // check the arithmetic on the observed numbers instead.
     let s0 = d.next_sequence();
-    d.claim(Instant::ZERO, DOMAIN, unique(1), 60, true, false).unwrap();
+    d.claim(Instant::ZERO, DOMAIN, unique(1), 60, true, false)
+        .unwrap();
     run(&mut d, Instant::from_secs(5));
     assert_eq!(d.next_sequence(), s0.wrapping_add(2));
 }
@@ -145,11 +194,22 @@ fn sequence_numbers_wrap() {
 #[test]
 fn reclaim_sends_two_attempts_with_r_and_succeeds_at_2_s() {
     let mut d = device(7, &[1]);
-    let c = d.claim(Instant::ZERO, DOMAIN, unique(42), 3600, true, false).unwrap();
+    let c = d
+        .claim(Instant::ZERO, DOMAIN, unique(42), 3600, true, false)
+        .unwrap();
     let sent = run(&mut d, Instant::from_secs(10));
     assert_eq!(sent.len(), 2);
-    assert!(sent.iter().all(|(_, t)| Repr::parse(&t.payload).unwrap().reclaim));
-    assert_eq!(events(&mut d), vec![Event::ClaimSucceeded { claim: c, expires: Some(Instant::from_millis(3_602_000)) }]);
+    assert!(
+        sent.iter()
+            .all(|(_, t)| Repr::parse(&t.payload).unwrap().reclaim)
+    );
+    assert_eq!(
+        events(&mut d),
+        vec![Event::ClaimSucceeded {
+            claim: c,
+            expires: Some(Instant::from_millis(3_602_000))
+        }]
+    );
 }
 
 #[test]
@@ -164,8 +224,14 @@ fn forward_changes_only_the_hop_limit_and_skips_the_arrival_interface() {
     assert_eq!(
         out,
         vec![
-            Transmit { destination: Destination::Multicast(InterfaceId(1)), payload: expected.clone() },
-            Transmit { destination: Destination::Multicast(InterfaceId(3)), payload: expected },
+            Transmit {
+                destination: Destination::Multicast(InterfaceId(1)),
+                payload: expected.clone()
+            },
+            Transmit {
+                destination: Destination::Multicast(InterfaceId(3)),
+                payload: expected
+            },
         ]
     );
     // The duplicate (another path, another interface) is dropped silently.
@@ -178,11 +244,19 @@ fn forward_changes_only_the_hop_limit_and_skips_the_arrival_interface() {
 #[test]
 fn hop_limit_zero_is_processed_not_forwarded_and_large_values_are_clamped() {
     let mut d = device(9, &[1, 2]);
-    d.handle_datagram(Instant::ZERO, peer(1, 5), &attempt(5, 1, unique(1), false, 0).to_vec());
+    d.handle_datagram(
+        Instant::ZERO,
+        peer(1, 5),
+        &attempt(5, 1, unique(1), false, 0).to_vec(),
+    );
     assert!(drain(&mut d).is_empty());
     assert_eq!(d.counters().hop_limit_exhausted, 1);
     assert_eq!(d.message_table_len(), 1);
-    d.handle_datagram(Instant::ZERO, peer(1, 5), &attempt(5, 2, unique(1), false, 200).to_vec());
+    d.handle_datagram(
+        Instant::ZERO,
+        peer(1, 5),
+        &attempt(5, 2, unique(1), false, 200).to_vec(),
+    );
     let out = drain(&mut d);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].payload[3], 31);
@@ -191,15 +265,31 @@ fn hop_limit_zero_is_processed_not_forwarded_and_large_values_are_clamped() {
 #[test]
 fn holder_denies_with_the_attempt_bytes_type_1_hop_32_and_does_not_forward() {
     let mut d = device(9, &[1, 2]);
-    hold(&mut d, UidSpace::Range { low: uid(&[13]), high: uid(&[42]) });
+    hold(
+        &mut d,
+        UidSpace::Range {
+            low: uid(&[13]),
+            high: uid(&[42]),
+        },
+    );
     let bytes = attempt(5, 1000, unique(42), false, 7).to_vec();
     d.handle_datagram(Instant::from_secs(4), peer(2, 5), &bytes);
     let mut deny = bytes.clone();
     deny[1] = 0x10;
     deny[3] = 32;
-    assert_eq!(drain(&mut d), vec![Transmit { destination: Destination::Unicast(peer(2, 5)), payload: deny }]);
+    assert_eq!(
+        drain(&mut d),
+        vec![Transmit {
+            destination: Destination::Unicast(peer(2, 5)),
+            payload: deny
+        }]
+    );
     // 43 is outside 13..=42: forwarded.
-    d.handle_datagram(Instant::from_secs(4), peer(2, 5), &attempt(5, 1001, unique(43), false, 7).to_vec());
+    d.handle_datagram(
+        Instant::from_secs(4),
+        peer(2, 5),
+        &attempt(5, 1001, unique(43), false, 7).to_vec(),
+    );
     assert_eq!(drain(&mut d).len(), 1);
     assert_eq!(d.counters().denies_sent, 1);
 }
@@ -217,7 +307,13 @@ fn deny_is_forwarded_once_to_the_first_previous_hop() {
     d.handle_datagram(Instant::from_millis(3), peer(2, 8), &deny_bytes);
     let mut expected = deny_bytes.clone();
     expected[3] = 31;
-    assert_eq!(drain(&mut d), vec![Transmit { destination: Destination::Unicast(peer(1, 5)), payload: expected }]);
+    assert_eq!(
+        drain(&mut d),
+        vec![Transmit {
+            destination: Destination::Unicast(peer(1, 5)),
+            payload: expected
+        }]
+    );
     d.handle_datagram(Instant::from_millis(4), peer(2, 8), &deny_bytes);
     assert!(drain(&mut d).is_empty());
     assert_eq!(d.counters().dropped("second_deny"), 1);
@@ -237,23 +333,44 @@ fn deny_is_forwarded_once_to_the_first_previous_hop() {
 #[test]
 fn a_deny_fails_the_claim_and_a_late_one_is_a_late_conflict() {
     let mut d = device(7, &[1]);
-    let c = d.claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false).unwrap();
+    let c = d
+        .claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false)
+        .unwrap();
     let sent = run(&mut d, Instant::from_millis(600));
     let first = Repr::parse(&sent[0].1.payload).unwrap();
     let mut deny = first.clone();
     deny.msg_type = MessageType::ClaimDeny;
     d.handle_datagram(Instant::from_millis(700), peer(1, 2), &deny.to_vec());
-    let id = MessageId { origin: DeviceId::new(7).unwrap(), sequence: first.sequence };
-    assert_eq!(events(&mut d), vec![Event::ClaimDenied { claim: c, reason: FailureReason::Denied { message: id } }]);
+    let id = MessageId {
+        origin: DeviceId::new(7).unwrap(),
+        sequence: first.sequence,
+    };
+    assert_eq!(
+        events(&mut d),
+        vec![Event::ClaimDenied {
+            claim: c,
+            reason: FailureReason::Denied { message: id }
+        }]
+    );
     assert!(d.claim_info(c).is_none());
-    assert_eq!(run(&mut d, Instant::from_secs(5)).len(), 0, "no more attempts after a Deny");
+    assert_eq!(
+        run(&mut d, Instant::from_secs(5)).len(),
+        0,
+        "no more attempts after a Deny"
+    );
     // The Deny of the second attempt arrives later: dropped, counted, reported.
     let mut deny2 = Repr::parse(&sent[1].1.payload).unwrap();
     deny2.msg_type = MessageType::ClaimDeny;
     d.handle_datagram(Instant::from_millis(800), peer(1, 2), &deny2.to_vec());
     assert_eq!(
         events(&mut d),
-        vec![Event::LateConflict { claim: None, message: MessageId { origin: DeviceId::new(7).unwrap(), sequence: deny2.sequence } }]
+        vec![Event::LateConflict {
+            claim: None,
+            message: MessageId {
+                origin: DeviceId::new(7).unwrap(),
+                sequence: deny2.sequence
+            }
+        }]
     );
     assert_eq!(d.counters().dropped("late_deny"), 1);
     assert_eq!(d.counters().late_conflicts, 1);
@@ -262,7 +379,8 @@ fn a_deny_fails_the_claim_and_a_late_one_is_a_late_conflict() {
 #[test]
 fn own_attempts_coming_back_are_dropped_silently() {
     let mut d = device(7, &[1, 2]);
-    d.claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false).unwrap();
+    d.claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false)
+        .unwrap();
     let sent = run(&mut d, Instant::ZERO);
     d.handle_datagram(Instant::from_millis(1), peer(2, 3), &sent[0].1.payload);
     assert!(drain(&mut d).is_empty());
@@ -274,14 +392,29 @@ fn own_attempts_coming_back_are_dropped_silently() {
 fn an_unknown_sequence_with_our_id_is_a_device_id_collision() {
     let mut d = device(7, &[1, 2]);
     let seq = d.next_sequence().wrapping_add(5);
-    d.handle_datagram(Instant::ZERO, peer(1, 3), &attempt(7, seq, unique(1), false, 32).to_vec());
+    d.handle_datagram(
+        Instant::ZERO,
+        peer(1, 3),
+        &attempt(7, seq, unique(1), false, 32).to_vec(),
+    );
     let ev = events(&mut d);
-    let [Event::DeviceIdCollision { sequence, new_device_id: Some(new) }] = ev.as_slice() else { panic!("{ev:?}") };
+    let [
+        Event::DeviceIdCollision {
+            sequence,
+            new_device_id: Some(new),
+        },
+    ] = ev.as_slice()
+    else {
+        panic!("{ev:?}")
+    };
     assert_eq!(*sequence, seq);
     assert_ne!(new.get(), 7);
     assert_eq!(d.device_id(), *new);
     // Far away: at least 2^30 from the colliding sequence number in either direction.
-    let dist = d.next_sequence().wrapping_sub(seq).min(seq.wrapping_sub(d.next_sequence()));
+    let dist = d
+        .next_sequence()
+        .wrapping_sub(seq)
+        .min(seq.wrapping_sub(d.next_sequence()));
     assert!(dist >= 1 << 30, "{dist}");
     // The other device's flood is still forwarded through us.
     assert_eq!(drain(&mut d).len(), 1);
@@ -298,26 +431,53 @@ fn simultaneous_claims_follow_the_reclaim_precedence_table() {
         (true, true, true, false, Some("simultaneous")),
     ] {
         let mut d = device(7, &[1, 2]);
-        let c = d.claim(Instant::ZERO, DOMAIN, unique(42), 3600, ours_r, false).unwrap();
+        let c = d
+            .claim(Instant::ZERO, DOMAIN, unique(42), 3600, ours_r, false)
+            .unwrap();
         run(&mut d, Instant::ZERO);
         let bytes = attempt(5, 1, unique(42), theirs_r, 32).to_vec();
         d.handle_datagram(Instant::from_millis(100), peer(1, 5), &bytes);
         let out = drain(&mut d);
-        let denies = out.iter().filter(|t| matches!(t.destination, Destination::Unicast(_))).count();
-        let forwards = out.iter().filter(|t| matches!(t.destination, Destination::Multicast(_))).count();
-        assert_eq!((denies == 1, forwards == 1), (deny, forward), "ours R={ours_r} theirs R={theirs_r}");
+        let denies = out
+            .iter()
+            .filter(|t| matches!(t.destination, Destination::Unicast(_)))
+            .count();
+        let forwards = out
+            .iter()
+            .filter(|t| matches!(t.destination, Destination::Multicast(_)))
+            .count();
+        assert_eq!(
+            (denies == 1, forwards == 1),
+            (deny, forward),
+            "ours R={ours_r} theirs R={theirs_r}"
+        );
         assert_eq!(denies + forwards, 1, "deny or forward, never both");
         let ev = events(&mut d);
-        let m = MessageId { origin: DeviceId::new(5).unwrap(), sequence: 1 };
+        let m = MessageId {
+            origin: DeviceId::new(5).unwrap(),
+            sequence: 1,
+        };
         match we_fail {
             None => {
                 assert!(ev.is_empty());
                 assert!(d.claim_info(c).is_some());
             }
             Some("simultaneous") => {
-                assert_eq!(ev, vec![Event::ClaimDenied { claim: c, reason: FailureReason::Simultaneous { message: m } }])
+                assert_eq!(
+                    ev,
+                    vec![Event::ClaimDenied {
+                        claim: c,
+                        reason: FailureReason::Simultaneous { message: m }
+                    }]
+                )
             }
-            Some(_) => assert_eq!(ev, vec![Event::ClaimDenied { claim: c, reason: FailureReason::Reclaimed { message: m } }]),
+            Some(_) => assert_eq!(
+                ev,
+                vec![Event::ClaimDenied {
+                    claim: c,
+                    reason: FailureReason::Reclaimed { message: m }
+                }]
+            ),
         }
     }
 }
@@ -325,38 +485,94 @@ fn simultaneous_claims_follow_the_reclaim_precedence_table() {
 #[test]
 fn a_second_overlapping_claim_on_one_device_fails_at_once() {
     let mut d = device(7, &[1]);
-    let a = d.claim(Instant::ZERO, DOMAIN, UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap()), 60, false, false).unwrap();
-    let err = d.claim(Instant::ZERO, DOMAIN, UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2])), 60, false, false).unwrap_err();
+    let a = d
+        .claim(
+            Instant::ZERO,
+            DOMAIN,
+            UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap()),
+            60,
+            false,
+            false,
+        )
+        .unwrap();
+    let err = d
+        .claim(
+            Instant::ZERO,
+            DOMAIN,
+            UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2])),
+            60,
+            false,
+            false,
+        )
+        .unwrap_err();
     assert_eq!(err.kind(), ClaimErrorKind::LocalConflict { existing: a });
-    assert_eq!(err.to_string(), format!("expected a space free on this device, found it overlaps {a}"));
+    assert_eq!(
+        err.to_string(),
+        format!("expected a space free on this device, found it overlaps {a}")
+    );
     // Another domain does not conflict.
     let other = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 2]);
-    assert!(d.claim(Instant::ZERO, other, UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2])), 60, false, false).is_ok());
+    assert!(
+        d.claim(
+            Instant::ZERO,
+            other,
+            UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2])),
+            60,
+            false,
+            false
+        )
+        .is_ok()
+    );
     // Invalid: a prefix in a right-justified domain.
     let right = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 0x80]);
-    let e = d.claim(Instant::ZERO, right, UidSpace::Prefix(uid(&[1])), 60, false, false).unwrap_err();
+    let e = d
+        .claim(
+            Instant::ZERO,
+            right,
+            UidSpace::Prefix(uid(&[1])),
+            60,
+            false,
+            false,
+        )
+        .unwrap_err();
     assert_eq!(e.kind(), ClaimErrorKind::InvalidSpace);
 }
 
 #[test]
 fn lifetime_expiry_release_and_renewal() {
     let mut d = device(7, &[1]);
-    let c = d.claim(Instant::ZERO, DOMAIN, unique(1), 10, false, false).unwrap();
+    let c = d
+        .claim(Instant::ZERO, DOMAIN, unique(1), 10, false, false)
+        .unwrap();
     run(&mut d, Instant::from_secs(3));
-    assert_eq!(events(&mut d), vec![Event::ClaimSucceeded { claim: c, expires: Some(Instant::from_millis(12_500)) }]);
+    assert_eq!(
+        events(&mut d),
+        vec![Event::ClaimSucceeded {
+            claim: c,
+            expires: Some(Instant::from_millis(12_500))
+        }]
+    );
     // A manual renewal: two R attempts, then the lifetime restarts.
     d.renew(Instant::from_secs(5), c).unwrap();
     assert_eq!(d.claim_info(c).unwrap().state, ClaimState::Reclaiming);
     let sent = run(&mut d, Instant::from_secs(7));
     assert_eq!(sent.len(), 2);
     assert!(Repr::parse(&sent[0].1.payload).unwrap().reclaim);
-    assert_eq!(events(&mut d), vec![Event::ClaimRenewed { claim: c, expires: Some(Instant::from_millis(17_000)) }]);
+    assert_eq!(
+        events(&mut d),
+        vec![Event::ClaimRenewed {
+            claim: c,
+            expires: Some(Instant::from_millis(17_000))
+        }]
+    );
     run(&mut d, Instant::from_secs(20));
     assert_eq!(events(&mut d), vec![Event::ClaimExpired { claim: c }]);
     assert!(d.claim_info(c).is_none());
     assert_eq!(d.poll_timeout(), None);
     // Release stops a probing claim silently.
-    let c2 = d.claim(Instant::from_secs(21), DOMAIN, unique(2), 10, false, false).unwrap();
+    let c2 = d
+        .claim(Instant::from_secs(21), DOMAIN, unique(2), 10, false, false)
+        .unwrap();
     assert!(d.release(c2));
     assert!(run(&mut d, Instant::from_secs(30)).is_empty());
     assert!(events(&mut d).is_empty());
@@ -364,15 +580,25 @@ fn lifetime_expiry_release_and_renewal() {
 
 #[test]
 fn auto_renew_reclaims_before_the_lifetime_ends() {
-    let cfg = Config { start_jitter: Duration::ZERO, auto_renew: true, ..Config::default() };
+    let cfg = Config {
+        start_jitter: Duration::ZERO,
+        auto_renew: true,
+        ..Config::default()
+    };
     let mut d = Device::new(cfg, DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(1));
     d.add_interface(InterfaceId(1));
-    let c = d.claim(Instant::ZERO, DOMAIN, unique(1), 100, false, false).unwrap();
+    let c = d
+        .claim(Instant::ZERO, DOMAIN, unique(1), 100, false, false)
+        .unwrap();
     let sent = run(&mut d, Instant::from_secs(400));
     // 3 initial + 2 per renewal; renewals at 75 s after each success.
     let ev = events(&mut d);
     assert!(matches!(ev[0], Event::ClaimSucceeded { .. }));
-    assert!(ev[1..].iter().all(|e| matches!(e, Event::ClaimRenewed { claim, .. } if *claim == c)));
+    assert!(
+        ev[1..]
+            .iter()
+            .all(|e| matches!(e, Event::ClaimRenewed { claim, .. } if *claim == c))
+    );
     assert_eq!(ev.len() - 1, 5, "{ev:?}");
     assert_eq!(sent.len(), 3 + 2 * 5);
     assert_eq!(sent[3].0, Instant::from_millis(2_500 + 75_000));
@@ -381,7 +607,8 @@ fn auto_renew_reclaims_before_the_lifetime_ends() {
 #[test]
 fn spurious_timeouts_are_no_ops() {
     let mut d = device(7, &[1]);
-    d.claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false).unwrap();
+    d.claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false)
+        .unwrap();
     d.handle_timeout(Instant::ZERO);
     assert_eq!(drain(&mut d).len(), 1);
     for ms in [1, 100, 499] {
@@ -395,7 +622,9 @@ fn spurious_timeouts_are_no_ops() {
 #[test]
 fn proxy_claim_announces_with_x_and_r_after_success_and_proxies_defend_it() {
     let mut owner = device(7, &[1]);
-    let c = owner.claim(Instant::ZERO, DOMAIN, unique(9), 600, false, true).unwrap();
+    let c = owner
+        .claim(Instant::ZERO, DOMAIN, unique(9), 600, false, true)
+        .unwrap();
     let sent = run(&mut owner, Instant::from_secs(10));
     let flags: Vec<(bool, bool)> = sent
         .iter()
@@ -404,7 +633,16 @@ fn proxy_claim_announces_with_x_and_r_after_success_and_proxies_defend_it() {
             (r.proxy, r.reclaim)
         })
         .collect();
-    assert_eq!(flags, [(true, false), (true, false), (true, false), (true, true), (true, true)]);
+    assert_eq!(
+        flags,
+        [
+            (true, false),
+            (true, false),
+            (true, false),
+            (true, true),
+            (true, true)
+        ]
+    );
     assert_eq!(sent[3].0, Instant::from_millis(2_500));
     assert!(matches!(events(&mut owner)[..], [Event::ClaimSucceeded { claim, .. }] if claim == c));
 
@@ -415,17 +653,35 @@ fn proxy_claim_announces_with_x_and_r_after_success_and_proxies_defend_it() {
     assert_eq!(proxy.proxy_table_len(), 1);
     drain(&mut proxy);
     // Another device's new claim is denied by proxy ...
-    proxy.handle_datagram(Instant::from_secs(4), peer(2, 8), &attempt(8, 1, unique(9), false, 32).to_vec());
+    proxy.handle_datagram(
+        Instant::from_secs(4),
+        peer(2, 8),
+        &attempt(8, 1, unique(9), false, 32).to_vec(),
+    );
     let out = drain(&mut proxy);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].destination, Destination::Unicast(peer(2, 8)));
     assert_eq!(proxy.counters().proxy_denies, 1);
     // ... but the owner's own attempts are forwarded, never denied.
-    proxy.handle_datagram(Instant::from_secs(5), peer(1, 7), &attempt(7, 99, unique(9), true, 32).to_vec());
-    assert_eq!(drain(&mut proxy)[0].destination, Destination::Multicast(InterfaceId(2)));
+    proxy.handle_datagram(
+        Instant::from_secs(5),
+        peer(1, 7),
+        &attempt(7, 99, unique(9), true, 32).to_vec(),
+    );
+    assert_eq!(
+        drain(&mut proxy)[0].destination,
+        Destination::Multicast(InterfaceId(2))
+    );
     // After the lifetime (600 s from receipt) the proxy stops.
-    proxy.handle_datagram(Instant::from_secs(606), peer(2, 8), &attempt(8, 2, unique(9), false, 32).to_vec());
-    assert_eq!(drain(&mut proxy)[0].destination, Destination::Multicast(InterfaceId(1)));
+    proxy.handle_datagram(
+        Instant::from_secs(606),
+        peer(2, 8),
+        &attempt(8, 2, unique(9), false, 32).to_vec(),
+    );
+    assert_eq!(
+        drain(&mut proxy)[0].destination,
+        Destination::Multicast(InterfaceId(1))
+    );
     assert_eq!(proxy.proxy_table_len(), 0);
 }
 
@@ -441,25 +697,50 @@ fn proxy_defense_is_capped_at_one_hour_and_needs_both_flags() {
     proxy.handle_datagram(Instant::ZERO, peer(1, 6), &x_only.to_vec());
     assert_eq!(proxy.proxy_table_len(), 1);
     drain(&mut proxy);
-    proxy.handle_datagram(Instant::from_secs(3599), peer(2, 8), &attempt(8, 1, unique(9), false, 32).to_vec());
-    assert!(matches!(drain(&mut proxy)[0].destination, Destination::Unicast(_)));
-    proxy.handle_datagram(Instant::from_secs(3600), peer(2, 8), &attempt(8, 2, unique(9), false, 32).to_vec());
-    assert!(matches!(drain(&mut proxy)[0].destination, Destination::Multicast(_)));
+    proxy.handle_datagram(
+        Instant::from_secs(3599),
+        peer(2, 8),
+        &attempt(8, 1, unique(9), false, 32).to_vec(),
+    );
+    assert!(matches!(
+        drain(&mut proxy)[0].destination,
+        Destination::Unicast(_)
+    ));
+    proxy.handle_datagram(
+        Instant::from_secs(3600),
+        peer(2, 8),
+        &attempt(8, 2, unique(9), false, 32).to_vec(),
+    );
+    assert!(matches!(
+        drain(&mut proxy)[0].destination,
+        Destination::Multicast(_)
+    ));
 }
 
 #[test]
 fn message_table_is_bounded_and_expires() {
-    let cfg = Config { message_table_capacity: 8, ..config() };
+    let cfg = Config {
+        message_table_capacity: 8,
+        ..config()
+    };
     let mut d = Device::new(cfg, DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(1));
     d.add_interface(InterfaceId(1));
     for s in 0..20 {
-        d.handle_datagram(Instant::from_millis(s), peer(1, 2), &attempt(5, s as u32, unique(1), false, 32).to_vec());
+        d.handle_datagram(
+            Instant::from_millis(s),
+            peer(1, 2),
+            &attempt(5, s as u32, unique(1), false, 32).to_vec(),
+        );
     }
     assert_eq!(d.message_table_len(), 8);
     assert_eq!(d.counters().table_evictions, 12);
     assert_eq!(d.counters().peak_message_table, 8);
     // 30 s after the last copy everything is forgotten: the same attempt is new again.
-    d.handle_datagram(Instant::from_millis(19 + 30_000), peer(1, 2), &attempt(5, 19, unique(1), false, 32).to_vec());
+    d.handle_datagram(
+        Instant::from_millis(19 + 30_000),
+        peer(1, 2),
+        &attempt(5, 19, unique(1), false, 32).to_vec(),
+    );
     assert_eq!(d.message_table_len(), 1);
     assert_eq!(d.counters().dropped("duplicate"), 0);
 }
@@ -467,7 +748,38 @@ fn message_table_is_bounded_and_expires() {
 #[test]
 fn a_site_of_one_succeeds_without_interfaces() {
     let mut d = device(1, &[]);
-    let c = d.claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false).unwrap();
+    let c = d
+        .claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false)
+        .unwrap();
     assert!(run(&mut d, Instant::from_secs(3)).is_empty());
     assert!(matches!(events(&mut d)[..], [Event::ClaimSucceeded { claim, .. }] if claim == c));
+}
+
+#[test]
+fn claims_are_rate_limited_after_repeated_conflicts() {
+    let cfg = Config {
+        start_jitter: Duration::ZERO,
+        conflict_limit: 2,
+        ..Config::default()
+    };
+    let mut d = Device::new(cfg, DeviceId::new(7).unwrap(), ChaCha8Rng::seed_from_u64(7));
+    d.add_interface(InterfaceId(1));
+    let mut starts = Vec::new();
+    for (i, at) in [0u64, 1_000, 2_000, 61_000].into_iter().enumerate() {
+        let now = Instant::from_millis(at);
+        let c = d
+            .claim(now, DOMAIN, unique(i as u8), 60, false, false)
+            .unwrap();
+        let start = d.poll_timeout().unwrap();
+        starts.push(start.as_micros() / 1000);
+        d.handle_timeout(start);
+        let sent = drain(&mut d);
+        let mut deny = Repr::parse(&sent[0].payload).unwrap();
+        deny.msg_type = MessageType::ClaimDeny;
+        d.handle_datagram(start, peer(1, 2), &deny.to_vec());
+        assert!(matches!(events(&mut d)[..], [Event::ClaimDenied { claim, .. }] if claim == c));
+    }
+    // Two conflicts within 60 s: the third claim waits until 60 s after the previous start;
+    // once those conflicts have left the 60 s window, the fourth starts at once.
+    assert_eq!(starts, [0, 1_000, 61_000, 61_000]);
 }

@@ -2,6 +2,7 @@
 //! is dropped and counted in `status`, and the daemon keeps serving. Needs root and iproute2.
 //!
 //! Topology: H (hostile sender, no daemon) — T (daemon under test) — N (a peer daemon).
+#![cfg(feature = "daemon")]
 
 mod netns_support;
 
@@ -9,7 +10,7 @@ use std::net::{Ipv6Addr, SocketAddrV6};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-use netns_support::{can_run, sh, Net};
+use netns_support::{Net, can_run, sh};
 use socket2::{Domain, Protocol, Socket, Type};
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::wire::{DeviceId, MessageType, Repr};
@@ -38,7 +39,8 @@ fn udp(index: u32, hops: u32, bind: Ipv6Addr) -> Socket {
     s.set_multicast_hops_v6(hops).unwrap();
     s.set_unicast_hops_v6(hops).unwrap();
     s.set_multicast_if_v6(index).unwrap();
-    s.bind(&SocketAddrV6::new(bind, 0, 0, if bind.is_unspecified() { 0 } else { index }).into()).unwrap();
+    s.bind(&SocketAddrV6::new(bind, 0, 0, if bind.is_unspecified() { 0 } else { index }).into())
+        .unwrap();
     s
 }
 
@@ -58,7 +60,10 @@ fn wait_not_tentative(ns: &str, dev: &str) {
         if text.contains("fe80") && !text.contains("tentative") {
             return;
         }
-        assert!(Instant::now() < deadline, "{ns}/{dev} still tentative: {text}");
+        assert!(
+            Instant::now() < deadline,
+            "{ns}/{dev} still tentative: {text}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -76,7 +81,17 @@ fn hostile_datagrams_are_dropped_and_counted() {
     net.daemons[0].wait_interfaces(2);
     net.daemons[1].wait_interfaces(1);
     wait_not_tentative(&net.names[0], "h0");
-    sh(&["ip", "-n", &net.names[0], "addr", "add", "2001:db8::1/64", "dev", "h0", "nodad"]);
+    sh(&[
+        "ip",
+        "-n",
+        &net.names[0],
+        "addr",
+        "add",
+        "2001:db8::1/64",
+        "dev",
+        "h0",
+        "nodad",
+    ]);
     let t_link_local: Ipv6Addr = net.daemons[0]
         .status()
         .interfaces
@@ -99,11 +114,17 @@ fn hostile_datagrams_are_dropped_and_counted() {
         v2[0] = 2;
         ok.send_to(&v2, &group.into()).unwrap();
         // Hop limit ≠ 255: multicast with 64, unicast to T's link-local address with 1.
-        udp(index, 64, Ipv6Addr::UNSPECIFIED).send_to(&attempt(3, 3), &group.into()).unwrap();
+        udp(index, 64, Ipv6Addr::UNSPECIFIED)
+            .send_to(&attempt(3, 3), &group.into())
+            .unwrap();
         let unicast = SocketAddrV6::new(t_link_local, CLAIM_PORT, 0, index);
-        udp(index, 1, Ipv6Addr::UNSPECIFIED).send_to(&attempt(4, 4), &unicast.into()).unwrap();
+        udp(index, 1, Ipv6Addr::UNSPECIFIED)
+            .send_to(&attempt(4, 4), &unicast.into())
+            .unwrap();
         // Off-link source: a global address, hop limit 255.
-        udp(index, 255, "2001:db8::1".parse().unwrap()).send_to(&attempt(5, 5), &group.into()).unwrap();
+        udp(index, 255, "2001:db8::1".parse().unwrap())
+            .send_to(&attempt(5, 5), &group.into())
+            .unwrap();
         // Source port 0: a raw socket building the UDP header (the kernel fills the checksum).
         let raw = Socket::new(Domain::IPV6, Type::RAW, Some(Protocol::UDP)).unwrap();
         let offset: libc::c_int = 6;
@@ -127,7 +148,8 @@ fn hostile_datagrams_are_dropped_and_counted() {
         datagram.extend_from_slice(&len.to_be_bytes());
         datagram.extend_from_slice(&[0, 0]);
         datagram.extend_from_slice(&body);
-        raw.send_to(&datagram, &SocketAddrV6::new(GROUP, 0, 0, index).into()).unwrap();
+        raw.send_to(&datagram, &SocketAddrV6::new(GROUP, 0, 0, index).into())
+            .unwrap();
         // A flood of one message ID: 200 copies.
         let flood = attempt(7, 7);
         for _ in 0..200 {
@@ -149,11 +171,17 @@ fn hostile_datagrams_are_dropped_and_counted() {
     let t = &net.daemons[0];
     loop {
         let drops = t.status().drops;
-        let got: Vec<(&str, u64)> = expected.iter().map(|(k, _)| (*k, drops.get(*k).copied().unwrap_or(0))).collect();
+        let got: Vec<(&str, u64)> = expected
+            .iter()
+            .map(|(k, _)| (*k, drops.get(*k).copied().unwrap_or(0)))
+            .collect();
         if got == expected {
             break;
         }
-        assert!(Instant::now() < deadline, "drops: expected {expected:?}, found {drops:?}");
+        assert!(
+            Instant::now() < deadline,
+            "drops: expected {expected:?}, found {drops:?}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     // The one valid message of the flood was forwarded once to N, the rest were not.
@@ -197,7 +225,10 @@ fn psk_trailer_is_required() {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let drops = net.daemons[0].status().drops;
-        let (m, s) = (drops.get("psk_mismatch").copied().unwrap_or(0), drops.get("psk_missing").copied().unwrap_or(0));
+        let (m, s) = (
+            drops.get("psk_mismatch").copied().unwrap_or(0),
+            drops.get("psk_missing").copied().unwrap_or(0),
+        );
         if (m, s) == (2, 1) {
             break;
         }

@@ -227,4 +227,30 @@ mod tests {
         let e = to_unix_ms(-1, false).unwrap_err();
         assert!(e.contains("out of range for v7"), "{e}");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn parse_never_panics(s in "\\PC{0,40}") {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn parse_never_panics_on_near_misses(s in "@?-?[0-9]{0,24}(\\.[0-9]{0,12})?|[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9:.]{0,18}(Z|[+-][0-9:]{0,6})?)?") {
+            let _ = parse(&s);
+        }
+
+        /// Printing with 9 digits and parsing back is the identity, 1582 to 9999.
+        #[test]
+        fn rfc3339_round_trip(t in -12_219_292_800_000_000_000i128..253_402_128_000_000_000_000i128) {
+            let text = format_rfc3339(t, 9);
+            proptest::prop_assert_eq!(parse(&text).unwrap(), t, "{}", text);
+        }
+
+        /// Truncation to 100 ns: from_ts60(to_ts60(t)) <= t < that + 100 ns.
+        #[test]
+        fn ts60_truncates(t in -12_219_292_800_000_000_000i128..100_000_000_000_000_000_000i128) {
+            let back = from_ts60(to_ts60(t).unwrap());
+            proptest::prop_assert!(back <= t && t < back + 100);
+        }
+    }
 }

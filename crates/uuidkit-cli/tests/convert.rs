@@ -74,3 +74,21 @@ fn other_versions_and_bad_lines_are_reported_and_skipped() {
     let e = fails(&["convert", "--to", "v7", A1], 2);
     assert_contains!(e, "invalid value 'v7'");
 }
+
+#[test]
+fn figure_1_to_figure_4_urn() {
+    // RFC 9562 Figures 1 and 4: the same UUID, hyphenated and as a URN.
+    assert_eq!(
+        ok(&[
+            "convert",
+            "-f",
+            "urn",
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+        ]),
+        "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n"
+    );
+    assert_eq!(
+        ok(&["convert", "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"]),
+        "f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n"
+    );
+}

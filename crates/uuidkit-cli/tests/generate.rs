@@ -578,3 +578,22 @@ fn flags_that_do_not_apply() {
     );
     assert_contains!(e, "cannot be used with");
 }
+
+#[test]
+fn v1_at_the_end_of_time() {
+    // @103072857660683.6975 is 10 000 ticks before the last 60-bit timestamp (5236-03-31).
+    let at = "@103072857660683.6975";
+    let fixed = ["--clock-seq", "0", "--node", "00:00:00:00:00:00"];
+    let mut args = vec!["new", "v1", "--at", at, "-n", "10001"];
+    args.extend_from_slice(&fixed);
+    let out = ok(&args);
+    assert_eq!(
+        out.lines().last(),
+        Some("ffffffff-ffff-1fff-8000-000000000000")
+    );
+    let mut args = vec!["new", "v1", "--at", at, "-n", "10002"];
+    args.extend_from_slice(&fixed);
+    let e = fails(&args, 2);
+    assert_contains!(e, "runs past the end of the 60-bit v1/v6 timestamp");
+    assert_contains!(e, "expected at most 10001");
+}

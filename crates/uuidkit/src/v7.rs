@@ -672,6 +672,12 @@ mod global {
         /// RFC 9562 §5.7 and §6.2 (Method 1).
         #[inline]
         pub fn now_v7() -> Uuid {
+            // Issue 4: once `uuidkit::state` is configured, go through stable storage.
+            if crate::state::configured() {
+                if let Some(u) = crate::state::routed_now_v7() {
+                    return u;
+                }
+            }
             let state = reserve(now_ms(), 1);
             layout(state, rng::next_u64())
         }
@@ -690,6 +696,14 @@ mod global {
         /// ```
         pub fn fill_v7(out: &mut [Uuid]) {
             if out.is_empty() {
+                return;
+            }
+            // Issue 4: once `uuidkit::state` is configured, go through stable storage.
+            if crate::state::configured()
+                && out
+                    .iter_mut()
+                    .all(|slot| crate::state::routed_now_v7().map(|u| *slot = u).is_some())
+            {
                 return;
             }
             let first = reserve(now_ms(), out.len() as u64);

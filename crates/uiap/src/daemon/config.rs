@@ -94,7 +94,11 @@ impl Default for Config {
 /// Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(clap::Parser, Clone, Debug, Default)]
-#[command(name = "uiapd", version, about = "UIAP daemon: claims and defends identifiers on the local links")]
+#[command(
+    name = "uiapd",
+    version,
+    about = "UIAP daemon: claims and defends identifiers on the local links"
+)]
 pub struct Args {
     /// A TOML file with the same keys as the long flags.
     #[arg(long, value_name = "FILE")]
@@ -157,7 +161,10 @@ impl Config {
     /// ```
     pub fn from_toml_str(text: &str) -> Result<Config, DaemonError> {
         let file: File = toml::from_str(text).map_err(|e| {
-            DaemonError::new(DaemonErrorKind::Config, e.to_string().trim_end().replace('\n', " "))
+            DaemonError::new(
+                DaemonErrorKind::Config,
+                e.to_string().trim_end().replace('\n', " "),
+            )
         })?;
         let mut config = Config::default();
         config.apply_file(file)?;
@@ -211,13 +218,19 @@ impl Config {
         let err = |m: String| Err(DaemonError::new(DaemonErrorKind::Config, m));
         let seg0 = self.group.segments()[0];
         if seg0 & 0xff00 != 0xff00 || seg0 & 0x000f != 0x2 {
-            return err(format!("group: expected a link-scope multicast address ff?2::/16, found {}", self.group));
+            return err(format!(
+                "group: expected a link-scope multicast address ff?2::/16, found {}",
+                self.group
+            ));
         }
         if self.claim_port == 0 || self.reply_port == 0 {
             return err("ports: expected non-zero claim and reply ports, found 0".into());
         }
         if self.claim_port == self.reply_port {
-            return err(format!("ports: expected claim and reply ports to differ, found {} for both", self.claim_port));
+            return err(format!(
+                "ports: expected claim and reply ports to differ, found {} for both",
+                self.claim_port
+            ));
         }
         if self.psk.as_ref().is_some_and(|k| k.is_empty()) {
             return err("psk-file: expected a non-empty key, found an empty file".into());
@@ -281,7 +294,8 @@ impl Args {
 }
 
 fn read_psk(path: &Path) -> Result<Vec<u8>, DaemonError> {
-    let mut key = std::fs::read(path).map_err(|e| DaemonError::io("cannot read psk file", Some(path), e))?;
+    let mut key =
+        std::fs::read(path).map_err(|e| DaemonError::io("cannot read psk file", Some(path), e))?;
     while key.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
         key.pop();
     }
@@ -298,8 +312,19 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("uiapd-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("uiapd.toml");
-        std::fs::write(&file, "iface = [\"a\"]\nclaim-port = 5000\nlog-level = \"debug\"\n").unwrap();
-        let args = Args::try_parse_from(["uiapd", "--config", file.to_str().unwrap(), "--claim-port", "6000"]).unwrap();
+        std::fs::write(
+            &file,
+            "iface = [\"a\"]\nclaim-port = 5000\nlog-level = \"debug\"\n",
+        )
+        .unwrap();
+        let args = Args::try_parse_from([
+            "uiapd",
+            "--config",
+            file.to_str().unwrap(),
+            "--claim-port",
+            "6000",
+        ])
+        .unwrap();
         let config = args.into_config().unwrap();
         assert_eq!(config.ifaces, ["a"]);
         assert_eq!(config.claim_port, 6000);
@@ -316,10 +341,15 @@ mod tests {
 
     #[test]
     fn group_must_be_link_scope() {
-        let mut config = Config::default();
-        config.group = "ff02::1".parse().unwrap();
+        let mut config = Config {
+            group: "ff02::1".parse().unwrap(),
+            ..Config::default()
+        };
         assert!(config.validate().is_ok());
         config.group = "fe80::1".parse().unwrap();
-        assert_eq!(config.validate().unwrap_err().kind(), DaemonErrorKind::Config);
+        assert_eq!(
+            config.validate().unwrap_err().kind(),
+            DaemonErrorKind::Config
+        );
     }
 }

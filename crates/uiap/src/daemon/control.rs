@@ -25,6 +25,8 @@
 //!
 //! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` or `{"ok":true,"result":"denied","claim":CLAIM}`
 //!   (a denial is an answer, not an error; `result` may also be `"failed"` with a `reason`);
+//!   a claim that overlaps another claim of this device is `denied` at once, with `id` 0 and
+//!   `"reason":"local conflict with claim N"`; a network denial's `reason` names the denied attempt;
 //! * release: `{"ok":true,"result":"released","id":1}`;
 //! * list: `{"ok":true,"claims":[CLAIM,…]}`;
 //! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…}}}`.
@@ -123,7 +125,9 @@ fn parse_uid(text: &str, j: Justification, what: &str) -> Result<Uid, DaemonErro
     let (hex, bits) = match text.split_once('/') {
         Some((h, b)) => {
             let bits: u16 = b.parse().map_err(|_| {
-                request_error(format!("{what}: expected a bit count after `/`, found `{b}` in `{text}`"))
+                request_error(format!(
+                    "{what}: expected a bit count after `/`, found `{b}` in `{text}`"
+                ))
             })?;
             (h, Some(bits))
         }
@@ -131,11 +135,15 @@ fn parse_uid(text: &str, j: Justification, what: &str) -> Result<Uid, DaemonErro
     };
     if let Some(at) = hex.find(|c: char| !c.is_ascii_hexdigit()) {
         let c = hex[at..].chars().next().unwrap_or('?');
-        return Err(request_error(format!("{what}: expected a hex digit, found `{c}` at {at} in `{text}`")));
+        return Err(request_error(format!(
+            "{what}: expected a hex digit, found `{c}` at {at} in `{text}`"
+        )));
     }
     let nibbles = hex.len();
     if nibbles > 510 {
-        return Err(request_error(format!("{what}: expected at most 510 hex digits, found {nibbles}")));
+        return Err(request_error(format!(
+            "{what}: expected at most 510 hex digits, found {nibbles}"
+        )));
     }
     let bits = bits.unwrap_or(nibbles as u16 * 4);
     let padded = match (nibbles % 2, j) {
@@ -146,7 +154,8 @@ fn parse_uid(text: &str, j: Justification, what: &str) -> Result<Uid, DaemonErro
     let bytes: Vec<u8> = (0..padded.len() / 2)
         .map(|i| u8::from_str_radix(&padded[2 * i..2 * i + 2], 16).unwrap_or(0))
         .collect();
-    Uid::with_justification(&bytes, bits, j).map_err(|e| request_error(format!("{what}: {e} in `{text}`")))
+    Uid::with_justification(&bytes, bits, j)
+        .map_err(|e| request_error(format!("{what}: {e} in `{text}`")))
 }
 
 fn format_uid(uid: &Uid) -> String {
@@ -184,10 +193,15 @@ impl SpaceText {
                 let (lo, hi) = t.split_once('-').ok_or_else(|| {
                     request_error(format!("range: expected `LOW-HIGH`, found `{t}` (no `-`)"))
                 })?;
-                UidSpace::Range { low: parse_uid(lo, j, "range low")?, high: parse_uid(hi, j, "range high")? }
+                UidSpace::Range {
+                    low: parse_uid(lo, j, "range low")?,
+                    high: parse_uid(hi, j, "range high")?,
+                }
             }
         };
-        space.validate(j).map_err(|e| request_error(format!("space: {e}")))?;
+        space
+            .validate(j)
+            .map_err(|e| request_error(format!("space: {e}")))?;
         Ok(space)
     }
 
@@ -205,7 +219,9 @@ impl SpaceText {
         match space {
             UidSpace::Unique(u) => SpaceText::Uid(format_uid(u)),
             UidSpace::Prefix(u) => SpaceText::Prefix(format_uid(u)),
-            UidSpace::Range { low, high } => SpaceText::Range(format!("{}-{}", format_uid(low), format_uid(high))),
+            UidSpace::Range { low, high } => {
+                SpaceText::Range(format!("{}-{}", format_uid(low), format_uid(high)))
+            }
         }
     }
 }
@@ -357,7 +373,10 @@ impl Response {
     pub fn error(kind: DaemonErrorKind, message: impl Into<String>) -> Response {
         Response {
             ok: false,
-            error: Some(ErrorBody { kind: kind.as_str().into(), message: message.into() }),
+            error: Some(ErrorBody {
+                kind: kind.as_str().into(),
+                message: message.into(),
+            }),
             ..Response::default()
         }
     }
@@ -370,7 +389,12 @@ impl Response {
     /// assert_eq!(Response::released(1).id, Some(1));
     /// ```
     pub fn released(id: u64) -> Response {
-        Response { ok: true, result: Some("released".into()), id: Some(id), ..Response::default() }
+        Response {
+            ok: true,
+            result: Some("released".into()),
+            id: Some(id),
+            ..Response::default()
+        }
     }
 
     /// The answer to a finished `claim`: `result` is `claimed`, `denied` or `failed`.
@@ -383,7 +407,12 @@ impl Response {
     /// assert_eq!(Response::claim("claimed", c).result.as_deref(), Some("claimed"));
     /// ```
     pub fn claim(result: &str, claim: ClaimView) -> Response {
-        Response { ok: true, result: Some(result.into()), claim: Some(claim), ..Response::default() }
+        Response {
+            ok: true,
+            result: Some(result.into()),
+            claim: Some(claim),
+            ..Response::default()
+        }
     }
 }
 
@@ -410,14 +439,22 @@ pub struct Incoming {
 /// ```
 pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| DaemonError::io("cannot create control directory", Some(dir), e))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| DaemonError::io("cannot create control directory", Some(dir), e))?;
     }
     match std::fs::remove_file(path) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(DaemonError::io("cannot remove stale control socket", Some(path), e)),
+        Err(e) => {
+            return Err(DaemonError::io(
+                "cannot remove stale control socket",
+                Some(path),
+                e,
+            ));
+        }
     }
-    let listener = UnixListener::bind(path).map_err(|e| DaemonError::io("cannot bind control socket", Some(path), e))?;
+    let listener = UnixListener::bind(path)
+        .map_err(|e| DaemonError::io("cannot bind control socket", Some(path), e))?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
         .map_err(|e| DaemonError::io("cannot set control socket mode", Some(path), e))?;
     Ok(listener)
@@ -452,15 +489,24 @@ pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
                 let response = match serde_json::from_str::<Request>(&line) {
                     Ok(request) => {
                         let (tx, rx) = oneshot::channel();
-                        if requests.send(Incoming { request, reply: tx }).await.is_err() {
+                        if requests
+                            .send(Incoming { request, reply: tx })
+                            .await
+                            .is_err()
+                        {
                             return;
                         }
                         match rx.await {
                             Ok(r) => r,
-                            Err(_) => Response::error(DaemonErrorKind::Io, "the daemon is shutting down"),
+                            Err(_) => {
+                                Response::error(DaemonErrorKind::Io, "the daemon is shutting down")
+                            }
                         }
                     }
-                    Err(e) => Response::error(DaemonErrorKind::Request, format!("expected a request object, {e}")),
+                    Err(e) => Response::error(
+                        DaemonErrorKind::Request,
+                        format!("expected a request object, {e}"),
+                    ),
                 };
                 let mut text = serde_json::to_string(&response).unwrap_or_default();
                 text.push('\n');
@@ -487,21 +533,33 @@ pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
 /// Ok::<(), uiap::daemon::DaemonError>(())
 /// ```
 pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
-    let mut stream =
-        UnixStream::connect(path).map_err(|e| DaemonError::io("cannot connect to uiapd", Some(path), e))?;
-    let mut line = serde_json::to_string(request)
-        .map_err(|e| DaemonError::new(DaemonErrorKind::Request, format!("cannot encode request: {e}")))?;
+    let mut stream = UnixStream::connect(path)
+        .map_err(|e| DaemonError::io("cannot connect to uiapd", Some(path), e))?;
+    let mut line = serde_json::to_string(request).map_err(|e| {
+        DaemonError::new(
+            DaemonErrorKind::Request,
+            format!("cannot encode request: {e}"),
+        )
+    })?;
     line.push('\n');
-    stream.write_all(line.as_bytes()).map_err(|e| DaemonError::io("cannot send request", Some(path), e))?;
+    stream
+        .write_all(line.as_bytes())
+        .map_err(|e| DaemonError::io("cannot send request", Some(path), e))?;
     let mut answer = String::new();
     BufReader::new(&stream)
         .read_line(&mut answer)
         .map_err(|e| DaemonError::io("cannot read response", Some(path), e))?;
     if answer.is_empty() {
-        return Err(DaemonError::new(DaemonErrorKind::Protocol, "expected a response line, found end of stream"));
+        return Err(DaemonError::new(
+            DaemonErrorKind::Protocol,
+            "expected a response line, found end of stream",
+        ));
     }
     serde_json::from_str(&answer).map_err(|e| {
-        DaemonError::new(DaemonErrorKind::Protocol, format!("expected a response object, {e}: `{}`", answer.trim_end()))
+        DaemonError::new(
+            DaemonErrorKind::Protocol,
+            format!("expected a response object, {e}: `{}`", answer.trim_end()),
+        )
     })
 }
 
@@ -517,7 +575,12 @@ mod tests {
         let l = SpaceText::Uid("abc".into()).parse(&left).unwrap();
         assert_eq!(l, UidSpace::Unique(Uid::new(&[0xab, 0xc0], 12).unwrap()));
         let r = SpaceText::Uid("abc".into()).parse(&right).unwrap();
-        assert_eq!(r, UidSpace::Unique(Uid::with_justification(&[0x0a, 0xbc], 12, Justification::Right).unwrap()));
+        assert_eq!(
+            r,
+            UidSpace::Unique(
+                Uid::with_justification(&[0x0a, 0xbc], 12, Justification::Right).unwrap()
+            )
+        );
         assert_eq!(SpaceText::from_space(&l), SpaceText::Uid("abc0/12".into()));
         assert_eq!(SpaceText::Uid("abc0/12".into()).parse(&left).unwrap(), l);
     }
@@ -526,12 +589,27 @@ mod tests {
     fn bad_text_is_located() {
         let did: DomainId = "fff:0:0:1".parse().unwrap();
         let e = SpaceText::Uid("c0g8".into()).parse(&did).unwrap_err();
-        assert_eq!(e.message(), "uid: expected a hex digit, found `g` at 2 in `c0g8`");
+        assert_eq!(
+            e.message(),
+            "uid: expected a hex digit, found `g` at 2 in `c0g8`"
+        );
         let e = SpaceText::Prefix("c0/x".into()).parse(&did).unwrap_err();
-        assert_eq!(e.message(), "prefix: expected a bit count after `/`, found `x` in `c0/x`");
+        assert_eq!(
+            e.message(),
+            "prefix: expected a bit count after `/`, found `x` in `c0/x`"
+        );
         let e = SpaceText::Range("05".into()).parse(&did).unwrap_err();
-        assert_eq!(e.message(), "range: expected `LOW-HIGH`, found `05` (no `-`)");
-        assert_eq!(SpaceText::Range("05-01".into()).parse(&did).unwrap_err().kind(), DaemonErrorKind::Request);
+        assert_eq!(
+            e.message(),
+            "range: expected `LOW-HIGH`, found `05` (no `-`)"
+        );
+        assert_eq!(
+            SpaceText::Range("05-01".into())
+                .parse(&did)
+                .unwrap_err()
+                .kind(),
+            DaemonErrorKind::Request
+        );
     }
 
     #[test]

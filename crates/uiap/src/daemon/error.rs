@@ -65,11 +65,20 @@ impl DaemonErrorKind {
 impl DaemonError {
     #[cold]
     pub(crate) fn new(kind: DaemonErrorKind, message: impl Into<String>) -> DaemonError {
-        DaemonError { kind, message: message.into(), path: None, source: None }
+        DaemonError {
+            kind,
+            message: message.into(),
+            path: None,
+            source: None,
+        }
     }
 
     #[cold]
-    pub(crate) fn io(what: impl Into<String>, path: Option<&Path>, source: io::Error) -> DaemonError {
+    pub(crate) fn io(
+        what: impl Into<String>,
+        path: Option<&Path>,
+        source: io::Error,
+    ) -> DaemonError {
         DaemonError {
             kind: DaemonErrorKind::Io,
             message: what.into(),

@@ -1,15 +1,16 @@
 //! Which interfaces participate (decisions #23), found by rescanning.
 //!
-//! The daemon rescans once a second (configurable) instead of listening to netlink: it reads
-//! `/proc/net/if_inet6` (every IPv6 address with its interface index and `IFA_F_*` flags, so a
-//! tentative or DAD-failed address is visible) and `/sys/class/net/NAME/flags` (`IFF_UP`,
-//! `IFF_RUNNING`, `IFF_MULTICAST`, `IFF_LOOPBACK`). Both are per network namespace. A rescan is
-//! two small file reads; a change (interface up or down, link-local address leaving tentative)
-//! is picked up within one period, which is well inside the 2.5 s claim window.
+//! The daemon rescans once a second ([`Config::rescan_ms`](super::Config::rescan_ms)) instead
+//! of listening to netlink. A rescan reads `/proc/net/if_inet6` (every IPv6 address with its
+//! interface index and `IFA_F_*` flags, so a tentative or DAD-failed address is visible) and, per
+//! interface, `/sys/class/net/NAME/flags` (`IFF_UP`, `IFF_MULTICAST`, `IFF_LOOPBACK`) and
+//! `/sys/class/net/NAME/operstate` (carrier). All of these are per network namespace. A change
+//! (interface up or down, a link-local address leaving tentative) is picked up within one
+//! period, well inside the 2.5 s claim window.
 //!
-//! An interface participates when it is up and running, multicast-capable, not loopback, has a
-//! link-local address that is neither tentative nor DAD-failed, and is named by `--iface` (or no
-//! `--iface` was given).
+//! An interface participates when it is up with operstate `up` (or `unknown`), multicast-capable,
+//! not loopback, has a link-local address that is neither tentative, optimistic nor DAD-failed,
+//! and is named by `--iface` (or no `--iface` was given).
 
 use std::io;
 use std::net::Ipv6Addr;
@@ -19,7 +20,6 @@ const IFA_F_DADFAILED: u32 = 0x08;
 const IFA_F_TENTATIVE: u32 = 0x40;
 const IFF_UP: u32 = 0x1;
 const IFF_LOOPBACK: u32 = 0x8;
-const IFF_RUNNING: u32 = 0x40;
 const IFF_MULTICAST: u32 = 0x1000;
 
 /// A participating interface.
@@ -43,7 +43,11 @@ pub struct Interface {
 
 impl std::fmt::Display for Interface {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}, {}%{})", self.name, self.index, self.link_local, self.index)
+        write!(
+            f,
+            "{} ({}, {}%{})",
+            self.name, self.index, self.link_local, self.index
+        )
     }
 }
 
@@ -90,7 +94,12 @@ pub fn parse_if_inet6(text: &str) -> Vec<AddrLine> {
                 return None;
             }
             let bits = u128::from_str_radix(hex, 16).ok()?;
-            Some(AddrLine { addr: Ipv6Addr::from(bits), index, flags, name })
+            Some(AddrLine {
+                addr: Ipv6Addr::from(bits),
+                index,
+                flags,
+                name,
+            })
         })
         .collect()
 }
@@ -125,20 +134,31 @@ pub fn scan(only: &[String]) -> io::Result<Vec<Interface>> {
         if !usable_link_local(&line) || out.iter().any(|i| i.index == line.index) {
             continue;
         }
-        if !only.is_empty() && !only.iter().any(|n| *n == line.name) {
+        if !only.is_empty() && !only.contains(&line.name) {
             continue;
         }
-        let Ok(flags) = std::fs::read_to_string(format!("/sys/class/net/{}/flags", line.name)) else {
+        let Ok(flags) = std::fs::read_to_string(format!("/sys/class/net/{}/flags", line.name))
+        else {
             continue;
         };
         let Ok(flags) = u32::from_str_radix(flags.trim().trim_start_matches("0x"), 16) else {
             continue;
         };
-        let wanted = IFF_UP | IFF_RUNNING | IFF_MULTICAST;
+        let wanted = IFF_UP | IFF_MULTICAST;
         if flags & wanted != wanted || flags & IFF_LOOPBACK != 0 {
             continue;
         }
-        out.push(Interface { index: line.index, name: line.name, link_local: line.addr });
+        // The sysfs flags are the administrative ones; the carrier is in operstate.
+        let oper = std::fs::read_to_string(format!("/sys/class/net/{}/operstate", line.name))
+            .unwrap_or_default();
+        if !matches!(oper.trim(), "up" | "unknown") {
+            continue;
+        }
+        out.push(Interface {
+            index: line.index,
+            name: line.name,
+            link_local: line.addr,
+        });
     }
     out.sort_by_key(|i| i.index);
     Ok(out)
@@ -158,7 +178,11 @@ fe800000000000000000000000000003 07 40 20 08     eth3
 ";
         let lines = parse_if_inet6(text);
         assert_eq!(lines.len(), 4);
-        let usable: Vec<_> = lines.iter().filter(|l| usable_link_local(l)).map(|l| l.index).collect();
+        let usable: Vec<_> = lines
+            .iter()
+            .filter(|l| usable_link_local(l))
+            .map(|l| l.index)
+            .collect();
         assert_eq!(usable, [5]);
     }
 }

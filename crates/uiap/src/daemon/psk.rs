@@ -12,7 +12,8 @@ type HmacSha256 = Hmac<Sha256>;
 
 fn mac(key: &[u8]) -> HmacSha256 {
     // HMAC accepts keys of any length.
-    <HmacSha256 as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!("hmac takes any key length"))
+    <HmacSha256 as KeyInit>::new_from_slice(key)
+        .unwrap_or_else(|_| unreachable!("hmac takes any key length"))
 }
 
 /// `message || HMAC(key, message)`.
@@ -56,8 +57,14 @@ mod tests {
         // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?".
         let sealed = seal(b"Jefe", b"what do ya want for nothing?");
         let tag: String = sealed[28..].iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(tag, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
-        assert_eq!(open(b"Jefe", &sealed), Ok(&b"what do ya want for nothing?"[..]));
+        assert_eq!(
+            tag,
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        assert_eq!(
+            open(b"Jefe", &sealed),
+            Ok(&b"what do ya want for nothing?"[..])
+        );
     }
 
     #[test]

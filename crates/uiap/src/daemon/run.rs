@@ -9,13 +9,17 @@ use rand_core::SeedableRng;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
-use super::control::{self, ClaimView, Incoming, InterfaceView, Request, Response, SpaceText, StatusView};
+use super::control::{
+    self, ClaimView, Incoming, InterfaceView, Request, Response, SpaceText, StatusView,
+};
 use super::iface::{self, Interface};
 use super::psk;
-use super::socket::{check_source, Received, Role, SourceDrop, Sockets, RECV_BUFFER};
+use super::socket::{RECV_BUFFER, Received, Role, Sockets, SourceDrop, check_source};
 use super::store::{Claims, Store, StoredClaim};
 use super::{Config, DaemonError, DaemonErrorKind};
-use crate::device::{ClaimErrorKind, ClaimId, Destination, Device, Event, FailureReason, InterfaceId, Peer};
+use crate::device::{
+    ClaimErrorKind, ClaimId, Destination, Device, Event, FailureReason, InterfaceId, Peer,
+};
 use crate::space::DomainId;
 use crate::time::Instant;
 use crate::wire::{DeviceId, MAX_MESSAGE_LEN};
@@ -61,7 +65,9 @@ fn random_seed() -> [u8; 32] {
     let mut seed = [0u8; 32];
     if getrandom::fill(&mut seed).is_err() {
         // No OS randomness: fall back on the clock and the PID (still unique per process).
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
         seed[..16].copy_from_slice(&t.as_nanos().to_le_bytes());
         seed[16..20].copy_from_slice(&std::process::id().to_le_bytes());
     }
@@ -70,7 +76,9 @@ fn random_seed() -> [u8; 32] {
 
 fn random_u64() -> u64 {
     let seed = random_seed();
-    u64::from_le_bytes([seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7]])
+    u64::from_le_bytes([
+        seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7],
+    ])
 }
 
 /// Runs the daemon on `sockets` until `shutdown` completes: binds the control socket, loads the
@@ -99,12 +107,22 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), DaemonError> {
     let device_id = store.device_id(random_u64)?;
-    let device_id = DeviceId::new(device_id)
-        .ok_or_else(|| DaemonError::new(DaemonErrorKind::State, "device-id: expected non-zero, found 0"))?;
+    let device_id = DeviceId::new(device_id).ok_or_else(|| {
+        DaemonError::new(
+            DaemonErrorKind::State,
+            "device-id: expected non-zero, found 0",
+        )
+    })?;
     let persisted = store.load_claims()?;
-    let mut device_config = crate::config::Config::default();
-    device_config.auto_renew = true;
-    let device = Device::new(device_config, device_id, ChaCha20Rng::from_seed(random_seed()));
+    let device_config = crate::config::Config {
+        auto_renew: true,
+        ..Default::default()
+    };
+    let device = Device::new(
+        device_config,
+        device_id,
+        ChaCha20Rng::from_seed(random_seed()),
+    );
     let listener = control::bind(&config.control)?;
     let (tx, mut requests) = mpsc::channel::<Incoming>(64);
     let server = tokio::spawn(control::serve(listener, tx));
@@ -129,11 +147,15 @@ pub async fn run(
 
     let mut claim_buf = vec![0u8; RECV_BUFFER];
     let mut reply_buf = vec![0u8; RECV_BUFFER];
-    let mut rescan = tokio::time::interval(std::time::Duration::from_millis(d.config.rescan_ms.max(10)));
+    let mut rescan =
+        tokio::time::interval(std::time::Duration::from_millis(d.config.rescan_ms.max(10)));
     rescan.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     tokio::pin!(shutdown);
     loop {
-        let deadline = d.device.poll_timeout().map(|t| d.start + std::time::Duration::from_micros(t.as_micros()));
+        let deadline = d
+            .device
+            .poll_timeout()
+            .map(|t| d.start + std::time::Duration::from_micros(t.as_micros()));
         let sleep = async {
             match deadline {
                 Some(at) => tokio::time::sleep_until(at).await,
@@ -181,11 +203,13 @@ pub async fn run(
 /// # Ok(()) }
 /// ```
 pub async fn run_with_signals(config: Config) -> Result<(), DaemonError> {
-    use tokio::signal::unix::{signal, SignalKind};
+    use tokio::signal::unix::{SignalKind, signal};
     let sockets = Sockets::bind(config.group, config.claim_port, config.reply_port)?;
     let store = Store::open(&config.state)?;
-    let mut term = signal(SignalKind::terminate()).map_err(|e| DaemonError::io("cannot handle SIGTERM", None, e))?;
-    let mut int = signal(SignalKind::interrupt()).map_err(|e| DaemonError::io("cannot handle SIGINT", None, e))?;
+    let mut term = signal(SignalKind::terminate())
+        .map_err(|e| DaemonError::io("cannot handle SIGTERM", None, e))?;
+    let mut int = signal(SignalKind::interrupt())
+        .map_err(|e| DaemonError::io("cannot handle SIGINT", None, e))?;
     let shutdown = async move {
         tokio::select! {
             _ = term.recv() => info!("SIGTERM"),
@@ -212,7 +236,11 @@ impl Daemon {
                 return;
             }
         };
-        for gone in self.interfaces.iter().filter(|old| !found.iter().any(|n| n.index == old.index)) {
+        for gone in self
+            .interfaces
+            .iter()
+            .filter(|old| !found.iter().any(|n| n.index == old.index))
+        {
             info!(interface = %gone, "interface left");
             self.device.remove_interface(InterfaceId(gone.index));
             sockets.leave(gone.index);
@@ -241,7 +269,13 @@ impl Daemon {
                 .domain
                 .parse::<DomainId>()
                 .map_err(|e| e.to_string())
-                .and_then(|domain| stored.space.parse(&domain).map(|s| (domain, s)).map_err(|e| e.to_string()));
+                .and_then(|domain| {
+                    stored
+                        .space
+                        .parse(&domain)
+                        .map(|s| (domain, s))
+                        .map_err(|e| e.to_string())
+                });
             let (domain, space) = match parsed {
                 Ok(v) => v,
                 Err(e) => {
@@ -249,14 +283,23 @@ impl Daemon {
                     continue;
                 }
             };
-            match self.device.claim(now, domain, space, stored.lifetime, true, stored.proxy) {
+            match self
+                .device
+                .claim(now, domain, space, stored.lifetime, true, stored.proxy)
+            {
                 Ok(cid) => {
                     info!(id = stored.id, domain = %stored.domain, space = %stored.space, "reclaiming");
                     self.next_id = self.next_id.max(stored.id + 1);
                     self.by_device.insert(cid, stored.id);
                     self.claims.insert(
                         stored.id,
-                        Entry { stored, device: Some(cid), state: "claiming", persisted: true, waiters: Vec::new() },
+                        Entry {
+                            stored,
+                            device: Some(cid),
+                            state: "claiming",
+                            persisted: true,
+                            waiters: Vec::new(),
+                        },
                     );
                 }
                 Err(e) => warn!(id = stored.id, error = %e, "cannot reclaim a persisted claim"),
@@ -268,7 +311,12 @@ impl Daemon {
     fn persist(&mut self) {
         let claims = Claims {
             next_id: self.next_id,
-            claims: self.claims.values().filter(|e| e.persisted).map(|e| e.stored.clone()).collect(),
+            claims: self
+                .claims
+                .values()
+                .filter(|e| e.persisted)
+                .map(|e| e.stored.clone())
+                .collect(),
         };
         if let Err(e) = self.store.save_claims(&claims) {
             warn!(error = %e, "cannot persist claims");
@@ -284,7 +332,11 @@ impl Daemon {
                 return;
             }
         };
-        let trailer = if self.config.psk.is_some() { psk::TRAILER_LEN } else { 0 };
+        let trailer = if self.config.psk.is_some() {
+            psk::TRAILER_LEN
+        } else {
+            0
+        };
         let (index, addr) = match check_source(&r, MAX_MESSAGE_LEN + trailer, &self.known) {
             Ok(v) => v,
             Err(reason) => {
@@ -302,20 +354,32 @@ impl Daemon {
             }
         }
         let now = self.now();
-        self.device.handle_datagram(now, Peer { interface: InterfaceId(index), addr }, bytes);
+        self.device.handle_datagram(
+            now,
+            Peer {
+                interface: InterfaceId(index),
+                addr,
+            },
+            bytes,
+        );
     }
 
     fn on_request(&mut self, incoming: Incoming) {
         let Incoming { request, reply } = incoming;
         let response = match request {
-            Request::Claim { domain, space, lifetime, proxy } => match self.start_claim(&domain, space, lifetime, proxy) {
+            Request::Claim {
+                domain,
+                space,
+                lifetime,
+                proxy,
+            } => match self.start_claim(&domain, space, lifetime, proxy) {
                 Ok(id) => {
                     if let Some(entry) = self.claims.get_mut(&id) {
                         entry.waiters.push(reply);
                     }
                     return;
                 }
-                Err(r) => r,
+                Err(r) => *r,
             },
             Request::Release { id } => match self.claims.remove(&id) {
                 Some(entry) => {
@@ -335,45 +399,91 @@ impl Daemon {
                     self.persist();
                     Response::released(id)
                 }
-                None => Response::error(DaemonErrorKind::Request, format!("release: expected a claim id, found no claim {id}")),
+                None => Response::error(
+                    DaemonErrorKind::Request,
+                    format!("release: expected a claim id, found no claim {id}"),
+                ),
             },
             Request::List => Response {
                 ok: true,
                 claims: Some(self.claims.values().map(Entry::view).collect()),
                 ..Response::default()
             },
-            Request::Status => Response { ok: true, status: Some(self.status()), ..Response::default() },
+            Request::Status => Response {
+                ok: true,
+                status: Some(self.status()),
+                ..Response::default()
+            },
         };
         let _ = reply.send(response);
     }
 
-    fn start_claim(&mut self, domain_text: &str, space: SpaceText, lifetime: u32, proxy: bool) -> Result<u64, Response> {
-        let domain: DomainId = domain_text
-            .parse()
-            .map_err(|e| Response::error(DaemonErrorKind::Request, format!("domain: {e}")))?;
-        let parsed = space.parse(&domain).map_err(|e| Response::error(e.kind(), e.message()))?;
+    fn start_claim(
+        &mut self,
+        domain_text: &str,
+        space: SpaceText,
+        lifetime: u32,
+        proxy: bool,
+    ) -> Result<u64, Box<Response>> {
+        let domain: DomainId = domain_text.parse().map_err(|e| {
+            Box::new(Response::error(
+                DaemonErrorKind::Request,
+                format!("domain: {e}"),
+            ))
+        })?;
+        let parsed = space
+            .parse(&domain)
+            .map_err(|e| Box::new(Response::error(e.kind(), e.message())))?;
         let id = self.next_id;
-        let stored = StoredClaim { id, domain: domain.to_string(), space: SpaceText::from_space(&parsed), lifetime, proxy };
+        let stored = StoredClaim {
+            id,
+            domain: domain.to_string(),
+            space: SpaceText::from_space(&parsed),
+            lifetime,
+            proxy,
+        };
         let now = self.now();
-        match self.device.claim(now, domain, parsed, lifetime, false, proxy) {
+        match self
+            .device
+            .claim(now, domain, parsed, lifetime, false, proxy)
+        {
             Ok(cid) => {
                 self.next_id += 1;
                 info!(id, domain = %stored.domain, space = %stored.space, lifetime, proxy, "claiming");
                 self.by_device.insert(cid, id);
-                self.claims.insert(id, Entry { stored, device: Some(cid), state: "claiming", persisted: false, waiters: Vec::new() });
+                self.claims.insert(
+                    id,
+                    Entry {
+                        stored,
+                        device: Some(cid),
+                        state: "claiming",
+                        persisted: false,
+                        waiters: Vec::new(),
+                    },
+                );
                 Ok(id)
             }
             Err(e) => match e.kind() {
                 ClaimErrorKind::LocalConflict { existing } => {
                     let other = self.by_device.get(&existing).copied().unwrap_or(0);
-                    let mut view = Entry { stored, device: None, state: "denied", persisted: false, waiters: Vec::new() }.view();
+                    let mut view = Entry {
+                        stored,
+                        device: None,
+                        state: "denied",
+                        persisted: false,
+                        waiters: Vec::new(),
+                    }
+                    .view();
                     view.id = 0;
-                    Err(Response {
+                    Err(Box::new(Response {
                         reason: Some(format!("local conflict with claim {other}")),
                         ..Response::claim("denied", view)
-                    })
+                    }))
                 }
-                _ => Err(Response::error(DaemonErrorKind::Request, format!("claim: {e}"))),
+                _ => Err(Box::new(Response::error(
+                    DaemonErrorKind::Request,
+                    format!("claim: {e}"),
+                ))),
             },
         }
     }
@@ -399,7 +509,11 @@ impl Daemon {
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();
-        let mut drops: BTreeMap<String, u64> = self.drops.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let mut drops: BTreeMap<String, u64> = self
+            .drops
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect();
         for (k, v) in c.drops() {
             *drops.entry(k.to_string()).or_insert(0) += v;
         }
@@ -408,7 +522,11 @@ impl Daemon {
             interfaces: self
                 .interfaces
                 .iter()
-                .map(|i| InterfaceView { index: i.index, name: i.name.clone(), link_local: i.link_local.to_string() })
+                .map(|i| InterfaceView {
+                    index: i.index,
+                    name: i.name.clone(),
+                    link_local: i.link_local.to_string(),
+                })
                 .collect(),
             claims: self.claims.len(),
             counters,
@@ -425,7 +543,11 @@ impl Daemon {
             };
             let result = match t.destination {
                 Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload).await,
-                Destination::Unicast(peer) => sockets.send_unicast(peer.interface.0, peer.addr, &payload).await,
+                Destination::Unicast(peer) => {
+                    sockets
+                        .send_unicast(peer.interface.0, peer.addr, &payload)
+                        .await
+                }
             };
             if let Err(e) = result {
                 debug!(error = %e, destination = ?t.destination, "send failed");
@@ -445,12 +567,19 @@ impl Daemon {
     fn on_event(&mut self, event: Event) -> bool {
         match event {
             Event::ClaimSucceeded { claim, .. } => {
-                let Some(entry) = self.by_device.get(&claim).and_then(|id| self.claims.get_mut(id)) else {
+                let Some(entry) = self
+                    .by_device
+                    .get(&claim)
+                    .and_then(|id| self.claims.get_mut(id))
+                else {
                     return false;
                 };
                 entry.state = "held";
                 if self.interfaces.is_empty() {
-                    info!(id = entry.stored.id, "claimed as a site of one (no participating interface)");
+                    info!(
+                        id = entry.stored.id,
+                        "claimed as a site of one (no participating interface)"
+                    );
                 } else {
                     info!(id = entry.stored.id, "claimed");
                 }
@@ -474,17 +603,24 @@ impl Daemon {
                     return false;
                 };
                 let why = match reason {
-                    FailureReason::Denied { message } => format!("denied (attempt {}/{})", message.origin, message.sequence),
+                    FailureReason::Denied { message } => {
+                        format!("denied (attempt {}/{})", message.origin, message.sequence)
+                    }
                     FailureReason::Simultaneous { message } => {
                         format!("simultaneous claim by {} (both fail)", message.origin)
                     }
-                    FailureReason::Reclaimed { message } => format!("reclaimed by {}", message.origin),
+                    FailureReason::Reclaimed { message } => {
+                        format!("reclaimed by {}", message.origin)
+                    }
                 };
                 warn!(id, reason = %why, "claim denied");
                 entry.state = "denied";
                 let view = entry.view();
                 for w in entry.waiters.drain(..) {
-                    let _ = w.send(Response { reason: Some(why.clone()), ..Response::claim("denied", view.clone()) });
+                    let _ = w.send(Response {
+                        reason: Some(why.clone()),
+                        ..Response::claim("denied", view.clone())
+                    });
                 }
                 entry.persisted
             }
@@ -499,7 +635,10 @@ impl Daemon {
                 warn!(claim = ?claim, origin = %message.origin, "late conflict: another device holds an overlapping claim");
                 false
             }
-            Event::DeviceIdCollision { sequence, new_device_id } => {
+            Event::DeviceIdCollision {
+                sequence,
+                new_device_id,
+            } => {
                 warn!(sequence, new = ?new_device_id, "device ID collision");
                 if let Some(Err(e)) = new_device_id.map(|id| self.store.set_device_id(id.get())) {
                     warn!(error = %e, "cannot persist the new device ID");

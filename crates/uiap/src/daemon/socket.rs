@@ -14,12 +14,12 @@ use std::io::{self, IoSliceMut};
 use std::net::{Ipv6Addr, SocketAddr, SocketAddrV6};
 use std::os::fd::AsRawFd;
 
-use nix::sys::socket::{recvmsg, ControlMessageOwned, MsgFlags, SockaddrIn6};
+use nix::sys::socket::{ControlMessageOwned, MsgFlags, SockaddrIn6, recvmsg};
 use socket2::{Domain, Protocol, Socket, Type};
 use tokio::io::Interest;
 use tokio::net::UdpSocket;
 
-use super::{DaemonError, DaemonErrorKind};
+use super::DaemonError;
 
 /// The hop limit every datagram is sent with and must arrive with (decisions #21).
 pub const LINK_HOP_LIMIT: u8 = 255;
@@ -154,7 +154,11 @@ impl SourceDrop {
 /// assert_eq!(check_source(&r, 600, &known), Err(SourceDrop::HopLimit));
 /// Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn check_source(r: &Received, max_len: usize, known: &BTreeSet<u32>) -> Result<(u32, Ipv6Addr), SourceDrop> {
+pub fn check_source(
+    r: &Received,
+    max_len: usize,
+    known: &BTreeSet<u32>,
+) -> Result<(u32, Ipv6Addr), SourceDrop> {
     if r.len == 0 {
         return Err(SourceDrop::Empty);
     }
@@ -197,7 +201,6 @@ fn open(port: u16) -> io::Result<Socket> {
     s.set_unicast_hops_v6(u32::from(LINK_HOP_LIMIT))?;
     s.set_multicast_hops_v6(u32::from(LINK_HOP_LIMIT))?;
     s.set_multicast_loop_v6(false)?;
-    s.set_recv_tclass_v6(false).ok();
     nix::sys::socket::setsockopt(&s, nix::sys::socket::sockopt::Ipv6RecvPacketInfo, &true)?;
     nix::sys::socket::setsockopt(&s, nix::sys::socket::sockopt::Ipv6RecvHopLimit, &true)?;
     s.set_nonblocking(true)?;
@@ -211,7 +214,7 @@ impl Sockets {
     ///
     /// # Errors
     ///
-    /// [`DaemonErrorKind::Io`] if a socket cannot be created, configured or bound (for example
+    /// [`DaemonErrorKind::Io`](super::DaemonErrorKind::Io) if a socket cannot be created, configured or bound (for example
     /// the port is in use).
     ///
     /// ```no_run
@@ -224,17 +227,26 @@ impl Sockets {
     /// ```
     pub fn bind(group: Ipv6Addr, claim_port: u16, reply_port: u16) -> Result<Sockets, DaemonError> {
         let mk = |port: u16| -> Result<UdpSocket, DaemonError> {
-            let s = open(port).map_err(|e| DaemonError::io(format!("cannot bind udp [::]:{port}"), None, e))?;
-            UdpSocket::from_std(s.into()).map_err(|e| DaemonError::io("cannot register socket", None, e))
+            let s = open(port)
+                .map_err(|e| DaemonError::io(format!("cannot bind udp [::]:{port}"), None, e))?;
+            UdpSocket::from_std(s.into())
+                .map_err(|e| DaemonError::io("cannot register socket", None, e))
         };
-        Ok(Sockets { claim: mk(claim_port)?, reply: mk(reply_port)?, group, claim_port, reply_port, joined: BTreeSet::new() })
+        Ok(Sockets {
+            claim: mk(claim_port)?,
+            reply: mk(reply_port)?,
+            group,
+            claim_port,
+            reply_port,
+            joined: BTreeSet::new(),
+        })
     }
 
     /// Joins the group on interface `index` (idempotent).
     ///
     /// # Errors
     ///
-    /// [`DaemonErrorKind::Io`] if the kernel refuses (no such interface, not multicast).
+    /// [`DaemonErrorKind::Io`](super::DaemonErrorKind::Io) if the kernel refuses (no such interface, not multicast).
     ///
     /// ```no_run
     /// # fn demo(s: &mut uiap::daemon::socket::Sockets) -> Result<(), uiap::daemon::DaemonError> {
@@ -248,7 +260,13 @@ impl Sockets {
         }
         self.claim
             .join_multicast_v6(&self.group, index)
-            .map_err(|e| DaemonError::io(format!("cannot join {} on interface {index}", self.group), None, e))?;
+            .map_err(|e| {
+                DaemonError::io(
+                    format!("cannot join {} on interface {index}", self.group),
+                    None,
+                    e,
+                )
+            })?;
         self.joined.insert(index);
         Ok(())
     }
@@ -299,7 +317,8 @@ impl Sockets {
             Role::Claim => &self.claim,
             Role::Reply => &self.reply,
         };
-        sock.async_io(Interest::READABLE, || recv_one(sock.as_raw_fd(), role, buf)).await
+        sock.async_io(Interest::READABLE, || recv_one(sock.as_raw_fd(), role, buf))
+            .await
     }
 
     /// Sends `payload` as a Claim-Attempt to the group on interface `index`.
@@ -338,7 +357,8 @@ impl Sockets {
 fn recv_one(fd: i32, role: Role, buf: &mut [u8]) -> io::Result<Received> {
     let mut cmsg = nix::cmsg_space!(libc::in6_pktinfo, libc::c_int);
     let mut iov = [IoSliceMut::new(buf)];
-    let msg = recvmsg::<SockaddrIn6>(fd, &mut iov, Some(&mut cmsg), MsgFlags::empty()).map_err(io::Error::from)?;
+    let msg = recvmsg::<SockaddrIn6>(fd, &mut iov, Some(&mut cmsg), MsgFlags::empty())
+        .map_err(io::Error::from)?;
     let mut interface = None;
     let mut hop_limit = None;
     if let Ok(cmsgs) = msg.cmsgs() {
@@ -353,7 +373,12 @@ fn recv_one(fd: i32, role: Role, buf: &mut [u8]) -> io::Result<Received> {
     let source = msg
         .address
         .map(|a| SocketAddrV6::new(a.ip(), a.port(), a.flowinfo(), a.scope_id()))
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "datagram without a source address"))?;
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "datagram without a source address",
+            )
+        })?;
     Ok(Received {
         role,
         source,
@@ -364,5 +389,80 @@ fn recv_one(fd: i32, role: Role, buf: &mut [u8]) -> io::Result<Received> {
     })
 }
 
-#[allow(dead_code)]
-fn unused(_: DaemonErrorKind) {}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn received(
+        source: &str,
+        interface: Option<u32>,
+        hop_limit: Option<u8>,
+        len: usize,
+    ) -> Received {
+        Received {
+            role: Role::Claim,
+            source: source.parse().unwrap(),
+            interface,
+            hop_limit,
+            len,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn every_source_check_has_its_reason() {
+        let known = BTreeSet::from([2]);
+        let ok = received("[fe80::1%2]:61001", Some(2), Some(255), 40);
+        assert_eq!(
+            check_source(&ok, 546, &known),
+            Ok((2, "fe80::1".parse().unwrap()))
+        );
+        let cases = [
+            (
+                received("[fe80::1%2]:61001", Some(2), Some(255), 0),
+                SourceDrop::Empty,
+            ),
+            (
+                received("[fe80::1%2]:61001", Some(2), Some(255), 547),
+                SourceDrop::Oversized,
+            ),
+            (
+                Received {
+                    truncated: true,
+                    ..ok.clone()
+                },
+                SourceDrop::Oversized,
+            ),
+            (
+                received("[fe80::1%2]:0", Some(2), Some(255), 40),
+                SourceDrop::SourcePortZero,
+            ),
+            (
+                received("[2001:db8::1]:61001", Some(2), Some(255), 40),
+                SourceDrop::OffLinkSource,
+            ),
+            (
+                received("[fec0::1]:61001", Some(2), Some(255), 40),
+                SourceDrop::OffLinkSource,
+            ),
+            (
+                received("[fe80::1%2]:61001", Some(2), Some(254), 40),
+                SourceDrop::HopLimit,
+            ),
+            (
+                received("[fe80::1%2]:61001", Some(2), None, 40),
+                SourceDrop::UnknownInterface,
+            ),
+            (
+                received("[fe80::1%3]:61001", Some(3), Some(255), 40),
+                SourceDrop::UnknownInterface,
+            ),
+        ];
+        for (r, reason) in cases {
+            assert_eq!(check_source(&r, 546, &known), Err(reason), "{r:?}");
+        }
+        // fe80::/10 includes febf::.
+        let edge = received("[febf::1%2]:61001", Some(2), Some(255), 40);
+        assert!(check_source(&edge, 546, &known).is_ok());
+    }
+}

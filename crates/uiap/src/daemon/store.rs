@@ -57,7 +57,10 @@ pub struct Claims {
 
 impl Default for Claims {
     fn default() -> Claims {
-        Claims { next_id: 1, claims: Vec::new() }
+        Claims {
+            next_id: 1,
+            claims: Vec::new(),
+        }
     }
 }
 
@@ -102,7 +105,9 @@ impl Store {
             .mode(0o700)
             .create(dir)
             .map_err(|e| DaemonError::io("cannot create state directory", Some(dir), e))?;
-        Ok(Store { dir: dir.to_path_buf() })
+        Ok(Store {
+            dir: dir.to_path_buf(),
+        })
     }
 
     /// The directory.
@@ -143,7 +148,9 @@ impl Store {
                     Ok(v) if v != 0 && t.len() == 16 => Ok(v),
                     _ => Err(DaemonError::new(
                         DaemonErrorKind::State,
-                        format!("device-id: expected 16 hex digits of a non-zero value, found `{t}`"),
+                        format!(
+                            "device-id: expected 16 hex digits of a non-zero value, found `{t}`"
+                        ),
                     )
                     .with_path(&path)),
                 }
@@ -195,8 +202,11 @@ impl Store {
         let path = self.dir.join("claims.json");
         match fs::read(&path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                DaemonError::new(DaemonErrorKind::State, format!("claims.json: expected the claims object, {e}"))
-                    .with_path(&path)
+                DaemonError::new(
+                    DaemonErrorKind::State,
+                    format!("claims.json: expected the claims object, {e}"),
+                )
+                .with_path(&path)
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Claims::default()),
             Err(e) => Err(DaemonError::io("cannot read claims", Some(&path), e)),
@@ -220,8 +230,9 @@ impl Store {
     /// # Ok::<(), uiap::daemon::DaemonError>(())
     /// ```
     pub fn save_claims(&self, claims: &Claims) -> Result<(), DaemonError> {
-        let mut text = serde_json::to_vec_pretty(claims)
-            .map_err(|e| DaemonError::new(DaemonErrorKind::State, format!("cannot encode claims: {e}")))?;
+        let mut text = serde_json::to_vec_pretty(claims).map_err(|e| {
+            DaemonError::new(DaemonErrorKind::State, format!("cannot encode claims: {e}"))
+        })?;
         text.push(b'\n');
         self.write_atomic("claims.json", &text)
     }
@@ -236,8 +247,10 @@ impl Store {
             .truncate(true)
             .open(&tmp)
             .map_err(|e| io("cannot create temporary file", &tmp, e))?;
-        f.write_all(bytes).map_err(|e| io("cannot write temporary file", &tmp, e))?;
-        f.sync_all().map_err(|e| io("cannot fsync temporary file", &tmp, e))?;
+        f.write_all(bytes)
+            .map_err(|e| io("cannot write temporary file", &tmp, e))?;
+        f.sync_all()
+            .map_err(|e| io("cannot fsync temporary file", &tmp, e))?;
         drop(f);
         fs::rename(&tmp, &path).map_err(|e| io("cannot rename temporary file", &path, e))?;
         File::open(&self.dir)
@@ -267,10 +280,16 @@ mod tests {
         };
         store.save_claims(&claims).unwrap();
         assert_eq!(store.load_claims().unwrap(), claims);
-        let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, ["claims.json"]);
         fs::write(dir.join("claims.json"), "{").unwrap();
-        assert_eq!(store.load_claims().unwrap_err().kind(), DaemonErrorKind::State);
+        assert_eq!(
+            store.load_claims().unwrap_err().kind(),
+            DaemonErrorKind::State
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 

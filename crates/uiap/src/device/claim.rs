@@ -14,7 +14,6 @@ use crate::wire::{MessageType, Repr};
 
 pub use crate::wire::INFINITE_LIFETIME;
 
-
 /// Identifies one claim of one [`Device`] for as long as the device exists.
 ///
 /// ```
@@ -124,12 +123,23 @@ impl fmt::Display for ClaimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
             ClaimErrorKind::LocalConflict { existing } => {
-                write!(f, "expected a space free on this device, found it overlaps {existing}")
+                write!(
+                    f,
+                    "expected a space free on this device, found it overlaps {existing}"
+                )
             }
-            ClaimErrorKind::InvalidSpace => f.write_str("expected a space valid in the domain's justification, found an invalid one"),
-            ClaimErrorKind::TooManyClaims => f.write_str("expected fewer claims than the configured maximum, found the table full"),
-            ClaimErrorKind::UnknownClaim => f.write_str("expected a live claim, found an unknown claim id"),
-            ClaimErrorKind::NotHeld => f.write_str("expected a held claim, found one still probing or reclaiming"),
+            ClaimErrorKind::InvalidSpace => f.write_str(
+                "expected a space valid in the domain's justification, found an invalid one",
+            ),
+            ClaimErrorKind::TooManyClaims => f.write_str(
+                "expected fewer claims than the configured maximum, found the table full",
+            ),
+            ClaimErrorKind::UnknownClaim => {
+                f.write_str("expected a live claim, found an unknown claim id")
+            }
+            ClaimErrorKind::NotHeld => {
+                f.write_str("expected a held claim, found one still probing or reclaiming")
+            }
         }
     }
 }
@@ -212,7 +222,13 @@ fn lifetime_duration(lifetime: u32) -> Option<Duration> {
 }
 
 impl<R: Rng> Device<R> {
-    pub(crate) fn new_round(&mut self, claim: &mut Claim, kind: RoundKind, reclaim: bool, start: Instant) {
+    pub(crate) fn new_round(
+        &mut self,
+        claim: &mut Claim,
+        kind: RoundKind,
+        reclaim: bool,
+        start: Instant,
+    ) {
         claim.rounds += 1;
         claim.round = Some(Round {
             kind,
@@ -228,7 +244,9 @@ impl<R: Rng> Device<R> {
     pub(crate) fn advance_claims(&mut self, now: Instant) {
         let ids: Vec<_> = self.claims.keys().copied().collect();
         for id in ids {
-            let Some(mut claim) = self.claims.remove(&id) else { continue };
+            let Some(mut claim) = self.claims.remove(&id) else {
+                continue;
+            };
             if self.advance_claim(now, &mut claim) {
                 self.claims.insert(id, claim);
             }
@@ -249,7 +267,12 @@ impl<R: Rng> Device<R> {
                     if let Some(r) = claim.round.as_mut() {
                         r.sent += 1;
                         // §2.4.1: repeat { send; wait PERIOD } then wait TIMEOUT.
-                        r.next = round.next + if r.sent < r.total { period } else { period + timeout };
+                        r.next = round.next
+                            + if r.sent < r.total {
+                                period
+                            } else {
+                                period + timeout
+                            };
                     }
                     continue;
                 }
@@ -260,7 +283,8 @@ impl<R: Rng> Device<R> {
                 break;
             }
             if claim.expires.is_some_and(|e| e <= now) {
-                self.events.push_back(Event::ClaimExpired { claim: claim.id });
+                self.events
+                    .push_back(Event::ClaimExpired { claim: claim.id });
                 return false;
             }
             if claim.renew_at.is_some_and(|r| r <= now) {
@@ -290,13 +314,19 @@ impl<R: Rng> Device<R> {
         }
         match kind {
             RoundKind::Initial => {
-                self.events.push_back(Event::ClaimSucceeded { claim: claim.id, expires: claim.expires });
+                self.events.push_back(Event::ClaimSucceeded {
+                    claim: claim.id,
+                    expires: claim.expires,
+                });
                 if first_success && claim.proxy && !was_reclaim {
                     self.new_round(claim, RoundKind::Announce, true, now);
                 }
             }
             RoundKind::Announce => {}
-            RoundKind::Renew => self.events.push_back(Event::ClaimRenewed { claim: claim.id, expires: claim.expires }),
+            RoundKind::Renew => self.events.push_back(Event::ClaimRenewed {
+                claim: claim.id,
+                expires: claim.expires,
+            }),
         }
     }
 
@@ -331,7 +361,10 @@ impl<R: Rng> Device<R> {
         self.counters.floods_originated += 1;
         for &iface in &self.interfaces {
             self.counters.attempts_sent += 1;
-            self.transmits.push_back(Transmit { destination: Destination::Multicast(iface), payload: payload.clone() });
+            self.transmits.push_back(Transmit {
+                destination: Destination::Multicast(iface),
+                payload: payload.clone(),
+            });
         }
     }
 
@@ -339,7 +372,8 @@ impl<R: Rng> Device<R> {
     pub(crate) fn fail_claim(&mut self, now: Instant, id: super::ClaimId, reason: FailureReason) {
         if self.claims.remove(&id).is_some() {
             self.note_conflict(now);
-            self.events.push_back(Event::ClaimDenied { claim: id, reason });
+            self.events
+                .push_back(Event::ClaimDenied { claim: id, reason });
         }
     }
 
@@ -354,7 +388,11 @@ impl<R: Rng> Device<R> {
     /// When a claim made at `now` may send its first attempt (start jitter and conflict back-off).
     pub(crate) fn claim_start(&mut self, now: Instant) -> Instant {
         let jitter_us = crate::time::micros(self.config.start_jitter);
-        let jitter = if jitter_us == 0 { 0 } else { self.rng.next_u64() % (jitter_us + 1) };
+        let jitter = if jitter_us == 0 {
+            0
+        } else {
+            self.rng.next_u64() % (jitter_us + 1)
+        };
         let mut start = now + Duration::from_micros(jitter);
         let window = self.config.conflict_window;
         while self.conflicts.front().is_some_and(|&t| now - t >= window) {

@@ -28,14 +28,18 @@ impl<R: Rng> Device<R> {
             }
             own.denied = true;
             let (claim, round) = (own.claim, own.round);
-            let live = self.claims.get(&claim).is_some_and(|c| c.round.as_ref().is_some_and(|r| r.number == round));
+            let live = self
+                .claims
+                .get(&claim)
+                .is_some_and(|c| c.round.as_ref().is_some_and(|r| r.number == round));
             if live {
                 self.fail_claim(now, claim, FailureReason::Denied { message: id });
             } else {
                 self.counters.drop("late_deny");
                 self.counters.late_conflicts += 1;
                 let claim = self.claims.contains_key(&claim).then_some(claim);
-                self.events.push_back(Event::LateConflict { claim, message: id });
+                self.events
+                    .push_back(Event::LateConflict { claim, message: id });
             }
             return;
         }
@@ -61,7 +65,10 @@ impl<R: Rng> Device<R> {
             return;
         }
         record.deny_sent = true;
-        let to = Peer { interface: record.first_interface, addr: record.previous_hop };
+        let to = Peer {
+            interface: record.first_interface,
+            addr: record.previous_hop,
+        };
         // A proxied claim whose reclaim is denied is not worth defending.
         self.proxies.forget(repr.origin, &repr.domain, &repr.space);
         let mut payload = bytes.to_vec();
@@ -69,6 +76,9 @@ impl<R: Rng> Device<R> {
             *o = h - 1;
         }
         self.counters.denies_forwarded += 1;
-        self.transmits.push_back(Transmit { destination: Destination::Unicast(to), payload });
+        self.transmits.push_back(Transmit {
+            destination: Destination::Unicast(to),
+            payload,
+        });
     }
 }

@@ -75,7 +75,10 @@ impl<R: Rng> Device<R> {
         for (claim, reason) in failed {
             self.fail_claim(now, claim, reason);
         }
-        let proxy_deny = !deny && self.proxies.defends_against(now, repr.origin, &repr.domain, &repr.space);
+        let proxy_deny = !deny
+            && self
+                .proxies
+                .defends_against(now, repr.origin, &repr.domain, &repr.space);
         if deny || proxy_deny {
             self.send_deny(now, from, bytes, &id);
             if proxy_deny {
@@ -85,7 +88,11 @@ impl<R: Rng> Device<R> {
         }
         if self.config.proxy_defense && repr.proxy && repr.reclaim {
             use super::proxy::Recorded;
-            if self.proxies.record(now, repr.origin, &repr.domain, &repr.space, repr.lifetime) == Recorded::Full {
+            if self
+                .proxies
+                .record(now, repr.origin, &repr.domain, &repr.space, repr.lifetime)
+                == Recorded::Full
+            {
                 self.counters.proxy_table_full += 1;
             }
             self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
@@ -108,13 +115,18 @@ impl<R: Rng> Device<R> {
                 continue;
             }
             self.counters.attempts_forwarded += 1;
-            self.transmits.push_back(Transmit { destination: Destination::Multicast(iface), payload: payload.clone() });
+            self.transmits.push_back(Transmit {
+                destination: Destination::Multicast(iface),
+                payload: payload.clone(),
+            });
         }
     }
 
     /// Sends a Claim-Deny for the Attempt `bytes` just received from `from` (§2.4.5, §4.3).
     fn send_deny(&mut self, now: Instant, from: Peer, bytes: &[u8], id: &crate::wire::MessageId) {
-        let Some(record) = self.table.get_mut(now, id) else { return };
+        let Some(record) = self.table.get_mut(now, id) else {
+            return;
+        };
         if record.deny_sent {
             return;
         }
@@ -127,7 +139,10 @@ impl<R: Rng> Device<R> {
             *o = self.config.hop_limit;
         }
         self.counters.denies_sent += 1;
-        self.transmits.push_back(Transmit { destination: Destination::Unicast(from), payload });
+        self.transmits.push_back(Transmit {
+            destination: Destination::Unicast(from),
+            payload,
+        });
     }
 
     pub(crate) fn is_own(&self, origin: DeviceId) -> bool {
@@ -137,7 +152,7 @@ impl<R: Rng> Device<R> {
     fn on_id_collision(&mut self, origin: DeviceId, sequence: u32) {
         self.counters.device_id_collisions += 1;
         // Move our sequence numbers far from the other device's (§9).
-        let spread = (self.rng.next_u32() >> 2) as u32;
+        let spread = self.rng.next_u32() >> 2;
         self.next_sequence = sequence.wrapping_add(1 << 31).wrapping_add(spread >> 1);
         let new_device_id = if self.config.random_device_id && origin == self.device_id {
             let mut fresh = None;
@@ -158,6 +173,9 @@ impl<R: Rng> Device<R> {
         } else {
             None
         };
-        self.events.push_back(Event::DeviceIdCollision { sequence, new_device_id });
+        self.events.push_back(Event::DeviceIdCollision {
+            sequence,
+            new_device_id,
+        });
     }
 }

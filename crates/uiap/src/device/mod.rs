@@ -397,8 +397,14 @@ impl<R: Rng> Device<R> {
         if space.validate(domain.justification()).is_err() {
             return Err(ClaimError::new(ClaimErrorKind::InvalidSpace));
         }
-        if let Some(c) = self.claims.values().find(|c| conflicts(&c.domain, &c.space, &domain, &space)) {
-            return Err(ClaimError::new(ClaimErrorKind::LocalConflict { existing: c.id }));
+        if let Some(c) = self
+            .claims
+            .values()
+            .find(|c| conflicts(&c.domain, &c.space, &domain, &space))
+        {
+            return Err(ClaimError::new(ClaimErrorKind::LocalConflict {
+                existing: c.id,
+            }));
         }
         if self.claims.len() >= self.config.max_claims {
             return Err(ClaimError::new(ClaimErrorKind::TooManyClaims));

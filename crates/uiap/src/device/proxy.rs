@@ -34,7 +34,11 @@ pub(crate) enum Recorded {
 
 impl ProxyTable {
     pub fn new(capacity: usize, max_lifetime: Duration) -> ProxyTable {
-        ProxyTable { entries: Vec::new(), capacity, max_lifetime }
+        ProxyTable {
+            entries: Vec::new(),
+            capacity,
+            max_lifetime,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -47,32 +51,55 @@ impl ProxyTable {
 
     /// Whether a claim by `origin` conflicts with a proxied claim of another device.
     /// Never true for the original claimant itself.
-    pub fn defends_against(&self, now: Instant, origin: DeviceId, domain: &DomainId, space: &UidSpace) -> bool {
-        self.entries
-            .iter()
-            .any(|e| e.expires > now && e.origin != origin && conflicts(&e.domain, &e.space, domain, space))
+    pub fn defends_against(
+        &self,
+        now: Instant,
+        origin: DeviceId,
+        domain: &DomainId,
+        space: &UidSpace,
+    ) -> bool {
+        self.entries.iter().any(|e| {
+            e.expires > now && e.origin != origin && conflicts(&e.domain, &e.space, domain, space)
+        })
     }
 
     /// Remembers (or refreshes) an X+R claim received at `now` with `lifetime` seconds.
-    pub fn record(&mut self, now: Instant, origin: DeviceId, domain: &DomainId, space: &UidSpace, lifetime: u32) -> Recorded {
+    pub fn record(
+        &mut self,
+        now: Instant,
+        origin: DeviceId,
+        domain: &DomainId,
+        space: &UidSpace,
+        lifetime: u32,
+    ) -> Recorded {
         let secs = Duration::from_secs(u64::from(lifetime)).min(self.max_lifetime);
         if secs.is_zero() {
             return Recorded::NotKept;
         }
         let expires = now + secs;
-        if let Some(e) = self.entries.iter_mut().find(|e| e.origin == origin && e.domain == *domain && e.space == *space) {
+        if let Some(e) = self
+            .entries
+            .iter_mut()
+            .find(|e| e.origin == origin && e.domain == *domain && e.space == *space)
+        {
             e.expires = expires;
             return Recorded::Refreshed;
         }
         if self.entries.len() >= self.capacity {
             return Recorded::Full;
         }
-        self.entries.push(Entry { origin, domain: *domain, space: space.clone(), expires });
+        self.entries.push(Entry {
+            origin,
+            domain: *domain,
+            space: space.clone(),
+            expires,
+        });
         Recorded::New
     }
 
     /// Forgets a proxied claim whose reclaim was denied (a Deny for it passed through us).
     pub fn forget(&mut self, origin: DeviceId, domain: &DomainId, space: &UidSpace) {
-        self.entries.retain(|e| !(e.origin == origin && e.domain == *domain && e.space == *space));
+        self.entries
+            .retain(|e| !(e.origin == origin && e.domain == *domain && e.space == *space));
     }
 }

@@ -41,7 +41,12 @@ pub(crate) struct MessageTable {
 
 impl MessageTable {
     pub fn new(capacity: usize, ttl: Duration) -> MessageTable {
-        MessageTable { map: HashMap::new(), queue: VecDeque::new(), capacity: capacity.max(1), ttl }
+        MessageTable {
+            map: HashMap::new(),
+            queue: VecDeque::new(),
+            capacity: capacity.max(1),
+            ttl,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -61,7 +66,8 @@ impl MessageTable {
         // Stale queue entries are bounded by the datagrams of one ttl; compact if they dominate.
         if self.queue.len() > 4 * self.capacity + 64 {
             let map = &self.map;
-            self.queue.retain(|(at, id)| map.get(id).is_some_and(|r| r.expires == *at));
+            self.queue
+                .retain(|(at, id)| map.get(id).is_some_and(|r| r.expires == *at));
         }
     }
 
@@ -84,7 +90,9 @@ impl MessageTable {
     pub fn insert(&mut self, now: Instant, id: MessageId, mut record: Record) -> u64 {
         let mut evicted = 0;
         while self.map.len() >= self.capacity {
-            let Some((at, old)) = self.queue.pop_front() else { break };
+            let Some((at, old)) = self.queue.pop_front() else {
+                break;
+            };
             if self.map.get(&old).is_some_and(|r| r.expires == at) {
                 self.map.remove(&old);
                 evicted += 1;

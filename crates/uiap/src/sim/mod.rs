@@ -46,10 +46,11 @@
 #![doc = include_str!("loss_table.md")]
 //!
 //! That is why the draft sends three attempts: at 10 % loss one attempt would let about one
-//! conflicting claim in five through; three let about one in 150 through.
+//! conflicting claim in five through; three let fewer than one in a hundred through.
 
 mod net;
 pub mod scenario;
+pub mod topology;
 
 use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap};
@@ -67,7 +68,9 @@ pub use net::{NodeId, SegmentId, SegmentParams};
 pub use scenario::{Scenario, ScenarioError};
 
 use crate::config::Config;
-use crate::device::{ClaimErrorKind, ClaimId, Counters, Destination, Device, Event, FailureReason, InterfaceId, Peer};
+use crate::device::{
+    ClaimErrorKind, ClaimId, Counters, Destination, Device, Event, FailureReason, InterfaceId, Peer,
+};
 use crate::space::{DomainId, UidSpace};
 use crate::time::Instant;
 use crate::wire::{DeviceId, MessageId};
@@ -99,20 +102,56 @@ pub struct ClaimSpec {
 
 impl ClaimSpec {
     /// A new claim with lifetime 3600 s, no reclaim, no proxy.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let sim = Sim::new(7, Config::default());
+    /// assert_eq!(sim.seed(), 7);
+    /// ```
     pub fn new(domain: DomainId, space: UidSpace) -> ClaimSpec {
-        ClaimSpec { domain, space, lifetime: 3600, reclaim: false, proxy: false }
+        ClaimSpec {
+            domain,
+            space,
+            lifetime: 3600,
+            reclaim: false,
+            proxy: false,
+        }
     }
     /// With this lifetime.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::*;
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(5);
+    /// assert_eq!(s.lifetime, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn lifetime(mut self, s: u32) -> ClaimSpec {
         self.lifetime = s;
         self
     }
     /// As a reclaim or not.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::*;
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).reclaim(true);
+    /// assert!(s.reclaim);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reclaim(mut self, r: bool) -> ClaimSpec {
         self.reclaim = r;
         self
     }
     /// With or without proxy defense.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::*;
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).proxy(true);
+    /// assert!(s.proxy);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn proxy(mut self, p: bool) -> ClaimSpec {
         self.proxy = p;
         self
@@ -157,6 +196,11 @@ impl Outcome {
     }
 
     /// Whether the claim is (was) held.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// assert!(Outcome::Succeeded.succeeded());
+    /// ```
     pub fn succeeded(&self) -> bool {
         *self == Outcome::Succeeded
     }
@@ -200,13 +244,25 @@ enum Action {
     Claim(ClaimRef),
     Release(ClaimRef),
     Renew(ClaimRef),
-    Link { node: NodeId, iface: usize, up: bool },
-    Node { node: NodeId, up: bool },
+    Link {
+        node: NodeId,
+        iface: usize,
+        up: bool,
+    },
+    Node {
+        node: NodeId,
+        up: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
 enum Work {
-    Deliver { node: NodeId, iface: usize, from: Ipv6Addr, payload: Rc<Vec<u8>> },
+    Deliver {
+        node: NodeId,
+        iface: usize,
+        from: Ipv6Addr,
+        payload: Rc<Vec<u8>>,
+    },
     Timer(NodeId),
     Action(Action),
 }
@@ -291,7 +347,16 @@ pub struct Sim {
 
 fn link_local(node: usize, iface: usize) -> Ipv6Addr {
     let n = node as u64 + 1;
-    Ipv6Addr::new(0xfe80, 0, 0, 0, (n >> 32) as u16, (n >> 16) as u16, n as u16, iface as u16 + 1)
+    Ipv6Addr::new(
+        0xfe80,
+        0,
+        0,
+        0,
+        (n >> 32) as u16,
+        (n >> 16) as u16,
+        n as u16,
+        iface as u16 + 1,
+    )
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -304,6 +369,12 @@ fn hex(bytes: &[u8]) -> String {
 
 impl Sim {
     /// An empty simulation; `config` is used for devices added with [`add_node`](Self::add_node).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let sim = Sim::new(7, Config::default());
+    /// assert_eq!(sim.seed(), 7);
+    /// ```
     pub fn new(seed: u64, config: Config) -> Sim {
         Sim {
             seed,
@@ -322,26 +393,61 @@ impl Sim {
     }
 
     /// Records a line per delivery, transmit, event and action, for [`transcript`](Self::transcript).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// sim.record_transcript();
+    /// let lan = sim.add_segment(SegmentParams::default());
+    /// let a = sim.add_node("a", &[lan]);
+    /// sim.set_link_at(Instant::ZERO, a, 0, false);
+    /// sim.run_until(Instant::from_secs(1));
+    /// assert_eq!(sim.transcript(), ["0.000000s a link if1 down"]);
+    /// ```
     pub fn record_transcript(&mut self) {
         self.transcript = Some(RefCell::new(Vec::new()));
     }
 
     /// Counts, per node, interface and message ID, how often an Attempt of another device was
     /// forwarded ([`max_forwards`](Self::max_forwards)).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// sim.track_forwards();
+    /// assert_eq!(sim.max_forwards(), (0, 0));
+    /// ```
     pub fn track_forwards(&mut self) {
         self.forwards = Some(HashMap::new());
     }
 
     /// The recorded transcript (empty unless [`record_transcript`](Self::record_transcript)).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let sim = Sim::new(1, Config::default());
+    /// assert!(sim.transcript().is_empty());
+    /// ```
     pub fn transcript(&self) -> Vec<String> {
-        self.transcript.as_ref().map(|t| t.borrow().clone()).unwrap_or_default()
+        self.transcript
+            .as_ref()
+            .map(|t| t.borrow().clone())
+            .unwrap_or_default()
     }
 
     /// The largest number of times any node forwarded one message ID out one interface
     /// (with [`track_forwards`](Self::track_forwards)), and how many (node, interface, message)
     /// forwards there were.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let sim = Sim::new(1, Config::default());
+    /// assert_eq!(sim.max_forwards(), (0, 0));
+    /// ```
     pub fn max_forwards(&self) -> (u32, usize) {
-        self.forwards.as_ref().map_or((0, 0), |f| (f.values().copied().max().unwrap_or(0), f.len()))
+        self.forwards.as_ref().map_or((0, 0), |f| {
+            (f.values().copied().max().unwrap_or(0), f.len())
+        })
     }
 
     fn log(&self, line: impl FnOnce() -> String) {
@@ -351,22 +457,50 @@ impl Sim {
     }
 
     /// The seed.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// assert_eq!(Sim::new(3, Config::default()).seed(), 3);
+    /// ```
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
     /// Current virtual time.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// sim.run_until(Instant::from_secs(2));
+    /// assert_eq!(sim.now(), Instant::from_secs(2));
+    /// ```
     pub fn now(&self) -> Instant {
         self.now
     }
 
     /// Adds a segment.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// assert_eq!(sim.add_segment(SegmentParams::default()), SegmentId(0));
+    /// ```
     pub fn add_segment(&mut self, params: SegmentParams) -> SegmentId {
-        self.segments.push(Segment { params, members: Vec::new() });
+        self.segments.push(Segment {
+            params,
+            members: Vec::new(),
+        });
         SegmentId(self.segments.len() - 1)
     }
 
     /// Changes a segment's behaviour from now on.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let s = sim.add_segment(SegmentParams::default());
+    /// sim.set_segment_params(s, SegmentParams { loss: 0.5, ..SegmentParams::default() });
+    /// ```
     pub fn set_segment_params(&mut self, segment: SegmentId, params: SegmentParams) {
         if let Some(s) = self.segments.get_mut(segment.0) {
             s.params = params;
@@ -375,15 +509,41 @@ impl Sim {
 
     /// Adds a device with device ID `node index + 1` and the simulation's config, with one
     /// interface on each of `segments` (interface `i` is `InterfaceId(i + 1)`).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let s = sim.add_segment(SegmentParams::default());
+    /// let a = sim.add_node("a", &[s]);
+    /// assert_eq!(sim.device(a).device_id().get(), 1);
+    /// assert_eq!(sim.name(a), "a");
+    /// ```
     pub fn add_node(&mut self, name: &str, segments: &[SegmentId]) -> NodeId {
-        let id = DeviceId::new(self.nodes.len() as u64 + 1).unwrap_or(DeviceId::new(1).expect("1 is non-zero"));
+        let id = DeviceId::new(self.nodes.len() as u64 + 1)
+            .unwrap_or(DeviceId::new(1).expect("1 is non-zero"));
         self.add_node_with(name, id, self.config.clone(), segments)
     }
 
     /// Adds a device with its own ID and config.
-    pub fn add_node_with(&mut self, name: &str, id: DeviceId, config: Config, segments: &[SegmentId]) -> NodeId {
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let id = uiap::wire::DeviceId::new(0xff).unwrap();
+    /// let a = sim.add_node_with("a", id, Config::default(), &[]);
+    /// assert_eq!(sim.device(a).device_id(), id);
+    /// ```
+    pub fn add_node_with(
+        &mut self,
+        name: &str,
+        id: DeviceId,
+        config: Config,
+        segments: &[SegmentId],
+    ) -> NodeId {
         let n = self.nodes.len();
-        let rng = ChaCha8Rng::seed_from_u64(self.seed ^ (n as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let rng = ChaCha8Rng::seed_from_u64(
+            self.seed ^ (n as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        );
         let mut device = Device::new(config, id, rng);
         let mut ifaces = Vec::new();
         for (i, &s) in segments.iter().enumerate() {
@@ -391,38 +551,97 @@ impl Sim {
             if let Some(seg) = self.segments.get_mut(s.0) {
                 seg.members.push((NodeId(n), i));
             }
-            ifaces.push(Iface { segment: s, addr: link_local(n, i), up: true });
+            ifaces.push(Iface {
+                segment: s,
+                addr: link_local(n, i),
+                up: true,
+            });
         }
-        self.nodes.push(Node { name: name.to_owned(), device, ifaces, timer: None, claims: HashMap::new() });
+        self.nodes.push(Node {
+            name: name.to_owned(),
+            device,
+            ifaces,
+            timer: None,
+            claims: HashMap::new(),
+        });
         NodeId(n)
     }
 
     /// Number of nodes.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// sim.add_node("a", &[]);
+    /// assert_eq!(sim.node_count(), 1);
+    /// ```
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
 
     /// A node's name.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let a = sim.add_node("a", &[]);
+    /// assert_eq!(sim.name(a), "a");
+    /// ```
     pub fn name(&self, node: NodeId) -> &str {
         &self.nodes[node.0].name
     }
 
     /// A node's device.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let a = sim.add_node("a", &[]);
+    /// assert!(sim.device(a).interfaces().is_empty());
+    /// ```
     pub fn device(&self, node: NodeId) -> &Device<ChaCha8Rng> {
         &self.nodes[node.0].device
     }
 
     /// The link-local address of a node's interface `iface` (0-based).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let s = sim.add_segment(SegmentParams::default());
+    /// let a = sim.add_node("a", &[s]);
+    /// assert_eq!(sim.address(a, 0).to_string(), "fe80::1:1");
+    /// ```
     pub fn address(&self, node: NodeId, iface: usize) -> Ipv6Addr {
         link_local(node.0, iface)
     }
 
     fn push(&mut self, at: Instant, work: Work) {
         self.seq += 1;
-        self.queue.push(Reverse(Queued { at, seq: self.seq, work }));
+        self.queue.push(Reverse(Queued {
+            at,
+            seq: self.seq,
+            work,
+        }));
     }
 
     /// Schedules a claim at `at`; its record is [`claim`](Self::claim)`(returned ref)`.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::*;
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let a = sim.add_node("a", &[]);
+    /// let c = sim.claim_at(Instant::ZERO, a, ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(10));
+    /// sim.renew_at(Instant::from_secs(5), c);
+    /// sim.release_at(Instant::from_secs(8), c);
+    /// sim.run_until(Instant::from_secs(20));
+    /// let rec = sim.claim(c);
+    /// assert!(rec.outcome.unwrap().kind.succeeded());
+    /// assert_eq!(rec.renewed.len(), 1);
+    /// assert_eq!(rec.expired, None, "released before the end of its lifetime");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn claim_at(&mut self, at: Instant, node: NodeId, spec: ClaimSpec) -> ClaimRef {
         let r = ClaimRef(self.claims.len());
         self.claims.push(ClaimRecord {
@@ -441,43 +660,126 @@ impl Sim {
     }
 
     /// Schedules the release of a claim.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::*;
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let a = sim.add_node("a", &[]);
+    /// let c = sim.claim_at(Instant::ZERO, a, ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(10));
+    /// sim.renew_at(Instant::from_secs(5), c);
+    /// sim.release_at(Instant::from_secs(8), c);
+    /// sim.run_until(Instant::from_secs(20));
+    /// let rec = sim.claim(c);
+    /// assert!(rec.outcome.unwrap().kind.succeeded());
+    /// assert_eq!(rec.renewed.len(), 1);
+    /// assert_eq!(rec.expired, None, "released before the end of its lifetime");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn release_at(&mut self, at: Instant, claim: ClaimRef) {
         self.push(at, Work::Action(Action::Release(claim)));
     }
 
     /// Schedules a reclaim (renewal) of a held claim.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::*;
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let a = sim.add_node("a", &[]);
+    /// let c = sim.claim_at(Instant::ZERO, a, ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(10));
+    /// sim.renew_at(Instant::from_secs(5), c);
+    /// sim.release_at(Instant::from_secs(8), c);
+    /// sim.run_until(Instant::from_secs(20));
+    /// let rec = sim.claim(c);
+    /// assert!(rec.outcome.unwrap().kind.succeeded());
+    /// assert_eq!(rec.renewed.len(), 1);
+    /// assert_eq!(rec.expired, None, "released before the end of its lifetime");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn renew_at(&mut self, at: Instant, claim: ClaimRef) {
         self.push(at, Work::Action(Action::Renew(claim)));
     }
 
     /// Schedules a node's interface `iface` (0-based) to detach from (`up == false`) or
     /// re-attach to its segment: partitions and merges.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let s = sim.add_segment(SegmentParams::default());
+    /// let a = sim.add_node("a", &[s]);
+    /// sim.set_link_at(Instant::from_secs(1), a, 0, false);
+    /// sim.set_link_at(Instant::from_secs(2), a, 0, true);
+    /// sim.run_until(Instant::from_secs(3));
+    /// assert_eq!(sim.stats().events, 2);
+    /// ```
     pub fn set_link_at(&mut self, at: Instant, node: NodeId, iface: usize, up: bool) {
         self.push(at, Work::Action(Action::Link { node, iface, up }));
     }
 
     /// Schedules a node to leave the site (all links down, its device stops being driven:
     /// it defends nothing) or to come back.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let a = sim.add_node("a", &[]);
+    /// sim.set_node_at(Instant::from_secs(1), a, false);
+    /// sim.run_until(Instant::from_secs(2));
+    /// assert_eq!(sim.stats().events, 1);
+    /// ```
     pub fn set_node_at(&mut self, at: Instant, node: NodeId, up: bool) {
         self.push(at, Work::Action(Action::Node { node, up }));
     }
 
     /// Every scheduled claim, in scheduling order.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// assert!(Sim::new(1, Config::default()).claims().is_empty());
+    /// ```
     pub fn claims(&self) -> &[ClaimRecord] {
         &self.claims
     }
 
     /// One scheduled claim.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::*;
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let a = sim.add_node("a", &[]);
+    /// let c = sim.claim_at(Instant::ZERO, a, ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(10));
+    /// sim.renew_at(Instant::from_secs(5), c);
+    /// sim.release_at(Instant::from_secs(8), c);
+    /// sim.run_until(Instant::from_secs(20));
+    /// let rec = sim.claim(c);
+    /// assert!(rec.outcome.unwrap().kind.succeeded());
+    /// assert_eq!(rec.renewed.len(), 1);
+    /// assert_eq!(rec.expired, None, "released before the end of its lifetime");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn claim(&self, c: ClaimRef) -> &ClaimRecord {
         &self.claims[c.0]
     }
 
     /// Network-wide figures.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// assert_eq!(Sim::new(1, Config::default()).stats().delivered, 0);
+    /// ```
     pub fn stats(&self) -> &SimStats {
         &self.stats
     }
 
     /// The sum of every device's counters (peaks: the largest).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// assert_eq!(Sim::new(1, Config::default()).totals().attempts_sent, 0);
+    /// ```
     pub fn totals(&self) -> Counters {
         let mut total = Counters::default();
         for n in &self.nodes {
@@ -487,12 +789,21 @@ impl Sim {
     }
 
     /// Runs until the queue is empty or the next event is after `end`; then the clock is `end`.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// sim.run_until(Instant::from_secs(1));
+    /// assert_eq!(sim.now(), Instant::from_secs(1));
+    /// ```
     pub fn run_until(&mut self, end: Instant) {
         while let Some(Reverse(q)) = self.queue.peek() {
             if q.at > end {
                 break;
             }
-            let Some(Reverse(q)) = self.queue.pop() else { break };
+            let Some(Reverse(q)) = self.queue.pop() else {
+                break;
+            };
             self.now = q.at;
             self.stats.events += 1;
             self.step(q.work);
@@ -501,6 +812,12 @@ impl Sim {
     }
 
     /// Runs until nothing is left to do, or `limit` is reached. Returns whether the queue drained.
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// let mut sim = Sim::new(1, Config::default());
+    /// assert!(sim.run(Instant::from_secs(1)));
+    /// ```
     pub fn run(&mut self, limit: Instant) -> bool {
         self.run_until(limit);
         self.queue.is_empty()
@@ -513,16 +830,31 @@ impl Sim {
     fn step(&mut self, work: Work) {
         let now = self.now;
         match work {
-            Work::Deliver { node, iface, from, payload } => {
+            Work::Deliver {
+                node,
+                iface,
+                from,
+                payload,
+            } => {
                 let n = &mut self.nodes[node.0];
                 if !n.ifaces[iface].up {
                     self.stats.unroutable += 1;
                     return;
                 }
                 self.stats.delivered += 1;
-                let peer = Peer { interface: InterfaceId(iface as u32 + 1), addr: from };
+                let peer = Peer {
+                    interface: InterfaceId(iface as u32 + 1),
+                    addr: from,
+                };
                 n.device.handle_datagram(now, peer, &payload);
-                self.log(|| format!("{now} {} rx if{} from {from} {}", self.nodes[node.0].name, iface + 1, hex(&payload)));
+                self.log(|| {
+                    format!(
+                        "{now} {} rx if{} from {from} {}",
+                        self.nodes[node.0].name,
+                        iface + 1,
+                        hex(&payload)
+                    )
+                });
                 self.service(node);
             }
             Work::Timer(node) => {
@@ -543,14 +875,31 @@ impl Sim {
             Action::Claim(r) => {
                 let (node, spec) = (self.claims[r.0].node, self.claims[r.0].spec.clone());
                 let dev = &mut self.nodes[node.0].device;
-                match dev.claim(now, spec.domain, spec.space, spec.lifetime, spec.reclaim, spec.proxy) {
+                match dev.claim(
+                    now,
+                    spec.domain,
+                    spec.space,
+                    spec.lifetime,
+                    spec.reclaim,
+                    spec.proxy,
+                ) {
                     Ok(id) => {
                         self.claims[r.0].id = Some(id);
                         self.nodes[node.0].claims.insert(id, r);
                     }
-                    Err(e) => self.claims[r.0].outcome = Some(Timed { at: now, kind: Outcome::Rejected(e.kind()) }),
+                    Err(e) => {
+                        self.claims[r.0].outcome = Some(Timed {
+                            at: now,
+                            kind: Outcome::Rejected(e.kind()),
+                        })
+                    }
                 }
-                self.log(|| format!("{now} {} claim #{} {:?}", self.nodes[node.0].name, r.0, self.claims[r.0].outcome));
+                self.log(|| {
+                    format!(
+                        "{now} {} claim #{} {:?}",
+                        self.nodes[node.0].name, r.0, self.claims[r.0].outcome
+                    )
+                });
                 self.service(node);
             }
             Action::Release(r) => {
@@ -570,10 +919,21 @@ impl Sim {
                 self.service(node);
             }
             Action::Link { node, iface, up } => {
-                if let Some(i) = self.nodes.get_mut(node.0).and_then(|n| n.ifaces.get_mut(iface)) {
+                if let Some(i) = self
+                    .nodes
+                    .get_mut(node.0)
+                    .and_then(|n| n.ifaces.get_mut(iface))
+                {
                     i.up = up;
                 }
-                self.log(|| format!("{now} {} link if{} {}", self.nodes[node.0].name, iface + 1, if up { "up" } else { "down" }));
+                self.log(|| {
+                    format!(
+                        "{now} {} link if{} {}",
+                        self.nodes[node.0].name,
+                        iface + 1,
+                        if up { "up" } else { "down" }
+                    )
+                });
             }
             Action::Node { node, up } => {
                 let was_up = self.node_up(node);
@@ -587,7 +947,13 @@ impl Sim {
                 } else if !up {
                     self.nodes[node.0].timer = None;
                 }
-                self.log(|| format!("{now} {} {}", self.nodes[node.0].name, if up { "joins" } else { "leaves" }));
+                self.log(|| {
+                    format!(
+                        "{now} {} {}",
+                        self.nodes[node.0].name,
+                        if up { "joins" } else { "leaves" }
+                    )
+                });
             }
         }
     }
@@ -596,7 +962,14 @@ impl Sim {
     fn service(&mut self, node: NodeId) {
         let now = self.now;
         while let Some(t) = self.nodes[node.0].device.poll_transmit() {
-            self.log(|| format!("{now} {} tx {:?} {}", self.nodes[node.0].name, t.destination, hex(&t.payload)));
+            self.log(|| {
+                format!(
+                    "{now} {} tx {:?} {}",
+                    self.nodes[node.0].name,
+                    t.destination,
+                    hex(&t.payload)
+                )
+            });
             self.route(node, t.destination, Rc::new(t.payload));
         }
         while let Some(e) = self.nodes[node.0].device.poll_event() {
@@ -622,14 +995,24 @@ impl Sim {
         match e {
             Event::ClaimSucceeded { claim, .. } => {
                 if let Some(r) = lookup(&claim, &self.nodes) {
-                    self.claims[r.0].outcome.get_or_insert(Timed { at: now, kind: Outcome::Succeeded });
+                    self.claims[r.0].outcome.get_or_insert(Timed {
+                        at: now,
+                        kind: Outcome::Succeeded,
+                    });
                 }
             }
             Event::ClaimDenied { claim, reason } => {
                 if let Some(r) = lookup(&claim, &self.nodes) {
-                    let t = Timed { at: now, kind: Outcome::Denied(reason) };
+                    let t = Timed {
+                        at: now,
+                        kind: Outcome::Denied(reason),
+                    };
                     let rec = &mut self.claims[r.0];
-                    if rec.outcome.is_none() { rec.outcome = Some(t) } else { rec.lost = Some(t) }
+                    if rec.outcome.is_none() {
+                        rec.outcome = Some(t)
+                    } else {
+                        rec.lost = Some(t)
+                    }
                 }
             }
             Event::ClaimRenewed { claim, .. } => {
@@ -642,7 +1025,9 @@ impl Sim {
                     self.claims[r.0].expired = Some(now);
                 }
             }
-            Event::LateConflict { claim: Some(claim), .. } => {
+            Event::LateConflict {
+                claim: Some(claim), ..
+            } => {
                 if let Some(r) = lookup(&claim, &self.nodes) {
                     self.claims[r.0].late_conflicts.push(now);
                 }
@@ -656,7 +1041,9 @@ impl Sim {
             Destination::Multicast(i) => (i, None),
             Destination::Unicast(p) => (p.interface, Some(p.addr)),
         };
-        let Some(idx) = (iface.0 as usize).checked_sub(1) else { return };
+        let Some(idx) = (iface.0 as usize).checked_sub(1) else {
+            return;
+        };
         let Some(src) = self.nodes[node.0].ifaces.get(idx) else {
             self.stats.unroutable += 1;
             return;
@@ -674,7 +1061,8 @@ impl Sim {
                     let sequence = u32::from_be_bytes(b[16..20].try_into().unwrap_or([0; 4]));
                     if origin != self.nodes[node.0].device.device_id().get() {
                         if let Some(origin) = DeviceId::new(origin) {
-                            *f.entry((node, idx, MessageId { origin, sequence })).or_insert(0) += 1;
+                            *f.entry((node, idx, MessageId { origin, sequence }))
+                                .or_insert(0) += 1;
                         }
                     }
                 }
@@ -705,10 +1093,21 @@ impl Sim {
 
     fn uniform(&mut self, max: Duration) -> Duration {
         let us = crate::time::micros(max);
-        if us == 0 { Duration::ZERO } else { Duration::from_micros(self.rng.next_u64() % (us + 1)) }
+        if us == 0 {
+            Duration::ZERO
+        } else {
+            Duration::from_micros(self.rng.next_u64() % (us + 1))
+        }
     }
 
-    fn deliver(&mut self, p: &SegmentParams, node: NodeId, iface: usize, from: Ipv6Addr, payload: &Rc<Vec<u8>>) {
+    fn deliver(
+        &mut self,
+        p: &SegmentParams,
+        node: NodeId,
+        iface: usize,
+        from: Ipv6Addr,
+        payload: &Rc<Vec<u8>>,
+    ) {
         if self.chance(p.loss) {
             self.stats.lost += 1;
             return;
@@ -721,7 +1120,15 @@ impl Sim {
                 delay += self.uniform(p.reorder_delay);
             }
             let at = self.now + delay;
-            self.push(at, Work::Deliver { node, iface, from, payload: Rc::clone(payload) });
+            self.push(
+                at,
+                Work::Deliver {
+                    node,
+                    iface,
+                    from,
+                    payload: Rc::clone(payload),
+                },
+            );
         }
     }
 }

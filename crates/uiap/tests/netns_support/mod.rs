@@ -30,9 +30,41 @@ pub fn can_run(test: &str) -> bool {
 
 /// Runs a command, panicking with its output on failure.
 pub fn sh(args: &[&str]) -> Output {
-    let out = Command::new(args[0]).args(&args[1..]).output().unwrap_or_else(|e| panic!("{args:?}: {e}"));
-    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(args[0])
+        .args(&args[1..])
+        .output()
+        .unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out
+}
+
+/// Runs a command to completion, killing it (and failing) after `limit`. Its output must fit in
+/// the pipe buffers (the client prints a few lines).
+pub fn output_within(mut command: Command, limit: Duration) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + limit;
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "{command:?} did not finish within {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// A uiapd running in a namespace.
@@ -49,14 +81,24 @@ impl Daemon {
         let control = dir.join(format!("{ns}.sock"));
         let state = dir.join(format!("{ns}.state"));
         let log = dir.join(format!("{ns}.log"));
-        let mut d = Daemon { ns: ns.into(), control, state, log, child: None };
+        let mut d = Daemon {
+            ns: ns.into(),
+            control,
+            state,
+            log,
+            child: None,
+        };
         d.start(extra);
         d
     }
 
     /// Starts (or restarts) the daemon process.
     pub fn start(&mut self, extra: &[String]) {
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).unwrap();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .unwrap();
         let child = Command::new("ip")
             .args(["netns", "exec", &self.ns, env!("CARGO_BIN_EXE_uiapd")])
             .arg("--control")
@@ -72,14 +114,21 @@ impl Daemon {
         self.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::os::unix::net::UnixStream::connect(&self.control).is_err() {
-            assert!(Instant::now() < deadline, "uiapd in {} did not open its control socket; log:\n{}", self.ns, self.log_text());
+            assert!(
+                Instant::now() < deadline,
+                "uiapd in {} did not open its control socket; log:\n{}",
+                self.ns,
+                self.log_text()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 
     /// SIGTERM, then wait (SIGKILL after 5 s). Returns whether it exited by itself.
     pub fn stop(&mut self) -> bool {
-        let Some(mut child) = self.child.take() else { return true };
+        let Some(mut child) = self.child.take() else {
+            return true;
+        };
         // SAFETY: kill with a PID we spawned.
         unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -102,7 +151,7 @@ impl Daemon {
 
     /// Runs `uiap ARGS --control SOCK` and returns (exit code, stdout, stderr).
     pub fn uiap(&self, args: &[&str]) -> (i32, String, String) {
-        let out = self.uiap_command(args).output().expect("run uiap");
+        let out = output_within(self.uiap_command(args), Duration::from_secs(30));
         (
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -121,7 +170,12 @@ impl Daemon {
         let mut args = vec!["claim", "--domain", domain];
         args.extend_from_slice(space);
         let (code, out, err) = self.uiap(&args);
-        assert!(code == 0 || code == 3, "uiap claim in {} exited {code}: {out}{err}\nlog:\n{}", self.ns, self.log_text());
+        assert!(
+            code == 0 || code == 3,
+            "uiap claim in {} exited {code}: {out}{err}\nlog:\n{}",
+            self.ns,
+            self.log_text()
+        );
         (code, out)
     }
 
@@ -153,7 +207,11 @@ impl Daemon {
             if got == n {
                 return;
             }
-            assert!(Instant::now() < deadline, "{}: expected {n} interfaces, found {got}", self.ns);
+            assert!(
+                Instant::now() < deadline,
+                "{}: expected {n} interfaces, found {got}",
+                self.ns
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -166,7 +224,11 @@ impl Daemon {
             if !claims.is_empty() && claims.iter().all(|c| c.state == "held") {
                 return;
             }
-            assert!(Instant::now() < deadline, "{}: claims not held: {claims:?}", self.ns);
+            assert!(
+                Instant::now() < deadline,
+                "{}: claims not held: {claims:?}",
+                self.ns
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -190,11 +252,17 @@ impl Net {
     pub fn new(count: usize) -> Net {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let pid = std::process::id();
-        let names: Vec<String> = (0..count).map(|i| format!("uiap{pid}x{n}{}", (b'a' + i as u8) as char)).collect();
+        let names: Vec<String> = (0..count)
+            .map(|i| format!("uiap{pid}x{n}{}", (b'a' + i as u8) as char))
+            .collect();
         let dir = std::env::temp_dir().join(format!("uiap-netns-{pid}-{n}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let mut net = Net { names: Vec::new(), dir, daemons: Vec::new() };
+        let mut net = Net {
+            names: Vec::new(),
+            dir,
+            daemons: Vec::new(),
+        };
         for name in names {
             sh(&["ip", "netns", "add", &name]);
             net.names.push(name.clone());
@@ -216,7 +284,9 @@ impl Net {
     /// A veth pair between namespace `a` (interface `ia`) and `b` (interface `ib`).
     pub fn link(&self, a: usize, ia: &str, b: usize, ib: &str) {
         let (na, nb) = (&self.names[a], &self.names[b]);
-        sh(&["ip", "link", "add", ia, "netns", na, "type", "veth", "peer", "name", ib, "netns", nb]);
+        sh(&[
+            "ip", "link", "add", ia, "netns", na, "type", "veth", "peer", "name", ib, "netns", nb,
+        ]);
         sh(&["ip", "-n", na, "link", "set", ia, "up"]);
         sh(&["ip", "-n", nb, "link", "set", ib, "up"]);
     }
@@ -255,12 +325,19 @@ impl Net {
         for name in &self.names {
             let out = sh(&["ip", "-n", name, "-o", "link", "show"]);
             let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            for dev in text.lines().filter_map(|l| l.split(": ").nth(1)).map(|d| d.split('@').next().unwrap_or(d)) {
+            for dev in text
+                .lines()
+                .filter_map(|l| l.split(": ").nth(1))
+                .map(|d| d.split('@').next().unwrap_or(d))
+            {
                 if dev == "lo" {
                     continue;
                 }
                 let netem = Command::new("ip")
-                    .args(["netns", "exec", name, "tc", "qdisc", "add", "dev", dev, "root", "netem", "loss"])
+                    .args([
+                        "netns", "exec", name, "tc", "qdisc", "add", "dev", dev, "root", "netem",
+                        "loss",
+                    ])
                     .arg(format!("{percent}%"))
                     .output()
                     .map_err(|e| e.to_string())?;
@@ -269,8 +346,8 @@ impl Net {
                 }
                 mechanism = "nftables numgen (no sch_netem in this kernel)";
                 let rules = format!(
-                    "table netdev uiaploss_{dev} {{ chain eg {{ type filter hook egress device \"{dev}\" priority 0; \
-                     meta l4proto udp numgen random mod 100 < {percent} counter drop; }} }}"
+                    "table netdev uiaploss_{dev} {{\n chain eg {{\n  type filter hook egress device \"{dev}\" priority 0;\n  \
+                     meta l4proto udp numgen random mod 100 < {percent} counter drop\n }}\n}}\n"
                 );
                 let nft = Command::new("ip")
                     .args(["netns", "exec", name, "nft", "-f", "-"])
@@ -283,7 +360,12 @@ impl Net {
                         c.stdin.take().unwrap().write_all(rules.as_bytes())?;
                         c.wait_with_output()
                     })
-                    .map_err(|e| format!("neither tc netem ({}) nor nft ({e}) available", String::from_utf8_lossy(&netem.stderr).trim()))?;
+                    .map_err(|e| {
+                        format!(
+                            "neither tc netem ({}) nor nft ({e}) available",
+                            String::from_utf8_lossy(&netem.stderr).trim()
+                        )
+                    })?;
                 if !nft.status.success() {
                     return Err(format!(
                         "neither tc netem ({}) nor nft ({}) works",

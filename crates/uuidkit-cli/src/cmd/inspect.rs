@@ -95,7 +95,7 @@ fn version_text(n: u8) -> &'static str {
     match n {
         0 => "unused (not a valid RFC 9562 version)",
         1 => "Gregorian time-based",
-        2 => "DCE Security (reserved; its layout is out of scope of RFC 9562)",
+        2 => "DCE Security: reserved, its layout is out of scope of RFC 9562",
         3 => "name-based, MD5",
         4 => "random",
         5 => "name-based, SHA-1",

@@ -258,4 +258,27 @@ mod tests {
         assert!("-3".parse::<Count>().is_err());
         assert!("1e6".parse::<Count>().is_err());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn value_parsers_never_panic(s in "\\PC{0,50}") {
+            let _ = s.parse::<MacAddr>();
+            let _ = s.parse::<NodeArg>();
+            let _ = s.parse::<ClockSeq>();
+            let _ = s.parse::<HexBytes>();
+            let _ = s.parse::<Count>();
+            let _ = s.parse::<NamespaceArg>();
+        }
+
+        #[test]
+        fn hex_bytes_round_trip(v in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+            let text: String = v.iter().map(|b| format!("{b:02X}")).collect();
+            proptest::prop_assert_eq!(text.parse::<HexBytes>().unwrap().0, v);
+        }
+
+        #[test]
+        fn mac_round_trip(m in proptest::array::uniform6(proptest::num::u8::ANY)) {
+            proptest::prop_assert_eq!(MacAddr(m).to_string().parse::<MacAddr>().unwrap().0, m);
+        }
+    }
 }

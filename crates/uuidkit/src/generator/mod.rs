@@ -5,7 +5,9 @@
 mod engine;
 mod error;
 
-pub(crate) use engine::{Engine, EngineSpec, MAX_MS, Stop};
+#[cfg(feature = "std")]
+pub(crate) use engine::MAX_MS;
+pub(crate) use engine::{Engine, EngineSpec, Stop};
 pub use error::{GenError, GenErrorKind};
 
 /// What a generator does when its counter is used up within one clock tick

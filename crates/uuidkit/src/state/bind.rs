@@ -62,7 +62,10 @@ fn wait_until<C: Clock>(clock: &C, target_ns: u64) {
             return;
         }
         clock.relax();
-        if target_ns - now > 2_000_000 {
+        // A real clock hardly moves during `relax`: sleep while far from the
+        // target. A manual clock that advanced a millisecond or more: go on.
+        let moved = clock.now_ns().saturating_sub(now);
+        if target_ns - now > 2_000_000 && moved < 1_000_000 {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
@@ -508,6 +511,7 @@ stored_gregorian!(
 pub struct StoredV7<C: Clock, R: Rng> {
     inner_gen: Option<V7Generator<C, R, V7Lease>>,
     fork: u64,
+    last_ms: u64,
 }
 
 impl<C: Clock, R: Rng> V7Generator<C, R> {
@@ -538,6 +542,7 @@ impl<C: Clock, R: Rng> V7Generator<C, R> {
         StoredV7 {
             inner_gen: Some(self.with_reserve(lease)),
             fork: fork_generation(),
+            last_ms: 0,
         }
     }
 }
@@ -572,10 +577,19 @@ impl<C: Clock, R: Rng> StoredV7<C, R> {
                 return Err(GenError::store(RESEED));
             };
             match g.generate() {
-                Ok(u) if (u.as_u128() >> 80) as u64 >= g.reserve_ref().floor_ms.get() => {
-                    return Ok(u);
+                Ok(u) => {
+                    let ms = (u.as_u128() >> 80) as u64;
+                    let floor = g.reserve_ref().floor_ms.get();
+                    if ms >= floor {
+                        self.last_ms = ms;
+                        return Ok(u);
+                    }
+                    // The generator followed the clock below its block (clock far
+                    // behind, policy Reset): drop the UUID, put the generator back
+                    // above everything it issued, and report the clock.
+                    self.restore(floor);
+                    return Err(Self::behind(u, floor));
                 }
-                Ok(u) => return Err(Self::behind(u, g.reserve_ref().floor_ms.get())),
                 Err(e)
                     if e.kind() == GenErrorKind::Store
                         && g.reserve_ref().pending.replace(false) =>
@@ -594,6 +608,20 @@ impl<C: Clock, R: Rng> StoredV7<C, R> {
             floor_ms.saturating_mul(1_000_000),
             ((u.as_u128() >> 80) as u64).saturating_mul(1_000_000),
         )
+    }
+
+    /// Re-seeds the generator above the last UUID it handed out.
+    #[cold]
+    fn restore(&mut self, floor_ms: u64) {
+        if let Some(g) = self.inner_gen.take() {
+            let ms = self.last_ms.max(floor_ms.saturating_sub(1));
+            let state = V7State {
+                unix_ts_ms: ms,
+                counter: u128::MAX,
+                valid: true,
+            };
+            self.inner_gen = Some(g.with_state(state));
+        }
     }
 
     #[cold]

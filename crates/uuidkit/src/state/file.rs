@@ -463,6 +463,47 @@ mod tests {
     }
 
     #[test]
+    fn no_path_keeps_state_in_memory_and_says_so() {
+        let store = FileStore {
+            path: None,
+            ..FileStore::new("")
+        };
+        let rec = StateRecord {
+            v7: Some(V7Mark { hwm_ms: 7 }),
+            ..StateRecord::default()
+        };
+        let mut seen = std::vec::Vec::new();
+        let s1 = store.transact(&mut |old| {
+            seen.push(old.copied());
+            rec
+        });
+        let s2 = store.transact(&mut |old| {
+            seen.push(old.copied());
+            rec
+        });
+        assert_eq!(
+            seen,
+            [None, Some(rec)],
+            "the second transaction sees the first one's record"
+        );
+        assert_eq!(
+            s1.read_error().map(|e| e.kind()),
+            Some(StateErrorKind::NoPath)
+        );
+        assert_eq!(s2.read_error(), None);
+        assert_eq!(
+            s2.write_error().map(|e| e.kind()),
+            Some(StateErrorKind::NoPath)
+        );
+        assert_eq!(
+            std::string::ToString::to_string(&s2),
+            "unsafe: no state file location, using in-process state: \
+             expected UUIDKIT_STATE, XDG_STATE_HOME or HOME to be set, found none"
+        );
+        assert_eq!(store.load().unwrap_err().kind(), StateErrorKind::NoPath);
+    }
+
+    #[test]
     fn side_files() {
         assert_eq!(
             FileStore::side(Path::new("/a/state"), ".lock"),

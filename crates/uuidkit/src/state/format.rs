@@ -11,7 +11,7 @@
 //! v1.node 9f6bdeced846
 //! v7.hwm_ms 1645557742000
 //! # v7.hwm_ms = 2022-02-22T19:22:22.000Z
-//! sha256 0123456789abcdef
+//! sha256 06bce941ad7d1eca
 //! ```
 //!
 //! Rules: lines end in `\n`; the first line is the header `uuidkit-state 1`; the
@@ -488,6 +488,25 @@ mod tests {
         assert_eq!(sum.len(), "sha256 ".len() + 16 + 1);
         assert_eq!(sum, format!("sha256 {}\n", checksum(want.as_bytes())));
         assert_eq!(StateRecord::parse(text.as_bytes()), Ok(full()));
+    }
+
+    /// The example in the module docs is a valid file.
+    #[test]
+    fn documented_example_parses() {
+        let text = "uuidkit-state 1\n\
+            # RFC 9562 section 6.3 generator state, shared by every uuidkit process that uses this file.\n\
+            # Every UUID issued under it is below the high-water mark (hwm) of its version.\n\
+            # The last line checksums all lines above it; a file that fails the check is ignored.\n\
+            v1.hwm 138648505420000000\n\
+            # v1.hwm = 2022-02-22T19:22:22.0000000Z\n\
+            v1.clock_seq 13256\n\
+            v1.node 9f6bdeced846\n\
+            v7.hwm_ms 1645557742000\n\
+            # v7.hwm_ms = 2022-02-22T19:22:22.000Z\n\
+            sha256 06bce941ad7d1eca\n";
+        let rec = StateRecord { v6: None, ..full() };
+        assert_eq!(StateRecord::parse(text.as_bytes()), Ok(rec));
+        assert_eq!(rec.emit(), text);
     }
 
     #[test]

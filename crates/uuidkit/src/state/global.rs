@@ -1,12 +1,15 @@
 //! Process-wide generators bound to one configured store.
 
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicU8, Ordering};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::{BlockPolicy, FileStore, Reserver, StateStore, Status, StoredV1, StoredV6, StoredV7};
 use crate::generator::GenError;
-use crate::{CoarseClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
+use crate::{
+    ClockBackPolicy, CoarseClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Config,
+    V7Generator,
+};
 
 /// Where the process-wide generators keep their state, and the block policy.
 ///
@@ -90,13 +93,15 @@ struct Global {
 }
 
 static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
-static CONFIGURED: AtomicBool = AtomicBool::new(false);
+/// Whether [`Uuid::now_v7`] goes through the stored generator: 0 not yet
+/// known, 1 no, 2 yes.
+static ROUTE: AtomicU8 = AtomicU8::new(0);
 
 /// Configures the process-wide stored generators ([`now_v1`], [`now_v6`],
 /// [`now_v7`]). Generators already running give back the unused tails of their
 /// blocks and start over with the new store.
 ///
-/// ```
+/// ```rust,standalone_crate
 /// use uuidkit::state::{configure, configured, now_v7, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-configure-doc-{}", std::process::id()));
 /// configure(StateConfig::new(dir.join("state")));
@@ -118,19 +123,43 @@ pub fn configure(config: StateConfig) {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .replace(global);
-    CONFIGURED.store(true, Ordering::Release);
+    ROUTE.store(2, Ordering::Release);
     drop(old);
 }
 
-/// True if [`configure`] was called or `UUIDKIT_STATE` is set: the signal for
-/// callers that should use stored state only when asked to.
+/// True if [`configure`] was called or `UUIDKIT_STATE` was set (and not
+/// empty) when first asked. Then [`Uuid::now_v7`] and [`Uuid::fill_v7`] use
+/// the process-wide stored generator of [`now_v7`] instead of the in-memory
+/// one, so even they stay unique and ordered across processes and restarts.
 ///
 /// ```
 /// let _ = uuidkit::state::configured();
 /// ```
+#[inline]
 pub fn configured() -> bool {
-    CONFIGURED.load(Ordering::Acquire)
-        || std::env::var_os(super::ENV_VAR).is_some_and(|v| !v.is_empty())
+    match ROUTE.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => init_route(),
+    }
+}
+
+#[cold]
+fn init_route() -> bool {
+    let on = std::env::var_os(super::ENV_VAR).is_some_and(|v| !v.is_empty());
+    let _ = ROUTE.compare_exchange(
+        0,
+        if on { 2 } else { 1 },
+        Ordering::AcqRel,
+        Ordering::Acquire,
+    );
+    ROUTE.load(Ordering::Acquire) == 2
+}
+
+/// For [`Uuid::now_v7`] when [`configured`]: `None` only if the stored
+/// generator fails (after the year 10889), and then the caller uses memory.
+pub(crate) fn routed_now_v7() -> Option<Uuid> {
+    now_v7().ok().map(|(u, _)| u)
 }
 
 /// Gives back the unused tails of the process-wide generators' blocks (so the
@@ -168,7 +197,7 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 /// # Errors
 /// As [`StoredV7::generate`].
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
 /// let (a, _) = uuidkit::state::now_v7()?;
@@ -182,8 +211,13 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 pub fn now_v7() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let r = g.reserver.clone();
-        let generator =
-            g.v7.get_or_insert_with(|| V7Generator::new(SystemClock, ThreadRng).with_store(r));
+        let generator = g.v7.get_or_insert_with(|| {
+            // Process-wide monotonicity is never given up: unbounded clock-back tolerance.
+            let config = V7Config::new().clock_back(ClockBackPolicy::Reset, u64::MAX);
+            V7Generator::with_config(SystemClock, ThreadRng, config)
+                .unwrap_or_else(|_| V7Generator::new(SystemClock, ThreadRng))
+                .with_store(r)
+        });
         let u = generator.generate()?;
         Ok((u, generator.status().unwrap_or(Status::SAFE)))
     })
@@ -195,7 +229,7 @@ pub fn now_v7() -> Result<(Uuid, Status), GenError> {
 /// # Errors
 /// As [`StoredV1::generate`].
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
 /// let (u, _) = uuidkit::state::now_v1()?;
@@ -222,7 +256,7 @@ pub fn now_v1() -> Result<(Uuid, Status), GenError> {
 /// # Errors
 /// As [`StoredV6::generate`].
 ///
-/// ```
+/// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
 /// let (u, _) = uuidkit::state::now_v6()?;

@@ -17,6 +17,22 @@
 //!   mark by more than [`BlockPolicy::behind_tolerance`], the clock sequence is
 //!   incremented instead (RFC 9562 §6.1); v7 always continues above the mark.
 //!
+//! Defaults ([`BlockPolicy`]): 100 ms blocks, 1 s tolerance. One reservation
+//! (lock, read, check, write, `fsync`, rename, `fsync` the directory) costs a
+//! few milliseconds, so the file cost per UUID all but vanishes.
+//!
+//! # Which timestamps, and waiting
+//!
+//! Blocks are disjoint, so with `n` busy processes each one owns about one
+//! block in `n`. A v7 generator whose block starts ahead of the clock simply
+//! uses the block's timestamps (v7 may run ahead, RFC 9562 §6.2). A v1/v6
+//! generator never runs ahead of its clock, so it *waits* for the clock to
+//! reach the start of its block (at most about `(n - 1) × block`, or the
+//! tolerance). When a generator is dropped it gives back the unused tail of its
+//! block (if nobody reserved after it), so short-lived processes neither wait
+//! nor push the mark ahead. A forked child never continues its parent's block:
+//! it reserves its own.
+//!
 //! # Safety status
 //!
 //! Like libuuid's `uuid_generate_time_safe`, every reservation returns a
@@ -25,6 +41,16 @@
 //! checksum-failing or unreadable file counts as "no state" (fresh random clock
 //! sequence, start at the clock) and a good file is written back; a location
 //! that cannot be locked or written falls back to state in this process.
+//!
+//! # Process-wide generators
+//!
+//! [`now_v1`], [`now_v6`] and [`now_v7`] use process-wide generators bound to
+//! the store set by [`configure`] (by default the file at
+//! [`FileStore::default_path`]), and return the status with each UUID. Once
+//! [`configured`] (by [`configure`] or the `UUIDKIT_STATE` variable),
+//! [`Uuid::now_v7`](crate::Uuid::now_v7) and [`Uuid::fill_v7`](crate::Uuid::fill_v7)
+//! use the stored v7 generator too. Call [`release`] before exiting to give
+//! back the unused tails of their blocks.
 //!
 //! # The file
 //!
@@ -43,7 +69,7 @@
 //! v1.node 9f6bdeced846
 //! v7.hwm_ms 1645557742000
 //! # v7.hwm_ms = 2022-02-22T19:22:22.000Z
-//! sha256 5b2c1b6c0a4b2a8e
+//! sha256 06bce941ad7d1eca
 //! ```
 //!
 //! ```
@@ -73,6 +99,7 @@ pub use bind::{StoredV1, StoredV6, StoredV7};
 pub use error::{StateError, StateErrorKind};
 pub use file::{ENV_VAR, FileStore};
 pub use format::{GregorianMark, HEADER, StateRecord, V7Mark};
+pub(crate) use global::routed_now_v7;
 pub use global::{StateConfig, configure, configured, now_v1, now_v6, now_v7, release};
 pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::{call, Request, SpaceText};
+use uiap::daemon::control::{Request, SpaceText, call};
 
 /// Arguments of `uiap claim`.
 #[derive(clap::Args, Debug)]
@@ -43,7 +43,12 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let request = Request::Claim { domain: args.domain.clone(), space, lifetime: args.lifetime, proxy: args.proxy };
+    let request = Request::Claim {
+        domain: args.domain.clone(),
+        space,
+        lifetime: args.lifetime,
+        proxy: args.proxy,
+    };
     match call(&args.control, &request) {
         Ok(r) if r.ok => {
             let result = r.result.as_deref().unwrap_or("");
@@ -69,7 +74,10 @@ pub fn run(args: &Args) -> ExitCode {
             }
         }
         Ok(r) => {
-            let e = r.error.map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_else(|| "failed".into());
+            let e = r
+                .error
+                .map(|e| format!("{}: {}", e.kind, e.message))
+                .unwrap_or_else(|| "failed".into());
             eprintln!("uiap claim: {e}");
             ExitCode::FAILURE
         }

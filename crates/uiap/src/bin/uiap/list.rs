@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::{call, Request};
+use uiap::daemon::control::{Request, call};
 
 /// Arguments of `uiap list`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +21,10 @@ pub fn run(args: &Args) -> ExitCode {
     let claims = match call(&args.control, &Request::List) {
         Ok(r) if r.ok => r.claims.unwrap_or_default(),
         Ok(r) => {
-            let e = r.error.map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_else(|| "failed".into());
+            let e = r
+                .error
+                .map(|e| format!("{}: {}", e.kind, e.message))
+                .unwrap_or_else(|| "failed".into());
             eprintln!("uiap list: {e}");
             return ExitCode::FAILURE;
         }
@@ -31,12 +34,22 @@ pub fn run(args: &Args) -> ExitCode {
         }
     };
     if args.json {
-        println!("{}", serde_json::to_string(&claims).unwrap_or_else(|_| "[]".into()));
+        println!(
+            "{}",
+            serde_json::to_string(&claims).unwrap_or_else(|_| "[]".into())
+        );
         return ExitCode::SUCCESS;
     }
-    println!("{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  PROXY", "ID", "STATE", "DOMAIN", "SPACE", "LIFETIME");
+    println!(
+        "{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  PROXY",
+        "ID", "STATE", "DOMAIN", "SPACE", "LIFETIME"
+    );
     for c in claims {
-        let lifetime = if c.lifetime == u32::MAX { "infinite".to_string() } else { c.lifetime.to_string() };
+        let lifetime = if c.lifetime == u32::MAX {
+            "infinite".to_string()
+        } else {
+            c.lifetime.to_string()
+        };
         println!(
             "{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  {}",
             c.id,

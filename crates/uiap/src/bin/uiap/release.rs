@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::{call, Request};
+use uiap::daemon::control::{Request, call};
 
 /// Arguments of `uiap release`.
 #[derive(clap::Args, Debug)]
@@ -24,7 +24,10 @@ pub fn run(args: &Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(r) => {
-            let e = r.error.map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_else(|| "failed".into());
+            let e = r
+                .error
+                .map(|e| format!("{}: {}", e.kind, e.message))
+                .unwrap_or_else(|| "failed".into());
             eprintln!("uiap release: {e}");
             ExitCode::FAILURE
         }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::{call, Request};
+use uiap::daemon::control::{Request, call};
 
 /// Arguments of `uiap status`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +21,10 @@ pub fn run(args: &Args) -> ExitCode {
     let status = match call(&args.control, &Request::Status) {
         Ok(r) if r.ok && r.status.is_some() => r.status.unwrap_or_else(|| unreachable!()),
         Ok(r) => {
-            let e = r.error.map(|e| format!("{}: {}", e.kind, e.message)).unwrap_or_else(|| "failed".into());
+            let e = r
+                .error
+                .map(|e| format!("{}: {}", e.kind, e.message))
+                .unwrap_or_else(|| "failed".into());
             eprintln!("uiap status: {e}");
             return ExitCode::FAILURE;
         }
@@ -40,7 +43,10 @@ pub fn run(args: &Args) -> ExitCode {
         println!("interfaces  none (claims succeed as a site of one)");
     }
     for i in &status.interfaces {
-        println!("interface   {} (index {}) {}%{}", i.name, i.index, i.link_local, i.name);
+        println!(
+            "interface   {} (index {}) {}%{}",
+            i.name, i.index, i.link_local, i.name
+        );
     }
     for (k, v) in &status.counters {
         println!("counter     {k} {v}");

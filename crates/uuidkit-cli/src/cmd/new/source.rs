@@ -129,8 +129,24 @@ impl Source {
                     // A fixed time: lay out the UUIDs directly, so that any time from
                     // 1582 on works; clock sequence and node are random unless given.
                     let dflt = V1Generator::new(CoarseClock::new(), ThreadRng);
+                    let ts60 = time::to_ts60(at).map_err(Error::Usage)?;
+                    // Successive UUIDs take successive ticks: all of them must fit.
+                    if plan.count > 0
+                        && ts60
+                            .checked_add(plan.count - 1)
+                            .is_none_or(|t| t >= 1 << 60)
+                    {
+                        return Err(Error::Usage(format!(
+                            "--at {} with {} UUIDs runs past the end of the 60-bit v1/v6 timestamp \
+                             ({}): expected at most {}",
+                            time::format_rfc3339(at, 7),
+                            plan.count,
+                            time::format_rfc3339(time::from_ts60((1 << 60) - 1), 7),
+                            (1u64 << 60) - ts60
+                        )));
+                    }
                     return Ok(Source::GregorianAt {
-                        ts60: time::to_ts60(at).map_err(Error::Usage)?,
+                        ts60,
                         clock_seq: plan.clock_seq.unwrap_or_else(|| dflt.clock_seq()),
                         node: mac.unwrap_or_else(|| dflt.node()),
                         v6,
@@ -195,13 +211,8 @@ impl Source {
                 node,
                 v6,
             } => {
+                // Source::new checked that every tick of the run fits in 60 bits.
                 for slot in batch {
-                    if *ts60 >= 1 << 60 {
-                        return Err(Error::Failed(
-                            "generation failed: the 60-bit v1/v6 timestamp ran out (year 5236)"
-                                .into(),
-                        ));
-                    }
                     *slot = if *v6 {
                         Uuid::new_v6_from_parts(*ts60, *clock_seq, *node)
                     } else {

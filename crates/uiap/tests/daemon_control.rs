@@ -1,0 +1,306 @@
+//! uiapd's control API, client exit codes and persistence, without namespaces or root: the
+//! daemon runs with `--iface` naming no interface, so claims succeed as a site of one
+//! (decisions #23). Ports are test-specific so that tests in this namespace do not collide.
+#![cfg(feature = "daemon")]
+
+mod netns_support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Uiapd {
+    dir: PathBuf,
+    control: PathBuf,
+    ports: (u16, u16),
+    child: Option<Child>,
+}
+
+impl Uiapd {
+    fn new(tag: &str, ports: (u16, u16)) -> Uiapd {
+        let dir = std::env::temp_dir().join(format!("uiapd-control-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let control = dir.join("run").join("control.sock");
+        let mut d = Uiapd {
+            dir,
+            control,
+            ports,
+            child: None,
+        };
+        d.start();
+        d
+    }
+
+    fn start(&mut self) {
+        let child = Command::new(env!("CARGO_BIN_EXE_uiapd"))
+            .args(["--iface", "uiap-none0", "--log-level", "debug"])
+            .arg("--control")
+            .arg(&self.control)
+            .arg("--state")
+            .arg(self.dir.join("state"))
+            .args([
+                "--claim-port",
+                &self.ports.0.to_string(),
+                "--reply-port",
+                &self.ports.1.to_string(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(self.dir.join("log")).unwrap())
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while UnixStream::connect(&self.control).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "no control socket; log: {}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// SIGTERM and wait; returns the exit code.
+    fn stop(&mut self) -> Option<i32> {
+        let mut child = self.child.take()?;
+        // SAFETY: kill with a PID we spawned.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Ok(Some(s)) = child.try_wait() {
+                return s.code();
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("log")).unwrap_or_default()
+    }
+
+    fn uiap(&self, args: &[&str]) -> (i32, String, String) {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_uiap"));
+        command.args(args).arg("--control").arg(&self.control);
+        let out = netns_support::output_within(command, Duration::from_secs(30));
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn raw(&self, lines: &[&str]) -> Vec<serde_json::Value> {
+        raw_call(&self.control, lines)
+    }
+}
+
+impl Drop for Uiapd {
+    fn drop(&mut self) {
+        self.stop();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn raw_call(path: &Path, lines: &[&str]) -> Vec<serde_json::Value> {
+    let mut s = UnixStream::connect(path).unwrap();
+    for l in lines {
+        s.write_all(l.as_bytes()).unwrap();
+        s.write_all(b"\n").unwrap();
+    }
+    let mut r = BufReader::new(s);
+    lines
+        .iter()
+        .map(|_| {
+            let mut line = String::new();
+            r.read_line(&mut line).unwrap();
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+        })
+        .collect()
+}
+
+#[test]
+fn claim_list_release_and_exit_codes() {
+    let d = Uiapd::new("api", (47101, 47102));
+    let mode = std::fs::metadata(&d.control).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o660, "control socket mode");
+
+    let (code, out, err) = d.uiap(&[
+        "claim",
+        "--domain",
+        "fff:0:0:1",
+        "--uid",
+        "c0a8/16",
+        "--lifetime",
+        "600",
+    ]);
+    assert_eq!(code, 0, "{out}{err}\n{}", d.log());
+    assert_eq!(out, "claimed id=1 domain=fff:0:0:1 uid c0a8\n");
+    assert!(d.log().contains("site of one"), "{}", d.log());
+
+    // Overlapping claim on the same device: denied at once (exit 3).
+    let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--prefix", "c0/4"]);
+    assert_eq!(code, 3);
+    assert!(
+        out.starts_with("denied") && out.contains("local conflict with claim 1"),
+        "{out}"
+    );
+    // A malformed UID: exit 1 with the position.
+    let (code, _, err) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "c0g8"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("uid: expected a hex digit, found `g` at 2 in `c0g8`"),
+        "{err}"
+    );
+    let (code, _, err) = d.uiap(&["claim", "--domain", "fff:0:0", "--uid", "01"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("domain: "), "{err}");
+
+    let (code, out, _) = d.uiap(&["list", "--json"]);
+    assert_eq!(code, 0);
+    let list: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        list,
+        serde_json::json!([{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":600,"proxy":false,"state":"held"}])
+    );
+    let (code, out, _) = d.uiap(&["list"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().nth(1).unwrap().contains("held"), "{out}");
+
+    // Raw protocol: several requests on one connection, errors stay on the line.
+    let answers = d.raw(&[
+        r#"{"op":"status"}"#,
+        "not json",
+        r#"{"op":"release","id":42}"#,
+        r#"{"op":"frobnicate"}"#,
+    ]);
+    assert_eq!(answers[0]["ok"], true);
+    assert_eq!(answers[0]["status"]["claims"], 1);
+    assert_eq!(answers[0]["status"]["interfaces"], serde_json::json!([]));
+    assert_eq!(
+        answers[0]["status"]["device_id"].as_str().unwrap().len(),
+        16
+    );
+    assert_eq!(answers[1]["ok"], false);
+    assert_eq!(answers[1]["error"]["kind"], "request");
+    assert_eq!(
+        answers[2]["error"]["message"],
+        "release: expected a claim id, found no claim 42"
+    );
+    assert!(
+        answers[3]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("frobnicate"),
+        "{}",
+        answers[3]
+    );
+
+    let (code, out, _) = d.uiap(&["release", "1"]);
+    assert_eq!((code, out.as_str()), (0, "released id=1\n"));
+    let (code, _, err) = d.uiap(&["release", "1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no claim 1"), "{err}");
+    assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n");
+}
+
+#[test]
+fn claims_and_device_id_survive_a_restart() {
+    let mut d = Uiapd::new("persist", (47201, 47202));
+    assert_eq!(
+        d.uiap(&["claim", "--domain", "fff:0:0:1", "--range", "10-1f"])
+            .0,
+        0
+    );
+    assert_eq!(
+        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "20", "--proxy"])
+            .0,
+        0
+    );
+    let status = |d: &Uiapd| d.raw(&[r#"{"op":"status"}"#]).remove(0);
+    let id = status(&d)["status"]["device_id"].clone();
+    let stored = std::fs::read_to_string(d.dir.join("state/device-id")).unwrap();
+    assert_eq!(stored.trim(), id.as_str().unwrap());
+
+    assert_eq!(d.stop(), Some(0), "SIGTERM exits 0; log: {}", d.log());
+    assert!(!d.control.exists(), "control socket removed on shutdown");
+    let claims: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.dir.join("state/claims.json")).unwrap())
+            .unwrap();
+    assert_eq!(claims["claims"].as_array().unwrap().len(), 2);
+    assert_eq!(claims["next_id"], 3);
+
+    d.start();
+    assert_eq!(status(&d)["status"]["device_id"], id);
+    // Reclaimed with R: "claiming" until the (shorter) reclaim window ends, then held.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+        let states: Vec<&str> = list["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["state"].as_str().unwrap())
+            .collect();
+        if states == ["held", "held"] {
+            assert_eq!(
+                list["claims"][0]["space"],
+                serde_json::json!({"range":"10-1f"})
+            );
+            assert_eq!(list["claims"][1]["proxy"], true);
+            break;
+        }
+        assert!(Instant::now() < deadline, "not reclaimed: {list}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(d.log().contains("reclaiming"), "{}", d.log());
+    // New IDs continue after the persisted ones; the reclaimed range is still ours.
+    let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "30"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "claimed id=3 domain=fff:0:0:1 uid 30\n")
+    );
+    assert_eq!(
+        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "15"]).0,
+        3
+    );
+}
+
+#[test]
+fn unreachable_daemon_and_bad_config_are_errors() {
+    let (code, _, err) = {
+        let out = Command::new(env!("CARGO_BIN_EXE_uiap"))
+            .args(["status", "--control", "/nonexistent/uiapd.sock"])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("cannot connect to uiapd (/nonexistent/uiapd.sock)"),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_uiapd"))
+        .args(["--claim-port", "5", "--reply-port", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("expected claim and reply ports to differ, found 5 for both")
+    );
+}

@@ -1,0 +1,89 @@
+//! Interface changes and lifetime renewal, on two namespaces P–Q. Needs root and iproute2.
+#![cfg(feature = "daemon")]
+
+mod netns_support;
+
+use std::time::{Duration, Instant};
+
+use netns_support::{Net, can_run, sh};
+
+/// An interface that goes down stops participating; when it comes back up its link-local
+/// address is tentative first (DAD) and only then does it participate again.
+#[test]
+fn interfaces_follow_link_state() {
+    if !can_run("interfaces_follow_link_state") {
+        return;
+    }
+    let mut net = Net::new(2);
+    net.link(0, "p0", 1, "q0");
+    net.start_daemon(0, &[]);
+    net.start_daemon(1, &[]);
+    net.daemons[0].wait_interfaces(1);
+    assert_eq!(net.daemons[0].status().interfaces[0].name, "p0");
+    assert!(
+        net.daemons[0].status().interfaces[0]
+            .link_local
+            .starts_with("fe80:")
+    );
+
+    sh(&["ip", "-n", &net.names[0], "link", "set", "p0", "down"]);
+    net.daemons[0].wait_interfaces(0);
+    // Alone now: a claim succeeds as a site of one.
+    let (code, out) = net.daemons[0].claim("fff:0:0:3", &["--uid", "05"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(net.daemons[0].log_text().contains("site of one"));
+    sh(&["ip", "-n", &net.names[0], "link", "set", "p0", "up"]);
+    net.daemons[0].wait_interfaces(1);
+    net.daemons[1].wait_interfaces(1);
+    let log = net.daemons[0].log_text();
+    assert_eq!(log.matches("interface participates").count(), 2, "{log}");
+    assert_eq!(log.matches("interface left").count(), 1, "{log}");
+    // Back in the site: P defends what it claimed alone, and conflicts are detected again.
+    assert_eq!(net.daemons[1].claim("fff:0:0:3", &["--uid", "05"]).0, 3);
+    assert_eq!(net.daemons[1].claim("fff:0:0:3", &["--uid", "01"]).0, 0);
+    assert_eq!(net.daemons[0].claim("fff:0:0:3", &["--uid", "01"]).0, 3);
+}
+
+/// A claim with a 12 s lifetime is renewed by a reclaim (2 more attempts) at 75 % of it, and
+/// is still held and defended after the original lifetime has passed.
+#[test]
+fn lifetime_is_renewed_by_reclaim() {
+    if !can_run("lifetime_is_renewed_by_reclaim") {
+        return;
+    }
+    let mut net = Net::new(2);
+    net.link(0, "p0", 1, "q0");
+    net.start_daemon(0, &[]);
+    net.start_daemon(1, &[]);
+    net.daemons[0].wait_interfaces(1);
+    net.daemons[1].wait_interfaces(1);
+    let start = Instant::now();
+    assert_eq!(
+        net.daemons[0]
+            .claim("fff:0:0:3", &["--uid", "02", "--lifetime", "12"])
+            .0,
+        0
+    );
+    assert_eq!(net.daemons[0].counter("attempts_sent"), 3);
+    let deadline = start + Duration::from_secs(20);
+    while net.daemons[0].counter("attempts_sent") < 5 {
+        assert!(
+            Instant::now() < deadline,
+            "no renewal; log:\n{}",
+            net.daemons[0].log_text()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Past the original lifetime (12 s after success).
+    while start.elapsed() < Duration::from_secs(15) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let claims = net.daemons[0].list();
+    assert_eq!(claims.len(), 1, "{claims:?}");
+    assert_eq!(claims[0].state, "held");
+    assert_eq!(
+        net.daemons[1].claim("fff:0:0:3", &["--uid", "02"]).0,
+        3,
+        "renewed claim not defended"
+    );
+}
