@@ -334,3 +334,96 @@ fn conflicts_needs_byte_identical_domains() {
         }
     }
 }
+
+/// The literal "every pair of spaces up to 10 bits" is about 4·10^12 range pairs, so on top of the
+/// exhaustive tables above, this samples pairs of *every* kind (range × range included) with both
+/// endpoints anywhere in the 10-bit universe, deterministically (fixed seed), against the same
+/// brute-force member sets. Member sets are built from the model order's ranks, which is exactly
+/// the definition of a range (`lo <= x <= hi`), so no interval property of the implementation is assumed.
+#[test]
+fn sampled_pairs_of_every_kind_up_to_10_bits() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        // splitmix64
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    };
+    for j in [Justification::Left, Justification::Right] {
+        let w = World::new(j);
+        let n = w.strings.len();
+        let mut by_rank: Vec<usize> = (0..n).collect();
+        by_rank.sort_by(|&a, &b| model_cmp(&w.strings[a], &w.strings[b], j));
+        let mut rank = vec![0; n];
+        for (r, &i) in by_rank.iter().enumerate() {
+            rank[i] = r;
+        }
+        let words = n.div_ceil(64);
+        let members = |model: &Model| {
+            let mut set = vec![0u64; words];
+            let mut put = |i: usize| set[i / 64] |= 1 << (i % 64);
+            match *model {
+                Model::Unique(v) => put(v),
+                Model::Prefix(p) => (0..n)
+                    .filter(|&i| w.strings[i].starts_with(&w.strings[p]))
+                    .for_each(put),
+                Model::Range(lo, hi) => by_rank[rank[lo]..=rank[hi]].iter().for_each(|&i| put(i)),
+            }
+            set
+        };
+        let kinds = if j == Justification::Left { 3 } else { 2 };
+        let mut random_space = || loop {
+            let (a, b) = (next(n), next(n));
+            let model = match next(kinds) {
+                0 => Model::Unique(a),
+                1 => Model::Range(a.min(b), a.max(b)),
+                _ => Model::Prefix(a),
+            };
+            if let Model::Range(lo, hi) = model {
+                // Order the ends by the model, not by index.
+                let (lo, hi) = if rank[lo] <= rank[hi] {
+                    (lo, hi)
+                } else {
+                    (hi, lo)
+                };
+                return Model::Range(lo, hi);
+            }
+            return model;
+        };
+        let space = |model: &Model| {
+            let u = |i: usize| w.uids[i].clone();
+            match *model {
+                Model::Unique(v) => UidSpace::Unique(u(v)),
+                Model::Prefix(p) => UidSpace::Prefix(u(p)),
+                Model::Range(lo, hi) => UidSpace::Range {
+                    low: u(lo),
+                    high: u(hi),
+                },
+            }
+        };
+        let (mut hits, mut range_pairs) = (0u32, 0u32);
+        for _ in 0..100_000 {
+            let (a, b) = (random_space(), random_space());
+            let expected = members(&a)
+                .iter()
+                .zip(&members(&b))
+                .any(|(p, q)| p & q != 0);
+            let (sa, sb) = (space(&a), space(&b));
+            assert_eq!(sa.overlaps(&sb, j), expected, "{j:?} {a:?} vs {b:?}");
+            assert_eq!(sb.overlaps(&sa, j), expected, "{j:?} {b:?} vs {a:?}");
+            hits += u32::from(expected);
+            range_pairs += u32::from(matches!((&a, &b), (Model::Range(..), Model::Range(..))));
+        }
+        // The sample is not degenerate: both outcomes occur often, range × range pairs included.
+        assert!(
+            hits > 5_000 && hits < 95_000,
+            "{j:?}: {hits} overlapping of 100000"
+        );
+        assert!(
+            range_pairs > 10_000,
+            "{j:?}: only {range_pairs} range pairs"
+        );
+    }
+}

@@ -22,7 +22,11 @@ mod status;
 
 /// Command-line interface of `uiap`.
 #[derive(Debug, Parser)]
-#[command(name = "uiap", version, about = "UIAP (draft-white-zeroconf-uiap-00) tools")]
+#[command(
+    name = "uiap",
+    version,
+    about = "UIAP (draft-white-zeroconf-uiap-00) tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
