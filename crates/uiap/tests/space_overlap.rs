@@ -374,23 +374,15 @@ fn sampled_pairs_of_every_kind_up_to_10_bits() {
             set
         };
         let kinds = if j == Justification::Left { 3 } else { 2 };
-        let mut random_space = || loop {
+        let mut random_space = || {
             let (a, b) = (next(n), next(n));
-            let model = match next(kinds) {
+            match next(kinds) {
                 0 => Model::Unique(a),
-                1 => Model::Range(a.min(b), a.max(b)),
-                _ => Model::Prefix(a),
-            };
-            if let Model::Range(lo, hi) = model {
                 // Order the ends by the model, not by index.
-                let (lo, hi) = if rank[lo] <= rank[hi] {
-                    (lo, hi)
-                } else {
-                    (hi, lo)
-                };
-                return Model::Range(lo, hi);
+                1 if rank[a] <= rank[b] => Model::Range(a, b),
+                1 => Model::Range(b, a),
+                _ => Model::Prefix(a),
             }
-            return model;
         };
         let space = |model: &Model| {
             let u = |i: usize| w.uids[i].clone();

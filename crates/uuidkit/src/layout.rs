@@ -138,7 +138,11 @@ mod tests {
         assert_eq!(v1(0xFFFF_FFFF), 0xFFFF_FFFF << 96);
         assert_eq!(v1(0xFFFF << 32), 0xFFFF << 80);
         assert_eq!(v1(0xFFF << 48), 0xFFF << 64);
-        assert_eq!(v1(1 << 59), 0x800 << 64, "ts bit 59 is the top bit of time_high");
+        assert_eq!(
+            v1(1 << 59),
+            0x800 << 64,
+            "ts bit 59 is the top bit of time_high"
+        );
         assert_eq!(v1(u64::MAX), v1((1 << 60) - 1), "truncated to 60 bits");
         let cs = |c: u16| Uuid::new_v1_from_parts(0, c, [0; 6]).as_u128() ^ base(Version::Mac);
         assert_eq!(cs(0x3FFF), 0x3FFF << 48);
@@ -146,7 +150,8 @@ mod tests {
         let node = Uuid::new_v1_from_parts(0, 0, [0xFF; 6]).as_u128() ^ base(Version::Mac);
         assert_eq!(node, (1 << 48) - 1);
         // v6: time_high bits 0-31 = ts60[59:28], time_mid 32-47 = ts60[27:12], time_low 52-63.
-        let v6 = |ts: u64| Uuid::new_v6_from_parts(ts, 0, [0; 6]).as_u128() ^ base(Version::SortMac);
+        let v6 =
+            |ts: u64| Uuid::new_v6_from_parts(ts, 0, [0; 6]).as_u128() ^ base(Version::SortMac);
         assert_eq!(v6(0xFFFF_FFFF << 28), 0xFFFF_FFFF << 96);
         assert_eq!(v6(0xFFFF << 12), 0xFFFF << 80);
         assert_eq!(v6(0xFFF), 0xFFF << 64);
