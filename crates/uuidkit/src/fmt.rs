@@ -181,9 +181,17 @@ macro_rules! adapter {
                 self.encode(buf, true)
             }
 
+            /// Encodes into a stack buffer and hands it over with one
+            /// `write_str`; `pad` only when a width or precision asks for it.
+            #[inline]
             fn fmt_case(&self, f: &mut fmt::Formatter<'_>, upper: bool) -> fmt::Result {
                 let mut buf = [0u8; $len];
-                f.pad(self.encode(&mut buf, upper))
+                let text = self.encode(&mut buf, upper);
+                if f.width().is_none() && f.precision().is_none() {
+                    f.write_str(text)
+                } else {
+                    f.pad(text)
+                }
             }
         }
 
@@ -386,6 +394,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    #[cfg(feature = "std")]
+    fn display_writes_once_without_width_and_pads_with_it() {
+        use std::format;
+        use std::string::ToString;
+        let u = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+        let canonical = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        assert_eq!(u.to_string(), canonical);
+        assert_eq!(format!("[{u:>38}]"), format!("[  {canonical}]"));
+        assert_eq!(format!("[{u:*<37}]"), format!("[{canonical}*]"));
+        assert_eq!(format!("{u:.8}"), "f81d4fae");
+        assert_eq!(
+            format!("{:X}", u.braced()),
+            "{F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6}"
+        );
+        assert_eq!(
+            format!("{:^47}", u.urn()),
+            format!(" urn:uuid:{canonical} ")
+        );
     }
 
     #[test]

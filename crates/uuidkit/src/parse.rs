@@ -254,11 +254,11 @@ fn decode_words(w: [u64; 4]) -> Option<[u8; 16]> {
     }
 }
 
+/// Decodes the 36-byte hyphenated form. The four hyphens are checked without
+/// branches and the verdict is folded into the digit check.
 #[inline(always)]
 fn hyphenated(s: &[u8; 36]) -> Option<Uuid> {
-    if s[8] != b'-' || s[13] != b'-' || s[18] != b'-' || s[23] != b'-' {
-        return None;
-    }
+    let hyphens = (s[8] ^ b'-') | (s[13] ^ b'-') | (s[18] ^ b'-') | (s[23] ^ b'-');
     // Gather the digits straight from the input into four words (no
     // byte-by-byte copy through the stack, which would stall the wide loads).
     let r32 = |i: usize| {
@@ -277,21 +277,57 @@ fn hyphenated(s: &[u8; 36]) -> Option<Uuid> {
         r32(19) | r32(24) << 32,
         r64(28),
     ];
-    decode_words(words).map(Uuid::from_bytes)
+    let bytes = decode_words(words);
+    if hyphens != 0 {
+        return None;
+    }
+    bytes.map(Uuid::from_bytes)
 }
 
 /// The lenient fast path: `None` on any error.
-#[inline]
+///
+/// The canonical form is decoded inline (in the caller, so the result goes
+/// straight into the caller's registers or `Result`); the other three forms
+/// are out of line.
+#[inline(always)]
 pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
-    // The canonical form first, without a jump table.
     if let Some((body, [])) = s.split_first_chunk::<36>() {
         return hyphenated(body);
     }
-    match s.len() {
-        32 => decode32(s.first_chunk::<32>()?).map(Uuid::from_bytes),
-        38 if s[0] == b'{' && s[37] == b'}' => hyphenated(s[1..].first_chunk::<36>()?),
-        45 if urn_prefix_ok(s) => hyphenated(s[9..].first_chunk::<36>()?),
+    let mut out = [0u8; 16];
+    if parse_other_forms(s, &mut out) {
+        Some(Uuid::from_bytes(out))
+    } else {
+        None
+    }
+}
+
+/// Simple, braced and URN forms into `out`; `false` on any error. Writes the
+/// 16 bytes at once and returns a flag (not an `Option<Uuid>`, which would go
+/// through memory as a tag byte plus a misaligned payload).
+#[inline(never)]
+fn parse_other_forms(s: &[u8], out: &mut [u8; 16]) -> bool {
+    let r = match s.len() {
+        32 => match s.first_chunk::<32>() {
+            Some(d) => decode32(d),
+            None => None,
+        },
+        38 if s[0] == b'{' && s[37] == b'}' => match s[1..].first_chunk::<36>() {
+            Some(body) => hyphenated(body).map(Uuid::into_bytes),
+            None => None,
+        },
+        45 if urn_prefix_ok(s) => match s[9..].first_chunk::<36>() {
+            Some(body) => hyphenated(body).map(Uuid::into_bytes),
+            None => None,
+        },
         _ => None,
+    };
+    match r {
+        Some(b) => {
+            *out = b;
+            true
+        }
+        None => false,
     }
 }
 
@@ -299,23 +335,28 @@ pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
 pub(crate) mod sse2 {
     use core::arch::x86_64::*;
 
-    /// Values of 16 ASCII hex digits, and a mask of the lanes that were digits.
+    /// Values of 16 ASCII hex digits, and a vector whose lanes have their top
+    /// bit set where the input was not a hex digit.
+    ///
+    /// `d = c - '0'` and `l = (c | 0x20) - 'a'` (wrapping); the value is
+    /// `min(d, l + 10)` (for a digit `l + 10` wraps high, for a letter `d` is
+    /// at least 0x11). Saturating `d + 0x76` has its top bit set iff `d > 9`,
+    /// `l + 0x7a` iff `l > 5`: a lane is bad iff both are.
     #[inline(always)]
     unsafe fn nibbles(x: __m128i) -> (__m128i, __m128i) {
         // SAFETY (whole body): plain SSE2 arithmetic, enabled at compile time.
         unsafe {
             let d = _mm_sub_epi8(x, _mm_set1_epi8(b'0' as i8));
-            let is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
             let l = _mm_sub_epi8(
                 _mm_or_si128(x, _mm_set1_epi8(0x20)),
                 _mm_set1_epi8(b'a' as i8),
             );
-            let is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
-            let v = _mm_or_si128(
-                _mm_and_si128(is_d, d),
-                _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))),
+            let v = _mm_min_epu8(d, _mm_add_epi8(l, _mm_set1_epi8(10)));
+            let bad = _mm_and_si128(
+                _mm_adds_epu8(d, _mm_set1_epi8(0x76)),
+                _mm_adds_epu8(l, _mm_set1_epi8(0x7a)),
             );
-            (v, _mm_or_si128(is_d, is_l))
+            (v, bad)
         }
     }
 
@@ -324,9 +365,9 @@ pub(crate) mod sse2 {
     unsafe fn pairs(v: __m128i) -> __m128i {
         // SAFETY: plain SSE2 arithmetic.
         unsafe {
-            _mm_or_si128(
-                _mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0x00ff)), 4),
-                _mm_srli_epi16(v, 8),
+            _mm_and_si128(
+                _mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8)),
+                _mm_set1_epi16(0x00ff),
             )
         }
     }
@@ -352,9 +393,9 @@ pub(crate) mod sse2 {
         // SAFETY: the store writes 16 bytes into `out`, unaligned; the rest is
         // SSE2 arithmetic.
         unsafe {
-            let (va, oka) = nibbles(a);
-            let (vb, okb) = nibbles(b);
-            if _mm_movemask_epi8(_mm_and_si128(oka, okb)) != 0xffff {
+            let (va, bada) = nibbles(a);
+            let (vb, badb) = nibbles(b);
+            if _mm_movemask_epi8(_mm_or_si128(bada, badb)) != 0 {
                 return None;
             }
             let mut out = [0u8; 16];

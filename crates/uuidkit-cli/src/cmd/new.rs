@@ -24,9 +24,8 @@ const BATCH: usize = 4096;
 
 /// Runs `new`.
 ///
-/// Large runs are a two-stage pipeline: this thread generates batches (so the
-/// generator and its state never leave it) and a second thread formats and writes
-/// them, in order. Small runs, and machines with one CPU, use one thread.
+/// One thread: a two-thread pipeline (generate | format+write) was measured and
+/// was slower on this two-core machine (BENCHMARKS.md), so the code stays simple.
 pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
     let mut source = Source::new(plan)?;
     let progress = wants_progress(
@@ -35,113 +34,31 @@ pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
         std::io::stdout().is_terminal(),
     )
     .then(|| progress_bar(plan.count));
-    let parallel = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    let result = if parallel && plan.count >= PIPELINE_MIN {
-        run_pipelined(plan, &mut source, progress.as_ref())
-    } else {
-        run_serial(plan, &mut source, progress.as_ref())
-    };
-    if let Some(p) = progress {
-        p.finish_and_clear();
-    }
-    result.map(|()| Outcome::Success)
-}
-
-/// Below this many UUIDs a second thread costs more than it saves.
-const PIPELINE_MIN: u64 = 4 * PIPE_BATCH as u64;
-
-/// UUIDs per hand-over between the threads: large, so that thread wake-ups are rare.
-const PIPE_BATCH: usize = 32 * 1024;
-
-/// Generates the next batch of `k` UUIDs into `batch`; warns about the state
-/// file after the first one.
-fn next_batch(
-    plan: &NewPlan,
-    source: &mut Source,
-    batch: &mut [Uuid],
-    first: bool,
-) -> Result<(), Error> {
-    source.fill(batch)?;
-    if first {
-        source.warn_if_unsafe(plan.state.as_deref());
-    }
-    Ok(())
-}
-
-fn run_serial(
-    plan: &NewPlan,
-    source: &mut Source,
-    progress: Option<&indicatif::ProgressBar>,
-) -> Result<(), Error> {
     let mut out = super::stdout();
     let mut batch = vec![Uuid::NIL; BATCH];
     let mut left = plan.count;
     while left > 0 {
         let k = left.min(BATCH as u64) as usize;
         let batch = &mut batch[..k];
-        if let Err(e) = next_batch(plan, source, batch, left == plan.count) {
+        if let Err(e) = source.fill(batch) {
             // What was generated before the failure is valid and already issued: print it.
             out.flush()?;
             return Err(e);
         }
+        if left == plan.count {
+            source.warn_if_unsafe(plan.state.as_deref());
+        }
         write_batch(&mut out, batch, plan.format, plan.upper)?;
         left -= k as u64;
-        if let Some(p) = progress {
+        if let Some(p) = &progress {
             p.inc(k as u64);
         }
     }
     out.flush()?;
-    Ok(())
-}
-
-fn run_pipelined(
-    plan: &NewPlan,
-    source: &mut Source,
-    progress: Option<&indicatif::ProgressBar>,
-) -> Result<(), Error> {
-    use std::sync::mpsc::sync_channel;
-    // Full batches go to the writer; emptied ones come back to be refilled.
-    let (full_tx, full_rx) = sync_channel::<Vec<Uuid>>(4);
-    let (empty_tx, empty_rx) = sync_channel::<Vec<Uuid>>(8);
-    let (format, upper) = (plan.format, plan.upper);
-    std::thread::scope(|scope| {
-        let writer = scope.spawn(move || -> std::io::Result<()> {
-            let mut out = super::stdout();
-            for batch in full_rx {
-                write_batch(&mut out, &batch, format, upper)?;
-                if let Some(p) = progress {
-                    p.inc(batch.len() as u64);
-                }
-                // The generator may have stopped taking buffers back: that is fine.
-                let _ = empty_tx.try_send(batch);
-            }
-            out.flush()
-        });
-        let mut left = plan.count;
-        let mut failure = None;
-        while left > 0 {
-            let k = left.min(PIPE_BATCH as u64) as usize;
-            let mut batch = empty_rx.try_recv().unwrap_or_default();
-            batch.clear();
-            batch.resize(k, Uuid::NIL);
-            if let Err(e) = next_batch(plan, source, &mut batch, left == plan.count) {
-                failure = Some(e);
-                break;
-            }
-            if full_tx.send(batch).is_err() {
-                break; // the writer stopped (its error is reported below)
-            }
-            left -= k as u64;
-        }
-        drop(full_tx);
-        let written = match writer.join() {
-            Ok(r) => r,
-            Err(panic) => std::panic::resume_unwind(panic),
-        };
-        // A write error (a closed pipe above all) wins: the generator stopped because of it.
-        written?;
-        failure.map_or(Ok(()), Err)
-    })
+    if let Some(p) = progress {
+        p.finish_and_clear();
+    }
+    Ok(Outcome::Success)
 }
 
 /// Formats a batch into the output, one UUID per line.
