@@ -22,11 +22,90 @@ use core::fmt;
 /// let err = Uuid::parse("f81d4fae-7dec-11d0-a765-00a0c91e6bf").unwrap_err();
 /// assert_eq!(err.to_string(), "group 5 has 11 digits: expected 12");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+// Packed into 16 bytes (a 56-byte error made every `Result<Uuid, ParseError>`
+// expensive to move, even on success). `kind()` rebuilds the public enum.
+// Unused fields are always zero, so the derived comparisons and hash match
+// those of the unpacked fields.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ParseError {
-    kind: ParseErrorKind,
-    position: Option<usize>,
+    /// Which `ParseErrorKind` variant (one of the `TAG_*` constants).
+    tag: u8,
+    /// `Expected` or `Form` as a number, or the group (`GroupLength`).
+    small: u8,
+    /// The expected group width (`GroupLength`).
+    width: u8,
     strict: bool,
+    /// The position, saturated at `NO_POSITION - 1`; `NO_POSITION` is `None`.
+    position: u32,
+    /// The low and high halves of the variant's number (a length, a count, a
+    /// character or a byte), exact for any `usize`.
+    num: [u32; 2],
+}
+
+const NO_POSITION: u32 = u32::MAX;
+const TAG_INVALID_LENGTH: u8 = 0;
+const TAG_INVALID_CHARACTER: u8 = 1;
+const TAG_INVALID_BYTE: u8 = 2;
+const TAG_UNEXPECTED_END: u8 = 3;
+const TAG_GROUP_LENGTH: u8 = 4;
+const TAG_GROUP_COUNT: u8 = 5;
+const TAG_NOT_HYPHENATED: u8 = 6;
+
+const fn expected_to_u8(e: Expected) -> u8 {
+    match e {
+        Expected::HexDigit => 0,
+        Expected::Hyphen => 1,
+        Expected::OpeningBrace => 2,
+        Expected::ClosingBrace => 3,
+        Expected::UrnPrefix => 4,
+    }
+}
+
+const fn expected_from_u8(n: u8) -> Expected {
+    match n {
+        0 => Expected::HexDigit,
+        1 => Expected::Hyphen,
+        2 => Expected::OpeningBrace,
+        3 => Expected::ClosingBrace,
+        _ => Expected::UrnPrefix,
+    }
+}
+
+const fn form_to_u8(f: Form) -> u8 {
+    match f {
+        Form::Hyphenated => 0,
+        Form::Simple => 1,
+        Form::Braced => 2,
+        Form::Urn => 3,
+    }
+}
+
+const fn form_from_u8(n: u8) -> Form {
+    match n {
+        0 => Form::Hyphenated,
+        1 => Form::Simple,
+        2 => Form::Braced,
+        _ => Form::Urn,
+    }
+}
+
+/// Splits a `usize` into two `u32` halves (exact: `usize` is at most 64 bits).
+const fn split(n: usize) -> [u32; 2] {
+    let n = n as u64;
+    [n as u32, (n >> 32) as u32]
+}
+
+const fn join(n: [u32; 2]) -> usize {
+    (n[0] as u64 | (n[1] as u64) << 32) as usize
+}
+
+/// Values that only ever are small (group numbers and widths); saturates.
+const fn small(n: usize) -> u8 {
+    if n > u8::MAX as usize {
+        u8::MAX
+    } else {
+        n as u8
+    }
 }
 
 /// What kind of mistake a [`ParseError`] reports.
@@ -130,10 +209,50 @@ pub enum Form {
 impl ParseError {
     #[cold]
     pub(crate) const fn new(kind: ParseErrorKind, position: Option<usize>, strict: bool) -> Self {
+        let position = match position {
+            None => NO_POSITION,
+            Some(at) if at >= NO_POSITION as usize => NO_POSITION - 1,
+            Some(at) => at as u32,
+        };
+        let (tag, small_, width, num) = match kind {
+            ParseErrorKind::InvalidLength { found } => (TAG_INVALID_LENGTH, 0, 0, split(found)),
+            ParseErrorKind::InvalidCharacter { found, expected } => (
+                TAG_INVALID_CHARACTER,
+                expected_to_u8(expected),
+                0,
+                [found as u32, 0],
+            ),
+            ParseErrorKind::InvalidByte { found, expected } => (
+                TAG_INVALID_BYTE,
+                expected_to_u8(expected),
+                0,
+                [found as u32, 0],
+            ),
+            ParseErrorKind::UnexpectedEnd { expected } => {
+                (TAG_UNEXPECTED_END, expected_to_u8(expected), 0, [0, 0])
+            }
+            ParseErrorKind::GroupLength {
+                group,
+                found,
+                expected,
+            } => (
+                TAG_GROUP_LENGTH,
+                small(group),
+                small(expected),
+                split(found),
+            ),
+            ParseErrorKind::GroupCount { found } => (TAG_GROUP_COUNT, 0, 0, split(found)),
+            ParseErrorKind::NotHyphenated { found } => {
+                (TAG_NOT_HYPHENATED, form_to_u8(found), 0, [0, 0])
+            }
+        };
         ParseError {
-            kind,
-            position,
+            tag,
+            small: small_,
+            width,
             strict,
+            position,
+            num,
         }
     }
 
@@ -146,7 +265,33 @@ impl ParseError {
     /// ```
     #[inline]
     pub const fn kind(&self) -> ParseErrorKind {
-        self.kind
+        let num = join(self.num);
+        match self.tag {
+            TAG_INVALID_LENGTH => ParseErrorKind::InvalidLength { found: num },
+            TAG_INVALID_CHARACTER => ParseErrorKind::InvalidCharacter {
+                found: match char::from_u32(self.num[0]) {
+                    Some(c) => c,
+                    None => char::REPLACEMENT_CHARACTER,
+                },
+                expected: expected_from_u8(self.small),
+            },
+            TAG_INVALID_BYTE => ParseErrorKind::InvalidByte {
+                found: self.num[0] as u8,
+                expected: expected_from_u8(self.small),
+            },
+            TAG_UNEXPECTED_END => ParseErrorKind::UnexpectedEnd {
+                expected: expected_from_u8(self.small),
+            },
+            TAG_GROUP_LENGTH => ParseErrorKind::GroupLength {
+                group: self.small as usize,
+                found: num,
+                expected: self.width as usize,
+            },
+            TAG_GROUP_COUNT => ParseErrorKind::GroupCount { found: num },
+            _ => ParseErrorKind::NotHyphenated {
+                found: form_from_u8(self.small),
+            },
+        }
     }
 
     /// Where it went wrong: the 0-based offset into the input of the bad
@@ -155,6 +300,9 @@ impl ParseError {
     ///
     /// Everything before this position is ASCII, so the offset counts bytes and
     /// characters alike, and can place a caret under the mistake.
+    ///
+    /// Positions are stored in 32 bits: one at or past 4 GiB - 1 (only in an
+    /// input of at least that size) is reported as `u32::MAX - 1`.
     ///
     /// ```
     /// use uuidkit::Uuid;
@@ -165,7 +313,10 @@ impl ParseError {
     /// ```
     #[inline]
     pub const fn position(&self) -> Option<usize> {
-        self.position
+        match self.position {
+            NO_POSITION => None,
+            at => Some(at as usize),
+        }
     }
 
     /// Whether the error came from [`Uuid::parse_strict`](crate::Uuid::parse_strict).
@@ -182,7 +333,7 @@ impl ParseError {
 
     /// A fixed summary of the error, usable where formatting is not (in `const`).
     pub(crate) const fn summary(&self) -> &'static str {
-        match self.kind {
+        match self.kind() {
             ParseErrorKind::InvalidLength { .. } => {
                 "invalid length: expected 36 (hyphenated), 32, 38 or 45 characters"
             }
@@ -233,8 +384,8 @@ impl fmt::Display for Form {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = self.position.unwrap_or(0);
-        match self.kind {
+        let at = self.position().unwrap_or(0);
+        match self.kind() {
             ParseErrorKind::InvalidLength { found } if self.strict => {
                 write!(f, "invalid length {found}: expected 36")
             }
@@ -280,4 +431,91 @@ impl fmt::Display for ParseError {
     }
 }
 
+impl fmt::Debug for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParseError")
+            .field("kind", &self.kind())
+            .field("position", &self.position())
+            .field("strict", &self.strict)
+            .finish()
+    }
+}
+
 impl core::error::Error for ParseError {}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::Uuid;
+    use std::format;
+
+    #[test]
+    fn parse_result_is_small() {
+        assert_eq!(core::mem::size_of::<ParseError>(), 16);
+        assert_eq!(core::mem::size_of::<Result<Uuid, ParseError>>(), 20);
+    }
+
+    #[test]
+    fn every_kind_round_trips() {
+        let kinds = [
+            ParseErrorKind::InvalidLength { found: usize::MAX },
+            ParseErrorKind::InvalidLength { found: 0 },
+            ParseErrorKind::InvalidCharacter {
+                found: '\u{10ffff}',
+                expected: Expected::UrnPrefix,
+            },
+            ParseErrorKind::InvalidCharacter {
+                found: 'g',
+                expected: Expected::HexDigit,
+            },
+            ParseErrorKind::InvalidByte {
+                found: 0xff,
+                expected: Expected::ClosingBrace,
+            },
+            ParseErrorKind::UnexpectedEnd {
+                expected: Expected::ClosingBrace,
+            },
+            ParseErrorKind::GroupLength {
+                group: 5,
+                found: usize::MAX - 1,
+                expected: 12,
+            },
+            ParseErrorKind::GroupCount { found: usize::MAX },
+            ParseErrorKind::NotHyphenated { found: Form::Urn },
+            ParseErrorKind::NotHyphenated {
+                found: Form::Hyphenated,
+            },
+        ];
+        for kind in kinds {
+            for (position, strict) in [
+                (None, false),
+                (Some(0), true),
+                (Some(u32::MAX as usize - 2), false),
+            ] {
+                let err = ParseError::new(kind, position, strict);
+                assert_eq!(err.kind(), kind);
+                assert_eq!(err.position(), position);
+                assert_eq!(err.is_strict(), strict);
+            }
+        }
+    }
+
+    #[test]
+    fn huge_positions_saturate() {
+        let kind = ParseErrorKind::UnexpectedEnd {
+            expected: Expected::ClosingBrace,
+        };
+        let err = ParseError::new(kind, Some(usize::MAX), false);
+        assert_eq!(err.position(), Some(u32::MAX as usize - 1));
+    }
+
+    #[test]
+    fn debug_shows_kind_position_strict() {
+        let err = Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err();
+        assert_eq!(
+            format!("{err:?}"),
+            "ParseError { kind: InvalidCharacter { found: 'g', expected: HexDigit }, position: Some(9), strict: false }"
+        );
+    }
+}
