@@ -22,23 +22,9 @@ fn ms(x: u64) -> Instant {
     Instant::from_millis(x)
 }
 
-/// `n` nodes in a line, one point-to-point segment between neighbours.
+/// `n` nodes `n0 … n{n-1}` in a line, one point-to-point segment between neighbours.
 fn line(sim: &mut Sim, n: usize) -> Vec<NodeId> {
-    let segs: Vec<_> = (0..n.saturating_sub(1))
-        .map(|_| sim.add_segment(SegmentParams::default()))
-        .collect();
-    (0..n)
-        .map(|i| {
-            let mut s = Vec::new();
-            if i > 0 {
-                s.push(segs[i - 1]);
-            }
-            if i + 1 < n {
-                s.push(segs[i]);
-            }
-            sim.add_node(&format!("n{i}"), &s)
-        })
-        .collect()
+    uiap::sim::topology::line(sim, "n", n)
 }
 
 fn outcome(sim: &Sim, c: uiap::sim::ClaimRef) -> Outcome {
