@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::{Request, call};
+use uiap::daemon::control::Request;
 
 /// Arguments of `uiap list`.
 #[derive(clap::Args, Debug)]
@@ -18,21 +18,10 @@ pub struct Args {
 
 /// Exit codes: 0, or 1 on error.
 pub fn run(args: &Args) -> ExitCode {
-    let claims = match call(&args.control, &Request::List) {
-        Ok(r) if r.ok => r.claims.unwrap_or_default(),
-        Ok(r) => {
-            let e = r
-                .error
-                .map(|e| format!("{}: {}", e.kind, e.message))
-                .unwrap_or_else(|| "failed".into());
-            eprintln!("uiap list: {e}");
-            return ExitCode::FAILURE;
-        }
-        Err(e) => {
-            eprintln!("uiap list: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Ok(response) = crate::ok_response("list", &args.control, &Request::List) else {
+        return ExitCode::FAILURE;
     };
+    let claims = response.claims.unwrap_or_default();
     if args.json {
         println!(
             "{}",

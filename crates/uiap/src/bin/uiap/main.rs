@@ -67,3 +67,29 @@ fn main() -> ExitCode {
         Command::Sim(args) => sim::run(&args),
     }
 }
+
+/// Sends `request` to uiapd and returns its answer if it succeeded; otherwise prints
+/// `uiap COMMAND: …` on stderr (the daemon's error kind and message, or why the call
+/// failed) and returns `Err(())`: the caller exits 1.
+#[cfg(feature = "daemon")]
+fn ok_response(
+    command: &str,
+    control: &std::path::Path,
+    request: &uiap::daemon::control::Request,
+) -> Result<uiap::daemon::control::Response, ()> {
+    match uiap::daemon::control::call(control, request) {
+        Ok(r) if r.ok => Ok(r),
+        Ok(r) => {
+            let e = r
+                .error
+                .map(|e| format!("{}: {}", e.kind, e.message))
+                .unwrap_or_else(|| "failed".into());
+            eprintln!("uiap {command}: {e}");
+            Err(())
+        }
+        Err(e) => {
+            eprintln!("uiap {command}: {e}");
+            Err(())
+        }
+    }
+}

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::{Request, call};
+use uiap::daemon::control::Request;
 
 /// Arguments of `uiap status`.
 #[derive(clap::Args, Debug)]
@@ -18,20 +18,12 @@ pub struct Args {
 
 /// Exit codes: 0, or 1 on error.
 pub fn run(args: &Args) -> ExitCode {
-    let status = match call(&args.control, &Request::Status) {
-        Ok(r) if r.ok && r.status.is_some() => r.status.unwrap_or_else(|| unreachable!()),
-        Ok(r) => {
-            let e = r
-                .error
-                .map(|e| format!("{}: {}", e.kind, e.message))
-                .unwrap_or_else(|| "failed".into());
-            eprintln!("uiap status: {e}");
-            return ExitCode::FAILURE;
-        }
-        Err(e) => {
-            eprintln!("uiap status: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Ok(response) = crate::ok_response("status", &args.control, &Request::Status) else {
+        return ExitCode::FAILURE;
+    };
+    let Some(status) = response.status else {
+        eprintln!("uiap status: failed");
+        return ExitCode::FAILURE;
     };
     if args.json {
         println!("{}", serde_json::to_string(&status).unwrap_or_default());
