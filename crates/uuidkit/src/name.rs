@@ -134,8 +134,7 @@ impl Uuid {
         #[cfg(target_arch = "x86_64")]
         if name.len() <= SINGLE_BLOCK_NAME && sha1_ni::available() {
             // SAFETY: `available()` checked the CPU features.
-            let hash = unsafe { sha1_ni::leftmost_128(namespace, name) };
-            return Uuid::from_bytes(hash).with_version(Version::Sha1);
+            return Uuid::from_bytes(unsafe { sha1_ni::v5_bytes(namespace, name) });
         }
         new_v5_portable(namespace, name)
     }

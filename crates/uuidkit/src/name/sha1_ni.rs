@@ -25,7 +25,8 @@ pub(super) fn available() -> bool {
     sha_ni::get()
 }
 
-/// The first 16 bytes of SHA-1 of `namespace ‖ name`, for a name of at most
+/// The version 5 UUID of `namespace ‖ name` (the first 16 bytes of its SHA-1
+/// with the version and variant set), for a name of at most
 /// [`SINGLE_BLOCK_NAME`] bytes (one padded block).
 ///
 /// The block is built inside this function, in registers: passed in from a
@@ -35,7 +36,7 @@ pub(super) fn available() -> bool {
 /// # Safety
 /// The CPU must support SHA, SSE2, SSSE3 and SSE4.1 ([`available`]).
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(super) unsafe fn leftmost_128(namespace: &Uuid, name: &[u8]) -> [u8; 16] {
+pub(super) unsafe fn v5_bytes(namespace: &Uuid, name: &[u8]) -> [u8; 16] {
     debug_assert!(name.len() <= SINGLE_BLOCK_NAME);
     let len_bits = (16 + name.len() as u64) * 8;
     // SHA-1's length field is big-endian.
@@ -86,13 +87,20 @@ pub(super) unsafe fn leftmost_128(namespace: &Uuid, name: &[u8]) -> [u8; 16] {
     groups!(1);
     groups!(2);
     groups!(3);
+    let hash = _mm_shuffle_epi8(_mm_add_epi32(abcd, initial), reverse);
+    // Version 5 and the RFC variant, set here rather than by `with_version`:
+    // its byte stores into the result would make the caller's 16-byte load
+    // of it wait (no store forwarding from several stores to one load).
+    // Lanes are little-endian: byte 6 is bits 48..56 of the low half, byte 8
+    // bits 0..8 of the high half.
+    let keep = _mm_set_epi64x(
+        0xffff_ffff_ffff_ff3f_u64 as i64,
+        0xff0f_ffff_ffff_ffff_u64 as i64,
+    );
+    let set = _mm_set_epi64x(0x80, 0x0050_0000_0000_0000);
+    let uuid = _mm_or_si128(_mm_and_si128(hash, keep), set);
     let mut out = [0u8; 16];
     // SAFETY: a 16-byte unaligned store into `out`.
-    unsafe {
-        _mm_storeu_si128(
-            out.as_mut_ptr().cast(),
-            _mm_shuffle_epi8(_mm_add_epi32(abcd, initial), reverse),
-        );
-    }
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), uuid) };
     out
 }
