@@ -41,12 +41,6 @@ pub fn encode(u: &Uuid, f: Format, upper: bool, buf: &mut [u8]) -> usize {
     }
 }
 
-/// The canonical lowercase form into `buf` (at least 36 bytes); returns 36.
-#[inline]
-pub fn encode_canonical_lower(u: &Uuid, buf: &mut [u8]) -> usize {
-    u.hyphenated().encode_lower(buf).len()
-}
-
 /// `u` in form `f`, as a `String`.
 pub fn to_text(u: &Uuid, f: Format, upper: bool) -> String {
     let mut b = [0u8; MAX_TEXT];

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use uuidkit::{
-    CoarseClock, RolloverPolicy, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator,
-    V7Generator,
+    CoarseClock, Hyphenated, RolloverPolicy, SystemClock, ThreadRng, Uuid, V1Generator,
+    V6Generator, V7Generator,
 };
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
@@ -124,5 +124,51 @@ fn v1_v6(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, v4, v7, v7_two_threads, v1_v6);
+/// Canonical lines (36 characters and '\n'), 4096 UUIDs per iteration: the bulk
+/// formatter against the `uuid` crate's per-UUID `hyphenated().encode_lower`
+/// (and this crate's), the newline added the same way for both.
+fn lines(c: &mut Criterion) {
+    const N: usize = 4096;
+    const LINE: usize = Hyphenated::LINE_LENGTH;
+    let mut batch = vec![Uuid::NIL; N];
+    Uuid::fill_v7(&mut batch);
+    let theirs: Vec<uuid::Uuid> = batch
+        .iter()
+        .map(|u| uuid::Uuid::from_bytes(*u.as_bytes()))
+        .collect();
+    let mut text = vec![0u8; N * LINE];
+    let mut g = c.benchmark_group("lines_4096");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("uuidkit_encode_lines_lower", |b| {
+        b.iter(|| black_box(Hyphenated::encode_lines_lower(black_box(&batch), &mut text).len()))
+    });
+    g.bench_function("uuidkit_encode_lower_each", |b| {
+        b.iter(|| {
+            for (u, line) in black_box(&batch).iter().zip(text.chunks_exact_mut(LINE)) {
+                u.hyphenated().encode_lower(line);
+                line[36] = b'\n';
+            }
+            black_box(&text);
+        })
+    });
+    g.bench_function("uuid_encode_lower_each", |b| {
+        b.iter(|| {
+            for (u, line) in black_box(&theirs).iter().zip(text.chunks_exact_mut(LINE)) {
+                u.hyphenated().encode_lower(line);
+                line[36] = b'\n';
+            }
+            black_box(&text);
+        })
+    });
+    // What `uuidkit new v7 -n N` does per batch: generate, then format.
+    g.bench_function("uuidkit_fill_v7_and_lines", |b| {
+        b.iter(|| {
+            Uuid::fill_v7(&mut batch);
+            black_box(Hyphenated::encode_lines_lower(&batch, &mut text).len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, v4, v7, v7_two_threads, v1_v6, lines);
 criterion_main!(benches);

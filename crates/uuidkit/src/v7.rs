@@ -604,7 +604,6 @@ mod global {
 
     static STATE: AtomicU64 = AtomicU64::new(0);
     const COUNTER_BITS: u32 = 16;
-    const MASK_58: u64 = (1 << 58) - 1;
 
     /// Reserves `n ≥ 1` consecutive state values; returns the first.
     #[inline]
@@ -628,15 +627,91 @@ mod global {
         }
     }
 
-    #[inline]
+    /// The UUID for state value `state`: its 48-bit millisecond and the top 12
+    /// counter bits in the first 8 bytes (with the version), the low 4 counter
+    /// bits after the variant in byte 8, and 58 bits of `random` in the rest:
+    /// the low 2 bits of `random`'s first little-endian byte and its 7 other
+    /// bytes, as they are (no byte swap for the random half).
+    #[inline(always)]
     fn layout(state: u64, random: u64) -> Uuid {
-        let ms = state >> COUNTER_BITS;
-        let counter = state & 0xFFFF;
-        Uuid::new_v7_from_parts(
-            ms,
-            (counter >> 4) as u16,
-            ((counter & 0xF) << 58) | (random & MASK_58),
-        )
+        let high = (state & !0xFFFF) | 0x7000 | ((state >> 4) & 0x0FFF);
+        let low = (random & !0xFC) | 0x80 | ((state & 0xF) << 2);
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&high.to_be_bytes());
+        b[8..].copy_from_slice(&low.to_le_bytes());
+        Uuid::from_bytes(b)
+    }
+
+    /// `out[i] = layout(base + i, randoms[i])`, four UUIDs per step with AVX2
+    /// where the CPU has it.
+    #[inline]
+    fn lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) {
+        let n = out.len().min(randoms.len());
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 was just detected.
+            done = unsafe { x86::lay_out_avx2(base, &randoms[..n], &mut out[..n]) };
+        }
+        for i in done..n {
+            out[i] = layout(base + i as u64, randoms[i]);
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    mod x86 {
+        use core::arch::x86_64::*;
+
+        use crate::Uuid;
+
+        /// [`super::layout`] for whole runs of 4 UUIDs; returns how many were done.
+        ///
+        /// # Safety
+        /// The CPU must support AVX2; `randoms` and `out` have the same length.
+        #[target_feature(enable = "avx2")]
+        pub(super) unsafe fn lay_out_avx2(base: u64, randoms: &[u64], out: &mut [Uuid]) -> usize {
+            let runs = out.len().min(randoms.len()) / 4;
+            // SAFETY: run `k` reads `randoms[4k..4k + 4]` and writes `out[4k..4k + 4]`
+            // (64 bytes), both in bounds; all unaligned.
+            unsafe {
+                // Byte-swaps each 64-bit lane (the big-endian first half of a UUID).
+                let bswap = _mm256_setr_epi8(
+                    7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+                    15, 14, 13, 12, 11, 10, 9, 8,
+                );
+                let ms_mask = _mm256_set1_epi64x(!0xFFFF);
+                let version = _mm256_set1_epi64x(0x7000);
+                let rand_a = _mm256_set1_epi64x(0x0FFF);
+                let rand_keep = _mm256_set1_epi64x(!0xFC);
+                let variant = _mm256_set1_epi64x(0x80);
+                let low4 = _mm256_set1_epi64x(0xF);
+                let four = _mm256_set1_epi64x(4);
+                let mut state = _mm256_add_epi64(
+                    _mm256_set1_epi64x(base as i64),
+                    _mm256_setr_epi64x(0, 1, 2, 3),
+                );
+                for k in 0..runs {
+                    let r = _mm256_loadu_si256(randoms.as_ptr().add(4 * k).cast());
+                    let high = _mm256_or_si256(
+                        _mm256_or_si256(_mm256_and_si256(state, ms_mask), version),
+                        _mm256_and_si256(_mm256_srli_epi64(state, 4), rand_a),
+                    );
+                    let high = _mm256_shuffle_epi8(high, bswap);
+                    let low = _mm256_or_si256(
+                        _mm256_or_si256(_mm256_and_si256(r, rand_keep), variant),
+                        _mm256_slli_epi64(_mm256_and_si256(state, low4), 2),
+                    );
+                    // [h0 l0 | h2 l2] and [h1 l1 | h3 l3], then UUIDs 0, 1 and 2, 3.
+                    let even = _mm256_unpacklo_epi64(high, low);
+                    let odd = _mm256_unpackhi_epi64(high, low);
+                    let dst = out.as_mut_ptr().add(4 * k).cast::<__m256i>();
+                    _mm256_storeu_si256(dst, _mm256_permute2x128_si256(even, odd, 0x20));
+                    _mm256_storeu_si256(dst.add(1), _mm256_permute2x128_si256(even, odd, 0x31));
+                    state = _mm256_add_epi64(state, four);
+                }
+            }
+            4 * runs
+        }
     }
 
     #[inline]
@@ -707,13 +782,93 @@ mod global {
                 return;
             }
             let first = reserve(now_ms(), out.len() as u64);
-            let mut randoms = [0u64; 64];
-            for (chunk_index, chunk) in out.chunks_mut(64).enumerate() {
-                rng::fill_u64(&mut randoms[..chunk.len()]);
-                let base = first + (chunk_index * 64) as u64;
-                for (i, (slot, r)) in chunk.iter_mut().zip(randoms.iter()).enumerate() {
-                    *slot = layout(base + i as u64, *r);
+            // The random bits come in large fills (one thread-local access and
+            // one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
+            const CHUNK: usize = 256;
+            let mut randoms = [0u64; CHUNK];
+            for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {
+                let randoms = &mut randoms[..chunk.len()];
+                rng::fill_u64(randoms);
+                let base = first + (chunk_index * CHUNK) as u64;
+                lay_out(base, randoms, chunk);
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use std::vec;
+
+        #[test]
+        fn layout_places_counter_and_random_bits_exactly() {
+            let state = (0x017F_22E2_79B0 << 16) | 0xABCD;
+            let u = layout(state, 0x1122_3344_5566_7788);
+            // rand_a = counter >> 4; byte 8 = variant, counter & 0xF, random bits 1..0
+            // (0x88 & 3 = 0); then random bytes 0x77 … 0x11 as they are.
+            assert_eq!(u.as_u128(), 0x017F22E2_79B0_7ABC_B477_665544332211);
+            let u = layout(state | 0xFFFF, u64::MAX);
+            assert_eq!(u.as_u128(), 0x017F22E2_79B0_7FFF_BFFF_FFFFFFFFFFFF);
+        }
+
+        #[test]
+        fn bulk_layout_matches_layout_on_every_path() {
+            // States across a millisecond carry, random words with every byte value.
+            let base = (0x017F_22E2_79B0 << 16) | 0xFFF0;
+            let randoms: std::vec::Vec<u64> = (0..300u64)
+                .map(|i| {
+                    i.wrapping_mul(0x0101_0101_0101_0101)
+                        ^ i.rotate_left(40).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                })
+                .collect();
+            for len in [0, 1, 3, 4, 5, 8, 31, 300] {
+                let mut out = vec![Uuid::NIL; len];
+                lay_out(base, &randoms[..len], &mut out);
+                for (i, u) in out.iter().enumerate() {
+                    assert_eq!(*u, layout(base + i as u64, randoms[i]), "len {len} at {i}");
                 }
+            }
+        }
+
+        /// The state a v7 UUID of this generator encodes: `(ms << 16) | counter`.
+        fn state_of(u: &Uuid) -> u64 {
+            let x = u.as_u128();
+            let ms = (x >> 80) as u64;
+            let rand_a = ((x >> 64) & 0xFFF) as u64;
+            let low4 = ((x >> 58) & 0xF) as u64;
+            (ms << 16) | (rand_a << 4) | low4
+        }
+
+        #[test]
+        fn fill_v7_is_a_run_of_counters_with_fair_random_bits() {
+            const N: usize = 200_000;
+            let mut v = vec![Uuid::NIL; N];
+            for chunk in v.chunks_mut(4096 + 7) {
+                Uuid::fill_v7(chunk);
+                // One reserved run: consecutive state values.
+                for w in chunk.windows(2) {
+                    assert_eq!(state_of(&w[1]), state_of(&w[0]) + 1);
+                }
+            }
+            let mut ones = [0u32; 58];
+            for u in &v {
+                assert_eq!(u.version(), Some(crate::Version::SortRand));
+                assert_eq!(u.variant(), crate::Variant::Rfc9562);
+                let x = u.as_u128() as u64;
+                for (bit, count) in ones.iter_mut().enumerate() {
+                    *count += ((x >> bit) & 1) as u32;
+                }
+            }
+            assert!(
+                v.windows(2).all(|w| w[0] < w[1]),
+                "increasing across batches"
+            );
+            for (bit, count) in ones.iter().enumerate() {
+                // 200 000 fair bits: σ ≈ 224, so ±2 000 is 9σ.
+                assert!(
+                    count.abs_diff(N as u32 / 2) < 2_000,
+                    "random bit {bit}: {count} ones"
+                );
             }
         }
     }

@@ -7,7 +7,7 @@
 
 use std::io::IsTerminal;
 
-use uuidkit::Uuid;
+use uuidkit::{Hyphenated, Uuid};
 
 use crate::api;
 use crate::error::{Error, Outcome};
@@ -69,13 +69,16 @@ pub fn write_batch<W: std::io::Write>(
     format: Format,
     upper: bool,
 ) -> std::io::Result<()> {
-    if format == Format::Canonical && !upper {
-        // The hot path: fixed-width lines, formatted straight into the buffer.
-        for chunk in batch.chunks(MAX_BULK / 37) {
-            out.bulk(chunk.len() * 37, |buf| {
-                for (u, line) in chunk.iter().zip(buf.chunks_exact_mut(37)) {
-                    api::encode_canonical_lower(u, line);
-                    line[36] = b'\n';
+    if format == Format::Canonical {
+        // The hot path: fixed-width lines, formatted straight into the buffer by
+        // the library's bulk encoder (many UUIDs per call, SIMD).
+        const LINE: usize = Hyphenated::LINE_LENGTH;
+        for chunk in batch.chunks(MAX_BULK / LINE) {
+            out.bulk(chunk.len() * LINE, |buf| {
+                if upper {
+                    Hyphenated::encode_lines_upper(chunk, buf);
+                } else {
+                    Hyphenated::encode_lines_lower(chunk, buf);
                 }
             })?;
         }
@@ -130,6 +133,32 @@ mod tests {
             "017f22e2-79b0-7cc3-98c4-dc0c0c07398f\nffffffff-ffff-ffff-ffff-ffffffffffff\n\
              urn:uuid:017F22E2-79B0-7CC3-98C4-DC0C0C07398F\n"
         );
+    }
+
+    #[test]
+    fn bulk_canonical_lines_match_the_per_uuid_forms() {
+        // Longer than a bulk block, and not a multiple of the formatter's 16-UUID period.
+        let n = MAX_BULK / Hyphenated::LINE_LENGTH + 21;
+        let mut batch = vec![Uuid::NIL; n];
+        Uuid::fill_v7(&mut batch);
+        batch[3] = Uuid::MAX;
+        for upper in [false, true] {
+            let mut out = Output::new(Vec::new());
+            write_batch(&mut out, &batch, Format::Canonical, upper).unwrap();
+            out.flush().unwrap();
+            let text = String::from_utf8(out_inner(out)).unwrap();
+            let want: String = batch
+                .iter()
+                .map(|u| {
+                    if upper {
+                        format!("{u:X}\n")
+                    } else {
+                        format!("{u}\n")
+                    }
+                })
+                .collect();
+            assert_eq!(text, want, "upper {upper}");
+        }
     }
 
     fn out_inner(out: Output<Vec<u8>>) -> Vec<u8> {
