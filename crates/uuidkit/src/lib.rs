@@ -101,9 +101,13 @@
 //! # Performance
 //!
 //! Parsing and formatting decode and encode all 32 hex digits at once with
-//! SSE2 on x86_64 (a table elsewhere); v3 and v5 drive the MD5 and SHA-1 block
-//! functions directly (SHA-NI is used when the CPU has it). See BENCHMARKS.md
-//! for figures against the `uuid` crate.
+//! SSE2 on x86_64 (a table elsewhere); many UUIDs are formatted as text lines
+//! at once with AVX2 or SSSE3 when the CPU has them
+//! ([`Hyphenated::encode_lines_lower`]). v3 and v5 build their one hash
+//! block in registers; v5 runs in the SHA-NI registers when the CPU has them.
+//! The thread-local RNG computes ChaCha12 8 blocks at a time with AVX2, and
+//! `Uuid::fill_v7` lays out four UUIDs per step. See BENCHMARKS.md for
+//! figures against the `uuid` crate.
 //!
 //! # Crate features
 //!
