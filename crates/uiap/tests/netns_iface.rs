@@ -14,11 +14,7 @@ fn interfaces_follow_link_state() {
     if !can_run("interfaces_follow_link_state") {
         return;
     }
-    let mut net = Net::new(2);
-    net.link(0, "p0", 1, "q0");
-    net.start_daemon(0, &[]);
-    net.start_daemon(1, &[]);
-    net.daemons[0].wait_interfaces(1);
+    let net = two_linked_daemons();
     assert_eq!(net.daemons[0].status().interfaces[0].name, "p0");
     assert!(
         net.daemons[0].status().interfaces[0]
@@ -51,12 +47,7 @@ fn lifetime_is_renewed_by_reclaim() {
     if !can_run("lifetime_is_renewed_by_reclaim") {
         return;
     }
-    let mut net = Net::new(2);
-    net.link(0, "p0", 1, "q0");
-    net.start_daemon(0, &[]);
-    net.start_daemon(1, &[]);
-    net.daemons[0].wait_interfaces(1);
-    net.daemons[1].wait_interfaces(1);
+    let net = two_linked_daemons();
     let start = Instant::now();
     assert_eq!(
         net.daemons[0]
@@ -86,4 +77,16 @@ fn lifetime_is_renewed_by_reclaim() {
         3,
         "renewed claim not defended"
     );
+}
+
+/// Two namespaces joined by one veth link (`p0`–`q0`), a daemon in each, both
+/// participating on the link.
+fn two_linked_daemons() -> Net {
+    let mut net = Net::new(2);
+    net.link(0, "p0", 1, "q0");
+    net.start_daemon(0, &[]);
+    net.start_daemon(1, &[]);
+    net.daemons[0].wait_interfaces(1);
+    net.daemons[1].wait_interfaces(1);
+    net
 }

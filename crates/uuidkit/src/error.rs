@@ -107,10 +107,8 @@ const fn form_from_u8(n: u8) -> Form {
     }
 }
 
-/// Splits a `usize` into two `u32` halves (exact: `usize` is at most 64 bits).
-// Byte arrays, not `u32`/`u64`: they keep `ParseError` at alignment 1, so
-// `Result<Uuid, ParseError>` is 17 bytes (a tag and 16 bytes) and moving it is
-// one overlapping pair of 16-byte copies.
+/// A `usize` as 8 little-endian bytes (exact: `usize` is at most 64 bits;
+/// bytes keep `ParseError` at alignment 1, see its layout comment).
 const fn split(n: usize) -> [u8; 8] {
     (n as u64).to_le_bytes()
 }

@@ -82,7 +82,12 @@ pub(crate) mod sse2 {
 /// Writes the 36-character hyphenated form.
 #[inline(always)]
 fn hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36]) {
-    let d = encode32(bytes, upper);
+    place_hyphens(&encode32(bytes, upper), out);
+}
+
+/// The 32 digits `d` as the 36-character hyphenated form (8-4-4-4-12).
+#[inline(always)]
+fn place_hyphens(d: &[u8; 32], out: &mut [u8; 36]) {
     out[0..8].copy_from_slice(&d[0..8]);
     out[8] = b'-';
     out[9..13].copy_from_slice(&d[8..12]);
@@ -206,16 +211,7 @@ mod lines {
     pub(crate) fn scalar(uuids: &[Uuid], out: &mut [u8], upper: bool) {
         for (u, line) in uuids.iter().zip(out.chunks_exact_mut(LINE)) {
             if let Some(text) = line.first_chunk_mut::<36>() {
-                let d = super::encode32_scalar(u.as_bytes(), upper);
-                text[0..8].copy_from_slice(&d[0..8]);
-                text[8] = b'-';
-                text[9..13].copy_from_slice(&d[8..12]);
-                text[13] = b'-';
-                text[14..18].copy_from_slice(&d[12..16]);
-                text[18] = b'-';
-                text[19..23].copy_from_slice(&d[16..20]);
-                text[23] = b'-';
-                text[24..36].copy_from_slice(&d[20..32]);
+                super::place_hyphens(&super::encode32_scalar(u.as_bytes(), upper), text);
             }
             line[36] = b'\n';
         }

@@ -234,15 +234,12 @@ const SINGLE_BLOCK_NAME: usize = 64 - 16 - 1 - 8;
 /// smaller stores, which the CPU cannot forward: each such load waits for the
 /// stores to retire (perf showed one SHA-1 load taking 11 % of `new_v5`).
 #[inline(always)]
-fn single_block(ns: &Uuid, name: &[u8], len_bits: u64, big_endian: bool) -> [u8; 64] {
-    let bits = if big_endian {
-        len_bits.swap_bytes()
-    } else {
-        len_bits
-    };
-    let lanes = single_block_lanes(ns, name, bits);
+fn single_block(ns: &Uuid, name: &[u8], big_endian: bool) -> [u8; 64] {
     let mut block = [0u8; 64];
-    for (i, [lo, hi]) in lanes.into_iter().enumerate() {
+    for (i, [lo, hi]) in single_block_lanes(ns, name, big_endian)
+        .into_iter()
+        .enumerate()
+    {
         store_lane(&mut block, i, lo, hi);
     }
     block
@@ -250,10 +247,10 @@ fn single_block(ns: &Uuid, name: &[u8], len_bits: u64, big_endian: bool) -> [u8;
 
 /// The block of [`single_block`] as four lanes of two little-endian words
 /// (lane `i` is bytes `16 * i..16 * i + 16`), built from loads of the inputs
-/// only; `bits` is the length field as it appears in memory, read as a
-/// little-endian word.
+/// only. The 64-bit bit length at the end is big-endian for SHA-1 and
+/// little-endian for MD5.
 #[inline(always)]
-fn single_block_lanes(ns: &Uuid, name: &[u8], bits: u64) -> [[u64; 2]; 4] {
+fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4] {
     debug_assert!(name.len() <= SINGLE_BLOCK_NAME);
     let len = name.len();
     // Bytes 16..56 of the block as five little-endian words: the name, then
@@ -267,11 +264,16 @@ fn single_block_lanes(ns: &Uuid, name: &[u8], bits: u64) -> [[u64; 2]; 4] {
         }
         w
     };
-    let ns = ns.as_bytes();
-    let ns_lo = u64::from_le_bytes([ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6], ns[7]]);
-    let ns_hi = u64::from_le_bytes([ns[8], ns[9], ns[10], ns[11], ns[12], ns[13], ns[14], ns[15]]);
+    let len_bits = (16 + len as u64) * 8;
+    // The length field's bytes, read back as a little-endian word.
+    let bits = if big_endian {
+        len_bits.swap_bytes()
+    } else {
+        len_bits
+    };
+    let ns = u128::from_le_bytes(*ns.as_bytes());
     [
-        [ns_lo, ns_hi],
+        [ns as u64, (ns >> 64) as u64],
         [word(0), word(1)],
         [word(2), word(3)],
         [word(4), bits],
@@ -323,11 +325,11 @@ fn read_le_partial(s: &[u8]) -> u64 {
 /// little-endian for MD5, big-endian for SHA-1) to `compress`, block by block.
 #[inline(always)]
 fn merkle_damgard(ns: &Uuid, name: &[u8], big_endian: bool, mut compress: impl FnMut(&[u8; 64])) {
-    let len_bits = (16 + name.len() as u64).wrapping_mul(8);
     if name.len() <= SINGLE_BLOCK_NAME {
-        compress(&single_block(ns, name, len_bits, big_endian));
+        compress(&single_block(ns, name, big_endian));
         return;
     }
+    let len_bits = (16 + name.len() as u64).wrapping_mul(8);
     let bits = if big_endian {
         len_bits.to_be_bytes()
     } else {

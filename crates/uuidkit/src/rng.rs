@@ -309,6 +309,14 @@ struct Stream {
     used: usize,
 }
 
+/// The group of blocks at `*counter` into `out`, then the counter moves past
+/// it (a free function so that `Stream` can pass its own buffer).
+#[inline]
+fn advance(key: &[u32; 8], counter: &mut u64, out: &mut [u8; GROUP]) {
+    block::group(key, *counter, out);
+    *counter = counter.wrapping_add((GROUP / 64) as u64);
+}
+
 impl Stream {
     fn from_seed(seed: [u8; 32]) -> Stream {
         let mut key = [0u32; 8];
@@ -325,15 +333,13 @@ impl Stream {
 
     #[inline]
     fn next_group(&mut self, out: &mut [u8; GROUP]) {
-        block::group(&self.key, self.counter, out);
-        self.counter = self.counter.wrapping_add(8);
+        advance(&self.key, &mut self.counter, out);
     }
 
     /// Generates the next group into the buffer, in place.
     #[inline]
     fn refill(&mut self) {
-        block::group(&self.key, self.counter, &mut self.buf);
-        self.counter = self.counter.wrapping_add(8);
+        advance(&self.key, &mut self.counter, &mut self.buf);
         self.used = 0;
     }
 

@@ -38,9 +38,8 @@ pub(super) fn available() -> bool {
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 pub(super) unsafe fn v5_bytes(namespace: &Uuid, name: &[u8]) -> [u8; 16] {
     debug_assert!(name.len() <= SINGLE_BLOCK_NAME);
-    let len_bits = (16 + name.len() as u64) * 8;
     // SHA-1's length field is big-endian.
-    let lanes = single_block_lanes(namespace, name, len_bits.swap_bytes());
+    let lanes = single_block_lanes(namespace, name, true);
     // Reverses all 16 bytes: block order to the instructions' lane order, and
     // back from the state's lane order to the digest's big-endian bytes.
     let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
