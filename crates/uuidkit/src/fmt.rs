@@ -49,14 +49,11 @@ pub(crate) fn encode32(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
 pub(crate) mod sse2 {
     use core::arch::x86_64::*;
 
-    /// Encodes 16 bytes as 32 hex digits.
-    ///
-    /// # Safety
-    /// The CPU must support SSE2 (always true on x86_64).
+    /// The 32 hex digits of 16 bytes, as two vectors of ASCII.
     #[inline(always)]
-    pub(crate) unsafe fn encode32(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
-        // SAFETY: one 16-byte load from `bytes`, two 16-byte stores into `out`,
-        // all unaligned; the rest is plain SSE2 arithmetic.
+    fn digits(bytes: &[u8; 16], upper: bool) -> (__m128i, __m128i) {
+        // SAFETY: one 16-byte unaligned load from `bytes`; the rest is plain
+        // SSE2 arithmetic, enabled at compile time.
         unsafe {
             let x = _mm_loadu_si128(bytes.as_ptr().cast());
             let m = _mm_set1_epi8(0x0f);
@@ -70,11 +67,80 @@ pub(crate) mod sse2 {
                     _mm_and_si128(gt9, letter),
                 )
             };
-            let mut out = [0u8; 32];
-            let p = out.as_mut_ptr().cast::<__m128i>();
-            _mm_storeu_si128(p, ascii(_mm_unpacklo_epi8(hi, lo)));
-            _mm_storeu_si128(p.add(1), ascii(_mm_unpackhi_epi8(hi, lo)));
-            out
+            (
+                ascii(_mm_unpacklo_epi8(hi, lo)),
+                ascii(_mm_unpackhi_epi8(hi, lo)),
+            )
+        }
+    }
+
+    /// Encodes 16 bytes as 32 hex digits.
+    ///
+    /// # Safety
+    /// The CPU must support SSE2 (always true on x86_64).
+    #[inline(always)]
+    pub(crate) unsafe fn encode32(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
+        let (a, b) = digits(bytes, upper);
+        let mut out = [0u8; 32];
+        let p = out.as_mut_ptr().cast::<__m128i>();
+        // SAFETY: two 16-byte unaligned stores inside `out`.
+        unsafe {
+            _mm_storeu_si128(p, a);
+            _mm_storeu_si128(p.add(1), b);
+        }
+        out
+    }
+
+    /// `0xff` in lanes `from..to`, else 0.
+    const fn lanes(from: usize, to: usize) -> [u8; 16] {
+        let mut m = [0u8; 16];
+        let mut i = from;
+        while i < to {
+            m[i] = 0xff;
+            i += 1;
+        }
+        m
+    }
+
+    #[inline(always)]
+    fn vector(a: [u8; 16]) -> __m128i {
+        // SAFETY: same size; every bit pattern is valid for both.
+        unsafe { core::mem::transmute::<[u8; 16], __m128i>(a) }
+    }
+
+    /// Writes the hyphenated form with three overlapping 16-byte stores, in
+    /// this order: digits 16–31 at 20 (their last 12 are final), digits 0–15
+    /// at 0 (their first 8 are final), then bytes 8–23 built in a register:
+    /// `-dddd-dddd-dddd-` from digits 8–19.
+    ///
+    /// # Safety
+    /// The CPU must support SSE2 (always true on x86_64).
+    #[inline(always)]
+    pub(crate) unsafe fn hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36]) {
+        let (a, b) = digits(bytes, upper);
+        const HYPHENS: [u8; 16] = *b"-\0\0\0\0-\0\0\0\0-\0\0\0\0-";
+        // Consts, so that they are data (a `const fn` call in an expression
+        // may be evaluated at run time, through the stack).
+        const GROUP_2: [u8; 16] = lanes(1, 5);
+        const GROUP_3: [u8; 16] = lanes(6, 10);
+        const GROUP_4: [u8; 16] = lanes(11, 15);
+        // SAFETY: SSE2 arithmetic; the stores write out[20..36], out[0..16]
+        // and out[8..24], all inside `out`.
+        unsafe {
+            let middle = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_and_si128(_mm_srli_si128(a, 7), vector(GROUP_2)),
+                    _mm_and_si128(_mm_srli_si128(a, 6), vector(GROUP_3)),
+                ),
+                _mm_or_si128(
+                    _mm_and_si128(_mm_slli_si128(b, 11), vector(GROUP_4)),
+                    vector(HYPHENS),
+                ),
+            );
+            let p = out.as_mut_ptr();
+            _mm_storeu_si128(p.add(20).cast(), b);
+            _mm_storeu_si128(p.cast(), a);
+            _mm_storeu_si128(p.add(8).cast(), middle);
         }
     }
 }
@@ -82,10 +148,18 @@ pub(crate) mod sse2 {
 /// Writes the 36-character hyphenated form.
 #[inline(always)]
 fn hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36]) {
-    place_hyphens(&encode32(bytes, upper), out);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: SSE2 is enabled at compile time (it is part of x86_64).
+    unsafe {
+        sse2::hyphenated(bytes, upper, out)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    place_hyphens(&encode32_scalar(bytes, upper), out);
 }
 
-/// The 32 digits `d` as the 36-character hyphenated form (8-4-4-4-12).
+/// The 32 digits `d` as the 36-character hyphenated form (8-4-4-4-12): the
+/// portable path, and the reference the SSE2 path is tested against.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 fn place_hyphens(d: &[u8; 32], out: &mut [u8; 36]) {
     out[0..8].copy_from_slice(&d[0..8]);
@@ -756,6 +830,11 @@ mod tests {
                     assert_eq!(scalar[2 * lane], table[(byte >> 4) as usize]);
                     assert_eq!(scalar[2 * lane + 1], table[(byte & 15) as usize]);
                     assert_eq!(encode32(&b, upper), scalar, "lane {lane} byte {byte:#x}");
+                    let mut expected = [0u8; 36];
+                    place_hyphens(&scalar, &mut expected);
+                    let mut text = [0xa5u8; 36];
+                    hyphenated(&b, upper, &mut text);
+                    assert_eq!(text, expected, "hyphenated: lane {lane} byte {byte:#x}");
                 }
             }
         }

@@ -7,11 +7,14 @@
 //! the `Digest` machinery (buffering, generic output arrays) would cost a
 //! third on top of MD5's compression and more than SHA-1's with SHA-NI.
 //! That one block is assembled in registers, never byte by byte in memory
-//! (see `single_block`). On x86_64 CPUs with the SHA extensions, v5 of a
-//! one-block name runs entirely in registers (`name/sha1_ni.rs`).
+//! (see `single_block`). MD5's block function is our own, ordered for the
+//! latency of its serial chain (`name/md5.rs`). On x86_64 CPUs with the SHA
+//! extensions, v5 of a one-block name runs entirely in registers
+//! (`name/sha1_ni.rs`).
 
 use shake::XofReader as _;
 
+mod md5;
 #[cfg(target_arch = "x86_64")]
 mod sha1_ni;
 
@@ -107,9 +110,9 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn new_v3(namespace: &Uuid, name: &[u8]) -> Uuid {
-        let mut state = [0x67452301_u32, 0xefcdab89, 0x98badcfe, 0x10325476];
+        let mut state = md5::INITIAL_STATE;
         merkle_damgard(namespace, name, false, |block| {
-            md5::block_api::compress(&mut state, core::slice::from_ref(block));
+            md5::compress(&mut state, block)
         });
         let mut out = [0u8; 16];
         for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
@@ -399,7 +402,7 @@ mod tests {
         let ns = namespace::URL;
         for len in 0..=200 {
             let n = &name[..len];
-            let md5 = md5::Md5::new()
+            let md5 = ::md5::Md5::new()
                 .chain_update(ns.as_bytes())
                 .chain_update(n)
                 .finalize();
