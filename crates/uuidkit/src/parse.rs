@@ -63,10 +63,11 @@ impl Uuid {
     #[inline]
     pub fn parse<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, ParseError> {
         let s = input.as_ref();
-        match parse_lenient(s) {
-            Some(u) => Ok(u),
-            None => Err(diagnose(s, false)),
+        let bytes = lenient_fast(s);
+        if bytes != FAILED {
+            return Ok(Uuid::from_bytes(bytes.to_ne_bytes()));
         }
+        max_or_error(s, false)
     }
 
     /// Parses only the hyphenated form of RFC 9562 §4 (its ABNF: 8-4-4-4-12
@@ -86,14 +87,13 @@ impl Uuid {
     #[inline]
     pub fn parse_strict<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, ParseError> {
         let s = input.as_ref();
-        let parsed = match s.split_first_chunk::<36>() {
-            Some((body, [])) => hyphenated(body),
-            _ => None,
-        };
-        match parsed {
-            Some(u) => Ok(u),
-            None => Err(diagnose(s, true)),
+        if let Some((body, [])) = s.split_first_chunk::<36>() {
+            let bytes = hyphenated_fast(body);
+            if bytes != FAILED {
+                return Ok(Uuid::from_bytes(bytes.to_ne_bytes()));
+            }
         }
+        max_or_error(s, true)
     }
 
     /// The `const` parser behind [`uuid!`](crate::uuid!): the same forms as
@@ -254,21 +254,65 @@ fn decode_words(w: [u64; 4]) -> Option<[u8; 16]> {
     }
 }
 
+/// The fast decoders' result: the 16 bytes as a native-endian `u128`, which
+/// the Rust ABI returns in two registers. An `Option<Uuid>` or a `[u8; 16]`
+/// would go through memory, and an `Option<Uuid>` keeps its UUID at offset 1,
+/// where reloading it whole from two 8-byte stores defeats store forwarding.
+///
+/// [`FAILED`] (the Max UUID's bytes) stands for "invalid"; a valid Max UUID
+/// also gives it, and [`max_or_error`] tells the two apart.
+type Fast = u128;
+
+/// See [`Fast`].
+const FAILED: Fast = u128::MAX;
+
+/// Any of the four lenient forms, fast.
+#[inline(always)]
+fn lenient_fast(s: &[u8]) -> Fast {
+    if let Some((body, [])) = s.split_first_chunk::<36>() {
+        return hyphenated_fast(body);
+    }
+    other_forms_fast(s)
+}
+
+/// The slow end of the fast paths, for a [`FAILED`] result: the Max UUID in
+/// one of the accepted forms, or an error that says what and where.
+#[cold]
+#[inline(never)]
+fn max_or_error(s: &[u8], strict: bool) -> Result<Uuid, ParseError> {
+    let valid = match s.split_first_chunk::<36>() {
+        Some((body, [])) => hyphenated_portable(body).is_some(),
+        _ => !strict && scalar_other_forms(s).is_some(),
+    };
+    if valid {
+        Ok(Uuid::MAX)
+    } else {
+        Err(diagnose(s, strict))
+    }
+}
+
+/// The simple, braced and URN forms with the scalar decoder.
+fn scalar_other_forms(s: &[u8]) -> Option<[u8; 16]> {
+    match s.len() {
+        32 => decode_scalar(s, &SIMPLE),
+        38 if s[0] == b'{' && s[37] == b'}' => decode_scalar_checked(s, 1),
+        45 if urn_prefix_ok(s) => decode_scalar_checked(s, 9),
+        _ => None,
+    }
+}
+
 /// Decodes the 36-byte hyphenated form with the best decoder this CPU has.
 #[inline(always)]
-fn hyphenated(s: &[u8; 36]) -> Option<Uuid> {
+fn hyphenated_fast(s: &[u8; 36]) -> Fast {
     #[cfg(target_arch = "x86_64")]
     {
-        let mut out = core::mem::MaybeUninit::<[u8; 16]>::uninit();
-        if hyphenated_x86_64(s, &mut out) {
-            // SAFETY: `true` means that all 16 bytes were written.
-            Some(Uuid::from_bytes(unsafe { out.assume_init() }))
-        } else {
-            None
-        }
+        hyphenated_x86_64(s)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    hyphenated_portable(s)
+    match hyphenated_portable(s) {
+        Some(u) => u128::from_ne_bytes(u.into_bytes()),
+        None => FAILED,
+    }
 }
 
 /// The run-time choice between the AVX2 and SSE2 decoders.
@@ -279,25 +323,22 @@ fn hyphenated(s: &[u8; 36]) -> Option<Uuid> {
 /// constants do not occupy registers in the caller's loop.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn hyphenated_x86_64(s: &[u8; 36], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
+fn hyphenated_x86_64(s: &[u8; 36]) -> Fast {
     if avx2::available() {
         // SAFETY: `available` has checked that the CPU and OS support AVX2.
-        unsafe { avx2::hyphenated(s, out.as_mut_ptr()) }
+        unsafe { avx2::hyphenated(s) }
     } else {
-        hyphenated_sse2(s, out)
+        hyphenated_sse2(s)
     }
 }
 
 /// The SSE2 fallback of [`hyphenated_x86_64`].
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
-fn hyphenated_sse2(s: &[u8; 36], out: &mut core::mem::MaybeUninit<[u8; 16]>) -> bool {
+fn hyphenated_sse2(s: &[u8; 36]) -> Fast {
     match hyphenated_portable(s) {
-        Some(u) => {
-            out.write(u.into_bytes());
-            true
-        }
-        None => false,
+        Some(u) => u128::from_ne_bytes(u.into_bytes()),
+        None => FAILED,
     }
 }
 
@@ -332,50 +373,34 @@ fn hyphenated_portable(s: &[u8; 36]) -> Option<Uuid> {
     bytes.map(Uuid::from_bytes)
 }
 
-/// The lenient fast path: `None` on any error.
-///
-/// The canonical form is decoded inline (in the caller, so the result goes
-/// straight into the caller's registers or `Result`); the other three forms
-/// are out of line.
-#[inline(always)]
+/// The lenient parser without a diagnosis: `None` on any error.
+#[inline]
 pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
-    if let Some((body, [])) = s.split_first_chunk::<36>() {
-        return hyphenated(body);
+    let bytes = lenient_fast(s);
+    if bytes != FAILED {
+        return Some(Uuid::from_bytes(bytes.to_ne_bytes()));
     }
-    let mut out = [0u8; 16];
-    if parse_other_forms(s, &mut out) {
-        Some(Uuid::from_bytes(out))
-    } else {
-        None
-    }
+    max_or_error(s, false).ok()
 }
 
-/// Simple, braced and URN forms into `out`; `false` on any error. Writes the
-/// 16 bytes at once and returns a flag (not an `Option<Uuid>`, which would go
-/// through memory as a tag byte plus a misaligned payload).
+/// Simple, braced and URN forms, fast (out of line: the canonical form is
+/// the one to keep small in the caller).
 #[inline(never)]
-fn parse_other_forms(s: &[u8], out: &mut [u8; 16]) -> bool {
-    let r = match s.len() {
-        32 => match s.first_chunk::<32>() {
-            Some(d) => decode32(d),
-            None => None,
+fn other_forms_fast(s: &[u8]) -> Fast {
+    match s.len() {
+        32 => match s.first_chunk::<32>().and_then(decode32) {
+            Some(b) => u128::from_ne_bytes(b),
+            None => FAILED,
         },
         38 if s[0] == b'{' && s[37] == b'}' => match s[1..].first_chunk::<36>() {
-            Some(body) => hyphenated(body).map(Uuid::into_bytes),
-            None => None,
+            Some(body) => hyphenated_fast(body),
+            None => FAILED,
         },
         45 if urn_prefix_ok(s) => match s[9..].first_chunk::<36>() {
-            Some(body) => hyphenated(body).map(Uuid::into_bytes),
-            None => None,
+            Some(body) => hyphenated_fast(body),
+            None => FAILED,
         },
-        _ => None,
-    };
-    match r {
-        Some(b) => {
-            *out = b;
-            true
-        }
-        None => false,
+        _ => FAILED,
     }
 }
 
@@ -528,7 +553,7 @@ mod avx2 {
     /// for a 16-byte write.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) unsafe fn hyphenated(s: &[u8; 36], out: *mut [u8; 16]) -> bool {
+    pub(super) unsafe fn hyphenated(s: &[u8; 36]) -> u128 {
         let p = s.as_ptr();
         // SAFETY: the loads read s[0..8], s[8..24] and s[20..36], all inside
         // `s`; the store writes the 16 bytes at `out` (caller's contract).
@@ -555,7 +580,7 @@ mod avx2 {
             );
             let bad = _mm256_or_si256(bad, _mm256_zextsi128_si256(hyphens_bad));
             if _mm256_movemask_epi8(bad) != 0 {
-                return false;
+                return super::FAILED;
             }
             let nibbles = _mm256_min_epu8(d, _mm256_add_epi8(l, _mm256_set1_epi8(10)));
             // Each 16-bit lane holds (high nibble, low nibble): times (16, 1).
@@ -564,8 +589,7 @@ mod avx2 {
                 _mm256_castsi256_si128(bytes),
                 _mm256_extracti128_si256(bytes, 1),
             );
-            _mm_storeu_si128(out.cast(), packed);
-            true
+            core::mem::transmute::<__m128i, u128>(packed)
         }
     }
 }
@@ -774,9 +798,22 @@ mod tests {
         check_hyphenated_decoder(|s| hyphenated_portable(s).map(Uuid::into_bytes));
     }
 
+    /// A fast decoder's result as the portable decoders give it.
+    fn from_fast(bytes: Fast) -> Option<[u8; 16]> {
+        (bytes != FAILED).then(|| bytes.to_ne_bytes())
+    }
+
     #[test]
     fn hyphenated_dispatched_decoder_agrees_with_the_scalar_parser() {
-        check_hyphenated_decoder(|s| hyphenated(s).map(Uuid::into_bytes));
+        check_hyphenated_decoder(|s| from_fast(hyphenated_fast(s)));
+        check_hyphenated_decoder(|s| Uuid::parse(s).ok().map(Uuid::into_bytes));
+        check_hyphenated_decoder(|s| Uuid::parse_strict(s).ok().map(Uuid::into_bytes));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn hyphenated_sse2_decoder_agrees_with_the_scalar_parser() {
+        check_hyphenated_decoder(|s| from_fast(hyphenated_sse2(s)));
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -786,16 +823,42 @@ mod tests {
             std::println!("SKIPPED: this CPU has no AVX2; the SSE2 decoder is tested above");
             return;
         }
-        check_hyphenated_decoder(|s| {
-            let mut out = [0xa5u8; 16];
-            // SAFETY: AVX2 is available (checked above); `out` is 16 bytes.
-            if unsafe { avx2::hyphenated(s, &mut out) } {
-                Some(out)
+        // SAFETY: AVX2 is available (checked above).
+        check_hyphenated_decoder(|s| from_fast(unsafe { avx2::hyphenated(s) }));
+    }
+
+    /// The Max UUID decodes to the fast paths' failure value: every form of
+    /// it must still parse, and near misses must still fail with a diagnosis.
+    #[test]
+    fn max_uuid_parses_in_every_form_despite_sharing_the_failure_value() {
+        let forms = [
+            "ffffffff-ffff-ffff-ffff-ffffffffffff",
+            "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+            "ffffffffffffffffffffffffffffffff",
+            "{ffffffff-ffff-ffff-ffff-ffffffffffff}",
+            "urn:uuid:FFFFFFFF-ffff-ffff-ffff-ffffffffffff",
+        ];
+        for (i, text) in forms.iter().enumerate() {
+            assert_eq!(Uuid::parse(text), Ok(Uuid::MAX), "{text}");
+            assert_eq!(parse_lenient(text.as_bytes()), Some(Uuid::MAX), "{text}");
+            if i < 2 {
+                assert_eq!(Uuid::parse_strict(text), Ok(Uuid::MAX), "{text}");
             } else {
-                assert_eq!(out, [0xa5; 16], "a failed decode wrote its output");
-                None
+                assert_eq!(
+                    Uuid::parse_strict(text).map_err(|e| e.kind()),
+                    Err(ParseErrorKind::NotHyphenated {
+                        found: lenient_form(text.as_bytes()).unwrap()
+                    }),
+                    "{text}"
+                );
             }
-        });
+            // One digit wrong: a specific error, never the Max UUID.
+            let mut bad = std::string::String::from(*text);
+            let at = bad.rfind(['f', 'F']).unwrap();
+            bad.replace_range(at..at + 1, "g");
+            let err = Uuid::parse(&bad).unwrap_err();
+            assert_eq!(err.position(), Some(at), "{bad}: {err}");
+        }
     }
 
     #[test]
