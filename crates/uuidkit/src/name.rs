@@ -111,9 +111,14 @@ impl Uuid {
     #[inline]
     pub fn new_v3(namespace: &Uuid, name: &[u8]) -> Uuid {
         let mut state = md5::INITIAL_STATE;
-        merkle_damgard(namespace, name, false, |block| {
-            md5::compress(&mut state, block)
-        });
+        match rfc_namespace_md5_midstate(namespace) {
+            Some(mid) if name.len() <= SINGLE_BLOCK_NAME => {
+                md5::compress_from_step_4(&mut state, mid, &single_block(namespace, name, false));
+            }
+            _ => merkle_damgard(namespace, name, false, |block| {
+                md5::compress(&mut state, block)
+            }),
+        }
         let mut out = [0u8; 16];
         for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
             chunk.copy_from_slice(&word.to_le_bytes());
@@ -224,6 +229,50 @@ fn new_v5_portable(namespace: &Uuid, name: &[u8]) -> Uuid {
         chunk.copy_from_slice(&word.to_be_bytes());
     }
     Uuid::from_bytes(out).with_version(Version::Sha1)
+}
+
+/// MD5's working variables after its first four steps, which read only the
+/// namespace, for the four namespaces of RFC 9562 §6.6 (computed at compile
+/// time): v3 of one of them skips those steps.
+const RFC_NAMESPACE_MD5_MIDSTATES: [[u32; 4]; 4] = {
+    let namespaces = [
+        namespace::DNS,
+        namespace::URL,
+        namespace::OID,
+        namespace::X500,
+    ];
+    let mut mid = [[0u32; 4]; 4];
+    let mut n = 0;
+    while n < 4 {
+        let b = namespaces[n].as_bytes();
+        let mut words = [0u32; 4];
+        let mut j = 0;
+        while j < 4 {
+            words[j] = u32::from_le_bytes([b[4 * j], b[4 * j + 1], b[4 * j + 2], b[4 * j + 3]]);
+            j += 1;
+        }
+        mid[n] = md5::after_first_four(md5::INITIAL_STATE, words);
+        n += 1;
+    }
+    mid
+};
+
+/// The precomputed MD5 midstate when `ns` is one of the RFC 9562 namespaces.
+/// They differ only in their fourth byte (`6ba7b810`, `…11`, `…12`, `…14`).
+#[inline(always)]
+fn rfc_namespace_md5_midstate(ns: &Uuid) -> Option<[u32; 4]> {
+    const FOURTH_BYTE: u128 = 0xff << 96;
+    if ns.as_u128() & !FOURTH_BYTE != namespace::DNS.as_u128() & !FOURTH_BYTE {
+        return None;
+    }
+    let index = match ns.as_bytes()[3] {
+        0x10 => 0,
+        0x11 => 1,
+        0x12 => 2,
+        0x14 => 3,
+        _ => return None,
+    };
+    Some(RFC_NAMESPACE_MD5_MIDSTATES[index])
 }
 
 /// The longest name whose `ns ‖ name ‖ 0x80 ‖ length` fits one 64-byte block.
@@ -399,8 +448,22 @@ mod tests {
     #[test]
     fn own_padding_matches_the_digest_api_at_every_boundary() {
         let name: [u8; 200] = core::array::from_fn(|i| (i * 7 + 3) as u8);
-        let ns = namespace::URL;
-        for len in 0..=200 {
+        // The RFC namespaces (precomputed MD5 midstates), their neighbours
+        // that must not take that path, and an unrelated one.
+        let namespaces = [
+            namespace::DNS,
+            namespace::URL,
+            namespace::OID,
+            namespace::X500,
+            Uuid::from_u128(0x6ba7b813_9dad_11d1_80b4_00c04fd430c8),
+            Uuid::from_u128(0x6ba7b815_9dad_11d1_80b4_00c04fd430c8),
+            Uuid::from_u128(0x6ba7b810_9dad_11d1_80b4_00c04fd430c9),
+            Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6),
+        ];
+        for (ns, len) in namespaces
+            .into_iter()
+            .flat_map(|ns| (0..=200).map(move |len| (ns, len)))
+        {
             let n = &name[..len];
             let md5 = ::md5::Md5::new()
                 .chain_update(ns.as_bytes())
@@ -419,12 +482,12 @@ mod tests {
             assert_eq!(
                 Uuid::new_v3(&ns, n).into_bytes(),
                 v3,
-                "v3, name length {len}"
+                "v3, namespace {ns}, name length {len}"
             );
             assert_eq!(
                 Uuid::new_v5(&ns, n).into_bytes(),
                 v5,
-                "v5, name length {len}"
+                "v5, namespace {ns}, name length {len}"
             );
         }
     }

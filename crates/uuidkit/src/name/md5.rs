@@ -86,17 +86,56 @@ macro_rules! four {
 /// Compresses one 64-byte block into `state` (start from [`INITIAL_STATE`]).
 #[inline(always)]
 pub(crate) fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
+    run(state, block, None);
+}
+
+/// As [`compress`], for a block whose first four steps are already done:
+/// `mid` is [`after_first_four`] of `*state` and the block's words 0–3.
+#[inline(always)]
+pub(crate) fn compress_from_step_4(state: &mut [u32; 4], mid: [u32; 4], block: &[u8; 64]) {
+    run(state, block, Some(mid));
+}
+
+/// The working variables after steps 0–3 from `state`, which read message
+/// words 0–3 only: for a name-based UUID, just the namespace. A `const fn`,
+/// so the RFC namespaces' values are computed at compile time.
+pub(crate) const fn after_first_four(state: [u32; 4], words: [u32; 4]) -> [u32; 4] {
+    const S: [u32; 4] = [7, 12, 17, 22];
+    let [mut a, mut b, mut c, mut d] = state;
+    let mut j = 0;
+    while j < 4 {
+        let f = d ^ (b & (c ^ d));
+        let t = a.wrapping_add(f).wrapping_add(words[j]).wrapping_add(T[j]);
+        let new_b = b.wrapping_add(t.rotate_left(S[j]));
+        // Rotate the roles: (a, b, c, d) <- (d, new b, b, c).
+        a = d;
+        d = c;
+        c = b;
+        b = new_b;
+        j += 1;
+    }
+    [a, b, c, d]
+}
+
+#[inline(always)]
+fn run(state: &mut [u32; 4], block: &[u8; 64], first_four_done: Option<[u32; 4]>) {
     let mut m = [0u32; 16];
     for (word, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
         *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     }
-    let [mut a, mut b, mut c, mut d] = *state;
     const R1: [u32; 4] = [7, 12, 17, 22];
     const R2: [u32; 4] = [5, 9, 14, 20];
     const R3: [u32; 4] = [4, 11, 16, 23];
     const R4: [u32; 4] = [6, 10, 15, 21];
+    let [mut a, mut b, mut c, mut d] = match first_four_done {
+        Some(mid) => mid,
+        None => {
+            let [mut a, mut b, mut c, mut d] = *state;
+            four!(f, a, b, c, d, m, 0, 0, 1, R1);
+            [a, b, c, d]
+        }
+    };
     // Round 1: words 0, 1, 2, … (k = j).
-    four!(f, a, b, c, d, m, 0, 0, 1, R1);
     four!(f, a, b, c, d, m, 4, 4, 1, R1);
     four!(f, a, b, c, d, m, 8, 8, 1, R1);
     four!(f, a, b, c, d, m, 12, 12, 1, R1);
@@ -144,6 +183,21 @@ mod tests {
             compress(&mut ours, &block);
             ::md5::block_api::compress(&mut theirs, core::slice::from_ref(&block));
             assert_eq!(ours, theirs, "state {start:x?} block {block:x?}");
+        }
+        // Starting after the first four steps gives the same state.
+        for _ in 0..200 {
+            let mut block = [0u8; 64];
+            for b in block.iter_mut() {
+                *b = next() as u8;
+            }
+            let words = core::array::from_fn(|j| {
+                u32::from_le_bytes(block[4 * j..4 * j + 4].try_into().unwrap())
+            });
+            let (mut whole, mut resumed) = (INITIAL_STATE, INITIAL_STATE);
+            compress(&mut whole, &block);
+            let mid = after_first_four(INITIAL_STATE, words);
+            compress_from_step_4(&mut resumed, mid, &block);
+            assert_eq!(resumed, whole);
         }
         // RFC 1321 A.5: MD5("") = d41d8cd98f00b204e9800998ecf8427e.
         let mut state = INITIAL_STATE;
