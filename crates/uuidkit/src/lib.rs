@@ -100,11 +100,15 @@
 //!
 //! # Performance
 //!
-//! Parsing and formatting decode and encode all 32 hex digits at once with
-//! SSE2 on x86_64 (a table elsewhere); many UUIDs are formatted as text lines
-//! at once with AVX2 or SSSE3 when the CPU has them
-//! ([`Hyphenated::encode_lines_lower`]). v3 and v5 build their one hash
-//! block in registers; v5 runs in the SHA-NI registers when the CPU has them.
+//! Parsing decodes all 32 hex digits of the hyphenated form in one AVX2
+//! register when the CPU has AVX2 (detected at run time), else with SSE2 on
+//! x86_64 and a table elsewhere, and returns the UUID in two registers.
+//! Formatting encodes with SSE2 and writes the hyphenated form with three
+//! stores; many UUIDs are formatted as text lines at once with AVX2 or SSSE3
+//! when the CPU has them ([`Hyphenated::encode_lines_lower`]). v3 and v5
+//! build their one hash block in registers; v3 uses an MD5 block function
+//! ordered for latency and skips the steps that read only the namespace for
+//! the RFC namespaces; v5 runs in the SHA-NI registers when the CPU has them.
 //! The thread-local RNG computes ChaCha12 8 blocks at a time with AVX2, and
 //! `Uuid::fill_v7` lays out four UUIDs per step. See BENCHMARKS.md for
 //! figures against the `uuid` crate.
