@@ -260,7 +260,7 @@ fn decode_words(w: [u64; 4]) -> Option<[u8; 16]> {
 /// where reloading it whole from two 8-byte stores defeats store forwarding.
 ///
 /// [`FAILED`] (the Max UUID's bytes) stands for "invalid"; a valid Max UUID
-/// also gives it, and [`max_or_error`] tells the two apart.
+/// also gives it, and [`is_valid_max`] tells the two apart.
 type Fast = u128;
 
 /// See [`Fast`].
@@ -280,14 +280,21 @@ fn lenient_fast(s: &[u8]) -> Fast {
 #[cold]
 #[inline(never)]
 fn max_or_error(s: &[u8], strict: bool) -> Result<Uuid, ParseError> {
-    let valid = match s.split_first_chunk::<36>() {
-        Some((body, [])) => hyphenated_portable(body).is_some(),
-        _ => !strict && scalar_other_forms(s).is_some(),
-    };
-    if valid {
+    if is_valid_max(s, strict) {
         Ok(Uuid::MAX)
     } else {
         Err(diagnose(s, strict))
+    }
+}
+
+/// Whether an input the fast paths reported as [`FAILED`] is in fact the Max
+/// UUID, written in a form the parser accepts.
+#[cold]
+#[inline(never)]
+fn is_valid_max(s: &[u8], strict: bool) -> bool {
+    match s.split_first_chunk::<36>() {
+        Some((body, [])) => hyphenated_portable(body).is_some(),
+        _ => !strict && scalar_other_forms(s).is_some(),
     }
 }
 
@@ -380,7 +387,7 @@ pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
     if bytes != FAILED {
         return Some(Uuid::from_bytes(bytes.to_ne_bytes()));
     }
-    max_or_error(s, false).ok()
+    is_valid_max(s, false).then_some(Uuid::MAX)
 }
 
 /// Simple, braced and URN forms, fast (out of line: the canonical form is
