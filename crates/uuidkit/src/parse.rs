@@ -113,14 +113,7 @@ impl Uuid {
     /// time for the position.
     pub const fn parse_const(input: &str) -> Result<Uuid, &'static str> {
         let s = input.as_bytes();
-        let r = match s.len() {
-            32 => decode_scalar(s, &SIMPLE),
-            36 => decode_scalar_checked(s, 0),
-            38 if s[0] == b'{' && s[37] == b'}' => decode_scalar_checked(s, 1),
-            45 if urn_prefix_ok(s) => decode_scalar_checked(s, 9),
-            _ => None,
-        };
-        match r {
+        match decode_lenient_scalar(s) {
             Some(b) => Ok(Uuid::from_bytes(b)),
             None => Err(const_diagnose(s)),
         }
@@ -292,19 +285,27 @@ fn max_or_error(s: &[u8], strict: bool) -> Result<Uuid, ParseError> {
 #[cold]
 #[inline(never)]
 fn is_valid_max(s: &[u8], strict: bool) -> bool {
-    match s.split_first_chunk::<36>() {
-        Some((body, [])) => hyphenated_portable(body).is_some(),
-        _ => !strict && scalar_other_forms(s).is_some(),
-    }
+    (!strict || s.len() == 36) && decode_lenient_scalar(s).is_some()
 }
 
-/// The simple, braced and URN forms with the scalar decoder.
-fn scalar_other_forms(s: &[u8]) -> Option<[u8; 16]> {
+/// The four lenient forms with the scalar decoder (the `const` parser, and
+/// the cold path of the fast ones).
+const fn decode_lenient_scalar(s: &[u8]) -> Option<[u8; 16]> {
     match s.len() {
         32 => decode_scalar(s, &SIMPLE),
+        36 => decode_scalar_checked(s, 0),
         38 if s[0] == b'{' && s[37] == b'}' => decode_scalar_checked(s, 1),
         45 if urn_prefix_ok(s) => decode_scalar_checked(s, 9),
         _ => None,
+    }
+}
+
+/// A portable decoder's result as a [`Fast`] one.
+#[inline(always)]
+fn to_fast(decoded: Option<[u8; 16]>) -> Fast {
+    match decoded {
+        Some(b) => u128::from_ne_bytes(b),
+        None => FAILED,
     }
 }
 
@@ -316,10 +317,7 @@ fn hyphenated_fast(s: &[u8; 36]) -> Fast {
         hyphenated_x86_64(s)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    match hyphenated_portable(s) {
-        Some(u) => u128::from_ne_bytes(u.into_bytes()),
-        None => FAILED,
-    }
+    to_fast(hyphenated_portable(s).map(Uuid::into_bytes))
 }
 
 /// The run-time choice between the AVX2 and SSE2 decoders.
@@ -343,10 +341,7 @@ fn hyphenated_x86_64(s: &[u8; 36]) -> Fast {
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
 fn hyphenated_sse2(s: &[u8; 36]) -> Fast {
-    match hyphenated_portable(s) {
-        Some(u) => u128::from_ne_bytes(u.into_bytes()),
-        None => FAILED,
-    }
+    to_fast(hyphenated_portable(s).map(Uuid::into_bytes))
 }
 
 /// Decodes the hyphenated form without run-time detection: SSE2 on x86_64,
@@ -395,10 +390,7 @@ pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
 #[inline(never)]
 fn other_forms_fast(s: &[u8]) -> Fast {
     match s.len() {
-        32 => match s.first_chunk::<32>().and_then(decode32) {
-            Some(b) => u128::from_ne_bytes(b),
-            None => FAILED,
-        },
+        32 => to_fast(s.first_chunk::<32>().and_then(decode32)),
         38 if s[0] == b'{' && s[37] == b'}' => match s[1..].first_chunk::<36>() {
             Some(body) => hyphenated_fast(body),
             None => FAILED,

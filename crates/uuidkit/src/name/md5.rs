@@ -98,7 +98,9 @@ pub(crate) fn compress_from_step_4(state: &mut [u32; 4], mid: [u32; 4], block: &
 
 /// The working variables after steps 0–3 from `state`, which read message
 /// words 0–3 only: for a name-based UUID, just the namespace. A `const fn`,
-/// so the RFC namespaces' values are computed at compile time.
+/// so the RFC namespaces' values are computed at compile time; it repeats
+/// the first `four!` of [`compress`] without the (non-`const`) `asm!` barrier,
+/// and the tests check that resuming from it gives the same state.
 pub(crate) const fn after_first_four(state: [u32; 4], words: [u32; 4]) -> [u32; 4] {
     const S: [u32; 4] = [7, 12, 17, 22];
     let [mut a, mut b, mut c, mut d] = state;
