@@ -190,13 +190,17 @@ mod lines {
     /// The length of a line: the hyphenated form and a newline.
     pub(crate) const LINE: usize = 37;
     /// UUIDs per period.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) const PERIOD: usize = 16;
     /// Text bytes per period.
+    #[cfg(target_arch = "x86_64")]
     const PERIOD_TEXT: usize = LINE * PERIOD;
     /// 32-byte steps per period; the last one is half used (592 = 18 × 32 + 16).
+    #[cfg(target_arch = "x86_64")]
     const STEPS: usize = PERIOD_TEXT.div_ceil(32);
 
     /// Per-step constants.
+    #[cfg(target_arch = "x86_64")]
     #[repr(C, align(32))]
     pub(crate) struct Steps {
         /// `pshufb` indices into the step's window; `0x80`: no digit.
@@ -212,6 +216,7 @@ mod lines {
     }
 
     /// What goes at byte `col` (0..37) of a line: `Ok(digit index 0..32)` or `Err(byte)`.
+    #[cfg(target_arch = "x86_64")]
     const fn at(col: usize) -> Result<usize, u8> {
         match col {
             8 | 13 | 18 | 23 => Err(b'-'),
@@ -224,6 +229,7 @@ mod lines {
         }
     }
 
+    #[cfg(target_arch = "x86_64")]
     const fn build() -> Steps {
         let mut s = Steps {
             index: [[0x80; 32]; STEPS],
@@ -278,6 +284,7 @@ mod lines {
         s
     }
 
+    #[cfg(target_arch = "x86_64")]
     pub(crate) static STEP: Steps = build();
 
     /// The portable reference the other paths are tested against.

@@ -647,12 +647,15 @@ mod global {
     #[inline]
     fn lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) {
         let n = out.len().min(randoms.len());
-        let mut done = 0;
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
+        let done = if std::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 was just detected.
-            done = unsafe { x86::lay_out_avx2(base, &randoms[..n], &mut out[..n]) };
-        }
+            unsafe { x86::lay_out_avx2(base, &randoms[..n], &mut out[..n]) }
+        } else {
+            0
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = 0;
         for i in done..n {
             out[i] = layout(base + i as u64, randoms[i]);
         }

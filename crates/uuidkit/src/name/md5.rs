@@ -38,7 +38,15 @@ fn settled(x: u32) -> u32 {
     {
         let mut x = x;
         // SAFETY: an empty template; it only claims to change the register.
-        unsafe { core::arch::asm!("/* {0:e} */", inout(reg) x, options(pure, nomem, nostack)) };
+        // (The modifier names the 32-bit register: `e` on x86, `w` on Arm.)
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        unsafe {
+            core::arch::asm!("/* {0:e} */", inout(reg) x, options(pure, nomem, nostack))
+        };
+        #[cfg(target_arch = "aarch64")]
+        unsafe {
+            core::arch::asm!("/* {0:w} */", inout(reg) x, options(pure, nomem, nostack))
+        };
         x
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64")))]
