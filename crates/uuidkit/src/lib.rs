@@ -100,9 +100,11 @@
 //!
 //! # Performance
 //!
-//! Parsing decodes all 32 hex digits of the hyphenated form in one AVX2
-//! register when the CPU has AVX2 (detected at run time), else with SSE2 on
-//! x86_64 and a table elsewhere, and returns the UUID in two registers.
+//! Parsing decodes all 32 hex digits of the hyphenated form in one vector
+//! register with the best decoder the CPU has, chosen once at run time:
+//! AVX-512 VBMI (two byte permutes and a table lookup; built with Rust 1.89
+//! or later), else AVX2, else SSE2 on x86_64, and a table elsewhere. It
+//! returns the UUID in two registers.
 //! Formatting encodes with SSE2 and writes the hyphenated form with three
 //! stores; many UUIDs are formatted as text lines at once with AVX2 or SSSE3
 //! when the CPU has them ([`Hyphenated::encode_lines_lower`]). v3 and v5
