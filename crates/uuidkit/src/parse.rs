@@ -2,9 +2,10 @@
 //! [`Uuid::parse_strict`] (the ABNF of RFC 9562 §4 only).
 //!
 //! Fast path first: the length selects the form, the hyphens are checked, the
-//! 32 hex digits are gathered and decoded at once (SSE2 on x86_64, a table
-//! otherwise), and failure is a bare `None`. Only then does [`diagnose`] scan
-//! the input again to say what is wrong and where.
+//! 32 hex digits are gathered and decoded at once (on x86_64 with AVX-512
+//! VBMI, AVX2 or SSE2, whichever the CPU has best; a table elsewhere), and
+//! failure is a single sentinel value. Only then does [`diagnose`] scan the
+//! input again to say what is wrong and where.
 
 use crate::Uuid;
 use crate::error::{Expected, Form, ParseError, ParseErrorKind};
@@ -332,7 +333,7 @@ fn hyphenated_fast(s: &[u8; 36]) -> Fast {
 /// A chain of feature checks with direct calls would be as cheap in
 /// instructions, but the checks and the decoders' shared continuation cost
 /// taken branches, and on this crate's benchmark machine each taken branch
-/// per call showed: the same AVX-512 decoder ran 10–15 % faster behind one
+/// per call showed: the same AVX-512 decoder ran about 10 % faster behind one
 /// predictable indirect call than behind the checks.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -686,7 +687,7 @@ mod avx2 {
 /// - a second permute looks each digit up in a 64-entry table ([`TABLE`])
 ///   whose entry XOR the byte is the digit's value, or 16 or more if the byte
 ///   is not a hex digit, so one test checks all 32 at once;
-/// - `pmaddubsw` joins each pair of nibbles and a truncation packs the bytes.
+/// - `pmaddubsw` joins each pair of nibbles and a byte permute packs them.
 ///
 /// Its intrinsics are stable since Rust 1.89; older compilers (this crate
 /// supports 1.85) build without it and use the AVX2 decoder.
