@@ -244,14 +244,7 @@ const RFC_NAMESPACE_MD5_MIDSTATES: [[u32; 4]; 4] = {
     let mut mid = [[0u32; 4]; 4];
     let mut n = 0;
     while n < 4 {
-        let b = namespaces[n].as_bytes();
-        let mut words = [0u32; 4];
-        let mut j = 0;
-        while j < 4 {
-            words[j] = u32::from_le_bytes([b[4 * j], b[4 * j + 1], b[4 * j + 2], b[4 * j + 3]]);
-            j += 1;
-        }
-        mid[n] = md5::after_first_four(md5::INITIAL_STATE, words);
+        mid[n] = md5::after_first_four(md5::INITIAL_STATE, namespaces[n].as_bytes());
         n += 1;
     }
     mid

@@ -324,7 +324,7 @@ fn hyphenated_fast(s: &[u8; 36]) -> Fast {
         hyphenated_x86_64(s)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    to_fast(hyphenated_portable(s).map(Uuid::into_bytes))
+    to_fast(hyphenated_portable(s))
 }
 
 /// The run-time choice of decoder (AVX-512 VBMI, AVX2 or SSE2): one load
@@ -359,6 +359,9 @@ mod decoder {
     /// features it was compiled for.
     pub(super) type Decoder = unsafe fn(&[u8; 36]) -> Fast;
 
+    /// A simple-form (32 hex digits) decoder, with the same contract.
+    pub(super) type SimpleDecoder = unsafe fn(&[u8; 32]) -> Fast;
+
     /// The decoder for this CPU once [`choose`] has run; null before. Every
     /// thread that races the first call stores the same value.
     pub(super) static CHOSEN: AtomicPtr<()> = AtomicPtr::new(core::ptr::null_mut());
@@ -367,7 +370,7 @@ mod decoder {
     #[cold]
     #[inline(never)]
     pub(super) fn choose() -> Decoder {
-        let decode = if let Some(decode) = avx512() {
+        let decode = if let Some((decode, _)) = avx512() {
             decode
         } else if avx2::available() {
             avx2::hyphenated
@@ -378,15 +381,18 @@ mod decoder {
         decode
     }
 
-    /// The AVX-512 VBMI decoder, if this CPU has it.
+    /// The AVX-512 VBMI decoders (hyphenated, simple), if this CPU has them.
     #[rustversion::since(1.89)]
-    pub(super) fn avx512() -> Option<Decoder> {
-        super::avx512::available().then_some(super::avx512::hyphenated as Decoder)
+    #[inline(always)]
+    pub(super) fn avx512() -> Option<(Decoder, SimpleDecoder)> {
+        use super::avx512::{available, hyphenated, simple};
+        available().then_some((hyphenated as Decoder, simple as SimpleDecoder))
     }
 
-    /// Compilers older than 1.89 build without the AVX-512 decoder.
+    /// Compilers older than 1.89 build without the AVX-512 decoders.
     #[rustversion::before(1.89)]
-    pub(super) fn avx512() -> Option<Decoder> {
+    #[inline(always)]
+    pub(super) fn avx512() -> Option<(Decoder, SimpleDecoder)> {
         None
     }
 }
@@ -394,14 +400,14 @@ mod decoder {
 /// The SSE2 decoder, for x86_64 CPUs without AVX2.
 #[cfg(target_arch = "x86_64")]
 fn hyphenated_sse2(s: &[u8; 36]) -> Fast {
-    to_fast(hyphenated_portable(s).map(Uuid::into_bytes))
+    to_fast(hyphenated_portable(s))
 }
 
 /// Decodes the hyphenated form without run-time detection: SSE2 on x86_64,
 /// scalar elsewhere. The four hyphens are checked without branches and the
 /// verdict is folded into the digit check.
 #[inline(always)]
-fn hyphenated_portable(s: &[u8; 36]) -> Option<Uuid> {
+fn hyphenated_portable(s: &[u8; 36]) -> Option<[u8; 16]> {
     let hyphens = (s[8] ^ b'-') | (s[13] ^ b'-') | (s[18] ^ b'-') | (s[23] ^ b'-');
     // Gather the digits straight from the input into four words (no
     // byte-by-byte copy through the stack, which would stall the wide loads).
@@ -425,7 +431,7 @@ fn hyphenated_portable(s: &[u8; 36]) -> Option<Uuid> {
     if hyphens != 0 {
         return None;
     }
-    bytes.map(Uuid::from_bytes)
+    bytes
 }
 
 /// The lenient parser without a diagnosis: `None` on any error.
@@ -462,32 +468,13 @@ fn other_forms_fast(s: &[u8]) -> Fast {
 /// Decodes the simple form with the best decoder this CPU has.
 #[inline(always)]
 fn simple_fast(digits: &[u8; 32]) -> Fast {
-    simple_avx512(digits).unwrap_or_else(|| to_fast(decode32(digits)))
-}
-
-/// The simple form with the AVX-512 decoder, if this CPU has it.
-#[cfg(target_arch = "x86_64")]
-#[rustversion::since(1.89)]
-#[inline(always)]
-fn simple_avx512(digits: &[u8; 32]) -> Option<Fast> {
-    // SAFETY: `available` has checked that the CPU and OS support AVX-512
-    // F, BW, VL and VBMI.
-    avx512::available().then(|| unsafe { avx512::simple(digits) })
-}
-
-/// No AVX-512 decoder with a compiler older than 1.89.
-#[cfg(target_arch = "x86_64")]
-#[rustversion::before(1.89)]
-#[inline(always)]
-fn simple_avx512(_: &[u8; 32]) -> Option<Fast> {
-    None
-}
-
-/// No AVX-512 decoder on other architectures.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn simple_avx512(_: &[u8; 32]) -> Option<Fast> {
-    None
+    #[cfg(target_arch = "x86_64")]
+    if let Some((_, simple)) = decoder::avx512() {
+        // SAFETY: `avx512` returns its decoders only where the CPU and OS
+        // support AVX-512 F, BW, VL and VBMI.
+        return unsafe { simple(digits) };
+    }
+    to_fast(decode32(digits))
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -1044,7 +1031,7 @@ mod tests {
 
     #[test]
     fn hyphenated_portable_decoder_agrees_with_the_scalar_parser() {
-        check_hyphenated_decoder(|s| hyphenated_portable(s).map(Uuid::into_bytes));
+        check_hyphenated_decoder(hyphenated_portable);
     }
 
     /// A fast decoder's result as the portable decoders give it.
@@ -1077,25 +1064,11 @@ mod tests {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[rustversion::since(1.89)]
-    #[test]
-    fn hyphenated_avx512_decoder_agrees_with_the_scalar_parser() {
-        if !avx512::available() {
-            std::println!(
-                "SKIPPED: this CPU has no AVX-512 VBMI; the AVX2 and SSE2 decoders are tested above"
-            );
-            return;
-        }
-        // SAFETY: AVX-512 F, BW, VL and VBMI are available (checked above).
-        check_hyphenated_decoder(|s| from_fast(unsafe { avx512::hyphenated(s) }));
-    }
-
-    #[cfg(target_arch = "x86_64")]
     #[test]
     fn dispatcher_chooses_the_fastest_decoder_this_cpu_has() {
         let chosen = decoder::choose() as usize;
         let (name, expected) = match decoder::avx512() {
-            Some(avx512) => ("AVX-512", avx512 as usize),
+            Some((avx512, _)) => ("AVX-512", avx512 as usize),
             None if avx2::available() => ("AVX2", avx2::hyphenated as decoder::Decoder as usize),
             None => ("SSE2", hyphenated_sse2 as decoder::Decoder as usize),
         };
@@ -1108,22 +1081,24 @@ mod tests {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[rustversion::since(1.89)]
     #[test]
-    fn simple_avx512_decoder_agrees_with_the_scalar_decoder_on_every_byte_in_every_lane() {
-        if !avx512::available() {
+    fn avx512_decoders_agree_with_the_scalar_ones_on_every_byte_in_every_lane() {
+        let Some((hyphenated, simple)) = decoder::avx512() else {
             std::println!(
-                "SKIPPED: this CPU has no AVX-512 VBMI; the SSE2 decoder is tested above"
+                "SKIPPED: this CPU (or a compiler before 1.89) has no AVX-512 VBMI decoder; \
+                 the AVX2 and SSE2 decoders are tested above"
             );
             return;
-        }
+        };
+        // SAFETY (both calls): `decoder::avx512` returned the decoders, so
+        // the CPU supports AVX-512 F, BW, VL and VBMI.
+        check_hyphenated_decoder(|s| from_fast(unsafe { hyphenated(s) }));
         let base = *b"0123456789abcdefABCDEF0123456789";
         for lane in 0..32 {
             for byte in 0..=255u8 {
                 let mut d = base;
                 d[lane] = byte;
-                // SAFETY: AVX-512 F, BW, VL and VBMI are available (checked above).
-                let fast = unsafe { avx512::simple(&d) };
+                let fast = unsafe { simple(&d) };
                 assert_eq!(
                     from_fast(fast),
                     decode32_scalar(&d),

@@ -105,17 +105,25 @@ pub(crate) fn compress_from_step_4(state: &mut [u32; 4], mid: [u32; 4], block: &
 }
 
 /// The working variables after steps 0–3 from `state`, which read message
-/// words 0–3 only: for a name-based UUID, just the namespace. A `const fn`,
-/// so the RFC namespaces' values are computed at compile time; it repeats
+/// words 0–3 only, the block's first 16 bytes: for a name-based UUID, just
+/// the namespace. A `const fn`, so the RFC namespaces' values are computed
+/// at compile time; it repeats
 /// the first `four!` of [`compress`] without the (non-`const`) `asm!` barrier,
 /// and the tests check that resuming from it gives the same state.
-pub(crate) const fn after_first_four(state: [u32; 4], words: [u32; 4]) -> [u32; 4] {
+pub(crate) const fn after_first_four(state: [u32; 4], first_16: &[u8; 16]) -> [u32; 4] {
     const S: [u32; 4] = [7, 12, 17, 22];
     let [mut a, mut b, mut c, mut d] = state;
     let mut j = 0;
     while j < 4 {
+        let at = 4 * j;
+        let word = u32::from_le_bytes([
+            first_16[at],
+            first_16[at + 1],
+            first_16[at + 2],
+            first_16[at + 3],
+        ]);
         let f = d ^ (b & (c ^ d));
-        let t = a.wrapping_add(f).wrapping_add(words[j]).wrapping_add(T[j]);
+        let t = a.wrapping_add(f).wrapping_add(word).wrapping_add(T[j]);
         let new_b = b.wrapping_add(t.rotate_left(S[j]));
         // Rotate the roles: (a, b, c, d) <- (d, new b, b, c).
         a = d;
@@ -200,12 +208,9 @@ mod tests {
             for b in block.iter_mut() {
                 *b = next() as u8;
             }
-            let words = core::array::from_fn(|j| {
-                u32::from_le_bytes(block[4 * j..4 * j + 4].try_into().unwrap())
-            });
             let (mut whole, mut resumed) = (INITIAL_STATE, INITIAL_STATE);
             compress(&mut whole, &block);
-            let mid = after_first_four(INITIAL_STATE, words);
+            let mid = after_first_four(INITIAL_STATE, block.first_chunk().unwrap());
             compress_from_step_4(&mut resumed, mid, &block);
             assert_eq!(resumed, whole);
         }
