@@ -105,9 +105,13 @@
 //! AVX-512 VBMI (two byte permutes and a table lookup; built with Rust 1.89
 //! or later), else AVX2, else SSE2 on x86_64, and a table elsewhere. It
 //! returns the UUID in two registers.
-//! Formatting encodes with SSE2 and writes the hyphenated form with three
-//! stores; many UUIDs are formatted as text lines at once with AVX2 or SSSE3
-//! when the CPU has them ([`Hyphenated::encode_lines_lower`]). v3 and v5
+//! Formatting into a caller's buffer writes the hyphenated form with AVX2
+//! when the CPU has it (two 256-bit shuffles and two stores, inlined as
+//! assembly behind a run-time check), else SSE2 (three stores); `Display`
+//! uses the SSE2 encoder, reading the UUID as two 8-byte halves so that it
+//! does not wait on the two register stores that often just wrote it. Many
+//! UUIDs are formatted as text lines at once with AVX2 or SSSE3 when the CPU
+//! has them ([`Hyphenated::encode_lines_lower`]). v3 and v5
 //! build their one hash block in registers; v3 uses an MD5 block function
 //! ordered for latency and skips the steps that read only the namespace for
 //! the RFC namespaces; v5 runs in the SHA-NI registers when the CPU has them.
