@@ -178,12 +178,10 @@ pub(crate) mod sse2 {
 pub(crate) mod avx2 {
     use core::arch::x86_64::_mm_loadu_si128;
 
-    cpufeatures::new!(cpu_avx2, "avx2");
-
-    /// Whether [`hyphenated`] may run (one cached load after the first call).
+    /// Whether [`hyphenated`] may run.
     #[inline(always)]
     pub(crate) fn available() -> bool {
-        cpu_avx2::get()
+        crate::cpu::avx2()
     }
 
     /// The constants the assembly reads, at fixed offsets from one pointer.
@@ -596,25 +594,12 @@ mod lines {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     pub(crate) fn best() -> Path {
-        #[cfg(feature = "std")]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                Path::Avx2
-            } else if std::is_x86_feature_detected!("ssse3") {
-                Path::Ssse3
-            } else {
-                Path::Each
-            }
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            if cfg!(target_feature = "avx2") {
-                Path::Avx2
-            } else if cfg!(target_feature = "ssse3") {
-                Path::Ssse3
-            } else {
-                Path::Each
-            }
+        if crate::cpu::avx2() {
+            Path::Avx2
+        } else if crate::cpu::ssse3() {
+            Path::Ssse3
+        } else {
+            Path::Each
         }
     }
 

@@ -135,6 +135,8 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(target_arch = "x86_64")]
+mod cpu;
 mod error;
 mod external;
 mod fields;

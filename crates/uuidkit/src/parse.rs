@@ -578,13 +578,10 @@ pub(crate) mod sse2 {
 mod avx2 {
     use core::arch::x86_64::*;
 
-    cpufeatures::new!(cpu_avx2, "avx2");
-
-    /// Whether [`hyphenated`] may be called (one cached load after the first
-    /// call; `true` at compile time when the build enables AVX2).
+    /// Whether [`hyphenated`] may be called.
     #[inline(always)]
     pub(super) fn available() -> bool {
-        cpu_avx2::get()
+        crate::cpu::avx2()
     }
 
     /// Lanes 1–4 and 6–9 of `w` (digits 9–12 and 14–17) to lanes 8–15; zero
