@@ -4,11 +4,7 @@
 //!
 //! Nothing here reads a clock: a timestamp is just bits of the UUID.
 
-use crate::{Uuid, Version};
-
-/// 100-ns intervals from the Gregorian epoch (1582-10-15T00:00:00Z) to the Unix
-/// epoch: 141,427 days.
-pub(crate) const GREGORIAN_TO_UNIX_100NS: u64 = 0x01B2_1DD2_1381_4000;
+use crate::{GREGORIAN_TO_UNIX_100NS, Uuid, Version};
 
 /// The five fields of the RFC 4122 layout, in network byte order, as they
 /// are: no bits are interpreted or masked, so

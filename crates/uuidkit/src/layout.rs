@@ -6,6 +6,39 @@
 
 use crate::{Uuid, Version};
 
+/// 100-ns intervals from the Gregorian epoch of versions 1 and 6
+/// (1582-10-15T00:00:00Z) to the Unix epoch (1970-01-01T00:00:00Z): 141,427
+/// days.
+///
+/// ```
+/// use uuidkit::{GREGORIAN_TO_UNIX_100NS, Uuid};
+/// let a1 = Uuid::from_u128(0xC232AB00_9414_11EC_B3C8_9F6BDECED846); // RFC 9562 A.1
+/// let unix_100ns = a1.gregorian_timestamp().unwrap() - GREGORIAN_TO_UNIX_100NS;
+/// assert_eq!(unix_100ns, 16_455_577_420_000_000); // 2022-02-22T19:22:22Z
+/// ```
+pub const GREGORIAN_TO_UNIX_100NS: u64 = 0x01B2_1DD2_1381_4000;
+
+/// The largest 60-bit timestamp of versions 1 and 6, in 100-ns intervals since
+/// 1582-10-15: 5236-03-31T21:21:00.6846975Z.
+///
+/// ```
+/// use uuidkit::{MAX_GREGORIAN_TIMESTAMP, Uuid};
+/// let last = Uuid::new_v6_from_parts(MAX_GREGORIAN_TIMESTAMP, 0, [0; 6]);
+/// assert_eq!(last.gregorian_timestamp(), Some(MAX_GREGORIAN_TIMESTAMP));
+/// assert_eq!(MAX_GREGORIAN_TIMESTAMP, (1 << 60) - 1);
+/// ```
+pub const MAX_GREGORIAN_TIMESTAMP: u64 = (1 << 60) - 1;
+
+/// The largest 48-bit Unix millisecond timestamp of version 7:
+/// 10889-08-02T05:31:50.655Z.
+///
+/// ```
+/// use uuidkit::{MAX_UNIX_TS_MS, Uuid};
+/// assert_eq!(Uuid::v7_max(MAX_UNIX_TS_MS).unix_ts_ms(), Some(MAX_UNIX_TS_MS));
+/// assert_eq!(MAX_UNIX_TS_MS, (1 << 48) - 1);
+/// ```
+pub const MAX_UNIX_TS_MS: u64 = (1 << 48) - 1;
+
 const MASK_12: u128 = (1 << 12) - 1;
 const MASK_14: u128 = (1 << 14) - 1;
 const MASK_16: u128 = (1 << 16) - 1;

@@ -150,6 +150,8 @@ mod uuid;
 
 // Generators (issue 3): clock.rs, rng.rs, generator/, v1.rs, v4.rs, v6.rs, v7.rs, v8time.rs.
 mod clock;
+#[cfg(feature = "std")]
+mod fork;
 mod generator;
 #[cfg(feature = "std")]
 mod rng;
@@ -166,6 +168,7 @@ pub mod state;
 pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
 pub use crate::fields::Fields;
 pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};
+pub use crate::layout::{GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
 pub use crate::name::{NameHash, namespace};
 pub use crate::uuid::{Uuid, Variant, Version};
 

@@ -20,8 +20,6 @@
 
 use core::cell::RefCell;
 use core::convert::Infallible;
-use std::sync::Once;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread_local;
 
 use rand_core::{TryCryptoRng, TryRng};
@@ -29,9 +27,6 @@ use rand_core::{TryCryptoRng, TryRng};
 /// Draws (calls of 8 bytes, or 8-byte chunks of a fill) after which a thread's
 /// generator reseeds from the operating system.
 pub const RESEED_INTERVAL: u32 = 1 << 16;
-
-static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
-static ATFORK: Once = Once::new();
 
 /// Double rounds: ChaCha12.
 const DOUBLE_ROUNDS: usize = 6;
@@ -384,33 +379,16 @@ thread_local! {
     static LOCAL: RefCell<Option<Local>> = const { RefCell::new(None) };
 }
 
-#[cfg(unix)]
-extern "C" fn on_fork_child() {
-    FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
-}
-
-fn register_atfork() {
-    ATFORK.call_once(|| {
-        #[cfg(unix)]
-        // SAFETY: the handler only performs an atomic increment, which is
-        // async-signal-safe and valid in a freshly forked child.
-        unsafe {
-            libc::pthread_atfork(None, None, Some(on_fork_child));
-        }
-    });
-}
-
 #[cold]
 #[inline(never)]
 fn seed_local(slot: &mut Option<Local>) {
-    register_atfork();
     let mut seed = [0u8; 32];
     if let Err(e) = getrandom::fill(&mut seed) {
         panic!("uuidkit: the operating system's random source failed: {e}");
     }
     *slot = Some(Local {
         rng: Stream::from_seed(seed),
-        generation: FORK_GENERATION.load(Ordering::Relaxed),
+        generation: crate::fork::generation(),
         draws: 0,
     });
 }
@@ -422,7 +400,7 @@ fn with_local<T>(draws: u32, f: impl FnOnce(&mut Stream) -> T) -> T {
         let fresh = match &mut *slot {
             Some(l) => {
                 l.draws = l.draws.saturating_add(draws);
-                l.generation == FORK_GENERATION.load(Ordering::Relaxed) && l.draws < RESEED_INTERVAL
+                l.generation == crate::fork::current() && l.draws < RESEED_INTERVAL
             }
             None => false,
         };
@@ -630,7 +608,7 @@ mod tests {
     fn fork_generation_bump_forces_a_reseed() {
         let before = next_u64();
         let gen_before = LOCAL.with(|c| c.borrow().as_ref().map(|l| l.generation));
-        FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
+        crate::fork::bump_for_test();
         let after = next_u64();
         let gen_after = LOCAL.with(|c| c.borrow().as_ref().map(|l| l.generation));
         assert_ne!(before, after);

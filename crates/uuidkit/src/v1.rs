@@ -6,9 +6,7 @@ use rand_core::Rng;
 use crate::generator::{GenError, GenErrorKind, NoReserve, Reserve, RolloverPolicy, Stop};
 use crate::{Clock, Uuid};
 
-/// 100-ns intervals from 1582-10-15T00:00:00Z to the Unix epoch.
-pub(crate) const GREGORIAN_OFFSET: u64 = 0x01B2_1DD2_1381_4000;
-const MAX_TS60: u64 = (1 << 60) - 1;
+use crate::{GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_GREGORIAN_TIMESTAMP as MAX_TS60};
 
 /// The state of a [`V1Generator`] or [`V6Generator`](crate::V6Generator), as
 /// RFC 9562 §6.3 lists it for stable storage: the last timestamp (60-bit count of

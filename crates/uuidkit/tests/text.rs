@@ -96,10 +96,10 @@ fn the_issue_examples_word_for_word() {
     );
 }
 
-#[test]
-fn every_error_kind_with_its_position() {
+/// Input, error kind, position and message: every kind of lenient parse error.
+const ERROR_CASES: &[(&str, ParseErrorKind, Option<usize>, &str)] = {
     use ParseErrorKind::*;
-    let cases: &[(&str, ParseErrorKind, Option<usize>, &str)] = &[
+    &[
         (
             "",
             InvalidLength { found: 0 },
@@ -227,8 +227,12 @@ fn every_error_kind_with_its_position() {
             Some(0),
             "invalid character ' ' at position 0: expected a hex digit",
         ),
-    ];
-    for &(input, kind, position, message) in cases {
+    ]
+};
+
+#[test]
+fn every_error_kind_with_its_position() {
+    for &(input, kind, position, message) in ERROR_CASES {
         let e = Uuid::parse(input).unwrap_err();
         assert_eq!(
             (e.kind(), e.position(), e.to_string().as_str()),

@@ -14,7 +14,7 @@ use super::{ClockBackPolicy, GenError, GenErrorKind, RolloverPolicy};
 
 const NS_PER_MS: u64 = 1_000_000;
 /// Largest millisecond timestamp a 48-bit field holds.
-pub(crate) const MAX_MS: u64 = (1 << 48) - 1;
+pub(crate) use crate::MAX_UNIX_TS_MS as MAX_MS;
 
 /// How the engine counts; validated by the configs that build it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

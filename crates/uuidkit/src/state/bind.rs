@@ -11,41 +11,22 @@
 //! retries: the declined timestamp is never handed out.
 
 use core::cell::{Cell, RefCell};
-use core::sync::atomic::{AtomicU64, Ordering};
 use core::time::Duration;
-use std::sync::Once;
 
 use rand_core::Rng;
 
 use super::{Fresh, Gregorian, GregorianBlock, Reserver, Status, V7Block};
+use crate::GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET;
 use crate::generator::{GenError, GenErrorKind, Reserve};
-use crate::v1::{GREGORIAN_OFFSET, V1State};
+use crate::v1::V1State;
 use crate::{Clock, Uuid, V1Generator, V6Generator, V7Generator, V7State};
 
 /// The code of the [`GenError::store`] a lease returns to ask for a re-seed
 /// (never seen by users: the wrappers catch it).
 const RESEED: u64 = 0x5EED;
 
-static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
-static ATFORK: Once = Once::new();
-
-#[cfg(unix)]
-extern "C" fn on_fork_child() {
-    FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
-}
-
-/// A child process must not continue its parent's block: count forks.
-fn fork_generation() -> u64 {
-    ATFORK.call_once(|| {
-        #[cfg(unix)]
-        // SAFETY: the handler only performs an atomic increment, which is
-        // async-signal-safe and valid in a freshly forked child.
-        unsafe {
-            libc::pthread_atfork(None, None, Some(on_fork_child));
-        }
-    });
-    FORK_GENERATION.load(Ordering::Relaxed)
-}
+/// A child process must not continue its parent's block.
+use crate::fork::generation as fork_generation;
 
 /// Unix nanoseconds → 60-bit Gregorian ticks.
 fn ts60(unix_ns: u64) -> u64 {
@@ -226,7 +207,7 @@ impl<G: GregorianGen> Bound<G> {
     #[inline]
     fn generate(&mut self) -> Result<Uuid, GenError> {
         loop {
-            if FORK_GENERATION.load(Ordering::Relaxed) != self.fork {
+            if crate::fork::current() != self.fork {
                 self.fork = fork_generation();
                 self.renew();
                 continue;
@@ -568,7 +549,7 @@ impl<C: Clock, R: Rng> StoredV7<C, R> {
     #[inline]
     pub fn generate(&mut self) -> Result<Uuid, GenError> {
         loop {
-            if FORK_GENERATION.load(Ordering::Relaxed) != self.fork {
+            if crate::fork::current() != self.fork {
                 self.fork = fork_generation();
                 self.renew();
                 continue;

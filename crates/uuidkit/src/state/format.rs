@@ -36,9 +36,9 @@ const HEADER_PREFIX: &str = "uuidkit-state ";
 const CHECKSUM_PREFIX: &str = "sha256 ";
 const CHECKSUM_HEX: usize = 16;
 /// The largest 60-bit timestamp (RFC 9562 §5.1).
-pub(crate) const TS60_MAX: u64 = (1 << 60) - 1;
+pub(crate) use crate::MAX_GREGORIAN_TIMESTAMP as TS60_MAX;
 /// The largest 48-bit millisecond timestamp (RFC 9562 §5.7).
-pub(crate) const MS48_MAX: u64 = (1 << 48) - 1;
+pub(crate) use crate::MAX_UNIX_TS_MS as MS48_MAX;
 
 /// Stored state of a version 1 or version 6 generator (RFC 9562 §6.3).
 ///
