@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use uiap::config::Config;
-use uiap::device::{Destination, Device, InterfaceId, Peer};
+use uiap::device::{ClaimSpec, Destination, Device, DropReason, InterfaceId, Peer};
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
 use uiap::wire::{DeviceId, MessageType, Repr, WireErrorKind};
@@ -32,11 +32,7 @@ fn device() -> Device<ChaCha8Rng> {
     // Hold 0x2a (proxy-announced), and have 0x2b in progress.
     d.claim(
         Instant::ZERO,
-        DOMAIN,
-        UidSpace::Unique(Uid::from_octets(&[0x2a]).unwrap()),
-        3600,
-        false,
-        true,
+        ClaimSpec::new(DOMAIN, UidSpace::Unique(Uid::from_octets(&[0x2a]).unwrap())).proxy(true),
     )
     .unwrap();
     while let Some(t) = d.poll_timeout() {
@@ -47,11 +43,7 @@ fn device() -> Device<ChaCha8Rng> {
     }
     d.claim(
         Instant::from_secs(5),
-        DOMAIN,
-        UidSpace::Unique(Uid::from_octets(&[0x2b]).unwrap()),
-        60,
-        false,
-        false,
+        ClaimSpec::new(DOMAIN, UidSpace::Unique(Uid::from_octets(&[0x2b]).unwrap())).lifetime(60),
     )
     .unwrap();
     d.handle_timeout(Instant::from_secs(5));
@@ -151,7 +143,7 @@ fn every_wire_rejection_is_dropped_and_counted_by_kind() {
             (0, 0),
             "{kind:?}"
         );
-        assert_eq!(d.counters().dropped(kind.as_str()), 1, "{kind:?}");
+        assert_eq!(d.counters().dropped(DropReason::Wire(*kind)), 1, "{kind:?}");
         assert!(d.poll_event().is_none());
     }
     assert_eq!(d.counters().total_drops(), cases.len() as u64);
@@ -177,10 +169,10 @@ fn protocol_drops_are_counted_by_reason() {
     mismatch[1] = 0x10;
     assert_eq!(feed(&mut d, now, from(2), &mismatch), (0, 0));
     for reason in [
-        "unknown_interface",
-        "duplicate",
-        "unknown_deny",
-        "deny_mismatch",
+        DropReason::UnknownInterface,
+        DropReason::Duplicate,
+        DropReason::UnknownDeny,
+        DropReason::DenyMismatch,
     ] {
         assert_eq!(d.counters().dropped(reason), 1, "{reason}");
     }

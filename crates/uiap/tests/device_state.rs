@@ -6,8 +6,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use uiap::config::Config;
 use uiap::device::{
-    ClaimErrorKind, ClaimId, ClaimState, Destination, Device, Event, FailureReason, InterfaceId,
-    Peer, Transmit,
+    ClaimErrorKind, ClaimId, ClaimSpec, ClaimState, Destination, Device, DropReason, Event,
+    FailureReason, InterfaceId, Peer, Transmit,
 };
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
@@ -88,7 +88,7 @@ fn run(d: &mut Device<ChaCha8Rng>, end: Instant) -> Vec<(Instant, Transmit)> {
 /// Makes `d` hold `space` (claim and run its window on an empty site).
 fn hold(d: &mut Device<ChaCha8Rng>, space: UidSpace) -> ClaimId {
     let c = d
-        .claim(Instant::ZERO, DOMAIN, space, 3600, false, false)
+        .claim(Instant::ZERO, ClaimSpec::new(DOMAIN, space))
         .unwrap();
     run(d, Instant::from_secs(3));
     assert_eq!(
@@ -106,7 +106,7 @@ fn new_claim_sends_three_attempts_then_succeeds_at_2_5_s() {
     let mut d = device(7, &[1, 2]);
     let first_seq = d.next_sequence();
     let c = d
-        .claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false)
+        .claim(Instant::ZERO, ClaimSpec::new(DOMAIN, unique(42)))
         .unwrap();
     assert_eq!(d.claim_info(c).unwrap().state, ClaimState::Probing);
     let sent = run(&mut d, Instant::from_secs(10));
@@ -168,8 +168,11 @@ fn start_jitter_is_within_0_to_250_ms() {
             ChaCha8Rng::seed_from_u64(seed),
         );
         d.add_interface(InterfaceId(1));
-        d.claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false)
-            .unwrap();
+        d.claim(
+            Instant::ZERO,
+            ClaimSpec::new(DOMAIN, unique(1)).lifetime(60),
+        )
+        .unwrap();
         let first = d.poll_timeout().unwrap();
         assert!(first <= Instant::from_millis(250), "{first}");
         seen.push(first);
@@ -185,8 +188,11 @@ fn sequence_numbers_wrap() {
     // Find a seed-independent way: claim repeatedly until the sequence wraps is too slow, so
     // check the arithmetic on the observed numbers instead.
     let s0 = d.next_sequence();
-    d.claim(Instant::ZERO, DOMAIN, unique(1), 60, true, false)
-        .unwrap();
+    d.claim(
+        Instant::ZERO,
+        ClaimSpec::new(DOMAIN, unique(1)).lifetime(60).reclaim(true),
+    )
+    .unwrap();
     run(&mut d, Instant::from_secs(5));
     assert_eq!(d.next_sequence(), s0.wrapping_add(2));
 }
@@ -195,7 +201,10 @@ fn sequence_numbers_wrap() {
 fn reclaim_sends_two_attempts_with_r_and_succeeds_at_2_s() {
     let mut d = device(7, &[1]);
     let c = d
-        .claim(Instant::ZERO, DOMAIN, unique(42), 3600, true, false)
+        .claim(
+            Instant::ZERO,
+            ClaimSpec::new(DOMAIN, unique(42)).reclaim(true),
+        )
         .unwrap();
     let sent = run(&mut d, Instant::from_secs(10));
     assert_eq!(sent.len(), 2);
@@ -237,7 +246,7 @@ fn forward_changes_only_the_hop_limit_and_skips_the_arrival_interface() {
     // The duplicate (another path, another interface) is dropped silently.
     d.handle_datagram(Instant::from_millis(1), peer(3, 6), &bytes);
     assert!(drain(&mut d).is_empty());
-    assert_eq!(d.counters().dropped("duplicate"), 1);
+    assert_eq!(d.counters().dropped(DropReason::Duplicate), 1);
     assert_eq!(d.counters().attempts_forwarded, 2);
 }
 
@@ -316,7 +325,7 @@ fn deny_is_forwarded_once_to_the_first_previous_hop() {
     );
     d.handle_datagram(Instant::from_millis(4), peer(2, 8), &deny_bytes);
     assert!(drain(&mut d).is_empty());
-    assert_eq!(d.counters().dropped("second_deny"), 1);
+    assert_eq!(d.counters().dropped(DropReason::SecondDeny), 1);
     // Unknown message, and a Deny whose UID differs from the Attempt's.
     let mut other = deny.clone();
     other.sequence = 2;
@@ -325,8 +334,8 @@ fn deny_is_forwarded_once_to_the_first_previous_hop() {
     wrong.space = unique(2);
     d.handle_datagram(Instant::from_millis(5), peer(2, 8), &wrong.to_vec());
     assert!(drain(&mut d).is_empty());
-    assert_eq!(d.counters().dropped("unknown_deny"), 1);
-    assert_eq!(d.counters().dropped("deny_mismatch"), 1);
+    assert_eq!(d.counters().dropped(DropReason::UnknownDeny), 1);
+    assert_eq!(d.counters().dropped(DropReason::DenyMismatch), 1);
     assert_eq!(d.counters().denies_forwarded, 1);
 }
 
@@ -334,7 +343,7 @@ fn deny_is_forwarded_once_to_the_first_previous_hop() {
 fn a_deny_fails_the_claim_and_a_late_one_is_a_late_conflict() {
     let mut d = device(7, &[1]);
     let c = d
-        .claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false)
+        .claim(Instant::ZERO, ClaimSpec::new(DOMAIN, unique(42)))
         .unwrap();
     let sent = run(&mut d, Instant::from_millis(600));
     let first = Repr::parse(&sent[0].1.payload).unwrap();
@@ -372,20 +381,20 @@ fn a_deny_fails_the_claim_and_a_late_one_is_a_late_conflict() {
             }
         }]
     );
-    assert_eq!(d.counters().dropped("late_deny"), 1);
+    assert_eq!(d.counters().dropped(DropReason::LateDeny), 1);
     assert_eq!(d.counters().late_conflicts, 1);
 }
 
 #[test]
 fn own_attempts_coming_back_are_dropped_silently() {
     let mut d = device(7, &[1, 2]);
-    d.claim(Instant::ZERO, DOMAIN, unique(42), 3600, false, false)
+    d.claim(Instant::ZERO, ClaimSpec::new(DOMAIN, unique(42)))
         .unwrap();
     let sent = run(&mut d, Instant::ZERO);
     d.handle_datagram(Instant::from_millis(1), peer(2, 3), &sent[0].1.payload);
     assert!(drain(&mut d).is_empty());
     assert!(events(&mut d).is_empty());
-    assert_eq!(d.counters().dropped("own_loop"), 1);
+    assert_eq!(d.counters().dropped(DropReason::OwnLoop), 1);
 }
 
 #[test]
@@ -432,7 +441,10 @@ fn simultaneous_claims_follow_the_reclaim_precedence_table() {
     ] {
         let mut d = device(7, &[1, 2]);
         let c = d
-            .claim(Instant::ZERO, DOMAIN, unique(42), 3600, ours_r, false)
+            .claim(
+                Instant::ZERO,
+                ClaimSpec::new(DOMAIN, unique(42)).reclaim(ours_r),
+            )
             .unwrap();
         run(&mut d, Instant::ZERO);
         let bytes = attempt(5, 1, unique(42), theirs_r, 32).to_vec();
@@ -488,21 +500,17 @@ fn a_second_overlapping_claim_on_one_device_fails_at_once() {
     let a = d
         .claim(
             Instant::ZERO,
-            DOMAIN,
-            UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap()),
-            60,
-            false,
-            false,
+            ClaimSpec::new(
+                DOMAIN,
+                UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap()),
+            )
+            .lifetime(60),
         )
         .unwrap();
     let err = d
         .claim(
             Instant::ZERO,
-            DOMAIN,
-            UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2])),
-            60,
-            false,
-            false,
+            ClaimSpec::new(DOMAIN, UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2]))).lifetime(60),
         )
         .unwrap_err();
     assert_eq!(err.kind(), ClaimErrorKind::LocalConflict { existing: a });
@@ -515,11 +523,7 @@ fn a_second_overlapping_claim_on_one_device_fails_at_once() {
     assert!(
         d.claim(
             Instant::ZERO,
-            other,
-            UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2])),
-            60,
-            false,
-            false
+            ClaimSpec::new(other, UidSpace::Unique(uid(&[0xc0, 0xa8, 1, 2]))).lifetime(60)
         )
         .is_ok()
     );
@@ -528,11 +532,7 @@ fn a_second_overlapping_claim_on_one_device_fails_at_once() {
     let e = d
         .claim(
             Instant::ZERO,
-            right,
-            UidSpace::Prefix(uid(&[1])),
-            60,
-            false,
-            false,
+            ClaimSpec::new(right, UidSpace::Prefix(uid(&[1]))).lifetime(60),
         )
         .unwrap_err();
     assert_eq!(e.kind(), ClaimErrorKind::InvalidSpace);
@@ -542,7 +542,10 @@ fn a_second_overlapping_claim_on_one_device_fails_at_once() {
 fn lifetime_expiry_release_and_renewal() {
     let mut d = device(7, &[1]);
     let c = d
-        .claim(Instant::ZERO, DOMAIN, unique(1), 10, false, false)
+        .claim(
+            Instant::ZERO,
+            ClaimSpec::new(DOMAIN, unique(1)).lifetime(10),
+        )
         .unwrap();
     run(&mut d, Instant::from_secs(3));
     assert_eq!(
@@ -571,7 +574,10 @@ fn lifetime_expiry_release_and_renewal() {
     assert_eq!(d.poll_timeout(), None);
     // Release stops a probing claim silently.
     let c2 = d
-        .claim(Instant::from_secs(21), DOMAIN, unique(2), 10, false, false)
+        .claim(
+            Instant::from_secs(21),
+            ClaimSpec::new(DOMAIN, unique(2)).lifetime(10),
+        )
         .unwrap();
     assert!(d.release(c2));
     assert!(run(&mut d, Instant::from_secs(30)).is_empty());
@@ -588,7 +594,10 @@ fn auto_renew_reclaims_before_the_lifetime_ends() {
     let mut d = Device::new(cfg, DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(1));
     d.add_interface(InterfaceId(1));
     let c = d
-        .claim(Instant::ZERO, DOMAIN, unique(1), 100, false, false)
+        .claim(
+            Instant::ZERO,
+            ClaimSpec::new(DOMAIN, unique(1)).lifetime(100),
+        )
         .unwrap();
     let sent = run(&mut d, Instant::from_secs(400));
     // 3 initial + 2 per renewal; renewals at 75 s after each success.
@@ -607,8 +616,11 @@ fn auto_renew_reclaims_before_the_lifetime_ends() {
 #[test]
 fn spurious_timeouts_are_no_ops() {
     let mut d = device(7, &[1]);
-    d.claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false)
-        .unwrap();
+    d.claim(
+        Instant::ZERO,
+        ClaimSpec::new(DOMAIN, unique(1)).lifetime(60),
+    )
+    .unwrap();
     d.handle_timeout(Instant::ZERO);
     assert_eq!(drain(&mut d).len(), 1);
     for ms in [1, 100, 499] {
@@ -623,7 +635,10 @@ fn spurious_timeouts_are_no_ops() {
 fn proxy_claim_announces_with_x_and_r_after_success_and_proxies_defend_it() {
     let mut owner = device(7, &[1]);
     let c = owner
-        .claim(Instant::ZERO, DOMAIN, unique(9), 600, false, true)
+        .claim(
+            Instant::ZERO,
+            ClaimSpec::new(DOMAIN, unique(9)).lifetime(600).proxy(true),
+        )
         .unwrap();
     let sent = run(&mut owner, Instant::from_secs(10));
     let flags: Vec<(bool, bool)> = sent
@@ -742,14 +757,17 @@ fn message_table_is_bounded_and_expires() {
         &attempt(5, 19, unique(1), false, 32).to_vec(),
     );
     assert_eq!(d.message_table_len(), 1);
-    assert_eq!(d.counters().dropped("duplicate"), 0);
+    assert_eq!(d.counters().dropped(DropReason::Duplicate), 0);
 }
 
 #[test]
 fn a_site_of_one_succeeds_without_interfaces() {
     let mut d = device(1, &[]);
     let c = d
-        .claim(Instant::ZERO, DOMAIN, unique(1), 60, false, false)
+        .claim(
+            Instant::ZERO,
+            ClaimSpec::new(DOMAIN, unique(1)).lifetime(60),
+        )
         .unwrap();
     assert!(run(&mut d, Instant::from_secs(3)).is_empty());
     assert!(matches!(events(&mut d)[..], [Event::ClaimSucceeded { claim, .. }] if claim == c));
@@ -768,7 +786,7 @@ fn claims_are_rate_limited_after_repeated_conflicts() {
     for (i, at) in [0u64, 1_000, 2_000, 61_000].into_iter().enumerate() {
         let now = Instant::from_millis(at);
         let c = d
-            .claim(now, DOMAIN, unique(i as u8), 60, false, false)
+            .claim(now, ClaimSpec::new(DOMAIN, unique(i as u8)).lifetime(60))
             .unwrap();
         let start = d.poll_timeout().unwrap();
         starts.push(start.as_micros() / 1000);

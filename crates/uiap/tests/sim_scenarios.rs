@@ -3,7 +3,7 @@
 use core::time::Duration;
 
 use uiap::config::Config;
-use uiap::device::{ClaimErrorKind, ClaimState, FailureReason};
+use uiap::device::{ClaimErrorKind, ClaimState, DropReason, FailureReason};
 use uiap::sim::{ClaimSpec, NodeId, Outcome, SegmentParams, Sim};
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
@@ -190,7 +190,7 @@ fn ring_forwards_each_message_at_most_once_per_node_and_interface() {
     let totals = sim.totals();
     assert_eq!(totals.attempts_forwarded, 12 * 11);
     // The two copies meet: every node but the originator sees each flood twice or drops it.
-    assert!(totals.dropped("duplicate") > 0);
+    assert!(totals.dropped(DropReason::Duplicate) > 0);
 }
 
 #[test]
@@ -223,7 +223,7 @@ fn mesh_with_duplication_and_reordering_forwards_each_message_at_most_once() {
     ));
     assert_eq!(sim.max_forwards().0, 1);
     assert!(sim.stats().duplicated > 0);
-    assert!(sim.totals().dropped("duplicate") > 0);
+    assert!(sim.totals().dropped(DropReason::Duplicate) > 0);
 }
 
 /// Owner O — proxy P — claimant C (a line). O claims with proxy defense and lifetime 60 s.

@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use uiap::config::Config;
-use uiap::device::{Destination, Device, InterfaceId, Peer};
+use uiap::device::{ClaimSpec, Destination, Device, InterfaceId, Peer};
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
 use uiap::wire::DeviceId;
@@ -32,14 +32,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let domain = DomainId::from_bytes([0, 1, 0, 2, 0, 3, 0, 0]);
     // A held claim (192.168/16) and one in progress, so Denies and simultaneous claims are reachable.
-    let _ = dev.claim(
-        Instant::ZERO,
-        domain,
-        UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap()),
-        3600,
-        false,
-        true,
-    );
+    let _ = dev.claim(Instant::ZERO, ClaimSpec::new(domain, UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap())).proxy(true));
     let mut now = Instant::ZERO;
     while let Some(t) = dev.poll_timeout() {
         if t > Instant::from_secs(3) {
@@ -48,14 +41,7 @@ fuzz_target!(|data: &[u8]| {
         now = t;
         dev.handle_timeout(now);
     }
-    let _ = dev.claim(
-        now,
-        domain,
-        UidSpace::Unique(Uid::from_octets(&[0x2a]).unwrap()),
-        60,
-        false,
-        false,
-    );
+    let _ = dev.claim(now, ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[0x2a]).unwrap())).lifetime(60));
     while dev.poll_transmit().is_some() {}
     let mut rest = data;
     while let [selector, len, tail @ ..] = rest {

@@ -18,17 +18,39 @@ use super::socket::{RECV_BUFFER, Received, Role, Sockets, SourceDrop, check_sour
 use super::store::{Claims, Store, StoredClaim};
 use super::{Config, DaemonError, DaemonErrorKind};
 use crate::device::{
-    ClaimErrorKind, ClaimId, Destination, Device, Event, FailureReason, InterfaceId, Peer,
+    ClaimErrorKind, ClaimId, ClaimSpec, Destination, Device, Event, FailureReason, InterfaceId,
+    Peer,
 };
 use crate::space::DomainId;
 use crate::time::Instant;
 use crate::wire::{DeviceId, MAX_MESSAGE_LEN};
 
+/// Where a claim of the daemon stands (`state` in the control API).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EntryState {
+    /// Its first round (new claim or reclaim after a restart) is in progress.
+    Claiming,
+    /// It succeeded and is defended.
+    Held,
+    /// The network or a local claim refused it.
+    Denied,
+}
+
+impl EntryState {
+    fn as_str(self) -> &'static str {
+        match self {
+            EntryState::Claiming => "claiming",
+            EntryState::Held => "held",
+            EntryState::Denied => "denied",
+        }
+    }
+}
+
 /// One claim as the daemon tracks it.
 struct Entry {
     stored: StoredClaim,
     device: Option<ClaimId>,
-    state: &'static str,
+    state: EntryState,
     /// Persisted (it succeeded once, or was loaded from the state directory).
     persisted: bool,
     waiters: Vec<oneshot::Sender<Response>>,
@@ -42,7 +64,7 @@ impl Entry {
             space: self.stored.space.clone(),
             lifetime: self.stored.lifetime,
             proxy: self.stored.proxy,
-            state: self.state.into(),
+            state: self.state.as_str().into(),
         }
     }
 }
@@ -57,7 +79,7 @@ struct Daemon {
     claims: BTreeMap<u64, Entry>,
     by_device: HashMap<ClaimId, u64>,
     next_id: u64,
-    drops: BTreeMap<&'static str, u64>,
+    drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
 }
 
@@ -224,7 +246,7 @@ impl Daemon {
         Instant::from_micros(u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX))
     }
 
-    fn count(&mut self, reason: &'static str) {
+    fn count(&mut self, reason: SourceDrop) {
         *self.drops.entry(reason).or_insert(0) += 1;
     }
 
@@ -283,10 +305,13 @@ impl Daemon {
                     continue;
                 }
             };
-            match self
-                .device
-                .claim(now, domain, space, stored.lifetime, true, stored.proxy)
-            {
+            match self.device.claim(
+                now,
+                ClaimSpec::new(domain, space)
+                    .lifetime(stored.lifetime)
+                    .reclaim(true)
+                    .proxy(stored.proxy),
+            ) {
                 Ok(cid) => {
                     info!(id = stored.id, domain = %stored.domain, space = %stored.space, "reclaiming");
                     self.next_id = self.next_id.max(stored.id + 1);
@@ -296,7 +321,7 @@ impl Daemon {
                         Entry {
                             stored,
                             device: Some(cid),
-                            state: "claiming",
+                            state: EntryState::Claiming,
                             persisted: true,
                             waiters: Vec::new(),
                         },
@@ -328,7 +353,7 @@ impl Daemon {
             Ok(r) => r,
             Err(e) => {
                 warn!(error = %e, "recvmsg failed");
-                self.count("recv_error");
+                self.count(SourceDrop::RecvError);
                 return;
             }
         };
@@ -341,7 +366,7 @@ impl Daemon {
             Ok(v) => v,
             Err(reason) => {
                 debug!(source = %r.source, role = r.role.as_str(), reason = reason.as_str(), "dropped");
-                self.count(reason.as_str());
+                self.count(reason);
                 return;
             }
         };
@@ -349,8 +374,8 @@ impl Daemon {
         if let Some(key) = &self.config.psk {
             match psk::open(key, bytes) {
                 Ok(m) => bytes = m,
-                Err(psk::Refused::Missing) => return self.count(SourceDrop::PskMissing.as_str()),
-                Err(psk::Refused::Mismatch) => return self.count(SourceDrop::PskMismatch.as_str()),
+                Err(psk::Refused::Missing) => return self.count(SourceDrop::PskMissing),
+                Err(psk::Refused::Mismatch) => return self.count(SourceDrop::PskMismatch),
             }
         }
         let now = self.now();
@@ -443,10 +468,12 @@ impl Daemon {
             proxy,
         };
         let now = self.now();
-        match self
-            .device
-            .claim(now, domain, parsed, lifetime, false, proxy)
-        {
+        match self.device.claim(
+            now,
+            ClaimSpec::new(domain, parsed)
+                .lifetime(lifetime)
+                .proxy(proxy),
+        ) {
             Ok(cid) => {
                 self.next_id += 1;
                 info!(id, domain = %stored.domain, space = %stored.space, lifetime, proxy, "claiming");
@@ -456,7 +483,7 @@ impl Daemon {
                     Entry {
                         stored,
                         device: Some(cid),
-                        state: "claiming",
+                        state: EntryState::Claiming,
                         persisted: false,
                         waiters: Vec::new(),
                     },
@@ -469,7 +496,7 @@ impl Daemon {
                     let mut view = Entry {
                         stored,
                         device: None,
-                        state: "denied",
+                        state: EntryState::Denied,
                         persisted: false,
                         waiters: Vec::new(),
                     }
@@ -512,10 +539,10 @@ impl Daemon {
         let mut drops: BTreeMap<String, u64> = self
             .drops
             .iter()
-            .map(|(k, v)| (k.to_string(), *v))
+            .map(|(k, v)| (k.as_str().to_owned(), *v))
             .collect();
         for (k, v) in c.drops() {
-            *drops.entry(k.to_string()).or_insert(0) += v;
+            *drops.entry(k.as_str().to_owned()).or_insert(0) += v;
         }
         StatusView {
             device_id: self.device.device_id().to_string(),
@@ -574,7 +601,7 @@ impl Daemon {
                 else {
                     return false;
                 };
-                entry.state = "held";
+                entry.state = EntryState::Held;
                 if self.interfaces.is_empty() {
                     info!(
                         id = entry.stored.id,
@@ -614,7 +641,7 @@ impl Daemon {
                     }
                 };
                 warn!(id, reason = %why, "claim denied");
-                entry.state = "denied";
+                entry.state = EntryState::Denied;
                 let view = entry.view();
                 for w in entry.waiters.drain(..) {
                     let _ = w.send(Response {

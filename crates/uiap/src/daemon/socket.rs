@@ -110,6 +110,8 @@ pub enum SourceDrop {
     PskMissing,
     /// A PSK is configured and the trailer does not verify.
     PskMismatch,
+    /// Receiving failed (`recvmsg` returned an error).
+    RecvError,
 }
 
 impl SourceDrop {
@@ -130,6 +132,7 @@ impl SourceDrop {
             SourceDrop::UnknownInterface => "unknown_interface",
             SourceDrop::PskMissing => "psk_missing",
             SourceDrop::PskMismatch => "psk_mismatch",
+            SourceDrop::RecvError => "recv_error",
         }
     }
 }

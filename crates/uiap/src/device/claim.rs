@@ -41,11 +41,107 @@ impl fmt::Display for ClaimId {
     }
 }
 
+/// What to claim, and how: the argument of [`Device::claim`].
+///
+/// ```
+/// use uiap::device::{ClaimSpec, INFINITE_LIFETIME};
+/// use uiap::space::{DomainId, Uid, UidSpace};
+///
+/// let domain: DomainId = "fff:0:0:1".parse()?;
+/// let spec = ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[1])?));
+/// assert_eq!((spec.lifetime, spec.reclaim, spec.proxy), (3600, false, false));
+/// let forever = spec.lifetime(INFINITE_LIFETIME).reclaim(true);
+/// assert!(forever.reclaim && forever.lifetime == u32::MAX);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimSpec {
+    /// The domain.
+    pub domain: DomainId,
+    /// The space.
+    pub space: UidSpace,
+    /// Lifetime in seconds after success ([`DEFAULT_LIFETIME`]; [`INFINITE_LIFETIME`] for ever).
+    pub lifetime: u32,
+    /// The R flag: the application held this space before, e.g. across a restart (false).
+    pub reclaim: bool,
+    /// The X flag: ask other devices to defend the claim by proxy (false).
+    pub proxy: bool,
+}
+
+/// The lifetime of a [`ClaimSpec::new`], in seconds.
+pub const DEFAULT_LIFETIME: u32 = 3600;
+
+impl ClaimSpec {
+    /// A new claim (no R flag) of `space` in `domain`, for [`DEFAULT_LIFETIME`] seconds, without
+    /// proxy defense.
+    ///
+    /// ```
+    /// # use uiap::device::ClaimSpec;
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let spec = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?));
+    /// assert_eq!(spec.lifetime, 3600);
+    /// assert!(!spec.reclaim && !spec.proxy);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(domain: DomainId, space: UidSpace) -> ClaimSpec {
+        ClaimSpec {
+            domain,
+            space,
+            lifetime: DEFAULT_LIFETIME,
+            reclaim: false,
+            proxy: false,
+        }
+    }
+
+    /// With this lifetime in seconds.
+    ///
+    /// ```
+    /// # use uiap::device::ClaimSpec;
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(5);
+    /// assert_eq!(s.lifetime, 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn lifetime(mut self, seconds: u32) -> ClaimSpec {
+        self.lifetime = seconds;
+        self
+    }
+
+    /// As a reclaim (R flag) or not.
+    ///
+    /// ```
+    /// # use uiap::device::ClaimSpec;
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).reclaim(true);
+    /// assert!(s.reclaim);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reclaim(mut self, reclaim: bool) -> ClaimSpec {
+        self.reclaim = reclaim;
+        self
+    }
+
+    /// With or without proxy defense (X flag).
+    ///
+    /// ```
+    /// # use uiap::device::ClaimSpec;
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).proxy(true);
+    /// assert!(s.proxy);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn proxy(mut self, proxy: bool) -> ClaimSpec {
+        self.proxy = proxy;
+        self
+    }
+}
+
 /// Where a claim stands.
 ///
 /// ```
 /// # use uiap::device::ClaimState;
 /// assert_ne!(ClaimState::Probing, ClaimState::Held);
+/// assert_eq!(ClaimState::Reclaiming.as_str(), "reclaiming");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClaimState {
@@ -55,6 +151,22 @@ pub enum ClaimState {
     Held,
     /// Held, and re-verifying itself by a reclaim (renewal or proxy announcement).
     Reclaiming,
+}
+
+impl ClaimState {
+    /// A stable lower-case name, for logs and statistics.
+    ///
+    /// ```
+    /// # use uiap::device::ClaimState;
+    /// assert_eq!(ClaimState::Probing.as_str(), "probing");
+    /// ```
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ClaimState::Probing => "probing",
+            ClaimState::Held => "held",
+            ClaimState::Reclaiming => "reclaiming",
+        }
+    }
 }
 
 /// A snapshot of one claim, as listed by [`Device::claims`].

@@ -2,28 +2,114 @@
 
 use std::collections::BTreeMap;
 
+use crate::wire::WireErrorKind;
+
+/// Why a received datagram led to no action: the key of [`Counters::dropped`].
+///
+/// A closed set, so a counter cannot be created by a typo; [`as_str`](Self::as_str) gives the
+/// stable snake_case name used in logs and statistics.
+///
+/// ```
+/// use uiap::device::DropReason;
+/// use uiap::wire::WireErrorKind;
+///
+/// assert_eq!(DropReason::SecondDeny.as_str(), "second_deny");
+/// assert_eq!(DropReason::Wire(WireErrorKind::Truncated).as_str(), "truncated");
+/// assert_eq!(DropReason::from(WireErrorKind::Truncated), DropReason::Wire(WireErrorKind::Truncated));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum DropReason {
+    /// Not a valid UIAP message; named after the [`WireErrorKind`].
+    Wire(WireErrorKind),
+    /// Arrived on an interface the device does not have.
+    UnknownInterface,
+    /// An Attempt already seen (its message ID is remembered).
+    Duplicate,
+    /// Our own Attempt came back (multicast loopback or a loop).
+    OwnLoop,
+    /// A Deny matching no remembered Attempt.
+    UnknownDeny,
+    /// A Deny whose DID or UID space differs from the remembered Attempt's.
+    DenyMismatch,
+    /// A Deny for an Attempt that already had one Deny sent or forwarded.
+    SecondDeny,
+    /// A Deny for one of our claims whose round has already finished (a late conflict).
+    LateDeny,
+    /// A Deny that arrived with hop limit 0 and cannot be forwarded.
+    DenyHopLimit,
+    /// A Deny whose reverse path leads out an interface that was removed.
+    DenyInterfaceGone,
+}
+
+impl DropReason {
+    /// The protocol reasons, i.e. every reason but [`DropReason::Wire`], in declaration order.
+    ///
+    /// ```
+    /// use uiap::device::DropReason;
+    ///
+    /// assert_eq!(DropReason::PROTOCOL.len(), 9);
+    /// assert!(!DropReason::PROTOCOL.iter().any(|r| matches!(r, DropReason::Wire(_))));
+    /// ```
+    pub const PROTOCOL: [DropReason; 9] = [
+        DropReason::UnknownInterface,
+        DropReason::Duplicate,
+        DropReason::OwnLoop,
+        DropReason::UnknownDeny,
+        DropReason::DenyMismatch,
+        DropReason::SecondDeny,
+        DropReason::LateDeny,
+        DropReason::DenyHopLimit,
+        DropReason::DenyInterfaceGone,
+    ];
+
+    /// A stable snake_case name, for statistics and logs. Names never change once released.
+    ///
+    /// ```
+    /// use uiap::device::DropReason;
+    ///
+    /// assert_eq!(DropReason::DenyInterfaceGone.as_str(), "deny_interface_gone");
+    /// ```
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            DropReason::Wire(kind) => kind.as_str(),
+            DropReason::UnknownInterface => "unknown_interface",
+            DropReason::Duplicate => "duplicate",
+            DropReason::OwnLoop => "own_loop",
+            DropReason::UnknownDeny => "unknown_deny",
+            DropReason::DenyMismatch => "deny_mismatch",
+            DropReason::SecondDeny => "second_deny",
+            DropReason::LateDeny => "late_deny",
+            DropReason::DenyHopLimit => "deny_hop_limit",
+            DropReason::DenyInterfaceGone => "deny_interface_gone",
+        }
+    }
+}
+
+impl From<WireErrorKind> for DropReason {
+    fn from(kind: WireErrorKind) -> DropReason {
+        DropReason::Wire(kind)
+    }
+}
+
+impl core::fmt::Display for DropReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// What a [`Device`](super::Device) has done since it was created.
 ///
 /// Datagram counts are per datagram: an Attempt multicast on three interfaces counts three.
-/// Every received datagram that leads to no action is counted in exactly one drop reason
+/// Every received datagram that leads to no action is counted in exactly one [`DropReason`]
 /// (see [`Counters::dropped`]).
-///
-/// Drop reasons are stable snake_case names: for datagrams that do not parse, the name of the
-/// [`WireErrorKind`](crate::wire::WireErrorKind) (`as_str()`); for protocol drops one of
-/// `unknown_interface` (arrived on an interface the device does not have), `duplicate` (an Attempt
-/// already seen), `own_loop` (our own Attempt came back), `unknown_deny` (a Deny matching no
-/// remembered Attempt), `deny_mismatch` (a Deny whose DID or UID space differs from the Attempt's),
-/// `second_deny` (a Deny for an Attempt that already had one sent or forwarded), `late_deny` (a
-/// Deny for one of our claims that has already finished), `deny_hop_limit` (a Deny that arrived
-/// with hop limit 0 and cannot be forwarded), `deny_interface_gone` (the reverse path's interface
-/// was removed).
 ///
 /// # Example
 /// ```
 /// use uiap::config::Config;
-/// use uiap::device::{Device, InterfaceId, Peer};
+/// use uiap::device::{Device, DropReason, InterfaceId, Peer};
 /// use uiap::time::Instant;
-/// use uiap::wire::DeviceId;
+/// use uiap::wire::{DeviceId, WireErrorKind};
 /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
 ///
 /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(1));
@@ -33,7 +119,8 @@ use std::collections::BTreeMap;
 /// let c = dev.counters();
 /// assert_eq!(c.datagrams_received, 1);
 /// assert_eq!(c.total_drops(), 1);
-/// assert_eq!(c.drops().count(), 1);
+/// assert_eq!(c.dropped(DropReason::Wire(WireErrorKind::Truncated)), 1);
+/// assert_eq!(c.drops().collect::<Vec<_>>(), [(DropReason::Wire(WireErrorKind::Truncated), 1)]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -70,32 +157,35 @@ pub struct Counters {
     pub peak_message_table: usize,
     /// The largest number of proxied claims at once.
     pub peak_proxy_table: usize,
-    drops: BTreeMap<&'static str, u64>,
+    drops: BTreeMap<DropReason, u64>,
 }
 
 impl Counters {
-    pub(crate) fn drop(&mut self, reason: &'static str) {
-        *self.drops.entry(reason).or_insert(0) += 1;
+    pub(crate) fn drop(&mut self, reason: impl Into<DropReason>) {
+        *self.drops.entry(reason.into()).or_insert(0) += 1;
     }
 
     /// How many datagrams were dropped for `reason` (0 for a reason never seen).
     ///
     /// ```
-    /// # use uiap::device::Counters;
-    /// assert_eq!(Counters::default().dropped("duplicate"), 0);
+    /// # use uiap::device::{Counters, DropReason};
+    /// assert_eq!(Counters::default().dropped(DropReason::Duplicate), 0);
     /// ```
-    pub fn dropped(&self, reason: &str) -> u64 {
-        self.drops.get(reason).copied().unwrap_or(0)
+    pub fn dropped(&self, reason: DropReason) -> u64 {
+        self.drops.get(&reason).copied().unwrap_or(0)
     }
 
-    /// Every drop reason seen, with its count, in name order.
+    /// Every drop reason seen, with its count, in the order of their names
+    /// ([`DropReason::as_str`]).
     ///
     /// ```
     /// # use uiap::device::Counters;
     /// assert_eq!(Counters::default().drops().next(), None);
     /// ```
-    pub fn drops(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
-        self.drops.iter().map(|(k, v)| (*k, *v))
+    pub fn drops(&self) -> impl Iterator<Item = (DropReason, u64)> + '_ {
+        let mut seen: Vec<(DropReason, u64)> = self.drops.iter().map(|(k, v)| (*k, *v)).collect();
+        seen.sort_unstable_by_key(|(k, _)| k.as_str());
+        seen.into_iter()
     }
 
     /// The sum of all drops.
@@ -134,7 +224,7 @@ impl Counters {
         self.peak_message_table = self.peak_message_table.max(other.peak_message_table);
         self.peak_proxy_table = self.peak_proxy_table.max(other.peak_proxy_table);
         for (k, v) in &other.drops {
-            *self.drops.entry(k).or_insert(0) += v;
+            *self.drops.entry(*k).or_insert(0) += v;
         }
     }
 }

@@ -3,27 +3,26 @@
 
 use rand_core::Rng;
 
-use super::{Destination, Device, Event, FailureReason, Peer, Transmit};
+use super::forward::rewritten;
+use super::{Destination, Device, DropReason, Event, FailureReason, Peer, Transmit};
 use crate::time::Instant;
-use crate::wire::Repr;
-
-use super::forward::HOP_LIMIT_OCTET;
+use crate::wire::{Packet, Repr};
 
 impl<R: Rng> Device<R> {
-    pub(crate) fn on_deny(&mut self, now: Instant, bytes: &[u8], repr: Repr) {
+    pub(crate) fn on_deny(&mut self, now: Instant, packet: &Packet<&[u8]>, repr: Repr) {
         self.counters.denies_received += 1;
         let id = repr.message_id();
         if self.is_own(repr.origin) {
             let Some(own) = self.own.get_mut(repr.sequence) else {
-                self.counters.drop("unknown_deny");
+                self.counters.drop(DropReason::UnknownDeny);
                 return;
             };
             if own.domain != repr.domain || own.space != repr.space {
-                self.counters.drop("deny_mismatch");
+                self.counters.drop(DropReason::DenyMismatch);
                 return;
             }
             if own.denied {
-                self.counters.drop("second_deny");
+                self.counters.drop(DropReason::SecondDeny);
                 return;
             }
             own.denied = true;
@@ -35,7 +34,7 @@ impl<R: Rng> Device<R> {
             if live {
                 self.fail_claim(now, claim, FailureReason::Denied { message: id });
             } else {
-                self.counters.drop("late_deny");
+                self.counters.drop(DropReason::LateDeny);
                 self.counters.late_conflicts += 1;
                 let claim = self.claims.contains_key(&claim).then_some(claim);
                 self.events
@@ -44,24 +43,24 @@ impl<R: Rng> Device<R> {
             return;
         }
         let Some(record) = self.table.get_mut(now, &id) else {
-            self.counters.drop("unknown_deny");
+            self.counters.drop(DropReason::UnknownDeny);
             return;
         };
         if record.domain != repr.domain || record.space != repr.space {
-            self.counters.drop("deny_mismatch");
+            self.counters.drop(DropReason::DenyMismatch);
             return;
         }
         if record.deny_sent {
-            self.counters.drop("second_deny");
+            self.counters.drop(DropReason::SecondDeny);
             return;
         }
         let h = repr.hop_limit.min(self.config.hop_limit);
         if h == 0 {
-            self.counters.drop("deny_hop_limit");
+            self.counters.drop(DropReason::DenyHopLimit);
             return;
         }
         if !self.interfaces.contains(&record.first_interface) {
-            self.counters.drop("deny_interface_gone");
+            self.counters.drop(DropReason::DenyInterfaceGone);
             return;
         }
         record.deny_sent = true;
@@ -71,10 +70,7 @@ impl<R: Rng> Device<R> {
         };
         // A proxied claim whose reclaim is denied is not worth defending.
         self.proxies.forget(repr.origin, &repr.domain, &repr.space);
-        let mut payload = bytes.to_vec();
-        if let Some(o) = payload.get_mut(HOP_LIMIT_OCTET) {
-            *o = h - 1;
-        }
+        let payload = rewritten(packet, |p| p.set_hop_limit(h - 1));
         self.counters.denies_forwarded += 1;
         self.transmits.push_back(Transmit {
             destination: Destination::Unicast(to),

@@ -4,23 +4,37 @@
 use rand_core::Rng;
 
 use super::seen::Record;
-use super::{Destination, Device, Event, FailureReason, Peer, Transmit};
+use super::{Destination, Device, DropReason, Event, FailureReason, Peer, Transmit};
 use crate::space::conflicts;
 use crate::time::Instant;
-use crate::wire::{DeviceId, Repr};
+use crate::wire::{DeviceId, MessageId, MessageType, Packet, Repr};
 
-/// Octet 1 holds the type in its high nibble; octet 3 is the hop limit (decision #1).
-pub(crate) const TYPE_OCTET: usize = 1;
-pub(crate) const HOP_LIMIT_OCTET: usize = 3;
+/// A copy of the received message with `edit` applied through [`Packet`]'s setters. Forwarders
+/// and deniers pass every other octet on unchanged, reserved bits included (decision #3).
+pub(crate) fn rewritten(
+    received: &Packet<&[u8]>,
+    edit: impl FnOnce(&mut Packet<Vec<u8>>),
+) -> Vec<u8> {
+    // `received` parsed, so its length is checked; the copy has the same length.
+    let mut copy = Packet::new_unchecked(received.as_ref().to_vec());
+    edit(&mut copy);
+    copy.into_inner()
+}
 
 impl<R: Rng> Device<R> {
-    pub(crate) fn on_attempt(&mut self, now: Instant, from: Peer, bytes: &[u8], repr: Repr) {
+    pub(crate) fn on_attempt(
+        &mut self,
+        now: Instant,
+        from: Peer,
+        packet: &Packet<&[u8]>,
+        repr: Repr,
+    ) {
         self.counters.attempts_received += 1;
         let id = repr.message_id();
         if self.is_own(repr.origin) {
             if self.own.contains(repr.sequence) {
                 // Our own flood came back (multicast loopback or a loop).
-                self.counters.drop("own_loop");
+                self.counters.drop(DropReason::OwnLoop);
                 return;
             }
             if self.table.get_mut(now, &id).is_none() {
@@ -30,7 +44,7 @@ impl<R: Rng> Device<R> {
         }
         if self.table.get_mut(now, &id).is_some() {
             self.table.refresh(now, &id);
-            self.counters.drop("duplicate");
+            self.counters.drop(DropReason::Duplicate);
             return;
         }
         let record = Record {
@@ -80,7 +94,7 @@ impl<R: Rng> Device<R> {
                 .proxies
                 .defends_against(now, repr.origin, &repr.domain, &repr.space);
         if deny || proxy_deny {
-            self.send_deny(now, from, bytes, &id);
+            self.send_deny(now, from, packet, &id);
             if proxy_deny {
                 self.counters.proxy_denies += 1;
             }
@@ -97,19 +111,16 @@ impl<R: Rng> Device<R> {
             }
             self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
         }
-        self.forward_attempt(from, bytes, repr.hop_limit);
+        self.forward_attempt(from, packet, repr.hop_limit);
     }
 
-    fn forward_attempt(&mut self, from: Peer, bytes: &[u8], hop_limit: u8) {
+    fn forward_attempt(&mut self, from: Peer, packet: &Packet<&[u8]>, hop_limit: u8) {
         let h = hop_limit.min(self.config.hop_limit);
         if h == 0 {
             self.counters.hop_limit_exhausted += 1;
             return;
         }
-        let mut payload = bytes.to_vec();
-        if let Some(o) = payload.get_mut(HOP_LIMIT_OCTET) {
-            *o = h - 1;
-        }
+        let payload = rewritten(packet, |p| p.set_hop_limit(h - 1));
         for &iface in &self.interfaces {
             if iface == from.interface {
                 continue;
@@ -122,8 +133,9 @@ impl<R: Rng> Device<R> {
         }
     }
 
-    /// Sends a Claim-Deny for the Attempt `bytes` just received from `from` (§2.4.5, §4.3).
-    fn send_deny(&mut self, now: Instant, from: Peer, bytes: &[u8], id: &crate::wire::MessageId) {
+    /// Sends a Claim-Deny for the Attempt `packet` just received from `from` (§2.4.5, §4.3):
+    /// the Attempt's octets with type 1 and a fresh hop limit.
+    fn send_deny(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, id: &MessageId) {
         let Some(record) = self.table.get_mut(now, id) else {
             return;
         };
@@ -131,13 +143,11 @@ impl<R: Rng> Device<R> {
             return;
         }
         record.deny_sent = true;
-        let mut payload = bytes.to_vec();
-        if let Some(o) = payload.get_mut(TYPE_OCTET) {
-            *o = (1 << 4) | (*o & 0x0f);
-        }
-        if let Some(o) = payload.get_mut(HOP_LIMIT_OCTET) {
-            *o = self.config.hop_limit;
-        }
+        let hop_limit = self.config.hop_limit;
+        let payload = rewritten(packet, |p| {
+            p.set_msg_type(MessageType::ClaimDeny);
+            p.set_hop_limit(hop_limit);
+        });
         self.counters.denies_sent += 1;
         self.transmits.push_back(Transmit {
             destination: Destination::Unicast(from),

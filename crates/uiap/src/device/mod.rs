@@ -30,7 +30,7 @@
 //! use rand_chacha::ChaCha8Rng;
 //! use rand_core::SeedableRng;
 //! use uiap::config::Config;
-//! use uiap::device::{Destination, Device, Event, InterfaceId};
+//! use uiap::device::{ClaimSpec, Destination, Device, Event, InterfaceId};
 //! use uiap::space::{DomainId, Uid, UidSpace};
 //! use uiap::time::Instant;
 //! use uiap::wire::DeviceId;
@@ -39,7 +39,7 @@
 //! dev.add_interface(InterfaceId(1));
 //! let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
 //! let space = UidSpace::Unique(Uid::from_octets(&[0x2a])?);
-//! let claim = dev.claim(Instant::ZERO, domain, space, 3600, false, false)?;
+//! let claim = dev.claim(Instant::ZERO, ClaimSpec::new(domain, space))?;
 //!
 //! let mut now = Instant::ZERO;
 //! let mut attempts = 0;
@@ -73,13 +73,16 @@ use std::net::Ipv6Addr;
 
 use rand_core::Rng;
 
-pub use claim::{ClaimError, ClaimErrorKind, ClaimId, ClaimInfo, ClaimState, INFINITE_LIFETIME};
-pub use counters::Counters;
+pub use claim::{
+    ClaimError, ClaimErrorKind, ClaimId, ClaimInfo, ClaimSpec, ClaimState, DEFAULT_LIFETIME,
+    INFINITE_LIFETIME,
+};
+pub use counters::{Counters, DropReason};
 
 use crate::config::Config;
-use crate::space::{DomainId, UidSpace, conflicts};
+use crate::space::conflicts;
 use crate::time::Instant;
-use crate::wire::{DeviceId, MessageId, MessageType, Repr};
+use crate::wire::{DeviceId, MessageId, MessageType, Packet, Repr};
 
 use claim::{Claim, RoundKind};
 use proxy::ProxyTable;
@@ -355,13 +358,13 @@ impl<R: Rng> Device<R> {
         &self.interfaces
     }
 
-    /// Starts a claim on `space` in `domain`, defended for `lifetime` seconds after success
-    /// ([`INFINITE_LIFETIME`] for ever).
+    /// Starts a claim on `spec.space` in `spec.domain`, defended for `spec.lifetime` seconds
+    /// after success ([`INFINITE_LIFETIME`] for ever).
     ///
-    /// A new claim (`reclaim == false`) sends [`Config::new_attempts`] Claim-Attempts, a reclaim
-    /// (R flag: the application held this space before, e.g. across a restart)
+    /// A new claim (`spec.reclaim == false`) sends [`Config::new_attempts`] Claim-Attempts, a
+    /// reclaim (R flag: the application held this space before, e.g. across a restart)
     /// [`Config::reclaim_attempts`]; the first goes out after a random start delay. With
-    /// `proxy`, attempts carry the X flag and, after a new claim succeeds, the device reclaims
+    /// `spec.proxy`, attempts carry the X flag and, after a new claim succeeds, the device reclaims
     /// at once with X and R so that other devices may defend the claim by proxy (§5.1).
     ///
     /// The outcome arrives later as [`Event::ClaimSucceeded`] or [`Event::ClaimDenied`]. Then
@@ -374,26 +377,25 @@ impl<R: Rng> Device<R> {
     ///
     /// ```
     /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
-    /// # use uiap::{config::Config, device::{ClaimErrorKind, Device}, wire::DeviceId, time::Instant};
+    /// # use uiap::{config::Config, device::{ClaimErrorKind, ClaimSpec, Device}, wire::DeviceId, time::Instant};
     /// # use uiap::space::{DomainId, Uid, UidSpace};
     /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
     /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
     /// let lo = Uid::from_octets(&[10])?;
     /// let hi = Uid::from_octets(&[20])?;
-    /// let first = dev.claim(Instant::ZERO, d, UidSpace::Range { low: lo, high: hi }, 60, false, false)?;
-    /// let again = dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[15])?), 60, false, false);
+    /// let first = dev.claim(Instant::ZERO, ClaimSpec::new(d, UidSpace::Range { low: lo, high: hi }).lifetime(60))?;
+    /// let again = dev.claim(Instant::ZERO, ClaimSpec::new(d, UidSpace::Unique(Uid::from_octets(&[15])?)).lifetime(60));
     /// assert_eq!(again.unwrap_err().kind(), ClaimErrorKind::LocalConflict { existing: first });
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn claim(
-        &mut self,
-        now: Instant,
-        domain: DomainId,
-        space: UidSpace,
-        lifetime: u32,
-        reclaim: bool,
-        proxy: bool,
-    ) -> Result<ClaimId, ClaimError> {
+    pub fn claim(&mut self, now: Instant, spec: ClaimSpec) -> Result<ClaimId, ClaimError> {
+        let ClaimSpec {
+            domain,
+            space,
+            lifetime,
+            reclaim,
+            proxy,
+        } = spec;
         if space.validate(domain.justification()).is_err() {
             return Err(ClaimError::new(ClaimErrorKind::InvalidSpace));
         }
@@ -435,11 +437,11 @@ impl<R: Rng> Device<R> {
     ///
     /// ```
     /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
-    /// # use uiap::{config::Config, device::Device, wire::DeviceId, time::Instant};
+    /// # use uiap::{config::Config, device::{ClaimSpec, Device}, wire::DeviceId, time::Instant};
     /// # use uiap::space::{DomainId, Uid, UidSpace};
     /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
     /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
-    /// let c = dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[1])?), 60, false, false)?;
+    /// let c = dev.claim(Instant::ZERO, ClaimSpec::new(d, UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(60))?;
     /// assert!(dev.release(c));
     /// assert!(!dev.release(c));
     /// assert_eq!(dev.claims().count(), 0);
@@ -458,11 +460,11 @@ impl<R: Rng> Device<R> {
     ///
     /// ```
     /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
-    /// # use uiap::{config::Config, device::{ClaimErrorKind, Device}, wire::DeviceId, time::Instant};
+    /// # use uiap::{config::Config, device::{ClaimErrorKind, ClaimSpec, Device}, wire::DeviceId, time::Instant};
     /// # use uiap::space::{DomainId, Uid, UidSpace};
     /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
     /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
-    /// let c = dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[1])?), 60, false, false)?;
+    /// let c = dev.claim(Instant::ZERO, ClaimSpec::new(d, UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(60))?;
     /// assert_eq!(dev.renew(Instant::ZERO, c).unwrap_err().kind(), ClaimErrorKind::NotHeld);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -485,11 +487,11 @@ impl<R: Rng> Device<R> {
     ///
     /// ```
     /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
-    /// # use uiap::{config::Config, device::{ClaimState, Device}, wire::DeviceId, time::Instant};
+    /// # use uiap::{config::Config, device::{ClaimSpec, ClaimState, Device}, wire::DeviceId, time::Instant};
     /// # use uiap::space::{DomainId, Uid, UidSpace};
     /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
     /// let d = DomainId::from_bytes([0, 1, 0, 0, 0, 0, 0, 0]);
-    /// dev.claim(Instant::ZERO, d, UidSpace::Unique(Uid::from_octets(&[1])?), 60, false, false)?;
+    /// dev.claim(Instant::ZERO, ClaimSpec::new(d, UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(60))?;
     /// assert_eq!(dev.claims().next().unwrap().state, ClaimState::Probing);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -514,30 +516,32 @@ impl<R: Rng> Device<R> {
     ///
     /// ```
     /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
-    /// # use uiap::{config::Config, device::{Device, InterfaceId, Peer}, wire::DeviceId, time::Instant};
+    /// # use uiap::{config::Config, device::{Device, DropReason, InterfaceId, Peer}, wire::DeviceId, time::Instant};
     /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
     /// let from = Peer { interface: InterfaceId(5), addr: "fe80::9".parse().unwrap() };
     /// dev.handle_datagram(Instant::ZERO, from, &[0; 40]);
-    /// assert_eq!(dev.counters().dropped("unknown_interface"), 1);
+    /// assert_eq!(dev.counters().dropped(DropReason::UnknownInterface), 1);
     /// assert!(dev.poll_transmit().is_none());
     /// ```
     pub fn handle_datagram(&mut self, now: Instant, from: Peer, bytes: &[u8]) {
         self.counters.datagrams_received += 1;
         self.purge(now);
         if !self.interfaces.contains(&from.interface) {
-            self.counters.drop("unknown_interface");
+            self.counters.drop(DropReason::UnknownInterface);
             return;
         }
-        let repr = match Repr::parse(bytes) {
+        // `parse_packet` checks the length: after it, every getter and setter is in bounds.
+        let packet = Packet::new_unchecked(bytes);
+        let repr = match Repr::parse_packet(&packet) {
             Ok(r) => r,
             Err(e) => {
-                self.counters.drop(e.kind().as_str());
+                self.counters.drop(e.kind());
                 return;
             }
         };
         match repr.msg_type {
-            MessageType::ClaimAttempt => self.on_attempt(now, from, bytes, repr),
-            MessageType::ClaimDeny => self.on_deny(now, bytes, repr),
+            MessageType::ClaimAttempt => self.on_attempt(now, from, &packet, repr),
+            MessageType::ClaimDeny => self.on_deny(now, &packet, repr),
         }
     }
 
@@ -644,7 +648,3 @@ impl<R: Rng> Device<R> {
         self.proxies.len()
     }
 }
-
-// Silence "unused" for the re-exported helper types used only in docs.
-#[allow(dead_code)]
-fn _assert_types(_: &DomainId, _: &UidSpace) {}

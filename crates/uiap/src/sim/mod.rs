@@ -68,95 +68,14 @@ pub use net::{NodeId, SegmentId, SegmentParams};
 pub use scenario::{Scenario, ScenarioError};
 
 use crate::config::Config;
+pub use crate::device::ClaimSpec;
 use crate::device::{
     ClaimErrorKind, ClaimId, Counters, Destination, Device, Event, FailureReason, InterfaceId, Peer,
 };
-use crate::space::{DomainId, UidSpace};
 use crate::time::Instant;
-use crate::wire::{DeviceId, MessageId};
+use crate::wire::{DeviceId, MessageId, MessageType, Packet};
 
 use net::Segment;
-
-/// What to claim, and how ([`Sim::claim_at`]).
-///
-/// ```
-/// # use uiap::sim::ClaimSpec;
-/// # use uiap::space::{DomainId, Uid, UidSpace};
-/// let spec = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).reclaim(true);
-/// assert!(spec.reclaim && !spec.proxy && spec.lifetime == 3600);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClaimSpec {
-    /// The domain.
-    pub domain: DomainId,
-    /// The space.
-    pub space: UidSpace,
-    /// Lifetime in seconds (3600).
-    pub lifetime: u32,
-    /// R flag (false).
-    pub reclaim: bool,
-    /// X flag / proxy announcement (false).
-    pub proxy: bool,
-}
-
-impl ClaimSpec {
-    /// A new claim with lifetime 3600 s, no reclaim, no proxy.
-    ///
-    /// ```
-    /// # use uiap::{config::Config, sim::*, time::Instant};
-    /// let sim = Sim::new(7, Config::default());
-    /// assert_eq!(sim.seed(), 7);
-    /// ```
-    pub fn new(domain: DomainId, space: UidSpace) -> ClaimSpec {
-        ClaimSpec {
-            domain,
-            space,
-            lifetime: 3600,
-            reclaim: false,
-            proxy: false,
-        }
-    }
-    /// With this lifetime.
-    ///
-    /// ```
-    /// # use uiap::{config::Config, sim::*, time::Instant};
-    /// # use uiap::space::*;
-    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).lifetime(5);
-    /// assert_eq!(s.lifetime, 5);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn lifetime(mut self, s: u32) -> ClaimSpec {
-        self.lifetime = s;
-        self
-    }
-    /// As a reclaim or not.
-    ///
-    /// ```
-    /// # use uiap::{config::Config, sim::*, time::Instant};
-    /// # use uiap::space::*;
-    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).reclaim(true);
-    /// assert!(s.reclaim);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn reclaim(mut self, r: bool) -> ClaimSpec {
-        self.reclaim = r;
-        self
-    }
-    /// With or without proxy defense.
-    ///
-    /// ```
-    /// # use uiap::{config::Config, sim::*, time::Instant};
-    /// # use uiap::space::*;
-    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?)).proxy(true);
-    /// assert!(s.proxy);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn proxy(mut self, p: bool) -> ClaimSpec {
-        self.proxy = p;
-        self
-    }
-}
 
 /// Index of a scheduled claim in [`Sim::claims`].
 ///
@@ -875,14 +794,7 @@ impl Sim {
             Action::Claim(r) => {
                 let (node, spec) = (self.claims[r.0].node, self.claims[r.0].spec.clone());
                 let dev = &mut self.nodes[node.0].device;
-                match dev.claim(
-                    now,
-                    spec.domain,
-                    spec.space,
-                    spec.lifetime,
-                    spec.reclaim,
-                    spec.proxy,
-                ) {
+                match dev.claim(now, spec) {
                     Ok(id) => {
                         self.claims[r.0].id = Some(id);
                         self.nodes[node.0].claims.insert(id, r);
@@ -1055,15 +967,13 @@ impl Sim {
         let (from, seg) = (src.addr, src.segment);
         if unicast.is_none() {
             if let Some(f) = &mut self.forwards {
-                let b = &payload[..];
-                if b.len() >= 20 && b[1] >> 4 == 0 {
-                    let origin = u64::from_be_bytes(b[8..16].try_into().unwrap_or([0; 8]));
-                    let sequence = u32::from_be_bytes(b[16..20].try_into().unwrap_or([0; 4]));
-                    if origin != self.nodes[node.0].device.device_id().get() {
-                        if let Some(origin) = DeviceId::new(origin) {
-                            *f.entry((node, idx, MessageId { origin, sequence }))
-                                .or_insert(0) += 1;
-                        }
+                let attempt = Packet::new_checked(&payload[..])
+                    .ok()
+                    .filter(|p| p.msg_type_raw() == MessageType::ClaimAttempt.raw())
+                    .and_then(|p| p.message_id());
+                if let Some(id) = attempt {
+                    if id.origin != self.nodes[node.0].device.device_id() {
+                        *f.entry((node, idx, id)).or_insert(0) += 1;
                     }
                 }
             }

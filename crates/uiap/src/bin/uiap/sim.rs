@@ -110,7 +110,10 @@ fn lines(sim: &Sim) -> Vec<String> {
 fn stats(sim: &Sim) -> Value {
     let t = sim.totals();
     let s = sim.stats();
-    let drops: Map<String, Value> = t.drops().map(|(k, v)| (k.to_owned(), json!(v))).collect();
+    let drops: Map<String, Value> = t
+        .drops()
+        .map(|(k, v)| (k.as_str().to_owned(), json!(v)))
+        .collect();
     json!({ "stats": {
         "devices": sim.node_count(),
         "time_us": sim.now().as_micros(),
