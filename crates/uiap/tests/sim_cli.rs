@@ -73,25 +73,39 @@ fn bad_scenarios_say_what_and_where_and_exit_1() {
     let dir = std::env::temp_dir().join(format!("uiap-sim-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (body, message) in [
+        // Refused while deserializing: what and where (line, column).
         (
             r#"{"devices": [{"name": 3}]}"#,
-            "expected a string, found 3 at devices[0].name",
+            "invalid type: integer `3`, expected a string at line 1 column 23",
         ),
         (
             r#"{"segments": [{"name": "l", "loss": 2}]}"#,
-            "expected a probability from 0 to 1, found 2 at segments[0].loss",
+            "expected a probability from 0 to 1, found 2 at line 1 column 38",
         ),
         (
             r#"{"devices": [{"name": "a"}], "actions": [{"at_ms": 0, "claim": {"device": "a", "domain": "1:2:3:0", "unique": "abc"}}]}"#,
-            "expected an even number of hex digits, found \"abc\" at actions[0].claim.unique",
-        ),
-        (
-            r#"{"actions": [{"at_ms": 0, "release": 0}]}"#,
-            "expected a claim index below 0, found 0 at actions[0].release",
+            "expected an even number of hex digits in unique, found \"abc\" at line 1 column 117",
         ),
         (
             r#"{"sed": 1}"#,
-            "expected one of seed, until_ms, config, segments, devices, actions, found key \"sed\"",
+            "unknown field `sed`, expected one of `seed`, `until_ms`, `config`, `segments`, `devices`, `actions` at line 1 column 6",
+        ),
+        (
+            r#"{"segments": [["lan"]]}"#,
+            "invalid type: sequence, expected an object at line 1 column 14",
+        ),
+        (
+            r#"{"actions": [{"at_ms": 0, "leave": "a", "join": "a"}]}"#,
+            "expected an action with exactly one of claim, release, reclaim, link_down, link_up, leave, join, found 2 at line 1 column 53",
+        ),
+        // Refused by validation: what, and where in the document.
+        (
+            r#"{"actions": [{"at_ms": 0, "release": 0}]}"#,
+            "actions[0].release: expected a claim index below 0, found 0",
+        ),
+        (
+            r#"{"devices": [{"name": "a", "segments": ["x"]}]}"#,
+            "devices[0].segments[0]: expected a declared segment name, found \"x\"",
         ),
     ] {
         let path = dir.join("s.json");

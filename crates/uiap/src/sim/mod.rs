@@ -30,8 +30,8 @@
 //! ```
 //!
 //! # Scenario files
-//! `uiap sim SCENARIO.json` runs a [`Scenario`]; see [`scenario`] for the format and
-//! `crates/uiap/examples/partition.json` for an example.
+//! `uiap sim SCENARIO.json` runs a scenario file; the `scenario` module (feature `serde`)
+//! documents the format, and `crates/uiap/examples/partition.json` is an example.
 //!
 //! # Loss and false success
 //! A device holds a unique UID; a second device, one link away, claims the same UID (new claim,
@@ -51,6 +51,7 @@
 mod links;
 mod queue;
 mod record;
+#[cfg(feature = "serde")]
 pub mod scenario;
 pub mod topology;
 
@@ -64,6 +65,7 @@ use rand_core::SeedableRng;
 pub use crate::device::ClaimSpec;
 pub use links::{NodeId, SegmentId, SegmentParams};
 pub use record::{ClaimRecord, ClaimRef, Outcome, SimStats, Timed};
+#[cfg(feature = "serde")]
 pub use scenario::{Scenario, ScenarioError};
 
 use crate::config::Config;

@@ -32,15 +32,21 @@ pub(crate) fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let scenario = match Scenario::parse(&text) {
-        Ok(s) => s,
+    let built = serde_json::from_str::<Scenario>(&text)
+        .map_err(|e| e.to_string())
+        .and_then(|s| {
+            s.build()
+                .map(|sim| (s.until, sim))
+                .map_err(|e| e.to_string())
+        });
+    let (until, mut sim) = match built {
+        Ok(b) => b,
         Err(e) => {
             eprintln!("error: {}: {e}", args.scenario.display());
             return ExitCode::FAILURE;
         }
     };
-    let mut sim = scenario.build();
-    sim.run_until(scenario.until);
+    sim.run_until(until);
     let mut out = std::io::stdout().lock();
     for line in lines(&sim) {
         // A closed stdout (broken pipe) is not an error.
