@@ -1,16 +1,30 @@
-//! UIAP: the Unique Identifier Allocation Protocol (draft-white-zeroconf-uiap-00).
+//! UIAP: the Unique Identifier Allocation Protocol (draft-white-zeroconf-uiap-00), as a
+//! protocol library.
 //!
 //! Devices on a site claim a UID space in a domain; a Claim-Attempt floods hop by hop over
 //! link-local multicast, and any device holding a conflicting claim answers with a Claim-Deny
 //! that travels back along the recorded reverse path. Where the draft is silent or ambiguous,
-//! `uiap-decisions.md` decides.
+//! the project's design record (`docs/uiap-design.md`) decides.
 //!
-//! The protocol modules ([`wire`], [`space`], and the device state machine and simulator) do no
-//! I/O, read no clock and use no global random number generator: octets come in as `&[u8]`, time
-//! comes in as `now`, randomness as an RNG you pass. That makes them fully deterministic.
+//! This crate is fully deterministic: it contains no networking code, reads no clock and uses no
+//! global random number generator. Octets come in as `&[u8]`, time comes in as `now`
+//! ([`time::Instant`]), randomness as an RNG you pass; what a device wants sent or reported comes
+//! out of its `poll_*` methods. The `uiapd` crate drives it on real IPv6 links (sockets, timers,
+//! a control socket, persistence); the [`sim`] module drives it on a simulated site.
 //!
 //! * [`space`]: Domain IDs and their text form, UIDs, UID spaces and when two claims conflict.
 //! * [`wire`]: the message format, as a zero-copy [`wire::Packet`] and a validated [`wire::Repr`].
+//! * [`device`]: the state machine of one device: claim, defend, forward.
+//! * [`config`]: every timer and bound of the device, in one place.
+//! * [`sim`]: a deterministic discrete-event simulator of whole sites.
+//!
+//! # Crate features
+//!
+//! * `serde`: `serde::Deserialize` for the simulator's scenario format ([`sim`]'s `scenario`
+//!   module). Off by default; the crate's only other dependencies are `rand_core` and
+//!   `rand_chacha`.
+//!
+//! # Example: does a received attempt conflict with what we hold?
 //!
 //! ```
 //! use uiap::space::{conflicts, DomainId, Uid, UidSpace};
@@ -32,8 +46,6 @@
 #![deny(missing_docs, missing_debug_implementations)]
 
 pub mod config;
-#[cfg(feature = "daemon")]
-pub mod daemon;
 pub mod device;
 pub mod sim;
 pub mod space;

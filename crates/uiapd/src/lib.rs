@@ -1,7 +1,8 @@
-//! `uiapd`: UIAP on real IPv6 networks (feature `daemon`).
+//! `uiapd`: UIAP on real IPv6 networks — the daemon library behind the `uiapd` and `uiap`
+//! binaries.
 //!
-//! The protocol core ([`crate::device`]) makes every protocol decision and does no I/O. This
-//! module is the thin shell around it:
+//! The protocol core ([`uiap::device`], in the `uiap` crate) makes every protocol decision and
+//! does no I/O. This crate is the thin shell around it:
 //!
 //! * [`socket`]: one UDP/IPv6 socket per role — the claim port joined to the group on every
 //!   participating interface, and the reply port Denies are sent from — with the source checks of
@@ -17,13 +18,15 @@
 //! # Example
 //!
 //! ```no_run
-//! use uiap::daemon::{self, Config};
+//! use uiapd::Config;
 //!
-//! # async fn demo() -> Result<(), daemon::DaemonError> {
+//! # async fn demo() -> Result<(), uiapd::DaemonError> {
 //! let config = Config::default();
-//! daemon::run_with_signals(config).await?;
+//! uiapd::run_with_signals(config).await?;
 //! # Ok(()) }
 //! ```
+
+#![deny(missing_docs, missing_debug_implementations)]
 
 pub mod config;
 pub mod control;

@@ -2,7 +2,6 @@
 //! is dropped and counted in `status`, and the daemon keeps serving. Needs root and iproute2.
 //!
 //! Topology: H (hostile sender, no daemon) — T (daemon under test) — N (a peer daemon).
-#![cfg(feature = "daemon")]
 
 mod netns_support;
 

@@ -9,15 +9,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-#[cfg(feature = "daemon")]
 mod claim;
 mod decode;
-#[cfg(feature = "daemon")]
 mod list;
-#[cfg(feature = "daemon")]
 mod release;
 mod sim;
-#[cfg(feature = "daemon")]
 mod status;
 
 /// Command-line interface of `uiap`.
@@ -38,16 +34,12 @@ enum Command {
     /// Decode one UIAP message given in hex and print it as JSON.
     Decode(decode::Args),
     /// Ask the local uiapd to claim a UID space (exit 0 claimed, 3 denied, 1 error).
-    #[cfg(feature = "daemon")]
     Claim(claim::Args),
     /// Release a claim by its ID.
-    #[cfg(feature = "daemon")]
     Release(release::Args),
     /// List the claims of the local uiapd.
-    #[cfg(feature = "daemon")]
     List(list::Args),
     /// Show the local uiapd's device ID, interfaces and counters.
-    #[cfg(feature = "daemon")]
     Status(status::Args),
     /// Run a simulated site from a scenario file; print claim outcomes and statistics as JSON lines.
     Sim(sim::Args),
@@ -56,13 +48,9 @@ enum Command {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Decode(args) => decode::run(&args),
-        #[cfg(feature = "daemon")]
         Command::Claim(args) => claim::run(&args),
-        #[cfg(feature = "daemon")]
         Command::Release(args) => release::run(&args),
-        #[cfg(feature = "daemon")]
         Command::List(args) => list::run(&args),
-        #[cfg(feature = "daemon")]
         Command::Status(args) => status::run(&args),
         Command::Sim(args) => sim::run(&args),
     }
@@ -71,13 +59,12 @@ fn main() -> ExitCode {
 /// Sends `request` to uiapd and returns its answer if it succeeded; otherwise prints
 /// `uiap COMMAND: …` on stderr (the daemon's error kind and message, or why the call
 /// failed) and returns `Err(())`: the caller exits 1.
-#[cfg(feature = "daemon")]
 fn ok_response(
     command: &str,
     control: &std::path::Path,
-    request: &uiap::daemon::control::Request,
-) -> Result<uiap::daemon::control::Response, ()> {
-    match uiap::daemon::control::call(control, request) {
+    request: &uiapd::control::Request,
+) -> Result<uiapd::control::Response, ()> {
+    match uiapd::control::call(control, request) {
         Ok(r) if r.ok => Ok(r),
         Ok(r) => {
             let e = r

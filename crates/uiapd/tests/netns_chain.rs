@@ -1,6 +1,5 @@
 //! uiapd on a chain of four network namespaces A–B–C–D joined by three veth links; B and C
 //! forward. Needs root and iproute2 (skips with a printed reason otherwise).
-#![cfg(feature = "daemon")]
 
 mod netns_support;
 

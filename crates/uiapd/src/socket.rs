@@ -19,7 +19,7 @@ use socket2::{Domain, Protocol, Socket, Type};
 use tokio::io::Interest;
 use tokio::net::UdpSocket;
 
-use super::DaemonError;
+use crate::DaemonError;
 
 /// The hop limit every datagram is sent with and must arrive with (decisions #21).
 pub const LINK_HOP_LIMIT: u8 = 255;
@@ -30,7 +30,7 @@ pub const RECV_BUFFER: usize = 2048;
 /// Which socket a datagram arrived on or leaves from.
 ///
 /// ```
-/// use uiap::daemon::socket::Role;
+/// use uiapd::socket::Role;
 ///
 /// assert_eq!(Role::Claim.as_str(), "claim");
 /// ```
@@ -46,7 +46,7 @@ impl Role {
     /// `claim` or `reply`.
     ///
     /// ```
-    /// use uiap::daemon::socket::Role;
+    /// use uiapd::socket::Role;
     ///
     /// assert_eq!(Role::Reply.as_str(), "reply");
     /// ```
@@ -61,7 +61,7 @@ impl Role {
 /// One received datagram with what the kernel told about it.
 ///
 /// ```
-/// use uiap::daemon::socket::{Received, Role};
+/// use uiapd::socket::{Received, Role};
 ///
 /// let r = Received { role: Role::Claim, source: "[fe80::1%2]:61001".parse()?, interface: Some(2),
 ///                    hop_limit: Some(255), len: 36, truncated: false };
@@ -88,7 +88,7 @@ pub struct Received {
 /// keys in `status`.
 ///
 /// ```
-/// use uiap::daemon::socket::SourceDrop;
+/// use uiapd::socket::SourceDrop;
 ///
 /// assert_eq!(SourceDrop::HopLimit.as_str(), "hop_limit_not_255");
 /// ```
@@ -118,7 +118,7 @@ impl SourceDrop {
     /// The counter key.
     ///
     /// ```
-    /// use uiap::daemon::socket::SourceDrop;
+    /// use uiapd::socket::SourceDrop;
     ///
     /// assert_eq!(SourceDrop::SourcePortZero.as_str(), "source_port_zero");
     /// ```
@@ -147,7 +147,7 @@ impl SourceDrop {
 ///
 /// ```
 /// use std::collections::BTreeSet;
-/// use uiap::daemon::socket::{check_source, Received, Role, SourceDrop};
+/// use uiapd::socket::{check_source, Received, Role, SourceDrop};
 ///
 /// let known = BTreeSet::from([2]);
 /// let mut r = Received { role: Role::Claim, source: "[fe80::1%2]:61001".parse()?, interface: Some(2),
@@ -217,12 +217,12 @@ impl Sockets {
     ///
     /// # Errors
     ///
-    /// [`DaemonErrorKind::Io`](super::DaemonErrorKind::Io) if a socket cannot be created, configured or bound (for example
+    /// [`DaemonErrorKind::Io`](crate::DaemonErrorKind::Io) if a socket cannot be created, configured or bound (for example
     /// the port is in use).
     ///
     /// ```no_run
-    /// # async fn demo() -> Result<(), uiap::daemon::DaemonError> {
-    /// use uiap::daemon::socket::Sockets;
+    /// # async fn demo() -> Result<(), uiapd::DaemonError> {
+    /// use uiapd::socket::Sockets;
     ///
     /// let mut sockets = Sockets::bind("ff12::8000:7569".parse().unwrap(), 61001, 61002)?;
     /// sockets.join(2)?;
@@ -249,10 +249,10 @@ impl Sockets {
     ///
     /// # Errors
     ///
-    /// [`DaemonErrorKind::Io`](super::DaemonErrorKind::Io) if the kernel refuses (no such interface, not multicast).
+    /// [`DaemonErrorKind::Io`](crate::DaemonErrorKind::Io) if the kernel refuses (no such interface, not multicast).
     ///
     /// ```no_run
-    /// # fn demo(s: &mut uiap::daemon::socket::Sockets) -> Result<(), uiap::daemon::DaemonError> {
+    /// # fn demo(s: &mut uiapd::socket::Sockets) -> Result<(), uiapd::DaemonError> {
     /// s.join(3)?;
     /// assert!(s.joined().contains(&3));
     /// # Ok(()) }
@@ -278,7 +278,7 @@ impl Sockets {
     /// ignored).
     ///
     /// ```no_run
-    /// # fn demo(s: &mut uiap::daemon::socket::Sockets) {
+    /// # fn demo(s: &mut uiapd::socket::Sockets) {
     /// s.leave(3);
     /// assert!(!s.joined().contains(&3));
     /// # }
@@ -292,7 +292,7 @@ impl Sockets {
     /// The interfaces the group is joined on.
     ///
     /// ```no_run
-    /// # fn demo(s: &uiap::daemon::socket::Sockets) {
+    /// # fn demo(s: &uiapd::socket::Sockets) {
     /// println!("{:?}", s.joined());
     /// # }
     /// ```
@@ -307,8 +307,8 @@ impl Sockets {
     /// An I/O error from `recvmsg`.
     ///
     /// ```no_run
-    /// # async fn demo(s: &uiap::daemon::socket::Sockets) -> std::io::Result<()> {
-    /// use uiap::daemon::socket::Role;
+    /// # async fn demo(s: &uiapd::socket::Sockets) -> std::io::Result<()> {
+    /// use uiapd::socket::Role;
     ///
     /// let mut buf = [0; 2048];
     /// let r = s.recv(Role::Claim, &mut buf).await?;
@@ -331,7 +331,7 @@ impl Sockets {
     /// An I/O error from `sendto`.
     ///
     /// ```no_run
-    /// # async fn demo(s: &uiap::daemon::socket::Sockets) -> std::io::Result<()> {
+    /// # async fn demo(s: &uiapd::socket::Sockets) -> std::io::Result<()> {
     /// s.send_multicast(2, &[1, 0, 0, 32]).await?;
     /// # Ok(()) }
     /// ```
@@ -347,7 +347,7 @@ impl Sockets {
     /// An I/O error from `sendto`.
     ///
     /// ```no_run
-    /// # async fn demo(s: &uiap::daemon::socket::Sockets) -> std::io::Result<()> {
+    /// # async fn demo(s: &uiapd::socket::Sockets) -> std::io::Result<()> {
     /// s.send_unicast(2, "fe80::1".parse().unwrap(), &[1, 0x10, 0, 32]).await?;
     /// # Ok(()) }
     /// ```

@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::control::SpaceText;
-use super::{DaemonError, DaemonErrorKind};
+use crate::control::SpaceText;
+use crate::{DaemonError, DaemonErrorKind};
 
 /// One persisted claim.
 ///
 /// ```
-/// use uiap::daemon::control::SpaceText;
-/// use uiap::daemon::store::StoredClaim;
+/// use uiapd::control::SpaceText;
+/// use uiapd::store::StoredClaim;
 ///
 /// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false };
 /// assert_eq!(c.id, 1);
@@ -42,7 +42,7 @@ pub struct StoredClaim {
 /// The content of `claims.json`.
 ///
 /// ```
-/// use uiap::daemon::store::Claims;
+/// use uiapd::store::Claims;
 ///
 /// let c = Claims::default();
 /// assert_eq!((c.next_id, c.claims.len()), (1, 0));
@@ -67,7 +67,7 @@ impl Default for Claims {
 /// The state directory.
 ///
 /// ```
-/// use uiap::daemon::store::{Claims, Store};
+/// use uiapd::store::{Claims, Store};
 ///
 /// let dir = std::env::temp_dir().join(format!("uiap-store-doc-{}", std::process::id()));
 /// let store = Store::open(&dir)?;
@@ -77,7 +77,7 @@ impl Default for Claims {
 /// store.save_claims(&Claims::default())?;
 /// assert_eq!(store.load_claims()?, Claims::default());
 /// std::fs::remove_dir_all(&dir).ok();
-/// Ok::<(), uiap::daemon::DaemonError>(())
+/// Ok::<(), uiapd::DaemonError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -93,10 +93,10 @@ impl Store {
     ///
     /// ```
     /// let dir = std::env::temp_dir().join(format!("uiap-store-open-{}", std::process::id()));
-    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// let store = uiapd::store::Store::open(&dir)?;
     /// assert_eq!(store.dir(), dir.as_path());
     /// std::fs::remove_dir_all(&dir).ok();
-    /// Ok::<(), uiap::daemon::DaemonError>(())
+    /// Ok::<(), uiapd::DaemonError>(())
     /// ```
     pub fn open(dir: &Path) -> Result<Store, DaemonError> {
         use std::os::unix::fs::DirBuilderExt;
@@ -114,10 +114,10 @@ impl Store {
     ///
     /// ```
     /// # let dir = std::env::temp_dir().join(format!("uiap-store-dir-{}", std::process::id()));
-    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// let store = uiapd::store::Store::open(&dir)?;
     /// assert!(store.dir().is_dir());
     /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// # Ok::<(), uiapd::DaemonError>(())
     /// ```
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -133,11 +133,11 @@ impl Store {
     ///
     /// ```
     /// # let dir = std::env::temp_dir().join(format!("uiap-store-id-{}", std::process::id()));
-    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// let store = uiapd::store::Store::open(&dir)?;
     /// std::fs::write(dir.join("device-id"), "zz\n").unwrap();
     /// assert!(store.device_id(|| 1).unwrap_err().to_string().contains("16 hex digits"));
     /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// # Ok::<(), uiapd::DaemonError>(())
     /// ```
     pub fn device_id(&self, mut generate: impl FnMut() -> u64) -> Result<u64, DaemonError> {
         let path = self.dir.join("device-id");
@@ -175,11 +175,11 @@ impl Store {
     ///
     /// ```
     /// # let dir = std::env::temp_dir().join(format!("uiap-store-set-{}", std::process::id()));
-    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// let store = uiapd::store::Store::open(&dir)?;
     /// store.set_device_id(0xab)?;
     /// assert_eq!(std::fs::read_to_string(dir.join("device-id")).unwrap(), "00000000000000ab\n");
     /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// # Ok::<(), uiapd::DaemonError>(())
     /// ```
     pub fn set_device_id(&self, id: u64) -> Result<(), DaemonError> {
         self.write_atomic("device-id", format!("{id:016x}\n").as_bytes())
@@ -193,10 +193,10 @@ impl Store {
     ///
     /// ```
     /// # let dir = std::env::temp_dir().join(format!("uiap-store-load-{}", std::process::id()));
-    /// let store = uiap::daemon::store::Store::open(&dir)?;
+    /// let store = uiapd::store::Store::open(&dir)?;
     /// assert!(store.load_claims()?.claims.is_empty());
     /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// # Ok::<(), uiapd::DaemonError>(())
     /// ```
     pub fn load_claims(&self) -> Result<Claims, DaemonError> {
         let path = self.dir.join("claims.json");
@@ -221,13 +221,13 @@ impl Store {
     ///
     /// ```
     /// # let dir = std::env::temp_dir().join(format!("uiap-store-save-{}", std::process::id()));
-    /// use uiap::daemon::store::{Claims, Store};
+    /// use uiapd::store::{Claims, Store};
     ///
     /// let store = Store::open(&dir)?;
     /// store.save_claims(&Claims { next_id: 7, claims: vec![] })?;
     /// assert_eq!(store.load_claims()?.next_id, 7);
     /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiap::daemon::DaemonError>(())
+    /// # Ok::<(), uiapd::DaemonError>(())
     /// ```
     pub fn save_claims(&self, claims: &Claims) -> Result<(), DaemonError> {
         let mut text = serde_json::to_vec_pretty(claims).map_err(|e| {

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{DaemonError, DaemonErrorKind};
+use crate::{DaemonError, DaemonErrorKind};
 
 /// The default multicast group (decisions #19).
 pub const DEFAULT_GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
@@ -35,7 +35,7 @@ pub const DEFAULT_STATE: &str = "/var/lib/uiapd";
 /// Everything `uiapd` needs to know before it starts.
 ///
 /// ```
-/// use uiap::daemon::Config;
+/// use uiapd::Config;
 ///
 /// let config = Config::default();
 /// assert_eq!(config.claim_port, 61001);
@@ -85,7 +85,7 @@ impl Default for Config {
 ///
 /// ```
 /// use clap::Parser;
-/// use uiap::daemon::config::Args;
+/// use uiapd::config::Args;
 ///
 /// let args = Args::try_parse_from(["uiapd", "--iface", "eth0", "--iface", "eth1", "--claim-port", "7"])?;
 /// let config = args.into_config()?;
@@ -152,7 +152,7 @@ impl Config {
     /// [`DaemonErrorKind::Io`] if `psk-file` cannot be read.
     ///
     /// ```
-    /// use uiap::daemon::Config;
+    /// use uiapd::Config;
     ///
     /// let config = Config::from_toml_str("iface = [\"veth0\"]\nreply-port = 7000")?;
     /// assert_eq!(config.ifaces, ["veth0"]);
@@ -207,7 +207,7 @@ impl Config {
     /// is 0, the two ports are equal, or the key is empty.
     ///
     /// ```
-    /// use uiap::daemon::Config;
+    /// use uiapd::Config;
     ///
     /// let mut config = Config::default();
     /// assert!(config.validate().is_ok());
@@ -249,7 +249,7 @@ impl Args {
     ///
     /// ```
     /// use clap::Parser;
-    /// use uiap::daemon::config::Args;
+    /// use uiapd::config::Args;
     ///
     /// let err = Args::try_parse_from(["uiapd", "--group", "ff05::1"])?.into_config().unwrap_err();
     /// assert!(err.to_string().contains("link-scope"));

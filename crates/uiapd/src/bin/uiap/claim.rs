@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::{Request, SpaceText, call};
+use uiapd::control::{Request, SpaceText, call};
 
 /// Arguments of `uiap claim`.
 #[derive(clap::Args, Debug)]
@@ -22,13 +22,13 @@ pub struct Args {
     #[arg(long, value_name = "HEX/BITS")]
     pub prefix: Option<String>,
     /// Lifetime in seconds (renewed by uiapd while it holds the claim; 4294967295 = infinite).
-    #[arg(long, value_name = "S", default_value_t = uiap::daemon::control::DEFAULT_LIFETIME)]
+    #[arg(long, value_name = "S", default_value_t = uiapd::control::DEFAULT_LIFETIME)]
     pub lifetime: u32,
     /// Claim on behalf of another device (X flag: neighbours may defend it by proxy).
     #[arg(long)]
     pub proxy: bool,
     /// The control socket of uiapd.
-    #[arg(long, value_name = "PATH", default_value = uiap::daemon::config::DEFAULT_CONTROL)]
+    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
     pub control: PathBuf,
 }
 

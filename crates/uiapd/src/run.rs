@@ -9,21 +9,21 @@ use rand_core::SeedableRng;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
-use super::control::{
+use crate::control::{
     self, ClaimView, Incoming, InterfaceView, Request, Response, SpaceText, StatusView,
 };
-use super::iface::{self, Interface};
-use super::psk;
-use super::socket::{RECV_BUFFER, Received, Role, Sockets, SourceDrop, check_source};
-use super::store::{Claims, Store, StoredClaim};
-use super::{Config, DaemonError, DaemonErrorKind};
-use crate::device::{
+use crate::iface::{self, Interface};
+use crate::psk;
+use crate::socket::{RECV_BUFFER, Received, Role, Sockets, SourceDrop, check_source};
+use crate::store::{Claims, Store, StoredClaim};
+use crate::{Config, DaemonError, DaemonErrorKind};
+use uiap::device::{
     ClaimErrorKind, ClaimId, ClaimSpec, Destination, Device, Event, FailureReason, InterfaceId,
     Peer,
 };
-use crate::space::DomainId;
-use crate::time::Instant;
-use crate::wire::{DeviceId, MAX_MESSAGE_LEN};
+use uiap::space::DomainId;
+use uiap::time::Instant;
+use uiap::wire::{DeviceId, MAX_MESSAGE_LEN};
 
 /// Where a claim of the daemon stands (`state` in the control API).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,13 +113,13 @@ fn random_u64() -> u64 {
 /// [`DaemonErrorKind::State`] if the state directory holds unreadable data.
 ///
 /// ```no_run
-/// use uiap::daemon::{self, socket::Sockets, store::Store, Config};
+/// use uiapd::{socket::Sockets, store::Store, Config};
 ///
-/// # async fn demo() -> Result<(), daemon::DaemonError> {
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
 /// let config = Config::default();
 /// let sockets = Sockets::bind(config.group, config.claim_port, config.reply_port)?;
 /// let store = Store::open(&config.state)?;
-/// daemon::run(config, sockets, store, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+/// uiapd::run(config, sockets, store, async { let _ = tokio::signal::ctrl_c().await; }).await?;
 /// # Ok(()) }
 /// ```
 pub async fn run(
@@ -136,7 +136,7 @@ pub async fn run(
         )
     })?;
     let persisted = store.load_claims()?;
-    let device_config = crate::config::Config {
+    let device_config = uiap::config::Config {
         auto_renew: true,
         ..Default::default()
     };
@@ -220,8 +220,8 @@ pub async fn run(
 /// As [`Sockets::bind`], [`Store::open`] and [`run`].
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), uiap::daemon::DaemonError> {
-/// uiap::daemon::run_with_signals(uiap::daemon::Config::default()).await?;
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
+/// uiapd::run_with_signals(uiapd::Config::default()).await?;
 /// # Ok(()) }
 /// ```
 pub async fn run_with_signals(config: Config) -> Result<(), DaemonError> {
@@ -639,6 +639,8 @@ impl Daemon {
                     FailureReason::Reclaimed { message } => {
                         format!("reclaimed by {}", message.origin)
                     }
+                    // The enum is non-exhaustive: a reason added later still fails the claim.
+                    other => format!("{other:?}"),
                 };
                 warn!(id, reason = %why, "claim denied");
                 entry.state = EntryState::Denied;
@@ -670,6 +672,11 @@ impl Daemon {
                 if let Some(Err(e)) = new_device_id.map(|id| self.store.set_device_id(id.get())) {
                     warn!(error = %e, "cannot persist the new device ID");
                 }
+                false
+            }
+            // The enum is non-exhaustive: an event added later changes nothing persisted.
+            other => {
+                debug!(event = ?other, "event");
                 false
             }
         }

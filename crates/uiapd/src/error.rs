@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// Why the daemon, its configuration, its state or a control request failed.
 ///
 /// ```
-/// use uiap::daemon::{Config, DaemonErrorKind};
+/// use uiapd::{Config, DaemonErrorKind};
 ///
 /// let err = Config::from_toml_str("claim-port = \"x\"").unwrap_err();
 /// assert_eq!(err.kind(), DaemonErrorKind::Config);
@@ -24,7 +24,7 @@ pub struct DaemonError {
 /// The reason a [`DaemonError`] was returned.
 ///
 /// ```
-/// use uiap::daemon::DaemonErrorKind;
+/// use uiapd::DaemonErrorKind;
 ///
 /// assert_eq!(DaemonErrorKind::Io.as_str(), "io");
 /// ```
@@ -47,7 +47,7 @@ impl DaemonErrorKind {
     /// A stable snake_case name (used as `error.kind` in control responses).
     ///
     /// ```
-    /// use uiap::daemon::DaemonErrorKind;
+    /// use uiapd::DaemonErrorKind;
     ///
     /// assert_eq!(DaemonErrorKind::Request.as_str(), "request");
     /// ```
@@ -96,7 +96,7 @@ impl DaemonError {
     /// What kind of failure this is.
     ///
     /// ```
-    /// use uiap::daemon::{Config, DaemonErrorKind};
+    /// use uiapd::{Config, DaemonErrorKind};
     ///
     /// let err = Config::from_toml_str("nonsense = 1").unwrap_err();
     /// assert_eq!(err.kind(), DaemonErrorKind::Config);
@@ -108,7 +108,7 @@ impl DaemonError {
     /// The message without the kind prefix.
     ///
     /// ```
-    /// use uiap::daemon::Config;
+    /// use uiapd::Config;
     ///
     /// let err = Config::from_toml_str("nonsense = 1").unwrap_err();
     /// assert!(err.message().contains("nonsense"));

@@ -1,5 +1,4 @@
 //! Interface changes and lifetime renewal, on two namespaces P–Q. Needs root and iproute2.
-#![cfg(feature = "daemon")]
 
 mod netns_support;
 

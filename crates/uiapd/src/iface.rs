@@ -1,6 +1,6 @@
 //! Which interfaces participate (decisions #23), found by rescanning.
 //!
-//! The daemon rescans once a second ([`Config::rescan_ms`](super::Config::rescan_ms)) instead
+//! The daemon rescans once a second ([`Config::rescan_ms`](crate::Config::rescan_ms)) instead
 //! of listening to netlink. A rescan reads `/proc/net/if_inet6` (every IPv6 address with its
 //! interface index and `IFA_F_*` flags, so a tentative or DAD-failed address is visible) and, per
 //! interface, `/sys/class/net/NAME/flags` (`IFF_UP`, `IFF_MULTICAST`, `IFF_LOOPBACK`) and
@@ -25,7 +25,7 @@ const IFF_MULTICAST: u32 = 0x1000;
 /// A participating interface.
 ///
 /// ```
-/// use uiap::daemon::iface::Interface;
+/// use uiapd::iface::Interface;
 ///
 /// let i = Interface { index: 3, name: "veth0".into(), link_local: "fe80::1".parse()? };
 /// assert_eq!(i.to_string(), "veth0 (3, fe80::1%3)");
@@ -54,7 +54,7 @@ impl std::fmt::Display for Interface {
 /// One line of `/proc/net/if_inet6`.
 ///
 /// ```
-/// use uiap::daemon::iface::parse_if_inet6;
+/// use uiapd::iface::parse_if_inet6;
 ///
 /// let lines = parse_if_inet6("fe800000000000000000000000000001 04 40 20 c0     eth0\n");
 /// assert_eq!(lines.len(), 1);
@@ -76,7 +76,7 @@ pub struct AddrLine {
 /// Parses the text of `/proc/net/if_inet6`; malformed lines are skipped.
 ///
 /// ```
-/// use uiap::daemon::iface::parse_if_inet6;
+/// use uiapd::iface::parse_if_inet6;
 ///
 /// assert!(parse_if_inet6("garbage\n").is_empty());
 /// ```
@@ -120,7 +120,7 @@ fn usable_link_local(line: &AddrLine) -> bool {
 /// An I/O error if `/proc/net/if_inet6` cannot be read (no IPv6 in this kernel).
 ///
 /// ```
-/// use uiap::daemon::iface::scan;
+/// use uiapd::iface::scan;
 ///
 /// // Loopback never participates.
 /// let ifaces = scan(&["lo".to_string()])?;

@@ -35,7 +35,7 @@
 //! (`state`: `claiming`, `held`, `denied`, `failed`).
 //!
 //! On failure: `{"ok":false,"error":{"kind":"request","message":"domain: expected …"}}`, with
-//! `kind` one of [`DaemonErrorKind::as_str`](super::DaemonErrorKind::as_str).
+//! `kind` one of [`DaemonErrorKind::as_str`](crate::DaemonErrorKind::as_str).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -48,8 +48,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tokio::net::UnixListener;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{DaemonError, DaemonErrorKind};
-use crate::space::{DomainId, Justification, Uid, UidSpace};
+use crate::{DaemonError, DaemonErrorKind};
+use uiap::space::{DomainId, Justification, Uid, UidSpace};
 
 /// The default claim lifetime, in seconds.
 pub const DEFAULT_LIFETIME: u32 = 3600;
@@ -61,7 +61,7 @@ fn default_lifetime() -> u32 {
 /// One request line.
 ///
 /// ```
-/// use uiap::daemon::control::{Request, SpaceText};
+/// use uiapd::control::{Request, SpaceText};
 ///
 /// let r: Request = serde_json::from_str(r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"}}"#)?;
 /// assert_eq!(r, Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
@@ -99,7 +99,7 @@ pub enum Request {
 /// A UID space in text form.
 ///
 /// ```
-/// use uiap::daemon::control::SpaceText;
+/// use uiapd::control::SpaceText;
 ///
 /// let s: SpaceText = serde_json::from_str(r#"{"prefix":"c0/4"}"#)?;
 /// assert_eq!(s, SpaceText::Prefix("c0/4".into()));
@@ -174,7 +174,7 @@ impl SpaceText {
     /// [`DaemonErrorKind::Request`], naming the offending character or field.
     ///
     /// ```
-    /// use uiap::daemon::control::SpaceText;
+    /// use uiapd::control::SpaceText;
     /// use uiap::space::{DomainId, Uid, UidSpace};
     ///
     /// let did: DomainId = "fff:0:0:1".parse()?;
@@ -208,7 +208,7 @@ impl SpaceText {
     /// The text form of a space (inverse of [`SpaceText::parse`]).
     ///
     /// ```
-    /// use uiap::daemon::control::SpaceText;
+    /// use uiapd::control::SpaceText;
     /// use uiap::space::{Uid, UidSpace};
     ///
     /// let space = UidSpace::Prefix(Uid::new(&[0xc0], 4)?);
@@ -239,7 +239,7 @@ impl std::fmt::Display for SpaceText {
 /// A claim as the API shows it.
 ///
 /// ```
-/// use uiap::daemon::control::{ClaimView, SpaceText};
+/// use uiapd::control::{ClaimView, SpaceText};
 ///
 /// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
 ///                     lifetime: 60, proxy: false, state: "held".into() };
@@ -266,7 +266,7 @@ pub struct ClaimView {
 /// A participating interface as the API shows it.
 ///
 /// ```
-/// use uiap::daemon::control::InterfaceView;
+/// use uiapd::control::InterfaceView;
 ///
 /// let i = InterfaceView { index: 2, name: "veth0".into(), link_local: "fe80::1".into() };
 /// assert_eq!(serde_json::to_string(&i)?, r#"{"index":2,"name":"veth0","link_local":"fe80::1"}"#);
@@ -285,7 +285,7 @@ pub struct InterfaceView {
 /// The answer to `status`.
 ///
 /// ```
-/// use uiap::daemon::control::StatusView;
+/// use uiapd::control::StatusView;
 ///
 /// let s: StatusView = serde_json::from_str(
 ///     r#"{"device_id":"00000000000000ff","interfaces":[],"claims":0,"counters":{},"drops":{"empty":2}}"#)?;
@@ -309,7 +309,7 @@ pub struct StatusView {
 /// The body of a failed response.
 ///
 /// ```
-/// use uiap::daemon::control::ErrorBody;
+/// use uiapd::control::ErrorBody;
 ///
 /// let e = ErrorBody { kind: "request".into(), message: "bad".into() };
 /// assert_eq!(serde_json::to_string(&e)?, r#"{"kind":"request","message":"bad"}"#);
@@ -326,7 +326,7 @@ pub struct ErrorBody {
 /// One response line. Fields that do not apply are omitted.
 ///
 /// ```
-/// use uiap::daemon::control::Response;
+/// use uiapd::control::Response;
 ///
 /// let r = Response::released(4);
 /// assert_eq!(serde_json::to_string(&r)?, r#"{"ok":true,"result":"released","id":4}"#);
@@ -363,8 +363,8 @@ impl Response {
     /// A failure response.
     ///
     /// ```
-    /// use uiap::daemon::control::Response;
-    /// use uiap::daemon::DaemonErrorKind;
+    /// use uiapd::control::Response;
+    /// use uiapd::DaemonErrorKind;
     ///
     /// let r = Response::error(DaemonErrorKind::Request, "no claim 9");
     /// assert!(!r.ok);
@@ -384,7 +384,7 @@ impl Response {
     /// The answer to a successful `release`.
     ///
     /// ```
-    /// use uiap::daemon::control::Response;
+    /// use uiapd::control::Response;
     ///
     /// assert_eq!(Response::released(1).id, Some(1));
     /// ```
@@ -400,7 +400,7 @@ impl Response {
     /// The answer to a finished `claim`: `result` is `claimed`, `denied` or `failed`.
     ///
     /// ```
-    /// use uiap::daemon::control::{ClaimView, Response, SpaceText};
+    /// use uiapd::control::{ClaimView, Response, SpaceText};
     ///
     /// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()),
     ///                     lifetime: 60, proxy: false, state: "held".into() };
@@ -433,8 +433,8 @@ pub struct Incoming {
 /// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), uiap::daemon::DaemonError> {
-/// let listener = uiap::daemon::control::bind("/run/uiapd/control.sock".as_ref())?;
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
+/// let listener = uiapd::control::bind("/run/uiapd/control.sock".as_ref())?;
 /// # Ok(()) }
 /// ```
 pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
@@ -464,12 +464,12 @@ pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
 /// line gets an error response and the connection stays open.
 ///
 /// ```no_run
-/// # async fn demo() -> Result<(), uiap::daemon::DaemonError> {
-/// let listener = uiap::daemon::control::bind("/tmp/uiapd.sock".as_ref())?;
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
+/// let listener = uiapd::control::bind("/tmp/uiapd.sock".as_ref())?;
 /// let (tx, mut rx) = tokio::sync::mpsc::channel(16);
-/// tokio::spawn(uiap::daemon::control::serve(listener, tx));
+/// tokio::spawn(uiapd::control::serve(listener, tx));
 /// while let Some(incoming) = rx.recv().await {
-///     let _ = incoming.reply.send(uiap::daemon::control::Response::released(0));
+///     let _ = incoming.reply.send(uiapd::control::Response::released(0));
 /// }
 /// # Ok(()) }
 /// ```
@@ -526,11 +526,11 @@ pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
 /// it answers something that is not a response line.
 ///
 /// ```no_run
-/// use uiap::daemon::control::{call, Request};
+/// use uiapd::control::{call, Request};
 ///
 /// let response = call("/run/uiapd/control.sock".as_ref(), &Request::Status)?;
 /// println!("{}", response.status.unwrap().device_id);
-/// Ok::<(), uiap::daemon::DaemonError>(())
+/// Ok::<(), uiapd::DaemonError>(())
 /// ```
 pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
     let mut stream = UnixStream::connect(path)

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use uiap::daemon::control::{ClaimView, StatusView};
+use uiapd::control::{ClaimView, StatusView};
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 

@@ -3,7 +3,10 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/partition.json");
+const EXAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../uiap/examples/partition.json"
+);
 
 fn run(path: &str) -> assert_cmd::assert::Assert {
     Command::cargo_bin("uiap")

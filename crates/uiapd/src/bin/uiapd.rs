@@ -1,10 +1,10 @@
 //! `uiapd`: the UIAP daemon. Parses the configuration, sets up logging, and runs
-//! [`uiap::daemon::run_with_signals`] until SIGTERM or SIGINT.
+//! [`uiapd::run_with_signals`] until SIGTERM or SIGINT.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use uiap::daemon::config::Args;
+use uiapd::config::Args;
 
 fn main() -> ExitCode {
     let config = match Args::parse().into_config() {
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(uiap::daemon::run_with_signals(config)) {
+    match runtime.block_on(uiapd::run_with_signals(config)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("uiapd: {e}");

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiap::daemon::control::Request;
+use uiapd::control::Request;
 
 /// Arguments of `uiap status`.
 #[derive(clap::Args, Debug)]
@@ -12,7 +12,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// The control socket of uiapd.
-    #[arg(long, value_name = "PATH", default_value = uiap::daemon::config::DEFAULT_CONTROL)]
+    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
     pub control: PathBuf,
 }
 
