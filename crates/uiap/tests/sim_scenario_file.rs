@@ -50,18 +50,58 @@ fn the_example_file_runs_as_documented() {
 }
 
 #[test]
-fn every_key_lands_in_its_field() {
+fn config_keys_override_the_defaults() {
     let scenario = parse(
-        r#"{
-        "seed": 9, "until_ms": 1500.5,
-        "config": {
+        r#"{"config": {
             "claim_period_ms": 100, "claim_timeout_ms": 200, "start_jitter_ms": 0,
             "message_ttl_ms": 300, "proxy_max_lifetime_ms": 400, "conflict_window_ms": 500,
             "conflict_rate_limit_ms": 600, "renew_min_lifetime_ms": 700,
             "new_attempts": 4, "reclaim_attempts": 5, "hop_limit": 6, "renew_at_percent": 50,
             "message_table_capacity": 7, "proxy_capacity": 8, "conflict_limit": 9,
             "max_claims": 10, "proxy_defense": false, "auto_renew": true, "random_device_id": false
+        }}"#,
+    );
+    let ms = Duration::from_millis;
+    assert_eq!(
+        scenario.config,
+        Config {
+            claim_period: ms(100),
+            claim_timeout: ms(200),
+            start_jitter: ms(0),
+            message_ttl: ms(300),
+            proxy_max_lifetime: ms(400),
+            conflict_window: ms(500),
+            conflict_rate_limit: ms(600),
+            renew_min_lifetime: ms(700),
+            new_attempts: 4,
+            reclaim_attempts: 5,
+            hop_limit: 6,
+            renew_at_percent: 50,
+            message_table_capacity: 7,
+            proxy_capacity: 8,
+            conflict_limit: 9,
+            max_claims: 10,
+            proxy_defense: false,
+            auto_renew: true,
+            random_device_id: false,
+        }
+    );
+    let one = parse(r#"{"config": {"hop_limit": 3}}"#).config;
+    assert_eq!(
+        one,
+        Config {
+            hop_limit: 3,
+            ..Config::default()
         },
+        "the rest stays default"
+    );
+}
+
+#[test]
+fn every_key_lands_in_its_field() {
+    let scenario = parse(
+        r#"{
+        "seed": 9, "until_ms": 1500.5,
         "segments": [
             {"name": "lan"},
             {"name": "wifi", "delay_ms": 3, "jitter_ms": 0.25, "loss": 0.5, "duplicate": 0.25,
@@ -89,30 +129,6 @@ fn every_key_lands_in_its_field() {
         (9, Instant::from_micros(1_500_500))
     );
     let ms = Duration::from_millis;
-    assert_eq!(
-        scenario.config,
-        Config {
-            claim_period: ms(100),
-            claim_timeout: ms(200),
-            start_jitter: ms(0),
-            message_ttl: ms(300),
-            proxy_max_lifetime: ms(400),
-            conflict_window: ms(500),
-            conflict_rate_limit: ms(600),
-            renew_min_lifetime: ms(700),
-            new_attempts: 4,
-            reclaim_attempts: 5,
-            hop_limit: 6,
-            renew_at_percent: 50,
-            message_table_capacity: 7,
-            proxy_capacity: 8,
-            conflict_limit: 9,
-            max_claims: 10,
-            proxy_defense: false,
-            auto_renew: true,
-            random_device_id: false,
-        }
-    );
     assert_eq!(scenario.segments[0].params, SegmentParams::default());
     assert_eq!(
         scenario.segments[1].params,

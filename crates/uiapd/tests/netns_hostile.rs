@@ -67,6 +67,68 @@ fn wait_not_tentative(ns: &str, dev: &str) {
     }
 }
 
+/// From namespace H: every kind of datagram T must drop, one of each (two with a wrong hop
+/// limit), then 200 copies of one valid Attempt. `t_link_local` is T's address on the link.
+fn send_hostile_datagrams(t_link_local: Ipv6Addr) {
+    let index = index_of("h0");
+    let group = SocketAddrV6::new(GROUP, CLAIM_PORT, 0, index);
+    let ok = udp(index, 255, Ipv6Addr::UNSPECIFIED);
+    // Empty, truncated, oversized, wrong version.
+    ok.send_to(&[], &group.into()).unwrap();
+    ok.send_to(&attempt(1, 1)[..10], &group.into()).unwrap();
+    ok.send_to(&[0x01; 1200], &group.into()).unwrap();
+    let mut v2 = attempt(2, 2);
+    v2[0] = 2;
+    ok.send_to(&v2, &group.into()).unwrap();
+    // Hop limit ≠ 255: multicast with 64, unicast to T's link-local address with 1.
+    udp(index, 64, Ipv6Addr::UNSPECIFIED)
+        .send_to(&attempt(3, 3), &group.into())
+        .unwrap();
+    let unicast = SocketAddrV6::new(t_link_local, CLAIM_PORT, 0, index);
+    udp(index, 1, Ipv6Addr::UNSPECIFIED)
+        .send_to(&attempt(4, 4), &unicast.into())
+        .unwrap();
+    // Off-link source: a global address, hop limit 255.
+    udp(index, 255, "2001:db8::1".parse().unwrap())
+        .send_to(&attempt(5, 5), &group.into())
+        .unwrap();
+    // Source port 0.
+    send_from_port_zero(index, &attempt(6, 6));
+    // A flood of one message ID: 200 copies.
+    let flood = attempt(7, 7);
+    for _ in 0..200 {
+        ok.send_to(&flood, &group.into()).unwrap();
+    }
+}
+
+/// Sends `body` to the group from UDP source port 0: a raw socket builds the UDP header (the
+/// kernel fills in the checksum).
+fn send_from_port_zero(index: u32, body: &[u8]) {
+    let raw = Socket::new(Domain::IPV6, Type::RAW, Some(Protocol::UDP)).unwrap();
+    let offset: libc::c_int = 6;
+    // SAFETY: setsockopt with a c_int option value of the right size.
+    let rc = unsafe {
+        libc::setsockopt(
+            raw.as_raw_fd(),
+            libc::IPPROTO_IPV6,
+            libc::IPV6_CHECKSUM,
+            (&offset as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(rc, 0, "IPV6_CHECKSUM: {}", std::io::Error::last_os_error());
+    raw.set_multicast_hops_v6(255).unwrap();
+    raw.set_multicast_if_v6(index).unwrap();
+    let len = (8 + body.len()) as u16;
+    let mut datagram = vec![0, 0];
+    datagram.extend_from_slice(&CLAIM_PORT.to_be_bytes());
+    datagram.extend_from_slice(&len.to_be_bytes());
+    datagram.extend_from_slice(&[0, 0]);
+    datagram.extend_from_slice(body);
+    raw.send_to(&datagram, &SocketAddrV6::new(GROUP, 0, 0, index).into())
+        .unwrap();
+}
+
 #[test]
 fn hostile_datagrams_are_dropped_and_counted() {
     if !can_run("hostile_datagrams_are_dropped_and_counted") {
@@ -101,60 +163,7 @@ fn hostile_datagrams_are_dropped_and_counted() {
         .parse()
         .unwrap();
 
-    net.in_ns(0, move || {
-        let index = index_of("h0");
-        let group = SocketAddrV6::new(GROUP, CLAIM_PORT, 0, index);
-        let ok = udp(index, 255, Ipv6Addr::UNSPECIFIED);
-        // Empty, truncated, oversized, wrong version.
-        ok.send_to(&[], &group.into()).unwrap();
-        ok.send_to(&attempt(1, 1)[..10], &group.into()).unwrap();
-        ok.send_to(&[0x01; 1200], &group.into()).unwrap();
-        let mut v2 = attempt(2, 2);
-        v2[0] = 2;
-        ok.send_to(&v2, &group.into()).unwrap();
-        // Hop limit ≠ 255: multicast with 64, unicast to T's link-local address with 1.
-        udp(index, 64, Ipv6Addr::UNSPECIFIED)
-            .send_to(&attempt(3, 3), &group.into())
-            .unwrap();
-        let unicast = SocketAddrV6::new(t_link_local, CLAIM_PORT, 0, index);
-        udp(index, 1, Ipv6Addr::UNSPECIFIED)
-            .send_to(&attempt(4, 4), &unicast.into())
-            .unwrap();
-        // Off-link source: a global address, hop limit 255.
-        udp(index, 255, "2001:db8::1".parse().unwrap())
-            .send_to(&attempt(5, 5), &group.into())
-            .unwrap();
-        // Source port 0: a raw socket building the UDP header (the kernel fills the checksum).
-        let raw = Socket::new(Domain::IPV6, Type::RAW, Some(Protocol::UDP)).unwrap();
-        let offset: libc::c_int = 6;
-        // SAFETY: setsockopt with a c_int option value of the right size.
-        let rc = unsafe {
-            libc::setsockopt(
-                raw.as_raw_fd(),
-                libc::IPPROTO_IPV6,
-                libc::IPV6_CHECKSUM,
-                (&offset as *const libc::c_int).cast(),
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            )
-        };
-        assert_eq!(rc, 0, "IPV6_CHECKSUM: {}", std::io::Error::last_os_error());
-        raw.set_multicast_hops_v6(255).unwrap();
-        raw.set_multicast_if_v6(index).unwrap();
-        let body = attempt(6, 6);
-        let len = (8 + body.len()) as u16;
-        let mut datagram = vec![0, 0];
-        datagram.extend_from_slice(&CLAIM_PORT.to_be_bytes());
-        datagram.extend_from_slice(&len.to_be_bytes());
-        datagram.extend_from_slice(&[0, 0]);
-        datagram.extend_from_slice(&body);
-        raw.send_to(&datagram, &SocketAddrV6::new(GROUP, 0, 0, index).into())
-            .unwrap();
-        // A flood of one message ID: 200 copies.
-        let flood = attempt(7, 7);
-        for _ in 0..200 {
-            ok.send_to(&flood, &group.into()).unwrap();
-        }
-    });
+    net.in_ns(0, move || send_hostile_datagrams(t_link_local));
 
     let expected = [
         ("empty", 1),

@@ -12,20 +12,13 @@ use uiapd::control::{ClaimView, StatusView};
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
-/// Whether the namespace tests can run here; prints why not.
+/// Whether the namespace tests can run here: they need root and `ip` (iproute2). A missing
+/// prerequisite fails the test under CI and is listed by `cargo xtask test` elsewhere.
 pub fn can_run(test: &str) -> bool {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!("SKIPPED {test}: needs root (network namespaces)");
-        return false;
-    }
-    match Command::new("ip").arg("-V").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            eprintln!("SKIPPED {test}: `ip` (iproute2) is missing");
-            false
-        }
-    }
+    test_support::require(
+        test,
+        test_support::all([test_support::root(), test_support::command("ip", &["-V"])]),
+    )
 }
 
 /// Runs a command, panicking with its output on failure.
