@@ -1,10 +1,10 @@
 //! Every timer and bound of the [`Device`](crate::device::Device) state machine, in one place.
 //!
-//! The defaults follow the draft's suggested constants (§10) and `shared/uiap-decisions.md`
-//! #10–18: three Claim-Attempts 500 ms apart, success 2.5 s after the first (§2.4.1: three times {send, wait 500 ms}, then wait 1 s), a random
-//! 0–250 ms start delay, two attempts for a reclaim, a 30 s / 4096-entry message table, hop
-//! limit 32, proxy defense for at most one hour, and RFC 5227-style back-off after ten conflicts
-//! in a minute.
+//! The defaults follow the draft's suggested constants (§10) and docs/uiap-design.md D10–D18:
+//! three Claim-Attempts 500 ms apart, success 2.5 s after the first (§2.4.1: three times {send,
+//! wait 500 ms}, then wait 1 s), a random 0–250 ms start delay, two attempts for a reclaim, a
+//! 30 s / 4096-entry message table, hop limit 32, proxy defense for at most one hour, and
+//! RFC 5227-style back-off after ten conflicts in a minute.
 
 use core::time::Duration;
 

@@ -1,4 +1,5 @@
-//! The simulator scenarios of issue 6 ("Must show").
+//! Whole-site behaviour in the simulator: timing, hop limits, simultaneous claims, proxy
+//! defense, partitions and merges, flooding bounds and determinism.
 
 use core::time::Duration;
 

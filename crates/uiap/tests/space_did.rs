@@ -1,5 +1,5 @@
-//! DID text (§6.1, decisions #9, spec-checklist §4d): every valid and invalid example, with the
-//! error kind and position of every rejection.
+//! DID text (§6.1, docs/uiap-design.md D9): the draft's examples and every other valid and
+//! invalid form, with the error kind and position of every rejection.
 
 use uiap::space::{DomainId, DomainPattern, Justification, ParseDomainErrorKind as K};
 
@@ -16,7 +16,7 @@ fn from_u64(v: u64) -> DomainId {
 }
 
 #[test]
-fn checklist_full_and_abbreviated_forms_are_equal() {
+fn draft_full_and_abbreviated_forms_are_equal() {
     assert_eq!(did("1:2:3:0"), did("0001:0002:0003:0000"));
     assert_eq!(
         did("1:2:3:0").as_bytes(),
@@ -50,7 +50,7 @@ fn canonical_display_is_lowercase_without_leading_zeros() {
 }
 
 #[test]
-fn checklist_star_pattern() {
+fn draft_star_pattern() {
     let p = pattern("1:2:3:*");
     assert!(p.matches(&from_u64(0x0001_0002_0003_abcd)));
     assert!(!p.matches(&from_u64(0x0001_0002_0004_abcd)));
@@ -61,7 +61,7 @@ fn checklist_star_pattern() {
 }
 
 #[test]
-fn checklist_question_pattern() {
+fn draft_question_pattern() {
     let p = pattern("1:2:3:0???");
     assert!(p.matches(&from_u64(0x0001_0002_0003_0fff)));
     assert!(p.matches(&from_u64(0x0001_0002_0003_0000)));
@@ -164,7 +164,7 @@ fn wildcards_are_for_patterns_only() {
 #[test]
 fn invalid_patterns() {
     for (input, kind, at) in [
-        ("1:2:3:???", K::QuestionInShortQuad, 6), // checklist: the quad must be fully expanded
+        ("1:2:3:???", K::QuestionInShortQuad, 6), // §6.1: the quad must be fully expanded
         ("1:2:3:?", K::QuestionInShortQuad, 6),   //
         ("1:2:3:1??", K::QuestionInShortQuad, 7), //
         ("1:2:3:?????", K::QuadTooLong, 10),

@@ -1,4 +1,5 @@
-//! Overlap and order (§3.2.4, decisions #6–#8) against a brute-force model on bit strings.
+//! Overlap and order (§3.2.4, docs/uiap-design.md D6–D8) against a brute-force model on bit
+//! strings.
 //!
 //! The model: a UID is a `Vec<bool>`. J = 0 orders bit strings lexicographically with a proper
 //! prefix smaller (exactly `Vec<bool>`'s `Ord`); J = 1 orders by bit length, then value. A space
@@ -262,8 +263,8 @@ fn right_every_pair_of_spaces_up_to_6_bits() {
 
 #[test]
 fn right_justified_prefixes_are_invalid_and_treated_as_conflicting() {
-    // Decisions #4: no prefixes when J = 1. validate() rejects them; overlaps() errs on the side
-    // of a conflict should one slip through.
+    // docs/uiap-design.md D4: no prefixes when J = 1. validate() rejects them; overlaps() errs on
+    // the side of a conflict should one slip through.
     let w = World::new(Justification::Right);
     for p in w.prefixes(4) {
         assert!(p.space.validate(Justification::Right).is_err());

@@ -1,4 +1,4 @@
-//! UIDs: construction, canonical form, BA, and the §3.2.4 / spec-checklist §4c order examples.
+//! UIDs: construction, canonical form, BA, and the order and overlap rules of §3.2.4.
 
 use std::cmp::Ordering;
 
@@ -52,7 +52,7 @@ fn bit_length_must_fit_the_octets() {
 
 #[test]
 fn padding_side_depends_on_justification() {
-    // spec-checklist U-3.2.3-1: (BA = 4, 0xAF) is not canonical; 0xA0 is.
+    // §3.2.3: insignificant bits MUST be 0, so (BA = 4, 0xAF) is not canonical; 0xA0 is.
     assert_eq!(
         Uid::new(&[0xaf], 4).unwrap_err().kind(),
         SpaceErrorKind::NonZeroPadding
@@ -102,7 +102,7 @@ fn ba_is_the_wire_value() {
 }
 
 #[test]
-fn checklist_order_examples() {
+fn section_3_2_4_order_examples() {
     // Left-justified, zeros significant: on an equal common part the longer is larger (01 < 01 00).
     assert_eq!(oct(&[0x01]).compare(&oct(&[0x01, 0x00]), L), Ordering::Less);
     // ... and a difference decides before length.
@@ -140,8 +140,8 @@ fn checklist_order_examples() {
 }
 
 #[test]
-fn checklist_overlap_examples() {
-    // U-4.2.2.1-7: own 13..42, received unique 42 → conflict; 43 → none.
+fn section_3_2_4_overlap_examples() {
+    // §4.2.2.1 with the §3.2.2 range: own 13..42, received unique 42 → conflict; 43 → none.
     let held = UidSpace::Range {
         low: oct(&[13]),
         high: oct(&[42]),

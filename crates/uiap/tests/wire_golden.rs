@@ -1,12 +1,13 @@
-//! Golden byte vectors for the UIAP message format (decisions #1), smoltcp style: every vector is
-//! written out by hand from the §4.1 layout, then read field by field (deconstruct), built into a
-//! buffer full of 0xa5 filler (construct), parsed into a `Repr` and emitted from one.
+//! Golden byte vectors for the UIAP message format (docs/uiap-design.md D1), smoltcp style: every
+//! vector is written out by hand from the §4.1 layout, then read field by field (deconstruct),
+//! built into a buffer full of 0xa5 filler (construct), parsed into a `Repr` and emitted from one.
 
 use uiap::space::{DomainId, Justification, Uid, UidSpace};
 use uiap::wire::{DeviceId, HEADER_LEN, INITIAL_HOP_LIMIT, MessageId, MessageType, Packet, Repr};
 
-/// spec-checklist §4a derived example: Claim-Attempt, hop 32, lifetime 3600, device
-/// 0x0211223344556677, sequence 1, reference 0xdeadbeef, DID 1:2:3:0, prefix c0 a8 (/16).
+/// The draft's own examples in one message: a Claim-Attempt in DID 1:2:3:0 (§6.1) for the prefix
+/// 192.168/16 (§3.2.2); hop 32, lifetime 3600, device 0x0211223344556677, sequence 1, reference
+/// 0xdeadbeef.
 static ATTEMPT_PREFIX: [u8; 38] = [
     0x01, 0x00, 0x00, 0x20, // version 1, type 0, no flags, reserved, hop limit 32
     0x00, 0x00, 0x0e, 0x10, // lifetime 3600
@@ -65,7 +66,7 @@ static ATTEMPT_RANGE: [u8; 39] = [
 ];
 
 /// A Deny for a range in a right-justified domain (J = 1): BA = 4 counts the significant LOW bits
-/// of the FIRST octet (decisions #7); the 12-bit 0xabc is below the 24-bit 0x010000.
+/// of the FIRST octet (docs/uiap-design.md D7); the 12-bit 0xabc is below the 24-bit 0x010000.
 static DENY_RANGE: [u8; 41] = [
     0x01, 0x10, 0x00, 0x00, // type 1, hop limit 0
     0x00, 0x00, 0x0e, 0x10, // lifetime 3600
@@ -253,7 +254,7 @@ fn test_emit_every_vector_into_filler() {
 
 #[test]
 fn test_construct_deny_from_attempt_bytes() {
-    // A device builds a Deny by copying the Attempt, setting type 1 and hop limit 32 (U-2.4-5).
+    // A device builds a Deny by copying the Attempt, setting type 1 and hop limit 32 (§2.4.5).
     let mut received = ATTEMPT_PREFIX;
     received[3] = 7; // it arrived after 25 hops
     let mut deny = Packet::new_checked(received.to_vec()).unwrap();
@@ -285,7 +286,7 @@ fn test_construct_into_filler_with_setters() {
 
 #[test]
 fn test_forward_keeps_reserved_bits() {
-    // Decisions #3: forward the received octets unchanged except the hop limit.
+    // docs/uiap-design.md D3: forward the received octets unchanged except the hop limit.
     let mut received = ATTEMPT_PREFIX;
     received[1] |= 0x0c; // reserved bits in octet 1
     received[2] = 0xff; // reserved octet
@@ -312,7 +313,7 @@ fn test_forward_keeps_reserved_bits() {
 
 #[test]
 fn test_ignored_uid_len2_and_ba2_outside_ranges() {
-    // U-4.1-15/16: a non-range with UID Len 2 = 5 and BA2 = 3 is parsed, UID 2 is not.
+    // §4.1: a non-range with UID Len 2 = 5 and BA2 = 3 is parsed (both are ignored), UID 2 is not.
     let mut received = ATTEMPT_PREFIX;
     received[33] = (3 << 2) | 1;
     received[35] = 5;
@@ -324,8 +325,8 @@ fn test_ignored_uid_len2_and_ba2_outside_ranges() {
 
 #[test]
 fn test_did_flags_kept_whole() {
-    // The DID is 8 opaque octets compared byte for byte (decisions #8): its reserved flag bits
-    // are kept by parse and written back by emit.
+    // The DID is 8 opaque octets compared byte for byte (docs/uiap-design.md D8): its reserved flag
+    // bits are kept by parse and written back by emit.
     let mut received = ATTEMPT_PREFIX;
     received[31] = 0x7f;
     let repr = Repr::parse(&received).unwrap();

@@ -1,9 +1,9 @@
-//! Every rejection of `Repr::parse` (decisions #2–#4, §4.1): the kind, the octet offset and the
-//! message, one test per rule.
+//! Every rejection of `Repr::parse` (docs/uiap-design.md D2–D4, §4.1): the kind, the octet offset
+//! and the message, one test per rule.
 
 use uiap::wire::{Packet, Repr, WireError, WireErrorKind};
 
-/// spec-checklist §4a: Claim-Attempt, DID 1:2:3:0, prefix c0 a8.
+/// A Claim-Attempt in DID 1:2:3:0 (§6.1) for the prefix 192.168/16 (§3.2.2).
 const BASE: [u8; 38] = [
     0x01, 0x00, 0x00, 0x20, 0x00, 0x00, 0x0e, 0x10, 0x02, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
     0x00, 0x00, 0x00, 0x01, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00, 0x00,
@@ -168,7 +168,7 @@ fn non_zero_padding_left_justified() {
 
 #[test]
 fn non_zero_padding_right_justified() {
-    // J = 1, BA 4: the HIGH 4 bits of the FIRST octet are padding (decisions #7).
+    // J = 1, BA 4: the HIGH 4 bits of the FIRST octet are padding (docs/uiap-design.md D7).
     let e = reject(&message(
         &[(31, 0x80), (33, 4 << 5), (34, 2)],
         &[0x1a, 0xbc],

@@ -21,11 +21,11 @@ use serde::Deserialize;
 
 use crate::{DaemonError, DaemonErrorKind};
 
-/// The default multicast group (decisions #19).
+/// The default multicast group (docs/uiap-design.md D19).
 pub const DEFAULT_GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
-/// The default claim port (decisions #20).
+/// The default claim port (docs/uiap-design.md D20).
 pub const DEFAULT_CLAIM_PORT: u16 = 61001;
-/// The default reply port (decisions #20).
+/// The default reply port (docs/uiap-design.md D20).
 pub const DEFAULT_REPLY_PORT: u16 = 61002;
 /// The default control socket.
 pub const DEFAULT_CONTROL: &str = "/run/uiapd/control.sock";

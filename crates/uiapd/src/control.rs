@@ -2,8 +2,8 @@
 //!
 //! A client connects, writes one request object per line, and reads one response object per line,
 //! in order. A connection may carry any number of requests. A `claim` request is answered when
-//! the claim has finished (about 2.5 s: decisions #10), so a client that pipelines requests waits
-//! for it.
+//! the claim has finished (about 2.5 s: docs/uiap-design.md D10), so a client that pipelines
+//! requests waits for it.
 //!
 //! # Requests
 //!

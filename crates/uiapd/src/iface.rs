@@ -1,4 +1,4 @@
-//! Which interfaces participate (decisions #23), found by rescanning.
+//! Which interfaces participate (docs/uiap-design.md D23), found by rescanning.
 //!
 //! The daemon rescans once a second ([`Config::rescan_ms`](crate::Config::rescan_ms)) instead
 //! of listening to netlink. A rescan reads `/proc/net/if_inet6` (every IPv6 address with its

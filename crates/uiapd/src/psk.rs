@@ -1,6 +1,7 @@
-//! The optional pre-shared-key trailer (decisions #21): HMAC-SHA-256 over the UIAP message,
-//! appended as 32 octets. Every hop verifies and strips it before the device sees the message,
-//! and appends a fresh one to everything it sends (a forwarder changes the hop-limit octet).
+//! The optional pre-shared-key trailer (docs/uiap-design.md D21): HMAC-SHA-256 over the UIAP
+//! message, appended as 32 octets. Every hop verifies and strips it before the device sees the
+//! message, and appends a fresh one to everything it sends (a forwarder changes the hop-limit
+//! octet).
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;

@@ -1,4 +1,4 @@
-//! UDP/IPv6 sockets, one per role, and the source checks of decisions #21.
+//! UDP/IPv6 sockets, one per role, and the source checks of docs/uiap-design.md D21.
 //!
 //! * The **claim socket** is bound to `[::]:CLAIM_PORT` and joined to the group on every
 //!   participating interface. Claim-Attempts are sent from it to `[group%ifindex]:CLAIM_PORT`.
@@ -21,7 +21,7 @@ use tokio::net::UdpSocket;
 
 use crate::DaemonError;
 
-/// The hop limit every datagram is sent with and must arrive with (decisions #21).
+/// The hop limit every datagram is sent with and must arrive with (docs/uiap-design.md D21).
 pub const LINK_HOP_LIMIT: u8 = 255;
 /// Receive buffer size: larger than any valid message plus the PSK trailer, so anything that
 /// fills it is oversized.
@@ -137,7 +137,7 @@ impl SourceDrop {
     }
 }
 
-/// Applies the checks of decisions #21 to a received datagram: non-empty, not larger than
+/// Applies the checks of docs/uiap-design.md D21 to a received datagram: non-empty, not larger than
 /// `max_len`, source port ≠ 0, source in fe80::/10, hop limit 255, arrival interface in `known`.
 /// Returns the interface index and the source address on success.
 ///

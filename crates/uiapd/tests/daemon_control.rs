@@ -1,6 +1,7 @@
 //! uiapd's control API, client exit codes and persistence, without namespaces or root: the
 //! daemon runs with `--iface` naming no interface, so claims succeed as a site of one
-//! (decisions #23). Ports are test-specific so that tests in this namespace do not collide.
+//! (docs/uiap-design.md D23). Ports are test-specific so that tests in this namespace do not
+//! collide.
 
 mod netns_support;
 

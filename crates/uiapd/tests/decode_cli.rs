@@ -26,7 +26,7 @@ fn decode_json(args: &[&str]) -> Value {
 }
 
 #[test]
-fn decodes_the_checklist_example_to_one_json_object() {
+fn decodes_the_prefix_attempt_example_to_one_json_object() {
     assert_eq!(
         decode_json(&[EXAMPLE]),
         json!({

@@ -117,7 +117,7 @@ fn chain_claim_deny_overlap_and_restart() {
     assert!(err.contains("no claim 1"), "{err}");
 }
 
-/// A and D claim the same UID at the same time: both fail (decision #17).
+/// A and D claim the same UID at the same time: both fail (docs/uiap-design.md D17).
 #[test]
 fn chain_simultaneous_new_claims_both_fail() {
     if !can_run("chain_simultaneous_new_claims_both_fail") {

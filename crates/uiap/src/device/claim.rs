@@ -1,5 +1,5 @@
-//! Own claims (§2.4.1, §4.4, decisions #10, #11, #17): rounds of Claim-Attempts, success,
-//! lifetimes, renewal by reclaim, and the proxy announcement (§5.1).
+//! Own claims (§2.4.1, §4.4, docs/uiap-design.md D10, D11, D17): rounds of Claim-Attempts,
+//! success, lifetimes, renewal by reclaim, and the proxy announcement (§5.1).
 
 use core::fmt;
 use core::time::Duration;

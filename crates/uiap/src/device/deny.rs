@@ -1,5 +1,5 @@
-//! Receiving a Claim-Deny (§2.4.4, §4.3.2, decision #14): fail our claim, forward it one hop
-//! back along the reverse path, or drop it.
+//! Receiving a Claim-Deny (§2.4.4, §4.3.2, docs/uiap-design.md D14): fail our claim, forward it one
+//! hop back along the reverse path, or drop it.
 
 use rand_core::Rng;
 

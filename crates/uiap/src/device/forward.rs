@@ -1,5 +1,5 @@
-//! Receiving a Claim-Attempt (§2.4.2, §2.4.3, §2.4.6, §4.2.2, decisions #13, #15, #16): duplicate
-//! suppression, deny or forward, simultaneous claims, proxy defense and own traffic.
+//! Receiving a Claim-Attempt (§2.4.2, §2.4.3, §2.4.6, §4.2.2, docs/uiap-design.md D13, D15, D16):
+//! duplicate suppression, deny or forward, simultaneous claims, proxy defense and own traffic.
 
 use rand_core::Rng;
 
@@ -10,7 +10,8 @@ use crate::time::Instant;
 use crate::wire::{DeviceId, MessageId, MessageType, Packet, Repr};
 
 /// A copy of the received message with `edit` applied through [`Packet`]'s setters. Forwarders
-/// and deniers pass every other octet on unchanged, reserved bits included (decision #3).
+/// and deniers pass every other octet on unchanged, reserved bits included
+/// (docs/uiap-design.md D3).
 pub(crate) fn rewritten(
     received: &Packet<&[u8]>,
     edit: impl FnOnce(&mut Packet<Vec<u8>>),
@@ -38,7 +39,7 @@ impl<R: Rng> Device<R> {
                 return;
             }
             if self.table.get_mut(now, &id).is_none() {
-                // Someone else uses our device ID (§9, decision #15).
+                // Someone else uses our device ID (§9, docs/uiap-design.md D15).
                 self.on_id_collision(repr.origin, repr.sequence);
             }
         }

@@ -1,5 +1,5 @@
 //! The UIAP device: a sans-IO state machine that claims and defends UID spaces (§2.4, §4, §5.1,
-//! §9 of the draft; `shared/uiap-decisions.md` #10–18).
+//! §9 of the draft; docs/uiap-design.md D10–D18).
 //!
 //! A [`Device`] has no sockets, no clock and no global RNG. The caller feeds it datagrams
 //! ([`Device::handle_datagram`]) and the passing of time ([`Device::handle_timeout`]), and
@@ -21,7 +21,7 @@
 //!   one drop reason of [`Counters`].
 //! * One datagram in produces at most (interfaces − 1) multicasts plus one unicast.
 //! * A received Attempt is forwarded as the received bytes with only the hop-limit octet changed;
-//!   a Deny is the Attempt's bytes with type 1 and hop limit 32 (decision #3, §4.3.1).
+//!   a Deny is the Attempt's bytes with type 1 and hop limit 32 (docs/uiap-design.md D3, §4.3.1).
 //! * Same inputs, same RNG seed: same outputs, byte for byte.
 //!
 //! # Example: a claim on an empty site
@@ -97,8 +97,8 @@ use seen::{MessageTable, OwnFloods};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct InterfaceId(pub u32);
 
-/// A neighbour on one link: the interface and its link-local address (decision #12: the same
-/// `fe80::` address may exist on two links, so the interface is part of the key).
+/// A neighbour on one link: the interface and its link-local address (docs/uiap-design.md D12: the
+/// same `fe80::` address may exist on two links, so the interface is part of the key).
 ///
 /// ```
 /// # use uiap::device::{InterfaceId, Peer};
@@ -157,7 +157,7 @@ pub enum FailureReason {
         message: MessageId,
     },
     /// A conflicting Claim-Attempt of the same kind (both new or both reclaims) arrived while
-    /// this claim was in progress: both sides fail (§4.2.2.2, decision #17).
+    /// this claim was in progress: both sides fail (§4.2.2.2, docs/uiap-design.md D17).
     Simultaneous {
         /// The other device's attempt.
         message: MessageId,
@@ -205,7 +205,7 @@ pub enum Event {
         claim: ClaimId,
     },
     /// A Deny arrived for an attempt of ours whose round had already finished: someone else
-    /// holds a conflicting claim. The Deny was dropped (decision #14).
+    /// holds a conflicting claim. The Deny was dropped (docs/uiap-design.md D14).
     LateConflict {
         /// The claim, if it still exists.
         claim: Option<ClaimId>,

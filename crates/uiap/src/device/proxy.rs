@@ -1,4 +1,4 @@
-//! Proxy defense (§5.1, decision #18): defending X+R claims of other devices.
+//! Proxy defense (§5.1, docs/uiap-design.md D18): defending X+R claims of other devices.
 
 use core::time::Duration;
 

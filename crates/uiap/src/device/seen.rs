@@ -1,5 +1,5 @@
-//! The message table: remembered Claim-Attempts of other devices (§4.2.2.1, decision #12), and
-//! the record of our own floods (§4.2.2.3).
+//! The message table: remembered Claim-Attempts of other devices (§4.2.2.1, docs/uiap-design.md
+//! D12), and the record of our own floods (§4.2.2.3).
 
 use std::collections::{HashMap, VecDeque};
 use std::net::Ipv6Addr;

@@ -1,12 +1,12 @@
-//! Domain IDs (§2.2, §4.1) and their text notation (§6.1, decisions #9).
+//! Domain IDs (§2.2, §4.1) and their text notation (§6.1, docs/uiap-design.md D9).
 
 use core::fmt;
 use core::str::FromStr;
 
 /// How the UIDs of a domain are aligned: the J flag of the Domain ID (§3.2.1.1).
 ///
-/// The justification decides the order of UIDs (decisions #7) and whether prefixes are valid
-/// (only in left-justified domains, §3.2.2).
+/// The justification decides the order of UIDs (docs/uiap-design.md D7) and whether prefixes are
+/// valid (only in left-justified domains, §3.2.2).
 ///
 /// ```
 /// use uiap::space::{DomainId, Justification};
@@ -27,9 +27,9 @@ pub enum Justification {
 /// is the justification flag J (`0x80`).
 ///
 /// Two claims can only conflict if their Domain IDs are byte-identical, all 8 octets including
-/// the reserved flag bits (decisions #8). The text form is four colon-separated hexadecimal quads
-/// (§6.1, decisions #9); [`Display`](fmt::Display) prints the canonical form: lowercase, no
-/// leading zeros.
+/// the reserved flag bits (docs/uiap-design.md D8). The text form is four colon-separated
+/// hexadecimal quads (§6.1, docs/uiap-design.md D9); [`Display`](fmt::Display) prints the canonical
+/// form: lowercase, no leading zeros.
 ///
 /// ```
 /// use uiap::space::DomainId;
@@ -116,7 +116,7 @@ impl fmt::Display for DomainId {
 }
 
 /// A set of Domain IDs written with the §6.1 wildcards: `*` for one whole quad, `?` for one hex
-/// digit inside a quad written with all four digits (decisions #9).
+/// digit inside a quad written with all four digits (docs/uiap-design.md D9).
 ///
 /// `1:2:3:*` matches `0001:0002:0003:0000` through `0001:0002:0003:ffff` (both justifications);
 /// `1:2:3:0???` matches `…:0000` through `…:0fff`. A pattern without wildcards matches exactly one

@@ -3,7 +3,7 @@
 //! A claim names a domain ([`DomainId`], 8 octets whose last carries the justification flag J)
 //! and a set of UIDs in it ([`UidSpace`]: a unique value, a range or a prefix of [`Uid`]s). Two
 //! claims conflict iff their Domain IDs are byte-identical and their spaces share a UID
-//! ([`conflicts`]). The order of UIDs follows `uiap-decisions.md` #6–#8:
+//! ([`conflicts`]). The order of UIDs follows docs/uiap-design.md D6–D8:
 //!
 //! * every bit of a UID is significant, zeros included;
 //! * left-justified (J = 0): lexicographic on bit strings, a proper prefix is smaller;

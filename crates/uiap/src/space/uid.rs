@@ -1,4 +1,4 @@
-//! UIDs: octet strings with a bit length (§3.2.3, decisions #4 and #7).
+//! UIDs: octet strings with a bit length (§3.2.3, docs/uiap-design.md D4 and D7).
 
 use core::cmp::Ordering;
 
@@ -10,7 +10,7 @@ pub const MAX_UID_LEN: usize = 255;
 /// One UID: up to 255 octets, most significant first, and a bit length of 0 to 2040.
 ///
 /// A UID is a bit string. How its bits sit in the octets depends on the justification of its
-/// domain (decisions #4 and #7):
+/// domain (docs/uiap-design.md D4 and D7):
 ///
 /// * left-justified (J = 0): the bits are the first `bit_len` bits of the octets, and the
 ///   insignificant bits are the low bits of the **last** octet;
@@ -66,7 +66,7 @@ impl Uid {
     /// Creates a UID of a domain with justification `j` from its octets and bit length.
     ///
     /// In a right-justified domain the partial octet is the **first** one and its significant bits
-    /// are its low bits (decisions #7).
+    /// are its low bits (docs/uiap-design.md D7).
     ///
     /// # Errors
     ///
@@ -118,7 +118,7 @@ impl Uid {
     }
 
     /// Creates a UID from its wire form: the octets and the 3-bit BA field (0 = all 8 bits of the
-    /// partial octet significant), checked for justification `j` (decisions #4).
+    /// partial octet significant), checked for justification `j` (docs/uiap-design.md D4).
     ///
     /// # Errors
     ///
@@ -186,7 +186,8 @@ impl Uid {
         (self.bit_len % 8) as u8
     }
 
-    /// Compares two UIDs of one domain with justification `j` (§3.2.4, decisions #6 and #7).
+    /// Compares two UIDs of one domain with justification `j` (§3.2.4,
+    /// docs/uiap-design.md D6 and D7).
     ///
     /// * Left: lexicographic on bit strings; a proper prefix is smaller.
     /// * Right: the longer bit length is larger; equal lengths compare as unsigned integers.

@@ -41,7 +41,7 @@ pub enum UidSpace {
 impl UidSpace {
     /// Checks that this space is valid in a domain with justification `j`: the UIDs are
     /// canonical for `j` (insignificant bits zero on the side `j` says), a prefix only appears
-    /// in a left-justified domain, and a range has `low ≤ high` (decisions #4).
+    /// in a left-justified domain, and a range has `low ≤ high` (docs/uiap-design.md D4).
     ///
     /// # Errors
     ///
@@ -103,7 +103,7 @@ impl UidSpace {
     }
 
     /// Returns true if the two spaces share at least one UID, in a domain with justification `j`
-    /// (§3.2.4, decisions #7 and #8). Symmetric.
+    /// (§3.2.4, docs/uiap-design.md D7 and D8). Symmetric.
     ///
     /// A reversed range (`low > high`) is empty and overlaps nothing. A prefix in a
     /// right-justified domain is invalid ([`validate`](Self::validate) rejects it, and so does the
@@ -165,8 +165,8 @@ impl UidSpace {
 }
 
 /// Returns true if claim `a` in domain `a_dom` and claim `b` in domain `b_dom` conflict: the
-/// Domain IDs are byte-identical (all 8 octets, decisions #8) and the spaces overlap in the
-/// justification of that domain. UIDs of different domains are never compared (§3.2.4).
+/// Domain IDs are byte-identical (all 8 octets, docs/uiap-design.md D8) and the spaces overlap in
+/// the justification of that domain. UIDs of different domains are never compared (§3.2.4).
 ///
 /// ```
 /// use uiap::space::{conflicts, DomainId, Uid, UidSpace};

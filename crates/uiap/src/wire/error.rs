@@ -36,9 +36,9 @@ pub struct WireError {
 pub enum WireErrorKind {
     /// Shorter than the 36-octet header.
     Truncated,
-    /// The length is not exactly 36 + UID Len (+ UID Len 2 for a range), decisions #2.
+    /// The length is not exactly 36 + UID Len (+ UID Len 2 for a range), docs/uiap-design.md D2.
     LengthMismatch,
-    /// Version other than 1 (decisions #3: dropped, never forwarded).
+    /// Version other than 1 (docs/uiap-design.md D3: dropped, never forwarded).
     UnknownVersion,
     /// Message type 2–15.
     UnknownType,
@@ -50,13 +50,13 @@ pub enum WireErrorKind {
     /// non-empty UID and an empty one with BA ≠ 0 is [`EmptyUid`](Self::EmptyUid). Kept so that
     /// counters keyed by kind stay stable.
     BadBitAlignment,
-    /// An insignificant bit of a partial UID octet is set (decisions #4).
+    /// An insignificant bit of a partial UID octet is set (docs/uiap-design.md D4).
     NonZeroPadding,
-    /// A prefix claim (Fmt 1) in a right-justified (J = 1) domain (decisions #4).
+    /// A prefix claim (Fmt 1) in a right-justified (J = 1) domain (docs/uiap-design.md D4).
     PrefixInRightJustified,
-    /// A range whose low bound is greater than its high bound (decisions #4).
+    /// A range whose low bound is greater than its high bound (docs/uiap-design.md D4).
     RangeReversed,
-    /// A UID with length 0 but BA ≠ 0 (decisions #4).
+    /// A UID with length 0 but BA ≠ 0 (docs/uiap-design.md D4).
     EmptyUid,
 }
 

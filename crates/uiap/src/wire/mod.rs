@@ -1,4 +1,4 @@
-//! The UIAP message format (§4.1, `uiap-decisions.md` #1–#5): Claim-Attempt and Claim-Deny.
+//! The UIAP message format (§4.1, docs/uiap-design.md D1–D5): Claim-Attempt and Claim-Deny.
 //!
 //! Two layers, as in smoltcp:
 //!
@@ -80,9 +80,9 @@ pub use self::repr::{DeviceId, MessageId, MessageType, Repr};
 pub const HEADER_LEN: usize = 36;
 /// The protocol version this crate speaks (octet 0).
 pub const VERSION: u8 = 1;
-/// The hop limit an originator sends, and a Deny starts with (§4.1, decisions #16).
+/// The hop limit an originator sends, and a Deny starts with (§4.1, docs/uiap-design.md D16).
 pub const INITIAL_HOP_LIMIT: u8 = 32;
 /// The longest valid message: the header and two UIDs of 255 octets.
 pub const MAX_MESSAGE_LEN: usize = HEADER_LEN + 255 + 255;
-/// The lifetime value that means "infinite" (decisions #5).
+/// The lifetime value that means "infinite" (docs/uiap-design.md D5).
 pub const INFINITE_LIFETIME: u32 = u32::MAX;

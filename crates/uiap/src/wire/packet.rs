@@ -3,7 +3,7 @@
 use super::{DeviceId, HEADER_LEN, MessageId, MessageType, WireError, WireErrorKind};
 use crate::space::DomainId;
 
-/// Octet offsets of the header fields (decisions #1), in the order of the §4.1 figure.
+/// Octet offsets of the header fields (docs/uiap-design.md D1), in the order of the §4.1 figure.
 pub(super) mod field {
     /// A range of octets.
     pub type Field = core::ops::Range<usize>;
@@ -51,7 +51,8 @@ const FMT_RANGE: u8 = 2;
 /// [`Packet::new_checked`] is the only length check: once it has succeeded, no getter panics.
 /// The getters return the raw fields, reserved bits aside; they do not validate values (use
 /// [`Repr::parse`](super::Repr::parse) for that). Forwarders use a `Packet` to pass the received
-/// octets on unchanged except the hop limit (decisions #3), and to turn an Attempt into a Deny.
+/// octets on unchanged except the hop limit (docs/uiap-design.md D3), and to turn an Attempt into a
+/// Deny.
 ///
 /// ```
 /// use uiap::wire::{MessageType, Packet, INITIAL_HOP_LIMIT};
@@ -97,9 +98,9 @@ impl<T: AsRef<[u8]>> Packet<T> {
         Packet { buffer }
     }
 
-    /// Wraps a buffer after checking its length (decisions #2): at least 36 octets, and exactly
-    /// 36 + UID Len, plus UID Len 2 when Fmt = 2 (range). Any other Fmt, including the undefined
-    /// 3, carries UID 1 only.
+    /// Wraps a buffer after checking its length (docs/uiap-design.md D2): at least 36 octets, and
+    /// exactly 36 + UID Len, plus UID Len 2 when Fmt = 2 (range). Any other Fmt, including the
+    /// undefined 3, carries UID 1 only.
     ///
     /// # Errors
     ///
@@ -266,7 +267,7 @@ impl<T: AsRef<[u8]>> Packet<T> {
         self.octet(field::HOP_LIMIT)
     }
 
-    /// Octets 4–7: the lifetime in seconds (`0xffff_ffff` = infinite, decisions #5).
+    /// Octets 4–7: the lifetime in seconds (`0xffff_ffff` = infinite, docs/uiap-design.md D5).
     ///
     /// ```
     /// use uiap::wire::Packet;

@@ -159,11 +159,11 @@ impl fmt::Display for MessageType {
 
 /// An owned, valid UIAP message (smoltcp's `Repr`): parse one from octets, emit one into octets.
 ///
-/// [`Repr::parse`] accepts exactly the messages of decisions #1–#5 and [`Repr::emit`] writes them
-/// with every reserved bit 0, so `parse(emit(r)) == r` for every `r` that `parse` returns.
-/// Fields that a receiver ignores (reserved bits, and UID Len 2 and BA2 outside ranges) are not
-/// kept. The hop limit is kept as received; clamping values above 32 is the device's job
-/// (decisions #16).
+/// [`Repr::parse`] accepts exactly the messages of docs/uiap-design.md D1–D5 and [`Repr::emit`]
+/// writes them with every reserved bit 0, so `parse(emit(r)) == r` for every `r` that `parse`
+/// returns. Fields that a receiver ignores (reserved bits, and UID Len 2 and BA2 outside ranges)
+/// are not kept. The hop limit is kept as received; clamping values above 32 is the device's job
+/// (docs/uiap-design.md D16).
 ///
 /// ```
 /// use uiap::space::{Uid, UidSpace};
@@ -197,7 +197,7 @@ pub struct Repr {
     pub reclaim: bool,
     /// Hop limit, as received (32 when sent by the originator).
     pub hop_limit: u8,
-    /// Lifetime in seconds; `0xffff_ffff` is infinite (decisions #5).
+    /// Lifetime in seconds; `0xffff_ffff` is infinite (docs/uiap-design.md D5).
     pub lifetime: u32,
     /// The originating device.
     pub origin: DeviceId,
@@ -212,7 +212,8 @@ pub struct Repr {
 }
 
 impl Repr {
-    /// Parses and validates a message (decisions #1–#5). Never panics, whatever the input.
+    /// Parses and validates a message (docs/uiap-design.md D1–D5). Never panics, whatever the
+    /// input.
     ///
     /// The checks run in this order, and the first failure is returned: header length
     /// ([`Truncated`](WireErrorKind::Truncated)), [`UnknownVersion`](WireErrorKind::UnknownVersion),
