@@ -192,8 +192,18 @@ pub struct ClaimInfo {
 /// Why [`Device::claim`] or [`Device::renew`] refused.
 ///
 /// ```
-/// # use uiap::device::{ClaimError, ClaimErrorKind, ClaimId};
-/// # fn f(e: ClaimError) { if let ClaimErrorKind::LocalConflict { existing } = e.kind() { let _: ClaimId = existing; } }
+/// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+/// use uiap::device::{ClaimErrorKind, ClaimSpec, Device};
+/// use uiap::space::{Uid, UidSpace};
+/// use uiap::{config::Config, time::Instant, wire::DeviceId};
+///
+/// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+/// let spec = ClaimSpec::new("fff:0:0:1".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
+/// let first = dev.claim(Instant::ZERO, spec.clone())?;
+/// let err = dev.claim(Instant::ZERO, spec).unwrap_err();
+/// assert_eq!(err.kind(), ClaimErrorKind::LocalConflict { existing: first });
+/// assert_eq!(err.to_string(), "expected a space free on this device, found it overlaps claim#1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClaimError {

@@ -145,8 +145,31 @@ pub struct Transmit {
 /// Why a claim failed.
 ///
 /// ```
-/// # use uiap::device::FailureReason;
-/// # fn f(r: FailureReason) -> bool { matches!(r, FailureReason::Denied { .. }) }
+/// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+/// use uiap::device::{ClaimSpec, Device, Event, FailureReason, InterfaceId, Peer};
+/// use uiap::space::{Uid, UidSpace};
+/// use uiap::wire::{DeviceId, MessageType, Packet};
+/// use uiap::{config::Config, time::Instant};
+///
+/// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+/// dev.add_interface(InterfaceId(1));
+/// let spec = ClaimSpec::new("fff:0:0:1".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
+/// let claim = dev.claim(Instant::ZERO, spec)?;
+/// let first = dev.poll_timeout().expect("the first attempt is due");
+/// dev.handle_timeout(first);
+/// let attempt = dev.poll_transmit().expect("an attempt").payload;
+///
+/// // A neighbour holds 07 and denies: the attempt's octets with type 1.
+/// let mut deny = Packet::new_checked(attempt)?;
+/// deny.set_msg_type(MessageType::ClaimDeny);
+/// let neighbour = Peer { interface: InterfaceId(1), addr: "fe80::2".parse()? };
+/// dev.handle_datagram(first, neighbour, deny.as_ref());
+/// let message = deny.message_id().expect("a non-zero device id");
+/// assert_eq!(
+///     dev.poll_event(),
+///     Some(Event::ClaimDenied { claim, reason: FailureReason::Denied { message } })
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -172,8 +195,26 @@ pub enum FailureReason {
 /// Something the application should know, from [`Device::poll_event`].
 ///
 /// ```
-/// # use uiap::device::Event;
-/// # fn f(e: Event) -> bool { matches!(e, Event::ClaimSucceeded { .. }) }
+/// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+/// use core::time::Duration;
+/// use uiap::device::{ClaimSpec, Device, Event};
+/// use uiap::space::{Uid, UidSpace};
+/// use uiap::{config::Config, time::Instant, wire::DeviceId};
+///
+/// // A device with no interface is a site of one: its claim succeeds, then expires.
+/// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+/// let spec = ClaimSpec::new("fff:0:0:1".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
+/// let claim = dev.claim(Instant::ZERO, spec.lifetime(60))?;
+/// let mut events = Vec::new();
+/// while let Some(at) = dev.poll_timeout() {
+///     dev.handle_timeout(at);
+///     events.extend(std::iter::from_fn(|| dev.poll_event().map(|e| (at, e))));
+/// }
+/// let [(held_at, succeeded), (gone_at, expired)] = &events[..] else { panic!("{events:?}") };
+/// assert_eq!(*succeeded, Event::ClaimSucceeded { claim, expires: Some(*gone_at) });
+/// assert_eq!(*expired, Event::ClaimExpired { claim });
+/// assert_eq!(*gone_at - *held_at, Duration::from_secs(60));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

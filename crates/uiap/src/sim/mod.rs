@@ -173,9 +173,18 @@ impl Sim {
     ///
     /// ```
     /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
     /// let mut sim = Sim::new(1, Config::default());
-    /// let s = sim.add_segment(SegmentParams::default());
-    /// sim.set_segment_params(s, SegmentParams { loss: 0.5, ..SegmentParams::default() });
+    /// let lan = sim.add_segment(SegmentParams::default());
+    /// let a = sim.add_node("a", &[lan]);
+    /// sim.add_node("b", &[lan]);
+    /// sim.set_segment_params(lan, SegmentParams { loss: 1.0, ..SegmentParams::default() });
+    /// let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+    /// sim.claim_at(Instant::ZERO, a, ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[7])?)));
+    /// sim.run_until(Instant::from_secs(5));
+    /// // All three attempts to b were lost on the way.
+    /// assert_eq!((sim.stats().lost, sim.stats().delivered), (3, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_segment_params(&mut self, segment: SegmentId, params: SegmentParams) {
         if let Some(s) = self.segments.get_mut(segment.0) {
