@@ -1,7 +1,7 @@
 //! Persistent state: the device ID and the claims, in the state directory.
 //!
-//! * `device-id`: 16 lowercase hex digits and a newline (docs/uiap-design.md D22: random,
-//! non-zero);
+//! * `device-id`: 16 lowercase hex digits and a newline (random, non-zero:
+//!   docs/uiap-design.md D22);
 //! * `claims.json`: `{"next_id":N,"claims":[{"id":…,"domain":…,"space":…,"lifetime":…,"proxy":…}]}`.
 //!
 //! Every write is atomic: the new content goes to a temporary file in the same directory, which
