@@ -3,32 +3,40 @@
 //! identity (the displayed form is canonical: displaying it again gives the same text).
 #![no_main]
 
+use core::fmt::{Debug, Display};
+use core::str::FromStr;
+
 use libfuzzer_sys::fuzz_target;
-use uiap::space::{DomainId, DomainPattern};
+use uiap::space::{DomainId, DomainPattern, ParseDomainError};
+
+/// Parses `text` as a `T`; on success checks the round trip through the canonical text.
+fn round_trip<T>(text: &str) -> Option<T>
+where
+    T: FromStr<Err = ParseDomainError> + Display + PartialEq + Debug,
+{
+    match text.parse::<T>() {
+        Ok(value) => {
+            let shown = value.to_string();
+            let again: T = shown.parse().expect("the displayed form parses");
+            assert_eq!(again, value, "{text:?} → {shown:?}");
+            assert_eq!(again.to_string(), shown, "the canonical form is stable");
+            Some(value)
+        }
+        Err(e) => {
+            assert!(e.position() <= text.len(), "{text:?}: {e}");
+            None
+        }
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match text.parse::<DomainId>() {
-        Ok(id) => {
-            let shown = id.to_string();
-            let again: DomainId = shown.parse().expect("a displayed DID parses");
-            assert_eq!(again, id, "{text:?} → {shown:?}");
-            assert_eq!(again.to_string(), shown, "canonical form is stable");
-            // Every DID is also a pattern that matches exactly itself.
-            let pattern: DomainPattern = shown.parse().expect("a DID is a pattern");
-            assert!(pattern.matches(&id));
-        }
-        Err(e) => assert!(e.position() <= text.len(), "{text:?}: {e}"),
+    if let Some(id) = round_trip::<DomainId>(text) {
+        // Every DID is also a pattern, which matches exactly itself.
+        let pattern: DomainPattern = id.to_string().parse().expect("a DID is a pattern");
+        assert!(pattern.matches(&id));
     }
-    match text.parse::<DomainPattern>() {
-        Ok(pattern) => {
-            let shown = pattern.to_string();
-            let again: DomainPattern = shown.parse().expect("a displayed pattern parses");
-            assert_eq!(again, pattern, "{text:?} → {shown:?}");
-            assert_eq!(again.to_string(), shown, "canonical form is stable");
-        }
-        Err(e) => assert!(e.position() <= text.len(), "{text:?}: {e}"),
-    }
+    round_trip::<DomainPattern>(text);
 });
