@@ -92,7 +92,7 @@ impl Uuid {
     /// ```
     #[inline]
     pub const fn new_v6_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
-        let ts = (timestamp as u128) & ((1 << 60) - 1);
+        let ts = (timestamp as u128) & (MAX_GREGORIAN_TIMESTAMP as u128);
         Uuid::from_u128(
             ((ts >> 12) << 80)
                 | ((ts & MASK_12) << 64)

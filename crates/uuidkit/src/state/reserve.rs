@@ -4,7 +4,8 @@
 
 use core::time::Duration;
 
-use super::format::{GregorianMark, MS48_MAX, TS60_MAX, V7Mark};
+use super::format::{GregorianMark, V7Mark};
+use crate::{MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX};
 
 /// How large a block is reserved, and when the clock counts as behind.
 ///
