@@ -277,7 +277,9 @@ impl CoarseClock {
     /// Queries the resolution once.
     ///
     /// ```
-    /// let _clock = uuidkit::CoarseClock::new();
+    /// use uuidkit::{Clock, CoarseClock};
+    /// let clock = CoarseClock::new();
+    /// assert_eq!(clock.resolution_ns(), CoarseClock::new().resolution_ns());
     /// ```
     pub fn new() -> CoarseClock {
         CoarseClock {

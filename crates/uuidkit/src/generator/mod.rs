@@ -204,8 +204,25 @@ pub trait Reserve<S> {
     /// used. The default does nothing.
     ///
     /// ```
-    /// use uuidkit::{NoReserve, Reserve, V1State};
-    /// NoReserve.release(&V1State::default()); // nothing to give back
+    /// use std::{cell::Cell, rc::Rc};
+    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7Generator, V7State};
+    /// struct Mark(Rc<Cell<u64>>);
+    /// impl Reserve<V7State> for Mark {
+    ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+    ///         self.0.set(needed + 100); // a 100 ms block
+    ///         Ok(Reservation::Until(needed + 100))
+    ///     }
+    ///     fn release(&mut self, last: &V7State) {
+    ///         self.0.set(last.unix_ts_ms + 1); // give back the unused tail
+    ///     }
+    /// }
+    /// let mark = Rc::new(Cell::new(0));
+    /// let mut g = V7Generator::new(ManualClock::new(1_000_000_000), ThreadRng).with_store(Mark(mark.clone()));
+    /// g.generate()?;
+    /// assert_eq!(mark.get(), 1_100);
+    /// drop(g);
+    /// assert_eq!(mark.get(), 1_001);
+    /// # Ok::<(), GenError>(())
     /// ```
     #[inline]
     fn release(&mut self, last: &S) {

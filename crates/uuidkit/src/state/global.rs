@@ -28,7 +28,7 @@ impl StateConfig {
     ///
     /// ```
     /// let cfg = uuidkit::state::StateConfig::new("/tmp/s");
-    /// # let _ = cfg;
+    /// assert_eq!(cfg.path(), Some(std::path::Path::new("/tmp/s")));
     /// ```
     pub fn new(path: impl Into<PathBuf>) -> StateConfig {
         StateConfig {
@@ -58,7 +58,7 @@ impl StateConfig {
     /// use uuidkit::state::{BlockPolicy, StateConfig};
     /// let p = BlockPolicy { block: Duration::from_millis(10), ..BlockPolicy::default() };
     /// let cfg = StateConfig::new("/tmp/s").policy(p);
-    /// # let _ = cfg;
+    /// assert_ne!(cfg, StateConfig::new("/tmp/s"));
     /// ```
     pub fn policy(mut self, policy: BlockPolicy) -> StateConfig {
         self.policy = policy;
@@ -103,9 +103,9 @@ static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
 /// let dir = std::env::temp_dir().join(format!("uuidkit-configure-doc-{}", std::process::id()));
 /// configure(StateConfig::new(dir.join("state")));
 /// let (u, _status) = now_v7()?;
-/// assert_eq!(u.version(), Some(uuidkit::Version::SortRand));
-/// uuidkit::state::release();
-/// assert_eq!(FileStore::new(dir.join("state")).load().unwrap().v7.unwrap().hwm_ms, u.unix_ts_ms().unwrap() + 1);
+/// let stored = FileStore::new(dir.join("state")).load().unwrap();
+/// assert!(stored.v7.unwrap().hwm_ms > u.unix_ts_ms().unwrap()); // the file covers it
+/// # uuidkit::state::release();
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
@@ -127,8 +127,17 @@ pub fn configure(config: StateConfig) {
 /// next process need not start ahead of the clock). Call it before exiting; the
 /// next `now_*` call reserves anew.
 ///
-/// ```
-/// uuidkit::state::release();
+/// ```rust,standalone_crate
+/// use uuidkit::state::{configure, now_v7, release, FileStore, StateConfig};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-release-doc-{}", std::process::id()));
+/// configure(StateConfig::new(dir.join("state")));
+/// let (u, _) = now_v7()?;
+/// let mark = || FileStore::new(dir.join("state")).load().unwrap().v7.unwrap().hwm_ms;
+/// assert!(mark() > u.unix_ts_ms().unwrap() + 1); // the whole block is reserved
+/// release();
+/// assert_eq!(mark(), u.unix_ts_ms().unwrap() + 1); // down to one past the last UUID
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), uuidkit::GenError>(())
 /// ```
 pub fn release() {
     let mut g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());

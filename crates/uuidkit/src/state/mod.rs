@@ -497,8 +497,7 @@ impl Reserver {
     /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
     /// let (v1, _) = r.reserve_v1(5, None, fresh);
     /// let (v6, _) = r.reserve_v6(5, None, fresh);
-    /// assert_eq!(v6.start, 5, "v1 and v6 UUIDs never collide, so their marks are separate");
-    /// # let _ = v1;
+    /// assert_eq!((v1.start, v6.start), (5, 5), "v1 and v6 UUIDs never collide, so their marks are separate");
     /// ```
     pub fn reserve_v6(
         &self,

@@ -270,3 +270,94 @@ impl Source {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::{Format, HashArg};
+
+    fn plan(kind: Kind) -> NewPlan {
+        NewPlan {
+            kind,
+            count: 3,
+            format: Format::Canonical,
+            upper: false,
+            name: Some((uuidkit::namespace::DNS, b"www.example.com".to_vec())),
+            hash: HashArg::Sha256,
+            at: None,
+            clock_seq: None,
+            node: NodeChoice::Default,
+            method: None,
+            state: None,
+        }
+    }
+
+    fn batch(plan: &NewPlan) -> [Uuid; 3] {
+        let mut out = [Uuid::NIL; 3];
+        Source::new(plan).unwrap().fill(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn name_based_vectors() {
+        let vectors = [
+            (Kind::V3, 0x5df41881_3aed_3515_88a7_2f4a814cf09e),
+            (Kind::V5, 0x2ed6657d_e927_568b_95e1_2665a8aea6a2),
+            (Kind::V8, 0x5c146b14_3c52_8afd_938a_375d0df1fbf6),
+        ];
+        for (kind, want) in vectors {
+            assert_eq!(batch(&plan(kind)), [Uuid::from_u128(want); 3], "{kind:?}");
+        }
+        let hashes = [
+            (HashArg::Sha256, uuidkit::NameHash::Sha256),
+            (HashArg::Sha512, uuidkit::NameHash::Sha512),
+            (HashArg::Sha3_256, uuidkit::NameHash::Sha3_256),
+            (HashArg::Sha3_512, uuidkit::NameHash::Sha3_512),
+            (HashArg::Shake128, uuidkit::NameHash::Shake128),
+            (HashArg::Shake256, uuidkit::NameHash::Shake256),
+        ];
+        for (arg, hash) in hashes {
+            let p = NewPlan {
+                hash: arg,
+                ..plan(Kind::V8)
+            };
+            let want = Uuid::new_v8_name(hash, &uuidkit::namespace::DNS, b"www.example.com");
+            assert_eq!(batch(&p)[0], want, "{arg:?}");
+        }
+    }
+
+    #[test]
+    fn fixed_time_v1_and_v6_take_successive_ticks() {
+        let at = time::parse("1600-01-01T00:00:00Z").unwrap();
+        let p = NewPlan {
+            at: Some(at),
+            clock_seq: Some(0x33C8),
+            node: NodeChoice::Mac([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]),
+            name: None,
+            ..plan(Kind::V1)
+        };
+        let v1 = batch(&p);
+        let ts = time::to_ts60(at).unwrap();
+        for (i, u) in v1.iter().enumerate() {
+            assert_eq!(u.gregorian_timestamp(), Some(ts + i as u64));
+            assert_eq!(
+                (u.clock_seq(), u.node()),
+                (Some(0x33C8), Some([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]))
+            );
+        }
+        let v6 = batch(&NewPlan {
+            kind: Kind::V6,
+            ..p.clone()
+        });
+        assert_eq!(v6.map(|u| u.to_v1().unwrap()), v1);
+        // The run must fit the 60-bit field.
+        let end = NewPlan {
+            at: Some(time::from_ts60(MAX_GREGORIAN_TIMESTAMP - 1)),
+            ..p
+        };
+        let Err(Error::Usage(e)) = Source::new(&end) else {
+            panic!("3 ticks from the last but one fit no 60-bit timestamp")
+        };
+        assert!(e.ends_with("expected at most 2"), "{e}");
+    }
+}
