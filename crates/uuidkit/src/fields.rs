@@ -120,7 +120,9 @@ impl Uuid {
     #[inline]
     pub const fn clock_seq(&self) -> Option<u16> {
         match self.version() {
-            Some(Version::Mac | Version::SortMac) => Some(self.fields().clock_seq & 0x3fff),
+            Some(Version::Mac | Version::SortMac) => {
+                Some(self.fields().clock_seq & crate::MAX_CLOCK_SEQ)
+            }
             _ => None,
         }
     }

@@ -92,7 +92,7 @@
 //! | [`V8Distributed`] | §6.4: node ID and width, counter width, guard bits, policies |
 //!
 //! A [`ManualClock`] makes them deterministic in tests, and
-//! [`state`](crate::state) binds them to a state file shared between
+//! [`state`] binds them to a state file shared between
 //! processes.
 //!
 //! ```
@@ -179,7 +179,9 @@ pub mod state;
 pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
 pub use crate::fields::Fields;
 pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};
-pub use crate::layout::{GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
+pub use crate::layout::{
+    GREGORIAN_TO_UNIX_100NS, MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS,
+};
 pub use crate::name::namespace;
 pub use crate::uuid::{Uuid, Variant, Version};
 pub use crate::v8::NameHash;

@@ -132,7 +132,7 @@ impl V1Builder {
     ) -> Result<(GregorianCore<NoReserve>, R), GenError> {
         let random = random_node(rng.next_u64());
         let random_seq = random_clock_seq(rng.next_u64());
-        if let Some(cs) = self.clock_seq.filter(|&cs| cs > 0x3FFF) {
+        if let Some(cs) = self.clock_seq.filter(|&cs| cs > crate::MAX_CLOCK_SEQ) {
             return Err(GenError::config("clock sequence in 0..=16383", cs.into()));
         }
         let core = GregorianCore::new(

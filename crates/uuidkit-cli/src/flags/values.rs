@@ -149,7 +149,7 @@ impl FromStr for ClockSeq {
             s.parse::<u32>()
         };
         match v {
-            Ok(v) if v <= 0x3fff => Ok(ClockSeq(v as u16)),
+            Ok(v) if v <= u32::from(uuidkit::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
             Ok(_) => Err(format!(
                 "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found {s}"
             )),

@@ -11,12 +11,9 @@ use rand_core::Rng;
 
 use super::{GenError, GenErrorKind, Reading, Reservation, Reserve, RolloverPolicy, Stop, Window};
 use crate::{
-    Clock, GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_GREGORIAN_TIMESTAMP as MAX_TS60,
-    V1State,
+    Clock, GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_CLOCK_SEQ as CLOCK_SEQ_MASK,
+    MAX_GREGORIAN_TIMESTAMP as MAX_TS60, V1State,
 };
-
-/// The 14 bits of a clock sequence.
-const CLOCK_SEQ_MASK: u16 = 0x3FFF;
 
 /// A random node: 48 random bits with the multicast bit (0x01 of the first
 /// octet) set, RFC 9562 §6.10.
@@ -135,29 +132,33 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
     /// Restores `state` (the timestamp only if `valid`); the next UUID goes
     /// through the store.
     pub(crate) fn set_state(&mut self, state: V1State) {
-        self.clock_seq = state.clock_seq & CLOCK_SEQ_MASK;
-        self.node = state.node;
-        self.node_given = state.node_given;
+        self.identify(state.node, state.node_given, state.clock_seq);
         if state.valid {
             self.last_ts = state.timestamp & MAX_TS60;
             self.last_clock = self.last_ts;
             self.started = true;
         }
-        self.window.close();
     }
 
     /// Uses `node` from now on. After UUIDs with another node, the clock
-    /// sequence changes too (§5.1: random, but never the old one). This is the
-    /// one place the node changes, apart from restoring a state.
+    /// sequence changes too (§5.1: random, but never the old one).
     pub(crate) fn set_node<R: Rng>(&mut self, node: [u8; 6], rng: &mut R) {
+        let mut clock_seq = self.clock_seq;
         if node != self.node && self.started {
-            let old = self.clock_seq;
-            while self.clock_seq == old {
-                self.clock_seq = random_clock_seq(rng.next_u64());
+            while clock_seq == self.clock_seq {
+                clock_seq = random_clock_seq(rng.next_u64());
             }
         }
+        self.identify(node, true, clock_seq);
+    }
+
+    /// The one place the node and clock sequence are set, whether the caller
+    /// or a store changes them (apart from the increment a clock step back
+    /// commits); the next UUID goes through the store.
+    fn identify(&mut self, node: [u8; 6], node_given: bool, clock_seq: u16) {
         self.node = node;
-        self.node_given = true;
+        self.node_given = node_given;
+        self.clock_seq = clock_seq & CLOCK_SEQ_MASK;
         self.window.close();
     }
 

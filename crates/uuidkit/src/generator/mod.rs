@@ -247,7 +247,9 @@ pub enum Reservation<S> {
     /// prompted the request is not returned. This is how a store moves a
     /// generator above a stored high-water mark, or onto its own clock
     /// sequence and node. A v1/v6 generator first waits for its clock to reach
-    /// the state's timestamp, as it never runs ahead of its clock.
+    /// the state's timestamp, as it never runs ahead of its clock. The store
+    /// must admit a later request above that state, or the generator keeps
+    /// asking.
     ResumeFrom(S),
 }
 

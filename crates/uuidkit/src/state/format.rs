@@ -270,7 +270,12 @@ impl Fields {
             }
             (Some(v), "clock_seq") => {
                 dup(self.clock_seq[v].map(|x| x.1))?;
-                let cs = number(line, value, 0x3FFF, "clock sequence in 0..=16383")?;
+                let cs = number(
+                    line,
+                    value,
+                    crate::MAX_CLOCK_SEQ.into(),
+                    "clock sequence in 0..=16383",
+                )?;
                 self.clock_seq[v] = Some((cs as u16, line));
             }
             (Some(v), "node") => {
