@@ -386,27 +386,19 @@ impl<C: Clock, R: Rng> Generator for V8TimeGenerator<C, R> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn field_accessors_invert_the_constructors() {
-        let mut x = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C834_u128;
-        for _ in 0..10_000 {
-            x = x
-                .wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645)
-                .wrapping_add(1);
-            let (a, b, c) = ((x >> 64) as u64, (x >> 48) as u16, x as u64);
+    proptest::proptest! {
+        #[test]
+        fn field_accessors_invert_the_constructors(a: u64, b: u16, c: u64) {
             let u = Uuid::new_v8_from_parts(a, b, c);
-            assert_eq!(u.custom_a(), Some(a & ((1 << 48) - 1)));
-            assert_eq!(u.custom_b(), Some(b & 0xFFF));
-            assert_eq!(u.custom_c(), Some(c & ((1 << 62) - 1)));
+            proptest::prop_assert_eq!(u.custom_a(), Some(a & ((1 << 48) - 1)));
+            proptest::prop_assert_eq!(u.custom_b(), Some(b & 0xFFF));
+            proptest::prop_assert_eq!(u.custom_c(), Some(c & ((1 << 62) - 1)));
             let t = Uuid::new_v8_time(a, c);
-            assert_eq!(t.v8_time_10ns(), Some(a & MASK_60));
-            assert_eq!(t.custom_c(), u.custom_c());
+            proptest::prop_assert_eq!(t.v8_time_10ns(), Some(a & MASK_60));
+            proptest::prop_assert_eq!(t.custom_c(), u.custom_c());
             let v7 = Uuid::new_v7_from_parts(a, b, c);
-            assert_eq!(
-                (v7.custom_a(), v7.custom_b(), v7.custom_c()),
-                (None, None, None)
-            );
-            assert_eq!(v7.v8_time_10ns(), None);
+            proptest::prop_assert_eq!((v7.custom_a(), v7.custom_b(), v7.custom_c()), (None, None, None));
+            proptest::prop_assert_eq!(v7.v8_time_10ns(), None);
         }
     }
 }
