@@ -6,7 +6,6 @@
 //! 2 usage error. A closed stdout (`uuidkit … | head`) ends the run quietly with 0.
 #![deny(missing_docs)]
 
-mod api;
 mod cmd;
 mod error;
 mod flags;

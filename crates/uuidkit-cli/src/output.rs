@@ -11,6 +11,10 @@
 
 use std::io::{self, Write};
 
+use uuidkit::Uuid;
+
+use crate::flags::Format;
+
 /// Flush threshold: the buffer is written out once it holds this many bytes.
 pub const CHUNK: usize = 1 << 20;
 
@@ -19,6 +23,25 @@ const SLACK: usize = 256 * 1024;
 
 /// The largest block [`Output::bulk`] accepts.
 pub const MAX_BULK: usize = SLACK;
+
+/// The longest text form of a UUID: `urn:uuid:` and the 36 characters.
+pub const MAX_TEXT: usize = uuidkit::Urn::LENGTH;
+
+/// Writes `u` in form `format` into `buf` (at least [`MAX_TEXT`] bytes);
+/// returns the length.
+#[inline]
+pub fn encode(u: &Uuid, format: Format, upper: bool, buf: &mut [u8]) -> usize {
+    match (format, upper) {
+        (Format::Canonical, false) => u.hyphenated().encode_lower(buf).len(),
+        (Format::Canonical, true) => u.hyphenated().encode_upper(buf).len(),
+        (Format::Simple, false) => u.simple().encode_lower(buf).len(),
+        (Format::Simple, true) => u.simple().encode_upper(buf).len(),
+        (Format::Braced, false) => u.braced().encode_lower(buf).len(),
+        (Format::Braced, true) => u.braced().encode_upper(buf).len(),
+        (Format::Urn, false) => u.urn().encode_lower(buf).len(),
+        (Format::Urn, true) => u.urn().encode_upper(buf).len(),
+    }
+}
 
 /// A line-oriented buffered writer.
 pub struct Output<W: Write> {
@@ -56,6 +79,12 @@ impl<W: Write> Output<W> {
             self.write_buffer()?;
         }
         Ok(())
+    }
+
+    /// Appends `u` in form `format` and a newline.
+    #[inline]
+    pub fn uuid(&mut self, u: &Uuid, format: Format, upper: bool) -> io::Result<()> {
+        self.with_line(MAX_TEXT, |b| encode(u, format, upper, b))
     }
 
     /// Formats a block of whole lines, exactly `len` bytes (at most [`MAX_BULK`]),
@@ -179,6 +208,51 @@ mod tests {
         want.extend_from_slice(&[b'y'; 300_000]);
         want.push(b'\n');
         assert_eq!(out.inner, want);
+    }
+
+    #[test]
+    fn every_text_form_and_case() {
+        const FIG1: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+        let text = |format, upper| {
+            let mut b = [0u8; MAX_TEXT];
+            let n = encode(&FIG1, format, upper, &mut b);
+            String::from_utf8(b[..n].to_vec()).unwrap()
+        };
+        assert_eq!(
+            text(Format::Canonical, false),
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+        );
+        assert_eq!(
+            text(Format::Simple, true),
+            "F81D4FAE7DEC11D0A76500A0C91E6BF6"
+        );
+        assert_eq!(
+            text(Format::Braced, false),
+            "{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}"
+        );
+        assert_eq!(
+            text(Format::Urn, false),
+            "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+        );
+        let mut out = Output::new(Vec::new());
+        for f in [
+            Format::Canonical,
+            Format::Simple,
+            Format::Braced,
+            Format::Urn,
+        ] {
+            for up in [false, true] {
+                assert_eq!(Uuid::parse(text(f, up).as_bytes()).unwrap(), FIG1);
+                out.uuid(&FIG1, f, up).unwrap();
+            }
+        }
+        out.flush().unwrap();
+        let lines = String::from_utf8(out.inner).unwrap();
+        assert_eq!(lines.lines().count(), 8);
+        assert_eq!(
+            lines.lines().last(),
+            Some("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")
+        );
     }
 
     struct Closed;

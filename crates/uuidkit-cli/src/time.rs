@@ -11,8 +11,10 @@ pub type Nanos = i128;
 const NS_PER_SEC: i128 = 1_000_000_000;
 const NS_PER_MS: i128 = 1_000_000;
 
+use uuidkit::{GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
+
 /// 100-ns intervals from 1582-10-15T00:00:00Z (the Gregorian epoch of v1/v6) to the Unix epoch.
-pub const GREGORIAN_OFFSET: i128 = 0x01B2_1DD2_1381_4000;
+const GREGORIAN_OFFSET: i128 = GREGORIAN_TO_UNIX_100NS as i128;
 
 /// Parses RFC 3339 (`2022-02-22T19:22:22Z`, `…+01:00`, fractional seconds), a bare date
 /// (`2022-02-22`, midnight UTC) or `@UNIX_MS` (`@1645557742000`, `@1645557742000.5`).
@@ -122,14 +124,14 @@ fn civil_from_days(z: i128) -> (i128, u32, u32) {
 /// to 100 ns, or an error naming the representable range.
 pub fn to_ts60(t: Nanos) -> Result<u64, String> {
     let ts = t.div_euclid(100) + GREGORIAN_OFFSET;
-    if (0..1i128 << 60).contains(&ts) {
+    if (0..=i128::from(MAX_GREGORIAN_TIMESTAMP)).contains(&ts) {
         Ok(ts as u64)
     } else {
         Err(format!(
             "time {} is out of range for v1/v6: expected {} to {}",
             format_rfc3339(t, 7),
             format_rfc3339(from_ts60(0), 7),
-            format_rfc3339(from_ts60((1 << 60) - 1), 7)
+            format_rfc3339(from_ts60(MAX_GREGORIAN_TIMESTAMP), 7)
         ))
     }
 }
@@ -146,14 +148,14 @@ pub fn to_unix_ms(t: Nanos, ceil: bool) -> Result<u64, String> {
     } else {
         t.div_euclid(NS_PER_MS)
     };
-    if (0..1i128 << 48).contains(&ms) {
+    if (0..=i128::from(MAX_UNIX_TS_MS)).contains(&ms) {
         Ok(ms as u64)
     } else {
         Err(format!(
             "time {} is out of range for v7: expected {} to {}",
             format_rfc3339(t, 3),
             format_rfc3339(0, 3),
-            format_rfc3339(from_unix_ms((1 << 48) - 1), 3)
+            format_rfc3339(from_unix_ms(MAX_UNIX_TS_MS), 3)
         ))
     }
 }
@@ -212,8 +214,8 @@ mod tests {
             "1582-10-15T00:00:00.0000000Z"
         );
         // D3: the 60-bit timestamp ends in 5236, not 5623.
-        assert!(format_rfc3339(from_ts60((1 << 60) - 1), 7).starts_with("5236-03-31T"));
-        assert!(format_rfc3339(from_unix_ms((1 << 48) - 1), 3).starts_with("10889-08-02T"));
+        assert!(format_rfc3339(from_ts60(MAX_GREGORIAN_TIMESTAMP), 7).starts_with("5236-03-31T"));
+        assert!(format_rfc3339(from_unix_ms(MAX_UNIX_TS_MS), 3).starts_with("10889-08-02T"));
     }
 
     #[test]
@@ -228,15 +230,45 @@ mod tests {
         assert!(e.contains("out of range for v7"), "{e}");
     }
 
+    /// What `parse` promises for any input: an error says what was expected
+    /// and quotes the whole input; a time in years 1 to 9999 prints and parses
+    /// back to itself.
+    fn parse_keeps_its_promises(s: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        match parse(s) {
+            Err(e) => {
+                proptest::prop_assert!(
+                    e.starts_with("expected ") || e.starts_with("invalid date "),
+                    "{}",
+                    e
+                );
+                proptest::prop_assert!(
+                    e.contains(&format!("'{s}'")),
+                    "{} does not quote {:?}",
+                    e,
+                    s
+                );
+            }
+            Ok(t) => {
+                const YEAR_1: Nanos = -62_135_596_800 * NS_PER_SEC;
+                const YEAR_10000: Nanos = 253_402_300_800 * NS_PER_SEC;
+                if (YEAR_1..YEAR_10000).contains(&t) {
+                    let text = format_rfc3339(t, 9);
+                    proptest::prop_assert_eq!(parse(&text), Ok(t), "{} from {:?}", text, s);
+                }
+            }
+        }
+        Ok(())
+    }
+
     proptest::proptest! {
         #[test]
         fn parse_never_panics(s in "\\PC{0,40}") {
-            let _ = parse(&s);
+            parse_keeps_its_promises(&s)?;
         }
 
         #[test]
         fn parse_never_panics_on_near_misses(s in "@?-?[0-9]{0,24}(\\.[0-9]{0,12})?|[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9:.]{0,18}(Z|[+-][0-9:]{0,6})?)?") {
-            let _ = parse(&s);
+            parse_keeps_its_promises(&s)?;
         }
 
         /// Printing with 9 digits and parsing back is the identity, 1582 to 9999.

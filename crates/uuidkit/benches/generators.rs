@@ -1,4 +1,4 @@
-//! Generators against the `uuid` crate, in the same run (issue 3).
+//! Generators against the `uuid` crate, in the same run.
 //!
 //! cargo bench -p uuidkit --bench generators -- --warm-up-time 1 --measurement-time 3
 
@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use uuidkit::{
-    CoarseClock, Hyphenated, RolloverPolicy, SystemClock, ThreadRng, Uuid, V1Generator,
+    CoarseClock, Generator, Hyphenated, RolloverPolicy, SystemClock, ThreadRng, Uuid, V1Generator,
     V6Generator, V7Generator,
 };
 
@@ -94,13 +94,15 @@ fn v7_two_threads(c: &mut Criterion) {
 
 fn v1_v6(c: &mut Criterion) {
     let mut g = c.benchmark_group("now_v1");
-    let mut v1 = V1Generator::new(CoarseClock::new(), ThreadRng).with_node(NODE);
+    let v1_builder = V1Generator::builder().node(NODE);
+    let mut v1 = v1_builder.build(CoarseClock::new(), ThreadRng).unwrap();
     g.bench_function("uuidkit", |b| b.iter(|| black_box(v1.generate().unwrap())));
     // The per-UUID CPU cost without the 10 M/s cap (one 100-ns tick per UUID):
     // the generator may run ahead of the clock.
-    let mut v1a = V1Generator::new(CoarseClock::new(), ThreadRng)
-        .with_node(NODE)
-        .with_rollover(RolloverPolicy::AdvanceTimestamp);
+    let mut v1a = v1_builder
+        .rollover(RolloverPolicy::AdvanceTimestamp)
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap();
     g.bench_function("uuidkit_advance", |b| {
         b.iter(|| black_box(v1a.generate().unwrap()))
     });
@@ -111,12 +113,17 @@ fn v1_v6(c: &mut Criterion) {
     g.bench_function("uuidkit_fresh", |b| {
         b.iter(|| black_box(v6.generate().unwrap()))
     });
-    let mut v6r = V6Generator::new(CoarseClock::new(), ThreadRng).with_node(NODE);
+    let mut v6r = V6Generator::builder()
+        .node(NODE)
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap();
     g.bench_function("uuidkit_retain", |b| {
         b.iter(|| black_box(v6r.generate().unwrap()))
     });
-    let mut v6a = V6Generator::new(CoarseClock::new(), ThreadRng)
-        .with_rollover(RolloverPolicy::AdvanceTimestamp);
+    let mut v6a = V6Generator::builder()
+        .rollover(RolloverPolicy::AdvanceTimestamp)
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap();
     g.bench_function("uuidkit_fresh_advance", |b| {
         b.iter(|| black_box(v6a.generate().unwrap()))
     });

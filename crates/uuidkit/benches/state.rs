@@ -1,4 +1,4 @@
-//! Issue 4: v1 and v7 generators bound to a state file, amortised per UUID,
+//! v1 and v7 generators bound to a state file, amortised per UUID,
 //! against the same generators in memory. Blocks make the file cost vanish:
 //! one locked, fsynced, renamed write per 100 ms block.
 //!
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use uuidkit::state::{BlockPolicy, FileStore, Reserver};
-use uuidkit::{CoarseClock, SystemClock, ThreadRng, V1Generator, V7Generator};
+use uuidkit::{CoarseClock, Generator, SystemClock, ThreadRng, V1Generator, V7Generator};
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
 
@@ -29,7 +29,7 @@ fn v7(c: &mut Criterion) {
     g.bench_function("in_memory", |b| {
         b.iter(|| black_box(mem.generate().unwrap()))
     });
-    let mut file = V7Generator::new(SystemClock, ThreadRng).with_store(reserver("v7"));
+    let mut file = V7Generator::new(SystemClock, ThreadRng).with_store(reserver("v7").lease_v7());
     g.bench_function("state_file", |b| {
         b.iter(|| black_box(file.generate().unwrap()))
     });
@@ -38,12 +38,15 @@ fn v7(c: &mut Criterion) {
 
 fn v1(c: &mut Criterion) {
     let mut g = c.benchmark_group("state_v1");
-    let mut mem = V1Generator::new(CoarseClock::new(), ThreadRng).with_node(NODE);
+    let builder = V1Generator::builder().node(NODE);
+    let mut mem = builder.build(CoarseClock::new(), ThreadRng).unwrap();
     g.bench_function("in_memory", |b| {
         b.iter(|| black_box(mem.generate().unwrap()))
     });
-    let mut file =
-        V1Generator::new(CoarseClock::new(), ThreadRng).with_store_and_node(reserver("v1"), NODE);
+    let mut file = builder
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap()
+        .with_store(reserver("v1").lease_v1());
     g.bench_function("state_file", |b| {
         b.iter(|| black_box(file.generate().unwrap()))
     });

@@ -200,6 +200,27 @@ impl Clock for ManualClock {
     }
 }
 
+/// Waits until `clock` reads at least `target_ns`: relaxing between readings
+/// (so a [`ManualClock`] that advances on relax makes progress), and with
+/// `std`, sleeping in short steps while the target is far and the clock hardly
+/// moved during a relax, so a long wait does not spin.
+pub(crate) fn wait_until<C: Clock + ?Sized>(clock: &C, target_ns: u64) {
+    loop {
+        let now = clock.now_ns();
+        if now >= target_ns {
+            return;
+        }
+        clock.relax();
+        #[cfg(feature = "std")]
+        {
+            let moved = clock.now_ns().saturating_sub(now);
+            if target_ns - now > 2_000_000 && moved < 1_000_000 {
+                std::thread::sleep(core::time::Duration::from_millis(1));
+            }
+        }
+    }
+}
+
 /// The system's real-time clock at full precision (`CLOCK_REALTIME` on Unix,
 /// through `std::time::SystemTime`). The v7 and v8 generators use it by default.
 ///
@@ -256,7 +277,9 @@ impl CoarseClock {
     /// Queries the resolution once.
     ///
     /// ```
-    /// let _clock = uuidkit::CoarseClock::new();
+    /// use uuidkit::{Clock, CoarseClock};
+    /// let clock = CoarseClock::new();
+    /// assert_eq!(clock.resolution_ns(), CoarseClock::new().resolution_ns());
     /// ```
     pub fn new() -> CoarseClock {
         CoarseClock {

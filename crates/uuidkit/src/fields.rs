@@ -120,7 +120,9 @@ impl Uuid {
     #[inline]
     pub const fn clock_seq(&self) -> Option<u16> {
         match self.version() {
-            Some(Version::Mac | Version::SortMac) => Some(self.fields().clock_seq & 0x3fff),
+            Some(Version::Mac | Version::SortMac) => {
+                Some(self.fields().clock_seq & crate::MAX_CLOCK_SEQ)
+            }
             _ => None,
         }
     }
@@ -310,7 +312,7 @@ mod tests {
             x = x
                 .wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645)
                 .wrapping_add(1);
-            let ts = (x >> 64) as u64 & ((1 << 60) - 1);
+            let ts = (x >> 64) as u64 & crate::MAX_GREGORIAN_TIMESTAMP;
             let cs = (x >> 32) as u16 & 0x3fff;
             let node = (x as u64).to_be_bytes();
             let node = [node[2], node[3], node[4], node[5], node[6], node[7]];

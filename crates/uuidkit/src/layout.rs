@@ -39,8 +39,17 @@ pub const MAX_GREGORIAN_TIMESTAMP: u64 = (1 << 60) - 1;
 /// ```
 pub const MAX_UNIX_TS_MS: u64 = (1 << 48) - 1;
 
+/// The largest 14-bit clock sequence of versions 1 and 6 (RFC 9562 §5.1).
+///
+/// ```
+/// use uuidkit::{MAX_CLOCK_SEQ, Uuid};
+/// let u = Uuid::new_v1_from_parts(0, MAX_CLOCK_SEQ, [0; 6]);
+/// assert_eq!(u.clock_seq(), Some(MAX_CLOCK_SEQ));
+/// assert_eq!(MAX_CLOCK_SEQ, 16_383);
+/// ```
+pub const MAX_CLOCK_SEQ: u16 = (1 << 14) - 1;
+
 const MASK_12: u128 = (1 << 12) - 1;
-const MASK_14: u128 = (1 << 14) - 1;
 const MASK_16: u128 = (1 << 16) - 1;
 const MASK_32: u128 = (1 << 32) - 1;
 const MASK_48: u128 = (1 << 48) - 1;
@@ -75,7 +84,7 @@ impl Uuid {
                 | (time_mid << 80)
                 | (time_high << 64)
                 | ver_var(Version::Mac)
-                | (((clock_seq as u128) & MASK_14) << 48)
+                | (((clock_seq as u128) & (MAX_CLOCK_SEQ as u128)) << 48)
                 | node48(node),
         )
     }
@@ -92,12 +101,12 @@ impl Uuid {
     /// ```
     #[inline]
     pub const fn new_v6_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
-        let ts = (timestamp as u128) & ((1 << 60) - 1);
+        let ts = (timestamp as u128) & (MAX_GREGORIAN_TIMESTAMP as u128);
         Uuid::from_u128(
             ((ts >> 12) << 80)
                 | ((ts & MASK_12) << 64)
                 | ver_var(Version::SortMac)
-                | (((clock_seq as u128) & MASK_14) << 48)
+                | (((clock_seq as u128) & (MAX_CLOCK_SEQ as u128)) << 48)
                 | node48(node),
         )
     }

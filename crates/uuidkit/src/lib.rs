@@ -71,32 +71,44 @@
 //! [`Uuid::unix_nanos`] and, with `std`, [`Uuid::system_time`]. Nothing in the
 //! core type reads a clock.
 //!
-//! <!-- Generators section (issue 3) begins -->
 //! # Generators
 //!
 //! [`Uuid::now_v7`] and [`Uuid::new_v4`] are the process-wide, lock-free
-//! defaults: `now_v7` is monotonic across threads (if one call happens-before
-//! another, the second UUID is greater), both draw from [`ThreadRng`], an
-//! OS-seeded ChaCha12 per thread that is reseeded after `fork()`. For control,
-//! the generators take their [`Clock`] and RNG as values: [`V7Generator`]
-//! (the three §6.2 methods, rollover and clock-back policies), [`V1Generator`],
-//! [`V6Generator`] (random node with the multicast bit unless you pass one),
-//! [`V8TimeGenerator`] (Appendix B.1) and [`V8Distributed`] (§6.4). A
-//! [`ManualClock`] makes them deterministic in tests, and [`Reserve`] is the
-//! seam for state in stable storage (§6.3).
+//! defaults, in memory only: `now_v7` is monotonic across threads (if one
+//! call happens-before another, the second UUID is greater), both draw from
+//! [`ThreadRng`], an OS-seeded ChaCha12 per thread that is reseeded after
+//! `fork()`.
+//!
+//! For control, every generator has one shape: the [`Generator`] trait
+//! (`generate`, `fill`; object-safe), a validated builder for its settings,
+//! its [`Clock`] and RNG as values, and one seam for stable storage,
+//! `with_store` taking a [`Reserve`] store (RFC 9562 §6.3):
+//!
+//! | generator | builder settings |
+//! |---|---|
+//! | [`V7Generator`] | the three §6.2 methods ([`V7Method`]), guard bits, rollover and clock-back policies |
+//! | [`V1Generator`], [`V6Generator`] | node (random with the multicast bit unless given), clock sequence, rollover; v6: fresh or retained |
+//! | [`V8TimeGenerator`] | Appendix B.1 time layout; clock-back policy |
+//! | [`V8Distributed`] | §6.4: node ID and width, counter width, guard bits, policies |
+//!
+//! A [`ManualClock`] makes them deterministic in tests, and
+//! [`state`] binds them to a state file shared between
+//! processes.
 //!
 //! ```
-//! use uuidkit::{ManualClock, ThreadRng, Uuid, V7Generator};
+//! use uuidkit::{Generator, ManualClock, RolloverPolicy, ThreadRng, Uuid, V7Generator, V7Method};
 //! let (a, b) = (Uuid::now_v7(), Uuid::now_v7());
 //! assert!(a < b);
 //!
 //! let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
-//! let mut g = V7Generator::new(&clock, ThreadRng);
+//! let mut g = V7Generator::builder()
+//!     .method(V7Method::Counter { bits: 12 })
+//!     .rollover(RolloverPolicy::Error)
+//!     .build(&clock, ThreadRng)?;
 //! let u = g.generate()?;
 //! assert!(Uuid::v7_min(1_645_557_742_000) <= u && u <= Uuid::v7_max(1_645_557_742_000));
 //! # Ok::<(), uuidkit::GenError>(())
 //! ```
-//! <!-- Generators section (issue 3) ends -->
 //!
 //! # Performance
 //!
@@ -148,8 +160,8 @@ mod name;
 mod parse;
 mod uuid;
 
-// Generators (issue 3): clock.rs, rng.rs, generator/, v1.rs, v4.rs, v6.rs, v7.rs, v8time.rs.
 mod clock;
+mod distributed;
 #[cfg(feature = "std")]
 mod fork;
 mod generator;
@@ -159,28 +171,32 @@ mod v1;
 mod v4;
 mod v6;
 mod v7;
-mod v8time;
+mod v8;
 
-// Generator state in stable storage (issue 4): state/.
 #[cfg(feature = "std")]
 pub mod state;
 
 pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
 pub use crate::fields::Fields;
 pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};
-pub use crate::layout::{GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
-pub use crate::name::{NameHash, namespace};
+pub use crate::layout::{
+    GREGORIAN_TO_UNIX_100NS, MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS,
+};
+pub use crate::name::namespace;
 pub use crate::uuid::{Uuid, Variant, Version};
+pub use crate::v8::NameHash;
 
 pub use crate::clock::{Clock, ManualClock};
 #[cfg(feature = "std")]
 pub use crate::clock::{CoarseClock, SystemClock};
+pub use crate::distributed::{V8Distributed, V8DistributedBuilder};
 pub use crate::generator::{
-    ClockBackPolicy, GenError, GenErrorKind, NoReserve, Reserve, RolloverPolicy,
+    ClockBackPolicy, GenError, GenErrorKind, Generator, NoReserve, Reservation, Reserve,
+    RolloverPolicy,
 };
 #[cfg(feature = "std")]
 pub use crate::rng::{RESEED_INTERVAL, ThreadRng};
-pub use crate::v1::{V1Generator, V1State};
-pub use crate::v6::V6Generator;
-pub use crate::v7::{V7Config, V7Generator, V7Method, V7State};
-pub use crate::v8time::{V8Distributed, V8DistributedConfig, V8TimeGenerator};
+pub use crate::v1::{V1Builder, V1Generator, V1State};
+pub use crate::v6::{V6Builder, V6Generator};
+pub use crate::v7::{V7Builder, V7Generator, V7Method, V7State};
+pub use crate::v8::{V8TimeBuilder, V8TimeGenerator};

@@ -1,5 +1,7 @@
-//! Name-based UUIDs: version 3 (MD5, RFC 9562 §5.3), version 5 (SHA-1, §5.5)
-//! and version 8 with a modern hash (Appendix B.2), and the namespace IDs of §6.6.
+//! Name-based UUIDs of versions 3 (MD5, RFC 9562 §5.3) and 5 (SHA-1, §5.5),
+//! and the namespace IDs of §6.6. Version 8 with a modern hash (Appendix B.2)
+//! is in `v8.rs`: it shares nothing with these two but the namespaces, while
+//! v3 and v5 share the one-block machinery below.
 //!
 //! The hash input is the namespace ID's 16 octets followed by the name's octets,
 //! with no separator (§6.5). MD5 and SHA-1 are driven through their block
@@ -11,8 +13,6 @@
 //! latency of its serial chain (`name/md5.rs`). On x86_64 CPUs with the SHA
 //! extensions, v5 of a one-block name runs entirely in registers
 //! (`name/sha1_ni.rs`).
-
-use shake::XofReader as _;
 
 mod md5;
 #[cfg(target_arch = "x86_64")]
@@ -62,35 +62,6 @@ pub mod namespace {
     /// assert_eq!(uuidkit::namespace::X500.to_string(), "6ba7b814-9dad-11d1-80b4-00c04fd430c8");
     /// ```
     pub const X500: Uuid = Uuid::from_u128(0x6ba7b814_9dad_11d1_80b4_00c04fd430c8);
-}
-
-/// The hash behind a version 8 name-based UUID (RFC 9562 Appendix B.2).
-///
-/// The RFC's own example uses SHA-256; it allows any SHA-2 or SHA-3 function,
-/// and SHAKE with an output of at least 128 bits (uuidkit takes exactly 128).
-/// Two parties must agree on the hash as they agree on the namespace: nothing in
-/// the UUID records which was used.
-///
-/// ```
-/// use uuidkit::{namespace, NameHash, Uuid};
-/// let u = Uuid::new_v8_name(NameHash::Sha256, &namespace::DNS, b"www.example.com");
-/// assert_eq!(u.to_string(), "5c146b14-3c52-8afd-938a-375d0df1fbf6");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum NameHash {
-    /// SHA-256 (FIPS 180-4), as in RFC 9562 Appendix B.2.
-    Sha256,
-    /// SHA-512 (FIPS 180-4).
-    Sha512,
-    /// SHA3-256 (FIPS 202).
-    Sha3_256,
-    /// SHA3-512 (FIPS 202).
-    Sha3_512,
-    /// SHAKE128 (FIPS 202), 128 bits of output.
-    Shake128,
-    /// SHAKE256 (FIPS 202), 128 bits of output.
-    Shake256,
 }
 
 impl Uuid {
@@ -145,68 +116,6 @@ impl Uuid {
             return Uuid::from_bytes(unsafe { sha1_ni::v5_bytes(namespace, name) });
         }
         new_v5_portable(namespace, name)
-    }
-
-    /// A version 8 name-based UUID (RFC 9562 Appendix B.2): the leftmost 128
-    /// bits of `hash` over the namespace ID's 16 octets followed by `name`, with
-    /// the version (8) and variant bits overwritten.
-    ///
-    /// Section 5.5 requires name-based UUIDs with SHA-256 or newer hashes to be
-    /// version 8, never 5; this is that constructor.
-    ///
-    /// ```
-    /// use uuidkit::{namespace, NameHash, Uuid, Version};
-    /// let u = Uuid::new_v8_name(NameHash::Sha3_256, &namespace::URL, b"https://example.com/");
-    /// assert_eq!(u.version(), Some(Version::Custom));
-    /// assert_eq!(u, Uuid::new_v8_name(NameHash::Sha3_256, &namespace::URL, b"https://example.com/"));
-    /// ```
-    pub fn new_v8_name(hash: NameHash, namespace: &Uuid, name: &[u8]) -> Uuid {
-        fn leftmost<D: sha2::Digest>(ns: &Uuid, name: &[u8]) -> [u8; 16] {
-            let digest = D::new()
-                .chain_update(ns.as_bytes())
-                .chain_update(name)
-                .finalize();
-            let mut out = [0u8; 16];
-            out.copy_from_slice(&digest[..16]);
-            out
-        }
-        fn xof<X: Default + shake::Update + shake::ExtendableOutput>(
-            ns: &Uuid,
-            name: &[u8],
-        ) -> [u8; 16] {
-            let mut x = X::default();
-            x.update(ns.as_bytes());
-            x.update(name);
-            let mut out = [0u8; 16];
-            x.finalize_xof().read(&mut out);
-            out
-        }
-        let bytes = match hash {
-            NameHash::Sha256 => leftmost::<sha2::Sha256>(namespace, name),
-            NameHash::Sha512 => leftmost::<sha2::Sha512>(namespace, name),
-            NameHash::Sha3_256 => leftmost::<sha3::Sha3_256>(namespace, name),
-            NameHash::Sha3_512 => leftmost::<sha3::Sha3_512>(namespace, name),
-            NameHash::Shake128 => xof::<shake::Shake128>(namespace, name),
-            NameHash::Shake256 => xof::<shake::Shake256>(namespace, name),
-        };
-        Uuid::from_bytes(bytes).with_version(Version::Custom)
-    }
-
-    /// A version 8 UUID (RFC 9562 §5.8) from 16 bytes of your own layout: the
-    /// version and variant bits are overwritten, the other 122 bits kept.
-    ///
-    /// See also [`Uuid::new_v8_from_parts`] for the `custom_a`/`custom_b`/`custom_c`
-    /// view of the same bits. Uniqueness of v8 UUIDs is up to you (§5.8).
-    ///
-    /// ```
-    /// use uuidkit::{Uuid, Version};
-    /// let u = Uuid::new_v8([0xff; 16]);
-    /// assert_eq!(u.to_string(), "ffffffff-ffff-8fff-bfff-ffffffffffff");
-    /// assert_eq!(u.version(), Some(Version::Custom));
-    /// ```
-    #[inline]
-    pub const fn new_v8(bytes: [u8; 16]) -> Uuid {
-        Uuid::from_bytes(bytes).with_version(Version::Custom)
     }
 }
 

@@ -1,12 +1,13 @@
-//! Version 1: Gregorian time-based (RFC 9562 §5.1), and the timestamp and clock
-//! sequence logic it shares with version 6.
+//! Version 1: Gregorian time-based (RFC 9562 §5.1). The timestamp and clock
+//! sequence logic it shares with version 6 is in `generator/gregorian.rs`.
 
 use rand_core::Rng;
 
-use crate::generator::{GenError, GenErrorKind, NoReserve, Reserve, RolloverPolicy, Stop};
+use crate::generator::{
+    GenError, Generator, GregorianCore, NoReserve, Reading, Reserve, RolloverPolicy,
+    random_clock_seq, random_node,
+};
 use crate::{Clock, Uuid};
-
-use crate::{GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_GREGORIAN_TIMESTAMP as MAX_TS60};
 
 /// The state of a [`V1Generator`] or [`V6Generator`](crate::V6Generator), as
 /// RFC 9562 §6.3 lists it for stable storage: the last timestamp (60-bit count of
@@ -14,12 +15,12 @@ use crate::{GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_GREGORIAN_TIMESTAMP
 /// is false before the first UUID (and then `timestamp` is 0).
 ///
 /// ```
-/// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+/// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut g = V1Generator::new(&clock, ThreadRng);
 /// g.generate()?;
 /// assert_eq!(g.state().timestamp, 0x1EC9414C232AB00);
-/// assert!(g.state().valid);
+/// assert!(g.state().valid && !g.state().node_given);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -30,202 +31,129 @@ pub struct V1State {
     pub clock_seq: u16,
     /// The 48-bit node.
     pub node: [u8; 6],
+    /// Whether `node` was chosen by the caller (the builder's `node`, or
+    /// `set_node`): a store keeps it. A random node (`false`) may be replaced
+    /// by the one a store holds, so that every process sharing the store uses
+    /// one node.
+    pub node_given: bool,
     /// Whether a UUID has been generated (or a state restored).
     pub valid: bool,
 }
 
-/// The shared v1/v6 machinery: timestamps that never repeat for one clock
-/// sequence, a clock sequence that changes when the clock goes back.
-#[derive(Debug)]
-pub(crate) struct Gregorian<C, R, S> {
-    pub(crate) clock: C,
-    pub(crate) rng: R,
-    pub(crate) store: S,
-    pub(crate) rollover: RolloverPolicy,
-    pub(crate) node: [u8; 6],
-    pub(crate) clock_seq: u16,
-    last_ts: u64,
-    last_clock: u64,
-    started: bool,
-    limit: u64,
+/// The validated configuration of a [`V1Generator`]; made by
+/// [`V1Generator::builder`].
+///
+/// ```
+/// use uuidkit::{Generator, ManualClock, RolloverPolicy, ThreadRng, V1Generator};
+/// let mut g = V1Generator::builder()
+///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
+///     .clock_seq(0x33C8)
+///     .rollover(RolloverPolicy::Error)
+///     .build(ManualClock::new(1_645_557_742_000_000_000), ThreadRng)?;
+/// assert_eq!(g.generate()?.as_u128(), 0xC232AB00_9414_11EC_B3C8_9F6BDECED846); // RFC 9562 A.1
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct V1Builder {
+    clock_seq: Option<u16>,
+    node: Option<[u8; 6]>,
+    rollover: Option<RolloverPolicy>,
 }
 
-/// A random node: 48 random bits with the multicast bit (0x01 of the first
-/// octet) set, RFC 9562 §6.10.
-#[inline]
-pub(crate) fn random_node(bits: u64) -> [u8; 6] {
-    let b = bits.to_be_bytes();
-    [b[2] | 0x01, b[3], b[4], b[5], b[6], b[7]]
-}
-
-impl<C: Clock, R: Rng> Gregorian<C, R, NoReserve> {
-    pub(crate) fn new(clock: C, mut rng: R) -> Self {
-        let r = rng.next_u64();
-        Gregorian {
-            clock,
-            node: random_node(r),
-            clock_seq: (rng.next_u64() & 0x3FFF) as u16,
-            rng,
-            store: NoReserve,
-            rollover: RolloverPolicy::Wait,
-            last_ts: 0,
-            last_clock: 0,
-            started: false,
-            limit: 0,
-        }
-    }
-}
-
-impl<C, R, S> Gregorian<C, R, S> {
-    pub(crate) fn with_reserve<S2>(self, store: S2) -> Gregorian<C, R, S2> {
-        Gregorian {
-            clock: self.clock,
-            rng: self.rng,
-            store,
-            rollover: self.rollover,
-            node: self.node,
-            clock_seq: self.clock_seq,
-            last_ts: self.last_ts,
-            last_clock: self.last_clock,
-            started: self.started,
-            limit: 0,
-        }
+impl V1Builder {
+    /// The clock sequence, 0..=0x3FFF (default: random).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// let g = V1Generator::builder().clock_seq(0x3FFF).build(ManualClock::new(0), ThreadRng)?;
+    /// assert_eq!(g.clock_seq(), 0x3FFF);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn clock_seq(mut self, clock_seq: u16) -> V1Builder {
+        self.clock_seq = Some(clock_seq);
+        self
     }
 
-    pub(crate) fn state(&self) -> V1State {
-        V1State {
-            timestamp: if self.started { self.last_ts } else { 0 },
-            clock_seq: self.clock_seq,
-            node: self.node,
-            valid: self.started,
-        }
+    /// The node, for instance an IEEE 802 MAC address, which identifies the
+    /// host (RFC 9562 §8): pass one only if you mean to. The default is 48
+    /// random bits with the multicast bit set (§6.10). A store keeps a node
+    /// given here; it replaces a random one with the node it holds.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// let g = V1Generator::builder().node([0x00, 0x11, 0x22, 0x33, 0x44, 0x55]).build(ManualClock::new(0), ThreadRng)?;
+    /// assert_eq!(g.node(), [0x00, 0x11, 0x22, 0x33, 0x44, 0x55]);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn node(mut self, node: [u8; 6]) -> V1Builder {
+        self.node = Some(node);
+        self
     }
 
-    pub(crate) fn set_state(&mut self, state: V1State) {
-        self.clock_seq = state.clock_seq & 0x3FFF;
-        self.node = state.node;
-        if state.valid {
-            self.last_ts = state.timestamp & MAX_TS60;
-            self.last_clock = self.last_ts;
-            self.started = true;
-        }
-    }
-}
-
-impl<C: Clock, R: Rng, S: Reserve<V1State>> Gregorian<C, R, S> {
-    pub(crate) fn set_node(&mut self, node: [u8; 6]) {
-        if node != self.node && self.started {
-            // §5.1: a new node gets a new clock sequence (random, but never the old one).
-            let old = self.clock_seq;
-            while self.clock_seq == old {
-                self.clock_seq = (self.rng.next_u64() & 0x3FFF) as u16;
-            }
-        }
-        self.node = node;
+    /// What happens when UUIDs are requested faster than one per 100-ns tick
+    /// for a whole clock resolution (default [`RolloverPolicy::Wait`]).
+    ///
+    /// ```
+    /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V1Generator};
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 1-ns resolution: one UUID per reading
+    /// let mut g = V1Generator::builder().rollover(RolloverPolicy::Error).build(&clock, ThreadRng)?;
+    /// g.generate()?;
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::CounterExhausted);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn rollover(mut self, policy: RolloverPolicy) -> V1Builder {
+        self.rollover = Some(policy);
+        self
     }
 
-    /// The next timestamp (60-bit Gregorian) for a reading of `unix_ns`.
-    #[inline]
-    fn step(&mut self, unix_ns: u64) -> Result<u64, Stop> {
-        let now = unix_ns / 100 + GREGORIAN_OFFSET;
-        if now > MAX_TS60 {
-            return Err(Stop::Err(GenError::new(
-                GenErrorKind::TimestampOutOfRange,
-                MAX_TS60,
-                now,
-            )));
-        }
-        if !self.started {
-            self.started = true;
-            self.last_clock = now;
-            self.last_ts = now;
-            return Ok(now);
-        }
-        if now < self.last_clock {
-            // The clock went back: timestamps up to last_ts may have been used
-            // with this clock sequence, so change it (§5.1 MUST; incremented,
-            // as the MAY allows, so it cannot return to a recent value).
-            self.clock_seq = (self.clock_seq + 1) & 0x3FFF;
-            self.last_clock = now;
-            self.last_ts = now;
-            return Ok(now);
-        }
-        self.last_clock = now;
-        let ts = now.max(self.last_ts + 1);
-        let ahead_allowed = (self.clock.resolution_ns() / 100).max(1);
-        if ts - now >= ahead_allowed {
-            match self.rollover {
-                RolloverPolicy::AdvanceTimestamp => {}
-                RolloverPolicy::Wait => return Err(Stop::Wait),
-                RolloverPolicy::Error => {
-                    return Err(Stop::Err(GenError::new(
-                        GenErrorKind::CounterExhausted,
-                        self.last_ts
-                            .saturating_sub(GREGORIAN_OFFSET)
-                            .saturating_mul(100),
-                        unix_ns,
-                    )));
-                }
-            }
-        }
-        if ts > MAX_TS60 {
-            return Err(Stop::Err(GenError::new(
-                GenErrorKind::TimestampOutOfRange,
-                MAX_TS60,
-                ts,
-            )));
-        }
-        self.last_ts = ts;
-        Ok(ts)
+    /// Checks the configuration and makes the generator, drawing whatever was
+    /// not given from `rng`.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) for a
+    /// clock sequence above 0x3FFF.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// let err = V1Generator::builder().clock_seq(0x4000).build(ManualClock::new(0), ThreadRng).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid generator config: expected clock sequence in 0..=16383, found 16384");
+    /// ```
+    pub fn build<C: Clock, R: Rng>(self, clock: C, rng: R) -> Result<V1Generator<C, R>, GenError> {
+        let (core, rng) = self.core(rng)?;
+        Ok(V1Generator { clock, rng, core })
     }
 
-    /// The next timestamp, reading the clock (or using `at`).
-    #[inline]
-    pub(crate) fn next_ts(&mut self, at: Option<u64>) -> Result<u64, GenError> {
-        let ts = loop {
-            let now = match at {
-                Some(t) => t,
-                None => self.clock.now_ns(),
-            };
-            match self.step(now) {
-                Ok(ts) => break ts,
-                Err(Stop::Wait) if at.is_none() => self.clock.relax(),
-                Err(Stop::Wait) => {
-                    return Err(GenError::new(
-                        GenErrorKind::CounterExhausted,
-                        self.last_ts
-                            .saturating_sub(GREGORIAN_OFFSET)
-                            .saturating_mul(100),
-                        now,
-                    ));
-                }
-                Err(Stop::Err(e)) => return Err(e),
-            }
-        };
-        if ts >= self.limit {
-            self.reserve_slow(ts)?;
+    /// The validated core (shared with [`V6Builder`](crate::V6Builder)): the
+    /// RNG draws a node and then a clock sequence, whether or not they were
+    /// given, so that a seeded RNG gives the same stream either way.
+    pub(crate) fn core<R: Rng>(
+        self,
+        mut rng: R,
+    ) -> Result<(GregorianCore<NoReserve>, R), GenError> {
+        let random = random_node(rng.next_u64());
+        let random_seq = random_clock_seq(rng.next_u64());
+        if let Some(cs) = self.clock_seq.filter(|&cs| cs > crate::MAX_CLOCK_SEQ) {
+            return Err(GenError::config("clock sequence in 0..=16383", cs.into()));
         }
-        Ok(ts)
-    }
-
-    #[cold]
-    fn reserve_slow(&mut self, ts: u64) -> Result<(), GenError> {
-        let state = self.state();
-        let limit = self.store.reserve(&state, ts)?;
-        self.limit = limit.max(ts.saturating_add(1));
-        Ok(())
+        let core = GregorianCore::new(
+            self.rollover.unwrap_or(RolloverPolicy::Wait),
+            self.node.unwrap_or(random),
+            self.node.is_some(),
+            self.clock_seq.unwrap_or(random_seq),
+            NoReserve,
+        );
+        Ok((core, rng))
     }
 }
 
 /// A version 1 UUID generator (RFC 9562 §5.1), with the clock and the entropy
-/// injected.
+/// injected; configured by [`V1Generator::builder`].
 ///
 /// - **Node**: 48 random bits with the multicast bit (0x01 of the first octet)
-///   set (§6.10), unless the caller passes one with [`with_node`](Self::with_node).
-///   A MAC address identifies the host (§8): pass one only if you mean to.
+///   set (§6.10), unless the builder is given one ([`V1Builder::node`]).
 /// - **Clock sequence**: random once per generator; incremented when the clock
 ///   reads earlier than before; replaced by a different random value when the
-///   node changes.
+///   node changes ([`set_node`](Self::set_node)).
 /// - **Timestamps**: never repeated for one clock sequence. Several UUIDs per
 ///   clock reading get consecutive 100-ns ticks (§6.1), but never reach one clock
 ///   resolution ahead of the reading: then the generator follows its
@@ -234,17 +162,20 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> Gregorian<C, R, S> {
 /// v1 UUIDs do not sort by time; prefer v7 (§5.7) or, for v1 compatibility, v6.
 ///
 /// ```
-/// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+/// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
-/// let mut g = V1Generator::new(&clock, ThreadRng)
-///     .with_node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
-///     .with_clock_seq(0x33C8);
+/// let mut g = V1Generator::builder()
+///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
+///     .clock_seq(0x33C8)
+///     .build(&clock, ThreadRng)?;
 /// assert_eq!(g.generate()?.as_u128(), 0xC232AB00_9414_11EC_B3C8_9F6BDECED846); // RFC 9562 A.1
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Debug)]
-pub struct V1Generator<C, R, S = NoReserve> {
-    inner: Gregorian<C, R, S>,
+pub struct V1Generator<C, R, S: Reserve<V1State> = NoReserve> {
+    clock: C,
+    rng: R,
+    core: GregorianCore<S>,
 }
 
 #[cfg(feature = "std")]
@@ -253,6 +184,7 @@ impl V1Generator<crate::CoarseClock, crate::ThreadRng> {
     /// and [`ThreadRng`](crate::ThreadRng).
     ///
     /// ```
+    /// use uuidkit::Generator;
     /// let mut g = uuidkit::V1Generator::system();
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::Mac));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -262,9 +194,27 @@ impl V1Generator<crate::CoarseClock, crate::ThreadRng> {
     }
 }
 
+impl V1Generator<(), ()> {
+    /// The builder: every setting, checked by [`V1Builder::build`].
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// let g = V1Generator::builder().clock_seq(7).build(ManualClock::new(0), ThreadRng)?;
+    /// assert_eq!(g.clock_seq(), 7);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn builder() -> V1Builder {
+        V1Builder {
+            clock_seq: None,
+            node: None,
+            rollover: None,
+        }
+    }
+}
+
 impl<C: Clock, R: Rng> V1Generator<C, R> {
-    /// A generator with a random node (multicast bit set) and a random clock
-    /// sequence.
+    /// A generator with the defaults: a random node (multicast bit set), a
+    /// random clock sequence, [`RolloverPolicy::Wait`].
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
@@ -272,37 +222,69 @@ impl<C: Clock, R: Rng> V1Generator<C, R> {
     /// assert_eq!(g.node()[0] & 0x01, 0x01);
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
-        V1Generator {
-            inner: Gregorian::new(clock, rng),
-        }
+        let (core, rng) = match V1Generator::builder().core(rng) {
+            Ok(parts) => parts,
+            Err(_) => unreachable!("the default configuration is valid"),
+        };
+        V1Generator { clock, rng, core }
     }
 }
 
-impl<C, R, S> V1Generator<C, R, S> {
-    /// Attaches a [`Reserve`] (stable storage, §6.3).
+impl<C, R, S: Reserve<V1State>> V1Generator<C, R, S> {
+    /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
+    /// instance a [`state::GregorianLease`](crate::state::GregorianLease); the
+    /// current store is released.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, NoReserve, ThreadRng, V1Generator};
-    /// let _g = V1Generator::new(ManualClock::new(0), ThreadRng).with_reserve(NoReserve);
+    /// use uuidkit::{Generator, ManualClock, NoReserve, ThreadRng, V1Generator};
+    /// let mut g = V1Generator::new(ManualClock::new(1 << 60), ThreadRng).with_store(NoReserve);
+    /// assert!(g.generate().is_ok());
     /// ```
-    pub fn with_reserve<S2>(self, store: S2) -> V1Generator<C, R, S2> {
+    pub fn with_store<S2: Reserve<V1State>>(self, store: S2) -> V1Generator<C, R, S2> {
         V1Generator {
-            inner: self.inner.with_reserve(store),
+            clock: self.clock,
+            rng: self.rng,
+            core: self.core.rebind(store),
         }
     }
 
-    /// The attached [`Reserve`].
+    /// The store.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
-    /// let g = V1Generator::new(ManualClock::new(0), ThreadRng);
-    /// let _: &uuidkit::NoReserve = g.reserve_ref();
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    /// let u = g.generate()?;
+    /// assert_eq!(g.store().block().map(|b| b.node), u.node()); // the store's node
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn reserve_ref(&self) -> &S {
-        &self.inner.store
+    pub fn store(&self) -> &S {
+        self.core.store()
     }
 
-    /// The clock (added for the stable-storage binding, issue 4).
+    /// The store, mutably.
+    ///
+    /// ```
+    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V1Generator, V1State};
+    /// struct Log(Vec<u64>);
+    /// impl Reserve<V1State> for Log {
+    ///     fn reserve(&mut self, _: &V1State, needed: u64) -> Result<Reservation<V1State>, GenError> {
+    ///         self.0.push(needed);
+    ///         Ok(Reservation::Until(needed + 10))
+    ///     }
+    /// }
+    /// let mut g = V1Generator::new(ManualClock::new(0), ThreadRng).with_store(Log(Vec::new()));
+    /// g.generate()?;
+    /// assert_eq!(g.store_mut().0.drain(..).count(), 1);
+    /// # Ok::<(), GenError>(())
+    /// ```
+    pub fn store_mut(&mut self) -> &mut S {
+        self.core.store_mut()
+    }
+
+    /// The clock.
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
@@ -310,32 +292,7 @@ impl<C, R, S> V1Generator<C, R, S> {
     /// assert_eq!(g.clock().now(), 5);
     /// ```
     pub fn clock(&self) -> &C {
-        &self.inner.clock
-    }
-
-    /// Sets the clock sequence (14 bits; higher bits are dropped).
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
-    /// let g = V1Generator::new(ManualClock::new(0), ThreadRng).with_clock_seq(0xFFFF);
-    /// assert_eq!(g.clock_seq(), 0x3FFF);
-    /// ```
-    pub fn with_clock_seq(mut self, clock_seq: u16) -> Self {
-        self.inner.clock_seq = clock_seq & 0x3FFF;
-        self
-    }
-
-    /// Sets the rollover policy (what happens when UUIDs are requested faster than
-    /// one per 100-ns tick for a whole clock resolution).
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, RolloverPolicy, ThreadRng, V1Generator};
-    /// let g = V1Generator::new(ManualClock::new(0), ThreadRng).with_rollover(RolloverPolicy::Error);
-    /// # let _ = g;
-    /// ```
-    pub fn with_rollover(mut self, policy: RolloverPolicy) -> Self {
-        self.inner.rollover = policy;
-        self
+        &self.clock
     }
 
     /// Restores a state (for instance from stable storage): clock sequence, node
@@ -343,16 +300,16 @@ impl<C, R, S> V1Generator<C, R, S> {
     /// that timestamp, the clock sequence changes before the next UUID.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator, V1State};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator, V1State};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// let stored = V1State { timestamp: 0x1EC9414C232AB00 + 50_000_000, clock_seq: 7, node: [1; 6], valid: true };
+    /// let stored = V1State { timestamp: 0x1EC9414C232AB00 + 50_000_000, clock_seq: 7, node: [1; 6], node_given: true, valid: true };
     /// let mut g = V1Generator::new(&clock, ThreadRng).with_state(stored);
     /// g.generate()?; // the clock is 5 s behind the stored timestamp
     /// assert_eq!(g.clock_seq(), 8);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn with_state(mut self, state: V1State) -> Self {
-        self.inner.set_state(state);
+        self.core.set_state(state);
         self
     }
 
@@ -363,18 +320,19 @@ impl<C, R, S> V1Generator<C, R, S> {
     /// assert!(!V1Generator::new(ManualClock::new(0), ThreadRng).state().valid);
     /// ```
     pub fn state(&self) -> V1State {
-        self.inner.state()
+        self.core.state()
     }
 
     /// The node in use.
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
-    /// let g = V1Generator::new(ManualClock::new(0), ThreadRng).with_node([2; 6]);
+    /// let g = V1Generator::builder().node([2; 6]).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node(), [2; 6]);
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn node(&self) -> [u8; 6] {
-        self.inner.node
+        self.core.node()
     }
 
     /// The clock sequence in use.
@@ -384,109 +342,83 @@ impl<C, R, S> V1Generator<C, R, S> {
     /// assert!(V1Generator::new(ManualClock::new(0), ThreadRng).clock_seq() < 0x4000);
     /// ```
     pub fn clock_seq(&self) -> u16 {
-        self.inner.clock_seq
+        self.core.clock_seq()
     }
 }
 
 impl<C: Clock, R: Rng, S: Reserve<V1State>> V1Generator<C, R, S> {
-    /// Uses `node` (for instance an IEEE 802 MAC address, which identifies the
-    /// host: RFC 9562 §8) instead of the random node. If UUIDs were already
-    /// generated with another node, the clock sequence changes too.
+    /// Changes the node between UUIDs. If UUIDs were already generated with
+    /// another node, the clock sequence changes too (to a random value other
+    /// than the current one), and the next UUID goes through the store.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
-    /// let g = V1Generator::new(ManualClock::new(0), ThreadRng).with_node([0x00, 0x11, 0x22, 0x33, 0x44, 0x55]);
-    /// assert_eq!(g.node(), [0x00, 0x11, 0x22, 0x33, 0x44, 0x55]);
-    /// ```
-    pub fn with_node(mut self, node: [u8; 6]) -> Self {
-        self.inner.set_node(node);
-        self
-    }
-
-    /// Changes the node between UUIDs; see [`with_node`](Self::with_node).
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
     /// let mut g = V1Generator::new(ManualClock::new(1 << 60), ThreadRng);
     /// g.generate()?;
     /// let before = g.clock_seq();
     /// g.set_node([4; 6]);
     /// assert_ne!(g.clock_seq(), before);
+    /// assert!(g.state().node_given);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn set_node(&mut self, node: [u8; 6]) {
-        self.inner.set_node(node);
+        self.core.set_node(node, &mut self.rng);
     }
 
+    /// The next UUID as if the clock read `unix_ns` (nanoseconds since the Unix
+    /// epoch); the state moves on as for [`generate`](Generator::generate).
+    /// Waiting is impossible here: a [`RolloverPolicy::Wait`] overrun (or a
+    /// store's block ahead of `unix_ns`) reports
+    /// [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted).
+    ///
+    /// # Errors
+    /// As [`generate`](Generator::generate).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// let mut g = V1Generator::builder()
+    ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]).clock_seq(0x33C8)
+    ///     .build(ManualClock::new(0), ThreadRng)?;
+    /// let u = g.at(1_645_557_742_000_000_000)?;
+    /// assert_eq!(u.as_u128(), 0xC232AB00_9414_11EC_B3C8_9F6BDECED846);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
+        let tick = self.core.next(&self.clock, &mut Reading::at(unix_ns))?;
+        Ok(Uuid::new_v1_from_parts(
+            tick.ts,
+            tick.clock_seq,
+            self.core.node(),
+        ))
+    }
+}
+
+impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V1Generator<C, R, S> {
     /// The next UUID at the clock's current time.
     ///
     /// # Errors
     /// [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted) under
     /// [`RolloverPolicy::Error`];
     /// [`GenErrorKind::TimestampOutOfRange`](crate::GenErrorKind::TimestampOutOfRange) after
-    /// 5236-03-31; whatever the [`Reserve`] returns. With the defaults it cannot fail
+    /// 5236-03-31; whatever the [`Reserve`] store returns. With the defaults it cannot fail
     /// before 5236.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V1Generator::new(&clock, ThreadRng);
     /// let a = g.generate()?;
     /// let b = g.generate()?; // the next 100-ns tick: a 1 µs clock allows 10 per reading
-    /// assert_ne!(a, b);
+    /// assert_eq!(b.gregorian_timestamp(), a.gregorian_timestamp().map(|t| t + 1));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn generate(&mut self) -> Result<Uuid, GenError> {
-        let ts = self.inner.next_ts(None)?;
+    #[inline]
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        let tick = self.core.next(&self.clock, &mut Reading::of(&self.clock))?;
         Ok(Uuid::new_v1_from_parts(
-            ts,
-            self.inner.clock_seq,
-            self.inner.node,
+            tick.ts,
+            tick.clock_seq,
+            self.core.node(),
         ))
-    }
-
-    /// The next UUID as if the clock read `unix_ns` (nanoseconds since the Unix
-    /// epoch); the state moves on as for [`generate`](Self::generate). Waiting is
-    /// impossible here: a [`RolloverPolicy::Wait`] overrun reports
-    /// [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted).
-    ///
-    /// # Errors
-    /// As [`generate`](Self::generate).
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
-    /// let mut g = V1Generator::new(ManualClock::new(0), ThreadRng)
-    ///     .with_node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]).with_clock_seq(0x33C8);
-    /// let u = g.at(1_645_557_742_000_000_000)?;
-    /// assert_eq!(u.as_u128(), 0xC232AB00_9414_11EC_B3C8_9F6BDECED846);
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
-        let ts = self.inner.next_ts(Some(unix_ns))?;
-        Ok(Uuid::new_v1_from_parts(
-            ts,
-            self.inner.clock_seq,
-            self.inner.node,
-        ))
-    }
-
-    /// Fills `out` with UUIDs, as repeated [`generate`](Self::generate) calls.
-    ///
-    /// # Errors
-    /// As [`generate`](Self::generate); the contents of `out` are then unspecified.
-    ///
-    /// ```
-    /// use uuidkit::{CoarseClock, ThreadRng, Uuid, V1Generator};
-    /// let mut g = V1Generator::new(CoarseClock::new(), ThreadRng);
-    /// let mut out = [Uuid::NIL; 16];
-    /// g.fill(&mut out)?;
-    /// assert!(out.iter().all(|u| !u.is_nil()));
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
-        for slot in out {
-            *slot = self.generate()?;
-        }
-        Ok(())
     }
 }

@@ -2,18 +2,123 @@
 
 use rand_core::Rng;
 
-use crate::generator::{GenError, NoReserve, Reserve, RolloverPolicy};
-use crate::v1::{Gregorian, V1State, random_node};
-use crate::{Clock, Uuid};
+use crate::generator::{
+    GenError, Generator, GregorianCore, NoReserve, Reading, Reserve, RolloverPolicy, random_node,
+};
+use crate::{Clock, Uuid, V1Builder, V1Generator, V1State};
+
+/// The validated configuration of a [`V6Generator`]; made by
+/// [`V6Generator::builder`]. By default the generator draws a fresh clock
+/// sequence and node per UUID; [`retain`](Self::retain), a
+/// [`clock_seq`](Self::clock_seq) or a [`node`](Self::node) make it keep one.
+///
+/// ```
+/// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
+/// let mut g = V6Generator::builder()
+///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
+///     .clock_seq(0x33C8)
+///     .build(ManualClock::new(1_645_557_742_000_000_000), ThreadRng)?;
+/// assert_eq!(g.generate()?.as_u128(), 0x1EC9414C_232A_6B00_B3C8_9F6BDECED846); // RFC 9562 A.5
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct V6Builder {
+    v1: V1Builder,
+    retain: bool,
+}
+
+impl V6Builder {
+    /// Keeps one clock sequence and node (initially random, multicast bit set),
+    /// with v1's rules (§5.6 "MAY retain").
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// let g = V6Generator::builder().retain().build(ManualClock::new(0), ThreadRng)?;
+    /// assert!(g.is_retaining());
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn retain(mut self) -> V6Builder {
+        self.retain = true;
+        self
+    }
+
+    /// The retained clock sequence, 0..=0x3FFF; implies [`retain`](Self::retain).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// let g = V6Generator::builder().clock_seq(0x33C8).build(ManualClock::new(0), ThreadRng)?;
+    /// assert_eq!((g.clock_seq(), g.is_retaining()), (0x33C8, true));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn clock_seq(self, clock_seq: u16) -> V6Builder {
+        V6Builder {
+            v1: self.v1.clock_seq(clock_seq),
+            retain: true,
+        }
+    }
+
+    /// The retained node (a MAC identifies the host: §8); implies
+    /// [`retain`](Self::retain). See [`V1Builder::node`].
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// let g = V6Generator::builder().node([2; 6]).build(ManualClock::new(0), ThreadRng)?;
+    /// assert_eq!((g.node(), g.is_retaining()), ([2; 6], true));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn node(self, node: [u8; 6]) -> V6Builder {
+        V6Builder {
+            v1: self.v1.node(node),
+            retain: true,
+        }
+    }
+
+    /// The rollover policy; see [`V1Builder::rollover`].
+    ///
+    /// ```
+    /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V6Generator};
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// let mut g = V6Generator::builder().rollover(RolloverPolicy::Error).build(&clock, ThreadRng)?;
+    /// g.generate()?;
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::CounterExhausted);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn rollover(self, policy: RolloverPolicy) -> V6Builder {
+        V6Builder {
+            v1: self.v1.rollover(policy),
+            retain: self.retain,
+        }
+    }
+
+    /// Checks the configuration and makes the generator.
+    ///
+    /// # Errors
+    /// As [`V1Builder::build`].
+    ///
+    /// ```
+    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V6Generator};
+    /// let err = V6Generator::builder().clock_seq(0xFFFF).build(ManualClock::new(0), ThreadRng).unwrap_err();
+    /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
+    /// ```
+    pub fn build<C: Clock, R: Rng>(self, clock: C, rng: R) -> Result<V6Generator<C, R>, GenError> {
+        let (core, rng) = self.v1.core(rng)?;
+        Ok(V6Generator {
+            clock,
+            rng,
+            core,
+            fresh: !self.retain,
+        })
+    }
+}
 
 /// A version 6 UUID generator (RFC 9562 §5.6): v1's timestamp, stored most
-/// significant bits first, so that byte order is time order.
+/// significant bits first, so that byte order is time order; configured by
+/// [`V6Generator::builder`].
 ///
 /// By default every UUID gets a fresh random clock sequence and a fresh random
 /// node (multicast bit set), as §5.6 recommends ("SHOULD"). With
-/// [`retain`](Self::retain) (or [`with_node`](Self::with_node)) it keeps one
-/// clock sequence and node with exactly the rules of
-/// [`V1Generator`](crate::V1Generator).
+/// [`V6Builder::retain`] (or a given clock sequence or node) it keeps one clock
+/// sequence and node with exactly the rules of [`V1Generator`].
 ///
 /// Timestamps come from the same logic as v1: consecutive 100-ns ticks within a
 /// clock reading, never one clock resolution ahead of it (default
@@ -23,7 +128,7 @@ use crate::{Clock, Uuid};
 /// needed (§5.6).
 ///
 /// ```
-/// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+/// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
 /// let mut g = V6Generator::new(&clock, ThreadRng);
 /// let (a, b) = (g.generate()?, g.generate()?);
@@ -32,8 +137,10 @@ use crate::{Clock, Uuid};
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Debug)]
-pub struct V6Generator<C, R, S = NoReserve> {
-    inner: Gregorian<C, R, S>,
+pub struct V6Generator<C, R, S: Reserve<V1State> = NoReserve> {
+    clock: C,
+    rng: R,
+    core: GregorianCore<S>,
     fresh: bool,
 }
 
@@ -44,12 +151,30 @@ impl V6Generator<crate::CoarseClock, crate::ThreadRng> {
     /// per UUID.
     ///
     /// ```
+    /// use uuidkit::Generator;
     /// let mut g = uuidkit::V6Generator::system();
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::SortMac));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn system() -> Self {
         V6Generator::new(crate::CoarseClock::new(), crate::ThreadRng)
+    }
+}
+
+impl V6Generator<(), ()> {
+    /// The builder: every setting, checked by [`V6Builder::build`].
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// let g = V6Generator::builder().build(ManualClock::new(0), ThreadRng)?;
+    /// assert!(!g.is_retaining());
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn builder() -> V6Builder {
+        V6Builder {
+            v1: V1Generator::builder(),
+            retain: false,
+        }
     }
 }
 
@@ -62,39 +187,68 @@ impl<C: Clock, R: Rng> V6Generator<C, R> {
     /// assert!(!g.is_retaining());
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
-        V6Generator {
-            inner: Gregorian::new(clock, rng),
-            fresh: true,
+        match V6Generator::builder().build(clock, rng) {
+            Ok(g) => g,
+            Err(_) => unreachable!("the default configuration is valid"),
         }
     }
 }
 
-impl<C, R, S> V6Generator<C, R, S> {
-    /// Attaches a [`Reserve`] (stable storage, §6.3).
+impl<C, R, S: Reserve<V1State>> V6Generator<C, R, S> {
+    /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
+    /// instance a [`state::GregorianLease`](crate::state::GregorianLease); the
+    /// current store is released. Whether the clock sequence and node are
+    /// retained is kept.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, NoReserve, ThreadRng, V6Generator};
-    /// let _g = V6Generator::new(ManualClock::new(0), ThreadRng).with_reserve(NoReserve);
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{CoarseClock, Generator, ThreadRng, V6Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let mut g = V6Generator::builder().retain().build(CoarseClock::new(), ThreadRng)?.with_store(r.lease_v6());
+    /// let (a, b) = (g.generate()?, g.generate()?);
+    /// assert!(a < b);
+    /// assert_eq!(a.node(), Some(g.store().block().unwrap().node)); // the store's node
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn with_reserve<S2>(self, store: S2) -> V6Generator<C, R, S2> {
+    pub fn with_store<S2: Reserve<V1State>>(self, store: S2) -> V6Generator<C, R, S2> {
         V6Generator {
-            inner: self.inner.with_reserve(store),
+            clock: self.clock,
+            rng: self.rng,
+            core: self.core.rebind(store),
             fresh: self.fresh,
         }
     }
 
-    /// The attached [`Reserve`].
+    /// The store.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
-    /// let g = V6Generator::new(ManualClock::new(0), ThreadRng);
-    /// let _: &uuidkit::NoReserve = g.reserve_ref();
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let mut g = V6Generator::new(ManualClock::new(1_645_557_742_000_000_000), ThreadRng).with_store(r.lease_v6());
+    /// assert!(g.store().status().is_none());
+    /// g.generate()?;
+    /// assert!(!g.store().status().unwrap().is_safe()); // the store was empty
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn reserve_ref(&self) -> &S {
-        &self.inner.store
+    pub fn store(&self) -> &S {
+        self.core.store()
     }
 
-    /// The clock (added for the stable-storage binding, issue 4).
+    /// The store, mutably; see [`V1Generator::store_mut`].
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, NoReserve, Reservation, Reserve, ThreadRng, V1State, V6Generator};
+    /// let mut g = V6Generator::new(ManualClock::new(0), ThreadRng);
+    /// let state = g.state();
+    /// assert_eq!(g.store_mut().reserve(&state, 1)?, Reservation::Until(u64::MAX));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn store_mut(&mut self) -> &mut S {
+        self.core.store_mut()
+    }
+
+    /// The clock.
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
@@ -102,19 +256,7 @@ impl<C, R, S> V6Generator<C, R, S> {
     /// assert_eq!(g.clock().now(), 5);
     /// ```
     pub fn clock(&self) -> &C {
-        &self.inner.clock
-    }
-
-    /// Keeps one clock sequence and node (initially random, multicast bit set),
-    /// with v1's rules (§5.6 "MAY retain").
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
-    /// assert!(V6Generator::new(ManualClock::new(0), ThreadRng).retain().is_retaining());
-    /// ```
-    pub fn retain(mut self) -> Self {
-        self.fresh = false;
-        self
+        &self.clock
     }
 
     /// Whether the clock sequence and node are retained between UUIDs.
@@ -127,40 +269,16 @@ impl<C, R, S> V6Generator<C, R, S> {
         !self.fresh
     }
 
-    /// Sets the retained clock sequence (14 bits) and switches to retaining.
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
-    /// let g = V6Generator::new(ManualClock::new(0), ThreadRng).with_clock_seq(0x33C8);
-    /// assert_eq!((g.clock_seq(), g.is_retaining()), (0x33C8, true));
-    /// ```
-    pub fn with_clock_seq(mut self, clock_seq: u16) -> Self {
-        self.inner.clock_seq = clock_seq & 0x3FFF;
-        self.fresh = false;
-        self
-    }
-
-    /// Sets the rollover policy; see [`V1Generator`](crate::V1Generator).
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, RolloverPolicy, ThreadRng, V6Generator};
-    /// let _g = V6Generator::new(ManualClock::new(0), ThreadRng).with_rollover(RolloverPolicy::Error);
-    /// ```
-    pub fn with_rollover(mut self, policy: RolloverPolicy) -> Self {
-        self.inner.rollover = policy;
-        self
-    }
-
-    /// Restores a state; see [`V1Generator::with_state`](crate::V1Generator::with_state).
-    /// Does not change whether clock sequence and node are retained.
+    /// Restores a state; see [`V1Generator::with_state`]. Does not change
+    /// whether clock sequence and node are retained.
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V1State, V6Generator};
-    /// let s = V1State { timestamp: 5, clock_seq: 1, node: [3; 6], valid: true };
+    /// let s = V1State { timestamp: 5, clock_seq: 1, node: [3; 6], node_given: false, valid: true };
     /// assert_eq!(V6Generator::new(ManualClock::new(0), ThreadRng).with_state(s).state(), s);
     /// ```
     pub fn with_state(mut self, state: V1State) -> Self {
-        self.inner.set_state(state);
+        self.core.set_state(state);
         self
     }
 
@@ -172,7 +290,7 @@ impl<C, R, S> V6Generator<C, R, S> {
     /// assert!(!V6Generator::new(ManualClock::new(0), ThreadRng).state().valid);
     /// ```
     pub fn state(&self) -> V1State {
-        self.inner.state()
+        self.core.state()
     }
 
     /// The retained node.
@@ -182,7 +300,7 @@ impl<C, R, S> V6Generator<C, R, S> {
     /// assert_eq!(V6Generator::new(ManualClock::new(0), ThreadRng).node()[0] & 1, 1);
     /// ```
     pub fn node(&self) -> [u8; 6] {
-        self.inner.node
+        self.core.node()
     }
 
     /// The retained clock sequence.
@@ -192,49 +310,15 @@ impl<C, R, S> V6Generator<C, R, S> {
     /// assert!(V6Generator::new(ManualClock::new(0), ThreadRng).clock_seq() < 0x4000);
     /// ```
     pub fn clock_seq(&self) -> u16 {
-        self.inner.clock_seq
+        self.core.clock_seq()
     }
 }
 
 impl<C: Clock, R: Rng, S: Reserve<V1State>> V6Generator<C, R, S> {
-    /// Uses `node` (a MAC identifies the host: §8) and switches to retaining; see
-    /// [`V1Generator::with_node`](crate::V1Generator::with_node).
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
-    /// let mut g = V6Generator::new(ManualClock::new(1_645_557_742_000_000_000), ThreadRng)
-    ///     .with_node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
-    ///     .with_clock_seq(0x33C8);
-    /// assert_eq!(g.generate()?.as_u128(), 0x1EC9414C_232A_6B00_B3C8_9F6BDECED846); // RFC 9562 A.5
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn with_node(mut self, node: [u8; 6]) -> Self {
-        self.inner.set_node(node);
-        self.fresh = false;
-        self
-    }
-
-    /// The next UUID at the clock's current time.
+    /// The next UUID as if the clock read `unix_ns`; see [`V1Generator::at`].
     ///
     /// # Errors
-    /// As [`V1Generator::generate`](crate::V1Generator::generate).
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
-    /// let mut g = V6Generator::new(ManualClock::new(1_645_557_742_000_000_000), ThreadRng);
-    /// assert_eq!(g.generate()?.as_u128() >> 64 & !0xF000, 0x1EC9414C_232A_0B00);
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn generate(&mut self) -> Result<Uuid, GenError> {
-        let ts = self.inner.next_ts(None)?;
-        Ok(self.layout(ts))
-    }
-
-    /// The next UUID as if the clock read `unix_ns`; see
-    /// [`V1Generator::at`](crate::V1Generator::at).
-    ///
-    /// # Errors
-    /// As [`V1Generator::generate`](crate::V1Generator::generate).
+    /// As [`generate`](Generator::generate).
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
@@ -244,37 +328,39 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> V6Generator<C, R, S> {
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
-        let ts = self.inner.next_ts(Some(unix_ns))?;
+        let ts = self.core.next(&self.clock, &mut Reading::at(unix_ns))?.ts;
         Ok(self.layout(ts))
-    }
-
-    /// Fills `out` with UUIDs, as repeated [`generate`](Self::generate) calls.
-    ///
-    /// # Errors
-    /// As [`generate`](Self::generate); the contents of `out` are then unspecified.
-    ///
-    /// ```
-    /// use uuidkit::{CoarseClock, ThreadRng, Uuid, V6Generator};
-    /// let mut g = V6Generator::new(CoarseClock::new(), ThreadRng);
-    /// let mut out = [Uuid::NIL; 16];
-    /// g.fill(&mut out)?;
-    /// assert!(out.windows(2).all(|w| w[0] < w[1]));
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
-        for slot in out {
-            *slot = self.generate()?;
-        }
-        Ok(())
     }
 
     #[inline]
     fn layout(&mut self, ts: u64) -> Uuid {
         if self.fresh {
-            let r = self.inner.rng.next_u64();
+            let r = self.rng.next_u64();
             Uuid::new_v6_from_parts(ts, r as u16, random_node(r >> 16))
         } else {
-            Uuid::new_v6_from_parts(ts, self.inner.clock_seq, self.inner.node)
+            Uuid::new_v6_from_parts(ts, self.core.clock_seq(), self.core.node())
         }
+    }
+}
+
+impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V6Generator<C, R, S> {
+    /// The next UUID at the clock's current time.
+    ///
+    /// # Errors
+    /// As [`V1Generator`]'s.
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
+    /// let mut g = V6Generator::new(ManualClock::new(1_645_557_742_000_000_000), ThreadRng);
+    /// assert_eq!(g.generate()?.as_u128() >> 64 & !0xF000, 0x1EC9414C_232A_0B00);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    #[inline]
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        let ts = self
+            .core
+            .next(&self.clock, &mut Reading::of(&self.clock))?
+            .ts;
+        Ok(self.layout(ts))
     }
 }

@@ -4,8 +4,8 @@
 use rand_core::Rng;
 
 use crate::generator::{
-    ClockBackPolicy, DEFAULT_TOLERANCE_NS, Engine, EngineSpec, GenError, NoReserve, Reserve,
-    RolloverPolicy, Stop,
+    ClockBackPolicy, CounterOptions, EngineCore, EngineSpec, GenError, Generator, NoReserve,
+    Reading, Reserve, RolloverPolicy,
 };
 use crate::{Clock, Uuid};
 
@@ -64,106 +64,127 @@ impl Default for V7Method {
     }
 }
 
-/// The configuration of a [`V7Generator`]; checked by
-/// [`V7Generator::with_config`].
+/// The validated configuration of a [`V7Generator`]; made by
+/// [`V7Generator::builder`].
 ///
 /// ```
-/// use uuidkit::{ClockBackPolicy, RolloverPolicy, V7Config, V7Method};
-/// let cfg = V7Config::new()
+/// use uuidkit::{ClockBackPolicy, Generator, ManualClock, RolloverPolicy, ThreadRng, V7Generator, V7Method};
+/// let mut g = V7Generator::builder()
 ///     .method(V7Method::SubMillisCounter { frac_bits: 12, counter_bits: 18 })
 ///     .rollover(RolloverPolicy::Wait)
-///     .clock_back(ClockBackPolicy::Error, 1_000_000_000); // 1 s tolerance
-/// assert_eq!(cfg, V7Config { method: V7Method::SubMillisCounter { frac_bits: 12, counter_bits: 18 },
-///     guard_bits: 1, rollover: RolloverPolicy::Wait, clock_back: ClockBackPolicy::Error,
-///     tolerance_ns: 1_000_000_000 });
+///     .clock_back(ClockBackPolicy::Error, 1_000_000_000) // 1 s tolerance
+///     .build(ManualClock::new(1_645_557_742_000_456_700), ThreadRng)?;
+/// // 0.4567 ms into the millisecond: floor(0.4567 × 4096) = 1870 in rand_a.
+/// assert_eq!(g.generate()?.rand_a(), Some(1870));
+/// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct V7Config {
-    /// The §6.2 method.
-    pub method: V7Method,
-    /// Top counter bits left clear at each seeding, as rollover guard (§6.2); must
-    /// be smaller than the counter width. Default 1. Ignored by
-    /// [`V7Method::SubMillis`], which has no counter.
-    pub guard_bits: u8,
-    /// What to do when the counter is used up within one tick. Default
-    /// [`RolloverPolicy::AdvanceTimestamp`].
-    pub rollover: RolloverPolicy,
-    /// What to do when the clock is behind the last timestamp by more than
-    /// `tolerance_ns`. Default [`ClockBackPolicy::Reset`].
-    pub clock_back: ClockBackPolicy,
-    /// How far behind the last timestamp the clock may read while the generator
-    /// keeps the last timestamp and counts on. Default 10 s; `u64::MAX` means no
-    /// limit (the policy is then never applied).
-    pub tolerance_ns: u64,
+pub struct V7Builder {
+    method: V7Method,
+    options: CounterOptions,
 }
 
-impl Default for V7Config {
-    fn default() -> V7Config {
-        V7Config::new()
+impl Default for V7Builder {
+    fn default() -> V7Builder {
+        V7Generator::builder()
     }
 }
 
-impl V7Config {
-    /// The defaults: 42-bit Method 1 counter, 1 guard bit, advance on rollover,
-    /// reset beyond a 10 s clock step back.
+impl V7Builder {
+    /// The §6.2 method (default: a 42-bit Method 1 counter).
     ///
     /// ```
-    /// assert_eq!(uuidkit::V7Config::new().tolerance_ns, 10_000_000_000);
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, V7Method};
+    /// let mut g = V7Generator::builder()
+    ///     .method(V7Method::MonotonicRandom { increment_bits: 0 })
+    ///     .build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
+    /// let (a, b) = (g.generate()?, g.generate()?);
+    /// assert_eq!(b.as_u128() - a.as_u128(), 1); // an increment of exactly 1
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn new() -> V7Config {
-        V7Config {
-            method: V7Method::Counter { bits: 42 },
-            guard_bits: 1,
-            rollover: RolloverPolicy::AdvanceTimestamp,
-            clock_back: ClockBackPolicy::Reset,
-            tolerance_ns: DEFAULT_TOLERANCE_NS,
-        }
-    }
-
-    /// Sets the method.
-    ///
-    /// ```
-    /// use uuidkit::{V7Config, V7Method};
-    /// let cfg = V7Config::new().method(V7Method::MonotonicRandom { increment_bits: 32 });
-    /// assert_eq!(cfg.method, V7Method::MonotonicRandom { increment_bits: 32 });
-    /// ```
-    pub const fn method(mut self, method: V7Method) -> V7Config {
+    pub const fn method(mut self, method: V7Method) -> V7Builder {
         self.method = method;
         self
     }
 
-    /// Sets the number of guard bits.
+    /// Top counter bits left clear at each seeding, as rollover guard (§6.2):
+    /// smaller than the counter width. Default 1. Ignored by
+    /// [`V7Method::SubMillis`], which has no counter.
     ///
     /// ```
-    /// assert_eq!(uuidkit::V7Config::new().guard_bits(3).guard_bits, 3);
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, V7Method};
+    /// let mut g = V7Generator::builder()
+    ///     .method(V7Method::Counter { bits: 12 })
+    ///     .guard_bits(4)
+    ///     .build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
+    /// assert!(g.generate()?.rand_a().unwrap() < 1 << 8); // the top 4 of 12 bits clear
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn guard_bits(mut self, bits: u8) -> V7Config {
-        self.guard_bits = bits;
+    pub const fn guard_bits(mut self, bits: u8) -> V7Builder {
+        self.options.guard_bits = bits;
         self
     }
 
-    /// Sets the counter rollover policy.
+    /// What to do when the counter is used up within one tick. Default
+    /// [`RolloverPolicy::AdvanceTimestamp`].
     ///
     /// ```
-    /// use uuidkit::{RolloverPolicy, V7Config};
-    /// assert_eq!(V7Config::new().rollover(RolloverPolicy::Error).rollover, RolloverPolicy::Error);
+    /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V7Generator, V7Method};
+    /// let mut g = V7Generator::builder()
+    ///     .method(V7Method::SubMillis { bits: 12 })
+    ///     .rollover(RolloverPolicy::Error)
+    ///     .build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
+    /// g.generate()?;
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::CounterExhausted);
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn rollover(mut self, policy: RolloverPolicy) -> V7Config {
-        self.rollover = policy;
+    pub const fn rollover(mut self, policy: RolloverPolicy) -> V7Builder {
+        self.options.rollover = policy;
         self
     }
 
-    /// Sets the clock-back policy and tolerance.
+    /// What to do when the clock is behind the last timestamp by more than
+    /// `tolerance_ns`. Within the tolerance the generator keeps its last
+    /// timestamp and counts on. Default [`ClockBackPolicy::Reset`] beyond 10 s;
+    /// `u64::MAX` means no limit (the policy is then never applied).
     ///
     /// ```
-    /// use uuidkit::{ClockBackPolicy, V7Config};
-    /// let cfg = V7Config::new().clock_back(ClockBackPolicy::Error, 0);
-    /// assert_eq!((cfg.clock_back, cfg.tolerance_ns), (ClockBackPolicy::Error, 0));
+    /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V7Generator};
+    /// let clock = ManualClock::new(1_700_000_000_000_000_000);
+    /// let mut g = V7Generator::builder().clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
+    /// g.generate()?;
+    /// clock.step_back(1_000_000);
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::ClockBehind);
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn clock_back(mut self, policy: ClockBackPolicy, tolerance_ns: u64) -> V7Config {
-        self.clock_back = policy;
-        self.tolerance_ns = tolerance_ns;
+    pub const fn clock_back(mut self, policy: ClockBackPolicy, tolerance_ns: u64) -> V7Builder {
+        self.options.clock_back = policy;
+        self.options.tolerance_ns = tolerance_ns;
         self
+    }
+
+    /// Checks the configuration and makes the generator.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when a
+    /// width is outside the range [`V7Method`] documents, or the guard is not
+    /// smaller than the counter.
+    ///
+    /// ```
+    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V7Generator, V7Method};
+    /// let err = V7Generator::builder()
+    ///     .method(V7Method::Counter { bits: 50 })
+    ///     .build(ManualClock::new(0), ThreadRng)
+    ///     .unwrap_err();
+    /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
+    /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 12..=42, found 50");
+    /// ```
+    pub fn build<C: Clock, R: Rng>(self, clock: C, rng: R) -> Result<V7Generator<C, R>, GenError> {
+        Ok(V7Generator {
+            clock,
+            rng,
+            core: EngineCore::new(self.spec()?, NoReserve),
+        })
     }
 
     fn spec(&self) -> Result<EngineSpec, GenError> {
@@ -208,22 +229,7 @@ impl V7Config {
                 (frac_bits, counter_bits, 0)
             }
         };
-        let guard = if counter == 0 { 0 } else { self.guard_bits };
-        if counter != 0 && guard >= counter {
-            return Err(GenError::config(
-                "guard bits smaller than the counter width",
-                guard.into(),
-            ));
-        }
-        Ok(EngineSpec {
-            frac_bits: frac.into(),
-            counter_bits: counter.into(),
-            guard_bits: guard.into(),
-            increment_bits: inc.into(),
-            rollover: self.rollover,
-            clock_back: self.clock_back,
-            tolerance_ns: self.tolerance_ns,
-        })
+        self.options.spec(frac, counter, inc)
     }
 }
 
@@ -233,7 +239,7 @@ impl V7Config {
 /// `valid` is false before the first UUID.
 ///
 /// ```
-/// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+/// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
 /// let clock = ManualClock::new(1_700_000_000_123_000_000);
 /// let mut g = V7Generator::new(&clock, ThreadRng);
 /// assert!(!g.state().valid);
@@ -256,7 +262,7 @@ pub struct V7State {
 }
 
 /// A configurable, monotonic v7 generator (RFC 9562 §5.7, §6.2), with the time
-/// and the entropy injected.
+/// and the entropy injected; configured by [`V7Generator::builder`].
 ///
 /// Guarantees, for one generator: every UUID is greater than the previous one,
 /// unless the clock stepped back by more than the tolerance and the policy is
@@ -265,7 +271,7 @@ pub struct V7State {
 /// behind a lock).
 ///
 /// ```
-/// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+/// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
 /// let mut g = V7Generator::new(&clock, ThreadRng);
 /// let a = g.generate()?;
@@ -275,83 +281,98 @@ pub struct V7State {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Debug)]
-pub struct V7Generator<C, R, S = NoReserve> {
+pub struct V7Generator<C, R, S: Reserve<V7State> = NoReserve> {
     clock: C,
     rng: R,
-    store: S,
-    engine: Engine,
-    limit: u64,
+    core: EngineCore<S>,
+}
+
+impl V7Generator<(), ()> {
+    /// The builder: every setting, checked by [`V7Builder::build`]. The
+    /// defaults: a 42-bit Method 1 counter, 1 guard bit, advance on rollover,
+    /// reset beyond a 10 s clock step back.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// assert!(V7Generator::builder().build(ManualClock::new(0), ThreadRng).is_ok());
+    /// ```
+    pub const fn builder() -> V7Builder {
+        V7Builder {
+            method: V7Method::Counter { bits: 42 },
+            options: CounterOptions::DEFAULT,
+        }
+    }
 }
 
 impl<C: Clock, R: Rng> V7Generator<C, R> {
-    /// A generator with the default [`V7Config`].
+    /// A generator with the defaults of [`V7Generator::builder`].
     ///
     /// ```
-    /// use uuidkit::{SystemClock, ThreadRng, V7Generator};
+    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
     /// let mut g = V7Generator::new(SystemClock, ThreadRng);
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::SortRand));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn new(clock: C, rng: R) -> V7Generator<C, R> {
-        match V7Generator::with_config(clock, rng, V7Config::new()) {
+        match V7Generator::builder().build(clock, rng) {
             Ok(g) => g,
-            Err(_) => unreachable!("the default config is valid"),
+            Err(_) => unreachable!("the default configuration is valid"),
         }
-    }
-
-    /// A generator with the given configuration.
-    ///
-    /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when a
-    /// width is outside the range [`V7Method`] documents, or the guard is not
-    /// smaller than the counter.
-    ///
-    /// ```
-    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V7Config, V7Generator, V7Method};
-    /// let bad = V7Config::new().method(V7Method::Counter { bits: 50 });
-    /// let err = V7Generator::with_config(ManualClock::new(0), ThreadRng, bad).unwrap_err();
-    /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
-    /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 12..=42, found 50");
-    /// ```
-    pub fn with_config(clock: C, rng: R, config: V7Config) -> Result<V7Generator<C, R>, GenError> {
-        Ok(V7Generator {
-            clock,
-            rng,
-            store: NoReserve,
-            engine: Engine::new(config.spec()?),
-            limit: 0,
-        })
     }
 }
 
-impl<C, R, S> V7Generator<C, R, S> {
-    /// Attaches a [`Reserve`] (stable storage, §6.3); it is consulted before the
-    /// next UUID.
+impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
+    /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
+    /// instance a [`state::V7Lease`](crate::state::V7Lease); the current store
+    /// is released. It is consulted before the next UUID.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, NoReserve, ThreadRng, V7Generator};
-    /// let g = V7Generator::new(ManualClock::new(0), ThreadRng).with_reserve(NoReserve);
-    /// # let _ = g;
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// // A previous run reserved up to 5 s ahead of this clock.
+    /// let stored = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_747_000 }), ..Default::default() };
+    /// let r = Reserver::new(MemoryStore::with_record(stored), BlockPolicy::default());
+    /// let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1_645_557_747_000));
+    /// assert!(g.store().status().unwrap().is_safe());
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn with_reserve<S2>(self, store: S2) -> V7Generator<C, R, S2> {
+    pub fn with_store<S2: Reserve<V7State>>(self, store: S2) -> V7Generator<C, R, S2> {
         V7Generator {
             clock: self.clock,
             rng: self.rng,
-            store,
-            engine: self.engine,
-            limit: 0,
+            core: self.core.rebind(store),
         }
     }
 
-    /// The attached [`Reserve`].
+    /// The store.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
-    /// let g = V7Generator::new(ManualClock::new(0), ThreadRng);
-    /// let _store: &uuidkit::NoReserve = g.reserve_ref();
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// let ms = g.generate()?.unix_ts_ms().unwrap();
+    /// let b = g.store().block().unwrap();
+    /// assert!(b.start_ms <= ms && ms < b.end_ms);
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn reserve_ref(&self) -> &S {
-        &self.store
+    pub fn store(&self) -> &S {
+        self.core.store()
+    }
+
+    /// The store, mutably; see [`V1Generator::store_mut`](crate::V1Generator::store_mut).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, Reservation, Reserve, ThreadRng, V7Generator};
+    /// let mut g = V7Generator::new(ManualClock::new(0), ThreadRng);
+    /// let state = g.state();
+    /// assert_eq!(g.store_mut().reserve(&state, 1)?, Reservation::Until(u64::MAX));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn store_mut(&mut self) -> &mut S {
+        self.core.store_mut()
     }
 
     /// The clock.
@@ -373,13 +394,7 @@ impl<C, R, S> V7Generator<C, R, S> {
     /// assert_eq!(g.state(), uuidkit::V7State::default());
     /// ```
     pub fn state(&self) -> V7State {
-        let (last, valid) = self.engine.last();
-        let (ms, counter) = self.engine.split(last);
-        V7State {
-            unix_ts_ms: if valid { ms } else { 0 },
-            counter: if valid { counter } else { 0 },
-            valid,
-        }
+        self.core.state()
     }
 
     /// Restores a state, for instance read back from stable storage: the next UUID
@@ -391,7 +406,7 @@ impl<C, R, S> V7Generator<C, R, S> {
     /// `V7State { unix_ts_ms: ms, counter: u128::MAX, valid: true }`.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V7Generator, V7State};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, V7State};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V7Generator::new(&clock, ThreadRng)
     ///     .with_state(V7State { unix_ts_ms: 1_700_000_000_005, counter: u128::MAX, valid: true });
@@ -400,50 +415,19 @@ impl<C, R, S> V7Generator<C, R, S> {
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn with_state(mut self, state: V7State) -> Self {
-        if state.valid {
-            let s = self.engine.spec();
-            let low = s.frac_bits + s.counter_bits;
-            let counter = if low >= 128 {
-                state.counter
-            } else {
-                state.counter & ((1u128 << low) - 1)
-            };
-            self.engine
-                .set_last(((state.unix_ts_ms as u128) << low) | counter);
-        }
+        self.core.set_state(state);
         self
     }
 }
 
 impl<C: Clock, R: Rng, S: Reserve<V7State>> V7Generator<C, R, S> {
-    /// The next UUID, at the clock's current time.
-    ///
-    /// # Errors
-    /// Only as configured: [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted)
-    /// under [`RolloverPolicy::Error`], [`GenErrorKind::ClockBehind`](crate::GenErrorKind::ClockBehind)
-    /// under [`ClockBackPolicy::Error`],
-    /// [`GenErrorKind::TimestampOutOfRange`](crate::GenErrorKind::TimestampOutOfRange) after the
-    /// year 10889, and whatever the [`Reserve`] returns. With the default
-    /// configuration and store, it cannot fail before 10889.
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
-    /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
-    /// assert_eq!(g.generate()?.as_u128() >> 80, 1);
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn generate(&mut self) -> Result<Uuid, GenError> {
-        let value = self.next_value(None)?;
-        Ok(self.layout(value))
-    }
-
     /// The next UUID as if the clock read `unix_ns` (nanoseconds since the Unix
     /// epoch). The generator's state moves on exactly as for
-    /// [`generate`](Self::generate); [`RolloverPolicy::Wait`] cannot wait for a
+    /// [`generate`](Generator::generate); [`RolloverPolicy::Wait`] cannot wait for a
     /// given time and reports [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted).
     ///
     /// # Errors
-    /// As [`generate`](Self::generate).
+    /// As [`generate`](Generator::generate).
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
@@ -453,93 +437,17 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
-        let value = self.next_value(Some(unix_ns))?;
+        let value = self
+            .core
+            .next(&self.clock, &mut self.rng, &mut Reading::at(unix_ns))?;
         Ok(self.layout(value))
-    }
-
-    /// Fills `out` with increasing UUIDs from one clock reading (a second one only
-    /// when waiting out a rollover under [`RolloverPolicy::Wait`]).
-    ///
-    /// # Errors
-    /// As [`generate`](Self::generate). On error the contents of `out` are
-    /// unspecified; the UUIDs written before the failure count as issued.
-    ///
-    /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, Uuid, V7Generator};
-    /// let mut g = V7Generator::new(ManualClock::new(1_700_000_000_000_000_000), ThreadRng);
-    /// let mut batch = [Uuid::NIL; 100];
-    /// g.fill(&mut batch)?;
-    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
-        let mut now = self.clock.now_ns();
-        for slot in out.iter_mut() {
-            let value = loop {
-                match self.engine.next(now, &mut self.rng) {
-                    Ok(v) => break v,
-                    Err(Stop::Wait) => {
-                        self.clock.relax();
-                        now = self.clock.now_ns();
-                    }
-                    Err(Stop::Err(e)) => return Err(e),
-                }
-            };
-            self.check_reserve(value)?;
-            *slot = self.layout(value);
-        }
-        Ok(())
-    }
-
-    fn next_value(&mut self, at: Option<u64>) -> Result<u128, GenError> {
-        let value = loop {
-            let now = at.unwrap_or_else(|| self.clock.now_ns());
-            match self.engine.next(now, &mut self.rng) {
-                Ok(v) => break v,
-                Err(Stop::Wait) if at.is_none() => self.clock.relax(),
-                Err(Stop::Wait) => {
-                    let e = self.exhausted(now);
-                    return Err(e);
-                }
-                Err(Stop::Err(e)) => return Err(e),
-            }
-        };
-        self.check_reserve(value)?;
-        Ok(value)
-    }
-
-    #[cold]
-    fn exhausted(&self, now: u64) -> GenError {
-        let ms = self.state().unix_ts_ms;
-        GenError::new(
-            crate::GenErrorKind::CounterExhausted,
-            ms.saturating_mul(1_000_000),
-            now,
-        )
-    }
-
-    #[inline]
-    fn check_reserve(&mut self, value: u128) -> Result<(), GenError> {
-        let ms = self.engine.ms_of(value);
-        if ms >= self.limit {
-            self.reserve_slow(ms)?;
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn reserve_slow(&mut self, ms: u64) -> Result<(), GenError> {
-        let state = self.state();
-        let limit = self.store.reserve(&state, ms)?;
-        self.limit = limit.max(ms.saturating_add(1));
-        Ok(())
     }
 
     #[inline]
     fn layout(&mut self, value: u128) -> Uuid {
-        let s = self.engine.spec();
+        let s = self.core.spec();
         let ordered_bits = s.frac_bits + s.counter_bits;
-        let (ms, ordered) = self.engine.split(value);
+        let (ms, ordered) = self.core.split(value);
         let field = if ordered_bits >= 74 {
             ordered
         } else {
@@ -552,6 +460,56 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> V7Generator<C, R, S> {
             (ordered << random_bits) | (r & ((1u128 << random_bits) - 1))
         };
         Uuid::new_v7_from_parts(ms, (field >> 62) as u16, (field & MASK_62) as u64)
+    }
+}
+
+impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V7Generator<C, R, S> {
+    /// The next UUID, at the clock's current time.
+    ///
+    /// # Errors
+    /// Only as configured: [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted)
+    /// under [`RolloverPolicy::Error`], [`GenErrorKind::ClockBehind`](crate::GenErrorKind::ClockBehind)
+    /// under [`ClockBackPolicy::Error`],
+    /// [`GenErrorKind::TimestampOutOfRange`](crate::GenErrorKind::TimestampOutOfRange) after the
+    /// year 10889, and whatever the [`Reserve`] store returns. With the default
+    /// configuration and store, it cannot fail before 10889.
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
+    /// assert_eq!(g.generate()?.as_u128() >> 80, 1);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    #[inline]
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        let value = self
+            .core
+            .next(&self.clock, &mut self.rng, &mut Reading::of(&self.clock))?;
+        Ok(self.layout(value))
+    }
+
+    /// Fills `out` with increasing UUIDs from one clock reading (a second one only
+    /// when waiting out a rollover under [`RolloverPolicy::Wait`]).
+    ///
+    /// # Errors
+    /// As [`generate`](Self::generate). On error the contents of `out` are
+    /// unspecified; the UUIDs written before the failure count as issued.
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, Uuid, V7Generator};
+    /// let mut g = V7Generator::new(ManualClock::new(1_700_000_000_000_000_000), ThreadRng);
+    /// let mut batch = [Uuid::NIL; 100];
+    /// g.fill(&mut batch)?;
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        let mut reading = Reading::of(&self.clock);
+        for slot in out.iter_mut() {
+            let value = self.core.next(&self.clock, &mut self.rng, &mut reading)?;
+            *slot = self.layout(value);
+        }
+        Ok(())
     }
 }
 
@@ -627,19 +585,18 @@ mod global {
         }
     }
 
-    /// The UUID for state value `state`: its 48-bit millisecond and the top 12
-    /// counter bits in the first 8 bytes (with the version), the low 4 counter
-    /// bits after the variant in byte 8, and 58 bits of `random` in the rest:
-    /// the low 2 bits of `random`'s first little-endian byte and its 7 other
-    /// bytes, as they are (no byte swap for the random half).
+    /// The UUID for state value `state` (RFC 9562 §5.7 through
+    /// [`Uuid::new_v7_from_parts`]): its 48-bit millisecond as `unix_ts_ms`,
+    /// the top 12 counter bits as `rand_a`, and in `rand_b` the low 4 counter
+    /// bits, then 58 bits of `random`: the low 2 bits of its first
+    /// little-endian byte and its 7 other bytes, in that order, so bytes 9–15
+    /// of the UUID are `random`'s bytes 1–7 as they are (no byte swap for the
+    /// random half, which the 4-wide AVX2 layout relies on).
     #[inline(always)]
     fn layout(state: u64, random: u64) -> Uuid {
-        let high = (state & !0xFFFF) | 0x7000 | ((state >> 4) & 0x0FFF);
-        let low = (random & !0xFC) | 0x80 | ((state & 0xF) << 2);
-        let mut b = [0u8; 16];
-        b[..8].copy_from_slice(&high.to_be_bytes());
-        b[8..].copy_from_slice(&low.to_le_bytes());
-        Uuid::from_bytes(b)
+        const RANDOM_58: u64 = (1 << 58) - 1;
+        let rand_b = ((state & 0xF) << 58) | (random.swap_bytes() & RANDOM_58);
+        Uuid::new_v7_from_parts(state >> 16, (state >> 4) as u16, rand_b)
     }
 
     /// `out[i] = layout(base + i, randoms[i])`, four UUIDs per step with AVX2
@@ -719,7 +676,7 @@ mod global {
 
     #[inline]
     fn now_ms() -> u64 {
-        (clock::system_now_ns() / 1_000_000).min(crate::generator::MAX_MS)
+        (clock::system_now_ns() / 1_000_000).min(crate::MAX_UNIX_TS_MS)
     }
 
     impl Uuid {
@@ -738,6 +695,10 @@ mod global {
         /// same counter with freshly seeded random bits, so it never repeats the
         /// parent's values.
         ///
+        /// In memory only, always: it takes no lock, reads no environment
+        /// variable and touches no file. State in stable storage, shared with
+        /// other processes, is the explicit [`state`](crate::state) API's.
+        ///
         /// ```
         /// use uuidkit::{Uuid, Version};
         /// let a = Uuid::now_v7();
@@ -750,12 +711,6 @@ mod global {
         /// RFC 9562 §5.7 and §6.2 (Method 1).
         #[inline]
         pub fn now_v7() -> Uuid {
-            // Issue 4: once `uuidkit::state` is configured, go through stable storage.
-            if crate::state::configured() {
-                if let Some(u) = crate::state::routed_now_v7() {
-                    return u;
-                }
-            }
             let state = reserve(now_ms(), 1);
             layout(state, rng::next_u64())
         }
@@ -774,14 +729,6 @@ mod global {
         /// ```
         pub fn fill_v7(out: &mut [Uuid]) {
             if out.is_empty() {
-                return;
-            }
-            // Issue 4: once `uuidkit::state` is configured, go through stable storage.
-            if crate::state::configured()
-                && out
-                    .iter_mut()
-                    .all(|slot| crate::state::routed_now_v7().map(|u| *slot = u).is_some())
-            {
                 return;
             }
             let first = reserve(now_ms(), out.len() as u64);

@@ -4,7 +4,7 @@
 
 use std::sync::mpsc;
 
-use uuidkit::{SystemClock, ThreadRng, Uuid, V7Generator, Variant, Version};
+use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V7Generator, Variant, Version};
 
 #[test]
 fn ten_million_now_v7_from_one_thread_strictly_increase() {

@@ -6,8 +6,9 @@ use std::collections::HashSet;
 
 use gen_support::{MS, NODE_A, T_A, seeded};
 use uuidkit::{
-    GenErrorKind, ManualClock, RolloverPolicy, Uuid, V1Generator, V1State, V6Generator,
-    V8Distributed, V8DistributedConfig, Version,
+    GREGORIAN_TO_UNIX_100NS, GenError, GenErrorKind, Generator, ManualClock, Reservation, Reserve,
+    RolloverPolicy, Uuid, V1Generator, V1State, V6Generator, V8Distributed, V8DistributedBuilder,
+    Version,
 };
 
 fn node_of(u: Uuid) -> [u8; 6] {
@@ -46,8 +47,10 @@ fn default_node_is_random_with_the_multicast_bit_and_no_mac() {
     assert_eq!(u.as_bytes()[10] & 0x01, 0x01);
     assert_eq!(u.version(), Some(Version::Mac));
     // Only a node the caller passes is used as is.
-    let mut g = V1Generator::new(ManualClock::new(T_A), seeded(7))
-        .with_node([0, 0x11, 0x22, 0x33, 0x44, 0x55]);
+    let mut g = V1Generator::builder()
+        .node([0, 0x11, 0x22, 0x33, 0x44, 0x55])
+        .build(ManualClock::new(T_A), seeded(7))
+        .unwrap();
     assert_eq!(
         node_of(g.generate().unwrap()),
         [0, 0x11, 0x22, 0x33, 0x44, 0x55]
@@ -58,7 +61,10 @@ fn default_node_is_random_with_the_multicast_bit_and_no_mac() {
 fn several_per_tick_never_repeat_and_never_run_a_resolution_ahead() {
     // A 1 µs clock: 10 ticks of 100 ns per reading.
     let clock = ManualClock::new(T_A).with_resolution(1_000);
-    let mut g = V1Generator::new(&clock, seeded(1)).with_rollover(RolloverPolicy::Error);
+    let mut g = V1Generator::builder()
+        .rollover(RolloverPolicy::Error)
+        .build(&clock, seeded(1))
+        .unwrap();
     let mut ts = Vec::new();
     for _ in 0..10 {
         g.generate().unwrap();
@@ -92,9 +98,11 @@ fn overrun_waits_by_default() {
 fn clock_back_changes_the_clock_sequence() {
     for back in [MS, 1_000 * MS, 3_600_000 * MS] {
         let clock = ManualClock::new(T_A);
-        let mut g = V1Generator::new(&clock, seeded(3))
-            .with_node(NODE_A)
-            .with_clock_seq(0x3FFF);
+        let mut g = V1Generator::builder()
+            .node(NODE_A)
+            .clock_seq(0x3FFF)
+            .build(&clock, seeded(3))
+            .unwrap();
         let a = g.generate().unwrap();
         clock.step_back(back);
         let b = g.generate().unwrap();
@@ -130,6 +138,7 @@ fn restored_state_with_clock_behind_changes_the_clock_sequence() {
         timestamp: T_A / 100 + 0x01B2_1DD2_1381_4000,
         clock_seq: 0x1234,
         node: NODE_A,
+        node_given: true,
         valid: true,
     };
     let mut g = V1Generator::new(&clock, seeded(5)).with_state(stored);
@@ -160,7 +169,10 @@ fn v6_fresh_clock_seq_and_node_per_uuid() {
 #[test]
 fn v6_retain_keeps_clock_seq_and_node() {
     let clock = ManualClock::new(T_A).with_resolution(1_000_000);
-    let mut g = V6Generator::new(&clock, seeded(7)).retain();
+    let mut g = V6Generator::builder()
+        .retain()
+        .build(&clock, seeded(7))
+        .unwrap();
     let (cs, node) = (g.clock_seq(), g.node());
     for _ in 0..100 {
         let u = g.generate().unwrap();
@@ -172,8 +184,10 @@ fn v6_retain_keeps_clock_seq_and_node() {
 fn v8_distributed_layout() {
     let clock = ManualClock::new(1_700_000_000_000 * MS);
     // 20-bit node id, 16-bit counter, 38 random bits.
-    let cfg = V8DistributedConfig::new(0xABCDE, 20).counter_bits(16);
-    let mut g = V8Distributed::new(&clock, seeded(8), cfg).unwrap();
+    let mut g = V8Distributed::builder(0xABCDE, 20)
+        .counter_bits(16)
+        .build(&clock, seeded(8))
+        .unwrap();
     let a = g.generate().unwrap();
     let b = g.generate().unwrap();
     assert_eq!(a.version(), Some(Version::Custom));
@@ -188,8 +202,10 @@ fn v8_distributed_layout() {
     assert_eq!(ctr(b), ctr(a) + 1);
     assert!(a < b);
     // Counter rollover advances the millisecond.
-    let cfg = V8DistributedConfig::new(1, 8).counter_bits(4);
-    let mut g = V8Distributed::new(&clock, seeded(9), cfg).unwrap();
+    let mut g = V8Distributed::builder(1, 8)
+        .counter_bits(4)
+        .build(&clock, seeded(9))
+        .unwrap();
     let v: Vec<Uuid> = (0..100).map(|_| g.generate().unwrap()).collect();
     assert!(v.windows(2).all(|w| w[0] < w[1]));
     assert!(v[99].as_u128() >> 80 > 1_700_000_000_000);
@@ -198,22 +214,112 @@ fn v8_distributed_layout() {
 #[test]
 fn v8_distributed_config_errors() {
     let clock = ManualClock::new(0);
-    for (cfg, msg) in [
+    let cases: [(V8DistributedBuilder, &str); 4] = [
         (
-            V8DistributedConfig::new(0, 0),
+            V8Distributed::builder(0, 0),
             "expected node bits in 1..=32, found 0",
         ),
         (
-            V8DistributedConfig::new(16, 4),
+            V8Distributed::builder(16, 4),
             "expected a node id that fits the node bits, found 16",
         ),
         (
-            V8DistributedConfig::new(1, 8).counter_bits(43),
+            V8Distributed::builder(1, 8).counter_bits(43),
             "expected counter bits in 0..=42, found 43",
         ),
-    ] {
-        let err = V8Distributed::new(&clock, seeded(0), cfg).unwrap_err();
+        (
+            V8Distributed::builder(1, 8).counter_bits(2).guard_bits(2),
+            "expected guard bits smaller than the counter width, found 2",
+        ),
+    ];
+    for (cfg, msg) in cases {
+        let err = cfg.build(&clock, seeded(0)).unwrap_err();
         assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
         assert_eq!(err.to_string(), format!("invalid generator config: {msg}"));
+    }
+}
+
+/// A v1 store that holds another clock sequence and node, with a mark 5 ms
+/// ahead of the clock: the generator takes them and waits for the clock.
+#[derive(Debug, Default)]
+struct AheadStore {
+    requests: Vec<(V1State, u64)>,
+}
+
+impl Reserve<V1State> for AheadStore {
+    fn reserve(&mut self, state: &V1State, needed: u64) -> Result<Reservation<V1State>, GenError> {
+        self.requests.push((*state, needed));
+        let mark = T_A / 100 + GREGORIAN_TO_UNIX_100NS + 50_000;
+        if needed >= mark && state.clock_seq == 0x0123 {
+            return Ok(Reservation::Until(mark + 1_000_000));
+        }
+        Ok(Reservation::ResumeFrom(V1State {
+            timestamp: mark - 1,
+            clock_seq: 0x0123,
+            node: if state.node_given { state.node } else { [2; 6] },
+            node_given: state.node_given,
+            valid: true,
+        }))
+    }
+}
+
+#[test]
+fn a_v1_store_resume_takes_its_clock_sequence_and_waits_for_the_clock() {
+    let clock = ManualClock::new(T_A).advancing_on_relax(100_000);
+    let mut g = V1Generator::new(&clock, seeded(10)).with_store(AheadStore::default());
+    let u = g.generate().unwrap();
+    let mark = T_A / 100 + GREGORIAN_TO_UNIX_100NS + 50_000;
+    assert_eq!(u.gregorian_timestamp(), Some(mark));
+    assert_eq!((u.clock_seq(), u.node()), (Some(0x0123), Some([2; 6])));
+    assert!(
+        clock.now() >= T_A + 5 * MS - 100,
+        "waited for the clock: never ahead of it"
+    );
+    assert!(!g.store().requests[0].0.node_given);
+    // A node given to the builder travels with the request, and the store keeps it.
+    let clock = ManualClock::new(T_A).advancing_on_relax(100_000);
+    let mut g = V1Generator::builder()
+        .node(NODE_A)
+        .build(&clock, seeded(11))
+        .unwrap()
+        .with_store(AheadStore::default());
+    let u = g.generate().unwrap();
+    assert!(g.store().requests[0].0.node_given);
+    assert_eq!(u.node(), Some(NODE_A));
+    // At a fixed time the generator cannot wait: the block ahead is an error.
+    let mut g = V1Generator::new(ManualClock::new(0), seeded(12)).with_store(AheadStore::default());
+    assert_eq!(
+        g.at(T_A).unwrap_err().kind(),
+        GenErrorKind::CounterExhausted
+    );
+}
+
+#[test]
+fn a_clock_step_back_or_node_change_goes_through_the_store() {
+    let clock = ManualClock::new(T_A).with_resolution(MS);
+    let mut g = V1Generator::new(&clock, seeded(13)).with_store(Counting::default());
+    g.generate().unwrap();
+    g.generate().unwrap();
+    assert_eq!(g.store().0, 1, "one reservation for both");
+    clock.step_back(MS);
+    let u = g.generate().unwrap();
+    assert_eq!(
+        g.store().0,
+        2,
+        "a new clock sequence is the store's business"
+    );
+    assert_eq!(u.clock_seq(), Some(g.clock_seq()));
+    g.set_node(NODE_A);
+    g.generate().unwrap();
+    assert_eq!(g.store().0, 3, "so is a new node");
+}
+
+#[derive(Debug, Default)]
+struct Counting(u32);
+
+impl Reserve<V1State> for Counting {
+    fn reserve(&mut self, _: &V1State, _needed: u64) -> Result<Reservation<V1State>, GenError> {
+        self.0 += 1;
+        Ok(Reservation::Until(u64::MAX))
     }
 }

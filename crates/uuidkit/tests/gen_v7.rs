@@ -5,8 +5,8 @@ mod gen_support;
 
 use gen_support::{CountingClock, MS, ms_of, seeded};
 use uuidkit::{
-    ClockBackPolicy, GenError, GenErrorKind, ManualClock, Reserve, RolloverPolicy, Uuid, V7Config,
-    V7Generator, V7Method, V7State, Version,
+    ClockBackPolicy, GenError, GenErrorKind, Generator, ManualClock, Reservation, Reserve,
+    RolloverPolicy, Uuid, V7Builder, V7Generator, V7Method, V7State, Version,
 };
 
 const T: u64 = 1_700_000_000_000 * MS; // a whole millisecond
@@ -22,8 +22,8 @@ fn counter12(u: Uuid) -> u64 {
 #[test]
 fn method1_rollover_advance_timestamp_frozen_clock() {
     let clock = ManualClock::new(T);
-    let cfg = V7Config::new().method(V7Method::Counter { bits: 12 });
-    let mut g = V7Generator::with_config(&clock, seeded(1), cfg).unwrap();
+    let cfg = V7Generator::builder().method(V7Method::Counter { bits: 12 });
+    let mut g = cfg.build(&clock, seeded(1)).unwrap();
     let n = (1 << 12) + 1000;
     let v: Vec<Uuid> = (0..n).map(|_| g.generate().unwrap()).collect();
     assert!(strictly_increasing(&v), "no wrap: every UUID greater");
@@ -53,10 +53,10 @@ fn method1_rollover_advance_timestamp_frozen_clock() {
 fn method1_rollover_wait_frozen_until_the_clock_moves() {
     // The clock moves only when the generator waits (relax), 1 ms per wait.
     let clock = ManualClock::new(T).advancing_on_relax(MS);
-    let cfg = V7Config::new()
+    let cfg = V7Generator::builder()
         .method(V7Method::Counter { bits: 12 })
         .rollover(RolloverPolicy::Wait);
-    let mut g = V7Generator::with_config(&clock, seeded(2), cfg).unwrap();
+    let mut g = cfg.build(&clock, seeded(2)).unwrap();
     let n = (1 << 12) + 1000;
     let v: Vec<Uuid> = (0..n).map(|_| g.generate().unwrap()).collect();
     assert!(strictly_increasing(&v));
@@ -70,10 +70,10 @@ fn method1_rollover_wait_frozen_until_the_clock_moves() {
 #[test]
 fn method1_rollover_error_then_recovers() {
     let clock = ManualClock::new(T);
-    let cfg = V7Config::new()
+    let cfg = V7Generator::builder()
         .method(V7Method::Counter { bits: 12 })
         .rollover(RolloverPolicy::Error);
-    let mut g = V7Generator::with_config(&clock, seeded(3), cfg).unwrap();
+    let mut g = cfg.build(&clock, seeded(3)).unwrap();
     let mut v = Vec::new();
     let err = loop {
         match g.generate() {
@@ -131,8 +131,8 @@ fn method1_42_bit_default_layout_and_random_tail() {
 #[test]
 fn method2_random_increment_within_range() {
     let clock = ManualClock::new(T);
-    let cfg = V7Config::new().method(V7Method::MonotonicRandom { increment_bits: 8 });
-    let mut g = V7Generator::with_config(&clock, seeded(5), cfg).unwrap();
+    let cfg = V7Generator::builder().method(V7Method::MonotonicRandom { increment_bits: 8 });
+    let mut g = cfg.build(&clock, seeded(5)).unwrap();
     let field = |u: Uuid| {
         let x = u.as_u128();
         (((x >> 64) & 0xFFF) << 62) | (x & ((1 << 62) - 1))
@@ -149,8 +149,8 @@ fn method2_random_increment_within_range() {
     }
     assert!(deltas.len() > 100, "unguessable: increments vary");
     // increment_bits 0: exactly +1.
-    let cfg = V7Config::new().method(V7Method::MonotonicRandom { increment_bits: 0 });
-    let mut g = V7Generator::with_config(&clock, seeded(6), cfg).unwrap();
+    let cfg = V7Generator::builder().method(V7Method::MonotonicRandom { increment_bits: 0 });
+    let mut g = cfg.build(&clock, seeded(6)).unwrap();
     let (a, b) = (g.generate().unwrap(), g.generate().unwrap());
     assert_eq!(field(b), field(a) + 1);
 }
@@ -158,8 +158,8 @@ fn method2_random_increment_within_range() {
 #[test]
 fn method3_sub_millisecond_fraction() {
     let clock = ManualClock::new(T + 456_700); // 0.4567 ms → floor(0.4567 × 4096) = 1870
-    let cfg = V7Config::new().method(V7Method::SubMillis { bits: 12 });
-    let mut g = V7Generator::with_config(&clock, seeded(7), cfg).unwrap();
+    let cfg = V7Generator::builder().method(V7Method::SubMillis { bits: 12 });
+    let mut g = cfg.build(&clock, seeded(7)).unwrap();
     let a = g.generate().unwrap();
     assert_eq!(ms_of(a), T / MS);
     assert_eq!(counter12(a), 1870);
@@ -170,19 +170,19 @@ fn method3_sub_millisecond_fraction() {
     clock.set(T + 999_990);
     assert_eq!(counter12(g.generate().unwrap()), 4095);
     // 8 fraction bits: floor(0.4567 × 256) = 116 in the top 8 bits of rand_a.
-    let cfg = V7Config::new().method(V7Method::SubMillis { bits: 8 });
-    let mut g = V7Generator::with_config(ManualClock::new(T + 456_700), seeded(8), cfg).unwrap();
+    let cfg = V7Generator::builder().method(V7Method::SubMillis { bits: 8 });
+    let mut g = cfg.build(ManualClock::new(T + 456_700), seeded(8)).unwrap();
     assert_eq!(counter12(g.generate().unwrap()) >> 4, 116);
 }
 
 #[test]
 fn method3_followed_by_counter() {
     let clock = ManualClock::new(T + 456_700);
-    let cfg = V7Config::new().method(V7Method::SubMillisCounter {
+    let cfg = V7Generator::builder().method(V7Method::SubMillisCounter {
         frac_bits: 12,
         counter_bits: 14,
     });
-    let mut g = V7Generator::with_config(&clock, seeded(9), cfg).unwrap();
+    let mut g = cfg.build(&clock, seeded(9)).unwrap();
     let a = g.generate().unwrap();
     let b = g.generate().unwrap();
     assert_eq!(counter12(a), 1870, "fraction right after the timestamp");
@@ -238,8 +238,8 @@ fn clock_steps_back_one_hour_reset_policy() {
 #[test]
 fn clock_steps_back_one_hour_error_policy() {
     let clock = ManualClock::new(T);
-    let cfg = V7Config::new().clock_back(ClockBackPolicy::Error, 10_000 * MS);
-    let mut g = V7Generator::with_config(&clock, seeded(12), cfg).unwrap();
+    let cfg = V7Generator::builder().clock_back(ClockBackPolicy::Error, 10_000 * MS);
+    let mut g = cfg.build(&clock, seeded(12)).unwrap();
     let a = g.generate().unwrap();
     clock.step_back(3_600_000 * MS);
     let err = g.generate().unwrap_err();
@@ -262,8 +262,8 @@ fn clock_steps_back_one_hour_error_policy() {
 #[test]
 fn custom_tolerance_boundary() {
     let clock = ManualClock::new(T);
-    let cfg = V7Config::new().clock_back(ClockBackPolicy::Error, 5 * MS);
-    let mut g = V7Generator::with_config(&clock, seeded(13), cfg).unwrap();
+    let cfg = V7Generator::builder().clock_back(ClockBackPolicy::Error, 5 * MS);
+    let mut g = cfg.build(&clock, seeded(13)).unwrap();
     g.generate().unwrap();
     clock.step_back(5 * MS);
     assert!(
@@ -292,10 +292,10 @@ fn fill_reads_the_clock_once_and_is_increasing() {
 
 #[test]
 fn at_generates_at_the_given_time_and_wait_reports_exhaustion() {
-    let cfg = V7Config::new()
+    let cfg = V7Generator::builder()
         .method(V7Method::SubMillis { bits: 12 })
         .rollover(RolloverPolicy::Wait);
-    let mut g = V7Generator::with_config(ManualClock::new(0), seeded(15), cfg).unwrap();
+    let mut g = cfg.build(ManualClock::new(0), seeded(15)).unwrap();
     let a = g.at(T).unwrap();
     assert_eq!(ms_of(a), T / MS);
     let err = g.at(T).unwrap_err();
@@ -322,39 +322,39 @@ fn bounds_for_range_queries() {
 
 #[test]
 fn invalid_configs_are_rejected_with_the_field_and_value() {
-    let cases: [(V7Config, &str); 6] = [
+    let cases: [(V7Builder, &str); 6] = [
         (
-            V7Config::new().method(V7Method::Counter { bits: 11 }),
+            V7Generator::builder().method(V7Method::Counter { bits: 11 }),
             "expected counter bits in 12..=42, found 11",
         ),
         (
-            V7Config::new().method(V7Method::Counter { bits: 43 }),
+            V7Generator::builder().method(V7Method::Counter { bits: 43 }),
             "expected counter bits in 12..=42, found 43",
         ),
         (
-            V7Config::new().method(V7Method::SubMillis { bits: 13 }),
+            V7Generator::builder().method(V7Method::SubMillis { bits: 13 }),
             "expected fraction bits in 1..=12, found 13",
         ),
         (
-            V7Config::new().method(V7Method::MonotonicRandom { increment_bits: 33 }),
+            V7Generator::builder().method(V7Method::MonotonicRandom { increment_bits: 33 }),
             "expected increment bits in 0..=32, found 33",
         ),
         (
-            V7Config::new().method(V7Method::SubMillisCounter {
+            V7Generator::builder().method(V7Method::SubMillisCounter {
                 frac_bits: 12,
                 counter_bits: 0,
             }),
             "expected counter bits in 1..=42, found 0",
         ),
         (
-            V7Config::new()
+            V7Generator::builder()
                 .method(V7Method::Counter { bits: 12 })
                 .guard_bits(12),
             "expected guard bits smaller than the counter width, found 12",
         ),
     ];
     for (cfg, msg) in cases {
-        let err = V7Generator::with_config(ManualClock::new(0), seeded(0), cfg).unwrap_err();
+        let err = cfg.build(ManualClock::new(0), seeded(0)).unwrap_err();
         assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
         assert_eq!(err.to_string(), format!("invalid generator config: {msg}"));
     }
@@ -364,13 +364,14 @@ fn invalid_configs_are_rejected_with_the_field_and_value() {
 fn timestamp_out_of_range_is_an_error() {
     // u64 nanoseconds end in 2554, far inside 48-bit milliseconds; the field can
     // only overflow when a restored state sits at the last millisecond.
-    let cfg = V7Config::new().clock_back(ClockBackPolicy::Error, u64::MAX);
+    let cfg = V7Generator::builder().clock_back(ClockBackPolicy::Error, u64::MAX);
     let mark = V7State {
         unix_ts_ms: (1 << 48) - 1,
         counter: u128::MAX,
         valid: true,
     };
-    let mut g = V7Generator::with_config(ManualClock::new(T), seeded(17), cfg)
+    let mut g = cfg
+        .build(ManualClock::new(T), seeded(17))
         .unwrap()
         .with_state(mark);
     let err = g.generate().unwrap_err();
@@ -389,12 +390,12 @@ struct Recorder {
 }
 
 impl Reserve<V7State> for Recorder {
-    fn reserve(&mut self, state: &V7State, needed: u64) -> Result<u64, GenError> {
+    fn reserve(&mut self, state: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
         self.calls.push((*state, needed));
         if self.fail {
             return Err(GenError::store(5));
         }
-        Ok(needed + self.block_ms)
+        Ok(Reservation::Until(needed + self.block_ms))
     }
 }
 
@@ -405,12 +406,12 @@ fn reserve_is_consulted_once_per_block() {
         block_ms: 100,
         ..Default::default()
     };
-    let mut g = V7Generator::new(&clock, seeded(18)).with_reserve(store);
+    let mut g = V7Generator::new(&clock, seeded(18)).with_store(store);
     for _ in 0..250 {
         g.generate().unwrap();
         clock.advance(MS);
     }
-    let calls = &g.reserve_ref().calls;
+    let calls = &g.store().calls;
     assert_eq!(calls.len(), 3, "blocks at +0, +100, +200 ms");
     assert_eq!(calls[0].1, T / MS);
     assert_eq!(
@@ -429,7 +430,7 @@ fn reserve_failure_is_passed_on() {
         fail: true,
         ..Default::default()
     };
-    let mut g = V7Generator::new(&clock, seeded(19)).with_reserve(store);
+    let mut g = V7Generator::new(&clock, seeded(19)).with_store(store);
     let err = g.generate().unwrap_err();
     assert_eq!(err.kind(), GenErrorKind::Store);
     assert_eq!(
@@ -451,4 +452,120 @@ fn restored_state_continues_above_the_high_water_mark() {
     let u = g.generate().unwrap();
     assert!(u > Uuid::v7_max(T / MS));
     assert_eq!(ms_of(u), T / MS + 1);
+}
+
+/// A store that resumes the generator from `mark` once, then reserves all,
+/// and remembers what the seam told it.
+#[derive(Debug, Default)]
+struct Seam {
+    mark: Option<V7State>,
+    requests: Vec<(V7State, u64)>,
+    held: std::rc::Rc<core::cell::Cell<bool>>,
+    released: std::rc::Rc<core::cell::Cell<Option<V7State>>>,
+}
+
+impl Reserve<V7State> for Seam {
+    fn reserve(&mut self, state: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+        self.requests.push((*state, needed));
+        self.held.set(true);
+        Ok(match self.mark.take() {
+            Some(mark) => Reservation::ResumeFrom(mark),
+            None => Reservation::Until(u64::MAX),
+        })
+    }
+    fn is_held(&self) -> bool {
+        self.held.get()
+    }
+    fn release(&mut self, last: &V7State) {
+        self.released.set(Some(*last));
+    }
+}
+
+#[test]
+fn a_store_resumes_the_generator_above_its_mark() {
+    let clock = ManualClock::new(T);
+    let store = Seam {
+        mark: Some(V7State {
+            unix_ts_ms: T / MS + 5,
+            counter: u128::MAX,
+            valid: true,
+        }),
+        ..Default::default()
+    };
+    let mut g = V7Generator::new(&clock, seeded(21)).with_store(store);
+    let u = g.generate().unwrap();
+    assert_eq!(
+        ms_of(u),
+        T / MS + 6,
+        "above the mark, the clock 5 ms behind it"
+    );
+    let requests = &g.store().requests;
+    assert_eq!(requests.len(), 2, "declined once, then asked again");
+    assert_eq!(requests[0].1, T / MS, "first asked at the clock");
+    assert_eq!(requests[1].1, T / MS + 6);
+    assert_eq!(
+        requests[1].0,
+        g.state(),
+        "the request carried the UUID issued"
+    );
+}
+
+#[test]
+fn a_failed_reservation_leaves_the_state_as_it_was() {
+    let clock = ManualClock::new(T);
+    let store = Recorder {
+        block_ms: 10,
+        fail: true,
+        ..Default::default()
+    };
+    let mut g = V7Generator::new(&clock, seeded(22)).with_store(store);
+    assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::Store);
+    assert!(!g.state().valid, "nothing was issued");
+    g.store_mut().fail = false;
+    let a = g.generate().unwrap();
+    assert_eq!(ms_of(a), T / MS);
+    // The next block's reservation fails: the state stays at `a`.
+    clock.advance(10 * MS);
+    g.store_mut().fail = true;
+    assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::Store);
+    assert_eq!(g.state().unix_ts_ms, T / MS);
+    g.store_mut().fail = false;
+    let b = g.generate().unwrap();
+    assert!(a < b && ms_of(b) == T / MS + 10);
+}
+
+#[test]
+fn a_reservation_that_no_longer_holds_is_renewed_and_stores_are_released() {
+    let clock = ManualClock::new(T);
+    let store = Seam::default();
+    let (held, released) = (store.held.clone(), store.released.clone());
+    let mut g = V7Generator::new(&clock, seeded(23)).with_store(store);
+    for _ in 0..10 {
+        g.generate().unwrap();
+    }
+    assert_eq!(
+        g.store().requests.len(),
+        1,
+        "one reservation covers everything"
+    );
+    held.set(false); // e.g. in a forked child
+    g.generate().unwrap();
+    assert_eq!(
+        g.store().requests.len(),
+        2,
+        "asked again before the next UUID"
+    );
+    let last = g.state();
+    // A new store: the old one is released with the last state.
+    let mut g = g.with_store(Recorder::default());
+    assert_eq!(released.get(), Some(last));
+    released.set(None);
+    g.generate().unwrap();
+    assert_eq!(
+        g.store().calls.len(),
+        1,
+        "the new store is asked before the next UUID"
+    );
+    drop(g);
+    assert_eq!(released.get(), None, "the old store is released once");
 }

@@ -1,8 +1,7 @@
 //! Every RFC 9562 test vector reachable without a clock, Figures 1–4, and a
 //! test per field row of the §5 layouts that would catch a bit-position mistake.
-//! Expected values are the RFC's final strings (cross-checked in
-//! /work/shared/spec-checklist.md §2); where the RFC's prose and its vectors
-//! disagree (defects D1–D5) these tests follow the math.
+//! Expected values are the RFC's final strings; where the RFC's prose and its
+//! vectors disagree these tests follow the math.
 
 use uuidkit::{NameHash, Uuid, Variant, Version, namespace};
 

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use uuidkit::state::{BlockPolicy, FileStore, Reserver};
-use uuidkit::{CoarseClock, ThreadRng, Uuid, V1Generator};
+use uuidkit::{CoarseClock, Generator, ThreadRng, Uuid, V1Generator};
 
 const N: usize = 2000;
 
@@ -13,7 +13,7 @@ fn forked_child_reserves_its_own_block() {
     let dir = std::env::temp_dir().join(format!("uuidkit-state-fork-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let r = Reserver::new(FileStore::new(dir.join("state")), BlockPolicy::default());
-    let mut g = V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r);
+    let mut g = V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r.lease_v1());
     let warm = g.generate().unwrap();
     let mut fds = [0i32; 2];
     // SAFETY: plain pipe(2) on a valid two-element array.

@@ -4,7 +4,9 @@
 use std::collections::HashSet;
 
 use uuidkit::state::{BlockOrigin, BlockPolicy, MemoryStore, Reserver};
-use uuidkit::{GenErrorKind, ManualClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit::{
+    GenErrorKind, Generator, ManualClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
+};
 
 const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
 const T0_MS: u64 = T0 / 1_000_000;
@@ -18,8 +20,8 @@ fn reserver() -> Reserver {
 fn v7_generators_sharing_a_store_use_disjoint_milliseconds() {
     let clock = ManualClock::new(T0);
     let r = reserver();
-    let mut a = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
-    let mut b = V7Generator::new(&clock, ThreadRng).with_store(r);
+    let mut a = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut b = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
     let (mut xa, mut xb) = (Vec::new(), Vec::new());
     for i in 0..20_000u64 {
         xa.push(a.generate().unwrap());
@@ -44,12 +46,15 @@ fn v7_generators_sharing_a_store_use_disjoint_milliseconds() {
 fn v1_and_v6_generators_sharing_a_store_and_node_never_collide() {
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let r = reserver();
-    let mut a = V1Generator::new(&clock, ThreadRng).with_store_and_node(r.clone(), NODE);
-    let mut b = V1Generator::new(&clock, ThreadRng).with_store(r.clone());
-    let mut c = V6Generator::new(&clock, ThreadRng)
-        .retain()
-        .with_store(r.clone());
-    let mut d = V6Generator::new(&clock, ThreadRng).retain().with_store(r);
+    let mut a = V1Generator::builder()
+        .node(NODE)
+        .build(&clock, ThreadRng)
+        .unwrap()
+        .with_store(r.lease_v1());
+    let mut b = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    let v6 = || V6Generator::builder().retain().build(&clock, ThreadRng);
+    let mut c = v6().unwrap().with_store(r.lease_v6());
+    let mut d = v6().unwrap().with_store(r.lease_v6());
     let mut seen = HashSet::new();
     let mut last = [0u64; 4];
     for _ in 0..2_000 {
@@ -67,8 +72,8 @@ fn v1_and_v6_generators_sharing_a_store_and_node_never_collide() {
             }
         }
     }
-    let ba = a.block().unwrap();
-    let bb = b.block().unwrap();
+    let ba = a.store().block().unwrap();
+    let bb = b.store().block().unwrap();
     assert_eq!(
         ba.clock_seq, bb.clock_seq,
         "one clock sequence: only disjoint timestamps keep them apart"
@@ -80,11 +85,11 @@ fn v1_and_v6_generators_sharing_a_store_and_node_never_collide() {
 fn crash_then_restart_with_clock_5s_back() {
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let r = reserver();
-    let mut a7 = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
-    let mut a1 = V1Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut a7 = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut a1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
     let pre7: Vec<Uuid> = (0..1000).map(|_| a7.generate().unwrap()).collect();
     let pre1: Vec<Uuid> = (0..1000).map(|_| a1.generate().unwrap()).collect();
-    let cs = a1.block().unwrap().clock_seq;
+    let cs = a1.store().block().unwrap().clock_seq;
     // A crash: no destructor runs, nothing is given back.
     std::mem::forget(a7);
     std::mem::forget(a1);
@@ -93,7 +98,7 @@ fn crash_then_restart_with_clock_5s_back() {
     // a7's block was [T0, T0 + 100 ms); the v1 generator's waits moved the clock on since.
     let now_ms = clock.now() / 1_000_000;
     assert!(now_ms + 3_000 < T0_MS, "the clock really is seconds behind");
-    let mut b7 = V7Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut b7 = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
     let first = b7.generate().unwrap();
     assert_eq!(first.unix_ts_ms(), Some(T0_MS + 100));
     assert!(
@@ -101,17 +106,17 @@ fn crash_then_restart_with_clock_5s_back() {
         "v7 continues above everything issued before"
     );
     assert_eq!(
-        b7.block().unwrap().origin,
+        b7.store().block().unwrap().origin,
         BlockOrigin::ClockBehind {
             by: T0_MS + 100 - now_ms
         }
     );
-    assert!(b7.status().unwrap().is_safe());
+    assert!(b7.store().status().unwrap().is_safe());
 
-    let mut b1 = V1Generator::new(&clock, ThreadRng).with_store(r);
+    let mut b1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
     let post1: Vec<Uuid> = (0..1000).map(|_| b1.generate().unwrap()).collect();
     assert_eq!(
-        b1.block().unwrap().clock_seq,
+        b1.store().block().unwrap().clock_seq,
         (cs + 1) & 0x3FFF,
         "v1: clock sequence incremented"
     );
@@ -127,16 +132,16 @@ fn crash_then_restart_with_clock_5s_back() {
 fn v1_clock_step_back_within_a_process_goes_through_the_store() {
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let r = reserver();
-    let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.clone());
+    let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
     let mut seen: HashSet<Uuid> = (0..100).map(|_| g.generate().unwrap()).collect();
-    let cs = g.block().unwrap().clock_seq;
+    let cs = g.store().block().unwrap().clock_seq;
     // 1 ms back: within the tolerance, so the clock sequence stays and the
     // generator waits for the clock to pass the stored mark.
     clock.step_back(1_000_000);
     for _ in 0..100 {
         assert!(seen.insert(g.generate().unwrap()));
     }
-    assert_eq!(g.block().unwrap().clock_seq, cs);
+    assert_eq!(g.store().block().unwrap().clock_seq, cs);
     // 1 h back: beyond it, so the store increments the clock sequence.
     clock.step_back(3_600_000_000_000);
     let u = g.generate().unwrap();
@@ -159,15 +164,31 @@ fn v1_clock_step_back_within_a_process_goes_through_the_store() {
 #[test]
 fn v7_clock_far_behind_the_block_is_an_error_not_a_step_back() {
     let clock = ManualClock::new(T0);
-    let mut g = V7Generator::new(&clock, ThreadRng).with_store(reserver());
+    let mut g = V7Generator::new(&clock, ThreadRng).with_store(reserver().lease_v7());
     let before = g.generate().unwrap();
     clock.step_back(20_000_000_000); // beyond the generator's 10 s tolerance; its policy is Reset
     for _ in 0..3 {
         let err = g.generate().unwrap_err();
         assert_eq!(err.kind(), GenErrorKind::ClockBehind);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "clock behind: expected at least {T0} ns (last timestamp minus tolerance), found {} ns",
+                T0 - 20_000_000_000
+            )
+        );
+        assert_eq!(
+            g.state().unix_ts_ms,
+            T0_MS,
+            "the declined UUID left no trace"
+        );
     }
     clock.advance(20_000_000_000);
     let after = g.generate().unwrap();
     assert!(after > before, "still above everything issued");
-    assert_eq!(after.unix_ts_ms(), Some(T0_MS + 1));
+    assert_eq!(
+        after.unix_ts_ms(),
+        Some(T0_MS),
+        "counting on in the same block and millisecond"
+    );
 }

@@ -1,9 +1,11 @@
-//! The process-wide generators: `uuidkit::state::now_*`, and `Uuid::now_v7`
-//! routed through stable storage once configured (here by `UUIDKIT_STATE`, in
-//! child processes of this test binary).
+//! The process-wide generators: `uuidkit::state::now_*`, with the store
+//! chosen by `configure` or by `UUIDKIT_STATE` (in child processes of this
+//! test binary, so that the variable is set before anything reads it), and
+//! `Uuid::now_v7`, which stays in memory whatever the variable says.
 
 use std::collections::HashSet;
 use std::fs;
+use std::path::Path;
 use std::process::Command;
 
 use uuidkit::Uuid;
@@ -11,48 +13,102 @@ use uuidkit::state::{self, FileStore, StateConfig};
 
 const N: usize = 50_000;
 
-#[test]
-fn uuid_now_v7_goes_through_the_state_file_when_uuidkit_state_is_set() {
-    if let Ok(out) = std::env::var("UUIDKIT_TEST_GLOBAL_OUT") {
-        // Child: UUIDKIT_STATE is set, so the plain API uses the file.
-        assert!(state::configured());
-        let mut bytes = Vec::with_capacity(N * 16);
-        let mut batch = [Uuid::NIL; 10];
-        for _ in 0..N / 20 {
-            for _ in 0..10 {
-                bytes.extend_from_slice(Uuid::now_v7().as_bytes());
-            }
-            Uuid::fill_v7(&mut batch);
-            batch
-                .iter()
-                .for_each(|u| bytes.extend_from_slice(u.as_bytes()));
-        }
-        state::release();
-        fs::write(out, bytes).unwrap();
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("uuidkit-state-global-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("state");
-    let children: Vec<_> = (0..2)
+/// Runs the test `name` of this binary again in `children` child processes
+/// with `UUIDKIT_STATE=state` and `UUIDKIT_TEST_GLOBAL_OUT` naming each
+/// child's output file in `dir`; asserts they succeed.
+fn run_children(name: &str, children: usize, state: &Path, dir: &Path) {
+    let spawned: Vec<_> = (0..children)
         .map(|i| {
             Command::new(std::env::current_exe().unwrap())
-                .args([
-                    "--exact",
-                    "uuid_now_v7_goes_through_the_state_file_when_uuidkit_state_is_set",
-                ])
-                .args(["--nocapture", "--test-threads=1"])
-                .env("UUIDKIT_STATE", &path)
+                .args(["--exact", name, "--nocapture", "--test-threads=1"])
+                .env("UUIDKIT_STATE", state)
                 .env("UUIDKIT_TEST_GLOBAL_OUT", dir.join(format!("out{i}")))
                 .spawn()
                 .unwrap()
         })
         .collect();
+    for mut c in spawned {
+        assert!(c.wait().unwrap().success(), "a child of {name} failed");
+    }
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "uuidkit-state-global-{name}-{}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `Uuid::now_v7` and `Uuid::fill_v7` are in memory only: with
+/// `UUIDKIT_STATE` naming a file in an empty directory, they create nothing
+/// there (neither the state file nor the lock file a store would lock), while
+/// the explicit `state::now_v7` does use that path.
+#[test]
+fn uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock() {
+    let name = "uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock";
+    if std::env::var_os("UUIDKIT_TEST_GLOBAL_OUT").is_some() {
+        // Child: UUIDKIT_STATE points into an empty directory.
+        let path = FileStore::default_path().unwrap();
+        let dir = path.parent().unwrap();
+        let mut prev = Uuid::now_v7();
+        let mut batch = [Uuid::NIL; 100];
+        for _ in 0..1_000 {
+            let u = Uuid::now_v7();
+            Uuid::fill_v7(&mut batch);
+            assert!(prev < u && u < batch[0], "still monotonic");
+            prev = batch[99];
+        }
+        let left: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(
+            left.is_empty(),
+            "Uuid::now_v7 touched the state directory: {left:?}"
+        );
+        // The variable was seen: the explicit API uses that path.
+        let (u, _) = state::now_v7().unwrap();
+        state::release();
+        let stored = FileStore::new(&path).load().unwrap().v7.unwrap();
+        assert_eq!(
+            stored.hwm_ms,
+            u.unix_ts_ms().unwrap() + 1,
+            "state::now_v7 wrote {}",
+            path.display()
+        );
+        return;
+    }
+    let dir = scratch("memory");
+    let path = dir.join("state");
+    run_children(name, 1, &path, &dir);
+    assert!(FileStore::new(&path).load().unwrap().v7.is_some());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `UUIDKIT_STATE` chooses the default store of the explicit process-wide API:
+/// two processes calling `state::now_v7` without `configure` share the file.
+#[test]
+fn state_now_v7_shares_the_uuidkit_state_file_across_processes() {
+    let name = "state_now_v7_shares_the_uuidkit_state_file_across_processes";
+    if let Ok(out) = std::env::var("UUIDKIT_TEST_GLOBAL_OUT") {
+        // Child: not configured, so the store is the file UUIDKIT_STATE names.
+        let mut bytes = Vec::with_capacity(N * 16);
+        for _ in 0..N {
+            bytes.extend_from_slice(state::now_v7().unwrap().0.as_bytes());
+        }
+        state::release();
+        fs::write(out, bytes).unwrap();
+        return;
+    }
+    let dir = scratch("env");
+    let path = dir.join("state");
+    run_children(name, 2, &path, &dir);
     let mut ms_sets = Vec::new();
     let mut all = HashSet::new();
-    for (i, mut c) in children.into_iter().enumerate() {
-        assert!(c.wait().unwrap().success());
+    for i in 0..2 {
         let bytes = fs::read(dir.join(format!("out{i}"))).unwrap();
         let uuids: Vec<Uuid> = bytes
             .chunks_exact(16)
@@ -87,7 +143,6 @@ fn configured_process_wide_generators_report_status_and_release() {
     let _ = fs::remove_dir_all(&dir);
     let path = dir.join("state");
     state::configure(StateConfig::new(&path));
-    assert!(state::configured());
     let (a, s1) = state::now_v1().unwrap();
     let (b, s6) = state::now_v6().unwrap();
     let (c, s7) = state::now_v7().unwrap();
@@ -103,10 +158,13 @@ fn configured_process_wide_generators_report_status_and_release() {
     );
     assert!(s1.is_persisted());
     assert!(s6.is_safe() && s7.is_safe(), "{s6} / {s7}");
-    assert!(
-        Uuid::now_v7() > c,
-        "Uuid::now_v7 shares the stored generator once configured"
-    );
+    // Uuid::now_v7 is not the stored generator, configured or not: it leaves
+    // the file alone.
+    let before = FileStore::new(&path).load().unwrap();
+    let mut batch = [Uuid::NIL; 1000];
+    Uuid::fill_v7(&mut batch);
+    assert!(batch.iter().all(|u| *u != c));
+    assert_eq!(FileStore::new(&path).load().unwrap(), before);
     let (d, s) = state::now_v7().unwrap();
     assert!(s.is_safe(), "{s}");
     state::release();

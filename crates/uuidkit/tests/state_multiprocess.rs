@@ -1,4 +1,4 @@
-//! Issue 4, "must show": real processes sharing one state file.
+//! Real processes sharing one state file.
 //!
 //! The test binary re-executes itself (`std::env::current_exe()`) with
 //! `UUIDKIT_TEST_WORKER` set; the child runs the same test function, sees the
@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use uuidkit::state::{BlockPolicy, FileStore, Reserver, StateRecord};
 use uuidkit::{
-    Clock, CoarseClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
+    Clock, CoarseClock, Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator,
+    V7Generator,
 };
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
@@ -68,13 +69,19 @@ fn worker() -> bool {
     };
     match version.as_str() {
         "v1" => {
-            let mut g = V1Generator::new(coarse, ThreadRng).with_store_and_node(reserver, NODE);
+            let mut g = V1Generator::builder()
+                .node(NODE)
+                .build(coarse, ThreadRng)
+                .unwrap()
+                .with_store(reserver.lease_v1());
             (0..count).for_each(|_| emit(g.generate().unwrap()));
         }
         "v6" => {
-            let mut g = V6Generator::new(coarse, ThreadRng)
-                .retain()
-                .with_store_and_node(reserver, NODE);
+            let mut g = V6Generator::builder()
+                .node(NODE)
+                .build(coarse, ThreadRng)
+                .unwrap()
+                .with_store(reserver.lease_v6());
             (0..count).for_each(|_| emit(g.generate().unwrap()));
         }
         "v7" => {
@@ -82,7 +89,7 @@ fn worker() -> bool {
                 inner: SystemClock,
                 offset_ns,
             };
-            let mut g = V7Generator::new(clock, ThreadRng).with_store(reserver);
+            let mut g = V7Generator::new(clock, ThreadRng).with_store(reserver.lease_v7());
             (0..count).for_each(|_| emit(g.generate().unwrap()));
         }
         other => panic!("unknown worker version {other}"),

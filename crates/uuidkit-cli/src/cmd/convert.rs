@@ -9,7 +9,6 @@ use std::io::Write;
 
 use uuidkit::Uuid;
 
-use crate::api;
 use crate::error::{Error, Outcome};
 use crate::flags::{ConvertArgs, ConvertTo};
 use crate::input;
@@ -19,13 +18,11 @@ pub fn run(args: &ConvertArgs) -> Result<Outcome, Error> {
     let mut out = super::stdout();
     let mut invalid = false;
     input::for_each(&args.uuids, &mut out, |out, item| {
-        let result = api::parse(item.bytes, false)
+        let result = Uuid::parse(item.bytes)
             .map_err(|e| e.to_string())
             .and_then(|u| convert(&u, args.to));
         match result {
-            Ok(u) => out.with_line(api::MAX_TEXT, |b| {
-                api::encode(&u, args.format, args.upper, b)
-            })?,
+            Ok(u) => out.uuid(&u, args.format, args.upper)?,
             Err(e) => {
                 invalid = true;
                 out.flush()?;
@@ -53,8 +50,8 @@ pub fn convert(u: &Uuid, to: Option<ConvertTo>) -> Result<Uuid, String> {
     let rfc = u.variant() == uuidkit::Variant::Rfc9562;
     let n = u.version_nibble();
     match (to, rfc, n) {
-        (ConvertTo::V6, true, 1 | 6) => api::to_v6(u).ok_or_else(|| "unreachable".into()),
-        (ConvertTo::V1, true, 1 | 6) => api::to_v1(u).ok_or_else(|| "unreachable".into()),
+        (ConvertTo::V6, true, 1 | 6) => u.to_v6().ok_or_else(|| "unreachable".into()),
+        (ConvertTo::V1, true, 1 | 6) => u.to_v1().ok_or_else(|| "unreachable".into()),
         (_, true, n) => Err(format!(
             "cannot convert a version {n} UUID: expected version 1 or 6"
         )),

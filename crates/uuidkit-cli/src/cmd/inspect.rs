@@ -10,9 +10,8 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 use uuidkit::{Uuid, Variant};
 
-use crate::api;
 use crate::error::{Error, Outcome};
-use crate::flags::{Format, InspectArgs};
+use crate::flags::InspectArgs;
 use crate::input;
 use crate::time;
 
@@ -22,7 +21,7 @@ pub fn run(args: &InspectArgs) -> Result<Outcome, Error> {
     let mut invalid = false;
     let mut first = true;
     input::for_each(&args.uuids, &mut out, |out, item| {
-        match api::parse(item.bytes, false) {
+        match Uuid::parse(item.bytes) {
             Ok(u) => {
                 let d = describe(&u);
                 if args.json {
@@ -113,13 +112,12 @@ fn mac(n: [u8; 6]) -> String {
     )
 }
 
-/// Describes `u`.
+/// Describes `u`: the fixed fields, then what its version says.
 pub fn describe(u: &Uuid) -> Description {
-    let variant = u.variant();
     let mut d = Description {
         uuid: *u,
         rows: Vec::new(),
-        variant,
+        variant: u.variant(),
         version: None,
         time: None,
         clock_seq: None,
@@ -131,125 +129,141 @@ pub fn describe(u: &Uuid) -> Description {
             "the Nil UUID (RFC 9562 §5.9): all 128 bits zero",
             json!("nil"),
         );
-        return d;
-    }
-    if u.is_max() {
+    } else if u.is_max() {
         d.row(
             "name",
             "the Max UUID (RFC 9562 §5.10): all 128 bits one",
             json!("max"),
         );
-        return d;
-    }
-    if variant != Variant::Rfc9562 {
-        return d;
-    }
-    let n = u.version_nibble();
-    d.version = Some(n);
-    match n {
-        1 | 6 => {
-            let Some(g) = api::gregorian(u) else {
-                return d;
-            };
-            d.time = Some(time::format_rfc3339(time::from_ts60(g.ts60), 7));
-            d.clock_seq = Some(g.clock_seq);
-            d.node = Some(mac(g.node));
-            d.row(
-                "timestamp",
-                &format!(
-                    "{} (0x{:015x}) 100-ns intervals since 1582-10-15",
-                    g.ts60, g.ts60
-                ),
-                json!(g.ts60),
-            );
-            let (kind, text) = if g.node[0] & 1 == 1 {
-                (
-                    "random",
-                    "random (multicast bit set): does not identify a host",
-                )
-            } else {
-                (
-                    "ieee_mac",
-                    "IEEE MAC address (multicast bit clear): identifies the host (RFC 9562 §8)",
-                )
-            };
-            d.row("node_kind", text, json!(kind));
-            let (key, other) = if n == 1 {
-                ("as_v6", api::to_v6(u))
-            } else {
-                ("as_v1", api::to_v1(u))
-            };
-            if let Some(other) = other {
-                let text = api::to_text(&other, Format::Canonical, false);
-                d.row(key, &text, json!(text));
-            }
-        }
-        7 => {
-            let Some((ms, rand_a, rand_b)) = api::v7_fields(u) else {
-                return d;
-            };
-            d.time = Some(time::format_rfc3339(time::from_unix_ms(ms), 3));
-            d.row("unix_ts_ms", &format!("{ms} (0x{ms:012x})"), json!(ms));
-            d.row("rand_a", &format!("0x{rand_a:03x}"), json!(rand_a));
-            d.row("rand_b", &format!("0x{rand_b:016x}"), json!(rand_b));
-            // Method 3 (§6.2): rand_a = floor(fraction of the millisecond × 4096).
-            let ns = time::from_unix_ms(ms) + i128::from(rand_a) * 1_000_000 / 4096;
-            let at = time::format_rfc3339(ns, 6);
-            d.row(
-                "submillis_time",
-                &format!(
-                    "{at} if rand_a holds method-3 sub-millisecond precision \
-                     (a heuristic: a single UUID cannot tell it from random bits or a counter)"
-                ),
-                json!(at),
-            );
-        }
-        3 | 5 => {
-            let hash = if n == 3 { "md5" } else { "sha1" };
-            d.row(
-                "hash",
-                &format!(
-                    "{}: the namespace and name cannot be recovered from the UUID",
-                    if n == 3 { "MD5" } else { "SHA-1" }
-                ),
-                json!(hash),
-            );
-        }
-        4 => {
-            d.row(
+    } else if d.variant == Variant::Rfc9562 {
+        let n = u.version_nibble();
+        d.version = Some(n);
+        match n {
+            1 | 6 => d.gregorian(u),
+            3 | 5 => d.name_based(n),
+            4 => d.row(
                 "random",
                 "122 random bits; nothing else to decode",
                 json!(true),
-            );
+            ),
+            7 => d.unix_epoch(u),
+            8 => d.custom(u),
+            _ => {}
         }
-        8 => {
-            let v = u.as_u128();
-            let a = (v >> 80) as u64;
-            let b = ((v >> 64) & 0xfff) as u16;
-            let c = (v & ((1 << 62) - 1)) as u64;
-            d.row("custom_a", &format!("0x{a:012x}"), json!(a));
-            d.row("custom_b", &format!("0x{b:03x}"), json!(b));
-            d.row("custom_c", &format!("0x{c:016x}"), json!(c));
-            // App. B.1's example layout: 60 bits of 10-ns units since 1970 in custom_a‖custom_b.
-            let b1 = time::format_rfc3339(i128::from((a << 12) | u64::from(b)) * 10, 8);
-            d.row(
-                "b1_time",
-                &format!(
-                    "{b1} if this is the time-based layout of RFC 9562 App. B.1 \
-                     (a heuristic: v8 layouts are application-defined)"
-                ),
-                json!(b1),
-            );
-            d.row(
-                "layout",
-                "application-defined (§5.8): if name-based (App. B.2, e.g. SHA-256) the hashed \
-                 namespace and name cannot be recovered; if time-based, only its creator knows the layout",
-                json!("custom"),
-            );
-        }
-        _ => {}
     }
     d
+}
+
+/// The time of a v1, v6 or v7 UUID with `digits` fractional digits.
+fn time_of(u: &Uuid, digits: u32) -> Option<String> {
+    u.unix_nanos().map(|t| time::format_rfc3339(t, digits))
+}
+
+impl Description {
+    /// Versions 1 and 6 (RFC 9562 §5.1, §5.6): timestamp, clock sequence,
+    /// node, and the same UUID in the other version.
+    fn gregorian(&mut self, u: &Uuid) {
+        let (Some(ts60), Some(clock_seq), Some(node)) =
+            (u.gregorian_timestamp(), u.clock_seq(), u.node())
+        else {
+            return;
+        };
+        self.time = time_of(u, 7);
+        self.clock_seq = Some(clock_seq);
+        self.node = Some(mac(node));
+        self.row(
+            "timestamp",
+            &format!("{ts60} (0x{ts60:015x}) 100-ns intervals since 1582-10-15"),
+            json!(ts60),
+        );
+        let (kind, text) = if node[0] & 1 == 1 {
+            (
+                "random",
+                "random (multicast bit set): does not identify a host",
+            )
+        } else {
+            (
+                "ieee_mac",
+                "IEEE MAC address (multicast bit clear): identifies the host (RFC 9562 §8)",
+            )
+        };
+        self.row("node_kind", text, json!(kind));
+        let (key, other) = if u.version_nibble() == 1 {
+            ("as_v6", u.to_v6())
+        } else {
+            ("as_v1", u.to_v1())
+        };
+        if let Some(other) = other {
+            let text = other.to_string();
+            self.row(key, &text, json!(text));
+        }
+    }
+
+    /// Version 7 (RFC 9562 §5.7): milliseconds, `rand_a`, `rand_b`, and the
+    /// sub-millisecond reading of Method 3.
+    fn unix_epoch(&mut self, u: &Uuid) {
+        let (Some(ms), Some(rand_a), Some(rand_b)) = (u.unix_ts_ms(), u.rand_a(), u.rand_b())
+        else {
+            return;
+        };
+        self.time = time_of(u, 3);
+        self.row("unix_ts_ms", &format!("{ms} (0x{ms:012x})"), json!(ms));
+        self.row("rand_a", &format!("0x{rand_a:03x}"), json!(rand_a));
+        self.row("rand_b", &format!("0x{rand_b:016x}"), json!(rand_b));
+        // Method 3 (§6.2): rand_a = floor(fraction of the millisecond × 4096).
+        let ns = time::from_unix_ms(ms) + i128::from(rand_a) * 1_000_000 / 4096;
+        let at = time::format_rfc3339(ns, 6);
+        self.row(
+            "submillis_time",
+            &format!(
+                "{at} if rand_a holds method-3 sub-millisecond precision \
+                 (a heuristic: a single UUID cannot tell it from random bits or a counter)"
+            ),
+            json!(at),
+        );
+    }
+
+    /// Versions 3 and 5 (RFC 9562 §5.3, §5.5): only the hash is known.
+    fn name_based(&mut self, n: u8) {
+        let (key, name) = if n == 3 {
+            ("md5", "MD5")
+        } else {
+            ("sha1", "SHA-1")
+        };
+        self.row(
+            "hash",
+            &format!("{name}: the namespace and name cannot be recovered from the UUID"),
+            json!(key),
+        );
+    }
+
+    /// Version 8 (RFC 9562 §5.8): the three custom fields, and the reading of
+    /// Appendix B.1's time-based layout.
+    fn custom(&mut self, u: &Uuid) {
+        let (Some(a), Some(b), Some(c), Some(t10)) =
+            (u.custom_a(), u.custom_b(), u.custom_c(), u.v8_time_10ns())
+        else {
+            return;
+        };
+        self.row("custom_a", &format!("0x{a:012x}"), json!(a));
+        self.row("custom_b", &format!("0x{b:03x}"), json!(b));
+        self.row("custom_c", &format!("0x{c:016x}"), json!(c));
+        let b1 = time::format_rfc3339(i128::from(t10) * 10, 8);
+        self.row(
+            "b1_time",
+            &format!(
+                "{b1} if this is the time-based layout of RFC 9562 App. B.1 \
+                 (a heuristic: v8 layouts are application-defined)"
+            ),
+            json!(b1),
+        );
+        self.row(
+            "layout",
+            "application-defined (§5.8): if name-based (App. B.2, e.g. SHA-256) the hashed \
+             namespace and name cannot be recovered; if time-based, only its creator knows the layout",
+            json!("custom"),
+        );
+    }
 }
 
 impl Description {
@@ -280,7 +294,7 @@ impl Description {
         for (k, text, _) in &self.rows {
             rows.push((k, text.clone()));
         }
-        let mut s = api::to_text(&self.uuid, Format::Canonical, false);
+        let mut s = self.uuid.to_string();
         s.push('\n');
         for (k, v) in rows {
             s.push_str(&format!("  {:<16}{v}\n", format!("{k}:")));
@@ -291,10 +305,7 @@ impl Description {
     /// The JSON object.
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
-        m.insert(
-            "uuid".into(),
-            json!(api::to_text(&self.uuid, Format::Canonical, false)),
-        );
+        m.insert("uuid".into(), json!(self.uuid.to_string()));
         m.insert("variant".into(), json!(variant_key(self.variant)));
         m.insert("version".into(), json!(self.version));
         m.insert("time".into(), json!(self.time));
@@ -332,6 +343,33 @@ mod tests {
         assert_eq!(j["node"], "9f:6b:de:ce:d8:46");
         assert_eq!(j["node_kind"], "random");
         assert_eq!(j["as_v6"], "1ec9414c-232a-6b00-b3c8-9f6bdeced846");
+    }
+
+    #[test]
+    fn a1_a5_and_a6_fields_and_conversion() {
+        let a1 = describe(&Uuid::from_u128(0xC232AB00_9414_11EC_B3C8_9F6BDECED846)).to_json();
+        let a5 = describe(&Uuid::from_u128(0x1EC9414C_232A_6B00_B3C8_9F6BDECED846)).to_json();
+        for key in ["time", "clock_seq", "node", "timestamp", "node_kind"] {
+            assert_eq!(a1[key], a5[key], "{key}: the same fields in both layouts");
+        }
+        assert_eq!(a1["timestamp"], 0x1EC9414C232AB00u64);
+        assert_eq!(a5["as_v1"], "c232ab00-9414-11ec-b3c8-9f6bdeced846");
+        let a6 = describe(&Uuid::from_u128(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F)).to_json();
+        assert_eq!(
+            (&a6["unix_ts_ms"], &a6["rand_b"]),
+            (&json!(0x017F22E279B0u64), &json!(0x18C4DC0C0C07398Fu64))
+        );
+        assert_eq!(a6["node"], Value::Null);
+    }
+
+    #[test]
+    fn name_based_and_random_say_what_cannot_be_decoded() {
+        let v3 = describe(&Uuid::from_u128(0x5df41881_3aed_3515_88a7_2f4a814cf09e)).to_json();
+        let v5 = describe(&Uuid::from_u128(0x2ed6657d_e927_568b_95e1_2665a8aea6a2)).to_json();
+        let v4 = describe(&Uuid::from_u128(0x919108f7_52d1_4320_9bac_f847db4148a8)).to_json();
+        assert_eq!((&v3["hash"], &v5["hash"]), (&json!("md5"), &json!("sha1")));
+        assert_eq!(v4["random"], true);
+        assert_eq!(v4["time"], Value::Null);
     }
 
     #[test]

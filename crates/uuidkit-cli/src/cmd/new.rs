@@ -9,7 +9,6 @@ use std::io::IsTerminal;
 
 use uuidkit::{Hyphenated, Uuid};
 
-use crate::api;
 use crate::error::{Error, Outcome};
 use crate::flags::{Format, NewPlan};
 use crate::output::{MAX_BULK, Output};
@@ -24,8 +23,8 @@ const BATCH: usize = 4096;
 
 /// Runs `new`.
 ///
-/// One thread: a two-thread pipeline (generate | format+write) was measured and
-/// was slower on this two-core machine (BENCHMARKS.md), so the code stays simple.
+/// One thread: a two-thread pipeline (generate | format+write) measured slower
+/// (BENCHMARKS.md), so the code stays simple.
 pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
     let mut source = Source::new(plan)?;
     let progress = wants_progress(
@@ -84,7 +83,7 @@ pub fn write_batch<W: std::io::Write>(
         }
     } else {
         for u in batch {
-            out.with_line(api::MAX_TEXT, |b| api::encode(u, format, upper, b))?;
+            out.uuid(u, format, upper)?;
         }
     }
     Ok(())

@@ -5,7 +5,6 @@
 //! START rounds up and END rounds down. `lower <= id AND id <= upper` then selects
 //! exactly the v7 UUIDs generated in [START, END].
 
-use crate::api;
 use crate::error::{Error, Outcome};
 use crate::flags::RangeArgs;
 use crate::time;
@@ -15,9 +14,7 @@ pub fn run(args: &RangeArgs) -> Result<Outcome, Error> {
     let (lo, hi) = bounds(args.start.0, args.end.0)?;
     let mut out = super::stdout();
     for u in [lo, hi] {
-        out.with_line(api::MAX_TEXT, |b| {
-            api::encode(&u, args.format, args.upper, b)
-        })?;
+        out.uuid(&u, args.format, args.upper)?;
     }
     out.flush()?;
     Ok(Outcome::Success)
@@ -45,7 +42,7 @@ pub fn bounds(
             time::format_rfc3339(end, 9)
         )));
     }
-    Ok((api::v7_min(lo), api::v7_max(hi)))
+    Ok((uuidkit::Uuid::v7_min(lo), uuidkit::Uuid::v7_max(hi)))
 }
 
 #[cfg(test)]
@@ -65,8 +62,8 @@ mod tests {
     #[test]
     fn start_rounds_up_end_rounds_down() {
         let (lo, hi) = bounds(1_500_000, 3_500_000).unwrap();
-        assert_eq!(api::v7_fields(&lo).unwrap().0, 2);
-        assert_eq!(api::v7_fields(&hi).unwrap().0, 3);
+        assert_eq!(lo.unix_ts_ms(), Some(2));
+        assert_eq!(hi.unix_ts_ms(), Some(3));
         assert_eq!(bounds(1_100_000, 1_200_000).unwrap_err().exit_code(), 2);
         assert_eq!(bounds(2, 1).unwrap_err().exit_code(), 2);
         assert!(bounds(-1_000_000, 0).is_err());

@@ -143,6 +143,19 @@ pub enum HashArg {
     Shake256,
 }
 
+impl From<HashArg> for uuidkit::NameHash {
+    fn from(h: HashArg) -> uuidkit::NameHash {
+        match h {
+            HashArg::Sha256 => uuidkit::NameHash::Sha256,
+            HashArg::Sha512 => uuidkit::NameHash::Sha512,
+            HashArg::Sha3_256 => uuidkit::NameHash::Sha3_256,
+            HashArg::Sha3_512 => uuidkit::NameHash::Sha3_512,
+            HashArg::Shake128 => uuidkit::NameHash::Shake128,
+            HashArg::Shake256 => uuidkit::NameHash::Shake256,
+        }
+    }
+}
+
 /// How v7 UUIDs generated in the same millisecond are kept in order (RFC 9562 §6.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MethodArg {

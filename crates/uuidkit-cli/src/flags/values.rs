@@ -36,11 +36,11 @@ impl FromStr for NamespaceArg {
     fn from_str(s: &str) -> Result<NamespaceArg, String> {
         let key = s.strip_prefix('@').unwrap_or(s).to_ascii_lowercase();
         let ns = match key.as_str() {
-            "dns" => crate::api::NAMESPACE_DNS,
-            "url" => crate::api::NAMESPACE_URL,
-            "oid" => crate::api::NAMESPACE_OID,
-            "x500" => crate::api::NAMESPACE_X500,
-            _ => match crate::api::parse(s.as_bytes(), false) {
+            "dns" => uuidkit::namespace::DNS,
+            "url" => uuidkit::namespace::URL,
+            "oid" => uuidkit::namespace::OID,
+            "x500" => uuidkit::namespace::X500,
+            _ => match Uuid::parse(s) {
                 Ok(u) => u,
                 Err(e) => {
                     return Err(format!(
@@ -63,6 +63,9 @@ impl FromStr for MacAddr {
     fn from_str(s: &str) -> Result<MacAddr, String> {
         let expected =
             "expected a MAC address like 9f:6b:de:ce:d8:46 (or 9f-6b-…, or 12 hex digits)";
+        if let Some((i, c)) = s.char_indices().find(|(_, c)| !c.is_ascii()) {
+            return Err(format!("{expected}, found '{c}' at position {i} in '{s}'"));
+        }
         let hex: Vec<u8> = if s.len() == 17 {
             let sep = s.as_bytes()[2];
             if sep != b':' && sep != b'-' {
@@ -146,7 +149,7 @@ impl FromStr for ClockSeq {
             s.parse::<u32>()
         };
         match v {
-            Ok(v) if v <= 0x3fff => Ok(ClockSeq(v as u16)),
+            Ok(v) if v <= u32::from(uuidkit::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
             Ok(_) => Err(format!(
                 "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found {s}"
             )),
@@ -259,15 +262,49 @@ mod tests {
         assert!("1e6".parse::<Count>().is_err());
     }
 
+    /// A rejection says what was expected and shows the input; where it names
+    /// a position, the character it names is the one there.
+    fn rejects_well<T>(
+        result: Result<T, String>,
+        s: &str,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let Err(e) = result else { return Ok(()) };
+        proptest::prop_assert!(e.starts_with("expected "), "{}", e);
+        proptest::prop_assert!(e.contains(s), "{} does not show {:?}", e, s);
+        // "…, found 'C' at position N in 'S'"
+        let positioned = e
+            .strip_suffix(&format!(" in '{s}'"))
+            .and_then(|head| head.rsplit_once(" at position "))
+            .and_then(|(head, pos)| Some((head.rsplit_once(", found '")?.1, pos)));
+        if let Some((c, pos)) = positioned {
+            let c = c.strip_suffix('\'').unwrap_or(c);
+            let pos: usize = pos.parse().unwrap_or(usize::MAX);
+            proptest::prop_assert!(
+                s.get(pos..).is_some_and(|r| r.starts_with(c)),
+                "{} names {:?} at {} in {:?}",
+                e,
+                c,
+                pos,
+                s
+            );
+        }
+        Ok(())
+    }
+
     proptest::proptest! {
         #[test]
         fn value_parsers_never_panic(s in "\\PC{0,50}") {
-            let _ = s.parse::<MacAddr>();
-            let _ = s.parse::<NodeArg>();
-            let _ = s.parse::<ClockSeq>();
-            let _ = s.parse::<HexBytes>();
-            let _ = s.parse::<Count>();
-            let _ = s.parse::<NamespaceArg>();
+            rejects_well(s.parse::<MacAddr>(), &s)?;
+            rejects_well(s.parse::<NodeArg>(), &s)?;
+            rejects_well(s.parse::<ClockSeq>(), &s)?;
+            rejects_well(s.parse::<HexBytes>(), &s)?;
+            rejects_well(s.parse::<Count>(), &s)?;
+            rejects_well(s.parse::<NamespaceArg>(), &s)?;
+        }
+
+        #[test]
+        fn mac_near_misses_are_rejected_with_the_position(s in "[0-9a-fA-Fg:é-]{10,20}") {
+            rejects_well(s.parse::<MacAddr>(), &s)?;
         }
 
         #[test]

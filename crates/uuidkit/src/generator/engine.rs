@@ -1,20 +1,24 @@
 //! The counter engine shared by v7 (all three §6.2 methods) and the v8
-//! distributed layout.
+//! distributed layout, and [`EngineCore`], which binds it to a [`Reserve`]
+//! store.
 //!
 //! The ordered part of a UUID is one unsigned number
 //! `value = (tick << counter_bits) | counter`, where `tick = (ms << frac_bits) |
 //! frac` is the timestamp at the chosen precision (Method 3 adds `frac_bits`
 //! sub-millisecond bits, `floor(fraction × 2^frac_bits)`). Every UUID the engine
 //! hands out has a greater `value` than the one before, except after an explicit
-//! [`ClockBackPolicy::Reset`].
+//! [`ClockBackPolicy::Reset`]. [`Engine::next`] only proposes a value;
+//! [`Engine::commit`] makes it the last one, once the store has admitted it.
 
 use rand_core::Rng;
 
-use super::{ClockBackPolicy, GenError, GenErrorKind, RolloverPolicy};
+use super::{
+    ClockBackPolicy, GenError, GenErrorKind, Reading, Reservation, Reserve, RolloverPolicy, Stop,
+    Window,
+};
+use crate::{Clock, MAX_UNIX_TS_MS as MAX_MS, V7State};
 
 const NS_PER_MS: u64 = 1_000_000;
-/// Largest millisecond timestamp a 48-bit field holds.
-pub(crate) use crate::MAX_UNIX_TS_MS as MAX_MS;
 
 /// How the engine counts; validated by the configs that build it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,12 +36,54 @@ pub(crate) struct EngineSpec {
     pub tolerance_ns: u64,
 }
 
-/// Why [`Engine::next`] produced no value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stop {
-    /// The counter is used up and the policy is `Wait`: read the clock again.
-    Wait,
-    Err(GenError),
+/// The settings a counter-based builder shares: guard bits and the rollover
+/// and clock-back policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CounterOptions {
+    pub(crate) guard_bits: u8,
+    pub(crate) rollover: RolloverPolicy,
+    pub(crate) clock_back: ClockBackPolicy,
+    pub(crate) tolerance_ns: u64,
+}
+
+impl CounterOptions {
+    /// One guard bit, advance on rollover, reset beyond a 10 s step back.
+    pub(crate) const DEFAULT: CounterOptions = CounterOptions {
+        guard_bits: 1,
+        rollover: RolloverPolicy::AdvanceTimestamp,
+        clock_back: ClockBackPolicy::Reset,
+        tolerance_ns: super::DEFAULT_TOLERANCE_NS,
+    };
+
+    /// The engine for these widths, with the guard checked against the
+    /// counter (a layout without a counter has no guard).
+    pub(crate) fn spec(
+        &self,
+        frac_bits: u8,
+        counter_bits: u8,
+        increment_bits: u8,
+    ) -> Result<EngineSpec, GenError> {
+        let guard = if counter_bits == 0 {
+            0
+        } else {
+            self.guard_bits
+        };
+        if counter_bits != 0 && guard >= counter_bits {
+            return Err(GenError::config(
+                "guard bits smaller than the counter width",
+                guard.into(),
+            ));
+        }
+        Ok(EngineSpec {
+            frac_bits: frac_bits.into(),
+            counter_bits: counter_bits.into(),
+            guard_bits: guard.into(),
+            increment_bits: increment_bits.into(),
+            rollover: self.rollover,
+            clock_back: self.clock_back,
+            tolerance_ns: self.tolerance_ns,
+        })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -74,17 +120,8 @@ impl Engine {
         }
     }
 
-    pub(crate) fn spec(&self) -> &EngineSpec {
-        &self.spec
-    }
-
-    /// The last value handed out, and whether there was one.
-    pub(crate) fn last(&self) -> (u128, bool) {
-        (self.last, self.started)
-    }
-
     /// Restores a value as if it had been handed out last.
-    pub(crate) fn set_last(&mut self, value: u128) {
+    fn set_last(&mut self, value: u128) {
         self.last = value & mask(48 + self.spec.frac_bits + self.spec.counter_bits);
         self.started = true;
     }
@@ -124,22 +161,18 @@ impl Engine {
         r & (mask(c) >> self.spec.guard_bits)
     }
 
-    /// The next value for a clock reading of `unix_ns`.
+    /// The next value for a clock reading of `unix_ns`, not yet committed.
     #[inline]
-    pub(crate) fn next<R: Rng + ?Sized>(
-        &mut self,
-        unix_ns: u64,
-        rng: &mut R,
-    ) -> Result<u128, Stop> {
+    fn next<R: Rng + ?Sized>(&self, unix_ns: u64, rng: &mut R) -> Result<u128, Stop> {
         let now = self.tick_of(unix_ns).map_err(Stop::Err)?;
         let c = self.spec.counter_bits;
         let last_tick = (self.last >> c) as u64;
         if !self.started || now > last_tick {
-            return Ok(self.commit(((now as u128) << c) | self.seed(rng)));
+            return Ok(((now as u128) << c) | self.seed(rng));
         }
         if last_tick - now > self.tolerance_ticks {
             return match self.spec.clock_back {
-                ClockBackPolicy::Reset => Ok(self.commit(((now as u128) << c) | self.seed(rng))),
+                ClockBackPolicy::Reset => Ok(((now as u128) << c) | self.seed(rng)),
                 ClockBackPolicy::Error => Err(Stop::Err(GenError::new(
                     GenErrorKind::ClockBehind,
                     self.ns_of(last_tick).saturating_sub(self.spec.tolerance_ns),
@@ -155,7 +188,7 @@ impl Engine {
         };
         let next = self.last + inc;
         if (next >> c) as u64 == last_tick && c != 0 {
-            return Ok(self.commit(next));
+            return Ok(next);
         }
         match self.spec.rollover {
             RolloverPolicy::AdvanceTimestamp => {
@@ -167,7 +200,7 @@ impl Engine {
                         tick >> self.spec.frac_bits,
                     )));
                 }
-                Ok(self.commit(((tick as u128) << c) | self.seed(rng)))
+                Ok(((tick as u128) << c) | self.seed(rng))
             }
             RolloverPolicy::Wait => Err(Stop::Wait),
             RolloverPolicy::Error => Err(Stop::Err(GenError::new(
@@ -178,25 +211,179 @@ impl Engine {
         }
     }
 
+    /// Makes `value` (from [`next`](Self::next)) the last one handed out.
     #[inline]
-    fn commit(&mut self, value: u128) -> u128 {
+    fn commit(&mut self, value: u128) {
         self.last = value;
         self.started = true;
-        value
     }
 
     /// Splits a value into its millisecond timestamp and the bits that follow it
     /// (fraction, then counter), right-aligned.
     #[inline]
-    pub(crate) fn split(&self, value: u128) -> (u64, u128) {
+    fn split(&self, value: u128) -> (u64, u128) {
         let low = self.spec.frac_bits + self.spec.counter_bits;
         ((value >> low) as u64, value & mask(low))
     }
+}
 
-    /// The millisecond timestamp of a value.
+/// An [`Engine`] bound to a [`Reserve`] store: a value is committed only once
+/// the store's reservation covers its millisecond. Dropping it releases the
+/// store with the last state.
+#[derive(Debug)]
+pub(crate) struct EngineCore<S: Reserve<V7State>> {
+    engine: Engine,
+    store: S,
+    window: Window,
+}
+
+impl<S: Reserve<V7State>> Drop for EngineCore<S> {
+    fn drop(&mut self) {
+        let last = self.state();
+        self.store.release(&last);
+    }
+}
+
+impl<S: Reserve<V7State>> EngineCore<S> {
+    pub(crate) fn new(spec: EngineSpec, store: S) -> EngineCore<S> {
+        EngineCore {
+            engine: Engine::new(spec),
+            store,
+            window: Window::default(),
+        }
+    }
+
+    /// The same engine state with another store; this one is released.
+    pub(crate) fn rebind<S2: Reserve<V7State>>(self, store: S2) -> EngineCore<S2> {
+        EngineCore {
+            engine: self.engine.clone(),
+            store,
+            window: Window::default(),
+        }
+    }
+
+    pub(crate) fn spec(&self) -> &EngineSpec {
+        &self.engine.spec
+    }
+
+    pub(crate) fn store(&self) -> &S {
+        &self.store
+    }
+
+    pub(crate) fn store_mut(&mut self) -> &mut S {
+        &mut self.store
+    }
+
+    /// The millisecond timestamp and the ordered bits after it, right-aligned.
     #[inline]
-    pub(crate) fn ms_of(&self, value: u128) -> u64 {
-        self.split(value).0
+    pub(crate) fn split(&self, value: u128) -> (u64, u128) {
+        self.engine.split(value)
+    }
+
+    /// The state after the last value handed out.
+    pub(crate) fn state(&self) -> V7State {
+        if self.engine.started {
+            self.state_of(self.engine.last)
+        } else {
+            V7State::default()
+        }
+    }
+
+    fn state_of(&self, value: u128) -> V7State {
+        let (unix_ts_ms, counter) = self.engine.split(value);
+        V7State {
+            unix_ts_ms,
+            counter,
+            valid: true,
+        }
+    }
+
+    /// Restores `state` as if its value had been handed out last (counter
+    /// bits beyond the configured width dropped); `valid == false` is ignored.
+    pub(crate) fn set_state(&mut self, state: V7State) {
+        if state.valid {
+            let s = &self.engine.spec;
+            let low = s.frac_bits + s.counter_bits;
+            self.engine
+                .set_last(((state.unix_ts_ms as u128) << low) | (state.counter & mask(low)));
+        }
+    }
+
+    /// The next value: proposed by the engine, admitted by the store, then
+    /// committed.
+    ///
+    /// # Errors
+    /// The engine's (as configured) or the store's.
+    #[inline]
+    pub(crate) fn next<C: Clock, R: Rng>(
+        &mut self,
+        clock: &C,
+        rng: &mut R,
+        reading: &mut Reading,
+    ) -> Result<u128, GenError> {
+        let value = self.propose(clock, rng, reading)?;
+        if self.window.covers(self.engine.split(value).0) && self.store.is_held() {
+            self.engine.commit(value);
+            return Ok(value);
+        }
+        self.admit(clock, rng, reading, value)
+    }
+
+    /// The engine's next value, waiting for the clock on a `Wait` rollover.
+    #[inline]
+    fn propose<C: Clock, R: Rng>(
+        &self,
+        clock: &C,
+        rng: &mut R,
+        reading: &mut Reading,
+    ) -> Result<u128, GenError> {
+        loop {
+            match self.engine.next(reading.now, rng) {
+                Ok(v) => return Ok(v),
+                Err(Stop::Wait) if !reading.fixed => {
+                    clock.relax();
+                    reading.now = clock.now_ns();
+                }
+                Err(Stop::Wait) => return Err(self.exhausted(reading.now)),
+                Err(Stop::Err(e)) => return Err(e),
+            }
+        }
+    }
+
+    #[cold]
+    fn exhausted(&self, now: u64) -> GenError {
+        let ms = self.state().unix_ts_ms;
+        GenError::new(
+            GenErrorKind::CounterExhausted,
+            ms.saturating_mul(NS_PER_MS),
+            now,
+        )
+    }
+
+    /// Asks the store about `value` until it admits one; commits that one.
+    #[cold]
+    fn admit<C: Clock, R: Rng>(
+        &mut self,
+        clock: &C,
+        rng: &mut R,
+        reading: &mut Reading,
+        mut value: u128,
+    ) -> Result<u128, GenError> {
+        loop {
+            let needed = self.engine.split(value).0;
+            let state = self.state_of(value);
+            match self.store.reserve(&state, needed)? {
+                Reservation::Until(limit) => {
+                    self.window.grant(needed, limit);
+                    self.engine.commit(value);
+                    return Ok(value);
+                }
+                Reservation::ResumeFrom(resume) => {
+                    self.set_state(resume);
+                    value = self.propose(clock, rng, reading)?;
+                }
+            }
+        }
     }
 }
 
@@ -247,13 +434,33 @@ mod tests {
     fn three_branches_of_section_6_2() {
         let mut e = Engine::new(spec(0, 12));
         let mut rng = Counting(0);
-        let a = e.next(7_000_000, &mut rng).unwrap();
+        let mut next = |e: &mut Engine, ns: u64| {
+            let v = e.next(ns, &mut rng).unwrap();
+            e.commit(v);
+            v
+        };
+        let a = next(&mut e, 7_000_000);
         assert_eq!(a >> 12, 7);
         assert!(a & 0xFFF < 0x800, "seeded with the guard bit clear");
-        let b = e.next(7_000_000, &mut rng).unwrap();
+        let b = next(&mut e, 7_000_000);
         assert_eq!(b, a + 1, "same tick: increment");
-        let c = e.next(8_000_000, &mut rng).unwrap();
+        let c = next(&mut e, 8_000_000);
         assert_eq!(c >> 12, 8, "new tick: reseed");
         assert_eq!(e.split(c), (8, c & 0xFFF));
+    }
+
+    #[test]
+    fn a_proposed_value_is_not_the_last_until_committed() {
+        let mut e = Engine::new(spec(0, 12));
+        let mut rng = Counting(0);
+        let a = e.next(7_000_000, &mut rng).unwrap();
+        e.commit(a);
+        let b = e.next(7_000_000, &mut rng).unwrap();
+        assert_eq!(b, a + 1);
+        assert_eq!(
+            e.next(7_000_000, &mut rng).unwrap(),
+            a + 1,
+            "b was not committed"
+        );
     }
 }

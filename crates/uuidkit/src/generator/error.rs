@@ -5,10 +5,12 @@ use core::fmt;
 /// Why a generator returned no UUID. Opaque: ask [`GenError::kind`].
 ///
 /// ```
-/// use uuidkit::{GenErrorKind, ManualClock, RolloverPolicy, ThreadRng, V7Config, V7Generator, V7Method};
+/// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V7Generator, V7Method};
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
-/// let cfg = V7Config::new().method(V7Method::SubMillis { bits: 12 }).rollover(RolloverPolicy::Error);
-/// let mut g = V7Generator::with_config(&clock, ThreadRng, cfg)?;
+/// let mut g = V7Generator::builder()
+///     .method(V7Method::SubMillis { bits: 12 })
+///     .rollover(RolloverPolicy::Error)
+///     .build(&clock, ThreadRng)?;
 /// g.generate()?;
 /// let err = g.generate().unwrap_err(); // same 1/4096 ms tick, no counter bits
 /// assert_eq!(err.kind(), GenErrorKind::CounterExhausted);

@@ -1,14 +1,17 @@
-//! What all time-based generators share: the error type, the counter-rollover
-//! and clock-back policies, the [`Reserve`] seam for stable storage (RFC 9562
-//! §6.3), and the counter engine behind v7 and the v8 distributed layout.
+//! What all time-based generators share: the [`Generator`] trait, the error
+//! type, the counter-rollover and clock-back policies, the [`Reserve`] seam for
+//! stable storage (RFC 9562 §6.3), the counter engine behind v7 and the v8
+//! distributed layout, and the Gregorian timestamp engine behind v1 and v6.
 
 mod engine;
 mod error;
+mod gregorian;
 
-#[cfg(feature = "std")]
-pub(crate) use engine::MAX_MS;
-pub(crate) use engine::{Engine, EngineSpec, Stop};
+use crate::Uuid;
+
+pub(crate) use engine::{CounterOptions, EngineCore, EngineSpec};
 pub use error::{GenError, GenErrorKind};
+pub(crate) use gregorian::{GregorianCore, random_clock_seq, random_node};
 
 /// What a generator does when its counter is used up within one clock tick
 /// (RFC 9562 §6.2: "counter rollovers MUST be handled"). No policy ever wraps the
@@ -57,50 +60,204 @@ pub enum ClockBackPolicy {
     Error,
 }
 
+/// The one shape of every UUID generator: make the next UUID, or fill a slice.
+///
+/// Implemented by [`V1Generator`](crate::V1Generator),
+/// [`V6Generator`](crate::V6Generator), [`V7Generator`](crate::V7Generator),
+/// [`V8TimeGenerator`](crate::V8TimeGenerator) and
+/// [`V8Distributed`](crate::V8Distributed), whatever their clock, RNG and
+/// store. It is object-safe, so code that picks a generator at run time can
+/// hold a `Box<dyn Generator>`.
+///
+/// ```
+/// use uuidkit::{Generator, ManualClock, ThreadRng, Uuid, V1Generator, V7Generator};
+/// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000_000);
+/// let mut generators: Vec<Box<dyn Generator + '_>> = vec![
+///     Box::new(V7Generator::new(&clock, ThreadRng)),
+///     Box::new(V1Generator::new(&clock, ThreadRng)),
+/// ];
+/// let mut batch = [Uuid::NIL; 4];
+/// for g in &mut generators {
+///     g.fill(&mut batch)?;
+///     for u in batch {
+///         let t = u.unix_nanos().unwrap() - 1_645_557_742_000_000_000;
+///         assert!((0..1_000_000).contains(&t), "{u} is within the clock's millisecond");
+///     }
+/// }
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+pub trait Generator {
+    /// The next UUID.
+    ///
+    /// # Errors
+    /// Each generator documents when it fails: only as configured (a
+    /// [`RolloverPolicy::Error`] or [`ClockBackPolicy::Error`]), after the end
+    /// of its timestamp field, or when its [`Reserve`] store fails.
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
+    /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    fn generate(&mut self) -> Result<Uuid, GenError>;
+
+    /// Fills `out` with the next UUIDs, as repeated [`generate`](Self::generate)
+    /// calls (a generator may do it faster, for instance with one clock
+    /// reading for the whole batch).
+    ///
+    /// # Errors
+    /// As [`generate`](Self::generate). On error the contents of `out` are
+    /// unspecified; the UUIDs written before the failure count as issued.
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, Uuid, V6Generator};
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
+    /// let mut g = V6Generator::new(&clock, ThreadRng);
+    /// let mut out = [Uuid::NIL; 10];
+    /// g.fill(&mut out)?;
+    /// assert!(out.windows(2).all(|w| w[0] < w[1]));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        for slot in out {
+            *slot = self.generate()?;
+        }
+        Ok(())
+    }
+}
+
+impl<G: Generator + ?Sized> Generator for &mut G {
+    #[inline]
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        (**self).generate()
+    }
+    #[inline]
+    fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        (**self).fill(out)
+    }
+}
+
 /// The seam for generator state in stable storage (RFC 9562 §6.3, block
-/// reservation). A generator calls [`Reserve::reserve`] whenever the timestamp it
-/// is about to use reaches the limit returned by the previous call (and once
-/// before the first UUID), and generates from memory below that limit.
+/// reservation): the only way a generator reaches a store.
+///
+/// A generator asks [`Reserve::reserve`] before the first UUID and whenever
+/// the timestamp it is about to use leaves the range the last answer covered
+/// (past its limit, or below where it started after a clock step back), when
+/// its v1/v6 clock sequence or node changes, and when [`Reserve::is_held`]
+/// says the reservation no longer holds; between those calls it generates from
+/// memory. When it is dropped (or given another store) it calls
+/// [`Reserve::release`] with its last state.
 ///
 /// Timestamps are those of the generator: Unix milliseconds for v7 and the v8
 /// distributed layout, 60-bit Gregorian 100-ns ticks for v1/v6. `state` is the
 /// generator's state *including* the UUID about to be returned
-/// ([`V7State`](crate::V7State) or [`V1State`](crate::V1State)). A store would
-/// write a high-water mark at or above the returned limit before returning it,
-/// and seed a restarted generator with `with_state` from what it read. If
-/// `reserve` fails, that UUID is not returned and is never issued again.
+/// ([`V7State`](crate::V7State) or [`V1State`](crate::V1State)). If `reserve`
+/// fails, that UUID is not returned and the generator's state is as it was
+/// before the call. [`uuidkit::state`](crate::state) implements this trait
+/// over a state file ([`state::V7Lease`](crate::state::V7Lease),
+/// [`state::GregorianLease`](crate::state::GregorianLease)).
 ///
 /// ```
-/// use uuidkit::{GenError, ManualClock, Reserve, ThreadRng, V7Generator, V7State};
+/// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7Generator, V7State};
 /// #[derive(Debug, Default)]
 /// struct Blocks { calls: u32 }
 /// impl Reserve<V7State> for Blocks {
-///     fn reserve(&mut self, _state: &V7State, needed: u64) -> Result<u64, GenError> {
+///     fn reserve(&mut self, _state: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
 ///         self.calls += 1;
-///         Ok(needed + 1_000) // a one-second block
+///         Ok(Reservation::Until(needed + 1_000)) // a one-second block
 ///     }
 /// }
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
-/// let mut g = V7Generator::new(&clock, ThreadRng).with_reserve(Blocks::default());
+/// let mut g = V7Generator::new(&clock, ThreadRng).with_store(Blocks::default());
 /// for _ in 0..10 { g.generate()?; clock.advance(50_000_000); } // 500 ms
-/// assert_eq!(g.reserve_ref().calls, 1);
+/// assert_eq!(g.store().calls, 1);
 /// # Ok::<(), GenError>(())
 /// ```
 pub trait Reserve<S> {
-    /// Reserves timestamps from `needed` on; returns the new limit, which must be
-    /// greater than `needed` (a smaller value is treated as `needed + 1`).
+    /// Reserves timestamps from `needed` on for a generator whose next state
+    /// is `state`.
     ///
     /// # Errors
     /// Whatever the store reports; the generator passes it on unchanged and
     /// issues nothing.
-    fn reserve(&mut self, state: &S, needed: u64) -> Result<u64, GenError>;
+    fn reserve(&mut self, state: &S, needed: u64) -> Result<Reservation<S>, GenError>;
+
+    /// Whether the last reservation still holds. The generator asks before
+    /// every UUID (so keep it to a load and a compare); `false` makes it call
+    /// [`reserve`](Self::reserve) before the next one. A store that must not
+    /// let a forked child continue its parent's block answers `false` there.
+    /// The default: always holds.
+    ///
+    /// ```
+    /// use uuidkit::{NoReserve, Reserve, V7State};
+    /// assert!(<NoReserve as Reserve<V7State>>::is_held(&NoReserve));
+    /// ```
+    #[inline]
+    fn is_held(&self) -> bool {
+        true
+    }
+
+    /// Called once when the generator is dropped or given another store, with
+    /// its state after the last UUID it issued (`valid` is false if it issued
+    /// none): a store may give back the part of its reservation that was not
+    /// used. The default does nothing.
+    ///
+    /// ```
+    /// use std::{cell::Cell, rc::Rc};
+    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7Generator, V7State};
+    /// struct Mark(Rc<Cell<u64>>);
+    /// impl Reserve<V7State> for Mark {
+    ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+    ///         self.0.set(needed + 100); // a 100 ms block
+    ///         Ok(Reservation::Until(needed + 100))
+    ///     }
+    ///     fn release(&mut self, last: &V7State) {
+    ///         self.0.set(last.unix_ts_ms + 1); // give back the unused tail
+    ///     }
+    /// }
+    /// let mark = Rc::new(Cell::new(0));
+    /// let mut g = V7Generator::new(ManualClock::new(1_000_000_000), ThreadRng).with_store(Mark(mark.clone()));
+    /// g.generate()?;
+    /// assert_eq!(mark.get(), 1_100);
+    /// drop(g);
+    /// assert_eq!(mark.get(), 1_001);
+    /// # Ok::<(), GenError>(())
+    /// ```
+    #[inline]
+    fn release(&mut self, last: &S) {
+        let _ = last;
+    }
+}
+
+/// A store's answer to [`Reserve::reserve`].
+///
+/// ```
+/// use uuidkit::{Reservation, V7State};
+/// let r: Reservation<V7State> = Reservation::Until(1_000);
+/// assert_ne!(r, Reservation::ResumeFrom(V7State::default()));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reservation<S> {
+    /// Every timestamp from `needed` up to (not including) this limit is
+    /// reserved. A limit not above `needed` counts as `needed + 1`.
+    Until(u64),
+    /// Declined: the generator restores this state (as its `with_state`
+    /// would), then asks again for the next timestamp after it. The UUID that
+    /// prompted the request is not returned. This is how a store moves a
+    /// generator above a stored high-water mark, or onto its own clock
+    /// sequence and node. A v1/v6 generator first waits for its clock to reach
+    /// the state's timestamp, as it never runs ahead of its clock. The store
+    /// must admit a later request above that state, or the generator keeps
+    /// asking.
+    ResumeFrom(S),
 }
 
 /// The in-memory default: reserves everything at once, never fails.
 ///
 /// ```
-/// use uuidkit::{NoReserve, Reserve, V7State};
-/// assert_eq!(NoReserve.reserve(&V7State::default(), 5)?, u64::MAX);
+/// use uuidkit::{NoReserve, Reservation, Reserve, V7State};
+/// assert_eq!(NoReserve.reserve(&V7State::default(), 5)?, Reservation::Until(u64::MAX));
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,14 +265,86 @@ pub struct NoReserve;
 
 impl<S> Reserve<S> for NoReserve {
     #[inline]
-    fn reserve(&mut self, _state: &S, _needed: u64) -> Result<u64, GenError> {
-        Ok(u64::MAX)
+    fn reserve(&mut self, _state: &S, _needed: u64) -> Result<Reservation<S>, GenError> {
+        Ok(Reservation::Until(u64::MAX))
     }
 }
 
 impl<S, T: Reserve<S> + ?Sized> Reserve<S> for &mut T {
-    fn reserve(&mut self, state: &S, needed: u64) -> Result<u64, GenError> {
+    #[inline]
+    fn reserve(&mut self, state: &S, needed: u64) -> Result<Reservation<S>, GenError> {
         (**self).reserve(state, needed)
+    }
+    #[inline]
+    fn is_held(&self) -> bool {
+        (**self).is_held()
+    }
+    #[inline]
+    fn release(&mut self, last: &S) {
+        (**self).release(last)
+    }
+}
+
+/// The timestamps a generator's last reservation covers: `floor..limit`.
+/// Closed (empty) until the first reservation and after anything that must
+/// go through the store again.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Window {
+    floor: u64,
+    limit: u64,
+}
+
+impl Window {
+    #[inline(always)]
+    pub(crate) fn covers(&self, t: u64) -> bool {
+        self.floor <= t && t < self.limit
+    }
+
+    /// Records a [`Reservation::Until`] answer to a request for `needed`.
+    pub(crate) fn grant(&mut self, needed: u64, limit: u64) {
+        self.floor = needed;
+        self.limit = limit.max(needed.saturating_add(1));
+    }
+
+    /// Empties the window: the next UUID goes through the store.
+    pub(crate) fn close(&mut self) {
+        *self = Window::default();
+    }
+}
+
+/// Why an engine proposed no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The counter (or the room ahead of the clock) is used up and the policy
+    /// is `Wait`: read the clock again.
+    Wait,
+    Err(GenError),
+}
+
+/// Where a generator is in time: a clock reading it may refresh while waiting
+/// for the clock to move, or a fixed time (its `at` method) for which waiting
+/// is impossible.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reading {
+    pub(crate) now: u64,
+    pub(crate) fixed: bool,
+}
+
+impl Reading {
+    #[inline]
+    pub(crate) fn of<C: crate::Clock>(clock: &C) -> Reading {
+        Reading {
+            now: clock.now_ns(),
+            fixed: false,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn at(unix_ns: u64) -> Reading {
+        Reading {
+            now: unix_ns,
+            fixed: true,
+        }
     }
 }
 

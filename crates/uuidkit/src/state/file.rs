@@ -110,7 +110,7 @@ impl FileStore {
     /// ```
     /// use core::time::Duration;
     /// let store = uuidkit::state::FileStore::new("/tmp/s").with_lock_timeout(Duration::from_millis(50));
-    /// # let _ = store;
+    /// assert!(format!("{store:?}").contains("lock_timeout: 50ms"));
     /// ```
     pub fn with_lock_timeout(mut self, timeout: Duration) -> FileStore {
         self.lock_timeout = timeout;

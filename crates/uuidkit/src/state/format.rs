@@ -35,10 +35,9 @@ pub const HEADER: &str = "uuidkit-state 1";
 const HEADER_PREFIX: &str = "uuidkit-state ";
 const CHECKSUM_PREFIX: &str = "sha256 ";
 const CHECKSUM_HEX: usize = 16;
-/// The largest 60-bit timestamp (RFC 9562 §5.1).
-pub(crate) use crate::MAX_GREGORIAN_TIMESTAMP as TS60_MAX;
-/// The largest 48-bit millisecond timestamp (RFC 9562 §5.7).
-pub(crate) use crate::MAX_UNIX_TS_MS as MS48_MAX;
+use crate::{
+    GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX,
+};
 
 /// Stored state of a version 1 or version 6 generator (RFC 9562 §6.3).
 ///
@@ -271,7 +270,12 @@ impl Fields {
             }
             (Some(v), "clock_seq") => {
                 dup(self.clock_seq[v].map(|x| x.1))?;
-                let cs = number(line, value, 0x3FFF, "clock sequence in 0..=16383")?;
+                let cs = number(
+                    line,
+                    value,
+                    crate::MAX_CLOCK_SEQ.into(),
+                    "clock sequence in 0..=16383",
+                )?;
                 self.clock_seq[v] = Some((cs as u16, line));
             }
             (Some(v), "node") => {
@@ -433,10 +437,13 @@ pub(crate) fn fmt_ms(ms: u64) -> String {
 
 /// A 60-bit Gregorian timestamp as RFC 3339 UTC with 100-ns precision.
 pub(crate) fn fmt_ts60(ts: u64) -> String {
-    // Seconds from 1582-10-15 to 1970-01-01.
-    const GREGORIAN_TO_UNIX_SECS: i64 = 12_219_292_800;
-    let secs = (ts / 10_000_000) as i64 - GREGORIAN_TO_UNIX_SECS;
-    fmt_secs(secs, &format!("{:07}", ts % 10_000_000))
+    // Both fit an i64: a timestamp has 60 bits.
+    let unix_100ns = ts as i64 - GREGORIAN_TO_UNIX_100NS as i64;
+    let (secs, frac) = (
+        unix_100ns.div_euclid(10_000_000),
+        unix_100ns.rem_euclid(10_000_000),
+    );
+    fmt_secs(secs, &format!("{frac:07}"))
 }
 
 #[cfg(test)]

@@ -1,13 +1,12 @@
 //! Process-wide generators bound to one configured store.
 
-use core::sync::atomic::{AtomicU8, Ordering};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use super::{BlockPolicy, FileStore, Reserver, StateStore, Status, StoredV1, StoredV6, StoredV7};
-use crate::generator::GenError;
+use super::{BlockPolicy, FileStore, GregorianLease, Reserver, StateStore, Status, V7Lease};
+use crate::generator::{GenError, Generator};
 use crate::{
-    ClockBackPolicy, CoarseClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Config,
+    ClockBackPolicy, CoarseClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator,
     V7Generator,
 };
 
@@ -29,7 +28,7 @@ impl StateConfig {
     ///
     /// ```
     /// let cfg = uuidkit::state::StateConfig::new("/tmp/s");
-    /// # let _ = cfg;
+    /// assert_eq!(cfg.path(), Some(std::path::Path::new("/tmp/s")));
     /// ```
     pub fn new(path: impl Into<PathBuf>) -> StateConfig {
         StateConfig {
@@ -59,7 +58,7 @@ impl StateConfig {
     /// use uuidkit::state::{BlockPolicy, StateConfig};
     /// let p = BlockPolicy { block: Duration::from_millis(10), ..BlockPolicy::default() };
     /// let cfg = StateConfig::new("/tmp/s").policy(p);
-    /// # let _ = cfg;
+    /// assert_ne!(cfg, StateConfig::new("/tmp/s"));
     /// ```
     pub fn policy(mut self, policy: BlockPolicy) -> StateConfig {
         self.policy = policy;
@@ -87,27 +86,25 @@ impl StateConfig {
 #[derive(Debug)]
 struct Global {
     reserver: Reserver,
-    v1: Option<StoredV1<CoarseClock, ThreadRng>>,
-    v6: Option<StoredV6<CoarseClock, ThreadRng>>,
-    v7: Option<StoredV7<SystemClock, ThreadRng>>,
+    v1: Option<V1Generator<CoarseClock, ThreadRng, GregorianLease>>,
+    v6: Option<V6Generator<CoarseClock, ThreadRng, GregorianLease>>,
+    v7: Option<V7Generator<SystemClock, ThreadRng, V7Lease>>,
 }
 
 static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
-/// Whether [`Uuid::now_v7`] goes through the stored generator: 0 not yet
-/// known, 1 no, 2 yes.
-static ROUTE: AtomicU8 = AtomicU8::new(0);
 
 /// Configures the process-wide stored generators ([`now_v1`], [`now_v6`],
 /// [`now_v7`]). Generators already running give back the unused tails of their
-/// blocks and start over with the new store.
+/// blocks and start over with the new store. Without it they use
+/// [`StateConfig::from_env`].
 ///
 /// ```rust,standalone_crate
-/// use uuidkit::state::{configure, configured, now_v7, StateConfig};
+/// use uuidkit::state::{configure, now_v7, FileStore, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-configure-doc-{}", std::process::id()));
 /// configure(StateConfig::new(dir.join("state")));
-/// assert!(configured());
 /// let (u, _status) = now_v7()?;
-/// assert_eq!(u.version(), Some(uuidkit::Version::SortRand));
+/// let stored = FileStore::new(dir.join("state")).load().unwrap();
+/// assert!(stored.v7.unwrap().hwm_ms > u.unix_ts_ms().unwrap()); // the file covers it
 /// # uuidkit::state::release();
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), uuidkit::GenError>(())
@@ -123,51 +120,24 @@ pub fn configure(config: StateConfig) {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .replace(global);
-    ROUTE.store(2, Ordering::Release);
     drop(old);
-}
-
-/// True if [`configure`] was called or `UUIDKIT_STATE` was set (and not
-/// empty) when first asked. Then [`Uuid::now_v7`] and [`Uuid::fill_v7`] use
-/// the process-wide stored generator of [`now_v7`] instead of the in-memory
-/// one, so even they stay unique and ordered across processes and restarts.
-///
-/// ```
-/// let _ = uuidkit::state::configured();
-/// ```
-#[inline]
-pub fn configured() -> bool {
-    match ROUTE.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => init_route(),
-    }
-}
-
-#[cold]
-fn init_route() -> bool {
-    let on = std::env::var_os(super::ENV_VAR).is_some_and(|v| !v.is_empty());
-    let _ = ROUTE.compare_exchange(
-        0,
-        if on { 2 } else { 1 },
-        Ordering::AcqRel,
-        Ordering::Acquire,
-    );
-    ROUTE.load(Ordering::Acquire) == 2
-}
-
-/// For [`Uuid::now_v7`] when [`configured`]: `None` only if the stored
-/// generator fails (after the year 10889), and then the caller uses memory.
-pub(crate) fn routed_now_v7() -> Option<Uuid> {
-    now_v7().ok().map(|(u, _)| u)
 }
 
 /// Gives back the unused tails of the process-wide generators' blocks (so the
 /// next process need not start ahead of the clock). Call it before exiting; the
 /// next `now_*` call reserves anew.
 ///
-/// ```
-/// uuidkit::state::release();
+/// ```rust,standalone_crate
+/// use uuidkit::state::{configure, now_v7, release, FileStore, StateConfig};
+/// let dir = std::env::temp_dir().join(format!("uuidkit-release-doc-{}", std::process::id()));
+/// configure(StateConfig::new(dir.join("state")));
+/// let (u, _) = now_v7()?;
+/// let mark = || FileStore::new(dir.join("state")).load().unwrap().v7.unwrap().hwm_ms;
+/// assert!(mark() > u.unix_ts_ms().unwrap() + 1); // the whole block is reserved
+/// release();
+/// assert_eq!(mark(), u.unix_ts_ms().unwrap() + 1); // down to one past the last UUID
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), uuidkit::GenError>(())
 /// ```
 pub fn release() {
     let mut g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
@@ -175,6 +145,17 @@ pub fn release() {
         g.v1 = None;
         g.v6 = None;
         g.v7 = None;
+    }
+}
+
+/// The generator in `slot`, made by `make` on first use.
+fn started<G>(
+    slot: &mut Option<G>,
+    make: impl FnOnce() -> Result<G, GenError>,
+) -> Result<&mut G, GenError> {
+    match slot {
+        Some(generator) => Ok(generator),
+        None => Ok(slot.insert(make()?)),
     }
 }
 
@@ -192,10 +173,11 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 /// A v7 UUID from the process-wide generator bound to the configured store
 /// ([`configure`]; by default [`StateConfig::from_env`]), with the status of
 /// its block's reservation. Monotonic within the process (one generator behind
-/// a lock) and unique across every process sharing the store.
+/// a lock, with unbounded clock-back tolerance) and unique across every
+/// process sharing the store.
 ///
 /// # Errors
-/// As [`StoredV7::generate`].
+/// As [`V7Generator`]'s with a [`V7Lease`].
 ///
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
@@ -203,23 +185,25 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 /// let (a, _) = uuidkit::state::now_v7()?;
 /// let (b, status) = uuidkit::state::now_v7()?;
 /// assert!(a < b);
-/// println!("{status}");
+/// assert!(status.is_persisted(), "{status}"); // the block is in the file
 /// # uuidkit::state::release();
 /// # let _ = std::fs::remove_dir_all(&dir);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 pub fn now_v7() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
-        let r = g.reserver.clone();
-        let generator = g.v7.get_or_insert_with(|| {
+        let generator = started(&mut g.v7, || {
             // Process-wide monotonicity is never given up: unbounded clock-back tolerance.
-            let config = V7Config::new().clock_back(ClockBackPolicy::Reset, u64::MAX);
-            V7Generator::with_config(SystemClock, ThreadRng, config)
-                .unwrap_or_else(|_| V7Generator::new(SystemClock, ThreadRng))
-                .with_store(r)
-        });
+            let v7 = V7Generator::builder()
+                .clock_back(ClockBackPolicy::Reset, u64::MAX)
+                .build(SystemClock, ThreadRng)?;
+            Ok(v7.with_store(g.reserver.lease_v7()))
+        })?;
         let u = generator.generate()?;
-        Ok((u, generator.status().unwrap_or(Status::SAFE)))
+        Ok((
+            u,
+            generator.store().status().cloned().unwrap_or(Status::SAFE),
+        ))
     })
 }
 
@@ -227,7 +211,7 @@ pub fn now_v7() -> Result<(Uuid, Status), GenError> {
 /// with its status; see [`now_v7`].
 ///
 /// # Errors
-/// As [`StoredV1::generate`].
+/// As [`V1Generator`]'s with a [`GregorianLease`].
 ///
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
@@ -240,12 +224,14 @@ pub fn now_v7() -> Result<(Uuid, Status), GenError> {
 /// ```
 pub fn now_v1() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
-        let r = g.reserver.clone();
-        let generator = g
-            .v1
-            .get_or_insert_with(|| V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r));
+        let generator = started(&mut g.v1, || {
+            Ok(V1Generator::new(CoarseClock::new(), ThreadRng).with_store(g.reserver.lease_v1()))
+        })?;
         let u = generator.generate()?;
-        Ok((u, generator.status().unwrap_or(Status::SAFE)))
+        Ok((
+            u,
+            generator.store().status().cloned().unwrap_or(Status::SAFE),
+        ))
     })
 }
 
@@ -254,7 +240,7 @@ pub fn now_v1() -> Result<(Uuid, Status), GenError> {
 /// [`now_v7`].
 ///
 /// # Errors
-/// As [`StoredV6::generate`].
+/// As [`V6Generator`]'s with a [`GregorianLease`].
 ///
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
@@ -267,13 +253,16 @@ pub fn now_v1() -> Result<(Uuid, Status), GenError> {
 /// ```
 pub fn now_v6() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
-        let r = g.reserver.clone();
-        let generator = g.v6.get_or_insert_with(|| {
-            V6Generator::new(CoarseClock::new(), ThreadRng)
+        let generator = started(&mut g.v6, || {
+            let v6 = V6Generator::builder()
                 .retain()
-                .with_store(r)
-        });
+                .build(CoarseClock::new(), ThreadRng)?;
+            Ok(v6.with_store(g.reserver.lease_v6()))
+        })?;
         let u = generator.generate()?;
-        Ok((u, generator.status().unwrap_or(Status::SAFE)))
+        Ok((
+            u,
+            generator.store().status().cloned().unwrap_or(Status::SAFE),
+        ))
     })
 }

@@ -4,11 +4,14 @@
 //! # How it works
 //!
 //! A [`StateStore`] holds, per time-based version, a *high-water mark*: every
-//! timestamp ever issued under the store is below it. A generator that uses a
-//! store *reserves a block*: it locks the store, reads the marks, claims the
-//! range from `max(now, mark)` to a short time ([`BlockPolicy::block`]) later,
-//! writes the new mark, unlocks, and then generates from memory until the
-//! block is used up. So the file is touched about once per block, and:
+//! timestamp ever issued under the store is below it. A generator bound to a
+//! store (`with_store` with a lease from [`Reserver::lease_v1`],
+//! [`lease_v6`](Reserver::lease_v6) or [`lease_v7`](Reserver::lease_v7): the
+//! generators' one [`Reserve`](crate::Reserve) seam) *reserves a block*: it
+//! locks the store, reads the marks, claims the range from `max(now, mark)` to
+//! a short time ([`BlockPolicy::block`]) later, writes the new mark, unlocks,
+//! and then generates from memory until the block is used up. So the file is
+//! touched about once per block, and:
 //!
 //! * processes sharing a store never share a timestamp (their blocks are
 //!   disjoint), even with the same node ID;
@@ -46,11 +49,12 @@
 //!
 //! [`now_v1`], [`now_v6`] and [`now_v7`] use process-wide generators bound to
 //! the store set by [`configure`] (by default the file at
-//! [`FileStore::default_path`]), and return the status with each UUID. Once
-//! [`configured`] (by [`configure`] or the `UUIDKIT_STATE` variable),
-//! [`Uuid::now_v7`](crate::Uuid::now_v7) and [`Uuid::fill_v7`](crate::Uuid::fill_v7)
-//! use the stored v7 generator too. Call [`release`] before exiting to give
-//! back the unused tails of their blocks.
+//! [`FileStore::default_path`]), and return the status with each UUID. Call
+//! [`release`] before exiting to give back the unused tails of their blocks.
+//! Only these functions, and generators given a lease, touch stable storage:
+//! [`Uuid::now_v7`](crate::Uuid::now_v7), [`Uuid::fill_v7`](crate::Uuid::fill_v7)
+//! and [`Uuid::new_v4`](crate::Uuid::new_v4) stay in memory whatever the
+//! environment says, and `UUIDKIT_STATE` only chooses the default path.
 //!
 //! # The file
 //!
@@ -85,22 +89,21 @@
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
-mod bind;
 mod error;
 mod file;
 mod format;
 mod global;
+mod lease;
 mod reserve;
 
 use core::fmt;
 use std::sync::{Arc, Mutex};
 
-pub use bind::{StoredV1, StoredV6, StoredV7};
 pub use error::{StateError, StateErrorKind};
 pub use file::{ENV_VAR, FileStore};
 pub use format::{GregorianMark, HEADER, StateRecord, V7Mark};
-pub(crate) use global::routed_now_v7;
-pub use global::{StateConfig, configure, configured, now_v1, now_v6, now_v7, release};
+pub use global::{StateConfig, configure, now_v1, now_v6, now_v7, release};
+pub use lease::{GregorianLease, V7Lease};
 pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
 
 /// Stable storage for generator state (RFC 9562 §6.3).
@@ -293,6 +296,7 @@ impl StateStore for MemoryStore {
 pub struct Reserver {
     store: Arc<dyn StateStore>,
     policy: BlockPolicy,
+    last_status: Arc<Mutex<Option<Status>>>,
 }
 
 /// Which v1/v6 record of a [`StateRecord`].
@@ -320,10 +324,7 @@ impl Reserver {
     /// assert_eq!(r.policy(), BlockPolicy::default());
     /// ```
     pub fn new(store: impl StateStore + 'static, policy: BlockPolicy) -> Reserver {
-        Reserver {
-            store: Arc::new(store),
-            policy,
-        }
+        Reserver::shared(Arc::new(store), policy)
     }
 
     /// Reserves from a shared store (so that several generators in this process
@@ -340,7 +341,88 @@ impl Reserver {
     /// assert_eq!(y.start_ms, x.end_ms);
     /// ```
     pub fn shared(store: Arc<dyn StateStore>, policy: BlockPolicy) -> Reserver {
-        Reserver { store, policy }
+        Reserver {
+            store,
+            policy,
+            last_status: Arc::default(),
+        }
+    }
+
+    /// A lease for a [`V1Generator`](crate::V1Generator): pass it to the
+    /// generator's `with_store`. See [`GregorianLease`].
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    /// let u = g.generate()?;
+    /// let stored = r.store().transact(&mut |old| *old.unwrap());
+    /// assert!(stored.is_safe());
+    /// assert_eq!(u.gregorian_timestamp(), Some(0x1EC9414C232AB00));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn lease_v1(&self) -> GregorianLease {
+        GregorianLease::new(self.clone(), Gregorian::V1)
+    }
+
+    /// A lease for a [`V6Generator`](crate::V6Generator), on the v6 record.
+    /// See [`GregorianLease`].
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// let mut g = V6Generator::new(&clock, ThreadRng).with_store(r.lease_v6());
+    /// g.generate()?;
+    /// let mut stored = None;
+    /// r.store().transact(&mut |old| { stored = old.copied(); *old.unwrap() });
+    /// assert!(stored.unwrap().v6.is_some() && stored.unwrap().v1.is_none());
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn lease_v6(&self) -> GregorianLease {
+        GregorianLease::new(self.clone(), Gregorian::V6)
+    }
+
+    /// A lease for a [`V7Generator`](crate::V7Generator). See [`V7Lease`].
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    /// g.generate()?;
+    /// assert_eq!(g.store().block().map(|b| (b.start_ms, b.end_ms)), Some((1_645_557_742_000, 1_645_557_742_100)));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn lease_v7(&self) -> V7Lease {
+        V7Lease::new(self.clone())
+    }
+
+    /// The status of the latest reservation made through this reserver or a
+    /// clone of it (its leases included); `None` before the first.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateErrorKind};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// assert_eq!(r.last_status(), None);
+    /// r.reserve_v7(1_000);
+    /// assert_eq!(r.last_status().unwrap().reason().map(|e| e.kind()), Some(StateErrorKind::Missing));
+    /// r.clone().reserve_v7(1_000);
+    /// assert!(r.last_status().unwrap().is_safe());
+    /// ```
+    pub fn last_status(&self) -> Option<Status> {
+        self.last_status
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn record(&self, status: &Status) {
+        *self.last_status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status.clone());
     }
 
     /// The block policy.
@@ -384,6 +466,7 @@ impl Reserver {
         });
         // `transact` calls the closure exactly once.
         let block = out.unwrap_or_else(|| self.policy.reserve_gregorian(None, now, node, fresh));
+        self.record(&status);
         (block, status)
     }
 
@@ -414,8 +497,7 @@ impl Reserver {
     /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
     /// let (v1, _) = r.reserve_v1(5, None, fresh);
     /// let (v6, _) = r.reserve_v6(5, None, fresh);
-    /// assert_eq!(v6.start, 5, "v1 and v6 UUIDs never collide, so their marks are separate");
-    /// # let _ = v1;
+    /// assert_eq!((v1.start, v6.start), (5, 5), "v1 and v6 UUIDs never collide, so their marks are separate");
     /// ```
     pub fn reserve_v6(
         &self,
@@ -445,6 +527,7 @@ impl Reserver {
             rec
         });
         let block = out.unwrap_or_else(|| self.policy.reserve_v7(None, now_ms));
+        self.record(&status);
         (block, status)
     }
 

@@ -4,7 +4,8 @@
 
 use core::time::Duration;
 
-use super::format::{GregorianMark, MS48_MAX, TS60_MAX, V7Mark};
+use super::format::{GregorianMark, V7Mark};
+use crate::{MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX};
 
 /// How large a block is reserved, and when the clock counts as behind.
 ///
@@ -208,7 +209,7 @@ impl BlockPolicy {
         let now = now.min(TS60_MAX);
         let mut fresh_node = fresh.node;
         fresh_node[0] |= 0x01;
-        let fresh_cs = fresh.clock_seq & 0x3FFF;
+        let fresh_cs = fresh.clock_seq & MAX_CLOCK_SEQ;
         let (start, clock_seq, node, origin) = match stored {
             None => (
                 now,
@@ -229,14 +230,14 @@ impl BlockPolicy {
                         let by = s.hwm - now;
                         (
                             now,
-                            (s.clock_seq + 1) & 0x3FFF,
+                            (s.clock_seq + 1) & MAX_CLOCK_SEQ,
                             s.node,
                             BlockOrigin::ClockBehind { by },
                         )
                     }
                     _ => (
                         now.max(s.hwm),
-                        s.clock_seq & 0x3FFF,
+                        s.clock_seq & MAX_CLOCK_SEQ,
                         s.node,
                         BlockOrigin::Continued,
                     ),

@@ -1,75 +1,104 @@
-//! Where generated UUIDs come from: one library generator per kind, configured
-//! from the validated plan.
+//! Where generated UUIDs come from: one library [`Generator`] per plan,
+//! configured through the library's builders.
 
 use std::io::Write;
 use std::path::Path;
 
-use uuidkit::state::{BlockPolicy, FileStore, Reserver, Status, StoredV1, StoredV6, StoredV7};
+use uuidkit::state::{BlockPolicy, FileStore, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, ManualClock, RolloverPolicy, SystemClock, ThreadRng, Uuid, V1Generator,
-    V6Generator, V7Config, V7Generator, V7Method, V8TimeGenerator,
+    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, ManualClock, SystemClock, ThreadRng,
+    Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8TimeGenerator,
 };
 
-use crate::api;
 use crate::error::Error;
 use crate::flags::{Kind, MethodArg, NewPlan, NodeChoice};
 use crate::time::{self, Nanos};
 
 /// A configured generator that fills batches.
-pub enum Source {
-    /// The same UUID every time (nil, max, name-based).
-    Constant(Uuid),
-    /// v4 from the thread's CSPRNG.
-    V4,
-    /// v7 from the process-wide generator (`Uuid::fill_v7`): the default.
-    V7Global,
-    /// v7 from a configured generator on the system clock (`--method`).
-    V7(V7Generator<SystemClock, ThreadRng>),
-    /// v7 at a fixed time: the clock stands still, the counter orders the batch.
-    V7At(V7Generator<ManualClock, ThreadRng>),
-    /// v7 with blocks reserved in a state file shared with other processes.
-    V7Stored(StoredV7<SystemClock, ThreadRng>),
-    /// v1 on the system clock.
-    V1(V1Generator<CoarseClock, ThreadRng>),
-    /// v6 on the system clock.
-    V6(V6Generator<CoarseClock, ThreadRng>),
-    /// v1 with a state file.
-    V1Stored(StoredV1<CoarseClock, ThreadRng>),
-    /// v6 with a state file.
-    V6Stored(StoredV6<CoarseClock, ThreadRng>),
-    /// v1/v6 at a fixed time: successive UUIDs take successive 100-ns ticks.
-    GregorianAt {
-        /// Next timestamp.
-        ts60: u64,
-        /// Clock sequence.
-        clock_seq: u16,
-        /// Node.
-        node: [u8; 6],
-        /// v6 layout instead of v1.
-        v6: bool,
-    },
-    /// Time-based v8 (RFC 9562 App. B.1 layout), now or at a fixed time.
-    V8Time(V8TimeGenerator<SystemClock, ThreadRng>, Option<u64>),
+pub struct Source {
+    generator: Box<dyn Generator>,
+    /// The state file's reserver, for generators that use one.
+    reserver: Option<Reserver>,
+}
+
+/// The same UUID every time: nil, max, name-based.
+struct Repeat(Uuid);
+
+impl Generator for Repeat {
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        Ok(self.0)
+    }
+    fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        out.fill(self.0);
+        Ok(())
+    }
+}
+
+/// One of the library's process-wide generators, through its one-UUID and
+/// batch functions: v4 from the thread's CSPRNG, or v7 from the process-wide
+/// generator (`Uuid::fill_v7`, the default).
+struct ProcessWide {
+    one: fn() -> Uuid,
+    batch: fn(&mut [Uuid]),
+}
+
+impl Generator for ProcessWide {
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        Ok((self.one)())
+    }
+    fn fill(&mut self, out: &mut [Uuid]) -> Result<(), GenError> {
+        (self.batch)(out);
+        Ok(())
+    }
+}
+
+const RANDOM_V4: ProcessWide = ProcessWide {
+    one: Uuid::new_v4,
+    batch: Uuid::fill_v4,
+};
+
+const PROCESS_V7: ProcessWide = ProcessWide {
+    one: Uuid::now_v7,
+    batch: Uuid::fill_v7,
+};
+
+/// v1/v6 at a fixed time: successive UUIDs take successive 100-ns ticks from
+/// `ts60`. Laid out directly rather than through a generator on a
+/// [`ManualClock`] because `--at` reaches back to 1582, before the Unix epoch
+/// a [`uuidkit::Clock`] starts at. [`Source::new`] checked that every tick of
+/// the run fits the 60-bit field.
+struct FixedGregorian {
+    ts60: u64,
+    clock_seq: u16,
+    node: [u8; 6],
+    v6: bool,
+}
+
+impl Generator for FixedGregorian {
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        let u = if self.v6 {
+            Uuid::new_v6_from_parts(self.ts60, self.clock_seq, self.node)
+        } else {
+            Uuid::new_v1_from_parts(self.ts60, self.clock_seq, self.node)
+        };
+        self.ts60 += 1;
+        Ok(u)
+    }
 }
 
 fn gen_error(e: GenError) -> Error {
     Error::Failed(format!("generation failed: {e}"))
 }
 
-fn reserver(path: &Path) -> Reserver {
-    Reserver::new(FileStore::new(path), BlockPolicy::default())
-}
-
-fn v7_config(method: Option<MethodArg>) -> V7Config {
-    let method = match method {
+fn method(method: Option<MethodArg>) -> V7Method {
+    match method {
         None | Some(MethodArg::Counter) => V7Method::Counter { bits: 42 },
         Some(MethodArg::Random) => V7Method::MonotonicRandom { increment_bits: 32 },
         Some(MethodArg::Submillis) => V7Method::SubMillisCounter {
             frac_bits: 12,
             counter_bits: 30,
         },
-    };
-    V7Config::new().method(method)
+    }
 }
 
 /// `--at` as the generators take it (nanoseconds since 1970, unsigned).
@@ -82,166 +111,146 @@ fn unix_ns(at: Nanos) -> Result<u64, Error> {
     })
 }
 
+/// The name-based UUID of a v3, v5 or v8 plan with a name.
+fn name_based(plan: &NewPlan) -> Option<Uuid> {
+    let (ns, name) = plan.name.as_ref()?;
+    match plan.kind {
+        Kind::V3 => Some(Uuid::new_v3(ns, name)),
+        Kind::V5 => Some(Uuid::new_v5(ns, name)),
+        Kind::V8 => Some(Uuid::new_v8_name(plan.hash.into(), ns, name)),
+        _ => None,
+    }
+}
+
+/// `setting(builder, value)` if the value was given, else the builder as is.
+fn given<B, T>(builder: B, value: Option<T>, setting: fn(B, T) -> B) -> B {
+    match value {
+        Some(v) => setting(builder, v),
+        None => builder,
+    }
+}
+
+fn v7(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>, Error> {
+    let builder = V7Generator::builder().method(method(plan.method));
+    Ok(match (plan.at, reserver, plan.method) {
+        (Some(at), _, _) => {
+            // A fixed time: the clock stands still, the counter orders the batch.
+            let clock = ManualClock::new(unix_ns(at)?);
+            Box::new(builder.build(clock, ThreadRng).map_err(gen_error)?)
+        }
+        (None, Some(r), _) => Box::new(
+            builder
+                .build(SystemClock, ThreadRng)
+                .map_err(gen_error)?
+                .with_store(r.lease_v7()),
+        ),
+        (None, None, Some(_)) => {
+            Box::new(builder.build(SystemClock, ThreadRng).map_err(gen_error)?)
+        }
+        (None, None, None) => Box::new(PROCESS_V7),
+    })
+}
+
+/// v1/v6 at a fixed time, with the given clock sequence and node or random ones.
+fn fixed_gregorian(
+    plan: &NewPlan,
+    at: Nanos,
+    mac: Option<[u8; 6]>,
+) -> Result<FixedGregorian, Error> {
+    let ts60 = time::to_ts60(at).map_err(Error::Usage)?;
+    // Successive UUIDs take successive ticks: all of them must fit.
+    let room = MAX_GREGORIAN_TIMESTAMP - ts60 + 1;
+    if plan.count > room {
+        return Err(Error::Usage(format!(
+            "--at {} with {} UUIDs runs past the end of the 60-bit v1/v6 timestamp \
+             ({}): expected at most {room}",
+            time::format_rfc3339(at, 7),
+            plan.count,
+            time::format_rfc3339(time::from_ts60(MAX_GREGORIAN_TIMESTAMP), 7),
+        )));
+    }
+    // The library's defaults: a random clock sequence, a random multicast node.
+    let defaults = v1_builder(plan, mac)
+        .build(ManualClock::new(0), ThreadRng)
+        .map_err(gen_error)?;
+    Ok(FixedGregorian {
+        ts60,
+        clock_seq: defaults.clock_seq(),
+        node: defaults.node(),
+        v6: plan.kind == Kind::V6,
+    })
+}
+
+fn gregorian(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>, Error> {
+    let mac = match plan.node {
+        NodeChoice::Mac(m) => Some(m),
+        NodeChoice::Default | NodeChoice::Random => None,
+    };
+    if let Some(at) = plan.at {
+        return Ok(Box::new(fixed_gregorian(plan, at, mac)?));
+    }
+    let clock = CoarseClock::new();
+    if plan.kind == Kind::V6 {
+        let builder = given(V6Generator::builder(), plan.clock_seq, V6Builder::clock_seq);
+        let g = given(builder, mac, V6Builder::node)
+            .build(clock, ThreadRng)
+            .map_err(gen_error)?;
+        return Ok(match reserver {
+            Some(r) => Box::new(g.with_store(r.lease_v6())),
+            None => Box::new(g),
+        });
+    }
+    let g = v1_builder(plan, mac)
+        .build(clock, ThreadRng)
+        .map_err(gen_error)?;
+    Ok(match reserver {
+        Some(r) => Box::new(g.with_store(r.lease_v1())),
+        None => Box::new(g),
+    })
+}
+
+fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
+    let builder = given(V1Generator::builder(), plan.clock_seq, V1Builder::clock_seq);
+    given(builder, mac, V1Builder::node)
+}
+
 impl Source {
     /// Configures the generator for `plan`.
     pub fn new(plan: &NewPlan) -> Result<Source, Error> {
-        let state = plan.state.as_deref();
-        Ok(match plan.kind {
-            Kind::Nil => Source::Constant(Uuid::NIL),
-            Kind::Max => Source::Constant(Uuid::MAX),
-            Kind::V3 | Kind::V5 | Kind::V8 if plan.name.is_some() => {
-                let Some((ns, name)) = &plan.name else {
-                    unreachable!("checked by the guard")
-                };
-                let version = match plan.kind {
-                    Kind::V3 => 3,
-                    Kind::V5 => 5,
-                    _ => 8,
-                };
-                Source::Constant(api::name_based(version, plan.hash, ns, name))
-            }
-            Kind::V3 | Kind::V5 => unreachable!("hiargs requires a name for v3/v5"),
-            Kind::V4 => Source::V4,
-            Kind::V7 => {
-                let cfg = v7_config(plan.method);
-                if let Some(at) = plan.at {
-                    let clock = ManualClock::new(unix_ns(at)?);
-                    Source::V7At(
-                        V7Generator::with_config(clock, ThreadRng, cfg).map_err(gen_error)?,
-                    )
-                } else {
-                    let g =
-                        V7Generator::with_config(SystemClock, ThreadRng, cfg).map_err(gen_error)?;
-                    match (state, plan.method) {
-                        (Some(p), _) => Source::V7Stored(g.with_store(reserver(p))),
-                        (None, Some(_)) => Source::V7(g),
-                        (None, None) => Source::V7Global,
-                    }
-                }
-            }
-            Kind::V1 | Kind::V6 => {
-                let v6 = plan.kind == Kind::V6;
-                let mac = match plan.node {
-                    NodeChoice::Mac(m) => Some(m),
-                    NodeChoice::Default | NodeChoice::Random => None,
-                };
-                if let Some(at) = plan.at {
-                    // A fixed time: lay out the UUIDs directly, so that any time from
-                    // 1582 on works; clock sequence and node are random unless given.
-                    let dflt = V1Generator::new(CoarseClock::new(), ThreadRng);
-                    let ts60 = time::to_ts60(at).map_err(Error::Usage)?;
-                    // Successive UUIDs take successive ticks: all of them must fit.
-                    if plan.count > 0
-                        && ts60
-                            .checked_add(plan.count - 1)
-                            .is_none_or(|t| t >= 1 << 60)
-                    {
-                        return Err(Error::Usage(format!(
-                            "--at {} with {} UUIDs runs past the end of the 60-bit v1/v6 timestamp \
-                             ({}): expected at most {}",
-                            time::format_rfc3339(at, 7),
-                            plan.count,
-                            time::format_rfc3339(time::from_ts60((1 << 60) - 1), 7),
-                            (1u64 << 60) - ts60
-                        )));
-                    }
-                    return Ok(Source::GregorianAt {
-                        ts60,
-                        clock_seq: plan.clock_seq.unwrap_or_else(|| dflt.clock_seq()),
-                        node: mac.unwrap_or_else(|| dflt.node()),
-                        v6,
-                    });
-                }
-                if v6 {
-                    let mut g = V6Generator::new(CoarseClock::new(), ThreadRng);
-                    if let Some(cs) = plan.clock_seq {
-                        g = g.with_clock_seq(cs).retain();
-                    }
-                    if let Some(m) = mac {
-                        g = g.with_node(m).retain();
-                    }
-                    match state {
-                        Some(p) => Source::V6Stored(match mac {
-                            Some(m) => g.with_store_and_node(reserver(p), m),
-                            None => g.with_store(reserver(p)),
-                        }),
-                        None => Source::V6(g),
-                    }
-                } else {
-                    let mut g = V1Generator::new(CoarseClock::new(), ThreadRng)
-                        .with_rollover(RolloverPolicy::Wait);
-                    if let Some(cs) = plan.clock_seq {
-                        g = g.with_clock_seq(cs);
-                    }
-                    if let Some(m) = mac {
-                        g = g.with_node(m);
-                    }
-                    match state {
-                        Some(p) => Source::V1Stored(match mac {
-                            Some(m) => g.with_store_and_node(reserver(p), m),
-                            None => g.with_store(reserver(p)),
-                        }),
-                        None => Source::V1(g),
-                    }
-                }
-            }
-            Kind::V8 => {
-                let at = plan.at.map(unix_ns).transpose()?;
-                Source::V8Time(V8TimeGenerator::new(SystemClock, ThreadRng), at)
-            }
+        let reserver = plan
+            .state
+            .as_deref()
+            .map(|p| Reserver::new(FileStore::new(p), BlockPolicy::default()));
+        let generator: Box<dyn Generator> = match (plan.kind, name_based(plan)) {
+            (_, Some(u)) => Box::new(Repeat(u)),
+            (Kind::Nil, None) => Box::new(Repeat(Uuid::NIL)),
+            (Kind::Max, None) => Box::new(Repeat(Uuid::MAX)),
+            (Kind::V3 | Kind::V5, None) => unreachable!("hiargs requires a name for v3/v5"),
+            (Kind::V4, None) => Box::new(RANDOM_V4),
+            (Kind::V7, None) => v7(plan, reserver.as_ref())?,
+            (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref())?,
+            (Kind::V8, None) => match plan.at {
+                Some(at) => Box::new(V8TimeGenerator::new(
+                    ManualClock::new(unix_ns(at)?),
+                    ThreadRng,
+                )),
+                None => Box::new(V8TimeGenerator::new(SystemClock, ThreadRng)),
+            },
+        };
+        Ok(Source {
+            generator,
+            reserver,
         })
     }
 
     /// Fills `batch` with the next UUIDs.
     pub fn fill(&mut self, batch: &mut [Uuid]) -> Result<(), Error> {
-        match self {
-            Source::Constant(u) => batch.fill(*u),
-            Source::V4 => Uuid::fill_v4(batch),
-            Source::V7Global => Uuid::fill_v7(batch),
-            Source::V7(g) => g.fill(batch).map_err(gen_error)?,
-            Source::V7At(g) => g.fill(batch).map_err(gen_error)?,
-            Source::V7Stored(g) => g.fill(batch).map_err(gen_error)?,
-            Source::V1(g) => g.fill(batch).map_err(gen_error)?,
-            Source::V6(g) => g.fill(batch).map_err(gen_error)?,
-            Source::V1Stored(g) => g.fill(batch).map_err(gen_error)?,
-            Source::V6Stored(g) => g.fill(batch).map_err(gen_error)?,
-            Source::GregorianAt {
-                ts60,
-                clock_seq,
-                node,
-                v6,
-            } => {
-                // Source::new checked that every tick of the run fits in 60 bits.
-                for slot in batch {
-                    *slot = if *v6 {
-                        Uuid::new_v6_from_parts(*ts60, *clock_seq, *node)
-                    } else {
-                        Uuid::new_v1_from_parts(*ts60, *clock_seq, *node)
-                    };
-                    *ts60 += 1;
-                }
-            }
-            Source::V8Time(g, at) => {
-                for slot in batch {
-                    *slot = match at {
-                        Some(t) => g.at(*t),
-                        None => g.generate(),
-                    }
-                    .map_err(gen_error)?;
-                }
-            }
-        }
-        Ok(())
+        self.generator.fill(batch).map_err(gen_error)
     }
 
     /// The state file's status, for generators that use one.
     pub fn status(&self) -> Option<Status> {
-        match self {
-            Source::V7Stored(g) => g.status(),
-            Source::V1Stored(g) => g.status(),
-            Source::V6Stored(g) => g.status(),
-            _ => None,
-        }
+        self.reserver.as_ref().and_then(Reserver::last_status)
     }
 
     /// Warns on stderr when the state file could not be used safely (call once).
@@ -259,5 +268,96 @@ impl Source {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::{Format, HashArg};
+
+    fn plan(kind: Kind) -> NewPlan {
+        NewPlan {
+            kind,
+            count: 3,
+            format: Format::Canonical,
+            upper: false,
+            name: Some((uuidkit::namespace::DNS, b"www.example.com".to_vec())),
+            hash: HashArg::Sha256,
+            at: None,
+            clock_seq: None,
+            node: NodeChoice::Default,
+            method: None,
+            state: None,
+        }
+    }
+
+    fn batch(plan: &NewPlan) -> [Uuid; 3] {
+        let mut out = [Uuid::NIL; 3];
+        Source::new(plan).unwrap().fill(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn name_based_vectors() {
+        let vectors = [
+            (Kind::V3, 0x5df41881_3aed_3515_88a7_2f4a814cf09e),
+            (Kind::V5, 0x2ed6657d_e927_568b_95e1_2665a8aea6a2),
+            (Kind::V8, 0x5c146b14_3c52_8afd_938a_375d0df1fbf6),
+        ];
+        for (kind, want) in vectors {
+            assert_eq!(batch(&plan(kind)), [Uuid::from_u128(want); 3], "{kind:?}");
+        }
+        let hashes = [
+            (HashArg::Sha256, uuidkit::NameHash::Sha256),
+            (HashArg::Sha512, uuidkit::NameHash::Sha512),
+            (HashArg::Sha3_256, uuidkit::NameHash::Sha3_256),
+            (HashArg::Sha3_512, uuidkit::NameHash::Sha3_512),
+            (HashArg::Shake128, uuidkit::NameHash::Shake128),
+            (HashArg::Shake256, uuidkit::NameHash::Shake256),
+        ];
+        for (arg, hash) in hashes {
+            let p = NewPlan {
+                hash: arg,
+                ..plan(Kind::V8)
+            };
+            let want = Uuid::new_v8_name(hash, &uuidkit::namespace::DNS, b"www.example.com");
+            assert_eq!(batch(&p)[0], want, "{arg:?}");
+        }
+    }
+
+    #[test]
+    fn fixed_time_v1_and_v6_take_successive_ticks() {
+        let at = time::parse("1600-01-01T00:00:00Z").unwrap();
+        let p = NewPlan {
+            at: Some(at),
+            clock_seq: Some(0x33C8),
+            node: NodeChoice::Mac([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]),
+            name: None,
+            ..plan(Kind::V1)
+        };
+        let v1 = batch(&p);
+        let ts = time::to_ts60(at).unwrap();
+        for (i, u) in v1.iter().enumerate() {
+            assert_eq!(u.gregorian_timestamp(), Some(ts + i as u64));
+            assert_eq!(
+                (u.clock_seq(), u.node()),
+                (Some(0x33C8), Some([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]))
+            );
+        }
+        let v6 = batch(&NewPlan {
+            kind: Kind::V6,
+            ..p.clone()
+        });
+        assert_eq!(v6.map(|u| u.to_v1().unwrap()), v1);
+        // The run must fit the 60-bit field.
+        let end = NewPlan {
+            at: Some(time::from_ts60(MAX_GREGORIAN_TIMESTAMP - 1)),
+            ..p
+        };
+        let Err(Error::Usage(e)) = Source::new(&end) else {
+            panic!("3 ticks from the last but one fit no 60-bit timestamp")
+        };
+        assert!(e.ends_with("expected at most 2"), "{e}");
     }
 }

@@ -1,0 +1,304 @@
+//! The timestamp and clock-sequence engine shared by versions 1 and 6, bound
+//! to a [`Reserve`] store: 60-bit Gregorian timestamps that never repeat for
+//! one clock sequence, and a clock sequence that changes when the clock goes
+//! back or the node changes (RFC 9562 §5.1, §6.1).
+//!
+//! Like the counter engine, it first proposes a [`Tick`] and commits it only
+//! once the store's reservation covers it, so a store that declines leaves the
+//! state untouched.
+
+use rand_core::Rng;
+
+use super::{GenError, GenErrorKind, Reading, Reservation, Reserve, RolloverPolicy, Stop, Window};
+use crate::{
+    Clock, GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_CLOCK_SEQ as CLOCK_SEQ_MASK,
+    MAX_GREGORIAN_TIMESTAMP as MAX_TS60, V1State,
+};
+
+/// A random node: 48 random bits with the multicast bit (0x01 of the first
+/// octet) set, RFC 9562 §6.10.
+#[inline]
+pub(crate) fn random_node(bits: u64) -> [u8; 6] {
+    let b = bits.to_be_bytes();
+    [b[2] | 0x01, b[3], b[4], b[5], b[6], b[7]]
+}
+
+/// A random 14-bit clock sequence.
+#[inline]
+pub(crate) fn random_clock_seq(bits: u64) -> u16 {
+    bits as u16 & CLOCK_SEQ_MASK
+}
+
+/// Unix nanoseconds of a 60-bit Gregorian timestamp (0 before 1970).
+fn unix_ns_of(ts: u64) -> u64 {
+    ts.saturating_sub(GREGORIAN_OFFSET).saturating_mul(100)
+}
+
+/// A proposed timestamp, with the clock sequence and clock reading it leaves
+/// behind once committed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tick {
+    pub(crate) ts: u64,
+    pub(crate) clock_seq: u16,
+    clock: u64,
+}
+
+/// The v1/v6 state machine and its store. Dropping it releases the store with
+/// the last state.
+#[derive(Debug)]
+pub(crate) struct GregorianCore<S: Reserve<V1State>> {
+    rollover: RolloverPolicy,
+    node: [u8; 6],
+    node_given: bool,
+    clock_seq: u16,
+    last_ts: u64,
+    last_clock: u64,
+    started: bool,
+    store: S,
+    window: Window,
+}
+
+impl<S: Reserve<V1State>> Drop for GregorianCore<S> {
+    fn drop(&mut self) {
+        let last = self.state();
+        self.store.release(&last);
+    }
+}
+
+impl<S: Reserve<V1State>> GregorianCore<S> {
+    /// A core that has issued nothing. `node_given` says whether `node` came
+    /// from the caller (a store keeps it) or was drawn at random.
+    pub(crate) fn new(
+        rollover: RolloverPolicy,
+        node: [u8; 6],
+        node_given: bool,
+        clock_seq: u16,
+        store: S,
+    ) -> GregorianCore<S> {
+        GregorianCore {
+            rollover,
+            node,
+            node_given,
+            clock_seq: clock_seq & CLOCK_SEQ_MASK,
+            last_ts: 0,
+            last_clock: 0,
+            started: false,
+            store,
+            window: Window::default(),
+        }
+    }
+
+    /// The same state with another store; this one is released.
+    pub(crate) fn rebind<S2: Reserve<V1State>>(self, store: S2) -> GregorianCore<S2> {
+        GregorianCore {
+            rollover: self.rollover,
+            node: self.node,
+            node_given: self.node_given,
+            clock_seq: self.clock_seq,
+            last_ts: self.last_ts,
+            last_clock: self.last_clock,
+            started: self.started,
+            store,
+            window: Window::default(),
+        }
+    }
+
+    pub(crate) fn store(&self) -> &S {
+        &self.store
+    }
+
+    pub(crate) fn store_mut(&mut self) -> &mut S {
+        &mut self.store
+    }
+
+    pub(crate) fn node(&self) -> [u8; 6] {
+        self.node
+    }
+
+    pub(crate) fn clock_seq(&self) -> u16 {
+        self.clock_seq
+    }
+
+    pub(crate) fn state(&self) -> V1State {
+        V1State {
+            timestamp: if self.started { self.last_ts } else { 0 },
+            clock_seq: self.clock_seq,
+            node: self.node,
+            node_given: self.node_given,
+            valid: self.started,
+        }
+    }
+
+    /// Restores `state` (the timestamp only if `valid`); the next UUID goes
+    /// through the store.
+    pub(crate) fn set_state(&mut self, state: V1State) {
+        self.identify(state.node, state.node_given, state.clock_seq);
+        if state.valid {
+            self.last_ts = state.timestamp & MAX_TS60;
+            self.last_clock = self.last_ts;
+            self.started = true;
+        }
+    }
+
+    /// Uses `node` from now on. After UUIDs with another node, the clock
+    /// sequence changes too (§5.1: random, but never the old one).
+    pub(crate) fn set_node<R: Rng>(&mut self, node: [u8; 6], rng: &mut R) {
+        let mut clock_seq = self.clock_seq;
+        if node != self.node && self.started {
+            while clock_seq == self.clock_seq {
+                clock_seq = random_clock_seq(rng.next_u64());
+            }
+        }
+        self.identify(node, true, clock_seq);
+    }
+
+    /// The one place the node and clock sequence are set, whether the caller
+    /// or a store changes them (apart from the increment a clock step back
+    /// commits); the next UUID goes through the store.
+    fn identify(&mut self, node: [u8; 6], node_given: bool, clock_seq: u16) {
+        self.node = node;
+        self.node_given = node_given;
+        self.clock_seq = clock_seq & CLOCK_SEQ_MASK;
+        self.window.close();
+    }
+
+    /// The next timestamp for a clock reading of `unix_ns`, not yet committed.
+    #[inline]
+    fn step(&self, unix_ns: u64, resolution_ns: u64) -> Result<Tick, Stop> {
+        let now = unix_ns / 100 + GREGORIAN_OFFSET;
+        if now > MAX_TS60 {
+            return Err(Stop::Err(GenError::new(
+                GenErrorKind::TimestampOutOfRange,
+                MAX_TS60,
+                now,
+            )));
+        }
+        let same_seq = |ts| Tick {
+            ts,
+            clock_seq: self.clock_seq,
+            clock: now,
+        };
+        if !self.started {
+            return Ok(same_seq(now));
+        }
+        if now < self.last_clock {
+            // The clock went back: timestamps up to last_ts may have been used
+            // with this clock sequence, so change it (§5.1 MUST; incremented,
+            // as the MAY allows, so it cannot return to a recent value).
+            return Ok(Tick {
+                ts: now,
+                clock_seq: (self.clock_seq + 1) & CLOCK_SEQ_MASK,
+                clock: now,
+            });
+        }
+        let ts = now.max(self.last_ts + 1);
+        let ahead_allowed = (resolution_ns / 100).max(1);
+        if ts - now >= ahead_allowed {
+            match self.rollover {
+                RolloverPolicy::AdvanceTimestamp => {}
+                RolloverPolicy::Wait => return Err(Stop::Wait),
+                RolloverPolicy::Error => return Err(Stop::Err(self.exhausted(unix_ns))),
+            }
+        }
+        if ts > MAX_TS60 {
+            return Err(Stop::Err(GenError::new(
+                GenErrorKind::TimestampOutOfRange,
+                MAX_TS60,
+                ts,
+            )));
+        }
+        Ok(same_seq(ts))
+    }
+
+    #[cold]
+    fn exhausted(&self, unix_ns: u64) -> GenError {
+        GenError::new(
+            GenErrorKind::CounterExhausted,
+            unix_ns_of(self.last_ts),
+            unix_ns,
+        )
+    }
+
+    /// The next tick, waiting for the clock on a `Wait` rollover.
+    #[inline]
+    fn propose<C: Clock>(&self, clock: &C, reading: &mut Reading) -> Result<Tick, GenError> {
+        loop {
+            match self.step(reading.now, clock.resolution_ns()) {
+                Ok(t) => return Ok(t),
+                Err(Stop::Wait) if !reading.fixed => {
+                    clock.relax();
+                    reading.now = clock.now_ns();
+                }
+                Err(Stop::Wait) => return Err(self.exhausted(reading.now)),
+                Err(Stop::Err(e)) => return Err(e),
+            }
+        }
+    }
+
+    /// The next tick: proposed, admitted by the store, then committed.
+    ///
+    /// # Errors
+    /// The engine's (as configured) or the store's.
+    #[inline]
+    pub(crate) fn next<C: Clock>(
+        &mut self,
+        clock: &C,
+        reading: &mut Reading,
+    ) -> Result<Tick, GenError> {
+        let tick = self.propose(clock, reading)?;
+        if tick.clock_seq == self.clock_seq && self.window.covers(tick.ts) && self.store.is_held() {
+            self.commit(tick);
+            return Ok(tick);
+        }
+        self.admit(clock, reading, tick)
+    }
+
+    /// Asks the store about `tick` until it admits one; commits that one.
+    /// Resuming from a state ahead of the clock first waits for the clock:
+    /// v1/v6 never run ahead of it.
+    #[cold]
+    fn admit<C: Clock>(
+        &mut self,
+        clock: &C,
+        reading: &mut Reading,
+        mut tick: Tick,
+    ) -> Result<Tick, GenError> {
+        loop {
+            let state = V1State {
+                timestamp: tick.ts,
+                clock_seq: tick.clock_seq,
+                node: self.node,
+                node_given: self.node_given,
+                valid: true,
+            };
+            match self.store.reserve(&state, tick.ts)? {
+                Reservation::Until(limit) => {
+                    self.window.grant(tick.ts, limit);
+                    self.commit(tick);
+                    return Ok(tick);
+                }
+                Reservation::ResumeFrom(resume) => {
+                    self.set_state(resume);
+                    let target = unix_ns_of(self.last_ts);
+                    if reading.fixed {
+                        if reading.now < target {
+                            return Err(self.exhausted(reading.now));
+                        }
+                    } else {
+                        crate::clock::wait_until(clock, target);
+                        reading.now = clock.now_ns();
+                    }
+                    tick = self.propose(clock, reading)?;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn commit(&mut self, tick: Tick) {
+        self.last_ts = tick.ts;
+        self.last_clock = tick.clock;
+        self.clock_seq = tick.clock_seq;
+        self.started = true;
+    }
+}

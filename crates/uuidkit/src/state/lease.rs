@@ -1,0 +1,274 @@
+//! The leases: a [`Reserver`] seen through the generators' [`Reserve`] seam.
+//!
+//! A lease holds the block its generator draws from. Asked for a timestamp,
+//! it answers from that block while the timestamp (and, for v1/v6, the clock
+//! sequence and node) fits; otherwise it reserves the next block through the
+//! store. When that block continues where the generator is (the usual case),
+//! the answer is the block's end; when it does not (first block, another
+//! process reserved in between, the clock is behind the stored mark, a new
+//! clock sequence), the answer is a state just below the block's start to
+//! resume from, so the timestamp that prompted the request is never handed
+//! out. A forked child's lease no longer holds ([`Reserve::is_held`]), so it
+//! reserves its own block before its first UUID; dropping the generator gives
+//! back the unused tail of the block.
+
+use rand_core::Rng;
+
+use super::{Fresh, Gregorian, GregorianBlock, Reserver, Status, V7Block};
+use crate::generator::{GenError, GenErrorKind, Reservation, Reserve};
+use crate::{V1State, V7State, fork};
+
+/// The lease of a [`V1Generator`](crate::V1Generator) or
+/// [`V6Generator`](crate::V6Generator) on a [`Reserver`]; made by
+/// [`Reserver::lease_v1`] or [`Reserver::lease_v6`].
+///
+/// Guarantees, for every generator leasing from the same store (in any
+/// process): no two issue the same timestamp with the same clock sequence and
+/// node, so no UUID is issued twice, even across crashes and restarts; each
+/// generator's timestamps increase while the clock does not go back. The
+/// generator takes the stored clock sequence, and the stored node unless it
+/// was given one ([`V1Builder::node`](crate::V1Builder::node)); with another
+/// node the store draws a new clock sequence.
+///
+/// ```
+/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+/// use uuidkit::{CoarseClock, Generator, ThreadRng, V1Generator};
+/// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+/// let mut a = V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r.lease_v1());
+/// let mut b = V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r.lease_v1());
+/// let (x, y) = (a.generate()?, b.generate()?);
+/// assert_eq!(x.node(), y.node()); // one node, from the store
+/// assert_ne!(x.gregorian_timestamp(), y.gregorian_timestamp()); // disjoint blocks
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Debug)]
+pub struct GregorianLease {
+    reserver: Reserver,
+    which: Gregorian,
+    current: Option<GregorianBlock>,
+    status: Option<Status>,
+    fork: u64,
+}
+
+impl GregorianLease {
+    pub(crate) fn new(reserver: Reserver, which: Gregorian) -> GregorianLease {
+        GregorianLease {
+            reserver,
+            which,
+            current: None,
+            status: None,
+            fork: fork::generation(),
+        }
+    }
+
+    /// The status of the reservation the current block came from (`None`
+    /// before the first UUID): safe, or why not.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, SystemClock, ThreadRng, V1Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let mut g = V1Generator::new(SystemClock, ThreadRng).with_store(r.lease_v1());
+    /// assert!(g.store().status().is_none());
+    /// g.generate()?;
+    /// assert!(!g.store().status().unwrap().is_safe()); // the store was empty
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn status(&self) -> Option<&Status> {
+        self.status.as_ref()
+    }
+
+    /// The block UUIDs are currently drawn from.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, SystemClock, ThreadRng, V1Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let mut g = V1Generator::new(SystemClock, ThreadRng).with_store(r.lease_v1());
+    /// let u = g.generate()?;
+    /// let b = g.store().block().unwrap();
+    /// assert_eq!(u.clock_seq(), Some(b.clock_seq));
+    /// assert!((b.start..b.end).contains(&u.gregorian_timestamp().unwrap()));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn block(&self) -> Option<GregorianBlock> {
+        self.current
+    }
+
+    fn fits(b: &GregorianBlock, state: &V1State, needed: u64) -> bool {
+        b.start <= needed
+            && needed < b.end
+            && state.clock_seq == b.clock_seq
+            && state.node == b.node
+    }
+}
+
+impl Reserve<V1State> for GregorianLease {
+    fn reserve(&mut self, state: &V1State, needed: u64) -> Result<Reservation<V1State>, GenError> {
+        if !self.is_held() {
+            // The parent's block is not ours to use, nor to give back.
+            self.current = None;
+            self.fork = fork::generation();
+        }
+        if let Some(b) = self.current.filter(|b| Self::fits(b, state, needed)) {
+            return Ok(Reservation::Until(b.end));
+        }
+        let mut rng = crate::ThreadRng;
+        let fresh = Fresh {
+            clock_seq: rng.next_u64() as u16,
+            node: crate::generator::random_node(rng.next_u64()),
+        };
+        let node = state.node_given.then_some(state.node);
+        let (b, status) = self
+            .reserver
+            .reserve_gregorian(self.which, needed, node, fresh);
+        self.current = Some(b);
+        self.status = Some(status);
+        if Self::fits(&b, state, needed) {
+            return Ok(Reservation::Until(b.end));
+        }
+        Ok(Reservation::ResumeFrom(V1State {
+            timestamp: b.start.saturating_sub(1),
+            clock_seq: b.clock_seq,
+            node: b.node,
+            node_given: state.node_given,
+            valid: b.start > 0,
+        }))
+    }
+
+    #[inline]
+    fn is_held(&self) -> bool {
+        fork::current() == self.fork
+    }
+
+    /// Gives back the unused tail of the block (see [`Reserver::release_v1`]).
+    fn release(&mut self, last: &V1State) {
+        if let Some(b) = self.current.filter(|_| self.is_held()) {
+            let next = last.timestamp.saturating_add(1).max(b.start);
+            self.reserver.release_gregorian(self.which, &b, next);
+        }
+    }
+}
+
+/// The lease of a [`V7Generator`](crate::V7Generator) on a [`Reserver`];
+/// made by [`Reserver::lease_v7`].
+///
+/// Guarantees, for every generator leasing from the same store (in any
+/// process): no two issue UUIDs with the same millisecond, so none is issued
+/// twice; after a crash or restart, output continues above everything issued
+/// before, even if the clock was set back. If the clock is behind the current
+/// block by more than the generator's clock-back tolerance and its policy is
+/// [`ClockBackPolicy::Reset`](crate::ClockBackPolicy::Reset), following the
+/// clock would break that promise, so the generator returns
+/// [`GenErrorKind::ClockBehind`] instead (and resumes above its last UUID once
+/// the clock is back).
+///
+/// ```
+/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+/// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+/// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+/// let mut a = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+/// let mut b = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+/// let (x, y) = (a.generate()?, b.generate()?);
+/// assert_ne!(x.unix_ts_ms(), y.unix_ts_ms()); // disjoint blocks
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Debug)]
+pub struct V7Lease {
+    reserver: Reserver,
+    current: Option<V7Block>,
+    status: Option<Status>,
+    fork: u64,
+}
+
+impl V7Lease {
+    pub(crate) fn new(reserver: Reserver) -> V7Lease {
+        V7Lease {
+            reserver,
+            current: None,
+            status: None,
+            fork: fork::generation(),
+        }
+    }
+
+    /// The status of the reservation the current block came from (`None`
+    /// before the first UUID): safe, or why not.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// g.generate()?;
+    /// assert_eq!(g.store().status().unwrap().reason().unwrap().kind(), uuidkit::state::StateErrorKind::Missing);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn status(&self) -> Option<&Status> {
+        self.status.as_ref()
+    }
+
+    /// The block UUIDs are currently drawn from.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// let ms = g.generate()?.unix_ts_ms().unwrap();
+    /// let b = g.store().block().unwrap();
+    /// assert!(b.start_ms <= ms && ms < b.end_ms);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn block(&self) -> Option<V7Block> {
+        self.current
+    }
+}
+
+impl Reserve<V7State> for V7Lease {
+    fn reserve(&mut self, _state: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+        if !self.is_held() {
+            // The parent's block is not ours to use, nor to give back.
+            self.current = None;
+            self.fork = fork::generation();
+        }
+        if let Some(b) = self.current {
+            if b.start_ms <= needed && needed < b.end_ms {
+                return Ok(Reservation::Until(b.end_ms));
+            }
+            if needed < b.start_ms {
+                // The generator followed the clock below its block (the clock
+                // is far behind, policy Reset): that would go below what this
+                // store has issued.
+                return Err(GenError::new(
+                    GenErrorKind::ClockBehind,
+                    b.start_ms.saturating_mul(1_000_000),
+                    needed.saturating_mul(1_000_000),
+                ));
+            }
+        }
+        let (b, status) = self.reserver.reserve_v7(needed);
+        self.current = Some(b);
+        self.status = Some(status);
+        if b.start_ms <= needed && needed < b.end_ms {
+            return Ok(Reservation::Until(b.end_ms));
+        }
+        Ok(Reservation::ResumeFrom(V7State {
+            unix_ts_ms: b.start_ms.saturating_sub(1),
+            counter: u128::MAX,
+            valid: b.start_ms > 0,
+        }))
+    }
+
+    #[inline]
+    fn is_held(&self) -> bool {
+        fork::current() == self.fork
+    }
+
+    /// Gives back the unused tail of the block (see [`Reserver::release_v7`]).
+    fn release(&mut self, last: &V7State) {
+        if let Some(b) = self.current.filter(|_| self.is_held()) {
+            let next = last.unix_ts_ms.saturating_add(1).max(b.start_ms);
+            self.reserver.release_v7(&b, next);
+        }
+    }
+}
