@@ -1,4 +1,4 @@
-//! Issue 4: v1 and v7 generators bound to a state file, amortised per UUID,
+//! v1 and v7 generators bound to a state file, amortised per UUID,
 //! against the same generators in memory. Blocks make the file cost vanish:
 //! one locked, fsynced, renamed write per 100 ms block.
 //!

@@ -135,8 +135,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
-#[cfg(target_arch = "x86_64")]
-mod cpu;
+mod arch;
 mod error;
 mod external;
 mod fields;
@@ -164,6 +163,11 @@ mod v8time;
 // Generator state in stable storage (issue 4): state/.
 #[cfg(feature = "std")]
 pub mod state;
+
+// The differential checks of the vector paths, for the fuzz targets only.
+#[cfg(all(fuzzing, feature = "std"))]
+#[doc(hidden)]
+pub use crate::arch::differential as __differential;
 
 pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
 pub use crate::fields::Fields;

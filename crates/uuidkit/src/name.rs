@@ -10,13 +10,11 @@
 //! (see `single_block`). MD5's block function is our own, ordered for the
 //! latency of its serial chain (`name/md5.rs`). On x86_64 CPUs with the SHA
 //! extensions, v5 of a one-block name runs entirely in registers
-//! (`name/sha1_ni.rs`).
+//! (`arch/x86_64/sha1.rs`).
 
 use shake::XofReader as _;
 
 mod md5;
-#[cfg(target_arch = "x86_64")]
-mod sha1_ni;
 
 use crate::{Uuid, Version};
 
@@ -139,12 +137,10 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn new_v5(namespace: &Uuid, name: &[u8]) -> Uuid {
-        #[cfg(target_arch = "x86_64")]
-        if name.len() <= SINGLE_BLOCK_NAME && sha1_ni::available() {
-            // SAFETY: `available()` checked the CPU features.
-            return Uuid::from_bytes(unsafe { sha1_ni::v5_bytes(namespace, name) });
+        match crate::arch::v5_one_block(namespace, name) {
+            Some(bytes) => Uuid::from_bytes(bytes),
+            None => new_v5_portable(namespace, name),
         }
-        new_v5_portable(namespace, name)
     }
 
     /// A version 8 name-based UUID (RFC 9562 Appendix B.2): the leftmost 128
@@ -213,7 +209,7 @@ impl Uuid {
 /// [`Uuid::new_v5`] through the `sha1` crate's block function: names too
 /// long for one block, and CPUs without the SHA extensions.
 #[inline]
-fn new_v5_portable(namespace: &Uuid, name: &[u8]) -> Uuid {
+pub(crate) fn new_v5_portable(namespace: &Uuid, name: &[u8]) -> Uuid {
     let mut state = [
         0x67452301_u32,
         0xefcdab89,
@@ -269,7 +265,7 @@ fn rfc_namespace_md5_midstate(ns: &Uuid) -> Option<[u32; 4]> {
 }
 
 /// The longest name whose `ns ‖ name ‖ 0x80 ‖ length` fits one 64-byte block.
-const SINGLE_BLOCK_NAME: usize = 64 - 16 - 1 - 8;
+pub(crate) const SINGLE_BLOCK_NAME: usize = 64 - 16 - 1 - 8;
 
 /// The one padded block of a short name, assembled in registers and written
 /// with four 16-byte stores.
@@ -295,7 +291,7 @@ fn single_block(ns: &Uuid, name: &[u8], big_endian: bool) -> [u8; 64] {
 /// only. The 64-bit bit length at the end is big-endian for SHA-1 and
 /// little-endian for MD5.
 #[inline(always)]
-fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4] {
+pub(crate) fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4] {
     debug_assert!(name.len() <= SINGLE_BLOCK_NAME);
     let len = name.len();
     // Bytes 16..56 of the block as five little-endian words: the name, then
@@ -409,17 +405,12 @@ mod tests {
     use super::*;
     use sha1::Digest as _;
 
-    /// The SHA-NI one-block path against the portable one, for every name
-    /// length it takes and every byte value in every position of the name.
+    /// `new_v5` (whichever path this CPU takes) against the portable path,
+    /// for every one-block name length and every byte value in every
+    /// position of the name (the SHA-NI path has its own test in
+    /// `crate::arch`).
     #[test]
-    fn sha_ni_and_portable_v5_agree() {
-        #[cfg(target_arch = "x86_64")]
-        if !sha1_ni::available() {
-            std::println!(
-                "skipped: this CPU has no SHA extensions (only the portable path exists here)"
-            );
-            return;
-        }
+    fn dispatched_and_portable_v5_agree() {
         for ns in [namespace::DNS, namespace::X500, Uuid::MAX, Uuid::NIL] {
             for len in 0..=SINGLE_BLOCK_NAME {
                 for byte in 0..=255u8 {

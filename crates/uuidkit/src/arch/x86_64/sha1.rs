@@ -4,9 +4,9 @@
 //! This is the whole of `Uuid::new_v5` for names of up to 39 bytes. Going
 //! through the `sha1` crate's block function instead costs a round trip of the
 //! block and the state through memory, the fifth state word and a dispatch per
-//! call; measured, those were about a quarter of `new_v5`. Longer names use the
-//! crate. The result is checked against the `sha1` crate's `Digest` API for
-//! every name length and against the portable path (`name` module tests).
+//! call (BENCHMARKS.md has the figures). Longer names use the crate. The
+//! result is checked against the `sha1` crate's `Digest` API for every name
+//! length and against the portable path (`name` module tests).
 //!
 //! Layout convention of the SHA instructions: a vector holds four 32-bit words
 //! with the first word of the group in the highest lane, so a block's 16 bytes
@@ -14,15 +14,28 @@
 
 use core::arch::x86_64::*;
 
-use super::{SINGLE_BLOCK_NAME, single_block_lanes};
+use super::cpu::{self, Sha};
 use crate::Uuid;
+use crate::name::{SINGLE_BLOCK_NAME, single_block_lanes};
 
-cpufeatures::new!(sha_ni, "sha", "sse2", "ssse3", "sse4.1");
-
-/// Whether this CPU has the SHA extensions (detected once, then one load).
+/// The version 5 UUID's bytes for a name of at most [`SINGLE_BLOCK_NAME`]
+/// bytes, if this CPU has the SHA extensions.
 #[inline(always)]
-pub(super) fn available() -> bool {
-    sha_ni::get()
+pub(crate) fn v5_one_block(namespace: &Uuid, name: &[u8]) -> Option<[u8; 16]> {
+    let t = cpu::sha()?;
+    (name.len() <= SINGLE_BLOCK_NAME).then(|| v5_bytes(t, namespace, name))
+}
+
+/// The version 5 UUID of `namespace ‖ name` with the SHA extensions (see
+/// [`v5_bytes_unchecked`]).
+///
+/// # Panics
+/// If `name` is longer than [`SINGLE_BLOCK_NAME`].
+#[inline]
+pub(crate) fn v5_bytes(_: Sha, namespace: &Uuid, name: &[u8]) -> [u8; 16] {
+    assert!(name.len() <= SINGLE_BLOCK_NAME);
+    // SAFETY: the token proves the CPU features; the name fits (asserted).
+    unsafe { v5_bytes_unchecked(namespace, name) }
 }
 
 /// The version 5 UUID of `namespace ‖ name` (the first 16 bytes of its SHA-1
@@ -34,9 +47,9 @@ pub(super) fn available() -> bool {
 /// loads, which the CPU cannot forward.
 ///
 /// # Safety
-/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1 ([`available`]).
+/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1 (a [`Sha`] token exists).
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(super) unsafe fn v5_bytes(namespace: &Uuid, name: &[u8]) -> [u8; 16] {
+unsafe fn v5_bytes_unchecked(namespace: &Uuid, name: &[u8]) -> [u8; 16] {
     debug_assert!(name.len() <= SINGLE_BLOCK_NAME);
     // SHA-1's length field is big-endian.
     let lanes = single_block_lanes(namespace, name, true);
@@ -102,4 +115,42 @@ pub(super) unsafe fn v5_bytes(namespace: &Uuid, name: &[u8]) -> [u8; 16] {
     // SAFETY: a 16-byte unaligned store into `out`.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), uuid) };
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::name::new_v5_portable;
+
+    /// The SHA-NI one-block path against the portable one, for every name
+    /// length it takes and every byte value in every position of the name.
+    #[test]
+    fn sha_ni_and_portable_v5_agree() {
+        let test = "arch::x86_64::sha1::tests::sha_ni_and_portable_v5_agree";
+        let Some(t) = cpu::require(test, "sha", cpu::sha()) else {
+            return;
+        };
+        for ns in [
+            crate::namespace::DNS,
+            crate::namespace::X500,
+            Uuid::MAX,
+            Uuid::NIL,
+        ] {
+            for len in 0..=SINGLE_BLOCK_NAME {
+                for byte in 0..=255u8 {
+                    let name: std::vec::Vec<u8> = (0..len)
+                        .map(|i| byte.wrapping_add((i * 37) as u8))
+                        .collect();
+                    let expected = new_v5_portable(&ns, &name);
+                    assert_eq!(
+                        Uuid::from_bytes(v5_bytes(t, &ns, &name)),
+                        expected,
+                        "namespace {ns}, name {name:02x?}"
+                    );
+                    assert_eq!(v5_one_block(&ns, &name), Some(expected.into_bytes()));
+                }
+            }
+        }
+        assert_eq!(v5_one_block(&Uuid::NIL, &[0; SINGLE_BLOCK_NAME + 1]), None);
+    }
 }
