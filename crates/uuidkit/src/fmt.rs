@@ -336,9 +336,9 @@ impl Hyphenated {
     /// Writes `uuids` as lines of text, each the lowercase hyphenated form
     /// followed by `'\n'`, into the start of `buf`, and returns them as a
     /// `&mut str` of `37 × uuids.len()` bytes. Many UUIDs per call: this is
-    /// the bulk path (AVX2 or SSSE3 when the CPU has them, detected at run
-    /// time; the per-UUID encoder otherwise), several times faster per UUID than
-    /// calling [`Hyphenated::encode_lower`] in a loop.
+    /// the bulk path (AVX2 when the CPU has it, detected at run time; the
+    /// per-UUID encoder otherwise), faster per UUID than calling
+    /// [`Hyphenated::encode_lower`] in a loop.
     ///
     /// # Panics
     ///

@@ -586,7 +586,7 @@ impl Uuid {
 }
 
 #[cfg(feature = "std")]
-mod global {
+pub(crate) mod global {
     //! The process-wide v7 generator behind [`Uuid::now_v7`].
     //!
     //! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
@@ -633,7 +633,7 @@ mod global {
     /// the low 2 bits of `random`'s first little-endian byte and its 7 other
     /// bytes, as they are (no byte swap for the random half).
     #[inline(always)]
-    fn layout(state: u64, random: u64) -> Uuid {
+    pub(crate) fn layout(state: u64, random: u64) -> Uuid {
         let high = (state & !0xFFFF) | 0x7000 | ((state >> 4) & 0x0FFF);
         let low = (random & !0xFC) | 0x80 | ((state & 0xF) << 2);
         let mut b = [0u8; 16];

@@ -12,7 +12,6 @@
 //! construct one (the field is private).
 
 cpufeatures::new!(avx2_cpuid, "avx2");
-cpufeatures::new!(ssse3_cpuid, "ssse3");
 cpufeatures::new!(sha_cpuid, "sha", "sse2", "ssse3", "sse4.1");
 
 macro_rules! token {
@@ -32,10 +31,6 @@ macro_rules! token {
 token!(
     /// AVX2, with the OS saving the YMM registers.
     Avx2, avx2, avx2_cpuid
-);
-token!(
-    /// SSSE3.
-    Ssse3, ssse3, ssse3_cpuid
 );
 token!(
     /// The SHA extensions, with the SSE2, SSSE3 and SSE4.1 the SHA-1 code also uses.
@@ -60,7 +55,6 @@ mod tests {
     #[test]
     fn tokens_agree_with_std_detection() {
         assert_eq!(avx2().is_some(), std::is_x86_feature_detected!("avx2"));
-        assert_eq!(ssse3().is_some(), std::is_x86_feature_detected!("ssse3"));
         assert_eq!(
             sha().is_some(),
             std::is_x86_feature_detected!("sha")

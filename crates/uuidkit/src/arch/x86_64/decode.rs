@@ -2,12 +2,11 @@
 //! form (32 hex digits) to the UUID's 16 bytes, as a [`Fast`] value
 //! ([`FAILED`](crate::parse::FAILED) on any error).
 //!
-//! Two decoders of the hyphenated form: SSE2 (the x86_64 baseline) and
-//! AVX2. [`hyphenated`] calls the one this CPU has through a pointer chosen
-//! on first use: a feature check with direct calls is as cheap in
+//! Two decoders of each form: SSE2 (the x86_64 baseline) and AVX2.
+//! [`hyphenated`] calls the one this CPU has through a pointer chosen on
+//! first use: a feature check with direct calls is as cheap in
 //! instructions, but its taken branches and the decoders' shared
-//! continuation cost more than one predictable indirect call. The simple
-//! form has one decoder, SSE2.
+//! continuation cost more than one predictable indirect call.
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 
@@ -28,10 +27,13 @@ pub(crate) fn hyphenated(s: &[u8; 36]) -> Fast {
     unsafe { decode(s) }
 }
 
-/// Decodes the simple form.
+/// Decodes the simple form with the best decoder this CPU has.
 #[inline(always)]
 pub(crate) fn simple(digits: &[u8; 32]) -> Fast {
-    to_fast(sse2::decode32(digits))
+    match cpu::avx2() {
+        Some(t) => avx2::simple(t, digits),
+        None => to_fast(sse2::decode32(digits)),
+    }
 }
 
 /// A hyphenated-form decoder; unsafe to call where the CPU lacks the
@@ -163,13 +165,14 @@ pub(crate) mod sse2 {
     }
 }
 
-/// The hyphenated decoder for CPUs with AVX2.
+/// The decoders for CPUs with AVX2.
 ///
-/// Three loads cover the 36 bytes: `s[0..8]`, `w = s[8..24]` (the four hyphens
-/// and the middle digits) and `s[20..36]`. Two `pshufb` gather the middle
-/// digits next to the first and last groups, one compare checks all four
-/// hyphens, and the 32 digits are then decoded and checked in one 256-bit
-/// register; `pmaddubsw` joins each pair of nibbles.
+/// The hyphenated form: three loads cover the 36 bytes, `s[0..8]`, `w =
+/// s[8..24]` (the four hyphens and the middle digits) and `s[20..36]`. Two
+/// `pshufb` gather the middle digits next to the first and last groups and
+/// one compare checks all four hyphens. The simple form is one load. Then
+/// the 32 digits are decoded and checked in one 256-bit register, and
+/// `pmaddubsw` joins each pair of nibbles.
 pub(crate) mod avx2 {
     use core::arch::x86_64::*;
 
@@ -234,18 +237,50 @@ pub(crate) mod avx2 {
             let hyphens_bad =
                 _mm_andnot_si128(_mm_cmpeq_epi8(w, vector(HYPHENS)), vector(HYPHEN_TOP_BITS));
             let x = _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+            decode(x, _mm256_zextsi128_si256(hyphens_bad))
+        }
+    }
+
+    /// Decodes the simple form (32 hex digits); [`FAILED`] on any error.
+    #[inline]
+    pub(crate) fn simple(_: super::cpu::Avx2, digits: &[u8; 32]) -> Fast {
+        // SAFETY: the token proves AVX2.
+        unsafe { simple_unchecked(digits) }
+    }
+
+    /// As [`simple`].
+    ///
+    /// # Safety
+    /// The CPU and OS must support AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn simple_unchecked(digits: &[u8; 32]) -> Fast {
+        // SAFETY: the load reads the 32 bytes of `digits`.
+        unsafe {
+            decode(
+                _mm256_loadu_si256(digits.as_ptr().cast()),
+                _mm256_setzero_si256(),
+            )
+        }
+    }
+
+    /// The 16 bytes of the 32 hex digits in `x`, or [`FAILED`] if one is
+    /// not a hex digit or a lane of `bad` has its top bit set.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn decode(x: __m256i, bad: __m256i) -> Fast {
+        // SAFETY: register arithmetic only.
+        unsafe {
             // As `sse2::nibbles`, 32 lanes at once.
             let d = _mm256_sub_epi8(x, _mm256_set1_epi8(b'0' as i8));
             let l = _mm256_sub_epi8(
                 _mm256_or_si256(x, _mm256_set1_epi8(0x20)),
                 _mm256_set1_epi8(b'a' as i8),
             );
-            let bad = _mm256_and_si256(
+            let bad_digits = _mm256_and_si256(
                 _mm256_adds_epu8(d, _mm256_set1_epi8(0x76)),
                 _mm256_adds_epu8(l, _mm256_set1_epi8(0x7a)),
             );
-            let bad = _mm256_or_si256(bad, _mm256_zextsi128_si256(hyphens_bad));
-            if _mm256_movemask_epi8(bad) != 0 {
+            if _mm256_movemask_epi8(_mm256_or_si256(bad_digits, bad)) != 0 {
                 return FAILED;
             }
             let nibbles = _mm256_min_epu8(d, _mm256_add_epi8(l, _mm256_set1_epi8(10)));
@@ -280,6 +315,15 @@ mod tests {
             return;
         };
         sweep::check_hyphenated_decoder(|s| from_fast(avx2::hyphenated(t, s)));
+    }
+
+    #[test]
+    fn simple_avx2_decoder_agrees_with_the_scalar_parser() {
+        let test = "arch::x86_64::decode::tests::simple_avx2_decoder_agrees_with_the_scalar_parser";
+        let Some(t) = cpu::require(test, "avx2", cpu::avx2()) else {
+            return;
+        };
+        sweep::check_simple_decoder(|d| from_fast(avx2::simple(t, d)));
     }
 
     #[test]

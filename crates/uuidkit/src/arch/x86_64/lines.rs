@@ -1,19 +1,19 @@
 //! Canonical lines in bulk (`36` characters and `'\n'` each), for
 //! [`Hyphenated::encode_lines_lower`](crate::Hyphenated::encode_lines_lower).
 //!
-//! Both paths work on a period of 16 UUIDs (256 source bytes, 592 bytes
-//! of text). The text is built in 32-byte steps (16-byte steps for SSSE3): every
+//! The AVX2 path works on a period of 16 UUIDs (256 source bytes, 592 bytes
+//! of text). The text is built in 32-byte steps: every
 //! step needs at most 16 contiguous source bytes (a 32-byte stretch of lines holds
 //! at most 30 hex digits, since non-digits are never more than 13 bytes apart),
 //! so one 16-byte window of the source, loaded whole, feeds it. A per-step index
 //! picks each output byte's source byte (`pshufb`), two masks keep its high or
 //! its low nibble, and positions holding `-` or `\n` get index `0x80` (a zero
 //! nibble, so the digit `'0'`) and are then XOR-ed into place. Each step ends in
-//! one whole 32-byte (16-byte) store.
+//! one whole 32-byte store.
 
 use core::arch::x86_64::*;
 
-use super::cpu::{self, Avx2, Ssse3};
+use super::cpu::{self, Avx2};
 use crate::Uuid;
 use crate::fmt::LINE;
 
@@ -25,12 +25,9 @@ use crate::fmt::LINE;
 /// If `out` is shorter than `LINE * uuids.len()` bytes.
 #[inline]
 pub(crate) fn encode(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
-    if let Some(t) = cpu::avx2() {
-        avx2(t, uuids, out, upper)
-    } else if let Some(t) = cpu::ssse3() {
-        ssse3(t, uuids, out, upper)
-    } else {
-        0
+    match cpu::avx2() {
+        Some(t) => avx2(t, uuids, out, upper),
+        None => 0,
     }
 }
 
@@ -195,54 +192,6 @@ unsafe fn avx2_unchecked(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
     periods * PERIOD
 }
 
-/// As [`avx2`], 16 bytes at a time, with SSSE3.
-///
-/// # Panics
-/// If `out` is shorter than `LINE * uuids.len()` bytes.
-pub(crate) fn ssse3(_: Ssse3, uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
-    assert!(out.len() >= LINE * uuids.len());
-    // SAFETY: the token proves SSSE3; `out` is long enough (asserted).
-    unsafe { ssse3_unchecked(uuids, out, upper) }
-}
-
-/// As [`ssse3`].
-///
-/// # Safety
-/// The CPU must support SSSE3; `out` must hold `LINE * uuids.len()` bytes.
-#[target_feature(enable = "ssse3")]
-unsafe fn ssse3_unchecked(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
-    let periods = uuids.len() / PERIOD;
-    debug_assert!(out.len() >= periods * PERIOD_TEXT);
-    let t = table(upper);
-    // SAFETY: as in `avx2`, in 16-byte halves; the 38th half (592..608)
-    // is not computed.
-    unsafe {
-        let lut = _mm_loadu_si128(t.as_ptr().cast());
-        for p in 0..periods {
-            let src = uuids.as_ptr().add(p * PERIOD).cast::<u8>();
-            let dst = out.as_mut_ptr().add(p * PERIOD_TEXT);
-            for h in 0..PERIOD_TEXT / 16 {
-                let (t, half) = (h / 2, 16 * (h % 2));
-                let w = _mm_loadu_si128(src.add(STEP.window[t]).cast());
-                let idx = _mm_load_si128(STEP.index[t][half..].as_ptr().cast());
-                let b = _mm_shuffle_epi8(w, idx);
-                let n = _mm_or_si128(
-                    _mm_and_si128(b, _mm_load_si128(STEP.low[t][half..].as_ptr().cast())),
-                    _mm_and_si128(
-                        _mm_srli_epi16(b, 4),
-                        _mm_load_si128(STEP.high[t][half..].as_ptr().cast()),
-                    ),
-                );
-                let digits = _mm_shuffle_epi8(lut, n);
-                let line =
-                    _mm_xor_si128(digits, _mm_load_si128(STEP.xor[t][half..].as_ptr().cast()));
-                _mm_storeu_si128(dst.add(16 * h).cast(), line);
-            }
-        }
-    }
-    periods * PERIOD
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,20 +219,10 @@ mod tests {
     }
 
     #[test]
-    fn ssse3_lines_agree_with_scalar_on_every_byte_in_every_position() {
-        let test = "arch::x86_64::lines::tests::ssse3_lines_agree_with_scalar_on_every_byte_in_every_position";
-        let Some(t) = cpu::require(test, "ssse3", cpu::ssse3()) else {
-            return;
-        };
-        sweep::check_lines(finished(|u, o, up| ssse3(t, u, o, up)));
-    }
-
-    #[test]
     fn the_bulk_entry_point_takes_whole_periods() {
         let batch = sweep::sweep_batch(3, 40);
         let mut out = std::vec![0u8; 40 * LINE];
         let done = encode(&batch, &mut out, false);
-        let bulk = cpu::avx2().is_some() || cpu::ssse3().is_some();
-        assert_eq!(done, if bulk { 32 } else { 0 });
+        assert_eq!(done, if cpu::avx2().is_some() { 32 } else { 0 });
     }
 }
