@@ -8,9 +8,8 @@
 //! third on top of MD5's compression and more than SHA-1's with SHA-NI.
 //! That one block is assembled in registers, never byte by byte in memory
 //! (see `single_block`). MD5's block function is our own, ordered for the
-//! latency of its serial chain (`name/md5.rs`). On x86_64 CPUs with the SHA
-//! extensions, v5 of a one-block name runs entirely in registers
-//! (`arch/x86_64/sha1.rs`).
+//! latency of its serial chain (`name/md5.rs`); SHA-1's is the `sha1`
+//! crate's, which uses the SHA extensions where the CPU has them.
 
 use shake::XofReader as _;
 
@@ -137,10 +136,21 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn new_v5(namespace: &Uuid, name: &[u8]) -> Uuid {
-        match crate::arch::v5_one_block(namespace, name) {
-            Some(bytes) => Uuid::from_bytes(bytes),
-            None => new_v5_portable(namespace, name),
+        let mut state = [
+            0x67452301_u32,
+            0xefcdab89,
+            0x98badcfe,
+            0x10325476,
+            0xc3d2e1f0,
+        ];
+        merkle_damgard(namespace, name, true, |block| {
+            sha1::block_api::compress(&mut state, core::slice::from_ref(block));
+        });
+        let mut out = [0u8; 16];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes());
         }
+        Uuid::from_bytes(out).with_version(Version::Sha1)
     }
 
     /// A version 8 name-based UUID (RFC 9562 Appendix B.2): the leftmost 128
@@ -206,27 +216,6 @@ impl Uuid {
     }
 }
 
-/// [`Uuid::new_v5`] through the `sha1` crate's block function: names too
-/// long for one block, and CPUs without the SHA extensions.
-#[inline]
-pub(crate) fn new_v5_portable(namespace: &Uuid, name: &[u8]) -> Uuid {
-    let mut state = [
-        0x67452301_u32,
-        0xefcdab89,
-        0x98badcfe,
-        0x10325476,
-        0xc3d2e1f0,
-    ];
-    merkle_damgard(namespace, name, true, |block| {
-        sha1::block_api::compress(&mut state, core::slice::from_ref(block));
-    });
-    let mut out = [0u8; 16];
-    for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
-        chunk.copy_from_slice(&word.to_be_bytes());
-    }
-    Uuid::from_bytes(out).with_version(Version::Sha1)
-}
-
 /// MD5's working variables after its first four steps, which read only the
 /// namespace, for the four namespaces of RFC 9562 §6.6 (computed at compile
 /// time): v3 of one of them skips those steps.
@@ -265,7 +254,7 @@ fn rfc_namespace_md5_midstate(ns: &Uuid) -> Option<[u32; 4]> {
 }
 
 /// The longest name whose `ns ‖ name ‖ 0x80 ‖ length` fits one 64-byte block.
-pub(crate) const SINGLE_BLOCK_NAME: usize = 64 - 16 - 1 - 8;
+const SINGLE_BLOCK_NAME: usize = 64 - 16 - 1 - 8;
 
 /// The one padded block of a short name, assembled in registers and written
 /// with four 16-byte stores.
@@ -273,7 +262,7 @@ pub(crate) const SINGLE_BLOCK_NAME: usize = 64 - 16 - 1 - 8;
 /// The hash functions read their block with 16-byte (SHA-NI) or 4-byte loads.
 /// A block filled byte-wise or by `memcpy` makes those loads span several
 /// smaller stores, which the CPU cannot forward: each such load waits for the
-/// stores to retire (perf showed one SHA-1 load taking 11 % of `new_v5`).
+/// stores to retire.
 #[inline(always)]
 fn single_block(ns: &Uuid, name: &[u8], big_endian: bool) -> [u8; 64] {
     let mut block = [0u8; 64];
@@ -291,7 +280,7 @@ fn single_block(ns: &Uuid, name: &[u8], big_endian: bool) -> [u8; 64] {
 /// only. The 64-bit bit length at the end is big-endian for SHA-1 and
 /// little-endian for MD5.
 #[inline(always)]
-pub(crate) fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4] {
+fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4] {
     debug_assert!(name.len() <= SINGLE_BLOCK_NAME);
     let len = name.len();
     // Bytes 16..56 of the block as five little-endian words: the name, then
@@ -404,28 +393,6 @@ fn merkle_damgard(ns: &Uuid, name: &[u8], big_endian: bool, mut compress: impl F
 mod tests {
     use super::*;
     use sha1::Digest as _;
-
-    /// `new_v5` (whichever path this CPU takes) against the portable path,
-    /// for every one-block name length and every byte value in every
-    /// position of the name (the SHA-NI path has its own test in
-    /// `crate::arch`).
-    #[test]
-    fn dispatched_and_portable_v5_agree() {
-        for ns in [namespace::DNS, namespace::X500, Uuid::MAX, Uuid::NIL] {
-            for len in 0..=SINGLE_BLOCK_NAME {
-                for byte in 0..=255u8 {
-                    let name: std::vec::Vec<u8> = (0..len)
-                        .map(|i| byte.wrapping_add((i * 37) as u8))
-                        .collect();
-                    assert_eq!(
-                        Uuid::new_v5(&ns, &name),
-                        new_v5_portable(&ns, &name),
-                        "namespace {ns}, name {name:02x?}"
-                    );
-                }
-            }
-        }
-    }
 
     /// Our padding against the crates' own `Digest` API, at every length
     /// around the one-, two- and three-block boundaries.

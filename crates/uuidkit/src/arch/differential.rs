@@ -14,7 +14,7 @@ use crate::parse::{FAILED, Fast, decode_hyphenated_scalar, decode32_scalar, to_f
 use crate::{Hyphenated, Uuid};
 
 #[cfg(target_arch = "x86_64")]
-use super::x86_64::{cpu, decode, encode, lines as bulk, sha1};
+use super::x86_64::{cpu, decode, encode, lines as bulk};
 
 /// A fast decoder's result as the portable decoders give it.
 pub(crate) fn from_fast(bytes: Fast) -> Option<[u8; 16]> {
@@ -142,25 +142,6 @@ pub fn lines(data: &[u8]) {
     }
 }
 
-/// Version 5 UUIDs, the namespace from the first 16 bytes of `data` and the
-/// name from the rest.
-pub fn v5(data: &[u8]) {
-    let namespace = Uuid::from_bytes(take(data, 0));
-    let name = data.get(16..).unwrap_or_default();
-    let expected = crate::name::new_v5_portable(&namespace, name);
-    assert_eq!(Uuid::new_v5(&namespace, name), expected, "dispatched");
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = cpu::sha() {
-        if name.len() <= crate::name::SINGLE_BLOCK_NAME {
-            assert_eq!(
-                Uuid::from_bytes(sha1::v5_bytes(t, &namespace, name)),
-                expected,
-                "SHA-NI"
-            );
-        }
-    }
-}
-
 /// ChaCha12 groups, the key from the first 32 bytes of `data` and the block
 /// counter from the next 8.
 #[cfg(feature = "std")]
@@ -254,7 +235,6 @@ mod tests {
             decode(&data);
             encode(&data);
             lines(&data);
-            v5(&data);
             #[cfg(feature = "std")]
             chacha(&data);
             #[cfg(feature = "std")]

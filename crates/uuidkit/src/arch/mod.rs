@@ -83,20 +83,6 @@ pub(crate) fn encode_lines(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize
     }
 }
 
-/// The first 16 bytes of the version 5 UUID of `namespace ‖ name`, computed
-/// in registers, where the CPU can and the name fits one block; `None`
-/// otherwise (the caller then uses the portable SHA-1).
-#[inline(always)]
-pub(crate) fn v5_one_block(namespace: &Uuid, name: &[u8]) -> Option<[u8; 16]> {
-    #[cfg(target_arch = "x86_64")]
-    return x86_64::sha1::v5_one_block(namespace, name);
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (namespace, name);
-        None
-    }
-}
-
 /// One group of 8 ChaCha12 blocks from block `counter` on, with the widest
 /// lanes this CPU has.
 #[cfg(feature = "std")]

@@ -12,7 +12,6 @@
 //! construct one (the field is private).
 
 cpufeatures::new!(avx2_cpuid, "avx2");
-cpufeatures::new!(sha_cpuid, "sha", "sse2", "ssse3", "sse4.1");
 
 macro_rules! token {
     ($(#[$doc:meta])* $name:ident, $detect:ident, $cpuid:ident) => {
@@ -31,10 +30,6 @@ macro_rules! token {
 token!(
     /// AVX2, with the OS saving the YMM registers.
     Avx2, avx2, avx2_cpuid
-);
-token!(
-    /// The SHA extensions, with the SSE2, SSSE3 and SSE4.1 the SHA-1 code also uses.
-    Sha, sha, sha_cpuid
 );
 
 /// A test's token for a feature set: under CI a CPU without it fails the
@@ -55,11 +50,5 @@ mod tests {
     #[test]
     fn tokens_agree_with_std_detection() {
         assert_eq!(avx2().is_some(), std::is_x86_feature_detected!("avx2"));
-        assert_eq!(
-            sha().is_some(),
-            std::is_x86_feature_detected!("sha")
-                && std::is_x86_feature_detected!("sse4.1")
-                && std::is_x86_feature_detected!("ssse3")
-        );
     }
 }

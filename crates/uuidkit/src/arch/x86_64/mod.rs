@@ -6,7 +6,6 @@ pub(crate) mod cpu;
 pub(crate) mod decode;
 pub(crate) mod encode;
 pub(crate) mod lines;
-pub(crate) mod sha1;
 
 #[cfg(feature = "std")]
 pub(crate) mod chacha;
