@@ -216,7 +216,7 @@ pub(crate) mod avx2 {
         unsafe { hyphenated_unchecked(s) }
     }
 
-    /// As [`hyphenated`], for the dispatcher's pointer.
+    /// The hyphenated-form decoder itself, which the dispatcher points to.
     ///
     /// # Safety
     /// The CPU and OS must support AVX2 (an [`Avx2`](super::cpu::Avx2) token
