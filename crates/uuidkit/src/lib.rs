@@ -113,9 +113,9 @@
 //! ([`Hyphenated::encode_lines_lower`]). v3 and v5 build their one hash
 //! block in registers; v3 uses an MD5 block function ordered for latency
 //! and skips the steps that read only the namespace for the RFC namespaces;
-//! v5 runs in the SHA-NI registers when the CPU has them. The thread-local
-//! RNG computes ChaCha12 8 blocks at a time with AVX2, and `Uuid::fill_v7`
-//! lays out four UUIDs per step. All of the CPU-specific code is in one
+//! v5 uses the `sha1` crate's block function, which uses SHA-NI where the
+//! CPU has it. The thread-local RNG computes ChaCha12 8 blocks at a time
+//! with AVX2, and `Uuid::fill_v7` lays out four UUIDs per step. All of the CPU-specific code is in one
 //! module, each path tested against the portable code and fuzzed against it
 //! (`fuzz/fuzz_targets/simd_*.rs`). See BENCHMARKS.md for figures against
 //! the `uuid` and `uuid-simd` crates.

@@ -311,22 +311,12 @@ fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4]
 }
 
 /// Writes two little-endian words as bytes `16 * lane ..` of `block`, as one
-/// 16-byte store (the compiler would otherwise split it into two 8-byte ones).
+/// 16-byte store where the CPU has one (see [`crate::arch::store_16`]).
 #[inline(always)]
 fn store_lane(block: &mut [u8; 64], lane: usize, lo: u64, hi: u64) {
-    let dst = &mut block[16 * lane..16 * lane + 16];
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    // SAFETY: SSE2 is enabled at compile time; the store writes the 16 bytes
-    // of `dst`, unaligned.
-    unsafe {
-        use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-        _mm_storeu_si128(
-            dst.as_mut_ptr().cast(),
-            _mm_set_epi64x(hi as i64, lo as i64),
-        );
+    if let Some(dst) = block[16 * lane..].first_chunk_mut::<16>() {
+        crate::arch::store_16(dst, lo, hi);
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    dst.copy_from_slice(&(u128::from(lo) | u128::from(hi) << 64).to_le_bytes());
 }
 
 /// Up to 8 bytes as a little-endian word (missing high bytes zero), read with

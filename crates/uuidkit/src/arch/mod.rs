@@ -110,6 +110,20 @@ pub(crate) fn v7_lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) -> usize 
     }
 }
 
+/// Writes two little-endian words into `dst` as one 16-byte store where the
+/// CPU has one (the compiler would otherwise split it into two 8-byte
+/// stores, which a later 16-byte load of the same bytes cannot take its data
+/// from: it waits until they reach the cache).
+#[inline(always)]
+pub(crate) fn store_16(dst: &mut [u8; 16], lo: u64, hi: u64) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::store_16(dst, lo, hi);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *dst = (u128::from(lo) | u128::from(hi) << 64).to_le_bytes();
+    }
+}
+
 /// `x`, opaque to the optimiser: an empty assembly block that claims to
 /// change the register. MD5's block function uses it to keep LLVM from
 /// re-associating a sum (see `name/md5.rs`).
