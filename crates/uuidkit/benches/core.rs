@@ -1,28 +1,41 @@
-//! Core type against the `uuid` crate, in the same run: parse, format, v3, v5.
+//! The core type against its peers, in the same run: the `uuid` crate and,
+//! for text, the `uuid-simd` crate. Parse, format, `to_string`, v3, v5, v8.
 //!
-//! cargo bench -p uuidkit --bench core -- --warm-up-time 2 --measurement-time 5
+//! cargo bench -p uuidkit --bench core
+//!
+//! `cargo xtask bench` runs this and prints the ratios (BENCHMARKS.md).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use uuid_simd::{AsOut, AsciiCase, UuidExt};
 
 const HYPHENATED: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
 const SIMPLE: &str = "F81D4FAE7DEC11D0A76500A0C91E6BF6";
+const INVALID: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bfg";
 const NAME: &[u8] = b"www.example.com";
 
-fn parse(c: &mut Criterion) {
-    let mut g = c.benchmark_group("parse_hyphenated");
+/// Each library parsing `text` (the whole `Result` goes to `black_box`).
+fn parse_group(c: &mut Criterion, group: &str, text: &'static str) {
+    let mut g = c.benchmark_group(group);
     g.bench_function("uuidkit", |b| {
-        b.iter(|| uuidkit::Uuid::parse(black_box(HYPHENATED)))
+        b.iter(|| uuidkit::Uuid::parse(black_box(text)))
     });
     g.bench_function("uuid", |b| {
-        b.iter(|| uuid::Uuid::parse_str(black_box(HYPHENATED)))
+        b.iter(|| uuid::Uuid::parse_str(black_box(text)))
+    });
+    g.bench_function("uuid-simd", |b| {
+        b.iter(|| <uuid::Uuid as UuidExt>::parse(black_box(text)))
     });
     g.finish();
-    // The same, consumed as callers do (`?`/`unwrap`): the figure is the
-    // parser's, without criterion's copy of the whole `Result` into
-    // `black_box` (ours is 17 bytes with the `Ok` UUID at offset 0, so that
-    // copy is cheap too; see `ParseError`'s layout comment).
+}
+
+fn parse(c: &mut Criterion) {
+    parse_group(c, "parse_hyphenated", HYPHENATED);
+    parse_group(c, "parse_simple", SIMPLE);
+    parse_group(c, "parse_invalid", INVALID);
+    // The same, consumed as callers do (`?`/`unwrap`): the parser alone,
+    // without criterion's copy of the whole `Result` into `black_box`.
     let mut g = c.benchmark_group("parse_hyphenated_unwrapped");
     g.bench_function("uuidkit", |b| {
         b.iter(|| uuidkit::Uuid::parse(black_box(HYPHENATED)).unwrap())
@@ -30,21 +43,9 @@ fn parse(c: &mut Criterion) {
     g.bench_function("uuid", |b| {
         b.iter(|| uuid::Uuid::parse_str(black_box(HYPHENATED)).unwrap())
     });
-    g.finish();
-    let mut g = c.benchmark_group("parse_simple");
-    g.bench_function("uuidkit", |b| {
-        b.iter(|| uuidkit::Uuid::parse(black_box(SIMPLE)))
+    g.bench_function("uuid-simd", |b| {
+        b.iter(|| <uuid::Uuid as UuidExt>::parse_hyphenated(black_box(HYPHENATED)).unwrap())
     });
-    g.bench_function("uuid", |b| {
-        b.iter(|| uuid::Uuid::parse_str(black_box(SIMPLE)))
-    });
-    g.finish();
-    let mut g = c.benchmark_group("parse_invalid");
-    let bad = "f81d4fae-7dec-11d0-a765-00a0c91e6bfg";
-    g.bench_function("uuidkit", |b| {
-        b.iter(|| uuidkit::Uuid::parse(black_box(bad)))
-    });
-    g.bench_function("uuid", |b| b.iter(|| uuid::Uuid::parse_str(black_box(bad))));
     g.finish();
 }
 
@@ -64,6 +65,17 @@ fn format(c: &mut Criterion) {
             black_box(black_box(theirs).hyphenated().encode_lower(&mut buf));
         })
     });
+    g.bench_function("uuid-simd", |b| {
+        let mut buf = [0u8; 36];
+        b.iter(|| {
+            let bytes = black_box(theirs).into_bytes();
+            black_box(uuid_simd::format_hyphenated(
+                &bytes,
+                buf.as_out(),
+                AsciiCase::Lower,
+            ));
+        })
+    });
     g.finish();
     let mut g = c.benchmark_group("format_simple_buffer");
     g.bench_function("uuidkit", |b| {
@@ -78,10 +90,24 @@ fn format(c: &mut Criterion) {
             black_box(black_box(theirs).simple().encode_lower(&mut buf));
         })
     });
+    g.bench_function("uuid-simd", |b| {
+        let mut buf = [0u8; 32];
+        b.iter(|| {
+            let bytes = black_box(theirs).into_bytes();
+            black_box(uuid_simd::format_simple(
+                &bytes,
+                buf.as_out(),
+                AsciiCase::Lower,
+            ));
+        })
+    });
     g.finish();
     let mut g = c.benchmark_group("to_string");
     g.bench_function("uuidkit", |b| b.iter(|| black_box(ours).to_string()));
     g.bench_function("uuid", |b| b.iter(|| black_box(theirs).to_string()));
+    g.bench_function("uuid-simd", |b| {
+        b.iter(|| black_box(theirs).format_hyphenated().to_string())
+    });
     g.finish();
     // A UUID made from integers just before it is formatted (as a generator
     // or `from_u128` makes it): it reaches memory through two 64-bit stores.
@@ -99,29 +125,23 @@ fn format(c: &mut Criterion) {
 fn name_based(c: &mut Criterion) {
     let ns = uuidkit::namespace::DNS;
     let their_ns = uuid::Uuid::NAMESPACE_DNS;
-    let mut g = c.benchmark_group("v5");
-    g.bench_function("uuidkit", |b| {
-        b.iter(|| uuidkit::Uuid::new_v5(&ns, black_box(NAME)))
-    });
-    g.bench_function("uuid", |b| {
-        b.iter(|| uuid::Uuid::new_v5(&their_ns, black_box(NAME)))
-    });
-    g.finish();
+    let long = [b'x'; 200];
+    for (group, name) in [("v5", NAME), ("v5_200_byte_name", &long[..])] {
+        let mut g = c.benchmark_group(group);
+        g.bench_function("uuidkit", |b| {
+            b.iter(|| uuidkit::Uuid::new_v5(&ns, black_box(name)))
+        });
+        g.bench_function("uuid", |b| {
+            b.iter(|| uuid::Uuid::new_v5(&their_ns, black_box(name)))
+        });
+        g.finish();
+    }
     let mut g = c.benchmark_group("v3");
     g.bench_function("uuidkit", |b| {
         b.iter(|| uuidkit::Uuid::new_v3(&ns, black_box(NAME)))
     });
     g.bench_function("uuid", |b| {
         b.iter(|| uuid::Uuid::new_v3(&their_ns, black_box(NAME)))
-    });
-    g.finish();
-    let long = [b'x'; 200];
-    let mut g = c.benchmark_group("v5_200_byte_name");
-    g.bench_function("uuidkit", |b| {
-        b.iter(|| uuidkit::Uuid::new_v5(&ns, black_box(&long)))
-    });
-    g.bench_function("uuid", |b| {
-        b.iter(|| uuid::Uuid::new_v5(&their_ns, black_box(&long)))
     });
     g.finish();
     let mut g = c.benchmark_group("v8_name_sha256");

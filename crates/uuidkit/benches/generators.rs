@@ -1,6 +1,10 @@
-//! Generators against the `uuid` crate, in the same run.
+//! Generators against the `uuid` crate with its `fast-rng` feature (a
+//! thread-local `rand` generator, as a user who cares about speed configures
+//! it), in the same run.
 //!
-//! cargo bench -p uuidkit --bench generators -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p uuidkit --bench generators
+//!
+//! `cargo xtask bench` runs this and prints the ratios (BENCHMARKS.md).
 
 use std::hint::black_box;
 use std::sync::Barrier;

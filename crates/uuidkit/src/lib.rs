@@ -112,24 +112,25 @@
 //!
 //! # Performance
 //!
-//! Parsing decodes all 32 hex digits of the hyphenated form in one vector
-//! register with the best decoder the CPU has, chosen once at run time:
-//! AVX-512 VBMI (two byte permutes and a table lookup; built with Rust 1.89
-//! or later), else AVX2, else SSE2 on x86_64, and a table elsewhere. It
-//! returns the UUID in two registers.
+//! Parsing decodes all 32 hex digits in one vector register with the best
+//! decoder the CPU has, chosen once at run time (AVX2, else SSE2 on x86_64;
+//! a table elsewhere), and returns the UUID in two registers; only a failed
+//! parse goes back over the input to say what is wrong and where.
 //! Formatting into a caller's buffer writes the hyphenated form with AVX2
-//! when the CPU has it (two 256-bit shuffles and two stores, inlined as
+//! when the CPU has it (two 256-bit shuffles and two stores, as inline
 //! assembly behind a run-time check), else SSE2 (three stores); `Display`
 //! uses the SSE2 encoder, reading the UUID as two 8-byte halves so that it
 //! does not wait on the two register stores that often just wrote it. Many
-//! UUIDs are formatted as text lines at once with AVX2 or SSSE3 when the CPU
-//! has them ([`Hyphenated::encode_lines_lower`]). v3 and v5
-//! build their one hash block in registers; v3 uses an MD5 block function
-//! ordered for latency and skips the steps that read only the namespace for
-//! the RFC namespaces; v5 runs in the SHA-NI registers when the CPU has them.
-//! The thread-local RNG computes ChaCha12 8 blocks at a time with AVX2, and
-//! `Uuid::fill_v7` lays out four UUIDs per step. See BENCHMARKS.md for
-//! figures against the `uuid` crate.
+//! UUIDs are formatted as text lines at once with AVX2
+//! ([`Hyphenated::encode_lines_lower`]). v3 and v5 build their one hash
+//! block in registers; v3 uses an MD5 block function ordered for latency
+//! and skips the steps that read only the namespace for the RFC namespaces;
+//! v5 uses the `sha1` crate's block function, which uses SHA-NI where the
+//! CPU has it. The thread-local RNG computes ChaCha12 8 blocks at a time
+//! with AVX2, and `Uuid::fill_v7` lays out four UUIDs per step. All of the CPU-specific code is in one
+//! module, each path tested against the portable code and fuzzed against it
+//! (`fuzz/fuzz_targets/simd_*.rs`). See BENCHMARKS.md for figures against
+//! the `uuid` and `uuid-simd` crates.
 //!
 //! # Crate features
 //!
@@ -147,8 +148,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
-#[cfg(target_arch = "x86_64")]
-mod cpu;
+mod arch;
 mod error;
 mod external;
 mod fields;
@@ -175,6 +175,11 @@ mod v8;
 
 #[cfg(feature = "std")]
 pub mod state;
+
+// The differential checks of the vector paths, for the fuzz targets only.
+#[cfg(all(fuzzing, feature = "std"))]
+#[doc(hidden)]
+pub use crate::arch::differential as __differential;
 
 pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
 pub use crate::fields::Fields;

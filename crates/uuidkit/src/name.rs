@@ -10,13 +10,10 @@
 //! third on top of MD5's compression and more than SHA-1's with SHA-NI.
 //! That one block is assembled in registers, never byte by byte in memory
 //! (see `single_block`). MD5's block function is our own, ordered for the
-//! latency of its serial chain (`name/md5.rs`). On x86_64 CPUs with the SHA
-//! extensions, v5 of a one-block name runs entirely in registers
-//! (`name/sha1_ni.rs`).
+//! latency of its serial chain (`name/md5.rs`); SHA-1's is the `sha1`
+//! crate's, which uses the SHA extensions where the CPU has them.
 
 mod md5;
-#[cfg(target_arch = "x86_64")]
-mod sha1_ni;
 
 use crate::{Uuid, Version};
 
@@ -110,34 +107,22 @@ impl Uuid {
     /// ```
     #[inline]
     pub fn new_v5(namespace: &Uuid, name: &[u8]) -> Uuid {
-        #[cfg(target_arch = "x86_64")]
-        if name.len() <= SINGLE_BLOCK_NAME && sha1_ni::available() {
-            // SAFETY: `available()` checked the CPU features.
-            return Uuid::from_bytes(unsafe { sha1_ni::v5_bytes(namespace, name) });
+        let mut state = [
+            0x67452301_u32,
+            0xefcdab89,
+            0x98badcfe,
+            0x10325476,
+            0xc3d2e1f0,
+        ];
+        merkle_damgard(namespace, name, true, |block| {
+            sha1::block_api::compress(&mut state, core::slice::from_ref(block));
+        });
+        let mut out = [0u8; 16];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes());
         }
-        new_v5_portable(namespace, name)
+        Uuid::from_bytes(out).with_version(Version::Sha1)
     }
-}
-
-/// [`Uuid::new_v5`] through the `sha1` crate's block function: names too
-/// long for one block, and CPUs without the SHA extensions.
-#[inline]
-fn new_v5_portable(namespace: &Uuid, name: &[u8]) -> Uuid {
-    let mut state = [
-        0x67452301_u32,
-        0xefcdab89,
-        0x98badcfe,
-        0x10325476,
-        0xc3d2e1f0,
-    ];
-    merkle_damgard(namespace, name, true, |block| {
-        sha1::block_api::compress(&mut state, core::slice::from_ref(block));
-    });
-    let mut out = [0u8; 16];
-    for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
-        chunk.copy_from_slice(&word.to_be_bytes());
-    }
-    Uuid::from_bytes(out).with_version(Version::Sha1)
 }
 
 /// MD5's working variables after its first four steps, which read only the
@@ -186,7 +171,7 @@ const SINGLE_BLOCK_NAME: usize = 64 - 16 - 1 - 8;
 /// The hash functions read their block with 16-byte (SHA-NI) or 4-byte loads.
 /// A block filled byte-wise or by `memcpy` makes those loads span several
 /// smaller stores, which the CPU cannot forward: each such load waits for the
-/// stores to retire (perf showed one SHA-1 load taking 11 % of `new_v5`).
+/// stores to retire.
 #[inline(always)]
 fn single_block(ns: &Uuid, name: &[u8], big_endian: bool) -> [u8; 64] {
     let mut block = [0u8; 64];
@@ -235,22 +220,12 @@ fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4]
 }
 
 /// Writes two little-endian words as bytes `16 * lane ..` of `block`, as one
-/// 16-byte store (the compiler would otherwise split it into two 8-byte ones).
+/// 16-byte store where the CPU has one (see [`crate::arch::store_16`]).
 #[inline(always)]
 fn store_lane(block: &mut [u8; 64], lane: usize, lo: u64, hi: u64) {
-    let dst = &mut block[16 * lane..16 * lane + 16];
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    // SAFETY: SSE2 is enabled at compile time; the store writes the 16 bytes
-    // of `dst`, unaligned.
-    unsafe {
-        use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-        _mm_storeu_si128(
-            dst.as_mut_ptr().cast(),
-            _mm_set_epi64x(hi as i64, lo as i64),
-        );
+    if let Some(dst) = block[16 * lane..].first_chunk_mut::<16>() {
+        crate::arch::store_16(dst, lo, hi);
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    dst.copy_from_slice(&(u128::from(lo) | u128::from(hi) << 64).to_le_bytes());
 }
 
 /// Up to 8 bytes as a little-endian word (missing high bytes zero), read with
@@ -317,33 +292,6 @@ fn merkle_damgard(ns: &Uuid, name: &[u8], big_endian: bool, mut compress: impl F
 mod tests {
     use super::*;
     use sha1::Digest as _;
-
-    /// The SHA-NI one-block path against the portable one, for every name
-    /// length it takes and every byte value in every position of the name.
-    #[test]
-    fn sha_ni_and_portable_v5_agree() {
-        #[cfg(target_arch = "x86_64")]
-        if !sha1_ni::available() {
-            std::println!(
-                "skipped: this CPU has no SHA extensions (only the portable path exists here)"
-            );
-            return;
-        }
-        for ns in [namespace::DNS, namespace::X500, Uuid::MAX, Uuid::NIL] {
-            for len in 0..=SINGLE_BLOCK_NAME {
-                for byte in 0..=255u8 {
-                    let name: std::vec::Vec<u8> = (0..len)
-                        .map(|i| byte.wrapping_add((i * 37) as u8))
-                        .collect();
-                    assert_eq!(
-                        Uuid::new_v5(&ns, &name),
-                        new_v5_portable(&ns, &name),
-                        "namespace {ns}, name {name:02x?}"
-                    );
-                }
-            }
-        }
-    }
 
     /// Our padding against the crates' own `Digest` API, at every length
     /// around the one-, two- and three-block boundaries.

@@ -4,9 +4,9 @@
 //! # The generator
 //! ChaCha with 12 rounds (as `rand`'s `StdRng`), a 256-bit key from the OS, a
 //! 64-bit block counter from 0 and stream 0: the block function of
-//! `rand_chacha::ChaCha12Rng`, computed here 8 blocks at a time with AVX2 (4
-//! with SSE2, 1 portably), so that a bulk fill runs straight into the caller's
-//! buffer. The SIMD paths emit each group of blocks word-interleaved (word `w`
+//! `rand_chacha::ChaCha12Rng`, computed 8 blocks at a time with AVX2 (4 with
+//! SSE2, 1 portably; the vector lanes are in [`crate::arch`]), so that a bulk
+//! fill runs straight into the caller's buffer. The SIMD paths emit each group of blocks word-interleaved (word `w`
 //! of blocks `0..n`, then word `w + 1`, …): a fixed permutation of the same
 //! keystream words, tested word for word against `rand_chacha`.
 //!
@@ -31,20 +31,26 @@ pub const RESEED_INTERVAL: u32 = 1 << 16;
 /// Double rounds: ChaCha12.
 const DOUBLE_ROUNDS: usize = 6;
 /// Bytes per group of blocks (8 blocks), the unit of generation and buffering.
-const GROUP: usize = 512;
+pub(crate) const GROUP: usize = 512;
 
-/// The ChaCha block function over 8 blocks, in lanes of `V` (1, 4 or 8 wide).
-mod block {
-    use super::{DOUBLE_ROUNDS, GROUP};
+/// The ChaCha block function over 8 blocks, in lanes of `V` (1 wide here;
+/// [`crate::arch`] has the vector lanes).
+pub(crate) mod block {
+    use super::DOUBLE_ROUNDS;
+    pub(crate) use super::GROUP;
 
     /// Lanes of 32-bit words.
-    pub(super) trait Lanes: Copy {
+    pub(crate) trait Lanes: Copy {
+        /// What proves that the CPU can run these lanes' instructions (`()`
+        /// where every CPU of the target can). The constructors take it, so
+        /// a value exists only where its methods may run.
+        type Token: Copy;
         /// Words per vector.
         const N: usize;
         /// Loads `N` words.
-        fn load(w: &[u32]) -> Self;
+        fn load(t: Self::Token, w: &[u32]) -> Self;
         /// All lanes `x`.
-        fn splat(x: u32) -> Self;
+        fn splat(t: Self::Token, x: u32) -> Self;
         fn add(self, o: Self) -> Self;
         fn xor(self, o: Self) -> Self;
         fn rotl<const R: u32>(self) -> Self;
@@ -53,13 +59,14 @@ mod block {
     }
 
     impl Lanes for u32 {
+        type Token = ();
         const N: usize = 1;
         #[inline(always)]
-        fn load(w: &[u32]) -> u32 {
+        fn load((): (), w: &[u32]) -> u32 {
             w[0]
         }
         #[inline(always)]
-        fn splat(x: u32) -> u32 {
+        fn splat((): (), x: u32) -> u32 {
             x
         }
         #[inline(always)]
@@ -95,7 +102,7 @@ mod block {
     /// `V::N` blocks from block `counter` on, into `out[..64 * V::N]`: word `w`
     /// of block `j` at word `w * V::N + j` (the standard order when `N == 1`).
     #[inline(always)]
-    fn blocks<V: Lanes>(key: &[u32; 8], counter: u64, out: &mut [u8]) {
+    pub(crate) fn blocks<V: Lanes>(t: V::Token, key: &[u32; 8], counter: u64, out: &mut [u8]) {
         let mut lo = [0u32; 8];
         let mut hi = [0u32; 8];
         for j in 0..V::N {
@@ -104,22 +111,22 @@ mod block {
             hi[j] = (c >> 32) as u32;
         }
         let init: [V; 16] = [
-            V::splat(0x6170_7865),
-            V::splat(0x3320_646e),
-            V::splat(0x7962_2d32),
-            V::splat(0x6b20_6574),
-            V::splat(key[0]),
-            V::splat(key[1]),
-            V::splat(key[2]),
-            V::splat(key[3]),
-            V::splat(key[4]),
-            V::splat(key[5]),
-            V::splat(key[6]),
-            V::splat(key[7]),
-            V::load(&lo),
-            V::load(&hi),
-            V::splat(0),
-            V::splat(0),
+            V::splat(t, 0x6170_7865),
+            V::splat(t, 0x3320_646e),
+            V::splat(t, 0x7962_2d32),
+            V::splat(t, 0x6b20_6574),
+            V::splat(t, key[0]),
+            V::splat(t, key[1]),
+            V::splat(t, key[2]),
+            V::splat(t, key[3]),
+            V::splat(t, key[4]),
+            V::splat(t, key[5]),
+            V::splat(t, key[6]),
+            V::splat(t, key[7]),
+            V::load(t, &lo),
+            V::load(t, &hi),
+            V::splat(t, 0),
+            V::splat(t, 0),
         ];
         let mut x = init;
         for _ in 0..DOUBLE_ROUNDS {
@@ -139,157 +146,34 @@ mod block {
 
     /// A group (8 blocks, 512 bytes) with the portable lanes.
     #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-    pub(super) fn group_scalar(key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
+    pub(crate) fn group_scalar(key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
         for (j, block) in out.chunks_exact_mut(64).enumerate() {
-            blocks::<u32>(key, counter.wrapping_add(j as u64), block);
+            blocks::<u32>((), key, counter.wrapping_add(j as u64), block);
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    pub(super) mod x86 {
-        use core::arch::x86_64::*;
-
-        use super::{GROUP, Lanes, blocks};
-
-        #[derive(Clone, Copy)]
-        pub(in super::super) struct Sse2(__m128i);
-        #[derive(Clone, Copy)]
-        pub(in super::super) struct Avx2(__m256i);
-
-        // SAFETY (all `unsafe` blocks below): SSE2 is part of x86_64; the AVX2
-        // methods are only reached from `group_avx2`, which requires AVX2. Loads
-        // and stores are unaligned and within the slices (checked by indexing).
-        impl Lanes for Sse2 {
-            const N: usize = 4;
-            #[inline(always)]
-            fn load(w: &[u32]) -> Sse2 {
-                let w = &w[..4];
-                Sse2(unsafe { _mm_loadu_si128(w.as_ptr().cast()) })
-            }
-            #[inline(always)]
-            fn splat(x: u32) -> Sse2 {
-                Sse2(unsafe { _mm_set1_epi32(x as i32) })
-            }
-            #[inline(always)]
-            fn add(self, o: Sse2) -> Sse2 {
-                Sse2(unsafe { _mm_add_epi32(self.0, o.0) })
-            }
-            #[inline(always)]
-            fn xor(self, o: Sse2) -> Sse2 {
-                Sse2(unsafe { _mm_xor_si128(self.0, o.0) })
-            }
-            #[inline(always)]
-            fn rotl<const R: u32>(self) -> Sse2 {
-                unsafe {
-                    let l = _mm_sll_epi32(self.0, _mm_cvtsi32_si128(R as i32));
-                    let r = _mm_srl_epi32(self.0, _mm_cvtsi32_si128(32 - R as i32));
-                    Sse2(_mm_or_si128(l, r))
+    /// The keystream of a group as lanes `n` wide emit it: in runs of `n`
+    /// blocks, word `w` of each block of the run, then word `w + 1`, …
+    #[cfg(any(test, fuzzing))]
+    pub(crate) fn interleaved(plain: &[u8; GROUP], n: usize) -> [u8; GROUP] {
+        let mut out = [0u8; GROUP];
+        for run in 0..8 / n {
+            for j in 0..n {
+                for w in 0..16 {
+                    let from = 64 * (run * n + j) + 4 * w;
+                    let to = 64 * run * n + 4 * (w * n + j);
+                    out[to..to + 4].copy_from_slice(&plain[from..from + 4]);
                 }
             }
-            #[inline(always)]
-            fn store(self, out: &mut [u8]) {
-                let out = &mut out[..16];
-                unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), self.0) }
-            }
         }
-
-        #[repr(C, align(32))]
-        struct Mask([u8; 32]);
-        /// `pshufb` masks rotating each 32-bit word left by 16 and by 8 bits.
-        static ROT16: Mask = Mask([
-            2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11,
-            8, 9, 14, 15, 12, 13,
-        ]);
-        static ROT8: Mask = Mask([
-            3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9,
-            10, 15, 12, 13, 14,
-        ]);
-
-        impl Lanes for Avx2 {
-            const N: usize = 8;
-            #[inline(always)]
-            fn load(w: &[u32]) -> Avx2 {
-                let w = &w[..8];
-                Avx2(unsafe { _mm256_loadu_si256(w.as_ptr().cast()) })
-            }
-            #[inline(always)]
-            fn splat(x: u32) -> Avx2 {
-                Avx2(unsafe { _mm256_set1_epi32(x as i32) })
-            }
-            #[inline(always)]
-            fn add(self, o: Avx2) -> Avx2 {
-                Avx2(unsafe { _mm256_add_epi32(self.0, o.0) })
-            }
-            #[inline(always)]
-            fn xor(self, o: Avx2) -> Avx2 {
-                Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
-            }
-            #[inline(always)]
-            fn rotl<const R: u32>(self) -> Avx2 {
-                unsafe {
-                    match R {
-                        // Whole-byte rotations are one byte shuffle. The masks are read
-                        // with a volatile load so that the compiler keeps one `vpshufb`
-                        // (it would otherwise rewrite it as two word shuffles).
-                        16 => Avx2(_mm256_shuffle_epi8(
-                            self.0,
-                            core::ptr::read_volatile(ROT16.0.as_ptr().cast::<__m256i>()),
-                        )),
-                        8 => Avx2(_mm256_shuffle_epi8(
-                            self.0,
-                            core::ptr::read_volatile(ROT8.0.as_ptr().cast::<__m256i>()),
-                        )),
-                        _ => {
-                            let l = _mm256_sll_epi32(self.0, _mm_cvtsi32_si128(R as i32));
-                            let r = _mm256_srl_epi32(self.0, _mm_cvtsi32_si128(32 - R as i32));
-                            Avx2(_mm256_or_si256(l, r))
-                        }
-                    }
-                }
-            }
-            #[inline(always)]
-            fn store(self, out: &mut [u8]) {
-                let out = &mut out[..32];
-                unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) }
-            }
-        }
-
-        /// A group as two runs of 4 blocks, SSE2.
-        pub(in super::super) fn group_sse2(key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
-            let (a, b) = out.split_at_mut(GROUP / 2);
-            blocks::<Sse2>(key, counter, a);
-            blocks::<Sse2>(key, counter.wrapping_add(4), b);
-        }
-
-        /// A group as one run of 8 blocks, AVX2.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2.
-        #[target_feature(enable = "avx2")]
-        pub(in super::super) unsafe fn group_avx2(
-            key: &[u32; 8],
-            counter: u64,
-            out: &mut [u8; GROUP],
-        ) {
-            blocks::<Avx2>(key, counter, out);
-        }
+        out
     }
 
-    /// One group of 8 blocks from block `counter` on, with the best lanes this
-    /// CPU has.
+    /// One group of 8 blocks from block `counter` on, with the widest lanes
+    /// this CPU has.
     #[inline]
     pub(super) fn group(key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                // SAFETY: AVX2 was just detected.
-                unsafe { x86::group_avx2(key, counter, out) }
-            } else {
-                x86::group_sse2(key, counter, out)
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        group_scalar(key, counter, out)
+        crate::arch::chacha_group(key, counter, out);
     }
 }
 
@@ -521,18 +405,8 @@ mod tests {
 
     /// The reference, word-interleaved in runs of `n` blocks as the SIMD lanes emit it.
     fn interleaved(counter: u64, n: usize) -> Vec<u8> {
-        let plain = reference(counter, 8);
-        let mut out = std::vec![0u8; GROUP];
-        for run in 0..8 / n {
-            for j in 0..n {
-                for w in 0..16 {
-                    let from = 64 * (run * n + j) + 4 * w;
-                    let to = 64 * run * n + 4 * (w * n + j);
-                    out[to..to + 4].copy_from_slice(&plain[from..from + 4]);
-                }
-            }
-        }
-        out
+        let plain: [u8; GROUP] = reference(counter, 8).try_into().unwrap();
+        block::interleaved(&plain, n).to_vec()
     }
 
     /// Block counters to check: the start, and across the carry into the high word.
@@ -550,27 +424,37 @@ mod tests {
 
     #[test]
     #[cfg(target_arch = "x86_64")]
-    fn simd_blocks_are_chacha12_word_for_word() {
+    fn sse2_blocks_are_chacha12_word_for_word() {
+        use crate::arch::x86_64::chacha;
         let key = Stream::from_seed(SEED).key;
         for counter in COUNTERS {
             let mut out = [0u8; GROUP];
-            block::x86::group_sse2(&key, counter, &mut out);
+            chacha::group_sse2(&key, counter, &mut out);
             assert_eq!(
                 &out[..],
                 &interleaved(counter, 4)[..],
-                "sse2 counter {counter:#x}"
+                "counter {counter:#x}"
             );
-            if std::is_x86_feature_detected!("avx2") {
-                // SAFETY: AVX2 was just detected.
-                unsafe { block::x86::group_avx2(&key, counter, &mut out) };
-                assert_eq!(
-                    &out[..],
-                    &interleaved(counter, 8)[..],
-                    "avx2 counter {counter:#x}"
-                );
-            } else {
-                std::println!("no AVX2 on this CPU: that path is not tested");
-            }
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn simd_blocks_are_chacha12_word_for_word() {
+        use crate::arch::x86_64::{chacha, cpu};
+        let test = "rng::tests::simd_blocks_are_chacha12_word_for_word";
+        let Some(t) = cpu::require(test, "avx2", cpu::avx2()) else {
+            return;
+        };
+        let key = Stream::from_seed(SEED).key;
+        for counter in COUNTERS {
+            let mut out = [0u8; GROUP];
+            chacha::group_avx2(t, &key, counter, &mut out);
+            assert_eq!(
+                &out[..],
+                &interleaved(counter, 8)[..],
+                "counter {counter:#x}"
+            );
             let mut best = [0u8; GROUP];
             block::group(&key, counter, &mut best);
             assert_eq!(best, out, "the dispatcher takes the best path");

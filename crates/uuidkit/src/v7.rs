@@ -544,7 +544,7 @@ impl Uuid {
 }
 
 #[cfg(feature = "std")]
-mod global {
+pub(crate) mod global {
     //! The process-wide v7 generator behind [`Uuid::now_v7`].
     //!
     //! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
@@ -593,7 +593,7 @@ mod global {
     /// of the UUID are `random`'s bytes 1–7 as they are (no byte swap for the
     /// random half, which the 4-wide AVX2 layout relies on).
     #[inline(always)]
-    fn layout(state: u64, random: u64) -> Uuid {
+    pub(crate) fn layout(state: u64, random: u64) -> Uuid {
         const RANDOM_58: u64 = (1 << 58) - 1;
         let rand_b = ((state & 0xF) << 58) | (random.swap_bytes() & RANDOM_58);
         Uuid::new_v7_from_parts(state >> 16, (state >> 4) as u16, rand_b)
@@ -604,73 +604,9 @@ mod global {
     #[inline]
     fn lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) {
         let n = out.len().min(randoms.len());
-        #[cfg(target_arch = "x86_64")]
-        let done = if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 was just detected.
-            unsafe { x86::lay_out_avx2(base, &randoms[..n], &mut out[..n]) }
-        } else {
-            0
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let done = 0;
+        let done = crate::arch::v7_lay_out(base, &randoms[..n], &mut out[..n]);
         for i in done..n {
             out[i] = layout(base + i as u64, randoms[i]);
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    mod x86 {
-        use core::arch::x86_64::*;
-
-        use crate::Uuid;
-
-        /// [`super::layout`] for whole runs of 4 UUIDs; returns how many were done.
-        ///
-        /// # Safety
-        /// The CPU must support AVX2; `randoms` and `out` have the same length.
-        #[target_feature(enable = "avx2")]
-        pub(super) unsafe fn lay_out_avx2(base: u64, randoms: &[u64], out: &mut [Uuid]) -> usize {
-            let runs = out.len().min(randoms.len()) / 4;
-            // SAFETY: run `k` reads `randoms[4k..4k + 4]` and writes `out[4k..4k + 4]`
-            // (64 bytes), both in bounds; all unaligned.
-            unsafe {
-                // Byte-swaps each 64-bit lane (the big-endian first half of a UUID).
-                let bswap = _mm256_setr_epi8(
-                    7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-                    15, 14, 13, 12, 11, 10, 9, 8,
-                );
-                let ms_mask = _mm256_set1_epi64x(!0xFFFF);
-                let version = _mm256_set1_epi64x(0x7000);
-                let rand_a = _mm256_set1_epi64x(0x0FFF);
-                let rand_keep = _mm256_set1_epi64x(!0xFC);
-                let variant = _mm256_set1_epi64x(0x80);
-                let low4 = _mm256_set1_epi64x(0xF);
-                let four = _mm256_set1_epi64x(4);
-                let mut state = _mm256_add_epi64(
-                    _mm256_set1_epi64x(base as i64),
-                    _mm256_setr_epi64x(0, 1, 2, 3),
-                );
-                for k in 0..runs {
-                    let r = _mm256_loadu_si256(randoms.as_ptr().add(4 * k).cast());
-                    let high = _mm256_or_si256(
-                        _mm256_or_si256(_mm256_and_si256(state, ms_mask), version),
-                        _mm256_and_si256(_mm256_srli_epi64(state, 4), rand_a),
-                    );
-                    let high = _mm256_shuffle_epi8(high, bswap);
-                    let low = _mm256_or_si256(
-                        _mm256_or_si256(_mm256_and_si256(r, rand_keep), variant),
-                        _mm256_slli_epi64(_mm256_and_si256(state, low4), 2),
-                    );
-                    // [h0 l0 | h2 l2] and [h1 l1 | h3 l3], then UUIDs 0, 1 and 2, 3.
-                    let even = _mm256_unpacklo_epi64(high, low);
-                    let odd = _mm256_unpackhi_epi64(high, low);
-                    let dst = out.as_mut_ptr().add(4 * k).cast::<__m256i>();
-                    _mm256_storeu_si256(dst, _mm256_permute2x128_si256(even, odd, 0x20));
-                    _mm256_storeu_si256(dst.add(1), _mm256_permute2x128_si256(even, odd, 0x31));
-                    state = _mm256_add_epi64(state, four);
-                }
-            }
-            4 * runs
         }
     }
 

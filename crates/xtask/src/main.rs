@@ -7,8 +7,11 @@
 //! - `cargo xtask lint`: what rustfmt and clippy do not check: source files
 //!   that grew past [`MAX_FILE_LINES`] lines of non-test code, and code or
 //!   docs that cite files outside the repository or narrate history.
+//! - `cargo xtask bench [--report | CRITERION ARGS…]`: uuidkit's comparison
+//!   benches and the ratio tables of BENCHMARKS.md.
 #![deny(missing_docs)]
 
+mod bench;
 mod lint;
 
 use std::path::{Path, PathBuf};
@@ -26,8 +29,12 @@ fn main() -> ExitCode {
     match args.next().as_deref() {
         Some("test") => test(&root, args.collect()),
         Some("lint") => lint::run(&root),
+        Some("bench") => bench::run(&root, args.collect()),
         _ => {
-            eprintln!("usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask lint");
+            eprintln!(
+                "usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask lint \
+                 | cargo xtask bench [--report | CRITERION ARGS…]"
+            );
             ExitCode::from(2)
         }
     }
@@ -62,10 +69,15 @@ fn step(name: &str, cmd: &mut Command) -> bool {
     }
 }
 
-fn test(root: &Path, extra: Vec<String>) -> ExitCode {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+/// The workspace's target directory.
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
+        .unwrap_or_else(|| root.join("target"))
+}
+
+fn test(root: &Path, extra: Vec<String>) -> ExitCode {
+    let target = target_dir(root);
     let _ = std::fs::create_dir_all(&target);
     let log = target.join("skipped-tests.txt");
     let _ = std::fs::remove_file(&log);

@@ -9,10 +9,9 @@
 //! two never share a bit), which lets `c & !d` join the early sum.
 //!
 //! Why not the `md-5` crate's block function: it adds the constant after
-//! `f`, one more addition on the chain, and a whole v3 UUID with this one
-//! measured faster than that function alone (BENCHMARKS.md, issue 2).
-//! `name::tests` checks v3 against that crate's `Digest` for every name
-//! length 0–200.
+//! `f`, which puts one more addition on the chain in every step. The tests
+//! below check this block function against that crate's, and
+//! `name::tests` checks v3 against its `Digest` for every name length 0–200.
 
 /// The 64 additive constants, `floor(2^32 · |sin(i + 1)|)`.
 const T: [u32; 64] = [
@@ -34,23 +33,7 @@ pub(crate) const INITIAL_STATE: [u32; 4] = [0x67452301, 0xefcdab89, 0x98badcfe, 
 /// puts one more addition on the chain).
 #[inline(always)]
 fn settled(x: u32) -> u32 {
-    #[cfg(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64"))]
-    {
-        let mut x = x;
-        // SAFETY: an empty template; it only claims to change the register.
-        // (The modifier names the 32-bit register: `e` on x86, `w` on Arm.)
-        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        unsafe {
-            core::arch::asm!("/* {0:e} */", inout(reg) x, options(pure, nomem, nostack))
-        };
-        #[cfg(target_arch = "aarch64")]
-        unsafe {
-            core::arch::asm!("/* {0:w} */", inout(reg) x, options(pure, nomem, nostack))
-        };
-        x
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64")))]
-    x
+    crate::arch::opaque_u32(x)
 }
 
 /// `early + f(b, c, d)` for each round, with `b` used last.

@@ -1,0 +1,257 @@
+//! Differential checks: every vector path this CPU can run against the
+//! portable reference, on arbitrary bytes. Each function panics when a path
+//! disagrees with the reference.
+//!
+//! The fuzz targets `simd_text` and `simd_bits` (`crates/uuidkit/fuzz`) call
+//! these as `uuidkit::__differential`, which exists only in builds with
+//! `--cfg fuzzing` (cargo-fuzz sets it); the unit tests below run them on
+//! fixed inputs.
+
+use std::vec::Vec;
+
+use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
+use crate::parse::{FAILED, Fast, decode_hyphenated_scalar, decode32_scalar, to_fast};
+use crate::{Hyphenated, Uuid};
+
+#[cfg(target_arch = "x86_64")]
+use super::x86_64::{cpu, decode, encode, lines as bulk};
+
+/// A fast decoder's result as the portable decoders give it.
+pub(crate) fn from_fast(bytes: Fast) -> Option<[u8; 16]> {
+    (bytes != FAILED).then(|| bytes.to_ne_bytes())
+}
+
+/// `N` bytes from the start of `data`, padded with `pad`.
+fn take<const N: usize>(data: &[u8], pad: u8) -> [u8; N] {
+    let mut out = [pad; N];
+    for (o, d) in out.iter_mut().zip(data) {
+        *o = *d;
+    }
+    out
+}
+
+/// `s` made mostly valid: every byte whose top four bits are not all set
+/// becomes a hex digit (or, at a hyphen position of the hyphenated form,
+/// a hyphen), so that the decoders' success paths are reached as often as
+/// their failure paths.
+fn repaired<const N: usize>(mut s: [u8; N]) -> [u8; N] {
+    const DIGITS: &[u8; 22] = b"0123456789abcdefABCDEF";
+    for (i, b) in s.iter_mut().enumerate() {
+        if *b & 0xf0 != 0xf0 {
+            let hyphen = N == 36 && matches!(i, 8 | 13 | 18 | 23);
+            *b = if hyphen {
+                b'-'
+            } else {
+                DIGITS[usize::from(*b) % DIGITS.len()]
+            };
+        }
+    }
+    s
+}
+
+/// The decoders of the hyphenated form and of 32 hex digits, on the start of
+/// `data` as it is and repaired towards valid input. The fast decoders'
+/// results are compared as such: there the Max UUID and a failure are one
+/// value, which the parser tells apart afterwards.
+pub fn decode(data: &[u8]) {
+    let raw: [u8; 36] = take(data, b'0');
+    for s in [raw, repaired(raw)] {
+        let expected = decode_hyphenated_scalar(&s);
+        let fast = to_fast(expected);
+        assert_eq!(super::decode_hyphenated(&s), fast, "dispatched: {s:?}");
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(decode::sse2::hyphenated(&s), expected, "SSE2: {s:?}");
+            if let Some(t) = cpu::avx2() {
+                assert_eq!(decode::avx2::hyphenated(t, &s), fast, "AVX2: {s:?}");
+            }
+        }
+    }
+    let raw: [u8; 32] = take(data, b'0');
+    for d in [raw, repaired(raw)] {
+        let expected = decode32_scalar(&d);
+        let fast = to_fast(expected);
+        assert_eq!(super::decode_simple(&d), fast, "dispatched: {d:?}");
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(decode::sse2::decode32(&d), expected, "SSE2: {d:?}");
+            if let Some(t) = cpu::avx2() {
+                assert_eq!(decode::avx2::simple(t, &d), fast, "AVX2: {d:?}");
+            }
+        }
+    }
+}
+
+/// The encoders, on the first 16 bytes of `data`; the 17th chooses the case.
+pub fn encode(data: &[u8]) {
+    let bytes: [u8; 16] = take(data, 0);
+    let upper = data.get(16).is_some_and(|b| b & 1 == 1);
+    let digits = encode32_scalar(&bytes, upper);
+    let mut expected = [0u8; 36];
+    place_hyphens(&digits, &mut expected);
+    assert_eq!(
+        super::encode32(&bytes, upper),
+        digits,
+        "dispatched: {bytes:02x?}"
+    );
+    for sink in [crate::fmt::Sink::Buffer, crate::fmt::Sink::Formatter] {
+        let mut text = [0u8; 36];
+        super::encode_hyphenated(&bytes, upper, &mut text, sink);
+        assert_eq!(text, expected, "dispatched, {sink:?}: {bytes:02x?}");
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        assert_eq!(
+            encode::sse2::encode32(&bytes, upper),
+            digits,
+            "SSE2: {bytes:02x?}"
+        );
+        let mut text = [0u8; 36];
+        encode::sse2::hyphenated(&bytes, upper, &mut text);
+        assert_eq!(text, expected, "SSE2: {bytes:02x?}");
+        if let Some(t) = cpu::avx2() {
+            encode::avx2::hyphenated(t, &bytes, upper, &mut text);
+            assert_eq!(text, expected, "AVX2: {bytes:02x?}");
+        }
+    }
+}
+
+/// The line encoders, on `data` read as up to 48 UUIDs; a last odd byte
+/// chooses the case.
+pub fn lines(data: &[u8]) {
+    let uuids: Vec<Uuid> = data
+        .chunks_exact(16)
+        .take(48)
+        .map(|c| Uuid::from_bytes(take(c, 0)))
+        .collect();
+    let upper = data.len() % 16 == 1 && data.last().is_some_and(|b| b & 1 == 1);
+    let mut expected = std::vec![0u8; LINE * uuids.len()];
+    lines_scalar(&uuids, &mut expected, upper);
+    let mut text = std::vec![0u8; LINE * uuids.len()];
+    let written = match upper {
+        true => Hyphenated::encode_lines_upper(&uuids, &mut text),
+        false => Hyphenated::encode_lines_lower(&uuids, &mut text),
+    };
+    assert_eq!(written.as_bytes(), &expected[..], "dispatched");
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = cpu::avx2() {
+        text.fill(0);
+        let done = bulk::avx2(t, &uuids, &mut text, upper);
+        crate::fmt::lines_each(&uuids[done..], &mut text[LINE * done..], upper);
+        assert_eq!(text, expected, "AVX2");
+    }
+}
+
+/// ChaCha12 groups, the key from the first 32 bytes of `data` and the block
+/// counter from the next 8.
+#[cfg(feature = "std")]
+pub fn chacha(data: &[u8]) {
+    use crate::rng::block::{GROUP, group_scalar, interleaved};
+    let seed: [u8; 40] = take(data, 0);
+    let mut key = [0u32; 8];
+    for (k, c) in key.iter_mut().zip(seed.chunks_exact(4)) {
+        *k = u32::from_le_bytes(take(c, 0));
+    }
+    let counter = u64::from_le_bytes(take(&seed[32..], 0));
+    let mut plain = [0u8; GROUP];
+    group_scalar(&key, counter, &mut plain);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use super::x86_64::chacha;
+        let mut out = [0u8; GROUP];
+        chacha::group_sse2(&key, counter, &mut out);
+        assert_eq!(out, interleaved(&plain, 4), "SSE2");
+        if let Some(t) = cpu::avx2() {
+            chacha::group_avx2(t, &key, counter, &mut out);
+            assert_eq!(out, interleaved(&plain, 8), "AVX2");
+        }
+        let lanes = if cpu::avx2().is_some() { 8 } else { 4 };
+        super::chacha_group(&key, counter, &mut out);
+        assert_eq!(out, interleaved(&plain, lanes), "dispatched");
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut out = [0u8; GROUP];
+        super::chacha_group(&key, counter, &mut out);
+        assert_eq!(out, interleaved(&plain, 1), "dispatched");
+    }
+}
+
+/// The process-wide v7 generator's bulk layout, the first state value from
+/// the first 8 bytes of `data` and the random words from the rest.
+#[cfg(feature = "std")]
+pub fn v7_layout(data: &[u8]) {
+    let base = u64::from_le_bytes(take(data, 0));
+    let randoms: Vec<u64> = data
+        .get(8..)
+        .unwrap_or_default()
+        .chunks(8)
+        .take(64)
+        .map(|c| u64::from_le_bytes(take(c, 0)))
+        .collect();
+    let expected: Vec<Uuid> = (0..randoms.len())
+        .map(|i| crate::v7::global::layout(base.wrapping_add(i as u64), randoms[i]))
+        .collect();
+    let mut out = std::vec![Uuid::NIL; randoms.len()];
+    let done = super::v7_lay_out(base, &randoms, &mut out);
+    assert_eq!(out[..done], expected[..done], "dispatched");
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = cpu::avx2() {
+        out.fill(Uuid::NIL);
+        let done = super::x86_64::v7::lay_out_avx2(t, base, &randoms, &mut out);
+        assert_eq!(done, randoms.len() / 4 * 4, "whole runs of four");
+        assert_eq!(out[..done], expected[..done], "AVX2");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inputs that reach each check's success and failure paths.
+    fn inputs() -> Vec<Vec<u8>> {
+        let mut v: Vec<Vec<u8>> = std::vec![
+            std::vec![],
+            b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6".to_vec(),
+            b"F81D4FAE7DEC11D0A76500A0C91E6BF6".to_vec(),
+            [b'f'; 36].to_vec(),
+            std::vec![0xff; 700],
+        ];
+        v.extend((0..=255u8).map(|seed| {
+            (0..seed as usize * 3 + 1)
+                .map(|i| {
+                    seed.wrapping_mul(31)
+                        .wrapping_add(i as u8)
+                        .rotate_left(i as u32)
+                })
+                .collect()
+        }));
+        v
+    }
+
+    #[test]
+    fn every_check_passes_on_fixed_inputs() {
+        for data in inputs() {
+            decode(&data);
+            encode(&data);
+            lines(&data);
+            #[cfg(feature = "std")]
+            chacha(&data);
+            #[cfg(feature = "std")]
+            v7_layout(&data);
+        }
+    }
+
+    #[test]
+    fn repaired_input_is_valid_where_the_top_bits_allow() {
+        let s = repaired::<36>(*b"\x00\x01\x02\x03\x04\x05\x06\x07\xf8\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x20\x21\x22\xff");
+        assert_eq!(s[8], 0xf8, "kept: top four bits set");
+        assert_eq!(s[35], 0xff, "kept");
+        assert_eq!(s[13], b'-');
+        assert!(s[..8].iter().all(u8::is_ascii_hexdigit));
+        let mut valid = s;
+        valid[8] = b'-';
+        valid[35] = b'0';
+        assert!(decode_hyphenated_scalar(&valid).is_some());
+    }
+}

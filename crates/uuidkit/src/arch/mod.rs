@@ -1,0 +1,147 @@
+//! Everything that depends on the CPU: vector code, inline assembly and the
+//! run-time detection of CPU features, behind one function per operation.
+//!
+//! The rest of the crate is portable Rust and calls these functions; each
+//! has the same signature on every target. On x86_64 it runs the best code
+//! the CPU has, chosen by the one detection module (`x86_64::cpu`); on other
+//! targets it is the portable code, which also serves as the reference that
+//! every vector path is tested against (see BENCHMARKS.md for which paths
+//! exist and what each gains).
+//!
+//! Soundness: a function here that runs instructions beyond the target's
+//! baseline takes a token that only the detection module makes, and only
+//! where the CPU has those instructions, so holding one is the proof.
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_64;
+
+#[cfg(any(test, all(fuzzing, feature = "std")))]
+pub mod differential;
+#[cfg(test)]
+pub(crate) mod sweep;
+
+use crate::Uuid;
+use crate::fmt::Sink;
+use crate::parse::Fast;
+
+/// The hyphenated form (36 bytes) decoded: the UUID's bytes as a [`Fast`]
+/// value, [`FAILED`](crate::parse::FAILED) on any error.
+#[inline(always)]
+pub(crate) fn decode_hyphenated(s: &[u8; 36]) -> Fast {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::decode::hyphenated(s);
+    #[cfg(not(target_arch = "x86_64"))]
+    crate::parse::to_fast(crate::parse::decode_hyphenated_scalar(s))
+}
+
+/// The simple form (32 hex digits) decoded, as [`decode_hyphenated`].
+#[inline(always)]
+pub(crate) fn decode_simple(digits: &[u8; 32]) -> Fast {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::decode::simple(digits);
+    #[cfg(not(target_arch = "x86_64"))]
+    crate::parse::to_fast(crate::parse::decode32_scalar(digits))
+}
+
+/// 16 bytes as 32 hex digits.
+#[inline(always)]
+pub(crate) fn encode32(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::encode::encode32(bytes, upper);
+    #[cfg(not(target_arch = "x86_64"))]
+    crate::fmt::encode32_scalar(bytes, upper)
+}
+
+/// The 36-character hyphenated form of `bytes` into `out`; `sink` says where
+/// the text goes, which decides the faster encoder.
+#[inline(always)]
+pub(crate) fn encode_hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36], sink: Sink) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::encode::hyphenated(bytes, upper, out, sink);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = sink;
+        crate::fmt::place_hyphens(&crate::fmt::encode32_scalar(bytes, upper), out);
+    }
+}
+
+/// Writes a leading run of `uuids` as lines (hyphenated form and `'\n'`,
+/// [`LINE`](crate::fmt::LINE) bytes each) into the start of `out`, in bulk;
+/// returns how many UUIDs it wrote (0 where there is no bulk path), and the
+/// caller writes the rest.
+///
+/// # Panics
+/// If `out` is shorter than `LINE × uuids.len()` bytes.
+#[inline]
+pub(crate) fn encode_lines(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::lines::encode(uuids, out, upper);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (uuids, out, upper);
+        0
+    }
+}
+
+/// One group of 8 ChaCha12 blocks from block `counter` on, with the widest
+/// lanes this CPU has.
+#[cfg(feature = "std")]
+#[inline]
+pub(crate) fn chacha_group(key: &[u32; 8], counter: u64, out: &mut [u8; crate::rng::block::GROUP]) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::chacha::group(key, counter, out);
+    #[cfg(not(target_arch = "x86_64"))]
+    crate::rng::block::group_scalar(key, counter, out);
+}
+
+/// A leading run of the process-wide v7 generator's bulk layout (see
+/// `v7::global`): `out[i]` from state value `base + i` and `randoms[i]`;
+/// returns how many it wrote (0 where there is no vector path), and the
+/// caller writes the rest.
+#[cfg(feature = "std")]
+#[inline]
+pub(crate) fn v7_lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::v7::lay_out(base, randoms, out);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (base, randoms, out);
+        0
+    }
+}
+
+/// Writes two little-endian words into `dst` as one 16-byte store where the
+/// CPU has one (the compiler would otherwise split it into two 8-byte
+/// stores, which a later 16-byte load of the same bytes cannot take its data
+/// from: it waits until they reach the cache).
+#[inline(always)]
+pub(crate) fn store_16(dst: &mut [u8; 16], lo: u64, hi: u64) {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::store_16(dst, lo, hi);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *dst = (u128::from(lo) | u128::from(hi) << 64).to_le_bytes();
+    }
+}
+
+/// `x`, opaque to the optimiser: an empty assembly block that claims to
+/// change the register. MD5's block function uses it to keep LLVM from
+/// re-associating a sum (see `name/md5.rs`).
+#[inline(always)]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64")),
+    allow(unused_mut)
+)]
+pub(crate) fn opaque_u32(mut x: u32) -> u32 {
+    // SAFETY: an empty template; it only claims to change the register.
+    // (The modifier names the 32-bit register: `e` on x86, `w` on Arm.)
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    unsafe {
+        core::arch::asm!("/* {0:e} */", inout(reg) x, options(pure, nomem, nostack));
+    }
+    #[cfg(target_arch = "aarch64")]
+    unsafe {
+        core::arch::asm!("/* {0:w} */", inout(reg) x, options(pure, nomem, nostack));
+    }
+    x
+}

@@ -1,0 +1,155 @@
+//! Exhaustive checks shared by the tests of the portable code and of every
+//! vector path: each path against the scalar reference, with every byte
+//! value in every position.
+
+use std::vec::Vec;
+
+use crate::Uuid;
+use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
+use crate::parse::{decode_hyphenated_scalar, decode32_scalar};
+
+pub(crate) use super::differential::from_fast;
+
+/// Whether `byte` is a hex digit.
+fn is_hex(byte: u8) -> bool {
+    byte.is_ascii_hexdigit()
+}
+
+/// A decoder of the hyphenated form against the scalar one, with every byte
+/// value in every position.
+pub(crate) fn check_hyphenated_decoder(decode: impl Fn(&[u8; 36]) -> Option<[u8; 16]>) {
+    let base = *b"0123abCD-4567-89ef-ABCD-ef0123456789";
+    for at in 0..36 {
+        for byte in 0..=255u8 {
+            let mut s = base;
+            s[at] = byte;
+            let scalar = decode_hyphenated_scalar(&s);
+            let hyphen = [8, 13, 18, 23].contains(&at);
+            assert_eq!(
+                scalar.is_some(),
+                byte == base[at] || (!hyphen && is_hex(byte)),
+                "at {at} byte {byte:#x}"
+            );
+            assert_eq!(decode(&s), scalar, "at {at} byte {byte:#x}");
+        }
+    }
+    assert_eq!(
+        decode(&base).map(u128::from_be_bytes),
+        Some(0x0123abcd_4567_89ef_abcd_ef0123456789)
+    );
+}
+
+/// A decoder of 32 hex digits against the scalar one, with every byte value
+/// in every position.
+pub(crate) fn check_simple_decoder(decode: impl Fn(&[u8; 32]) -> Option<[u8; 16]>) {
+    let base = *b"0123456789abcdefABCDEF0123456789";
+    for lane in 0..32 {
+        for byte in 0..=255u8 {
+            let mut d = base;
+            d[lane] = byte;
+            let scalar = decode32_scalar(&d);
+            assert_eq!(scalar.is_some(), is_hex(byte), "byte {byte:#x}");
+            assert_eq!(decode(&d), scalar, "lane {lane} byte {byte:#x}");
+        }
+    }
+    assert_eq!(
+        decode(&base).map(u128::from_be_bytes),
+        Some(0x0123456789abcdefabcdef0123456789)
+    );
+}
+
+/// 16 bytes with every byte value in every position, in both cases.
+fn each_input(mut f: impl FnMut(&[u8; 16], bool)) {
+    for lane in 0..16 {
+        for byte in 0..=255u8 {
+            let mut b = [0x5a; 16];
+            b[lane] = byte;
+            f(&b, false);
+            f(&b, true);
+        }
+    }
+}
+
+/// An encoder of 32 hex digits against the digit table.
+pub(crate) fn check_encode32(encode: impl Fn(&[u8; 16], bool) -> [u8; 32]) {
+    each_input(|b, upper| {
+        let table = if upper {
+            b"0123456789ABCDEF"
+        } else {
+            b"0123456789abcdef"
+        };
+        let digits = encode(b, upper);
+        for (i, byte) in b.iter().enumerate() {
+            assert_eq!(digits[2 * i], table[usize::from(byte >> 4)], "{b:02x?}");
+            assert_eq!(digits[2 * i + 1], table[usize::from(byte & 15)], "{b:02x?}");
+        }
+    });
+}
+
+/// An encoder of the hyphenated form against the scalar one, into a buffer
+/// whose bytes past the 36 must stay untouched.
+pub(crate) fn check_hyphenated_encoder(encode: impl Fn(&[u8; 16], bool, &mut [u8; 36])) {
+    each_input(|b, upper| {
+        let mut expected = [0u8; 36];
+        place_hyphens(&encode32_scalar(b, upper), &mut expected);
+        let mut text = [0x55u8; 72];
+        let (body, rest) = text.split_first_chunk_mut::<36>().unwrap();
+        encode(b, upper, body);
+        assert_eq!(*body, expected, "{b:02x?} upper {upper}");
+        assert!(rest.iter().all(|&x| x == 0x55), "wrote past 36 bytes");
+    });
+}
+
+/// A batch in which, over the 256 values of `round`, every UUID slot of a
+/// 16-UUID period sees every byte value in every position.
+pub(crate) fn sweep_batch(round: u8, len: usize) -> Vec<Uuid> {
+    (0..len)
+        .map(|slot| {
+            let mut b = [0u8; 16];
+            for (pos, x) in b.iter_mut().enumerate() {
+                *x = round
+                    .wrapping_add((slot % 16 * 16 + pos) as u8)
+                    .wrapping_mul(1 + 2 * (slot / 16) as u8);
+            }
+            Uuid::from_bytes(b)
+        })
+        .collect()
+}
+
+/// The lines `f` writes for `uuids`, checked to stay inside them: filler
+/// bytes, one byte of offset (unaligned) and a guard byte after the end.
+pub(crate) fn lines_with(
+    f: impl Fn(&[Uuid], &mut [u8], bool),
+    uuids: &[Uuid],
+    upper: bool,
+) -> Vec<u8> {
+    let mut buf = std::vec![0xa5u8; 1 + uuids.len() * LINE + 1];
+    let end = buf.len() - 1;
+    f(uuids, &mut buf[1..end], upper);
+    assert_eq!((buf[0], buf[end]), (0xa5, 0xa5), "wrote outside its lines");
+    buf[1..end].to_vec()
+}
+
+/// A line encoder against the scalar one: every byte value in every position
+/// of every UUID slot of a period, both cases, and batch lengths that end
+/// mid-period.
+pub(crate) fn check_lines(f: impl Fn(&[Uuid], &mut [u8], bool)) {
+    for upper in [false, true] {
+        for round in 0..=255u8 {
+            let batch = sweep_batch(round, 32);
+            assert_eq!(
+                lines_with(&f, &batch, upper),
+                lines_with(lines_scalar, &batch, upper),
+                "round {round} upper {upper}"
+            );
+        }
+        for len in 0..=50 {
+            let batch = sweep_batch(len as u8, len);
+            assert_eq!(
+                lines_with(&f, &batch, upper),
+                lines_with(lines_scalar, &batch, upper),
+                "length {len}"
+            );
+        }
+    }
+}
