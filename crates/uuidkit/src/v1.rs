@@ -412,7 +412,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V1Generator<C, R, S> {
     /// assert_eq!(b.gregorian_timestamp(), a.gregorian_timestamp().map(|t| t + 1));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     fn generate(&mut self) -> Result<Uuid, GenError> {
         let tick = self.core.next(&self.clock, &mut Reading::of(&self.clock))?;
         Ok(Uuid::new_v1_from_parts(

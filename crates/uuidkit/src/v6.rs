@@ -355,7 +355,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V6Generator<C, R, S> {
     /// assert_eq!(g.generate()?.as_u128() >> 64 & !0xF000, 0x1EC9414C_232A_0B00);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     fn generate(&mut self) -> Result<Uuid, GenError> {
         let ts = self
             .core

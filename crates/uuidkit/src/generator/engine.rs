@@ -162,7 +162,7 @@ impl Engine {
     }
 
     /// The next value for a clock reading of `unix_ns`, not yet committed.
-    #[inline]
+    #[inline(always)]
     fn next<R: Rng + ?Sized>(&self, unix_ns: u64, rng: &mut R) -> Result<u128, Stop> {
         let now = self.tick_of(unix_ns).map_err(Stop::Err)?;
         let c = self.spec.counter_bits;
@@ -212,7 +212,7 @@ impl Engine {
     }
 
     /// Makes `value` (from [`next`](Self::next)) the last one handed out.
-    #[inline]
+    #[inline(always)]
     fn commit(&mut self, value: u128) {
         self.last = value;
         self.started = true;
@@ -314,7 +314,7 @@ impl<S: Reserve<V7State>> EngineCore<S> {
     ///
     /// # Errors
     /// The engine's (as configured) or the store's.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next<C: Clock, R: Rng>(
         &mut self,
         clock: &C,
@@ -330,7 +330,7 @@ impl<S: Reserve<V7State>> EngineCore<S> {
     }
 
     /// The engine's next value, waiting for the clock on a `Wait` rollover.
-    #[inline]
+    #[inline(always)]
     fn propose<C: Clock, R: Rng>(
         &self,
         clock: &C,

@@ -163,7 +163,7 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
     }
 
     /// The next timestamp for a clock reading of `unix_ns`, not yet committed.
-    #[inline]
+    #[inline(always)]
     fn step(&self, unix_ns: u64, resolution_ns: u64) -> Result<Tick, Stop> {
         let now = unix_ns / 100 + GREGORIAN_OFFSET;
         if now > MAX_TS60 {
@@ -220,7 +220,7 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
     }
 
     /// The next tick, waiting for the clock on a `Wait` rollover.
-    #[inline]
+    #[inline(always)]
     fn propose<C: Clock>(&self, clock: &C, reading: &mut Reading) -> Result<Tick, GenError> {
         loop {
             match self.step(reading.now, clock.resolution_ns()) {
@@ -239,7 +239,7 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
     ///
     /// # Errors
     /// The engine's (as configured) or the store's.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next<C: Clock>(
         &mut self,
         clock: &C,
@@ -294,11 +294,15 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn commit(&mut self, tick: Tick) {
         self.last_ts = tick.ts;
         self.last_clock = tick.clock;
-        self.clock_seq = tick.clock_seq;
-        self.started = true;
+        // Only on change: a small store next to the node would stall the
+        // wider load of the node that follows in the UUID layout.
+        if tick.clock_seq != self.clock_seq || !self.started {
+            self.clock_seq = tick.clock_seq;
+            self.started = true;
+        }
     }
 }

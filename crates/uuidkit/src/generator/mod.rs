@@ -291,19 +291,20 @@ impl<S, T: Reserve<S> + ?Sized> Reserve<S> for &mut T {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Window {
     floor: u64,
-    limit: u64,
+    /// `limit - floor`: one subtraction and one comparison test both ends.
+    span: u64,
 }
 
 impl Window {
     #[inline(always)]
     pub(crate) fn covers(&self, t: u64) -> bool {
-        self.floor <= t && t < self.limit
+        t.wrapping_sub(self.floor) < self.span
     }
 
     /// Records a [`Reservation::Until`] answer to a request for `needed`.
     pub(crate) fn grant(&mut self, needed: u64, limit: u64) {
         self.floor = needed;
-        self.limit = limit.max(needed.saturating_add(1));
+        self.span = limit.max(needed.saturating_add(1)) - needed;
     }
 
     /// Empties the window: the next UUID goes through the store.
