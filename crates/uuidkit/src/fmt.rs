@@ -38,8 +38,7 @@ fn encode32(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
     crate::arch::encode32(bytes, upper)
 }
 
-/// Where the text goes, which decides the faster encoder (BENCHMARKS.md has
-/// the figures).
+/// Where the text goes, which decides the faster encoder.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Sink {
     /// The caller's buffer (`encode_*`, batches): the widest encoder the CPU

@@ -24,9 +24,13 @@ use std::thread_local;
 
 use rand_core::{TryCryptoRng, TryRng};
 
-/// Draws (calls of 8 bytes, or 8-byte chunks of a fill) after which a thread's
-/// generator reseeds from the operating system.
+/// Draws (8-byte words of output) after which a thread's generator reseeds
+/// from the operating system: every `8 × RESEED_INTERVAL` bytes (512 KiB) it
+/// generates, whatever the calls that consume them.
 pub const RESEED_INTERVAL: u32 = 1 << 16;
+
+/// [`RESEED_INTERVAL`] in groups of blocks.
+const RESEED_GROUPS: u32 = RESEED_INTERVAL / (GROUP / 8) as u32;
 
 /// Double rounds: ChaCha12.
 const DOUBLE_ROUNDS: usize = 6;
@@ -177,6 +181,14 @@ pub(crate) mod block {
     }
 }
 
+/// The first 8 bytes of `b`.
+#[inline(always)]
+fn take8(b: &[u8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    out.copy_from_slice(&b[..8]);
+    out
+}
+
 /// A buffered ChaCha12 stream: whole groups go straight into large fills; the
 /// buffer serves small draws.
 struct Stream {
@@ -186,6 +198,8 @@ struct Stream {
     buf: [u8; GROUP],
     /// Bytes of `buf` already used.
     used: usize,
+    /// Groups this key may still generate before the next reseed.
+    groups_left: u32,
 }
 
 /// The group of blocks at `*counter` into `out`, then the counter moves past
@@ -194,6 +208,18 @@ struct Stream {
 fn advance(key: &[u32; 8], counter: &mut u64, out: &mut [u8; GROUP]) {
     block::group(key, *counter, out);
     *counter = counter.wrapping_add((GROUP / 64) as u64);
+}
+
+/// 32 bytes from the operating system.
+///
+/// # Panics
+/// If the operating system's random source fails.
+fn os_seed() -> [u8; 32] {
+    let mut seed = [0u8; 32];
+    if let Err(e) = getrandom::fill(&mut seed) {
+        panic!("uuidkit: the operating system's random source failed: {e}");
+    }
+    seed
 }
 
 impl Stream {
@@ -207,29 +233,67 @@ impl Stream {
             counter: 0,
             buf: [0; GROUP],
             used: GROUP,
+            groups_left: RESEED_GROUPS,
         }
+    }
+
+    /// Counts the group about to be generated, reseeding first once the key
+    /// has generated [`RESEED_GROUPS`] groups.
+    #[inline]
+    fn count_group(&mut self) {
+        if self.groups_left == 0 {
+            self.reseed();
+        }
+        self.groups_left -= 1;
+    }
+
+    /// A fresh key from the operating system, and the counter from 0.
+    #[cold]
+    #[inline(never)]
+    fn reseed(&mut self) {
+        let fresh = Stream::from_seed(os_seed());
+        (self.key, self.counter, self.groups_left) = (fresh.key, 0, RESEED_GROUPS);
     }
 
     #[inline]
     fn next_group(&mut self, out: &mut [u8; GROUP]) {
+        self.count_group();
         advance(&self.key, &mut self.counter, out);
     }
 
     /// Generates the next group into the buffer, in place.
     #[inline]
     fn refill(&mut self) {
+        self.count_group();
         advance(&self.key, &mut self.counter, &mut self.buf);
         self.used = 0;
     }
 
     #[inline]
     fn next_u64(&mut self) -> u64 {
-        if self.used + 8 > GROUP {
+        u64::from_le_bytes(self.next_bytes::<8>())
+    }
+
+    /// The next 16 bytes as two little-endian words, first word high (one
+    /// buffer check for both).
+    #[inline]
+    fn next_u128(&mut self) -> u128 {
+        let b = self.next_bytes::<16>();
+        let word = |i: usize| u128::from(u64::from_le_bytes(take8(&b[i..])));
+        (word(0) << 64) | word(8)
+    }
+
+    /// The next `N` bytes of the buffer, refilling it first when fewer are
+    /// left (the rest of the old buffer is skipped, never reused).
+    #[inline]
+    fn next_bytes<const N: usize>(&mut self) -> [u8; N] {
+        if self.used + N > GROUP {
             self.refill();
         }
-        let b = &self.buf[self.used..self.used + 8];
-        self.used += 8;
-        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        let mut out = [0u8; N];
+        out.copy_from_slice(&self.buf[self.used..self.used + N]);
+        self.used += N;
+        out
     }
 
     fn fill_bytes(&mut self, mut dst: &mut [u8]) {
@@ -256,7 +320,6 @@ impl Stream {
 struct Local {
     rng: Stream,
     generation: u64,
-    draws: u32,
 }
 
 thread_local! {
@@ -266,26 +329,21 @@ thread_local! {
 #[cold]
 #[inline(never)]
 fn seed_local(slot: &mut Option<Local>) {
-    let mut seed = [0u8; 32];
-    if let Err(e) = getrandom::fill(&mut seed) {
-        panic!("uuidkit: the operating system's random source failed: {e}");
-    }
     *slot = Some(Local {
-        rng: Stream::from_seed(seed),
+        rng: Stream::from_seed(os_seed()),
         generation: crate::fork::generation(),
-        draws: 0,
     });
 }
 
+/// Runs `f` on this thread's stream, (re)seeding it first if it has none
+/// yet or the process forked since it was seeded; the stream reseeds itself
+/// every [`RESEED_INTERVAL`] draws.
 #[inline]
-fn with_local<T>(draws: u32, f: impl FnOnce(&mut Stream) -> T) -> T {
+fn with_local<T>(f: impl FnOnce(&mut Stream) -> T) -> T {
     LOCAL.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let fresh = match &mut *slot {
-            Some(l) => {
-                l.draws = l.draws.saturating_add(draws);
-                l.generation == crate::fork::current() && l.draws < RESEED_INTERVAL
-            }
+        let fresh = match &*slot {
+            Some(l) => l.generation == crate::fork::current(),
             None => false,
         };
         if !fresh {
@@ -301,36 +359,31 @@ fn with_local<T>(draws: u32, f: impl FnOnce(&mut Stream) -> T) -> T {
 /// 64 random bits from this thread's generator.
 #[inline]
 pub(crate) fn next_u64() -> u64 {
-    with_local(1, |r| r.next_u64())
+    with_local(Stream::next_u64)
 }
 
 /// 128 random bits from this thread's generator.
 #[inline]
 pub(crate) fn next_u128() -> u128 {
-    with_local(2, |r| {
-        let hi = r.next_u64() as u128;
-        (hi << 64) | r.next_u64() as u128
-    })
+    with_local(Stream::next_u128)
 }
 
 /// Fills `dst` with 64-bit words from this thread's generator (in native byte
 /// order: the generator's bytes, as they come, one fill for the whole slice).
 #[inline]
 pub(crate) fn fill_u64(dst: &mut [u64]) {
-    let draws = u32::try_from(dst.len()).unwrap_or(u32::MAX);
     // SAFETY: the bytes of a `[u64]`, which has no padding and for which every
     // bit pattern is valid; the slice borrows `dst` mutably for its lifetime.
     let bytes = unsafe {
         core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<u8>(), core::mem::size_of_val(dst))
     };
-    with_local(draws, |r| r.fill_bytes(bytes))
+    with_local(|r| r.fill_bytes(bytes))
 }
 
 /// Fills `dst` from this thread's generator.
 #[inline]
 pub(crate) fn fill(dst: &mut [u8]) {
-    let draws = u32::try_from(dst.len() / 8 + 1).unwrap_or(u32::MAX);
-    with_local(draws, |r| r.fill_bytes(dst))
+    with_local(|r| r.fill_bytes(dst))
 }
 
 /// The process's default entropy source: a handle on the calling thread's
@@ -486,6 +539,28 @@ mod tests {
         };
         let x = s.next_u64().to_le_bytes();
         assert_eq!(x[..], want[at + skip..at + skip + 8]);
+    }
+
+    #[test]
+    fn a_key_generates_reseed_interval_draws_then_is_replaced() {
+        let mut s = Stream::from_seed(SEED);
+        let first = s.key;
+        let mut g = [0u8; GROUP];
+        for _ in 0..RESEED_GROUPS {
+            s.next_group(&mut g);
+        }
+        assert_eq!(
+            s.key, first,
+            "still the first key after {RESEED_GROUPS} groups"
+        );
+        assert_eq!(s.counter, u64::from(RESEED_GROUPS) * 8);
+        assert_eq!(
+            u64::from(RESEED_GROUPS) * GROUP as u64,
+            u64::from(RESEED_INTERVAL) * 8
+        );
+        s.refill();
+        assert_ne!(s.key, first, "a fresh key from the OS");
+        assert_eq!((s.counter, s.groups_left), (8, RESEED_GROUPS - 1));
     }
 
     #[test]

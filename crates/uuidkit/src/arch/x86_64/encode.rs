@@ -131,8 +131,7 @@ pub(crate) mod sse2 {
 /// It is written as inline assembly, not as a `#[target_feature(enable =
 /// "avx2")]` function: such a function cannot be inlined into callers built
 /// without AVX2 (the default target), and a call around 14 instructions is a
-/// large share of their cost (BENCHMARKS.md has the figures). The assembly is
-/// sound in any caller:
+/// large share of their cost. The assembly is sound in any caller:
 /// - it runs only with an [`Avx2`](cpu::Avx2) token, which the CPU detection makes only
 ///   where the CPU has AVX2 and the OS saves the YMM state;
 /// - it declares all of `xmm0`–`xmm15` clobbered, which to the compiler means
