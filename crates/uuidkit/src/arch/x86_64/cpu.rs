@@ -6,31 +6,24 @@
 //! answer, so each check is one load after the first.
 //!
 //! Each feature set is a token: a zero-sized value that only its detection
-//! function makes, and only when the CPU and OS support the set. A function
+//! function makes, and only when the CPU and OS support the set (AVX2 is the
+//! only set beyond the SSE2 baseline that the crate uses). A function
 //! that runs those instructions takes the token as an argument, so it can be
 //! safe: holding the token is the proof. Code outside this module cannot
 //! construct one (the field is private).
 
 cpufeatures::new!(avx2_cpuid, "avx2");
 
-macro_rules! token {
-    ($(#[$doc:meta])* $name:ident, $detect:ident, $cpuid:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug)]
-        pub(crate) struct $name(());
+/// Proof that the CPU has AVX2 and the OS saves the YMM registers; only
+/// [`avx2`] makes one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(());
 
-        /// The token, if this CPU and OS support the feature set.
-        #[inline(always)]
-        pub(crate) fn $detect() -> Option<$name> {
-            $cpuid::get().then_some($name(()))
-        }
-    };
+/// The AVX2 token, if this CPU and OS support AVX2.
+#[inline(always)]
+pub(crate) fn avx2() -> Option<Avx2> {
+    avx2_cpuid::get().then_some(Avx2(()))
 }
-
-token!(
-    /// AVX2, with the OS saving the YMM registers.
-    Avx2, avx2, avx2_cpuid
-);
 
 /// A test's token for a feature set: under CI a CPU without it fails the
 /// test; elsewhere the skip is recorded and `None` returned.
