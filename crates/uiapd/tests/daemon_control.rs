@@ -304,3 +304,50 @@ fn unreachable_daemon_and_bad_config_are_errors() {
             .contains("expected claim and reply ports to differ, found 5 for both")
     );
 }
+
+/// Runs `uiap ARGS --control …` with stdout a pipe whose reading end is already closed, as in
+/// `uiap list | head` once `head` has exited; returns (exit code, stderr).
+fn uiap_into_closed_pipe(d: &Uiapd, args: &[&str]) -> (Option<i32>, String) {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0i32; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just created and are owned here, once each.
+    let (read, write) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    drop(read);
+    let out = Command::new(env!("CARGO_BIN_EXE_uiap"))
+        .args(args)
+        .arg("--control")
+        .arg(&d.control)
+        .stdout(write)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn list_and_status_into_a_closed_pipe_exit_quietly() {
+    let d = Uiapd::new("pipe", (47301, 47302));
+    assert_eq!(
+        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "01"]).0,
+        0
+    );
+    for args in [
+        &["list"][..],
+        &["list", "--json"],
+        &["status"],
+        &["status", "--json"],
+    ] {
+        let (code, err) = uiap_into_closed_pipe(&d, args);
+        assert_eq!(code, Some(0), "uiap {args:?}: {err}");
+        assert!(!err.contains("panicked"), "uiap {args:?}: {err}");
+    }
+}

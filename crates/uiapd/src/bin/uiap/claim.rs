@@ -60,11 +60,11 @@ pub fn run(args: &Args) -> ExitCode {
             let reason = r.reason.map(|s| format!(" ({s})")).unwrap_or_default();
             match result {
                 "claimed" => {
-                    println!("claimed{detail}");
+                    outln!("claimed{detail}");
                     ExitCode::SUCCESS
                 }
                 "denied" => {
-                    println!("denied{detail}{reason}");
+                    outln!("denied{detail}{reason}");
                     ExitCode::from(3)
                 }
                 other => {
