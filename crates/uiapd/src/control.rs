@@ -34,6 +34,10 @@
 //! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"state":"held"}`
 //! (`state`: `claiming`, `held`, `denied`, `failed`).
 //!
+//! A request is one line of at most [`MAX_REQUEST_LINE`] bytes of UTF-8 (docs/uiap-design.md D25):
+//! a longer line is answered with an error and the connection closed; a malformed line is
+//! answered with an error and the connection stays open.
+//!
 //! On failure: `{"ok":false,"error":{"kind":"request","message":"domain: expected …"}}`, with
 //! `kind` one of [`DaemonErrorKind::as_str`](crate::DaemonErrorKind::as_str).
 
@@ -44,7 +48,7 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::UnixListener;
 use tokio::sync::{mpsc, oneshot};
 
@@ -478,44 +482,116 @@ pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
-        let requests = requests.clone();
-        tokio::spawn(async move {
-            let (read, mut write) = stream.into_split();
-            let mut lines = tokio::io::BufReader::new(read).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let response = match serde_json::from_str::<Request>(&line) {
-                    Ok(request) => {
-                        let (tx, rx) = oneshot::channel();
-                        if requests
-                            .send(Incoming { request, reply: tx })
-                            .await
-                            .is_err()
-                        {
-                            return;
-                        }
-                        match rx.await {
-                            Ok(r) => r,
-                            Err(_) => {
-                                Response::error(DaemonErrorKind::Io, "the daemon is shutting down")
-                            }
-                        }
-                    }
-                    Err(e) => Response::error(
-                        DaemonErrorKind::Request,
-                        format!("expected a request object, {e}"),
+        tokio::spawn(connection(stream, requests.clone()));
+    }
+}
+
+/// The longest request line accepted, in bytes, newline excluded. The largest valid request (a
+/// range of two 510-digit UIDs) is about 1 KiB: the limit leaves room for whitespace and future
+/// fields while bounding what one connection can make the daemon buffer
+/// (docs/uiap-design.md D25).
+pub const MAX_REQUEST_LINE: usize = 16 * 1024;
+
+/// One line read by [`read_line`].
+enum Line {
+    /// A complete line (newline removed), or the last bytes before end of stream.
+    Bytes(Vec<u8>),
+    /// More than [`MAX_REQUEST_LINE`] bytes without a newline.
+    TooLong,
+    /// End of stream.
+    End,
+}
+
+/// Reads one line of at most [`MAX_REQUEST_LINE`] bytes, never buffering more.
+async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Bytes(line)
+            });
+        }
+        let (take, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at, true),
+            None => (available.len(), false),
+        };
+        if line.len() + take > MAX_REQUEST_LINE {
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&available[..take]);
+        reader.consume(take + usize::from(done));
+        if done {
+            return Ok(Line::Bytes(line));
+        }
+    }
+}
+
+/// Parses one request line: the error names the first byte that is not UTF-8, or what JSON
+/// expected.
+fn parse_line(line: &[u8]) -> Result<Option<Request>, String> {
+    let text = std::str::from_utf8(line).map_err(|e| {
+        let at = e.valid_up_to();
+        format!("expected UTF-8 text, found byte {:#04x} at {at}", line[at])
+    })?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_str::<Request>(text)
+        .map(Some)
+        .map_err(|e| format!("expected a request object, {e}"))
+}
+
+/// Serves one connection: a request per line, a response per request, in order.
+async fn connection(stream: tokio::net::UnixStream, requests: mpsc::Sender<Incoming>) {
+    let (read, mut write) = stream.into_split();
+    let mut reader = tokio::io::BufReader::new(read);
+    loop {
+        let line = match read_line(&mut reader).await {
+            Ok(Line::Bytes(line)) => line,
+            Ok(Line::End) | Err(_) => return,
+            Ok(Line::TooLong) => {
+                let refusal = Response::error(
+                    DaemonErrorKind::Request,
+                    format!(
+                        "expected a request line of at most {MAX_REQUEST_LINE} bytes, found more"
                     ),
-                };
-                let mut text = serde_json::to_string(&response).unwrap_or_default();
-                text.push('\n');
-                if write.write_all(text.as_bytes()).await.is_err() {
+                );
+                // The rest of the line is not read: the connection closes after the answer.
+                let _ = send(&mut write, &refusal).await;
+                return;
+            }
+        };
+        let response = match parse_line(&line) {
+            Ok(None) => continue,
+            Ok(Some(request)) => {
+                let (tx, rx) = oneshot::channel();
+                if requests
+                    .send(Incoming { request, reply: tx })
+                    .await
+                    .is_err()
+                {
                     return;
                 }
+                match rx.await {
+                    Ok(r) => r,
+                    Err(_) => Response::error(DaemonErrorKind::Io, "the daemon is shutting down"),
+                }
             }
-        });
+            Err(message) => Response::error(DaemonErrorKind::Request, message),
+        };
+        if send(&mut write, &response).await.is_err() {
+            return;
+        }
     }
+}
+
+async fn send<W: AsyncWrite + Unpin>(write: &mut W, response: &Response) -> std::io::Result<()> {
+    let mut text = serde_json::to_string(response).unwrap_or_default();
+    text.push('\n');
+    write.write_all(text.as_bytes()).await
 }
 
 /// Sends one request to the daemon at `path` and waits for its response (blocking; for clients).

@@ -351,3 +351,57 @@ fn list_and_status_into_a_closed_pipe_exit_quietly() {
         assert!(!err.contains("panicked"), "uiap {args:?}: {err}");
     }
 }
+
+#[test]
+fn a_non_utf8_line_is_answered_and_the_connection_stays_open() {
+    let d = Uiapd::new("utf8", (47401, 47402));
+    let mut s = UnixStream::connect(&d.control).unwrap();
+    s.write_all(b"{\"op\":\"st\xffatus\"}\n{\"op\":\"status\"}\n")
+        .unwrap();
+    let mut r = BufReader::new(s);
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        answers.push(
+            serde_json::from_str::<serde_json::Value>(&line)
+                .unwrap_or_else(|e| panic!("{e}: {line:?}")),
+        );
+    }
+    assert_eq!(answers[0]["ok"], false);
+    assert_eq!(answers[0]["error"]["kind"], "request");
+    assert_eq!(
+        answers[0]["error"]["message"],
+        "expected UTF-8 text, found byte 0xff at 9"
+    );
+    assert_eq!(answers[1]["ok"], true, "{}", answers[1]);
+}
+
+#[test]
+fn an_endless_request_line_is_refused_without_buffering_it() {
+    let d = Uiapd::new("longline", (47501, 47502));
+    let s = UnixStream::connect(&d.control).unwrap();
+    let mut w = s.try_clone().unwrap();
+    // 64 MiB without a newline: the daemon answers once the line passes its limit and closes;
+    // the writer then fails (the daemon stopped reading), which is the point.
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..64 {
+            if w.write_all(&chunk).is_err() {
+                return false;
+            }
+        }
+        true
+    });
+    let mut line = String::new();
+    BufReader::new(&s).read_line(&mut line).unwrap();
+    let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(answer["ok"], false);
+    assert_eq!(
+        answer["error"]["message"],
+        "expected a request line of at most 16384 bytes, found more"
+    );
+    assert!(!writer.join().unwrap(), "the daemon kept reading 64 MiB");
+    // The daemon still serves others.
+    assert_eq!(d.raw(&[r#"{"op":"status"}"#])[0]["ok"], true);
+}
