@@ -26,7 +26,8 @@
 //! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` or `{"ok":true,"result":"denied","claim":CLAIM}`
 //!   (a denial is an answer, not an error; `result` may also be `"failed"` with a `reason`);
 //!   a claim that overlaps another claim of this device is `denied` at once, with `id` 0 and
-//!   `"reason":"local conflict with claim N"`; a network denial's `reason` names the denied attempt;
+//!   `"reason":"local conflict with claim N"`; a network denial's `reason` is a sentence saying who refused
+//!   it (docs/uiap-design.md D26);
 //! * release: `{"ok":true,"result":"released","id":1}`;
 //! * list: `{"ok":true,"claims":[CLAIM,…]}`;
 //! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…}}}`.

@@ -241,6 +241,26 @@ pub async fn run_with_signals(config: Config) -> Result<(), DaemonError> {
     run(config, sockets, store, shutdown).await
 }
 
+/// Why a claim was denied, as a sentence for the `reason` of a control response
+/// (docs/uiap-design.md D26).
+fn denial_text(reason: &FailureReason) -> String {
+    match reason {
+        FailureReason::Denied { message } => format!(
+            "another device holds an overlapping claim: a Claim-Deny answered attempt {message}"
+        ),
+        FailureReason::Simultaneous { message } => format!(
+            "device {} claimed an overlapping space at the same time; both claims fail",
+            message.origin
+        ),
+        FailureReason::Reclaimed { message } => format!(
+            "device {} reclaimed an overlapping space it already held",
+            message.origin
+        ),
+        // The enum is non-exhaustive: a reason added later still fails the claim.
+        other => format!("refused by the protocol ({other:?})"),
+    }
+}
+
 impl Daemon {
     fn now(&self) -> Instant {
         Instant::from_micros(u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX))
@@ -629,19 +649,7 @@ impl Daemon {
                 let Some(mut entry) = self.claims.remove(&id) else {
                     return false;
                 };
-                let why = match reason {
-                    FailureReason::Denied { message } => {
-                        format!("denied (attempt {}/{})", message.origin, message.sequence)
-                    }
-                    FailureReason::Simultaneous { message } => {
-                        format!("simultaneous claim by {} (both fail)", message.origin)
-                    }
-                    FailureReason::Reclaimed { message } => {
-                        format!("reclaimed by {}", message.origin)
-                    }
-                    // The enum is non-exhaustive: a reason added later still fails the claim.
-                    other => format!("{other:?}"),
-                };
+                let why = denial_text(&reason);
                 warn!(id, reason = %why, "claim denied");
                 entry.state = EntryState::Denied;
                 let view = entry.view();
