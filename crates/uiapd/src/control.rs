@@ -430,12 +430,13 @@ pub struct Incoming {
     pub reply: oneshot::Sender<Response>,
 }
 
-/// Binds the control socket at `path` with mode 0660, replacing a stale socket file. The parent
-/// directory is created if missing.
+/// Binds the control socket at `path` with mode 0660, replacing a stale socket file (one nobody
+/// answers on). The parent directory is created if missing.
 ///
 /// # Errors
 ///
-/// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up.
+/// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up, or
+/// if another daemon answers on `path`.
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), uiapd::DaemonError> {
@@ -446,6 +447,16 @@ pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| DaemonError::io("cannot create control directory", Some(dir), e))?;
+    }
+    if UnixStream::connect(path).is_ok() {
+        // Someone answers on it: never remove a live control socket (docs/uiap-design.md D27).
+        return Err(DaemonError::new(
+            DaemonErrorKind::Io,
+            format!(
+                "another uiapd is already running: its control socket {} answers",
+                path.display()
+            ),
+        ));
     }
     match std::fs::remove_file(path) {
         Ok(()) => {}

@@ -405,3 +405,44 @@ fn an_endless_request_line_is_refused_without_buffering_it() {
     // The daemon still serves others.
     assert_eq!(d.raw(&[r#"{"op":"status"}"#])[0]["ok"], true);
 }
+
+/// Runs a second `uiapd` to completion (it must exit by itself) and returns (code, stderr).
+fn second_uiapd(control: &Path, state: &Path, ports: (u16, u16)) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_uiapd"));
+    command
+        .args(["--iface", "uiap-none0", "--control"])
+        .arg(control)
+        .arg("--state")
+        .arg(state)
+        .args([
+            "--claim-port",
+            &ports.0.to_string(),
+            "--reply-port",
+            &ports.1.to_string(),
+        ]);
+    let out = netns_support::output_within(command, Duration::from_secs(10));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// docs/uiap-design.md D27: one daemon per host; a second one exits and leaves the first alone.
+#[test]
+fn a_second_daemon_exits_already_running_and_leaves_the_first_alone() {
+    let d = Uiapd::new("twice", (47601, 47602));
+    let other = d.dir.join("other");
+    // Same ports: the reply port is not shared.
+    let (code, err) = second_uiapd(&other.join("c.sock"), &other.join("s"), d.ports);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("already running"), "{err}");
+    // Same control socket and state directory, other ports: the lock and the live socket.
+    let (code, err) = second_uiapd(&d.control, &d.dir.join("state"), (47603, 47604));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("already running"), "{err}");
+    // Same control socket only: it answers, so it is not removed.
+    let (code, err) = second_uiapd(&d.control, &other.join("s2"), (47605, 47606));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("already running"), "{err}");
+    assert_eq!(d.raw(&[r#"{"op":"status"}"#])[0]["ok"], true, "{}", d.log());
+}
