@@ -10,7 +10,7 @@
 //! | request | meaning |
 //! |---|---|
 //! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
-//! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it |
+//! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28) |
 //! | `{"op":"list"}` | the claims held or in progress |
 //! | `{"op":"status"}` | device ID, participating interfaces, counters |
 //!
@@ -428,6 +428,9 @@ pub struct Incoming {
     pub request: Request,
     /// Where to send the response.
     pub reply: oneshot::Sender<Response>,
+    /// The requesting process's user ID (`SO_PEERCRED`), if the kernel gave it
+    /// (docs/uiap-design.md D28).
+    pub uid: Option<u32>,
 }
 
 /// Binds the control socket at `path` with mode 0660, replacing a stale socket file (one nobody
@@ -558,6 +561,7 @@ fn parse_line(line: &[u8]) -> Result<Option<Request>, String> {
 
 /// Serves one connection: a request per line, a response per request, in order.
 async fn connection(stream: tokio::net::UnixStream, requests: mpsc::Sender<Incoming>) {
+    let uid = stream.peer_cred().ok().map(|c| c.uid());
     let (read, mut write) = stream.into_split();
     let mut reader = tokio::io::BufReader::new(read);
     loop {
@@ -581,7 +585,11 @@ async fn connection(stream: tokio::net::UnixStream, requests: mpsc::Sender<Incom
             Ok(Some(request)) => {
                 let (tx, rx) = oneshot::channel();
                 if requests
-                    .send(Incoming { request, reply: tx })
+                    .send(Incoming {
+                        request,
+                        reply: tx,
+                        uid,
+                    })
                     .await
                     .is_err()
                 {

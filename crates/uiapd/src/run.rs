@@ -410,14 +410,20 @@ impl Daemon {
     }
 
     fn on_request(&mut self, incoming: Incoming) {
-        let Incoming { request, reply } = incoming;
+        let Incoming {
+            request,
+            reply,
+            uid,
+        } = incoming;
+        // Without credentials (not a Unix peer) nobody is trusted as root.
+        let uid = uid.unwrap_or(u32::MAX);
         let response = match request {
             Request::Claim {
                 domain,
                 space,
                 lifetime,
                 proxy,
-            } => match self.start_claim(&domain, space, lifetime, proxy) {
+            } => match self.start_claim(&domain, space, lifetime, proxy, uid) {
                 Ok(id) => {
                     if let Some(entry) = self.claims.get_mut(&id) {
                         entry.waiters.push(reply);
@@ -426,8 +432,17 @@ impl Daemon {
                 }
                 Err(r) => *r,
             },
-            Request::Release { id } => match self.claims.remove(&id) {
-                Some(entry) => {
+            Request::Release { id } => match self.claims.get(&id).map(|e| e.stored.owner) {
+                Some(owner) if uid != 0 && uid != owner => Response::error(
+                    DaemonErrorKind::Request,
+                    format!(
+                        "release: claim {id} belongs to uid {owner}; only that user or root may release it"
+                    ),
+                ),
+                Some(_) => {
+                    let Some(entry) = self.claims.remove(&id) else {
+                        return;
+                    };
                     if let Some(cid) = entry.device {
                         self.device.release(cid);
                         self.by_device.remove(&cid);
@@ -469,6 +484,7 @@ impl Daemon {
         space: SpaceText,
         lifetime: u32,
         proxy: bool,
+        owner: u32,
     ) -> Result<u64, Box<Response>> {
         let domain: DomainId = domain_text.parse().map_err(|e| {
             Box::new(Response::error(
@@ -486,6 +502,7 @@ impl Daemon {
             space: SpaceText::from_space(&parsed),
             lifetime,
             proxy,
+            owner,
         };
         let now = self.now();
         match self.device.claim(

@@ -23,7 +23,7 @@ use crate::{DaemonError, DaemonErrorKind};
 /// use uiapd::control::SpaceText;
 /// use uiapd::store::StoredClaim;
 ///
-/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false };
+/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, owner: 0 };
 /// assert_eq!(c.id, 1);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +38,10 @@ pub struct StoredClaim {
     pub lifetime: u32,
     /// The X flag.
     pub proxy: bool,
+    /// The user ID of the application that made the claim: only it or root releases it
+    /// (docs/uiap-design.md D28). Claims persisted without one belong to root.
+    #[serde(default)]
+    pub owner: u32,
 }
 
 /// The content of `claims.json`.
@@ -297,6 +301,7 @@ mod tests {
                 space: SpaceText::Range("01-02".into()),
                 lifetime: 60,
                 proxy: true,
+                owner: 1000,
             }],
         };
         store.save_claims(&claims).unwrap();

@@ -446,3 +446,59 @@ fn a_second_daemon_exits_already_running_and_leaves_the_first_alone() {
     assert!(err.contains("already running"), "{err}");
     assert_eq!(d.raw(&[r#"{"op":"status"}"#])[0]["ok"], true, "{}", d.log());
 }
+
+/// docs/uiap-design.md D28: a claim belongs to the UID that made it; only that UID or root
+/// releases it. The client runs as `nobody` in group 0, so the 0660 socket lets it in.
+#[test]
+fn only_the_owner_or_root_releases_a_claim() {
+    use std::os::unix::process::CommandExt;
+    if !test_support::require(
+        "only_the_owner_or_root_releases_a_claim",
+        test_support::root(),
+    ) {
+        return;
+    }
+    let d = Uiapd::new("owner", (47701, 47702));
+    let as_nobody = |args: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_uiap"));
+        command
+            .args(args)
+            .arg("--control")
+            .arg(&d.control)
+            .uid(65534)
+            .gid(0);
+        let out = netns_support::output_within(command, Duration::from_secs(30));
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    assert_eq!(
+        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "01"]).0,
+        0
+    );
+    let (code, out) = as_nobody(&["claim", "--domain", "fff:0:0:1", "--uid", "02"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        as_nobody(&["claim", "--domain", "fff:0:0:1", "--uid", "03"]).0,
+        0
+    );
+    // nobody cannot release root's claim 1.
+    let (code, out) = as_nobody(&["release", "1"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("claim 1 belongs to uid 0; only that user or root may release it"),
+        "{out}"
+    );
+    // nobody releases its own claim 2; root releases nobody's claim 3.
+    assert_eq!(as_nobody(&["release", "2"]).0, 0);
+    assert_eq!(d.uiap(&["release", "3"]).0, 0);
+    let ids: Vec<u64> = d.raw(&[r#"{"op":"list"}"#])[0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [1]);
+}
