@@ -9,7 +9,7 @@
 //!
 //! | request | meaning |
 //! |---|---|
-//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
+//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
 //! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28) |
 //! | `{"op":"list"}` | the claims held or in progress |
 //! | `{"op":"status"}` | device ID, participating interfaces, counters |

@@ -486,6 +486,14 @@ impl Daemon {
         proxy: bool,
         owner: u32,
     ) -> Result<u64, Box<Response>> {
+        if lifetime == 0 {
+            // A claim that ends as it is made would be reported held and then vanish
+            // (docs/uiap-design.md D29).
+            return Err(Box::new(Response::error(
+                DaemonErrorKind::Request,
+                "lifetime: expected at least 1 second, found 0",
+            )));
+        }
         let domain: DomainId = domain_text.parse().map_err(|e| {
             Box::new(Response::error(
                 DaemonErrorKind::Request,

@@ -502,3 +502,31 @@ fn only_the_owner_or_root_releases_a_claim() {
         .collect();
     assert_eq!(ids, [1]);
 }
+
+/// docs/uiap-design.md D29: a lifetime of 0 is refused, never "held" and then gone.
+#[test]
+fn a_zero_lifetime_is_refused() {
+    let d = Uiapd::new("zero", (47801, 47802));
+    let answer =
+        d.raw(&[r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"01"},"lifetime":0}"#]);
+    assert_eq!(answer[0]["ok"], false, "{}", answer[0]);
+    assert_eq!(
+        answer[0]["error"]["message"],
+        "lifetime: expected at least 1 second, found 0"
+    );
+    let (code, _, err) = d.uiap(&[
+        "claim",
+        "--domain",
+        "fff:0:0:1",
+        "--uid",
+        "01",
+        "--lifetime",
+        "0",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("lifetime: expected at least 1 second, found 0"),
+        "{err}"
+    );
+    assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n");
+}
