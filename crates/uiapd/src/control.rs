@@ -3,7 +3,8 @@
 //! A client connects, writes one request object per line, and reads one response object per line,
 //! in order. A connection may carry any number of requests. A `claim` request is answered when
 //! the claim has finished (about 2.5 s: docs/uiap-design.md D10), so a client that pipelines
-//! requests waits for it.
+//! requests waits for it. A claim still in progress when its connection reaches end of stream is
+//! cancelled (docs/uiap-design.md D30): keep the connection open until the answer.
 //!
 //! # Requests
 //!
@@ -583,7 +584,7 @@ async fn connection(stream: tokio::net::UnixStream, requests: mpsc::Sender<Incom
         let response = match parse_line(&line) {
             Ok(None) => continue,
             Ok(Some(request)) => {
-                let (tx, rx) = oneshot::channel();
+                let (tx, mut rx) = oneshot::channel();
                 if requests
                     .send(Incoming {
                         request,
@@ -595,7 +596,23 @@ async fn connection(stream: tokio::net::UnixStream, requests: mpsc::Sender<Incom
                 {
                     return;
                 }
-                match rx.await {
+                let answer = if reader.buffer().is_empty() {
+                    // Nothing pipelined: watch for the client going away while the request runs.
+                    // End of stream drops `rx`, which cancels a claim still in progress
+                    // (docs/uiap-design.md D30).
+                    tokio::select! {
+                        r = &mut rx => r,
+                        more = reader.fill_buf() => {
+                            if !matches!(more, Ok(bytes) if !bytes.is_empty()) {
+                                return;
+                            }
+                            rx.await
+                        }
+                    }
+                } else {
+                    rx.await
+                };
+                match answer {
                     Ok(r) => r,
                     Err(_) => Response::error(DaemonErrorKind::Io, "the daemon is shutting down"),
                 }

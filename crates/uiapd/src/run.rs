@@ -172,6 +172,9 @@ pub async fn run(
     let mut rescan =
         tokio::time::interval(std::time::Duration::from_millis(d.config.rescan_ms.max(10)));
     rescan.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // How often claims whose client went away are looked for (docs/uiap-design.md D30).
+    let mut abandoned = tokio::time::interval(std::time::Duration::from_millis(200));
+    abandoned.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     tokio::pin!(shutdown);
     loop {
         let deadline = d
@@ -193,6 +196,7 @@ pub async fn run(
                 d.device.handle_timeout(now);
             }
             _ = rescan.tick() => d.rescan(&mut sockets),
+            _ = abandoned.tick() => d.cancel_abandoned(),
             Some(incoming) = requests.recv() => d.on_request(incoming),
         }
         d.flush(&sockets).await;
@@ -351,6 +355,30 @@ impl Daemon {
             }
         }
         self.persist();
+    }
+
+    /// Cancels the claims still in their first round whose every requesting connection has
+    /// closed: nobody would learn the outcome, so nothing is claimed or persisted
+    /// (docs/uiap-design.md D30). Reclaims after a restart have no requester and are kept.
+    fn cancel_abandoned(&mut self) {
+        let gone: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| {
+                e.state == EntryState::Claiming
+                    && !e.persisted
+                    && !e.waiters.is_empty()
+                    && e.waiters.iter().all(oneshot::Sender::is_closed)
+            })
+            .map(|e| e.stored.id)
+            .collect();
+        for id in gone {
+            if let Some(cid) = self.claims.remove(&id).and_then(|e| e.device) {
+                self.device.release(cid);
+                self.by_device.remove(&cid);
+            }
+            info!(id, "claim cancelled: the requesting client went away");
+        }
     }
 
     fn persist(&mut self) {
@@ -627,6 +655,8 @@ impl Daemon {
             }
         }
         let mut changed = false;
+        // A claim whose client left since the last check must not be reported held or persisted.
+        self.cancel_abandoned();
         while let Some(event) = self.device.poll_event() {
             changed |= self.on_event(event);
         }

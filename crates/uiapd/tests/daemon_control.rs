@@ -530,3 +530,37 @@ fn a_zero_lifetime_is_refused() {
     );
     assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n");
 }
+
+/// docs/uiap-design.md D30: a claim whose requesting connection closes while it is still being
+/// claimed is cancelled, and never persisted.
+#[test]
+fn a_claim_whose_client_went_away_is_cancelled() {
+    let d = Uiapd::new("gone", (47901, 47902));
+    {
+        let mut s = UnixStream::connect(&d.control).unwrap();
+        s.write_all(b"{\"op\":\"claim\",\"domain\":\"fff:0:0:1\",\"space\":{\"uid\":\"01\"}}\n")
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+        assert_eq!(list["claims"][0]["state"], "claiming", "{list}");
+    } // The client closes its connection here, about 2 s before the claim would succeed.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+        if list["claims"] == serde_json::json!([]) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not cancelled: {list}\n{}",
+            d.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Past the claim window: still nothing held, nothing persisted.
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n");
+    let stored = std::fs::read_to_string(d.dir.join("state/claims.json")).unwrap_or_default();
+    assert!(!stored.contains("\"01\""), "{stored}");
+    assert!(d.log().contains("cancelled"), "{}", d.log());
+}
