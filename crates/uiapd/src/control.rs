@@ -646,8 +646,35 @@ async fn send<W: AsyncWrite + Unpin>(write: &mut W, response: &Response) -> std:
 /// Ok::<(), uiapd::DaemonError>(())
 /// ```
 pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
+    call_within(path, request, None)
+}
+
+/// [`call`], giving up when no answer has come within `limit` (`None`: wait as long as it
+/// takes). Giving up closes the connection, which cancels a claim still in progress
+/// (docs/uiap-design.md D30).
+///
+/// # Errors
+///
+/// As [`call`]; [`DaemonErrorKind::Io`] with "no answer within N s" when `limit` passes.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use uiapd::control::{call_within, Request};
+///
+/// let response = call_within("/run/uiapd/control.sock".as_ref(), &Request::List, Some(Duration::from_secs(5)))?;
+/// assert!(response.ok);
+/// Ok::<(), uiapd::DaemonError>(())
+/// ```
+pub fn call_within(
+    path: &Path,
+    request: &Request,
+    limit: Option<std::time::Duration>,
+) -> Result<Response, DaemonError> {
     let mut stream = UnixStream::connect(path)
         .map_err(|e| DaemonError::io("cannot connect to uiapd", Some(path), e))?;
+    stream
+        .set_read_timeout(limit.filter(|l| !l.is_zero()))
+        .map_err(|e| DaemonError::io("cannot set a timeout", Some(path), e))?;
     let mut line = serde_json::to_string(request).map_err(|e| {
         DaemonError::new(
             DaemonErrorKind::Request,
@@ -661,7 +688,16 @@ pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
     let mut answer = String::new();
     BufReader::new(&stream)
         .read_line(&mut answer)
-        .map_err(|e| DaemonError::io("cannot read response", Some(path), e))?;
+        .map_err(|e| match (e.kind(), limit) {
+            (std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut, Some(l)) => {
+                DaemonError::io(
+                    format!("no answer within {} s", l.as_secs_f64()),
+                    Some(path),
+                    e,
+                )
+            }
+            _ => DaemonError::io("cannot read response", Some(path), e),
+        })?;
     if answer.is_empty() {
         return Err(DaemonError::new(
             DaemonErrorKind::Protocol,

@@ -564,3 +564,29 @@ fn a_claim_whose_client_went_away_is_cancelled() {
     assert!(!stored.contains("\"01\""), "{stored}");
     assert!(d.log().contains("cancelled"), "{}", d.log());
 }
+
+/// `uiap claim --timeout S` gives up after S seconds with exit 1, and the claim it left is
+/// cancelled (docs/uiap-design.md D30).
+#[test]
+fn a_claim_client_times_out_and_its_claim_is_cancelled() {
+    let d = Uiapd::new("timeout", (48001, 48002));
+    let started = Instant::now();
+    let (code, out, err) = d.uiap(&[
+        "claim",
+        "--domain",
+        "fff:0:0:1",
+        "--uid",
+        "01",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("no answer within 1 s"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n", "{}", d.log());
+}
