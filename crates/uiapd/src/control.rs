@@ -24,7 +24,8 @@
 //!
 //! Every response has `"ok"`. On success:
 //!
-//! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` or `{"ok":true,"result":"denied","claim":CLAIM}`
+//! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` (with `"reason":"a site of one: no participating interface"`
+//!   when no interface participates: docs/uiap-design.md D23) or `{"ok":true,"result":"denied","claim":CLAIM}`
 //!   (a denial is an answer, not an error; `result` may also be `"failed"` with a `reason`);
 //!   a claim that overlaps another claim of this device is `denied` at once, with `id` 0 and
 //!   `"reason":"local conflict with claim N"`; a network denial's `reason` is a sentence saying who refused
@@ -345,7 +346,7 @@ pub struct Response {
     /// `claimed`, `denied`, `failed` or `released`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
-    /// Why a claim failed without a Deny (for example, the daemon is shutting down).
+    /// Why a claim was denied or failed, or a note on its success (a site of one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The released claim's ID.

@@ -677,17 +677,22 @@ impl Daemon {
                     return false;
                 };
                 entry.state = EntryState::Held;
-                if self.interfaces.is_empty() {
-                    info!(
-                        id = entry.stored.id,
-                        "claimed as a site of one (no participating interface)"
-                    );
-                } else {
-                    info!(id = entry.stored.id, "claimed");
+                // A site of one is said in the response too: nobody could have denied the claim
+                // (docs/uiap-design.md D23).
+                let note = self
+                    .interfaces
+                    .is_empty()
+                    .then(|| "a site of one: no participating interface".to_string());
+                match &note {
+                    Some(n) => info!(id = entry.stored.id, "claimed as {n}"),
+                    None => info!(id = entry.stored.id, "claimed"),
                 }
                 let view = entry.view();
                 for w in entry.waiters.drain(..) {
-                    let _ = w.send(Response::claim("claimed", view.clone()));
+                    let _ = w.send(Response {
+                        reason: note.clone(),
+                        ..Response::claim("claimed", view.clone())
+                    });
                 }
                 let was = entry.persisted;
                 entry.persisted = true;

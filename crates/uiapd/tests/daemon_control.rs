@@ -145,7 +145,18 @@ fn claim_list_release_and_exit_codes() {
         "600",
     ]);
     assert_eq!(code, 0, "{out}{err}\n{}", d.log());
-    assert_eq!(out, "claimed id=1 domain=fff:0:0:1 uid c0a8\n");
+    // The response says the claim was made as a site of one, not only the log (D23).
+    assert_eq!(
+        out,
+        "claimed id=1 domain=fff:0:0:1 uid c0a8 (a site of one: no participating interface)\n"
+    );
+    let answer = d.raw(&[r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"d0"}}"#]);
+    assert_eq!(
+        answer[0]["reason"], "a site of one: no participating interface",
+        "{}",
+        answer[0]
+    );
+    assert_eq!(d.uiap(&["release", "2"]).0, 0);
     assert!(d.log().contains("site of one"), "{}", d.log());
 
     // Overlapping claim on the same device: denied at once (exit 3).
@@ -268,7 +279,10 @@ fn claims_and_device_id_survive_a_restart() {
     let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "30"]);
     assert_eq!(
         (code, out.as_str()),
-        (0, "claimed id=3 domain=fff:0:0:1 uid 30\n")
+        (
+            0,
+            "claimed id=3 domain=fff:0:0:1 uid 30 (a site of one: no participating interface)\n"
+        )
     );
     assert_eq!(
         d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "15"]).0,

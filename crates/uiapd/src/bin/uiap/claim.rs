@@ -65,7 +65,7 @@ pub fn run(args: &Args) -> ExitCode {
             let reason = r.reason.map(|s| format!(" ({s})")).unwrap_or_default();
             match result {
                 "claimed" => {
-                    outln!("claimed{detail}");
+                    outln!("claimed{detail}{reason}");
                     ExitCode::SUCCESS
                 }
                 "denied" => {
