@@ -3,14 +3,15 @@
 //! A client connects, writes one request object per line, and reads one response object per line,
 //! in order. A connection may carry any number of requests. A `claim` request is answered when
 //! the claim has finished (about 2.5 s: docs/uiap-design.md D10), so a client that pipelines
-//! requests waits for it.
+//! requests waits for it. A claim still in progress when its connection reaches end of stream is
+//! cancelled (docs/uiap-design.md D30): keep the connection open until the answer.
 //!
 //! # Requests
 //!
 //! | request | meaning |
 //! |---|---|
-//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
-//! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it |
+//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
+//! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28) |
 //! | `{"op":"list"}` | the claims held or in progress |
 //! | `{"op":"status"}` | device ID, participating interfaces, counters |
 //!
@@ -23,16 +24,22 @@
 //!
 //! Every response has `"ok"`. On success:
 //!
-//! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` or `{"ok":true,"result":"denied","claim":CLAIM}`
+//! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` (with `"reason":"a site of one: no participating interface"`
+//!   when no interface participates: docs/uiap-design.md D23) or `{"ok":true,"result":"denied","claim":CLAIM}`
 //!   (a denial is an answer, not an error; `result` may also be `"failed"` with a `reason`);
 //!   a claim that overlaps another claim of this device is `denied` at once, with `id` 0 and
-//!   `"reason":"local conflict with claim N"`; a network denial's `reason` names the denied attempt;
+//!   `"reason":"local conflict with claim N"`; a network denial's `reason` is a sentence saying who refused
+//!   it (docs/uiap-design.md D26);
 //! * release: `{"ok":true,"result":"released","id":1}`;
 //! * list: `{"ok":true,"claims":[CLAIM,…]}`;
 //! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…}}}`.
 //!
 //! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"state":"held"}`
 //! (`state`: `claiming`, `held`, `denied`, `failed`).
+//!
+//! A request is one line of at most [`MAX_REQUEST_LINE`] bytes of UTF-8 (docs/uiap-design.md D25):
+//! a longer line is answered with an error and the connection closed; a malformed line is
+//! answered with an error and the connection stays open.
 //!
 //! On failure: `{"ok":false,"error":{"kind":"request","message":"domain: expected …"}}`, with
 //! `kind` one of [`DaemonErrorKind::as_str`](crate::DaemonErrorKind::as_str).
@@ -44,7 +51,7 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::UnixListener;
 use tokio::sync::{mpsc, oneshot};
 
@@ -339,7 +346,7 @@ pub struct Response {
     /// `claimed`, `denied`, `failed` or `released`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
-    /// Why a claim failed without a Deny (for example, the daemon is shutting down).
+    /// Why a claim was denied or failed, or a note on its success (a site of one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The released claim's ID.
@@ -423,14 +430,18 @@ pub struct Incoming {
     pub request: Request,
     /// Where to send the response.
     pub reply: oneshot::Sender<Response>,
+    /// The requesting process's user ID (`SO_PEERCRED`), if the kernel gave it
+    /// (docs/uiap-design.md D28).
+    pub uid: Option<u32>,
 }
 
-/// Binds the control socket at `path` with mode 0660, replacing a stale socket file. The parent
-/// directory is created if missing.
+/// Binds the control socket at `path` with mode 0660, replacing a stale socket file (one nobody
+/// answers on). The parent directory is created if missing.
 ///
 /// # Errors
 ///
-/// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up.
+/// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up, or
+/// if another daemon answers on `path`.
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), uiapd::DaemonError> {
@@ -441,6 +452,16 @@ pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| DaemonError::io("cannot create control directory", Some(dir), e))?;
+    }
+    if UnixStream::connect(path).is_ok() {
+        // Someone answers on it: never remove a live control socket (docs/uiap-design.md D27).
+        return Err(DaemonError::new(
+            DaemonErrorKind::Io,
+            format!(
+                "another uiapd is already running: its control socket {} answers",
+                path.display()
+            ),
+        ));
     }
     match std::fs::remove_file(path) {
         Ok(()) => {}
@@ -478,44 +499,137 @@ pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
-        let requests = requests.clone();
-        tokio::spawn(async move {
-            let (read, mut write) = stream.into_split();
-            let mut lines = tokio::io::BufReader::new(read).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let response = match serde_json::from_str::<Request>(&line) {
-                    Ok(request) => {
-                        let (tx, rx) = oneshot::channel();
-                        if requests
-                            .send(Incoming { request, reply: tx })
-                            .await
-                            .is_err()
-                        {
-                            return;
-                        }
-                        match rx.await {
-                            Ok(r) => r,
-                            Err(_) => {
-                                Response::error(DaemonErrorKind::Io, "the daemon is shutting down")
-                            }
-                        }
-                    }
-                    Err(e) => Response::error(
-                        DaemonErrorKind::Request,
-                        format!("expected a request object, {e}"),
+        tokio::spawn(connection(stream, requests.clone()));
+    }
+}
+
+/// The longest request line accepted, in bytes, newline excluded. The largest valid request (a
+/// range of two 510-digit UIDs) is about 1 KiB: the limit leaves room for whitespace and future
+/// fields while bounding what one connection can make the daemon buffer
+/// (docs/uiap-design.md D25).
+pub const MAX_REQUEST_LINE: usize = 16 * 1024;
+
+/// One line read by [`read_line`].
+enum Line {
+    /// A complete line (newline removed), or the last bytes before end of stream.
+    Bytes(Vec<u8>),
+    /// More than [`MAX_REQUEST_LINE`] bytes without a newline.
+    TooLong,
+    /// End of stream.
+    End,
+}
+
+/// Reads one line of at most [`MAX_REQUEST_LINE`] bytes, never buffering more.
+async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Bytes(line)
+            });
+        }
+        let (take, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at, true),
+            None => (available.len(), false),
+        };
+        if line.len() + take > MAX_REQUEST_LINE {
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&available[..take]);
+        reader.consume(take + usize::from(done));
+        if done {
+            return Ok(Line::Bytes(line));
+        }
+    }
+}
+
+/// Parses one request line: the error names the first byte that is not UTF-8, or what JSON
+/// expected.
+fn parse_line(line: &[u8]) -> Result<Option<Request>, String> {
+    let text = std::str::from_utf8(line).map_err(|e| {
+        let at = e.valid_up_to();
+        format!("expected UTF-8 text, found byte {:#04x} at {at}", line[at])
+    })?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_str::<Request>(text)
+        .map(Some)
+        .map_err(|e| format!("expected a request object, {e}"))
+}
+
+/// Serves one connection: a request per line, a response per request, in order.
+async fn connection(stream: tokio::net::UnixStream, requests: mpsc::Sender<Incoming>) {
+    let uid = stream.peer_cred().ok().map(|c| c.uid());
+    let (read, mut write) = stream.into_split();
+    let mut reader = tokio::io::BufReader::new(read);
+    loop {
+        let line = match read_line(&mut reader).await {
+            Ok(Line::Bytes(line)) => line,
+            Ok(Line::End) | Err(_) => return,
+            Ok(Line::TooLong) => {
+                let refusal = Response::error(
+                    DaemonErrorKind::Request,
+                    format!(
+                        "expected a request line of at most {MAX_REQUEST_LINE} bytes, found more"
                     ),
-                };
-                let mut text = serde_json::to_string(&response).unwrap_or_default();
-                text.push('\n');
-                if write.write_all(text.as_bytes()).await.is_err() {
+                );
+                // The rest of the line is not read: the connection closes after the answer.
+                let _ = send(&mut write, &refusal).await;
+                return;
+            }
+        };
+        let response = match parse_line(&line) {
+            Ok(None) => continue,
+            Ok(Some(request)) => {
+                let (tx, mut rx) = oneshot::channel();
+                if requests
+                    .send(Incoming {
+                        request,
+                        reply: tx,
+                        uid,
+                    })
+                    .await
+                    .is_err()
+                {
                     return;
                 }
+                let answer = if reader.buffer().is_empty() {
+                    // Nothing pipelined: watch for the client going away while the request runs.
+                    // End of stream drops `rx`, which cancels a claim still in progress
+                    // (docs/uiap-design.md D30).
+                    tokio::select! {
+                        r = &mut rx => r,
+                        more = reader.fill_buf() => {
+                            if !matches!(more, Ok(bytes) if !bytes.is_empty()) {
+                                return;
+                            }
+                            rx.await
+                        }
+                    }
+                } else {
+                    rx.await
+                };
+                match answer {
+                    Ok(r) => r,
+                    Err(_) => Response::error(DaemonErrorKind::Io, "the daemon is shutting down"),
+                }
             }
-        });
+            Err(message) => Response::error(DaemonErrorKind::Request, message),
+        };
+        if send(&mut write, &response).await.is_err() {
+            return;
+        }
     }
+}
+
+async fn send<W: AsyncWrite + Unpin>(write: &mut W, response: &Response) -> std::io::Result<()> {
+    let mut text = serde_json::to_string(response).unwrap_or_default();
+    text.push('\n');
+    write.write_all(text.as_bytes()).await
 }
 
 /// Sends one request to the daemon at `path` and waits for its response (blocking; for clients).
@@ -533,8 +647,35 @@ pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
 /// Ok::<(), uiapd::DaemonError>(())
 /// ```
 pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
+    call_within(path, request, None)
+}
+
+/// [`call`], giving up when no answer has come within `limit` (`None`: wait as long as it
+/// takes). Giving up closes the connection, which cancels a claim still in progress
+/// (docs/uiap-design.md D30).
+///
+/// # Errors
+///
+/// As [`call`]; [`DaemonErrorKind::Io`] with "no answer within N s" when `limit` passes.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use uiapd::control::{call_within, Request};
+///
+/// let response = call_within("/run/uiapd/control.sock".as_ref(), &Request::List, Some(Duration::from_secs(5)))?;
+/// assert!(response.ok);
+/// Ok::<(), uiapd::DaemonError>(())
+/// ```
+pub fn call_within(
+    path: &Path,
+    request: &Request,
+    limit: Option<std::time::Duration>,
+) -> Result<Response, DaemonError> {
     let mut stream = UnixStream::connect(path)
         .map_err(|e| DaemonError::io("cannot connect to uiapd", Some(path), e))?;
+    stream
+        .set_read_timeout(limit.filter(|l| !l.is_zero()))
+        .map_err(|e| DaemonError::io("cannot set a timeout", Some(path), e))?;
     let mut line = serde_json::to_string(request).map_err(|e| {
         DaemonError::new(
             DaemonErrorKind::Request,
@@ -548,7 +689,16 @@ pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
     let mut answer = String::new();
     BufReader::new(&stream)
         .read_line(&mut answer)
-        .map_err(|e| DaemonError::io("cannot read response", Some(path), e))?;
+        .map_err(|e| match (e.kind(), limit) {
+            (std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut, Some(l)) => {
+                DaemonError::io(
+                    format!("no answer within {} s", l.as_secs_f64()),
+                    Some(path),
+                    e,
+                )
+            }
+            _ => DaemonError::io("cannot read response", Some(path), e),
+        })?;
     if answer.is_empty() {
         return Err(DaemonError::new(
             DaemonErrorKind::Protocol,

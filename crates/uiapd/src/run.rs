@@ -172,6 +172,9 @@ pub async fn run(
     let mut rescan =
         tokio::time::interval(std::time::Duration::from_millis(d.config.rescan_ms.max(10)));
     rescan.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // How often claims whose client went away are looked for (docs/uiap-design.md D30).
+    let mut abandoned = tokio::time::interval(std::time::Duration::from_millis(200));
+    abandoned.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     tokio::pin!(shutdown);
     loop {
         let deadline = d
@@ -193,6 +196,7 @@ pub async fn run(
                 d.device.handle_timeout(now);
             }
             _ = rescan.tick() => d.rescan(&mut sockets),
+            _ = abandoned.tick() => d.cancel_abandoned(),
             Some(incoming) = requests.recv() => d.on_request(incoming),
         }
         d.flush(&sockets).await;
@@ -239,6 +243,26 @@ pub async fn run_with_signals(config: Config) -> Result<(), DaemonError> {
         }
     };
     run(config, sockets, store, shutdown).await
+}
+
+/// Why a claim was denied, as a sentence for the `reason` of a control response
+/// (docs/uiap-design.md D26).
+fn denial_text(reason: &FailureReason) -> String {
+    match reason {
+        FailureReason::Denied { message } => format!(
+            "another device holds an overlapping claim: a Claim-Deny answered attempt {message}"
+        ),
+        FailureReason::Simultaneous { message } => format!(
+            "device {} claimed an overlapping space at the same time; both claims fail",
+            message.origin
+        ),
+        FailureReason::Reclaimed { message } => format!(
+            "device {} reclaimed an overlapping space it already held",
+            message.origin
+        ),
+        // The enum is non-exhaustive: a reason added later still fails the claim.
+        other => format!("refused by the protocol ({other:?})"),
+    }
 }
 
 impl Daemon {
@@ -333,6 +357,30 @@ impl Daemon {
         self.persist();
     }
 
+    /// Cancels the claims still in their first round whose every requesting connection has
+    /// closed: nobody would learn the outcome, so nothing is claimed or persisted
+    /// (docs/uiap-design.md D30). Reclaims after a restart have no requester and are kept.
+    fn cancel_abandoned(&mut self) {
+        let gone: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| {
+                e.state == EntryState::Claiming
+                    && !e.persisted
+                    && !e.waiters.is_empty()
+                    && e.waiters.iter().all(oneshot::Sender::is_closed)
+            })
+            .map(|e| e.stored.id)
+            .collect();
+        for id in gone {
+            if let Some(cid) = self.claims.remove(&id).and_then(|e| e.device) {
+                self.device.release(cid);
+                self.by_device.remove(&cid);
+            }
+            info!(id, "claim cancelled: the requesting client went away");
+        }
+    }
+
     fn persist(&mut self) {
         let claims = Claims {
             next_id: self.next_id,
@@ -390,14 +438,20 @@ impl Daemon {
     }
 
     fn on_request(&mut self, incoming: Incoming) {
-        let Incoming { request, reply } = incoming;
+        let Incoming {
+            request,
+            reply,
+            uid,
+        } = incoming;
+        // Without credentials (not a Unix peer) nobody is trusted as root.
+        let uid = uid.unwrap_or(u32::MAX);
         let response = match request {
             Request::Claim {
                 domain,
                 space,
                 lifetime,
                 proxy,
-            } => match self.start_claim(&domain, space, lifetime, proxy) {
+            } => match self.start_claim(&domain, space, lifetime, proxy, uid) {
                 Ok(id) => {
                     if let Some(entry) = self.claims.get_mut(&id) {
                         entry.waiters.push(reply);
@@ -406,8 +460,17 @@ impl Daemon {
                 }
                 Err(r) => *r,
             },
-            Request::Release { id } => match self.claims.remove(&id) {
-                Some(entry) => {
+            Request::Release { id } => match self.claims.get(&id).map(|e| e.stored.owner) {
+                Some(owner) if uid != 0 && uid != owner => Response::error(
+                    DaemonErrorKind::Request,
+                    format!(
+                        "release: claim {id} belongs to uid {owner}; only that user or root may release it"
+                    ),
+                ),
+                Some(_) => {
+                    let Some(entry) = self.claims.remove(&id) else {
+                        return;
+                    };
                     if let Some(cid) = entry.device {
                         self.device.release(cid);
                         self.by_device.remove(&cid);
@@ -449,7 +512,16 @@ impl Daemon {
         space: SpaceText,
         lifetime: u32,
         proxy: bool,
+        owner: u32,
     ) -> Result<u64, Box<Response>> {
+        if lifetime == 0 {
+            // A claim that ends as it is made would be reported held and then vanish
+            // (docs/uiap-design.md D29).
+            return Err(Box::new(Response::error(
+                DaemonErrorKind::Request,
+                "lifetime: expected at least 1 second, found 0",
+            )));
+        }
         let domain: DomainId = domain_text.parse().map_err(|e| {
             Box::new(Response::error(
                 DaemonErrorKind::Request,
@@ -466,6 +538,7 @@ impl Daemon {
             space: SpaceText::from_space(&parsed),
             lifetime,
             proxy,
+            owner,
         };
         let now = self.now();
         match self.device.claim(
@@ -582,6 +655,8 @@ impl Daemon {
             }
         }
         let mut changed = false;
+        // A claim whose client left since the last check must not be reported held or persisted.
+        self.cancel_abandoned();
         while let Some(event) = self.device.poll_event() {
             changed |= self.on_event(event);
         }
@@ -602,17 +677,22 @@ impl Daemon {
                     return false;
                 };
                 entry.state = EntryState::Held;
-                if self.interfaces.is_empty() {
-                    info!(
-                        id = entry.stored.id,
-                        "claimed as a site of one (no participating interface)"
-                    );
-                } else {
-                    info!(id = entry.stored.id, "claimed");
+                // A site of one is said in the response too: nobody could have denied the claim
+                // (docs/uiap-design.md D23).
+                let note = self
+                    .interfaces
+                    .is_empty()
+                    .then(|| "a site of one: no participating interface".to_string());
+                match &note {
+                    Some(n) => info!(id = entry.stored.id, "claimed as {n}"),
+                    None => info!(id = entry.stored.id, "claimed"),
                 }
                 let view = entry.view();
                 for w in entry.waiters.drain(..) {
-                    let _ = w.send(Response::claim("claimed", view.clone()));
+                    let _ = w.send(Response {
+                        reason: note.clone(),
+                        ..Response::claim("claimed", view.clone())
+                    });
                 }
                 let was = entry.persisted;
                 entry.persisted = true;
@@ -629,19 +709,7 @@ impl Daemon {
                 let Some(mut entry) = self.claims.remove(&id) else {
                     return false;
                 };
-                let why = match reason {
-                    FailureReason::Denied { message } => {
-                        format!("denied (attempt {}/{})", message.origin, message.sequence)
-                    }
-                    FailureReason::Simultaneous { message } => {
-                        format!("simultaneous claim by {} (both fail)", message.origin)
-                    }
-                    FailureReason::Reclaimed { message } => {
-                        format!("reclaimed by {}", message.origin)
-                    }
-                    // The enum is non-exhaustive: a reason added later still fails the claim.
-                    other => format!("{other:?}"),
-                };
+                let why = denial_text(&reason);
                 warn!(id, reason = %why, "claim denied");
                 entry.state = EntryState::Denied;
                 let view = entry.view();

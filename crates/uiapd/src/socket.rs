@@ -197,10 +197,13 @@ pub struct Sockets {
     joined: BTreeSet<u32>,
 }
 
-fn open(port: u16) -> io::Result<Socket> {
+/// `reuse`: whether another socket may bind the port too. Only the claim port (multicast) is
+/// shared; the reply port is not, so that a second daemon cannot take the unicast Denies of the
+/// first (docs/uiap-design.md D27).
+fn open(port: u16, reuse: bool) -> io::Result<Socket> {
     let s = Socket::new(Domain::IPV6, Type::DGRAM, Some(Protocol::UDP))?;
     s.set_only_v6(true)?;
-    s.set_reuse_address(true)?;
+    s.set_reuse_address(reuse)?;
     s.set_unicast_hops_v6(u32::from(LINK_HOP_LIMIT))?;
     s.set_multicast_hops_v6(u32::from(LINK_HOP_LIMIT))?;
     s.set_multicast_loop_v6(false)?;
@@ -229,15 +232,21 @@ impl Sockets {
     /// # Ok(()) }
     /// ```
     pub fn bind(group: Ipv6Addr, claim_port: u16, reply_port: u16) -> Result<Sockets, DaemonError> {
-        let mk = |port: u16| -> Result<UdpSocket, DaemonError> {
-            let s = open(port)
-                .map_err(|e| DaemonError::io(format!("cannot bind udp [::]:{port}"), None, e))?;
+        let mk = |port: u16, reuse: bool| -> Result<UdpSocket, DaemonError> {
+            let s = open(port, reuse).map_err(|e| {
+                let what = if e.kind() == io::ErrorKind::AddrInUse {
+                    format!("cannot bind udp [::]:{port}: another uiapd is already running (or another program holds the port)")
+                } else {
+                    format!("cannot bind udp [::]:{port}")
+                };
+                DaemonError::io(what, None, e)
+            })?;
             UdpSocket::from_std(s.into())
                 .map_err(|e| DaemonError::io("cannot register socket", None, e))
         };
         Ok(Sockets {
-            claim: mk(claim_port)?,
-            reply: mk(reply_port)?,
+            claim: mk(claim_port, true)?,
+            reply: mk(reply_port, false)?,
             group,
             claim_port,
             reply_port,

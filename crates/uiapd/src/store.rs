@@ -23,7 +23,7 @@ use crate::{DaemonError, DaemonErrorKind};
 /// use uiapd::control::SpaceText;
 /// use uiapd::store::StoredClaim;
 ///
-/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false };
+/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, owner: 0 };
 /// assert_eq!(c.id, 1);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +38,10 @@ pub struct StoredClaim {
     pub lifetime: u32,
     /// The X flag.
     pub proxy: bool,
+    /// The user ID of the application that made the claim: only it or root releases it
+    /// (docs/uiap-design.md D28). Claims persisted without one belong to root.
+    #[serde(default)]
+    pub owner: u32,
 }
 
 /// The content of `claims.json`.
@@ -83,6 +87,9 @@ impl Default for Claims {
 #[derive(Clone, Debug)]
 pub struct Store {
     dir: PathBuf,
+    /// An exclusive `flock` on `DIR/lock`, held while the store lives: one daemon per state
+    /// directory (docs/uiap-design.md D27).
+    _lock: std::sync::Arc<nix::fcntl::Flock<fs::File>>,
 }
 
 impl Store {
@@ -106,8 +113,25 @@ impl Store {
             .mode(0o700)
             .create(dir)
             .map_err(|e| DaemonError::io("cannot create state directory", Some(dir), e))?;
+        let path = dir.join("lock");
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| DaemonError::io("cannot open the lock file", Some(&path), e))?;
+        let lock = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+            .map_err(|(_, errno)| {
+                let what = if errno == nix::errno::Errno::EWOULDBLOCK {
+                    "another uiapd is already running: the state directory is locked"
+                } else {
+                    "cannot lock the state directory"
+                };
+                DaemonError::io(what, Some(&path), errno.into())
+            })?;
         Ok(Store {
             dir: dir.to_path_buf(),
+            _lock: std::sync::Arc::new(lock),
         })
     }
 
@@ -277,15 +301,17 @@ mod tests {
                 space: SpaceText::Range("01-02".into()),
                 lifetime: 60,
                 proxy: true,
+                owner: 1000,
             }],
         };
         store.save_claims(&claims).unwrap();
         assert_eq!(store.load_claims().unwrap(), claims);
-        let names: Vec<_> = fs::read_dir(&dir)
+        let mut names: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names, ["claims.json"]);
+        names.sort();
+        assert_eq!(names, ["claims.json", "lock"]);
         fs::write(dir.join("claims.json"), "{").unwrap();
         assert_eq!(
             store.load_claims().unwrap_err().kind(),
@@ -301,5 +327,16 @@ mod tests {
         let mut values = [0u64, 0, 5].into_iter();
         assert_eq!(store.device_id(|| values.next().unwrap()).unwrap(), 5);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_state_directory_is_opened_by_one_store_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("uiap-store-lock-{}", std::process::id()));
+        let first = Store::open(&dir).unwrap();
+        let err = Store::open(&dir).unwrap_err();
+        assert!(err.to_string().contains("already running"), "{err}");
+        drop(first);
+        assert!(Store::open(&dir).is_ok(), "the lock ends with the store");
+        fs::remove_dir_all(&dir).ok();
     }
 }

@@ -145,7 +145,18 @@ fn claim_list_release_and_exit_codes() {
         "600",
     ]);
     assert_eq!(code, 0, "{out}{err}\n{}", d.log());
-    assert_eq!(out, "claimed id=1 domain=fff:0:0:1 uid c0a8\n");
+    // The response says the claim was made as a site of one, not only the log (D23).
+    assert_eq!(
+        out,
+        "claimed id=1 domain=fff:0:0:1 uid c0a8 (a site of one: no participating interface)\n"
+    );
+    let answer = d.raw(&[r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"d0"}}"#]);
+    assert_eq!(
+        answer[0]["reason"], "a site of one: no participating interface",
+        "{}",
+        answer[0]
+    );
+    assert_eq!(d.uiap(&["release", "2"]).0, 0);
     assert!(d.log().contains("site of one"), "{}", d.log());
 
     // Overlapping claim on the same device: denied at once (exit 3).
@@ -268,7 +279,10 @@ fn claims_and_device_id_survive_a_restart() {
     let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "30"]);
     assert_eq!(
         (code, out.as_str()),
-        (0, "claimed id=3 domain=fff:0:0:1 uid 30\n")
+        (
+            0,
+            "claimed id=3 domain=fff:0:0:1 uid 30 (a site of one: no participating interface)\n"
+        )
     );
     assert_eq!(
         d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "15"]).0,
@@ -303,4 +317,290 @@ fn unreachable_daemon_and_bad_config_are_errors() {
         String::from_utf8_lossy(&out.stderr)
             .contains("expected claim and reply ports to differ, found 5 for both")
     );
+}
+
+/// Runs `uiap ARGS --control …` with stdout a pipe whose reading end is already closed, as in
+/// `uiap list | head` once `head` has exited; returns (exit code, stderr).
+fn uiap_into_closed_pipe(d: &Uiapd, args: &[&str]) -> (Option<i32>, String) {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0i32; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just created and are owned here, once each.
+    let (read, write) = unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    drop(read);
+    let out = Command::new(env!("CARGO_BIN_EXE_uiap"))
+        .args(args)
+        .arg("--control")
+        .arg(&d.control)
+        .stdout(write)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn list_and_status_into_a_closed_pipe_exit_quietly() {
+    let d = Uiapd::new("pipe", (47301, 47302));
+    assert_eq!(
+        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "01"]).0,
+        0
+    );
+    for args in [
+        &["list"][..],
+        &["list", "--json"],
+        &["status"],
+        &["status", "--json"],
+    ] {
+        let (code, err) = uiap_into_closed_pipe(&d, args);
+        assert_eq!(code, Some(0), "uiap {args:?}: {err}");
+        assert!(!err.contains("panicked"), "uiap {args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_non_utf8_line_is_answered_and_the_connection_stays_open() {
+    let d = Uiapd::new("utf8", (47401, 47402));
+    let mut s = UnixStream::connect(&d.control).unwrap();
+    s.write_all(b"{\"op\":\"st\xffatus\"}\n{\"op\":\"status\"}\n")
+        .unwrap();
+    let mut r = BufReader::new(s);
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        answers.push(
+            serde_json::from_str::<serde_json::Value>(&line)
+                .unwrap_or_else(|e| panic!("{e}: {line:?}")),
+        );
+    }
+    assert_eq!(answers[0]["ok"], false);
+    assert_eq!(answers[0]["error"]["kind"], "request");
+    assert_eq!(
+        answers[0]["error"]["message"],
+        "expected UTF-8 text, found byte 0xff at 9"
+    );
+    assert_eq!(answers[1]["ok"], true, "{}", answers[1]);
+}
+
+#[test]
+fn an_endless_request_line_is_refused_without_buffering_it() {
+    let d = Uiapd::new("longline", (47501, 47502));
+    let s = UnixStream::connect(&d.control).unwrap();
+    let mut w = s.try_clone().unwrap();
+    // 64 MiB without a newline: the daemon answers once the line passes its limit and closes;
+    // the writer then fails (the daemon stopped reading), which is the point.
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..64 {
+            if w.write_all(&chunk).is_err() {
+                return false;
+            }
+        }
+        true
+    });
+    let mut line = String::new();
+    BufReader::new(&s).read_line(&mut line).unwrap();
+    let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(answer["ok"], false);
+    assert_eq!(
+        answer["error"]["message"],
+        "expected a request line of at most 16384 bytes, found more"
+    );
+    assert!(!writer.join().unwrap(), "the daemon kept reading 64 MiB");
+    // The daemon still serves others.
+    assert_eq!(d.raw(&[r#"{"op":"status"}"#])[0]["ok"], true);
+}
+
+/// Runs a second `uiapd` to completion (it must exit by itself) and returns (code, stderr).
+fn second_uiapd(control: &Path, state: &Path, ports: (u16, u16)) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_uiapd"));
+    command
+        .args(["--iface", "uiap-none0", "--control"])
+        .arg(control)
+        .arg("--state")
+        .arg(state)
+        .args([
+            "--claim-port",
+            &ports.0.to_string(),
+            "--reply-port",
+            &ports.1.to_string(),
+        ]);
+    let out = netns_support::output_within(command, Duration::from_secs(10));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// docs/uiap-design.md D27: one daemon per host; a second one exits and leaves the first alone.
+#[test]
+fn a_second_daemon_exits_already_running_and_leaves_the_first_alone() {
+    let d = Uiapd::new("twice", (47601, 47602));
+    let other = d.dir.join("other");
+    // Same ports: the reply port is not shared.
+    let (code, err) = second_uiapd(&other.join("c.sock"), &other.join("s"), d.ports);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("already running"), "{err}");
+    // Same control socket and state directory, other ports: the lock and the live socket.
+    let (code, err) = second_uiapd(&d.control, &d.dir.join("state"), (47603, 47604));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("already running"), "{err}");
+    // Same control socket only: it answers, so it is not removed.
+    let (code, err) = second_uiapd(&d.control, &other.join("s2"), (47605, 47606));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("already running"), "{err}");
+    assert_eq!(d.raw(&[r#"{"op":"status"}"#])[0]["ok"], true, "{}", d.log());
+}
+
+/// docs/uiap-design.md D28: a claim belongs to the UID that made it; only that UID or root
+/// releases it. The client runs as `nobody` in group 0, so the 0660 socket lets it in.
+#[test]
+fn only_the_owner_or_root_releases_a_claim() {
+    use std::os::unix::process::CommandExt;
+    if !test_support::require(
+        "only_the_owner_or_root_releases_a_claim",
+        test_support::root(),
+    ) {
+        return;
+    }
+    let d = Uiapd::new("owner", (47701, 47702));
+    let as_nobody = |args: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_uiap"));
+        command
+            .args(args)
+            .arg("--control")
+            .arg(&d.control)
+            .uid(65534)
+            .gid(0);
+        let out = netns_support::output_within(command, Duration::from_secs(30));
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    assert_eq!(
+        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "01"]).0,
+        0
+    );
+    let (code, out) = as_nobody(&["claim", "--domain", "fff:0:0:1", "--uid", "02"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        as_nobody(&["claim", "--domain", "fff:0:0:1", "--uid", "03"]).0,
+        0
+    );
+    // nobody cannot release root's claim 1.
+    let (code, out) = as_nobody(&["release", "1"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("claim 1 belongs to uid 0; only that user or root may release it"),
+        "{out}"
+    );
+    // nobody releases its own claim 2; root releases nobody's claim 3.
+    assert_eq!(as_nobody(&["release", "2"]).0, 0);
+    assert_eq!(d.uiap(&["release", "3"]).0, 0);
+    let ids: Vec<u64> = d.raw(&[r#"{"op":"list"}"#])[0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [1]);
+}
+
+/// docs/uiap-design.md D29: a lifetime of 0 is refused, never "held" and then gone.
+#[test]
+fn a_zero_lifetime_is_refused() {
+    let d = Uiapd::new("zero", (47801, 47802));
+    let answer =
+        d.raw(&[r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"01"},"lifetime":0}"#]);
+    assert_eq!(answer[0]["ok"], false, "{}", answer[0]);
+    assert_eq!(
+        answer[0]["error"]["message"],
+        "lifetime: expected at least 1 second, found 0"
+    );
+    let (code, _, err) = d.uiap(&[
+        "claim",
+        "--domain",
+        "fff:0:0:1",
+        "--uid",
+        "01",
+        "--lifetime",
+        "0",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("lifetime: expected at least 1 second, found 0"),
+        "{err}"
+    );
+    assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n");
+}
+
+/// docs/uiap-design.md D30: a claim whose requesting connection closes while it is still being
+/// claimed is cancelled, and never persisted.
+#[test]
+fn a_claim_whose_client_went_away_is_cancelled() {
+    let d = Uiapd::new("gone", (47901, 47902));
+    {
+        let mut s = UnixStream::connect(&d.control).unwrap();
+        s.write_all(b"{\"op\":\"claim\",\"domain\":\"fff:0:0:1\",\"space\":{\"uid\":\"01\"}}\n")
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+        assert_eq!(list["claims"][0]["state"], "claiming", "{list}");
+    } // The client closes its connection here, about 2 s before the claim would succeed.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+        if list["claims"] == serde_json::json!([]) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not cancelled: {list}\n{}",
+            d.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Past the claim window: still nothing held, nothing persisted.
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n");
+    let stored = std::fs::read_to_string(d.dir.join("state/claims.json")).unwrap_or_default();
+    assert!(!stored.contains("\"01\""), "{stored}");
+    assert!(d.log().contains("cancelled"), "{}", d.log());
+}
+
+/// `uiap claim --timeout S` gives up after S seconds with exit 1, and the claim it left is
+/// cancelled (docs/uiap-design.md D30).
+#[test]
+fn a_claim_client_times_out_and_its_claim_is_cancelled() {
+    let d = Uiapd::new("timeout", (48001, 48002));
+    let started = Instant::now();
+    let (code, out, err) = d.uiap(&[
+        "claim",
+        "--domain",
+        "fff:0:0:1",
+        "--uid",
+        "01",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("no answer within 1 s"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n", "{}", d.log());
 }

@@ -73,10 +73,13 @@ fn chain_claim_deny_overlap_and_restart() {
     // The other way: A's range overlapping D's held range c0a80100–c0a80110 is denied by D.
     let (code, out) = net.daemons[0].claim(DOMAIN, &["--range", "c0a800ff-c0a80100"]);
     assert_eq!(code, 3, "A's range overlapping D's range: {out}");
+    // One "denied", then what happened in a sentence: another device holds an overlapping
+    // claim (docs/uiap-design.md D26: the Deny does not name the holder).
     assert!(
-        out.contains("denied (attempt"),
+        out.contains("(another device holds an overlapping claim: a Claim-Deny answered attempt "),
         "denied by the network, not locally: {out}"
     );
+    assert_eq!(out.matches("denied").count(), 1, "{out}");
 
     // Restart A: same device ID, its claim is reclaimed (2 attempts: the R flag) and defended.
     let before = net.daemons[0].status().device_id;

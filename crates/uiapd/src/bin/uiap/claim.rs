@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use uiapd::control::{Request, SpaceText, call};
+use uiapd::control::{Request, SpaceText, call_within};
 
 /// Arguments of `uiap claim`.
 #[derive(clap::Args, Debug)]
@@ -27,6 +27,10 @@ pub struct Args {
     /// Claim on behalf of another device (X flag: neighbours may defend it by proxy).
     #[arg(long)]
     pub proxy: bool,
+    /// Give up after this many seconds without an answer (exit 1); the unanswered claim is
+    /// cancelled by uiapd. Default: wait for the answer.
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<u64>,
     /// The control socket of uiapd.
     #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
     pub control: PathBuf,
@@ -49,7 +53,8 @@ pub fn run(args: &Args) -> ExitCode {
         lifetime: args.lifetime,
         proxy: args.proxy,
     };
-    match call(&args.control, &request) {
+    let limit = args.timeout.map(std::time::Duration::from_secs);
+    match call_within(&args.control, &request, limit) {
         Ok(r) if r.ok => {
             let result = r.result.as_deref().unwrap_or("");
             let detail = r
@@ -60,11 +65,11 @@ pub fn run(args: &Args) -> ExitCode {
             let reason = r.reason.map(|s| format!(" ({s})")).unwrap_or_default();
             match result {
                 "claimed" => {
-                    println!("claimed{detail}");
+                    outln!("claimed{detail}{reason}");
                     ExitCode::SUCCESS
                 }
                 "denied" => {
-                    println!("denied{detail}{reason}");
+                    outln!("denied{detail}{reason}");
                     ExitCode::from(3)
                 }
                 other => {

@@ -23,15 +23,19 @@ pub fn run(args: &Args) -> ExitCode {
     };
     let claims = response.claims.unwrap_or_default();
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&claims).unwrap_or_else(|_| "[]".into())
         );
         return ExitCode::SUCCESS;
     }
-    println!(
+    outln!(
         "{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  PROXY",
-        "ID", "STATE", "DOMAIN", "SPACE", "LIFETIME"
+        "ID",
+        "STATE",
+        "DOMAIN",
+        "SPACE",
+        "LIFETIME"
     );
     for c in claims {
         let lifetime = if c.lifetime == u32::MAX {
@@ -39,7 +43,7 @@ pub fn run(args: &Args) -> ExitCode {
         } else {
             c.lifetime.to_string()
         };
-        println!(
+        outln!(
             "{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  {}",
             c.id,
             c.state,

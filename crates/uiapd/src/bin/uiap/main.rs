@@ -9,6 +9,16 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` for output a reader may stop reading (`uiap list | head`): a closed stdout is
+/// not worth a panic, the rest of the output is dropped and the exit code stays that of the
+/// command.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod claim;
 mod decode;
 mod list;

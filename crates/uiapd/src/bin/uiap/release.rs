@@ -20,7 +20,7 @@ pub struct Args {
 pub fn run(args: &Args) -> ExitCode {
     match call(&args.control, &Request::Release { id: args.id }) {
         Ok(r) if r.ok => {
-            println!("released id={}", args.id);
+            outln!("released id={}", args.id);
             ExitCode::SUCCESS
         }
         Ok(r) => {

@@ -26,25 +26,28 @@ pub fn run(args: &Args) -> ExitCode {
         return ExitCode::FAILURE;
     };
     if args.json {
-        println!("{}", serde_json::to_string(&status).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&status).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
-    println!("device id   {}", status.device_id);
-    println!("claims      {}", status.claims);
+    outln!("device id   {}", status.device_id);
+    outln!("claims      {}", status.claims);
     if status.interfaces.is_empty() {
-        println!("interfaces  none (claims succeed as a site of one)");
+        outln!("interfaces  none (claims succeed as a site of one)");
     }
     for i in &status.interfaces {
-        println!(
+        outln!(
             "interface   {} (index {}) {}%{}",
-            i.name, i.index, i.link_local, i.name
+            i.name,
+            i.index,
+            i.link_local,
+            i.name
         );
     }
     for (k, v) in &status.counters {
-        println!("counter     {k} {v}");
+        outln!("counter     {k} {v}");
     }
     for (k, v) in &status.drops {
-        println!("dropped     {k} {v}");
+        outln!("dropped     {k} {v}");
     }
     ExitCode::SUCCESS
 }
