@@ -248,6 +248,27 @@ impl Clock for SystemClock {
 #[cfg(feature = "std")]
 #[inline]
 pub(crate) fn system_now_ns() -> u64 {
+    // `SystemTime::now().duration_since(UNIX_EPOCH)` reads the same clock but
+    // spends a third of the time in the conversion through `Duration`; this is
+    // the hot part of `Uuid::now_v7`, so read `CLOCK_REALTIME` directly.
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec and CLOCK_REALTIME exists
+        // on every Unix.
+        if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) } == 0 {
+            return match u64::try_from(ts.tv_sec) {
+                // tv_nsec is in 0..1e9 when the call succeeds.
+                Ok(s) => s
+                    .saturating_mul(1_000_000_000)
+                    .saturating_add(ts.tv_nsec as u64),
+                Err(_) => 0, // before 1970
+            };
+        }
+    }
     match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
         Ok(d) => u64::try_from(d.as_nanos()).unwrap_or(u64::MAX),
         Err(_) => 0,
@@ -351,5 +372,34 @@ mod coarse {
     }
     pub(super) fn resolution_ns() -> u64 {
         1
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::system_now_ns;
+    use std::time::{SystemTime, UNIX_EPOCH};
+
+    fn std_now_ns() -> u128 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    }
+
+    /// The direct clock read is the clock `SystemTime` reads: each reading
+    /// lies between a `SystemTime` reading taken before and one taken after
+    /// (with 1 ms of slack for a clock stepped by NTP in between).
+    #[test]
+    fn system_now_ns_reads_the_system_time_clock() {
+        for _ in 0..1_000 {
+            let before = std_now_ns();
+            let ours = u128::from(system_now_ns());
+            let after = std_now_ns();
+            assert!(
+                before <= ours + 1_000_000 && ours <= after + 1_000_000,
+                "{before} <= {ours} <= {after}"
+            );
+        }
     }
 }
