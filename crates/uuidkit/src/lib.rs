@@ -157,6 +157,7 @@ mod guid;
 mod layout;
 mod macros;
 mod name;
+mod non_nil;
 mod parse;
 mod uuid;
 
@@ -188,6 +189,7 @@ pub use crate::layout::{
     GREGORIAN_TO_UNIX_100NS, MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS,
 };
 pub use crate::name::namespace;
+pub use crate::non_nil::{NonNilError, NonNilUuid};
 pub use crate::uuid::{Uuid, Variant, Version};
 pub use crate::v8::NameHash;
 
