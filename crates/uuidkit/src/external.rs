@@ -2,6 +2,8 @@
 //! type never mentions them.
 
 #[cfg(feature = "serde")]
+pub mod serde_adapters;
+#[cfg(feature = "serde")]
 mod serde_support;
 #[cfg(feature = "uuid-interop")]
 mod uuid_interop;

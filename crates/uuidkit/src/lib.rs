@@ -139,7 +139,10 @@
 //!   UUIDs all work, with no allocation (`#![no_std]`).
 //! - `serde`: `Serialize`/`Deserialize`, as the canonical string in
 //!   human-readable formats and 16 bytes in binary ones; deserializing accepts
-//!   every form [`Uuid::parse`] accepts.
+//!   every form [`Uuid::parse`] accepts. The [`serde`] modules fix one form
+//!   for a field (`#[serde(with = "uuidkit::serde::compact")]`, `simple`,
+//!   `braced`, `urn`, `hyphenated`, each with an `option` submodule);
+//!   [`NonNilUuid`] serializes as its UUID and refuses the Nil UUID.
 //! - `uuid-interop`: `From` conversions both ways with `uuid::Uuid`.
 #![no_std]
 #![deny(missing_docs, missing_debug_implementations)]
@@ -183,6 +186,8 @@ pub mod state;
 pub use crate::arch::differential as __differential;
 
 pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
+#[cfg(feature = "serde")]
+pub use crate::external::serde_adapters as serde;
 pub use crate::fields::Fields;
 pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};
 pub use crate::layout::{

@@ -8,7 +8,7 @@ use core::fmt;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::Uuid;
+use crate::{NonNilUuid, Uuid};
 
 impl Serialize for Uuid {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -66,11 +66,25 @@ impl<'de> Deserialize<'de> for Uuid {
     }
 }
 
+/// As the [`Uuid`] it holds.
+impl Serialize for NonNilUuid {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(serializer)
+    }
+}
+
+/// As a [`Uuid`], then the nil check: the Nil UUID is an error.
+impl<'de> Deserialize<'de> for NonNilUuid {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<NonNilUuid, D::Error> {
+        NonNilUuid::try_from(Uuid::deserialize(deserializer)?).map_err(de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_test::{Configure, Token, assert_de_tokens, assert_tokens};
 
-    use crate::Uuid;
+    use crate::{NonNilUuid, Uuid};
 
     const U: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
 
@@ -119,6 +133,20 @@ mod tests {
         serde_test::assert_de_tokens_error::<serde_test::Compact<Uuid>>(
             &[Token::Bytes(&[1, 2, 3])],
             "invalid length 3, expected a UUID as a string or 16 bytes",
+        );
+    }
+
+    #[test]
+    fn non_nil_is_written_as_its_uuid_and_refuses_nil() {
+        let id = NonNilUuid::new(U).unwrap();
+        assert_tokens(
+            &id.readable(),
+            &[Token::Str("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")],
+        );
+        assert_tokens(&id.compact(), &[Token::Bytes(U.as_bytes())]);
+        serde_test::assert_de_tokens_error::<serde_test::Readable<NonNilUuid>>(
+            &[Token::Str("00000000-0000-0000-0000-000000000000")],
+            "expected a non-nil UUID, found the nil UUID",
         );
     }
 }
