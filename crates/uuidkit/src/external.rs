@@ -1,9 +1,19 @@
 //! Integrations with other crates, each behind its Cargo feature. The core
 //! type never mentions them.
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary_support;
+#[cfg(feature = "borsh")]
+mod borsh_support;
+#[cfg(feature = "bytemuck")]
+mod bytemuck_support;
+#[cfg(feature = "schemars")]
+mod schemars_support;
 #[cfg(feature = "serde")]
 pub mod serde_adapters;
 #[cfg(feature = "serde")]
 mod serde_support;
 #[cfg(feature = "uuid-interop")]
 mod uuid_interop;
+#[cfg(feature = "zerocopy")]
+mod zerocopy_support;

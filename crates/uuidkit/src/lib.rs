@@ -144,6 +144,17 @@
 //!   `braced`, `urn`, `hyphenated`, each with an `option` submodule);
 //!   [`NonNilUuid`] serializes as its UUID and refuses the Nil UUID.
 //! - `uuid-interop`: `From` conversions both ways with `uuid::Uuid`.
+//! - `arbitrary`: `Arbitrary` for [`Uuid`] and [`NonNilUuid`] (needs `std`).
+//! - `bytemuck`: `Pod`, `Zeroable` and `TransparentWrapper<[u8; 16]>` for
+//!   [`Uuid`]; `Option<NonNilUuid>` is `Pod` too.
+//! - `zerocopy`: `FromBytes`, `IntoBytes`, `Immutable`, `KnownLayout` and
+//!   `Unaligned` for [`Uuid`].
+//! - `borsh`: the 16 octets, with no length prefix.
+//! - `schemars`: JSON Schema `{"type": "string", "format": "uuid"}`.
+//!
+//! All but `arbitrary` work without `std`; `schemars` needs `alloc`.
+//! [`NonNilUuid`] is always there: a UUID that is not the Nil UUID, so that
+//! `Option<NonNilUuid>` is 16 bytes.
 #![no_std]
 #![deny(missing_docs, missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -28,9 +28,12 @@ use crate::{ParseError, Uuid};
 /// assert!(NonNilUuid::try_from(Uuid::NIL).is_err());
 /// # Ok::<(), uuidkit::NonNilError>(())
 /// ```
-// A `NonZeroU128` holding the big-endian value: its niche (zero) is exactly
-// the Nil UUID, and big-endian integer order is the byte order `Uuid` uses.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+// A `NonZeroU128` whose memory is the 16 octets in network order (the
+// native-endian reading of them), as a `Uuid`'s is: its niche (zero) is
+// exactly the Nil UUID, and a byte-level cast (`bytemuck`) sees the same
+// octets for both types. Order is therefore not the integer's; it is
+// implemented below as the `Uuid`'s.
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct NonNilUuid(NonZeroU128);
 
@@ -44,7 +47,7 @@ impl NonNilUuid {
     /// ```
     #[inline]
     pub const fn new(uuid: Uuid) -> Option<NonNilUuid> {
-        match NonZeroU128::new(uuid.as_u128()) {
+        match NonZeroU128::new(u128::from_ne_bytes(uuid.into_bytes())) {
             Some(value) => Some(NonNilUuid(value)),
             None => None,
         }
@@ -59,7 +62,7 @@ impl NonNilUuid {
     /// ```
     #[inline]
     pub const fn get(self) -> Uuid {
-        Uuid::from_u128(self.0.get())
+        Uuid::from_bytes(self.0.get().to_ne_bytes())
     }
 
     /// Wraps a UUID whose version and variant bits were just set. Those
@@ -259,6 +262,21 @@ impl core::str::FromStr for NonNilUuid {
     }
 }
 
+/// Ordered as the [`Uuid`] it holds (its octets, in order).
+impl Ord for NonNilUuid {
+    #[inline]
+    fn cmp(&self, other: &NonNilUuid) -> core::cmp::Ordering {
+        self.get().as_u128().cmp(&other.get().as_u128())
+    }
+}
+
+impl PartialOrd for NonNilUuid {
+    #[inline]
+    fn partial_cmp(&self, other: &NonNilUuid) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// Hashes as the [`Uuid`] it holds, so both hash alike.
 impl core::hash::Hash for NonNilUuid {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
@@ -318,9 +336,17 @@ mod tests {
             Ok(id)
         );
 
-        let small = NonNilUuid::new(Uuid::from_u128(0x0100)).unwrap();
-        let big = NonNilUuid::new(Uuid::from_u128(1 << 120)).unwrap();
-        assert!(small < big && Uuid::from(small) < Uuid::from(big));
+        // Pairs whose order differs between big- and little-endian readings.
+        for (a, b) in [(0x0100, 1 << 120), (0x01, 0x0100), (0xff << 64, 1 << 72)] {
+            let (small, big) = (Uuid::from_u128(a), Uuid::from_u128(b));
+            assert!(small < big);
+            let (x, y) = (
+                NonNilUuid::new(small).unwrap(),
+                NonNilUuid::new(big).unwrap(),
+            );
+            assert!(x < y, "{small} < {big}");
+            assert_eq!(y.cmp(&x), core::cmp::Ordering::Greater);
+        }
 
         let hasher = RandomState::new();
         let hash = |x: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {

@@ -12,6 +12,16 @@
 /// assert!(Uuid::NIL < u && u < Uuid::MAX);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(
+    feature = "zerocopy",
+    derive(
+        zerocopy::FromBytes,
+        zerocopy::IntoBytes,
+        zerocopy::Immutable,
+        zerocopy::KnownLayout,
+        zerocopy::Unaligned
+    )
+)]
 #[repr(transparent)]
 pub struct Uuid([u8; 16]);
 
