@@ -211,7 +211,11 @@ pub(crate) fn wait_until<C: Clock + ?Sized>(clock: &C, target_ns: u64) {
             return;
         }
         clock.relax();
-        #[cfg(feature = "std")]
+        // No thread can sleep on a JavaScript host: spin there.
+        #[cfg(all(
+            feature = "std",
+            not(all(target_arch = "wasm32", target_os = "unknown"))
+        ))]
         {
             let moved = clock.now_ns().saturating_sub(now);
             if target_ns - now > 2_000_000 && moved < 1_000_000 {
@@ -223,6 +227,11 @@ pub(crate) fn wait_until<C: Clock + ?Sized>(clock: &C, target_ns: u64) {
 
 /// The system's real-time clock at full precision (`CLOCK_REALTIME` on Unix,
 /// through `std::time::SystemTime`). The v7 and v8 generators use it by default.
+///
+/// On `wasm32-unknown-unknown` with the `js` feature it is the host's
+/// `Date.now()` (1 ms resolution, reported by [`Clock::resolution_ns`]);
+/// without `js` there, `SystemTime` panics, so give the generators a clock
+/// of your own.
 ///
 /// A time before 1970 reads as 0; after the year 2554 (the end of `u64`
 /// nanoseconds) it saturates.
@@ -242,36 +251,49 @@ impl Clock for SystemClock {
     fn now_ns(&self) -> u64 {
         system_now_ns()
     }
+
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js"))]
+    fn resolution_ns(&self) -> u64 {
+        crate::external::js::RESOLUTION_NS
+    }
 }
 
 /// Nanoseconds since the Unix epoch from `SystemTime` (0 before 1970, saturating).
 #[cfg(feature = "std")]
 #[inline]
 pub(crate) fn system_now_ns() -> u64 {
-    // `SystemTime::now().duration_since(UNIX_EPOCH)` reads the same clock but
-    // spends a third of the time in the conversion through `Duration`; this is
-    // the hot part of `Uuid::now_v7`, so read `CLOCK_REALTIME` directly.
-    #[cfg(unix)]
+    // `SystemTime` panics on wasm32-unknown-unknown: ask the JavaScript host.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js"))]
     {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid, writable timespec and CLOCK_REALTIME exists
-        // on every Unix.
-        if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) } == 0 {
-            return match u64::try_from(ts.tv_sec) {
-                // tv_nsec is in 0..1e9 when the call succeeds.
-                Ok(s) => s
-                    .saturating_mul(1_000_000_000)
-                    .saturating_add(ts.tv_nsec as u64),
-                Err(_) => 0, // before 1970
-            };
-        }
+        crate::external::js::now_ns()
     }
-    match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
-        Ok(d) => u64::try_from(d.as_nanos()).unwrap_or(u64::MAX),
-        Err(_) => 0,
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown", feature = "js")))]
+    {
+        // `SystemTime::now().duration_since(UNIX_EPOCH)` reads the same clock but
+        // spends a third of the time in the conversion through `Duration`; this is
+        // the hot part of `Uuid::now_v7`, so read `CLOCK_REALTIME` directly.
+        #[cfg(unix)]
+        {
+            let mut ts = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: `ts` is a valid, writable timespec and CLOCK_REALTIME exists
+            // on every Unix.
+            if unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) } == 0 {
+                return match u64::try_from(ts.tv_sec) {
+                    // tv_nsec is in 0..1e9 when the call succeeds.
+                    Ok(s) => s
+                        .saturating_mul(1_000_000_000)
+                        .saturating_add(ts.tv_nsec as u64),
+                    Err(_) => 0, // before 1970
+                };
+            }
+        }
+        match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => u64::try_from(d.as_nanos()).unwrap_or(u64::MAX),
+            Err(_) => 0,
+        }
     }
 }
 

@@ -7,6 +7,8 @@ mod arbitrary_support;
 mod borsh_support;
 #[cfg(feature = "bytemuck")]
 mod bytemuck_support;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js"))]
+pub(crate) mod js;
 #[cfg(feature = "schemars")]
 mod schemars_support;
 #[cfg(feature = "serde")]

@@ -152,6 +152,14 @@
 //! - `borsh`: the 16 octets, with no length prefix.
 //! - `schemars`: JSON Schema `{"type": "string", "format": "uuid"}`.
 //!
+//! - `js`: for `wasm32-unknown-unknown` under a JavaScript host (browsers,
+//!   Node.js): turns on `std`, takes randomness from `crypto.getRandomValues`
+//!   (through `getrandom`'s `wasm_js` backend) and time from `Date.now()`, so
+//!   [`Uuid::new_v4`], [`Uuid::now_v7`] and [`SystemClock`] work there
+//!   (`SystemClock` then has 1 ms resolution). The [`state`] module (files
+//!   shared between processes) is not built for that target. Without `js`,
+//!   build that target with `default-features = false`.
+//!
 //! All but `arbitrary` work without `std`; `schemars` needs `alloc`.
 //! [`NonNilUuid`] is always there: a UUID that is not the Nil UUID, so that
 //! `Option<NonNilUuid>` is 16 bytes.
@@ -188,7 +196,12 @@ mod v6;
 mod v7;
 mod v8;
 
-#[cfg(feature = "std")]
+// Stable state shared between processes: files, locks and sleeps, none of
+// which a JavaScript host has.
+#[cfg(all(
+    feature = "std",
+    not(all(target_arch = "wasm32", target_os = "unknown"))
+))]
 pub mod state;
 
 // The differential checks of the vector paths, for the fuzz targets only.
