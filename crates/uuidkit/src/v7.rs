@@ -635,6 +635,11 @@ pub(crate) mod global {
         /// variable and touches no file. State in stable storage, shared with
         /// other processes, is the explicit [`state`](crate::state) API's.
         ///
+        /// On `wasm32-unknown-unknown` (feature `js`) the clock is the host's
+        /// `Date.now()`, whole milliseconds, so the counter orders every
+        /// UUID within one; the seed and random bits come from
+        /// `crypto.getRandomValues`.
+        ///
         /// ```
         /// use uuidkit::{Uuid, Version};
         /// let a = Uuid::now_v7();
