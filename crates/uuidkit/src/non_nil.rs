@@ -357,6 +357,22 @@ mod tests {
         assert_eq!(hash(&|h| id.hash(h)), hash(&|h| U.hash(h)));
     }
 
+    proptest::proptest! {
+        /// Order, equality and the round trip agree with `Uuid` for any
+        /// two values (the order is hand-written over a native-endian word).
+        #[test]
+        fn behaves_as_the_uuid_it_holds(a: u128, b: u128) {
+            let (x, y) = (Uuid::from_u128(a), Uuid::from_u128(b));
+            if let (Some(p), Some(q)) = (NonNilUuid::new(x), NonNilUuid::new(y)) {
+                proptest::prop_assert_eq!(p.cmp(&q), x.cmp(&y));
+                proptest::prop_assert_eq!(p == q, x == y);
+                proptest::prop_assert_eq!((p.get(), q.get()), (x, y));
+            } else {
+                proptest::prop_assert!(a == 0 || b == 0);
+            }
+        }
+    }
+
     #[test]
     fn parse_errors_say_what_went_wrong() {
         let err = "f81d4fae-7dec-11d0-a765-00a0c91e6bfg"
