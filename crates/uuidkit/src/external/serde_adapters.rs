@@ -309,7 +309,7 @@ adapter_module!(
 #[cfg(test)]
 mod tests {
     use serde::{Deserialize, Serialize};
-    use serde_test::{Token, assert_de_tokens_error, assert_tokens};
+    use serde_test::{Configure, Token, assert_de_tokens_error, assert_tokens};
     use std::string::ToString;
     use std::vec::Vec;
 
@@ -374,7 +374,11 @@ mod tests {
             Token::Str("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"),
             Token::StructEnd,
         ]);
+        // `serde_test` is human-readable by default; a binary format sees
+        // the same tokens, where a bare `Uuid` would become bytes.
         assert_tokens(&row(), &tokens);
+        assert_tokens(&row().compact(), &tokens);
+        assert_tokens(&U.compact(), &[Token::Bytes(U.as_bytes())]);
     }
 
     #[test]
