@@ -148,7 +148,8 @@
 //! - `bytemuck`: `Pod`, `Zeroable` and `TransparentWrapper<[u8; 16]>` for
 //!   [`Uuid`]; `Option<NonNilUuid>` is `Pod` too.
 //! - `zerocopy`: `FromBytes`, `IntoBytes`, `Immutable`, `KnownLayout` and
-//!   `Unaligned` for [`Uuid`].
+//!   `Unaligned` for [`Uuid`]; `TryFromBytes` (zeros refused), `IntoBytes`,
+//!   `Immutable` and `KnownLayout` for [`NonNilUuid`].
 //! - `borsh`: the 16 octets, with no length prefix.
 //! - `schemars`: JSON Schema `{"type": "string", "format": "uuid"}`.
 //!

@@ -34,6 +34,15 @@ use crate::{ParseError, Uuid};
 // octets for both types. Order is therefore not the integer's; it is
 // implemented below as the `Uuid`'s.
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "zerocopy",
+    derive(
+        zerocopy::TryFromBytes,
+        zerocopy::IntoBytes,
+        zerocopy::Immutable,
+        zerocopy::KnownLayout
+    )
+)]
 #[repr(transparent)]
 pub struct NonNilUuid(NonZeroU128);
 

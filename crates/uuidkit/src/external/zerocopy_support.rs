@@ -12,6 +12,21 @@
 //! assert_eq!(Uuid::NIL.as_bytes(), &[0; 16]);
 //! assert_eq!(IntoBytes::as_bytes(&Uuid::NIL), &[0; 16]);
 //! ```
+//!
+//! [`NonNilUuid`](crate::NonNilUuid) derives `TryFromBytes` (sixteen zero
+//! bytes are refused), `IntoBytes`, `Immutable` and `KnownLayout`; its
+//! memory is the octets in order, as a `Uuid`'s is. It has the alignment of
+//! a `u128`, so read it by value (`try_read_from_bytes`) from a byte buffer.
+//!
+//! ```
+//! use uuidkit::{NonNilUuid, Uuid};
+//! use zerocopy::{IntoBytes, TryFromBytes};
+//! let octets = *Uuid::from_u128(0x0102).as_bytes();
+//! let id = NonNilUuid::try_read_from_bytes(&octets).unwrap();
+//! assert_eq!(id.get().as_u128(), 0x0102);
+//! assert_eq!(id.as_bytes(), &octets);
+//! assert!(NonNilUuid::try_read_from_bytes(&[0u8; 16]).is_err());
+//! ```
 
 #[cfg(test)]
 mod tests {
