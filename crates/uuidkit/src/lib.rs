@@ -139,7 +139,7 @@
 //!   UUIDs all work, with no allocation (`#![no_std]`).
 //! - `serde`: `Serialize`/`Deserialize`, as the canonical string in
 //!   human-readable formats and 16 bytes in binary ones; deserializing accepts
-//!   every form [`Uuid::parse`] accepts. The [`serde`] modules fix one form
+//!   every form [`Uuid::parse`] accepts. The `uuidkit::serde` modules fix one form
 //!   for a field (`#[serde(with = "uuidkit::serde::compact")]`, `simple`,
 //!   `braced`, `urn`, `hyphenated`, each with an `option` submodule);
 //!   [`NonNilUuid`] serializes as its UUID and refuses the Nil UUID.

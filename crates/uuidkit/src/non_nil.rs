@@ -13,7 +13,8 @@ use crate::{ParseError, Uuid};
 /// and `None` takes the place that code would otherwise give the Nil UUID.
 ///
 /// Ordering, equality, hashing and the text forms are those of the
-/// [`Uuid`] it holds. Every UUID with version and variant bits (v1–v8) is
+/// [`Uuid`] it holds. Its alignment is a `u128`'s (the niche comes from
+/// `NonZeroU128`), where a `Uuid`'s is 1. Every UUID with version and variant bits (v1–v8) is
 /// non-nil, so the generators here return a `NonNilUuid` without a check;
 /// any other `Uuid` goes through [`NonNilUuid::new`] or `TryFrom`.
 ///
