@@ -159,6 +159,30 @@ fn python_base64_agrees_on_the_byte_forms() {
     }
 }
 
+/// The table of docs/encodings.md is what the crate writes (and so, by the
+/// test above, what the references compute).
+#[test]
+fn the_documented_vectors_are_the_crates() {
+    let doc = include_str!("../../../docs/encodings.md");
+    let rows: Vec<Vec<&str>> = doc
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('`'))
+        .map(|l| l.split('`').skip(1).step_by(2).collect())
+        .collect();
+    assert_eq!(rows.len(), VECTORS.len());
+    for (row, (name, v)) in rows.iter().zip(VECTORS) {
+        let u = Uuid::from_u128(v);
+        assert_eq!(row[0], u.to_string(), "{name}");
+        assert_eq!(row[1..], texts(u), "{name}");
+    }
+    let a6 = Uuid::from_u128(VECTORS[6].1);
+    let typeid = TypeId::new("user", a6).unwrap().to_string();
+    assert!(
+        doc.contains(&format!("A.6 with the prefix `user` is\n`{typeid}`")),
+        "{typeid}"
+    );
+}
+
 /// The JSON below the origin line of a spec suite file.
 fn suite(text: &str) -> Vec<serde_json::Value> {
     let (origin, json) = text.split_once('\n').unwrap();
