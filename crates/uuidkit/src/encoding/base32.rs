@@ -7,7 +7,7 @@
 //! `Base32Hex` puts them last (the bytes are right-padded, so the last digit
 //! is one of `0 4 8 C G K O S`). Their alphabets agree on `0-9 A-H` only.
 
-use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, bad_char, encoding_adapter};
+use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, bad_char, encoding_adapter, swar};
 use crate::Uuid;
 
 /// Crockford's digits, upper case (the output of [`Base32`] and ULIDs).
@@ -42,12 +42,11 @@ static CROCKFORD_LOWER_ONLY: [u8; 256] = decode_table(CROCKFORD_LOWER, false);
 /// base32hex, either case.
 static HEX_ANY: [u8; 256] = decode_table(HEX_UPPER, true);
 
-/// Eight digits for the 40 bits `bits`.
+/// Eight digits for the 40 bits `bits`, each value made a character by
+/// `map` (one of [`swar`]'s), into `out[..8]`.
 #[inline(always)]
-fn put40(bits: u64, table: &[u8; 32], out: &mut [u8]) {
-    for (j, c) in out.iter_mut().take(8).enumerate() {
-        *c = table[((bits >> (35 - 5 * j)) & 31) as usize];
-    }
+fn put40(bits: u64, map: fn(u64) -> u64, out: &mut [u8]) {
+    out[..8].copy_from_slice(&map(swar::spread5(bits)).to_be_bytes());
 }
 
 /// 40 bits from eight digits, and the OR of their table values (a digit
@@ -67,14 +66,19 @@ fn get40(digits: &[u8], table: &[u8; 256]) -> (u64, u8) {
 /// top 8 bits (the first is at most 7), then three runs of 8 digits for 40
 /// bits each.
 #[inline(always)]
-pub(crate) fn encode_number(v: u128, table: &[u8; 32], out: &mut [u8; 26]) {
+pub(crate) fn encode_number(v: u128, lower: bool, out: &mut [u8; 26]) {
+    let (table, map): (_, fn(u64) -> u64) = if lower {
+        (CROCKFORD_LOWER, |x| swar::crockford(x, b'a'))
+    } else {
+        (CROCKFORD_UPPER, |x| swar::crockford(x, b'A'))
+    };
     let top = (v >> 120) as usize;
     out[0] = table[top >> 5];
     out[1] = table[top & 31];
     for k in 0..3 {
         put40(
             (v >> (80 - 40 * k)) as u64 & MASK40,
-            table,
+            map,
             &mut out[2 + 8 * k..],
         );
     }
@@ -175,7 +179,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base32().to_string(), "7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
     /// ```
     Base32, 26, base32, "7R3N7TWZFC278AES80M34HWTZP",
-    |v, out| { encode_number(v, CROCKFORD_UPPER, out) }
+    |v, out| { encode_number(v, false, out) }
 );
 
 encoding_adapter!(
@@ -195,7 +199,7 @@ encoding_adapter!(
     Base32Hex, 26, base32hex, "V0EKVBJTTG8T19R502GCI7JBUO",
     |v, out| {
         for k in 0..3 {
-            put40((v >> (88 - 40 * k)) as u64 & MASK40, HEX_UPPER, &mut out[8 * k..]);
+            put40((v >> (88 - 40 * k)) as u64 & MASK40, swar::base32hex, &mut out[8 * k..]);
         }
         let last = (v & 0xff) as usize;
         out[24] = HEX_UPPER[last >> 3];
@@ -221,7 +225,7 @@ impl Base32 {
         let Some(out) = buf.first_chunk_mut::<26>() else {
             crate::fmt::buffer_too_small(len, 26)
         };
-        encode_number(self.0.as_u128(), CROCKFORD_LOWER, out);
+        encode_number(self.0.as_u128(), true, out);
         // SAFETY: `encode_number` filled `out` with ASCII only.
         unsafe { core::str::from_utf8_unchecked_mut(out) }
     }

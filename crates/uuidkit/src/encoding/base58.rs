@@ -2,10 +2,13 @@
 //! left-padded with `1` (the zero digit) to 22 digits.
 //!
 //! Turning 128 bits into base 58 is division, and a `u128` division is a
-//! library call. Both directions therefore work in chunks of five digits
-//! (58^5 < 2^30): encoding divides four 32-bit limbs by 58^5 per chunk, each
-//! step a `u64` division by a constant (a multiplication); decoding
-//! multiplies by 58^5 per chunk.
+//! library call. The encoder instead divides by 58^10 (below 2^64) twice
+//! with the invariant-divisor method of Möller and Granlund ("Improved
+//! division by invariant integers", 2011: two multiplications and two
+//! corrections per 128-by-64-bit step, with a reciprocal computed at compile
+//! time), which splits the value into two 10-digit parts and a 2-digit top;
+//! the parts then become digits independently. The decoder multiplies by
+//! 58^5 per chunk of five digits.
 
 use super::base32::{decode_table, diagnose_bytes, exact};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, encoding_adapter};
@@ -17,8 +20,79 @@ static TABLE: [u8; 256] = decode_table(DIGITS, false);
 /// 58^5, the value of one chunk of five digits.
 const CHUNK: u64 = 58u64.pow(5);
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The division against `u128`'s own, on the values where corrections
+    /// and word boundaries happen.
+    #[test]
+    fn division_by_ten_digits_agrees_with_u128_division() {
+        let ten = u128::from(TEN);
+        let mut values = std::vec![0, 1, ten - 1, ten, ten + 1, u128::MAX, u128::MAX - 1];
+        for k in 0..128 {
+            let p = 1u128 << k;
+            values.extend([p - 1, p, p + 1, p.wrapping_mul(ten), u128::MAX / (k + 2)]);
+        }
+        for m in [1, 2, 57, 58, 1 << 10] {
+            values.extend([ten * ten * m - 1, ten * ten * m, ten * m - 1]);
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834_u128;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.extend([x, x >> (x % 128)]);
+        }
+        for v in values {
+            let (q, r) = div_ten(v);
+            assert_eq!((q, u128::from(r)), (v / ten, v % ten), "{v}");
+        }
+    }
+}
+
 /// The text of the Max UUID, the largest value 22 digits may have here.
 pub(crate) const MAX_TEXT: &str = "YcVfxkQb6JRzqk5kF2tNLv";
+
+/// 58^10, the value of ten digits: the largest power of 58 below 2^64.
+const TEN: u64 = 58u64.pow(10);
+/// How far [`TEN`] is shifted to set its top bit (Möller–Granlund need a
+/// normalised divisor).
+const SHIFT: u32 = TEN.leading_zeros();
+/// [`TEN`], normalised.
+const D: u64 = TEN << SHIFT;
+/// Its reciprocal: ⌊(2^128 − 1) / D⌋ − 2^64.
+const RECIPROCAL: u64 = (u128::MAX / D as u128 - (1u128 << 64)) as u64;
+
+/// `(u1·2^64 + u0) / D` and the remainder, for `u1 < D` (Möller and
+/// Granlund, algorithm 4).
+#[inline(always)]
+const fn div_2by1(u1: u64, u0: u64) -> (u64, u64) {
+    let q = (RECIPROCAL as u128 * u1 as u128).wrapping_add(((u1 as u128) << 64) | u0 as u128);
+    let (mut q1, q0) = (((q >> 64) as u64).wrapping_add(1), q as u64);
+    let mut r = u0.wrapping_sub(q1.wrapping_mul(D));
+    if r > q0 {
+        q1 = q1.wrapping_sub(1);
+        r = r.wrapping_add(D);
+    }
+    if r >= D {
+        q1 += 1;
+        r -= D;
+    }
+    (q1, r)
+}
+
+/// `v / 58^10` and `v % 58^10`, for any `v`: the long division of the
+/// normalised value, one 64-bit word at a time.
+#[inline(always)]
+const fn div_ten(v: u128) -> (u128, u64) {
+    // `v << SHIFT` as three words; the top one is below 2^SHIFT < D.
+    let top = (v >> (128 - SHIFT)) as u64;
+    let w = v << SHIFT;
+    let (q1, r) = div_2by1(top, (w >> 64) as u64);
+    let (q0, r) = div_2by1(r, w as u64);
+    (((q1 as u128) << 64) | q0 as u128, r >> SHIFT)
+}
 
 /// Writes the five digits of `chunk` (< 58^5) ending at `out[end]`.
 #[inline(always)]
@@ -29,29 +103,23 @@ fn put5(mut chunk: u32, out: &mut [u8], end: usize) {
     }
 }
 
-/// `v` as 22 digits.
+/// Writes the ten digits of `part` (< 58^10) ending at `out[end]`.
+#[inline(always)]
+fn put10(part: u64, out: &mut [u8], end: usize) {
+    put5((part % CHUNK) as u32, out, end);
+    put5((part / CHUNK) as u32, out, end - 5);
+}
+
+/// `v` as 22 digits: 2 + 10 + 10.
 #[inline(always)]
 fn encode(v: u128, out: &mut [u8; 22]) {
-    // Most significant limb first.
-    let mut limbs = [
-        (v >> 96) as u32,
-        (v >> 64) as u32,
-        (v >> 32) as u32,
-        v as u32,
-    ];
-    // Four chunks of five digits from the right: 20 digits.
-    for round in 0..4 {
-        let mut rem = 0u64;
-        for limb in &mut limbs {
-            // rem < 58^5 < 2^30, so this fits in 62 bits.
-            let cur = (rem << 32) | u64::from(*limb);
-            *limb = (cur / CHUNK) as u32;
-            rem = cur % CHUNK;
-        }
-        put5(rem as u32, out, 21 - 5 * round);
-    }
-    // What is left is below 2^128 / 58^20 < 58^2: two digits, in the last limb.
-    let top = limbs[3];
+    let (q, low) = div_ten(v);
+    // q < 2^128 / 58^10 < 2^71: the top word is tiny, so one step suffices.
+    let (top, mid) = div_ten(q);
+    put10(low, out, 21);
+    put10(mid, out, 11);
+    // What is left is below 2^128 / 58^20 < 58^2: two digits.
+    let top = top as u32;
     out[0] = DIGITS[(top / 58) as usize];
     out[1] = DIGITS[(top % 58) as usize];
 }

@@ -1,7 +1,9 @@
 //! [`Base64Url`]: RFC 4648 §5 over the 16 bytes, without `=` padding.
 
 use super::base32::{decode_table, diagnose_bytes, exact};
-use super::{Alphabet, DecodeError, Encoding, encoding_adapter};
+use super::{Alphabet, DecodeError, Encoding, encoding_adapter, swar};
+
+const MASK48: u64 = (1 << 48) - 1;
 use crate::Uuid;
 
 const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -19,16 +21,13 @@ encoding_adapter!(
     /// ```
     Base64Url, 22, base64url, "-B1Prn3sEdCnZQCgyR5r9g",
     |v, out| {
-        // Five groups of three bytes, four digits each, then the last byte.
-        for k in 0..5 {
-            let bits = (v >> (104 - 24 * k)) as u32;
-            for j in 0..4 {
-                out[4 * k + j] = DIGITS[((bits >> (18 - 6 * j)) & 63) as usize];
-            }
-        }
-        let last = (v & 0xff) as usize;
-        out[20] = DIGITS[last >> 2];
-        out[21] = DIGITS[(last & 3) << 4];
+        // Two groups of six bytes, eight digits each; then the last four
+        // bytes, shifted as a third group, of which six digits are used (the
+        // last with four zero bits).
+        out[..8].copy_from_slice(&swar::base64url(swar::spread6((v >> 80) as u64)).to_be_bytes());
+        out[8..16].copy_from_slice(&swar::base64url(swar::spread6((v >> 32) as u64 & MASK48)).to_be_bytes());
+        let last = swar::base64url(swar::spread6((v as u64 & 0xffff_ffff) << 16)).to_be_bytes();
+        out[16..22].copy_from_slice(&last[..6]);
     }
 );
 

@@ -17,6 +17,7 @@ mod base32;
 mod base58;
 mod base64;
 mod error;
+mod swar;
 mod typeid;
 
 pub use base32::{Base32, Base32Hex};

@@ -5,7 +5,7 @@ use core::fmt;
 
 #[cfg(doc)]
 use super::Base32;
-use super::base32::{CROCKFORD_LOWER, decode_number, diagnose_number, encode_number, lower_table};
+use super::base32::{decode_number, diagnose_number, encode_number, lower_table};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, bad_char};
 use crate::Uuid;
 
@@ -207,7 +207,7 @@ impl<'a> TypeId<'a> {
             *sep = b'_';
         }
         if let Some(digits) = digits.first_chunk_mut::<26>() {
-            encode_number(self.uuid.as_u128(), CROCKFORD_LOWER, digits);
+            encode_number(self.uuid.as_u128(), true, digits);
         }
         // SAFETY: a checked (ASCII) prefix, `_` and ASCII digits.
         unsafe { core::str::from_utf8_unchecked_mut(out) }
