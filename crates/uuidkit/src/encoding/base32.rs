@@ -90,15 +90,23 @@ const MASK40: u64 = (1 << 40) - 1;
 /// of `table` or the first is above 7.
 #[inline(always)]
 pub(crate) fn decode_number(s: &[u8; 26], table: &[u8; 256]) -> Option<u128> {
-    let (d0, d1) = (table[s[0] as usize], table[s[1] as usize]);
-    let (a, sa) = get40(&s[2..10], table);
-    let (b, sb) = get40(&s[10..18], table);
-    let (c, sc) = get40(&s[18..26], table);
-    if (d0 & !7) | ((d1 | sa | sb | sc) & !31) != 0 {
+    // Three runs (10, 8 and 8 digits: 48, 40 and 40 bits), each digit
+    // shifted in as it is looked up, so that few values are live at once.
+    let mut seen = 0u8;
+    let mut run = |digits: &[u8]| {
+        let mut bits = 0u64;
+        for &c in digits {
+            let d = table[c as usize];
+            seen |= d;
+            bits = (bits << 5) | u64::from(d);
+        }
+        bits
+    };
+    let (a, b, c) = (run(&s[..10]), run(&s[10..18]), run(&s[18..]));
+    if (table[s[0] as usize] & !7) | (seen & !31) != 0 {
         return None;
     }
-    let top = (u128::from(d0) << 5) | u128::from(d1);
-    Some((top << 120) | (u128::from(a) << 80) | (u128::from(b) << 40) | u128::from(c))
+    Some((u128::from(a) << 80) | (u128::from(b) << 40) | u128::from(c))
 }
 
 /// Why `s` (26 bytes) is not the number form in `table`: the first bad
