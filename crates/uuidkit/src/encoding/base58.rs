@@ -7,7 +7,8 @@
 //! division by invariant integers", 2011: two multiplications and two
 //! corrections per 128-by-64-bit step, with a reciprocal computed at compile
 //! time), which splits the value into two 10-digit parts and a 2-digit top;
-//! the parts then become digits independently. The decoder multiplies by
+//! the parts then become digits independently, two at a time from a table
+//! of the 58^2 pairs. The decoder multiplies by
 //! 58^5 per chunk of five digits.
 
 use super::base32::{decode_table, diagnose_bytes, exact};
@@ -94,13 +95,26 @@ const fn div_ten(v: u128) -> (u128, u64) {
     (((q1 as u128) << 64) | q0 as u128, r >> SHIFT)
 }
 
+/// Every two-digit number in base 58, as its two digits: one lookup and one
+/// division by a constant per pair instead of two divisions.
+static PAIRS: [[u8; 2]; 58 * 58] = {
+    let mut t = [[0u8; 2]; 58 * 58];
+    let mut i = 0;
+    while i < 58 * 58 {
+        t[i] = [DIGITS[i / 58], DIGITS[i % 58]];
+        i += 1;
+    }
+    t
+};
+
 /// Writes the five digits of `chunk` (< 58^5) ending at `out[end]`.
 #[inline(always)]
-fn put5(mut chunk: u32, out: &mut [u8], end: usize) {
-    for i in 0..5 {
-        out[end - i] = DIGITS[(chunk % 58) as usize];
-        chunk /= 58;
-    }
+fn put5(chunk: u32, out: &mut [u8], end: usize) {
+    const PAIR: u32 = 58 * 58;
+    let (high, low) = (chunk / PAIR, (chunk % PAIR) as usize);
+    out[end - 1..=end].copy_from_slice(&PAIRS[low]);
+    out[end - 3..=end - 2].copy_from_slice(&PAIRS[(high % PAIR) as usize]);
+    out[end - 4] = DIGITS[(high / PAIR) as usize];
 }
 
 /// Writes the ten digits of `part` (< 58^10) ending at `out[end]`.
@@ -119,9 +133,7 @@ fn encode(v: u128, out: &mut [u8; 22]) {
     put10(low, out, 21);
     put10(mid, out, 11);
     // What is left is below 2^128 / 58^20 < 58^2: two digits.
-    let top = top as u32;
-    out[0] = DIGITS[(top / 58) as usize];
-    out[1] = DIGITS[(top % 58) as usize];
+    out[..2].copy_from_slice(&PAIRS[top as usize]);
 }
 
 /// `v × m + a`, or `None` past 2^128 − 1 (`m`, `a` below 2^32).
