@@ -104,6 +104,31 @@ impl<'a> TypeId<'a> {
     /// ```
     pub fn parse<T: AsRef<[u8]> + ?Sized>(input: &'a T) -> Result<Self, DecodeError> {
         let s = input.as_ref();
+        // The usual case first: a valid suffix right after an `_` 27 bytes
+        // from the end (or no prefix at all). A valid suffix has no `_`, so
+        // that `_` is the last one and the split is the general one below.
+        let n = s.len();
+        let (prefix, digits) = match n {
+            26 => (&s[..0], s),
+            _ if n > 27 && s[n - 27] == b'_' => (&s[..n - 27], &s[n - 26..]),
+            _ => (&s[..0], &s[..0]),
+        };
+        if let Some(v) = digits
+            .first_chunk::<26>()
+            .and_then(|d| decode_number(d, lower_table()))
+        {
+            check_prefix(prefix, 0)?;
+            return Ok(TypeId {
+                prefix: core::str::from_utf8(prefix).unwrap_or_default(),
+                uuid: Uuid::from_u128(v),
+            });
+        }
+        Self::parse_slow(s)
+    }
+
+    /// [`TypeId::parse`] in general, and its diagnoses.
+    #[cold]
+    fn parse_slow(s: &'a [u8]) -> Result<Self, DecodeError> {
         let (prefix, start) = match s.iter().rposition(|&c| c == b'_') {
             None => (&s[..0], 0),
             Some(0) => {
