@@ -66,8 +66,9 @@
 //!
 //! ## Untrusted input
 //!
-//! The parsers never panic, whatever bytes they are given, and a coverage-guided
-//! fuzz target (`fuzz/fuzz_targets/parse.rs`) checks that, along with
+//! The parsers and decoders never panic, whatever bytes they are given, and
+//! coverage-guided fuzz targets (`fuzz/fuzz_targets/parse.rs`, and
+//! `encodings.rs` for the short encodings and TypeID) check that, along with
 //! parse∘format being the identity. Errors say what is wrong and where:
 //!
 //! ```
