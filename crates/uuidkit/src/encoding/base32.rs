@@ -49,17 +49,18 @@ fn put40(bits: u64, map: fn(u64) -> u64, out: &mut [u8]) {
     out[..8].copy_from_slice(&map(swar::spread5(bits)).to_be_bytes());
 }
 
-/// 40 bits from eight digits, and the OR of their table values (a digit
-/// that is not one sets bits above the fifth).
+/// The digits' values shifted in one after the other (five bits each), and
+/// OR-ed into `seen`: a character that is not a digit sets bits above the
+/// fifth there, and its garbage in the result is then never used.
 #[inline(always)]
-fn get40(digits: &[u8], table: &[u8; 256]) -> (u64, u8) {
-    let (mut bits, mut seen) = (0u64, 0u8);
-    for &c in digits.iter().take(8) {
+fn run(digits: &[u8], table: &[u8; 256], seen: &mut u8) -> u64 {
+    let mut bits = 0u64;
+    for &c in digits {
         let d = table[c as usize];
-        seen |= d;
-        bits = (bits << 5) | u64::from(d & 31);
+        *seen |= d;
+        bits = (bits << 5) | u64::from(d);
     }
-    (bits, seen)
+    bits
 }
 
 /// The number `v`, left-padded to 26 digits of `table`: two digits for the
@@ -93,16 +94,9 @@ pub(crate) fn decode_number(s: &[u8; 26], table: &[u8; 256]) -> Option<u128> {
     // Three runs (10, 8 and 8 digits: 48, 40 and 40 bits), each digit
     // shifted in as it is looked up, so that few values are live at once.
     let mut seen = 0u8;
-    let mut run = |digits: &[u8]| {
-        let mut bits = 0u64;
-        for &c in digits {
-            let d = table[c as usize];
-            seen |= d;
-            bits = (bits << 5) | u64::from(d);
-        }
-        bits
-    };
-    let (a, b, c) = (run(&s[..10]), run(&s[10..18]), run(&s[18..]));
+    let a = run(&s[..10], table, &mut seen);
+    let b = run(&s[10..18], table, &mut seen);
+    let c = run(&s[18..], table, &mut seen);
     if (table[s[0] as usize] & !7) | (seen & !31) != 0 {
         return None;
     }
@@ -338,11 +332,12 @@ impl Uuid {
     pub fn parse_base32hex<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
         let digits = exact::<26>(s, Encoding::Base32Hex)?;
-        let (a, sa) = get40(&digits[0..8], &HEX_ANY);
-        let (b, sb) = get40(&digits[8..16], &HEX_ANY);
-        let (c, sc) = get40(&digits[16..24], &HEX_ANY);
+        let mut seen = 0u8;
+        let a = run(&digits[0..8], &HEX_ANY, &mut seen);
+        let b = run(&digits[8..16], &HEX_ANY, &mut seen);
+        let c = run(&digits[16..24], &HEX_ANY, &mut seen);
         let (d24, d25) = (HEX_ANY[digits[24] as usize], HEX_ANY[digits[25] as usize]);
-        if ((sa | sb | sc | d24) & !31) | (d25 & !28) == 0 {
+        if ((seen | d24) & !31) | (d25 & !28) == 0 {
             let last = (u128::from(d24) << 3) | u128::from(d25 >> 2);
             let v = (u128::from(a) << 88) | (u128::from(b) << 48) | (u128::from(c) << 8) | last;
             return Ok(Uuid::from_u128(v));
