@@ -105,6 +105,8 @@ pub(crate) fn decode_number(s: &[u8; 26], table: &[u8; 256]) -> Option<u128> {
 
 /// Why `s` (26 bytes) is not the number form in `table`: the first bad
 /// character, with `first` and `rest` the alphabets to name.
+#[cold]
+#[inline(never)]
 pub(crate) fn diagnose_number(
     s: &[u8],
     offset: usize,
@@ -355,6 +357,8 @@ impl Uuid {
 
 /// Why `s` is not a bytes-form text: the first character that is not a digit
 /// of `table`, or a last digit with bits outside `last_mask`.
+#[cold]
+#[inline(never)]
 pub(crate) fn diagnose_bytes(
     s: &[u8],
     table: &[u8; 256],
