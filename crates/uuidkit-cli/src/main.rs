@@ -11,6 +11,7 @@ mod error;
 mod flags;
 mod input;
 mod output;
+mod text;
 mod time;
 
 use std::io::Write;

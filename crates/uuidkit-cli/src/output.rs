@@ -24,14 +24,24 @@ const SLACK: usize = 256 * 1024;
 /// The largest block [`Output::bulk`] accepts.
 pub const MAX_BULK: usize = SLACK;
 
-/// The longest text form of a UUID: `urn:uuid:` and the 36 characters.
-pub const MAX_TEXT: usize = uuidkit::Urn::LENGTH;
+/// The longest text form of a UUID: a TypeID with a 63-character prefix.
+pub const MAX_TEXT: usize = uuidkit::TypeId::MAX_LENGTH;
 
 /// Writes `u` in form `format` into `buf` (at least [`MAX_TEXT`] bytes);
-/// returns the length.
+/// returns the length. `upper` applies to the hex forms (base32 and
+/// base32hex are upper case, a TypeID lower case, by definition); `prefix`
+/// to a TypeID, and must be valid (it was checked when the arguments were
+/// read; an invalid one is written without it).
 #[inline]
-pub fn encode(u: &Uuid, format: Format, upper: bool, buf: &mut [u8]) -> usize {
+pub fn encode(u: &Uuid, format: Format, upper: bool, prefix: &str, buf: &mut [u8]) -> usize {
     match (format, upper) {
+        (Format::Base32, _) => u.base32().encode(buf).len(),
+        (Format::Base32hex, _) => u.base32hex().encode(buf).len(),
+        (Format::Base58, _) => u.base58().encode(buf).len(),
+        (Format::Base64url, _) => u.base64url().encode(buf).len(),
+        (Format::Typeid, _) => uuidkit::TypeId::new(prefix, *u)
+            .or_else(|_| uuidkit::TypeId::new("", *u))
+            .map_or(0, |t| t.encode(buf).len()),
         (Format::Canonical, false) => u.hyphenated().encode_lower(buf).len(),
         (Format::Canonical, true) => u.hyphenated().encode_upper(buf).len(),
         (Format::Simple, false) => u.simple().encode_lower(buf).len(),
@@ -48,6 +58,8 @@ pub struct Output<W: Write> {
     inner: W,
     buf: Box<[u8]>,
     len: usize,
+    /// The TypeID prefix [`Output::uuid`] writes with `Format::Typeid`.
+    prefix: String,
 }
 
 impl<W: Write> Output<W> {
@@ -57,7 +69,15 @@ impl<W: Write> Output<W> {
             inner,
             buf: vec![0u8; CHUNK + SLACK].into_boxed_slice(),
             len: 0,
+            prefix: String::new(),
         }
+    }
+
+    /// Sets the TypeID prefix of `Format::Typeid` lines (valid, as
+    /// [`crate::text::prefix_for`] returns it).
+    pub fn with_prefix(mut self, prefix: &str) -> Output<W> {
+        prefix.clone_into(&mut self.prefix);
+        self
     }
 
     /// Formats one line of at most `max` bytes (without the newline) in place: `f`
@@ -84,7 +104,11 @@ impl<W: Write> Output<W> {
     /// Appends `u` in form `format` and a newline.
     #[inline]
     pub fn uuid(&mut self, u: &Uuid, format: Format, upper: bool) -> io::Result<()> {
-        self.with_line(MAX_TEXT, |b| encode(u, format, upper, b))
+        // Moved out for the call and back (no copy): `with_line` borrows all of `self`.
+        let prefix = std::mem::take(&mut self.prefix);
+        let r = self.with_line(MAX_TEXT, |b| encode(u, format, upper, &prefix, b));
+        self.prefix = prefix;
+        r
     }
 
     /// Formats a block of whole lines, exactly `len` bytes (at most [`MAX_BULK`]),
@@ -215,7 +239,7 @@ mod tests {
         const FIG1: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
         let text = |format, upper| {
             let mut b = [0u8; MAX_TEXT];
-            let n = encode(&FIG1, format, upper, &mut b);
+            let n = encode(&FIG1, format, upper, "", &mut b);
             String::from_utf8(b[..n].to_vec()).unwrap()
         };
         assert_eq!(

@@ -7,6 +7,7 @@ mod check;
 mod compat;
 mod convert;
 mod docs;
+mod encodings;
 mod generate;
 mod inspect;
 mod pipe;

@@ -112,7 +112,7 @@ fn lines_encode(uuids: &[Uuid], out: &mut [u8], upper: bool) {
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn buffer_too_small(len: usize, needed: usize) -> ! {
+pub(crate) fn buffer_too_small(len: usize, needed: usize) -> ! {
     panic!("buffer of {len} bytes is too small: expected at least {needed}")
 }
 

@@ -49,10 +49,26 @@
 //! [`Braced`] and [`Urn`] adapters write each form, or encode it into your
 //! buffer with no allocation.
 //!
+//! Shorter forms are in [`encoding`]: [`Base32`] (Crockford, the ULID text;
+//! [`Uuid::from_ulid`]), [`Base32Hex`], [`Base58`], [`Base64Url`] and
+//! [`TypeId`] (`user_01h455vb4pex5vsknk084sn02q`), each with a decoder whose
+//! [`DecodeError`] names the bad character, its position and the expected
+//! alphabet.
+//!
+//! ```
+//! use uuidkit::{TypeId, Uuid};
+//! let u = Uuid::from_u128(0x01890a5d_ac96_774b_bcce_b302099a8057);
+//! assert_eq!(u.base58().to_string(), "1BzmjTFLHWXwiSK4y3H5iW");
+//! assert_eq!(TypeId::new("user", u)?.to_string(), "user_01h455vb4pex5vsknk084sn02q");
+//! assert_eq!(Uuid::parse_base64url("AYkKXayWd0u8zrMCCZqAVw")?, u);
+//! # Ok::<(), uuidkit::DecodeError>(())
+//! ```
+//!
 //! ## Untrusted input
 //!
-//! The parsers never panic, whatever bytes they are given, and a coverage-guided
-//! fuzz target (`fuzz/fuzz_targets/parse.rs`) checks that, along with
+//! The parsers and decoders never panic, whatever bytes they are given, and
+//! coverage-guided fuzz targets (`fuzz/fuzz_targets/parse.rs`, and
+//! `encodings.rs` for the short encodings and TypeID) check that, along with
 //! parse∘format being the identity. Errors say what is wrong and where:
 //!
 //! ```
@@ -172,6 +188,7 @@
 extern crate std;
 
 mod arch;
+pub mod encoding;
 mod error;
 mod external;
 mod fields;
@@ -210,6 +227,9 @@ pub mod state;
 #[doc(hidden)]
 pub use crate::arch::differential as __differential;
 
+pub use crate::encoding::{
+    Alphabet, Base32, Base32Hex, Base58, Base64Url, DecodeError, DecodeErrorKind, Encoding, TypeId,
+};
 pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
 #[cfg(feature = "serde")]
 pub use crate::external::serde_adapters as serde;

@@ -439,18 +439,24 @@ pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
 
 /// The character (or, if not UTF-8, the byte) at `at`.
 fn found_at(s: &[u8], at: usize, expected: Expected) -> ParseErrorKind {
+    match char_at(s, at) {
+        Ok(found) => ParseErrorKind::InvalidCharacter { found, expected },
+        Err(found) => ParseErrorKind::InvalidByte { found, expected },
+    }
+}
+
+/// The character starting at byte `at` of `s`, or the byte there if no valid
+/// UTF-8 character starts at it.
+pub(crate) fn char_at(s: &[u8], at: usize) -> Result<char, u8> {
     let rest = &s[at..];
     for n in 1..=rest.len().min(4) {
         if let Ok(text) = core::str::from_utf8(&rest[..n]) {
             if let Some(found) = text.chars().next() {
-                return ParseErrorKind::InvalidCharacter { found, expected };
+                return Ok(found);
             }
         }
     }
-    ParseErrorKind::InvalidByte {
-        found: s[at],
-        expected,
-    }
+    Err(s[at])
 }
 
 /// The form of a string that [`Uuid::parse`] accepts.

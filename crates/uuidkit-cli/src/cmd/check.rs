@@ -9,23 +9,17 @@
 //!              ^
 //! ```
 
-use uuidkit::Uuid;
-
 use crate::error::{Error, Outcome};
 use crate::flags::CheckArgs;
 use crate::input;
+use crate::text::InputError;
 
 /// Runs `check`.
 pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
     let mut out = super::stdout();
     let mut invalid = 0u64;
     input::for_each(&args.uuids, &mut out, |out, item| {
-        let parsed = if args.strict {
-            Uuid::parse_strict(item.bytes)
-        } else {
-            Uuid::parse(item.bytes)
-        };
-        if let Err(e) = parsed {
+        if let Err(e) = crate::text::read(item.bytes, args.from, args.strict) {
             invalid += 1;
             if !args.quiet {
                 let report = report(&item.label(), &item.text(), &e);
@@ -46,7 +40,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
 
 /// The report for one invalid input: the error, the input, and a caret under the
 /// offending character when the error has a position.
-pub fn report(label: &str, text: &str, e: &uuidkit::ParseError) -> String {
+pub fn report(label: &str, text: &str, e: &InputError) -> String {
     let (shown, col) = render(text, e.position());
     let mut s = format!("{label}: {e}\n    {shown}\n");
     if let Some(col) = col {
@@ -83,10 +77,11 @@ fn render(text: &str, pos: Option<usize>) -> (String, Option<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use uuidkit::Uuid;
 
     #[test]
     fn caret_under_the_bad_character() {
-        let e = Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err();
+        let e = InputError::Hex(Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err());
         let r = report("line 3", "f81d4fae-gdec-11d0-a765-00a0c91e6bf6", &e);
         let lines: Vec<&str> = r.lines().collect();
         assert!(lines[0].starts_with("line 3: "), "{r}");

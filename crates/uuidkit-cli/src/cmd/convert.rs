@@ -15,10 +15,11 @@ use crate::input;
 
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs) -> Result<Outcome, Error> {
-    let mut out = super::stdout();
+    let prefix = crate::text::prefix_for(args.format, args.prefix.as_ref())?;
+    let mut out = super::stdout().with_prefix(&prefix);
     let mut invalid = false;
     input::for_each(&args.uuids, &mut out, |out, item| {
-        let result = Uuid::parse(item.bytes)
+        let result = crate::text::read(item.bytes, args.from, false)
             .map_err(|e| e.to_string())
             .and_then(|u| convert(&u, args.to));
         match result {

@@ -21,7 +21,7 @@ pub fn run(args: &InspectArgs) -> Result<Outcome, Error> {
     let mut invalid = false;
     let mut first = true;
     input::for_each(&args.uuids, &mut out, |out, item| {
-        match Uuid::parse(item.bytes) {
+        match crate::text::read(item.bytes, args.from, false) {
             Ok(u) => {
                 let d = describe(&u);
                 if args.json {

@@ -33,7 +33,7 @@ pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
         std::io::stdout().is_terminal(),
     )
     .then(|| progress_bar(plan.count));
-    let mut out = super::stdout();
+    let mut out = super::stdout().with_prefix(&plan.prefix);
     let mut batch = vec![Uuid::NIL; BATCH];
     let mut left = plan.count;
     while left > 0 {

@@ -54,6 +54,8 @@ pub struct NewPlan {
     pub format: Format,
     /// Uppercase hex.
     pub upper: bool,
+    /// The TypeID prefix (`-f typeid`; empty if none).
+    pub prefix: String,
     /// Namespace and name, for name-based kinds (v3, v5, name-based v8).
     pub name: Option<(Uuid, Vec<u8>)>,
     /// Hash for name-based v8.
@@ -170,6 +172,7 @@ impl NewPlan {
             count: a.count.0,
             format: a.format,
             upper: a.upper,
+            prefix: crate::text::prefix_for(a.format, a.prefix.as_ref())?,
             name,
             hash: a.hash.unwrap_or(HashArg::Sha256),
             at: a.at.map(|t| t.0),
@@ -245,6 +248,7 @@ impl NewPlan {
             count: c.count.map_or(1, |n| n.0),
             format: Format::Canonical,
             upper: false,
+            prefix: String::new(),
             name,
             hash: HashArg::Sha256,
             at: None,

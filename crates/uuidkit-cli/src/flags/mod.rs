@@ -12,6 +12,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::text::Prefix;
+
 pub use hiargs::{Mode, NewPlan, NodeChoice};
 pub use values::{ClockSeq, Count, HexBytes, NamespaceArg, NodeArg, TimeArg};
 
@@ -120,6 +122,17 @@ pub enum Format {
     Braced,
     /// `urn:uuid:canonical` (RFC 9562 §4, RFC 8141).
     Urn,
+    /// 26 digits of Crockford's base32, the value as a number (a ULID's text).
+    #[value(alias = "ulid", alias = "crockford")]
+    Base32,
+    /// 26 digits of RFC 4648 base32hex, the bytes, no padding.
+    Base32hex,
+    /// 22 digits of Bitcoin's base58, the value as a number.
+    Base58,
+    /// 22 characters of RFC 4648 base64url, the bytes, no padding.
+    Base64url,
+    /// A TypeID: `--prefix` and `_`, then 26 lower-case base32 digits.
+    Typeid,
 }
 
 /// Hash for name-based v8 UUIDs (RFC 9562 App. B.2).
@@ -210,6 +223,10 @@ pub struct NewArgs {
     #[arg(short = 'U', long, visible_alias = "uppercase")]
     pub upper: bool,
 
+    /// The TypeID prefix of `-f typeid` (a-z and _, at most 63).
+    #[arg(long, value_name = "P")]
+    pub prefix: Option<Prefix>,
+
     /// Namespace for name-based UUIDs: dns, url, oid, x500 (also @dns … as in uuidgen), or any UUID.
     #[arg(long, visible_alias = "ns", value_name = "NS")]
     pub namespace: Option<NamespaceArg>,
@@ -254,6 +271,10 @@ pub struct InspectArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Read the inputs in this form (default: a hex form, or a TypeID).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub from: Option<Format>,
+
     /// UUIDs to inspect (any text form); without them, one per line from stdin.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<String>,
@@ -263,8 +284,12 @@ pub struct InspectArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Accept only the RFC 9562 §4 form (36 characters with hyphens), any case.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "from")]
     pub strict: bool,
+
+    /// Read the inputs in this form (default: a hex form, or a TypeID).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub from: Option<Format>,
 
     /// Print nothing; only the exit status tells.
     #[arg(short, long)]
@@ -300,6 +325,14 @@ pub struct ConvertArgs {
     /// Uppercase hex digits.
     #[arg(short = 'U', long, visible_alias = "uppercase")]
     pub upper: bool,
+
+    /// The TypeID prefix of `-f typeid` (a-z and _, at most 63).
+    #[arg(long, value_name = "P")]
+    pub prefix: Option<Prefix>,
+
+    /// Read the inputs in this form (default: a hex form, or a TypeID).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub from: Option<Format>,
 
     /// UUIDs to convert; without them, one per line from stdin.
     #[arg(value_name = "UUID")]

@@ -282,6 +282,7 @@ mod tests {
             count: 3,
             format: Format::Canonical,
             upper: false,
+            prefix: String::new(),
             name: Some((uuidkit::namespace::DNS, b"www.example.com".to_vec())),
             hash: HashArg::Sha256,
             at: None,

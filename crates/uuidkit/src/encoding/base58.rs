@@ -1,0 +1,237 @@
+//! [`Base58`]: the 128-bit value as a number in Bitcoin's alphabet,
+//! left-padded with `1` (the zero digit) to 22 digits.
+//!
+//! Turning 128 bits into base 58 is division, and a `u128` division is a
+//! library call. The encoder instead divides by 58^10 (below 2^64) twice
+//! with the invariant-divisor method of Möller and Granlund ("Improved
+//! division by invariant integers", 2011: two multiplications and two
+//! corrections per 128-by-64-bit step, with a reciprocal computed at compile
+//! time), which splits the value into two 10-digit parts and a 2-digit top;
+//! the parts then become digits independently, two at a time from a table
+//! of the 58^2 pairs. The decoder multiplies by
+//! 58^5 per chunk of five digits.
+
+use super::base32::{decode_table, diagnose_bytes, exact};
+use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, encoding_adapter};
+use crate::Uuid;
+
+const DIGITS: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+static TABLE: [u8; 256] = decode_table(DIGITS, false);
+
+/// 58^5, the value of one chunk of five digits.
+const CHUNK: u64 = 58u64.pow(5);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The division against `u128`'s own, on the values where corrections
+    /// and word boundaries happen.
+    #[test]
+    fn division_by_ten_digits_agrees_with_u128_division() {
+        let ten = u128::from(TEN);
+        let mut values = std::vec![0, 1, ten - 1, ten, ten + 1, u128::MAX, u128::MAX - 1];
+        for k in 0..128 {
+            let p = 1u128 << k;
+            values.extend([p - 1, p, p + 1, p.wrapping_mul(ten), u128::MAX / (k + 2)]);
+        }
+        for m in [1, 2, 57, 58, 1 << 10] {
+            values.extend([ten * ten * m - 1, ten * ten * m, ten * m - 1]);
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834_u128;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.extend([x, x >> (x % 128)]);
+        }
+        for v in values {
+            let (q, r) = div_ten(v);
+            assert_eq!((q, u128::from(r)), (v / ten, v % ten), "{v}");
+        }
+    }
+}
+
+/// The text of the Max UUID, the largest value 22 digits may have here.
+pub(crate) const MAX_TEXT: &str = "YcVfxkQb6JRzqk5kF2tNLv";
+
+/// 58^10, the value of ten digits: the largest power of 58 below 2^64.
+const TEN: u64 = 58u64.pow(10);
+/// How far [`TEN`] is shifted to set its top bit (Möller–Granlund need a
+/// normalised divisor).
+const SHIFT: u32 = TEN.leading_zeros();
+/// [`TEN`], normalised.
+const D: u64 = TEN << SHIFT;
+/// Its reciprocal: ⌊(2^128 − 1) / D⌋ − 2^64.
+const RECIPROCAL: u64 = (u128::MAX / D as u128 - (1u128 << 64)) as u64;
+
+/// `(u1·2^64 + u0) / D` and the remainder, for `u1 < D` (Möller and
+/// Granlund, algorithm 4).
+#[inline(always)]
+const fn div_2by1(u1: u64, u0: u64) -> (u64, u64) {
+    let q = (RECIPROCAL as u128 * u1 as u128).wrapping_add(((u1 as u128) << 64) | u0 as u128);
+    let (mut q1, q0) = (((q >> 64) as u64).wrapping_add(1), q as u64);
+    let mut r = u0.wrapping_sub(q1.wrapping_mul(D));
+    if r > q0 {
+        q1 = q1.wrapping_sub(1);
+        r = r.wrapping_add(D);
+    }
+    if r >= D {
+        q1 += 1;
+        r -= D;
+    }
+    (q1, r)
+}
+
+/// `v / 58^10` and `v % 58^10`, for any `v`: the long division of the
+/// normalised value, one 64-bit word at a time.
+#[inline(always)]
+const fn div_ten(v: u128) -> (u128, u64) {
+    // `v << SHIFT` as three words; the top one is below 2^SHIFT < D.
+    let top = (v >> (128 - SHIFT)) as u64;
+    let w = v << SHIFT;
+    let (q1, r) = div_2by1(top, (w >> 64) as u64);
+    let (q0, r) = div_2by1(r, w as u64);
+    (((q1 as u128) << 64) | q0 as u128, r >> SHIFT)
+}
+
+/// Every two-digit number in base 58, as its two digits: one lookup and one
+/// division by a constant per pair instead of two divisions.
+static PAIRS: [[u8; 2]; 58 * 58] = {
+    let mut t = [[0u8; 2]; 58 * 58];
+    let mut i = 0;
+    while i < 58 * 58 {
+        t[i] = [DIGITS[i / 58], DIGITS[i % 58]];
+        i += 1;
+    }
+    t
+};
+
+/// Writes the five digits of `chunk` (< 58^5) ending at `out[end]`.
+#[inline(always)]
+fn put5(chunk: u32, out: &mut [u8], end: usize) {
+    const PAIR: u32 = 58 * 58;
+    let (high, low) = (chunk / PAIR, (chunk % PAIR) as usize);
+    out[end - 1..=end].copy_from_slice(&PAIRS[low]);
+    out[end - 3..=end - 2].copy_from_slice(&PAIRS[(high % PAIR) as usize]);
+    out[end - 4] = DIGITS[(high / PAIR) as usize];
+}
+
+/// Writes the ten digits of `part` (< 58^10) ending at `out[end]`.
+#[inline(always)]
+fn put10(part: u64, out: &mut [u8], end: usize) {
+    put5((part % CHUNK) as u32, out, end);
+    put5((part / CHUNK) as u32, out, end - 5);
+}
+
+/// `v` as 22 digits: 2 + 10 + 10.
+#[inline(always)]
+fn encode(v: u128, out: &mut [u8; 22]) {
+    let (q, low) = div_ten(v);
+    // q < 2^128 / 58^10 < 2^71: the top word is tiny, so one step suffices.
+    let (top, mid) = div_ten(q);
+    put10(low, out, 21);
+    put10(mid, out, 11);
+    // What is left is below 2^128 / 58^20 < 58^2: two digits.
+    out[..2].copy_from_slice(&PAIRS[top as usize]);
+}
+
+/// `v × m + a`, or `None` past 2^128 − 1 (`m`, `a` below 2^32).
+#[inline(always)]
+fn mul_add(v: u128, m: u64, a: u64) -> Option<u128> {
+    let lo = u128::from(v as u64) * u128::from(m) + u128::from(a);
+    let hi = (v >> 64) * u128::from(m) + (lo >> 64);
+    if hi >> 64 != 0 {
+        return None;
+    }
+    Some((hi << 64) | u128::from(lo as u64))
+}
+
+/// The value of 22 digits; `Err(true)` if one is not a digit, `Err(false)`
+/// if the value does not fit in 128 bits.
+#[inline(always)]
+fn decode(s: &[u8; 22]) -> Result<u128, bool> {
+    let mut seen = 0u8;
+    let mut digit = |c: u8| {
+        let d = TABLE[c as usize];
+        seen |= d;
+        u64::from(d)
+    };
+    let mut v = u128::from(digit(s[0]) * 58 + digit(s[1]));
+    let mut over = false;
+    for chunk in s[2..].chunks_exact(5) {
+        let c = chunk.iter().fold(0u64, |acc, &ch| acc * 58 + digit(ch));
+        match mul_add(v, CHUNK, c) {
+            Some(next) => v = next,
+            None => over = true,
+        }
+    }
+    // Digits are below 64 and `BAD` is not: any top bit means a non-digit.
+    if seen & !63 != 0 {
+        return Err(true);
+    }
+    if over { Err(false) } else { Ok(v) }
+}
+
+encoding_adapter!(
+    /// The base58 form: the 128-bit value as a number in Bitcoin's alphabet
+    /// (`1-9 A-Z a-z` without `I O l`, in that order, `1` being zero),
+    /// left-padded with `1` to 22 digits, `Xe22UfxT3rxcKJEAfL5373`. It sorts
+    /// like the bytes (the alphabet is in ASCII order).
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// assert_eq!(Uuid::NIL.base58().to_string(), "1111111111111111111111");
+    /// assert_eq!(Uuid::MAX.base58().to_string(), "YcVfxkQb6JRzqk5kF2tNLv");
+    /// ```
+    Base58, 22, base58, "Xe22UfxT3rxcKJEAfL5373",
+    |v, out| { encode(v, out) }
+);
+
+impl Uuid {
+    /// The [`Base58`] form, `Xe22UfxT3rxcKJEAfL5373`.
+    ///
+    /// ```
+    /// let u = uuidkit::Uuid::from_u128(1);
+    /// assert_eq!(u.base58().to_string(), "1111111111111111111112");
+    /// ```
+    #[inline]
+    pub const fn base58(self) -> Base58 {
+        Base58(self)
+    }
+
+    /// Reads the [`Base58`] form: exactly 22 digits (case matters) whose
+    /// value is below 2^128.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] naming the first bad character and its position,
+    /// the length, or [`DecodeErrorKind::Overflow`].
+    ///
+    /// ```
+    /// use uuidkit::{DecodeErrorKind, Uuid};
+    /// let u = Uuid::parse_base58("Xe22UfxT3rxcKJEAfL5373")?;
+    /// assert_eq!(u, Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6));
+    /// assert_eq!(Uuid::parse_base58("YcVfxkQb6JRzqk5kF2tNLw").unwrap_err().kind(), DecodeErrorKind::Overflow);
+    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// ```
+    pub fn parse_base58<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
+        let s = input.as_ref();
+        match decode(exact::<22>(s, Encoding::Base58)?) {
+            Ok(v) => Ok(Uuid::from_u128(v)),
+            Err(true) => Err(diagnose_bytes(
+                s,
+                &TABLE,
+                Alphabet::Base58,
+                Alphabet::Base58,
+                u8::MAX,
+                Encoding::Base58,
+            )),
+            Err(false) => Err(DecodeError::new(
+                Encoding::Base58,
+                DecodeErrorKind::Overflow,
+                None,
+            )),
+        }
+    }
+}
