@@ -122,3 +122,93 @@ fn unusable_state_path_warns_and_still_generates() {
     assert!(err.starts_with("uuidkit: warning: state file "), "{err}");
     assert_contains!(err, "in-process state");
 }
+
+/// Runs `uuidkit ARGS…` and waits at most `limit` for it: a run that spins is
+/// killed and fails the test instead of hanging the suite.
+fn run_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    use std::io::Read;
+    let mut child = spawn(args);
+    // Drain both pipes while waiting, so a long output cannot block the child.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            r.read_to_end(&mut buf).unwrap();
+            buf
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("uuidkit {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    std::process::Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// Unix milliseconds now.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+#[test]
+fn v7_mark_ahead_of_the_clock_continues_above_it_with_one_warning() {
+    use uuidkit::state::{StateRecord, V7Mark};
+    for ahead in [60_000u64, 3_600_000] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state");
+        let mark = now_ms() + ahead;
+        let rec = StateRecord {
+            v7: Some(V7Mark { hwm_ms: mark }),
+            ..StateRecord::default()
+        };
+        std::fs::write(&path, rec.emit()).unwrap();
+        let p = path.to_str().unwrap();
+        let limit = std::time::Duration::from_secs(20);
+        let out = run_within(&["new", "v7", "-n", "5000", "--state", p], limit);
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let ls = lines(&text);
+        assert_eq!(ls.len(), 5000);
+        assert!(ls.windows(2).all(|w| w[0] < w[1]));
+        let first_ms = (bits(ls[0]) >> 80) as u64;
+        assert_eq!(first_ms, mark, "the first UUID is at the mark");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "one warning: {err}");
+        assert_contains!(err, "the clock is behind the stored v7 mark ");
+        let by: f64 = err
+            .split("mark by ")
+            .nth(1)
+            .and_then(|r| r.split(" s;").next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let ahead_s = ahead as f64 / 1000.0;
+        assert!(by <= ahead_s && by > ahead_s - 10.0, "{err}");
+        let stored = uuidkit::state::FileStore::new(&path).load().unwrap();
+        let last_ms = (bits(ls[4999]) >> 80) as u64;
+        assert_eq!(
+            stored.v7.unwrap().hwm_ms,
+            last_ms + 1,
+            "the mark moved only past what was used"
+        );
+        // A second run continues above the first, as quickly.
+        let again = run_within(&["new", "v7", "--state", p], limit);
+        assert!(again.status.success());
+        assert!(String::from_utf8(again.stdout).unwrap().trim() > ls[4999]);
+    }
+}

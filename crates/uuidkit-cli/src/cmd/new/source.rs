@@ -19,6 +19,7 @@ pub struct Source {
     generator: Box<dyn Generator>,
     /// The state file's reserver, for generators that use one.
     reserver: Option<Reserver>,
+    kind: Kind,
 }
 
 /// The same UUID every time: nil, max, name-based.
@@ -83,6 +84,25 @@ impl Generator for FixedGregorian {
         };
         self.ts60 += 1;
         Ok(u)
+    }
+}
+
+/// The warning for a reservation that found the clock behind the stored mark
+/// by `by` (milliseconds for v7, 100-ns ticks for v1/v6).
+fn behind_message(kind: Kind, by: u64) -> String {
+    if kind == Kind::V7 {
+        format!(
+            "the clock is behind the stored v7 mark by {}.{:03} s; continuing above the mark",
+            by / 1_000,
+            by % 1_000
+        )
+    } else {
+        format!(
+            "the clock is behind the stored {} mark by {}.{:07} s; new clock sequence",
+            if kind == Kind::V6 { "v6" } else { "v1" },
+            by / 10_000_000,
+            by % 10_000_000
+        )
     }
 }
 
@@ -240,6 +260,7 @@ impl Source {
         Ok(Source {
             generator,
             reserver,
+            kind: plan.kind,
         })
     }
 
@@ -253,8 +274,20 @@ impl Source {
         self.reserver.as_ref().and_then(Reserver::last_status)
     }
 
-    /// Warns on stderr when the state file could not be used safely (call once).
+    /// Warns on stderr when the state file could not be used safely, or when
+    /// the clock is behind its mark (call once).
     pub fn warn_if_unsafe(&self, path: Option<&Path>) {
+        if let (Some(by), Some(path)) = (
+            self.reserver.as_ref().and_then(Reserver::clock_behind),
+            path,
+        ) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "uuidkit: warning: state file {}: {}",
+                path.display(),
+                behind_message(self.kind, by)
+            );
+        }
         if let (Some(status), Some(path)) = (self.status(), path) {
             // A missing file is simply the first use; anything else is worth a word.
             let first_use = |e: &&uuidkit::state::StateError| {
