@@ -212,3 +212,146 @@ fn v7_mark_ahead_of_the_clock_continues_above_it_with_one_warning() {
         assert!(String::from_utf8(again.stdout).unwrap().trim() > ls[4999]);
     }
 }
+
+/// `uuidkit new v7 --state PATH` with something odd at PATH: exit 1, a
+/// message naming the path and what is there, nothing written anywhere, and
+/// the thing itself unchanged (type, device number, modification time).
+fn assert_state_refused(dir: &std::path::Path, path: &std::path::Path, what: &str) {
+    use std::os::unix::fs::MetadataExt;
+    let print = |p: &std::path::Path| {
+        let m = std::fs::symlink_metadata(p).unwrap();
+        (m.file_type(), m.rdev(), m.mtime(), m.mtime_nsec())
+    };
+    let listing = || {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        v
+    };
+    let (before, files) = (print(path), listing());
+    for kind in ["v1", "v6", "v7"] {
+        let err = fails(&["new", kind, "--state", path.to_str().unwrap()], 1);
+        assert_eq!(
+            err,
+            format!(
+                "uuidkit: error: --state {p}: expected a regular file or nothing at {p}, \
+                 found {what}; left untouched\n",
+                p = path.display()
+            )
+        );
+    }
+    assert_eq!(print(path), before, "{} was touched", path.display());
+    assert_eq!(
+        listing(),
+        files,
+        "files appeared next to {}",
+        path.display()
+    );
+}
+
+#[test]
+fn state_path_that_is_not_a_regular_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fifo = d.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert_state_refused(d, &fifo, "a FIFO");
+    let sock = d.join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    assert_state_refused(d, &sock, "a socket");
+    let sub = d.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    assert_state_refused(d, &sub, "a directory");
+    // A link to one of them: the message names both.
+    let link = d.join("link");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let err = fails(&["new", "v7", "--state", link.to_str().unwrap()], 1);
+    assert_contains!(err, format!("{} (-> {})", link.display(), fifo.display()));
+    assert_contains!(err, "found a FIFO; left untouched");
+}
+
+#[test]
+fn state_path_that_is_a_device_node_is_refused() {
+    let prerequisite = test_support::all([
+        test_support::root(),
+        test_support::command("mknod", &["--version"]),
+    ]);
+    if !test_support::require("state_path_that_is_a_device_node_is_refused", prerequisite) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dev = dir.path().join("null");
+    let made = Command::new("mknod")
+        .arg(&dev)
+        .args(["c", "1", "3"])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert_state_refused(dir.path(), &dev, "a character device");
+}
+
+#[test]
+fn state_symlink_is_followed_and_keeps_being_shared() {
+    let dir = tempfile::tempdir().unwrap();
+    let shared = dir.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    let target = shared.join("state");
+    let link = dir.path().join("state");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let a = ok(&["new", "v7", "-n", "100", "--state", link.to_str().unwrap()]);
+    let b = ok(&[
+        "new",
+        "v7",
+        "-n",
+        "100",
+        "--state",
+        target.to_str().unwrap(),
+    ]);
+    let c = ok(&["new", "v7", "-n", "100", "--state", link.to_str().unwrap()]);
+    assert!(lines(&a)[99] < lines(&b)[0] && lines(&b)[99] < lines(&c)[0]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let stored = uuidkit::state::FileStore::new(&target).load().unwrap();
+    assert_eq!(
+        stored.v7.unwrap().hwm_ms,
+        (bits(lines(&c)[99]) >> 80) as u64 + 1
+    );
+    let mut by_link: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    by_link.sort();
+    assert_eq!(
+        by_link,
+        ["shared", "state"],
+        "lock and temporary files sit by the target"
+    );
+}
+
+#[test]
+fn state_in_a_missing_directory_is_an_error_not_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typo/state");
+    let err = fails(&["new", "v1", "--state", path.to_str().unwrap()], 1);
+    assert_eq!(
+        err,
+        format!(
+            "uuidkit: error: --state {}: expected the directory {} to exist, found nothing there\n",
+            path.display(),
+            dir.path().join("typo").display()
+        )
+    );
+    assert!(!dir.path().join("typo").exists());
+}

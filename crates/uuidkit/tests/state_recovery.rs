@@ -155,24 +155,24 @@ fn bad_file_gives_v1_a_random_clock_sequence_and_is_repaired() {
 }
 
 #[test]
-fn unreadable_path_a_directory_falls_back_in_process() {
+fn a_directory_at_the_path_is_refused_and_state_stays_in_process() {
     let dir = scratch("isdir");
     let path = dir.join("state");
-    fs::create_dir(&path).unwrap(); // reading it fails (EISDIR), so does renaming onto it
+    fs::create_dir(&path).unwrap();
     let clock = ManualClock::new(T0);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
     let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
     let mut last = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
+    let w = status.write_error().unwrap();
+    assert_eq!(w.kind(), StateErrorKind::NotRegular, "{status}");
     assert_eq!(
-        status.read_error().map(|e| e.kind()),
-        Some(StateErrorKind::Unreadable),
-        "{status}"
-    );
-    assert_eq!(
-        status.write_error().map(|e| e.kind()),
-        Some(StateErrorKind::Unwritable),
-        "{status}"
+        w.to_string(),
+        format!(
+            "state file refused, using in-process state: expected a regular file or nothing at {}, \
+             found a directory; left untouched",
+            path.display()
+        )
     );
     assert!(status.reason().unwrap().kind().is_in_process_fallback());
     // Several blocks in fallback: still increasing.

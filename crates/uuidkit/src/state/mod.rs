@@ -79,6 +79,7 @@
 //! ```
 //! use uuidkit::state::{BlockPolicy, FileStore, Reserver};
 //! let dir = std::env::temp_dir().join(format!("uuidkit-mod-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
 //! let reserver = Reserver::new(FileStore::new(dir.join("state")), BlockPolicy::default());
 //! let (block, status) = reserver.reserve_v7(1_645_557_742_000);
 //! assert_eq!(block.start_ms, 1_645_557_742_000);
@@ -94,6 +95,7 @@ mod file;
 mod format;
 mod global;
 mod lease;
+mod path;
 mod reserve;
 
 use core::fmt;

@@ -237,10 +237,19 @@ fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
 impl Source {
     /// Configures the generator for `plan`.
     pub fn new(plan: &NewPlan) -> Result<Source, Error> {
-        let reserver = plan
-            .state
-            .as_deref()
-            .map(|p| Reserver::new(FileStore::new(p), BlockPolicy::default()));
+        let reserver = match plan.state.as_deref() {
+            Some(p) => {
+                // Refuse up front what the library would only work around:
+                // a path that is not a regular file (it is left untouched), or
+                // a directory that does not exist (a typo is not created).
+                let store = FileStore::new(p);
+                store.check().map_err(|e| {
+                    Error::Failed(format!("--state {}: {}", p.display(), e.detail()))
+                })?;
+                Some(Reserver::new(store, BlockPolicy::default()))
+            }
+            None => None,
+        };
         let generator: Box<dyn Generator> = match (plan.kind, name_based(plan)) {
             (_, Some(u)) => Box::new(Repeat(u)),
             (Kind::Nil, None) => Box::new(Repeat(Uuid::NIL)),
