@@ -355,3 +355,50 @@ fn state_in_a_missing_directory_is_an_error_not_created() {
     );
     assert!(!dir.path().join("typo").exists());
 }
+
+/// Another process holds the state file's lock: every kind waits for it once
+/// (the library's 2 s), warns once, and generates the rest in process.
+#[test]
+fn held_lock_costs_one_wait_and_one_warning_per_run() {
+    let name = "held_lock_costs_one_wait_and_one_warning_per_run";
+    if !test_support::require(name, test_support::command("flock", &["--version"])) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let lock = dir.path().join("state.lock");
+    std::fs::write(&lock, "").unwrap();
+    let ready = dir.path().join("ready");
+    // `flock` takes the lock, then the shell says so and sleeps.
+    let mut holder = Command::new("flock")
+        .arg(&lock)
+        .args(["sh", "-c", "touch \"$0\"; exec sleep 60"])
+        .arg(&ready)
+        .spawn()
+        .unwrap();
+    while !ready.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let p = path.to_str().unwrap();
+    for kind in ["v1", "v6", "v7"] {
+        let start = std::time::Instant::now();
+        // A bound no run with one wait comes near, and that one wait per
+        // block or per UUID would pass many times over.
+        let out = run_within(
+            &["new", kind, "-n", "2000", "--state", p],
+            std::time::Duration::from_secs(60),
+        );
+        let took = start.elapsed();
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2000);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{kind}: one warning: {err}");
+        assert_contains!(err, "state file not lockable, using in-process state");
+        assert!(
+            took < std::time::Duration::from_secs(8),
+            "{kind}: took {took:?}"
+        );
+    }
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+}

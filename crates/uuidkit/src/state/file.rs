@@ -6,6 +6,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::vec::Vec;
 
 use super::error::{StateError, StateErrorKind};
@@ -64,6 +65,9 @@ pub struct FileStore {
     /// Create missing directories: only for the default location.
     create_dirs: bool,
     lock_timeout: Duration,
+    /// The last lock attempt timed out: the next one does not wait, so a
+    /// lock held elsewhere costs one wait per run, not one per transaction.
+    contended: AtomicBool,
     memory: Mutex<Memory>,
 }
 
@@ -87,6 +91,7 @@ impl FileStore {
             path: Some(path.into()),
             create_dirs: false,
             lock_timeout: Duration::from_secs(2),
+            contended: AtomicBool::new(false),
             memory: Mutex::default(),
         }
     }
@@ -121,7 +126,10 @@ impl FileStore {
     }
 
     /// Sets how long a transaction waits for another process's lock before it
-    /// falls back to in-process state (default 2 s).
+    /// falls back to in-process state (default 2 s). After a wait that timed
+    /// out, the next transaction tries the lock once without waiting (and
+    /// falls back at once if it is still taken), until a lock succeeds: a lock
+    /// held elsewhere costs one wait, not one per block.
     ///
     /// ```
     /// use core::time::Duration;
@@ -240,7 +248,14 @@ impl FileStore {
                 }));
             }
         }
-        flock_exclusive(&file, self.lock_timeout)
+        let timeout = if self.contended.load(Ordering::Relaxed) {
+            Duration::ZERO
+        } else {
+            self.lock_timeout
+        };
+        let locked = flock_exclusive(&file, timeout);
+        self.contended.store(locked.is_err(), Ordering::Relaxed);
+        locked
             .map_err(|e| StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e))?;
         Ok(file)
     }
