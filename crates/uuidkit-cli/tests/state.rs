@@ -402,3 +402,48 @@ fn held_lock_costs_one_wait_and_one_warning_per_run() {
     holder.kill().unwrap();
     holder.wait().unwrap();
 }
+
+#[test]
+fn clock_seq_with_state_is_honoured_or_refused_never_dropped() {
+    for kind in ["v1", "v6"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state");
+        let p = path.to_str().unwrap();
+        let run = |cs: &str, node: &[&str]| {
+            let mut args = vec!["new", kind, "-n", "3", "--state", p, "--clock-seq", cs];
+            args.extend_from_slice(node);
+            args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        };
+        let args = |v: &[String]| v.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+        let cs_of = |out: &str| {
+            lines(out)
+                .iter()
+                .map(|l| time_and_clock_seq(l).1)
+                .collect::<Vec<_>>()
+        };
+        // Fresh state: honoured, and stored.
+        let a = run("0x1234", &[]);
+        let out = ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [0x1234; 3], "{}", args(&a));
+        // Equal to the stored one: honoured.
+        let out = ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [0x1234; 3]);
+        // Another one for the same node: a usage error that says why.
+        let before = std::fs::read(&path).unwrap();
+        let b = run("5", &[]);
+        let err = fails(&b.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+        assert_eq!(
+            err,
+            format!(
+                "uuidkit: error: --clock-seq 0x0005 conflicts with --state {p}: it holds {kind} \
+                 clock sequence 0x1234 for this node, which changes only when the clock goes back; \
+                 omit --clock-seq, or give --node another MAC or --state another file\n"
+            )
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), before, "state untouched");
+        // Another node takes a fresh clock sequence: the given one.
+        let c = run("5", &["--node", "02:00:00:00:00:09"]);
+        let out = ok(&c.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [5; 3]);
+    }
+}

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use uuidkit::state::{BlockPolicy, FileStore, Reserver, Status};
+use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
     CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, ManualClock, SystemClock, ThreadRng,
     Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8TimeGenerator,
@@ -216,7 +216,7 @@ fn gregorian(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Gene
             .build(clock, ThreadRng)
             .map_err(gen_error)?;
         return Ok(match reserver {
-            Some(r) => Box::new(g.with_store(r.lease_v6())),
+            Some(r) => Box::new(g.with_store(lease(r.lease_v6(), plan.clock_seq))),
             None => Box::new(g),
         });
     }
@@ -224,9 +224,43 @@ fn gregorian(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Gene
         .build(clock, ThreadRng)
         .map_err(gen_error)?;
     Ok(match reserver {
-        Some(r) => Box::new(g.with_store(r.lease_v1())),
+        Some(r) => Box::new(g.with_store(lease(r.lease_v1(), plan.clock_seq))),
         None => Box::new(g),
     })
+}
+
+/// A v1/v6 lease that starts fresh state with `--clock-seq`, if given.
+fn lease(lease: GregorianLease, clock_seq: Option<u16>) -> GregorianLease {
+    given(lease, clock_seq, GregorianLease::with_clock_seq)
+}
+
+/// `--clock-seq` with `--state`: honoured on fresh state, or for another
+/// node than the stored one (which takes a fresh clock sequence anyway), or
+/// when equal to the stored one; otherwise a usage error, since a stored
+/// clock sequence changes only when the clock goes back (RFC 9562 §6.3).
+fn check_clock_seq(plan: &NewPlan, cs: u16, store: &FileStore, path: &Path) -> Result<(), Error> {
+    let Ok(rec) = store.load() else {
+        return Ok(());
+    };
+    let (mark, v) = if plan.kind == Kind::V6 {
+        (rec.v6, "v6")
+    } else {
+        (rec.v1, "v1")
+    };
+    let Some(m) = mark else {
+        return Ok(());
+    };
+    let other_node = matches!(plan.node, NodeChoice::Mac(n) if n != m.node);
+    if other_node || m.clock_seq == cs & 0x3FFF {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "--clock-seq {cs:#06x} conflicts with --state {}: it holds {v} clock sequence {:#06x} \
+         for this node, which changes only when the clock goes back; omit --clock-seq, \
+         or give --node another MAC or --state another file",
+        path.display(),
+        m.clock_seq
+    )))
 }
 
 fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
@@ -246,6 +280,9 @@ impl Source {
                 store.check().map_err(|e| {
                     Error::Failed(format!("--state {}: {}", p.display(), e.detail()))
                 })?;
+                if let Some(cs) = plan.clock_seq {
+                    check_clock_seq(plan, cs, &store, p)?;
+                }
                 Some(Reserver::new(store, BlockPolicy::default()))
             }
             None => None,
