@@ -477,7 +477,8 @@ fn bad_time() {
     let e = fails(&["new", "v1", "--at", "1582-10-14T23:59:59Z"], 2);
     assert_contains!(
         e,
-        "out of range for v1/v6: expected 1582-10-15T00:00:00.0000000Z to 5236-03-31T"
+        "out of range for v1/v6: it is before its first timestamp; \
+         expected 1582-10-15T00:00:00.0000000Z to 5236-03-31T"
     );
 }
 

@@ -13,3 +13,4 @@ mod pipe;
 mod progress;
 mod range;
 mod state;
+mod times;

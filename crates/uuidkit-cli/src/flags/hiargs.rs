@@ -259,7 +259,8 @@ impl NewPlan {
 fn check_time_range(kind: Kind, t: Nanos) -> Result<(), Error> {
     let r = match kind {
         Kind::V1 | Kind::V6 => crate::time::to_ts60(t).map(drop),
-        Kind::V7 | Kind::V8 => crate::time::to_unix_ms(t, false).map(drop),
+        Kind::V7 => crate::time::to_unix_ms(t, false).map(drop),
+        Kind::V8 => crate::time::to_v8_10ns(t).map(drop),
         _ => Ok(()),
     };
     r.map_err(|e| usage(format!("invalid value for --at: {e}")))

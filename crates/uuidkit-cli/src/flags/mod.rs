@@ -226,7 +226,8 @@ pub struct NewArgs {
     #[arg(long, value_enum, value_name = "HASH")]
     pub hash: Option<HashArg>,
 
-    /// Generate at this time instead of now: RFC 3339 (2022-02-22T19:22:22Z) or @UNIX_MS.
+    /// Generate at this time instead of now: RFC 3339 (2022-02-22T19:22:22Z) or @UNIX_MS,
+    /// within the kind's range: v1/v6 1582 to 5236, v7 1970 to 10889, v8 1970 to 2335.
     #[arg(long, value_name = "TIME")]
     pub at: Option<TimeArg>,
 

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, ManualClock, SystemClock, ThreadRng,
-    Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8TimeGenerator,
+    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS, ManualClock,
+    SystemClock, ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator,
+    V7Method, V8TimeGenerator,
 };
 
 use crate::error::Error;
@@ -121,14 +122,28 @@ fn method(method: Option<MethodArg>) -> V7Method {
     }
 }
 
-/// `--at` as the generators take it (nanoseconds since 1970, unsigned).
-fn unix_ns(at: Nanos) -> Result<u64, Error> {
-    u64::try_from(at).map_err(|_| {
-        Error::Usage(format!(
-            "invalid value for --at: {} is before 1970, which this kind cannot represent",
-            time::format_rfc3339(at, 9)
+/// v7 at a fixed time: a generator on a clock standing at the time's offset
+/// within its millisecond, whose UUIDs are moved forward by the time's whole
+/// milliseconds. The counter (and a rollover onto the next millisecond) works
+/// as at the real time, and the whole 48-bit range is reachable, including
+/// the part after 2554 that nanoseconds in a `u64` clock cannot express.
+struct FixedV7 {
+    inner: V7Generator<ManualClock, ThreadRng>,
+    base_ms: u64,
+}
+
+impl Generator for FixedV7 {
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        let u = self.inner.generate()?;
+        let offset_ms = u.unix_ts_ms().unwrap_or(0);
+        let ms = self.base_ms.saturating_add(offset_ms);
+        if ms > MAX_UNIX_TS_MS {
+            return Err(GenError::timestamp_out_of_range(MAX_UNIX_TS_MS, ms));
+        }
+        Ok(Uuid::from_u128(
+            (u.as_u128() & !(u128::from(MAX_UNIX_TS_MS) << 80)) | (u128::from(ms) << 80),
         ))
-    })
+    }
 }
 
 /// The name-based UUID of a v3, v5 or v8 plan with a name.
@@ -155,8 +170,14 @@ fn v7(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>,
     Ok(match (plan.at, reserver, plan.method) {
         (Some(at), _, _) => {
             // A fixed time: the clock stands still, the counter orders the batch.
-            let clock = ManualClock::new(unix_ns(at)?);
-            Box::new(builder.build(clock, ThreadRng).map_err(gen_error)?)
+            // hiargs checked that `at` is in the v7 range.
+            let ms = time::to_unix_ms(at, false).map_err(Error::Usage)?;
+            let within_ms = (at - time::from_unix_ms(ms)) as u64;
+            let clock = ManualClock::new(within_ms);
+            Box::new(FixedV7 {
+                inner: builder.build(clock, ThreadRng).map_err(gen_error)?,
+                base_ms: ms,
+            })
         }
         (None, Some(r), _) => Box::new(
             builder
@@ -296,10 +317,12 @@ impl Source {
             (Kind::V7, None) => v7(plan, reserver.as_ref())?,
             (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref())?,
             (Kind::V8, None) => match plan.at {
-                Some(at) => Box::new(V8TimeGenerator::new(
-                    ManualClock::new(unix_ns(at)?),
-                    ThreadRng,
-                )),
+                Some(at) => {
+                    // hiargs checked that `at` is in the v8 range (to 2335).
+                    let units = time::to_v8_10ns(at).map_err(Error::Usage)?;
+                    let clock = ManualClock::new(units * 10 + (at.rem_euclid(10)) as u64);
+                    Box::new(V8TimeGenerator::new(clock, ThreadRng))
+                }
                 None => Box::new(V8TimeGenerator::new(SystemClock, ThreadRng)),
             },
         };
