@@ -251,7 +251,9 @@ pub struct NewArgs {
 /// `uuidkit inspect`.
 #[derive(Debug, Args)]
 pub struct InspectArgs {
-    /// One JSON object per line instead of a description.
+    /// One JSON object per line instead of a description. Integer fields that can exceed
+    /// 2^53 (timestamp, rand_b, custom_c) are decimal strings, so that readers using
+    /// doubles (JavaScript, jq) get them exactly; the others are numbers.
     #[arg(long)]
     pub json: bool,
 
