@@ -38,6 +38,95 @@ impl Item<'_> {
     }
 }
 
+/// Inputs longer than this many characters are echoed in part.
+pub const ECHO_MAX: usize = 80;
+
+/// An input as it may be echoed to a terminal: see [`echo`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Echo {
+    /// The text to show.
+    pub shown: String,
+    /// The display column (in characters) of the requested byte, if shown.
+    pub column: Option<usize>,
+    /// The input's length in bytes, if it was shown in part.
+    pub cut: Option<usize>,
+}
+
+/// True for characters that would not show as themselves: controls, and the
+/// invisible format characters that reorder or hide text (bidirectional
+/// controls, zero-width characters, the byte-order mark, soft hyphen).
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+}
+
+/// `text` made safe and short to echo: [`hidden`] characters escaped (`\t`,
+/// `\u{202e}`), and an input longer than [`ECHO_MAX`] characters cut to a
+/// window of that many around byte `pos` (or its start), with `…` where text
+/// was left out. `column` is where byte `pos` shows (one past the end for a
+/// position at the end).
+pub fn echo(text: &str, pos: Option<usize>) -> Echo {
+    let total = text.chars().count();
+    let (start, end) = if total > ECHO_MAX {
+        let at = pos.map_or(0, |p| {
+            text.char_indices().take_while(|&(i, _)| i < p).count()
+        });
+        let start = at.saturating_sub(ECHO_MAX / 2).min(total - ECHO_MAX);
+        (start, start + ECHO_MAX)
+    } else {
+        (0, total)
+    };
+    let mut shown = String::with_capacity(end - start + 2);
+    let mut column = None;
+    let mut width = 0;
+    if start > 0 {
+        shown.push('…');
+        width += 1;
+    }
+    for (i, c) in text.char_indices().skip(start).take(end - start) {
+        if pos == Some(i) {
+            column = Some(width);
+        }
+        let before = shown.len();
+        if hidden(c) {
+            if c.is_control() {
+                shown.extend(c.escape_default());
+            } else {
+                shown.extend(c.escape_unicode());
+            }
+        } else {
+            shown.push(c);
+        }
+        width += shown[before..].chars().count();
+    }
+    if end < total {
+        shown.push('…');
+    } else if pos.is_some_and(|p| p >= text.len()) {
+        column = Some(width);
+    }
+    Echo {
+        shown,
+        column,
+        cut: (total > ECHO_MAX).then_some(text.len()),
+    }
+}
+
+/// The report of `inspect` and `convert` for an input they reject: where,
+/// why, and the input (escaped, and cut if long).
+pub fn rejection(item: &Item<'_>, why: &dyn std::fmt::Display) -> String {
+    let e = echo(&item.text(), None);
+    match e.cut {
+        None => format!("uuidkit: {}: {why} (input '{}')", item.label(), e.shown),
+        Some(len) => format!(
+            "uuidkit: {}: {why} (input '{}', {len} bytes)",
+            item.label(),
+            e.shown
+        ),
+    }
+}
+
 /// Calls `f` for each argument, or, with no arguments, for each non-empty line of
 /// stdin, flushing `out` before any read that might wait for input.
 pub fn for_each<W: io::Write>(

@@ -8,8 +8,6 @@
 //! it exactly; every other integer is a JSON number. Invalid inputs are reported on stderr with their line number and the
 //! run continues; the exit status is then 1.
 
-use std::io::Write;
-
 use serde_json::{Map, Value, json};
 use uuidkit::{Uuid, Variant};
 
@@ -41,14 +39,7 @@ pub fn run(args: &InspectArgs) -> Result<Outcome, Error> {
             }
             Err(e) => {
                 invalid = true;
-                out.flush()?;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "uuidkit: {}: {} (input '{}')",
-                    item.label(),
-                    e,
-                    item.text().escape_debug()
-                );
+                out.report(&input::rejection(&item, &e))?;
             }
         }
         Ok(())
