@@ -114,3 +114,29 @@ fn non_utf8_input_is_an_error_not_a_panic() {
     assert_contains!(text, "line 1: invalid byte 0xff at position 34");
     assert!(out.stderr.is_empty());
 }
+
+/// Bytes that are not UTF-8 are invalid input (exit 1, reported with the
+/// bytes shown as `\xff`), the same as an argument and as a line of stdin,
+/// for every command that reads UUIDs.
+#[test]
+fn non_utf8_is_invalid_input_as_argument_and_on_stdin() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"ab\xffc");
+    for cmd in ["check", "inspect", "convert"] {
+        let by_arg = std::process::Command::new(bin())
+            .arg(cmd)
+            .arg(arg)
+            .output()
+            .unwrap();
+        let by_stdin = uk(&[cmd]).write_stdin(&b"ab\xffc\n"[..]).output().unwrap();
+        for (out, label) in [(&by_arg, "argument 1"), (&by_stdin, "line 1")] {
+            assert_eq!(out.status.code(), Some(1), "{cmd} {label}: {out:?}");
+            let text = String::from_utf8([&out.stdout[..], &out.stderr[..]].concat()).unwrap();
+            assert_contains!(
+                text,
+                format!("{label}: invalid byte 0xff at position 2: expected a hex digit")
+            );
+            assert_contains!(text, "ab\\xffc");
+        }
+    }
+}

@@ -28,7 +28,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
         if let Err(e) = parsed {
             invalid += 1;
             if !args.quiet {
-                let report = report(&item.label(), &item.text(), &e);
+                let report = report(&item.label(), item.bytes, &e);
                 for line in report.lines() {
                     out.line(line.as_bytes())?;
                 }
@@ -47,7 +47,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
 /// The report for one invalid input: the error, the input (escaped, and cut
 /// around the error if long), and a caret under the offending character when
 /// the error has a position.
-pub fn report(label: &str, text: &str, e: &uuidkit::ParseError) -> String {
+pub fn report(label: &str, text: &[u8], e: &uuidkit::ParseError) -> String {
     let shown = input::echo(text, e.position());
     let mut s = match shown.cut {
         None => format!("{label}: {e}\n    {}\n", shown.shown),
@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn caret_under_the_bad_character() {
         let e = Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err();
-        let r = report("line 3", "f81d4fae-gdec-11d0-a765-00a0c91e6bf6", &e);
+        let r = report("line 3", b"f81d4fae-gdec-11d0-a765-00a0c91e6bf6", &e);
         let lines: Vec<&str> = r.lines().collect();
         assert!(lines[0].starts_with("line 3: "), "{r}");
         assert_eq!(lines[1], "    f81d4fae-gdec-11d0-a765-00a0c91e6bf6");
@@ -79,9 +79,9 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped_and_counted() {
-        let e = input::echo("a\tb", Some(2));
+        let e = input::echo(b"a\tb", Some(2));
         assert_eq!((e.shown.as_str(), e.column), ("a\\tb", Some(3)));
-        let e = input::echo("é-x", Some(3));
+        let e = input::echo("é-x".as_bytes(), Some(3));
         assert_eq!(e.column, Some(2));
     }
 }

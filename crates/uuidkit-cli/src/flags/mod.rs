@@ -8,6 +8,7 @@
 mod hiargs;
 mod values;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -259,7 +260,7 @@ pub struct InspectArgs {
 
     /// UUIDs to inspect (any text form); without them, one per line from stdin.
     #[arg(value_name = "UUID")]
-    pub uuids: Vec<String>,
+    pub uuids: Vec<OsString>,
 }
 
 /// `uuidkit check`.
@@ -275,7 +276,7 @@ pub struct CheckArgs {
 
     /// UUIDs to check; without them, one per line from stdin.
     #[arg(value_name = "UUID")]
-    pub uuids: Vec<String>,
+    pub uuids: Vec<OsString>,
 }
 
 /// Target version for `uuidkit convert --to`.
@@ -306,7 +307,7 @@ pub struct ConvertArgs {
 
     /// UUIDs to convert; without them, one per line from stdin.
     #[arg(value_name = "UUID")]
-    pub uuids: Vec<String>,
+    pub uuids: Vec<OsString>,
 }
 
 /// `uuidkit range`.
