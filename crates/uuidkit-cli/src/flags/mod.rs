@@ -179,7 +179,7 @@ pub enum MethodArg {
 /// `uuidkit new`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Name-based (v3, v5, v8 with --name/--name-hex): --namespace and --name are required.
+Name-based (v3, v5, v8 with --name/--name-hex/--name-file): --namespace and a name are required.
 Time-based (v1, v6, v7, v8 without a name): --at fixes the time; v1/v6 also take --clock-seq
 and --node; v7 takes --method. --state FILE shares generator state with other processes.
 
@@ -215,9 +215,18 @@ pub struct NewArgs {
     #[arg(long, visible_alias = "ns", value_name = "NS")]
     pub namespace: Option<NamespaceArg>,
 
-    /// Name for name-based UUIDs, hashed as its UTF-8 bytes.
-    #[arg(long, value_name = "TEXT", conflicts_with = "name_hex")]
-    pub name: Option<String>,
+    /// Name for name-based UUIDs, hashed as its bytes; the next argument whatever it is (-foo too).
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["name_hex", "name_file"]
+    )]
+    pub name: Option<OsString>,
+
+    /// Name for name-based UUIDs: the bytes of FILE as they are (`-`: standard input).
+    #[arg(long, value_name = "FILE", conflicts_with = "name_hex")]
+    pub name_file: Option<PathBuf>,
 
     /// Name for name-based UUIDs, given as hex digits (binary names).
     #[arg(long, value_name = "HEX")]
@@ -381,9 +390,14 @@ pub struct Compat {
     #[arg(short = 'n', long = "namespace", value_name = "NS")]
     pub namespace: Option<NamespaceArg>,
 
-    /// Name for -m/-s/-u uuid3|uuid5|uuid8.
-    #[arg(short = 'N', long = "name", value_name = "NAME")]
-    pub name: Option<String>,
+    /// Name for -m/-s/-u uuid3|uuid5|uuid8; the next argument whatever it is (-foo too).
+    #[arg(
+        short = 'N',
+        long = "name",
+        value_name = "NAME",
+        allow_hyphen_values = true
+    )]
+    pub name: Option<OsString>,
 
     /// Interpret the name (-N) as hex digits, as `uuidgen -x`.
     #[arg(short = 'x', long = "hex")]
