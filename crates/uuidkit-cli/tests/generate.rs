@@ -552,7 +552,7 @@ fn flags_that_do_not_apply() {
         ),
         (
             &["new", "v3", "--namespace", "dns"],
-            "v3 is name-based: it needs --name TEXT or --name-hex HEX",
+            "v3 is name-based: it needs --name TEXT, --name-hex HEX or --name-file FILE",
         ),
         (
             &["new", "v7", "--at", "@0", "--state", "/tmp/x"],
