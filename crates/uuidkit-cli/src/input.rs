@@ -56,6 +56,21 @@ fn hidden(c: char) -> bool {
             | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
 }
 
+/// `message` with every control character but the line break, and every
+/// [`hidden`] character, escaped: for messages that quote what the user gave.
+pub fn escape_hidden(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        match c {
+            '\n' => out.push(c),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c if hidden(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// One character of an input, or one byte that is not part of valid UTF-8,
 /// with its byte offset.
 fn units(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<char, u8>)> + '_ {

@@ -30,7 +30,11 @@ fn main() -> ExitCode {
     let cli = match flags::parse_from(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
-            let _ = e.print();
+            // What the user typed, made visible. The command has no styles
+            // (flags/mod.rs), so the only escape sequences left are the user's
+            // (which plain `to_string` would silently drop).
+            let text = input::escape_hidden(&e.render().ansi().to_string());
+            let _ = std::io::stderr().write_all(text.as_bytes());
             return ExitCode::from(2);
         }
         // Help and version go to stdout with status 0, if they get there.
@@ -52,7 +56,8 @@ fn main() -> ExitCode {
 
 /// Reports `e` on stderr; its exit status.
 fn fail(e: &Error) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "uuidkit: error: {e}");
+    let text = input::escape_hidden(&format!("uuidkit: error: {e}\n"));
+    let _ = std::io::stderr().write_all(text.as_bytes());
     ExitCode::from(e.exit_code())
 }
 

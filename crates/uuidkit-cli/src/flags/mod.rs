@@ -40,7 +40,10 @@ Examples:
     version,
     args_conflicts_with_subcommands = true,
     after_help = AFTER_HELP,
-    max_term_width = 100
+    max_term_width = 100,
+    // No styling: usage errors echo what the user typed with escape
+    // sequences made visible, which needs text free of clap's own.
+    styles = clap::builder::Styles::plain()
 )]
 pub struct Cli {
     /// The command to run (default: one v4 UUID).
