@@ -589,6 +589,34 @@ mod tests {
         assert_eq!(store.load().unwrap_err().kind(), StateErrorKind::NoPath);
     }
 
+    /// The default location's directories are created; an explicit path's
+    /// are not (a typo must not become a directory tree).
+    #[test]
+    fn only_the_default_location_gets_its_directories_created() {
+        let base = std::env::temp_dir().join(std::format!("uuidkit-dirs-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        fs::create_dir(&base).unwrap();
+        let path = base.join("a/b/state");
+        let explicit = FileStore::new(&path);
+        let s = explicit.transact(&mut |_| StateRecord::default());
+        assert_eq!(
+            s.write_error().map(StateError::kind),
+            Some(StateErrorKind::NoDirectory)
+        );
+        assert!(!base.join("a").exists());
+        let default = FileStore {
+            create_dirs: true,
+            ..FileStore::new(&path)
+        };
+        assert!(
+            default
+                .transact(&mut |_| StateRecord::default())
+                .is_persisted()
+        );
+        assert!(path.is_file());
+        fs::remove_dir_all(&base).unwrap();
+    }
+
     #[test]
     fn side_files() {
         assert_eq!(
