@@ -145,11 +145,11 @@ fn a_device_node_is_refused() {
 #[test]
 fn a_symlink_is_followed_and_the_target_replaced_next_to_it() {
     let dir = scratch("link");
-    let shared = dir.join("shared");
+    let shared = dir.join("target-dir");
     fs::create_dir(&shared).unwrap();
     let target = shared.join("state");
     let link = dir.join("state");
-    std::os::unix::fs::symlink("shared/state", &link).unwrap();
+    std::os::unix::fs::symlink("target-dir/state", &link).unwrap();
     let clock = ManualClock::new(T0);
     for path in [&link, &link, &target] {
         let store = FileStore::new(path);
@@ -169,7 +169,7 @@ fn a_symlink_is_followed_and_the_target_replaced_next_to_it() {
     );
     assert_eq!(
         listing(&dir),
-        [shared.clone(), link.clone()],
+        [link.clone(), shared.clone()],
         "no lock or temporary file by the link"
     );
     assert_eq!(
