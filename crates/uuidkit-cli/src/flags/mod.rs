@@ -256,7 +256,8 @@ pub struct NewArgs {
     #[arg(long, value_enum, value_name = "METHOD")]
     pub method: Option<MethodArg>,
 
-    /// Share generator state with other processes through FILE (RFC 9562 §6.3).
+    /// Share generator state with other processes through FILE (RFC 9562 §6.3): a regular
+    /// file or none yet (a symlink is followed), in a directory that exists.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
 }

@@ -198,16 +198,21 @@ impl FileStore {
         let Some(path) = &self.path else {
             return Err(no_path());
         };
-        self.target(path, false).map(drop)
+        let target = path::resolve(path)?;
+        path::resolve(&FileStore::side(&target, ".lock"))?;
+        if self.create_dirs {
+            return Ok(()); // the default location: created on first use
+        }
+        path::parent_dir(&target, false)
     }
 
     /// The file a transaction reads and replaces (`path` through its
     /// symbolic links), once it and its lock file are known to be regular or
-    /// absent and their directory exists (created here if allowed and `create`).
-    fn target(&self, path: &Path, create: bool) -> Result<PathBuf, StateError> {
+    /// absent and their directory exists (created here for the default location).
+    fn target(&self, path: &Path) -> Result<PathBuf, StateError> {
         let target = path::resolve(path)?;
         path::resolve(&FileStore::side(&target, ".lock"))?;
-        path::parent_dir(&target, create && self.create_dirs)?;
+        path::parent_dir(&target, self.create_dirs)?;
         Ok(target)
     }
 
@@ -293,7 +298,7 @@ impl StateStore for FileStore {
                 write: Some(no_path()),
             };
         };
-        let path = &match self.target(path, true) {
+        let path = &match self.target(path) {
             Ok(t) => t,
             Err(e) => {
                 // Refused: leave the path alone, not even reading it (a FIFO
