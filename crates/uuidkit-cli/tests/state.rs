@@ -447,3 +447,46 @@ fn clock_seq_with_state_is_honoured_or_refused_never_dropped() {
         assert_eq!(cs_of(&out), [5; 3]);
     }
 }
+
+/// v1 with its stored mark an hour ahead: at once, a new clock sequence
+/// (RFC 9562 §6.3), the clock's time, and one warning saying by how much.
+#[test]
+fn v1_mark_ahead_of_the_clock_takes_a_new_clock_sequence_with_one_warning() {
+    use uuidkit::state::{GregorianMark, StateRecord};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let now_ts60 = now_ms() * 10_000 + uuidkit::GREGORIAN_TO_UNIX_100NS;
+    let mark = GregorianMark {
+        hwm: now_ts60 + 36_000_000_000, // one hour
+        clock_seq: 0x1234,
+        node: [0x9f, 0x6b, 0xde, 0xce, 0xd8, 0x46],
+    };
+    let rec = StateRecord {
+        v1: Some(mark),
+        ..StateRecord::default()
+    };
+    std::fs::write(&path, rec.emit()).unwrap();
+    let limit = std::time::Duration::from_secs(20);
+    let out = run_within(
+        &["new", "v1", "-n", "3", "--state", path.to_str().unwrap()],
+        limit,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for l in lines(&text) {
+        let (ts, cs) = time_and_clock_seq(l);
+        assert_eq!(cs, 0x1235, "{l}");
+        assert!((ts as u64) < mark.hwm, "at the clock, not the mark: {l}");
+    }
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let by: f64 = err
+        .split("the clock is behind the stored v1 mark by ")
+        .nth(1)
+        .and_then(|r| r.strip_suffix(" s; new clock sequence\n"))
+        .unwrap_or_else(|| panic!("{err}"))
+        .parse()
+        .unwrap();
+    // An hour, give or take the coarse clock's resolution and the run's start.
+    assert!((3_590.0..3_601.0).contains(&by), "{err}");
+}
