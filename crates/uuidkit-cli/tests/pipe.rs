@@ -128,6 +128,7 @@ const WRITERS: &[&[&str]] = &[
         "v6",
         "c232ab00-9414-11ec-b3c8-9f6bdeced846",
     ],
+    &["check", "not-a-uuid"],
     &["range", "2024-01-01", "2024-01-02"],
     &["completions", "bash"],
     &["man"],
