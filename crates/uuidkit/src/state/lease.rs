@@ -185,7 +185,10 @@ impl Reserve<V1State> for GregorianLease {
 /// [`ClockBackPolicy::Reset`](crate::ClockBackPolicy::Reset), following the
 /// clock would break that promise, so the generator returns
 /// [`GenErrorKind::ClockBehind`] instead (and resumes above its last UUID once
-/// the clock is back).
+/// the clock is back). A stored mark found ahead of the clock when a block is
+/// reserved is different: the store put the generator there, so it carries on
+/// above the mark at once, ahead of its clock, until the clock catches up
+/// ([`Reserver::clock_behind`] says by how much it was behind).
 ///
 /// ```
 /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
