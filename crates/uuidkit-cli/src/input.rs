@@ -31,17 +31,134 @@ impl Item<'_> {
             format!("argument {}", self.number)
         }
     }
+}
 
-    /// The input as text (invalid UTF-8 replaced by U+FFFD).
-    pub fn text(&self) -> std::borrow::Cow<'_, str> {
-        String::from_utf8_lossy(self.bytes)
+/// Inputs longer than this many characters are echoed in part.
+pub const ECHO_MAX: usize = 80;
+
+/// An input as it may be echoed to a terminal: see [`echo`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Echo {
+    /// The text to show.
+    pub shown: String,
+    /// The display column (in characters) of the requested byte, if shown.
+    pub column: Option<usize>,
+    /// The input's length in bytes, if it was shown in part.
+    pub cut: Option<usize>,
+}
+
+/// True for the invisible format characters that reorder or hide text
+/// (bidirectional controls, zero-width characters, the byte-order mark, soft
+/// hyphen): like controls, they would not show as themselves.
+fn hidden(c: char) -> bool {
+    matches!(c,
+            '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+}
+
+/// `message` with every control character but the line break, and every
+/// [`hidden`] character, escaped: for messages that quote what the user gave.
+pub fn escape_hidden(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        match c {
+            '\n' => out.push(c),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c if hidden(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One character of an input, or one byte that is not part of valid UTF-8,
+/// with its byte offset.
+fn units(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<char, u8>)> + '_ {
+    let mut offset = 0;
+    bytes.utf8_chunks().flat_map(move |chunk| {
+        let base = offset;
+        offset += chunk.valid().len() + chunk.invalid().len();
+        let valid = chunk
+            .valid()
+            .char_indices()
+            .map(move |(i, c)| (base + i, Ok(c)));
+        let bad_at = base + chunk.valid().len();
+        let invalid = chunk
+            .invalid()
+            .iter()
+            .enumerate()
+            .map(move |(i, &b)| (bad_at + i, Err(b)));
+        valid.chain(invalid)
+    })
+}
+
+/// An input made safe and short to echo: [`hidden`] characters escaped
+/// (`\t`, `\u{202e}`), bytes that are not UTF-8 shown as `\xff`, and an input
+/// longer than [`ECHO_MAX`] characters cut to a window of that many around
+/// byte `pos` (or its start), with `…` where text was left out. `column` is
+/// where byte `pos` shows (one past the end for a position at the end).
+pub fn echo(text: &[u8], pos: Option<usize>) -> Echo {
+    let total = units(text).count();
+    let (start, end) = if total > ECHO_MAX {
+        let at = pos.map_or(0, |p| units(text).take_while(|&(i, _)| i < p).count());
+        let start = at.saturating_sub(ECHO_MAX / 2).min(total - ECHO_MAX);
+        (start, start + ECHO_MAX)
+    } else {
+        (0, total)
+    };
+    let mut shown = String::with_capacity(end - start + 2);
+    let mut column = None;
+    let mut width = 0;
+    if start > 0 {
+        shown.push('…');
+        width += 1;
+    }
+    for (i, unit) in units(text).skip(start).take(end - start) {
+        if pos == Some(i) {
+            column = Some(width);
+        }
+        let before = shown.len();
+        match unit {
+            Ok(c) if c.is_control() => shown.extend(c.escape_default()),
+            Ok(c) if hidden(c) => shown.extend(c.escape_unicode()),
+            Ok(c) => shown.push(c),
+            Err(b) => shown.push_str(&format!("\\x{b:02x}")),
+        }
+        width += shown[before..].chars().count();
+    }
+    if end < total {
+        shown.push('…');
+    } else if pos.is_some_and(|p| p >= text.len()) {
+        column = Some(width);
+    }
+    Echo {
+        shown,
+        column,
+        cut: (total > ECHO_MAX).then_some(text.len()),
+    }
+}
+
+/// The report of `inspect` and `convert` for an input they reject: where,
+/// why, and the input (escaped, and cut if long).
+pub fn rejection(item: &Item<'_>, why: &dyn std::fmt::Display) -> String {
+    let e = echo(item.bytes, None);
+    match e.cut {
+        None => format!("uuidkit: {}: {why} (input '{}')", item.label(), e.shown),
+        Some(len) => format!(
+            "uuidkit: {}: {why} (input '{}', {len} bytes)",
+            item.label(),
+            e.shown
+        ),
     }
 }
 
 /// Calls `f` for each argument, or, with no arguments, for each non-empty line of
 /// stdin, flushing `out` before any read that might wait for input.
+///
+/// Arguments are taken as the bytes they are, like stdin lines, so an
+/// argument that is not UTF-8 is invalid input (exit 1), not a usage error.
 pub fn for_each<W: io::Write>(
-    args: &[String],
+    args: &[std::ffi::OsString],
     out: &mut Output<W>,
     mut f: impl FnMut(&mut Output<W>, Item<'_>) -> Result<(), Error>,
 ) -> Result<(), Error> {
@@ -50,7 +167,7 @@ pub fn for_each<W: io::Write>(
             f(
                 out,
                 Item {
-                    bytes: a.as_bytes(),
+                    bytes: a.as_encoded_bytes(),
                     number: i + 1,
                     from_stdin: false,
                 },

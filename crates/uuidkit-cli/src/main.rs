@@ -3,7 +3,9 @@
 //!
 //! `main` parses the arguments, dispatches to one function per mode and maps the
 //! result onto the exit-code contract: 0 success, 1 invalid input (or a failure),
-//! 2 usage error. A closed stdout (`uuidkit … | head`) ends the run quietly with 0.
+//! 2 usage error. A reader that goes away (`uuidkit … | head`) ends the run quietly
+//! with 0; any other write error, help and version included, and a stdout that was
+//! closed from the start (`uuidkit … >&-`), is exit 1 with a message.
 #![deny(missing_docs)]
 
 mod cmd;
@@ -21,23 +23,75 @@ use error::{Error, Outcome};
 use flags::Mode;
 
 fn main() -> ExitCode {
+    // Before anything opens a file: with stdout closed, the next file opened
+    // would take its descriptor and receive the output.
+    if let Err(e) = stdout_is_open() {
+        return fail(&Error::Io(e));
+    }
     let cli = match flags::parse_from(std::env::args_os()) {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // What the user typed, made visible. The command has no styles
+            // (flags/mod.rs), so the only escape sequences left are the user's
+            // (which plain `to_string` would silently drop).
+            let text = input::escape_hidden(&e.render().ansi().to_string());
+            let _ = std::io::stderr().write_all(text.as_bytes());
+            return ExitCode::from(2);
+        }
+        // Help and version go to stdout with status 0, if they get there.
         Err(e) => {
-            // Help and version go to stdout with status 0; real errors exit 2.
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            let mut out = std::io::stdout().lock();
+            return match write!(out, "{}", e.render()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&Error::Io(e)),
+            };
         }
     };
     match Mode::from_cli(cli).and_then(run) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::SomeInvalid) => ExitCode::from(1),
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "uuidkit: error: {e}");
-            ExitCode::from(e.exit_code())
-        }
+        Err(e) => fail(&e),
     }
+}
+
+/// Reports `e` on stderr; its exit status.
+fn fail(e: &Error) -> ExitCode {
+    let text = input::escape_hidden(&format!("uuidkit: error: {e}\n"));
+    let _ = std::io::stderr().write_all(text.as_bytes());
+    ExitCode::from(e.exit_code())
+}
+
+/// Standard output is an open descriptor.
+fn stdout_is_open() -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    if stdio_probe::STDOUT_WAS_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(std::io::Error::other(
+            "standard output is closed: nothing can be written",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the process started with stdout closed. The Rust runtime opens
+/// `/dev/null` on a closed stdout before `main` runs, so that output would
+/// vanish with every write succeeding; this looks first, from the
+/// initialisation array that runs before the runtime's setup.
+#[cfg(target_os = "linux")]
+mod stdio_probe {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    pub static STDOUT_WAS_CLOSED: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn probe() {
+        // SAFETY: fcntl(F_GETFD) on a descriptor number only reads its flags.
+        let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+        STDOUT_WAS_CLOSED.store(closed, Ordering::Relaxed);
+    }
+
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static PROBE: extern "C" fn() = probe;
 }
 
 fn run(mode: Mode) -> Result<Outcome, Error> {

@@ -8,6 +8,10 @@
 //!   which `main` turns into a quiet exit 0 (Rust ignores `SIGPIPE`, so the write
 //!   returns `EPIPE` instead of killing the process).
 //! - At most one `write_all` per [`CHUNK`] bytes when producing in bulk.
+//! - Reports of bad input ([`Output::report`]) are buffered too, for stderr, and
+//!   keep their place among the output lines: whichever stream gets a line
+//!   first has what it holds written out, so at most one of the two holds
+//!   anything at a time.
 
 use std::io::{self, Write};
 
@@ -60,7 +64,12 @@ pub struct Output<W: Write> {
     len: usize,
     /// The TypeID prefix [`Output::uuid`] writes with `Format::Typeid`.
     prefix: String,
+    /// Reports for stderr, not yet written.
+    reports: Vec<u8>,
 }
+
+/// Reports are written to stderr once they hold this many bytes.
+const REPORTS_CHUNK: usize = 64 * 1024;
 
 impl<W: Write> Output<W> {
     /// Wraps `inner` with a buffer of `CHUNK` bytes (allocated and zeroed once).
@@ -70,6 +79,7 @@ impl<W: Write> Output<W> {
             buf: vec![0u8; CHUNK + SLACK].into_boxed_slice(),
             len: 0,
             prefix: String::new(),
+            reports: Vec::new(),
         }
     }
 
@@ -78,6 +88,26 @@ impl<W: Write> Output<W> {
     pub fn with_prefix(mut self, prefix: &str) -> Output<W> {
         prefix.clone_into(&mut self.prefix);
         self
+    }
+
+    /// Appends one report line (a newline is added) for stderr, after every
+    /// output line so far.
+    pub fn report(&mut self, text: &str) -> io::Result<()> {
+        self.write_buffer()?;
+        self.reports.extend_from_slice(text.as_bytes());
+        self.reports.push(b'\n');
+        if self.reports.len() >= REPORTS_CHUNK {
+            self.write_reports()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn write_reports(&mut self) -> io::Result<()> {
+        let mut err = io::stderr().lock();
+        err.write_all(&self.reports)?;
+        self.reports.clear();
+        err.flush()
     }
 
     /// Formats one line of at most `max` bytes (without the newline) in place: `f`
@@ -91,6 +121,9 @@ impl<W: Write> Output<W> {
             max < SLACK,
             "line of up to {max} bytes: expected fewer than {SLACK}"
         );
+        if !self.reports.is_empty() {
+            self.write_reports()?;
+        }
         let start = self.len;
         let n = f(&mut self.buf[start..start + max]);
         self.buf[start + n] = b'\n';
@@ -119,6 +152,9 @@ impl<W: Write> Output<W> {
             len <= MAX_BULK,
             "bulk block of {len} bytes: expected at most {MAX_BULK}"
         );
+        if !self.reports.is_empty() {
+            self.write_reports()?;
+        }
         let start = self.len;
         f(&mut self.buf[start..start + len]);
         self.len = start + len;
@@ -137,6 +173,9 @@ impl<W: Write> Output<W> {
             });
         }
         // A long line (only from echoing odd input): write around the buffer, still whole.
+        if !self.reports.is_empty() {
+            self.write_reports()?;
+        }
         self.write_buffer()?;
         let mut v = Vec::with_capacity(text.len() + 1);
         v.extend_from_slice(text);
@@ -147,7 +186,11 @@ impl<W: Write> Output<W> {
     /// Writes out everything buffered so far (whole lines) and flushes the writer.
     pub fn flush(&mut self) -> io::Result<()> {
         self.write_buffer()?;
-        self.inner.flush()
+        self.inner.flush()?;
+        if !self.reports.is_empty() {
+            self.write_reports()?;
+        }
+        Ok(())
     }
 
     /// The writer (anything still buffered is dropped: flush first).

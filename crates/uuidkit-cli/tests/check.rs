@@ -114,3 +114,76 @@ fn non_utf8_input_is_an_error_not_a_panic() {
     assert_contains!(text, "line 1: invalid byte 0xff at position 34");
     assert!(out.stderr.is_empty());
 }
+
+/// Bytes that are not UTF-8 are invalid input (exit 1, reported with the
+/// bytes shown as `\xff`), the same as an argument and as a line of stdin,
+/// for every command that reads UUIDs.
+#[test]
+fn non_utf8_is_invalid_input_as_argument_and_on_stdin() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"ab\xffc");
+    for cmd in ["check", "inspect", "convert"] {
+        let by_arg = std::process::Command::new(bin())
+            .arg(cmd)
+            .arg(arg)
+            .output()
+            .unwrap();
+        let by_stdin = uk(&[cmd]).write_stdin(&b"ab\xffc\n"[..]).output().unwrap();
+        for (out, label) in [(&by_arg, "argument 1"), (&by_stdin, "line 1")] {
+            assert_eq!(out.status.code(), Some(1), "{cmd} {label}: {out:?}");
+            let text = String::from_utf8([&out.stdout[..], &out.stderr[..]].concat()).unwrap();
+            assert_contains!(
+                text,
+                format!("{label}: invalid byte 0xff at position 2: expected a hex digit")
+            );
+            assert_contains!(text, "ab\\xffc");
+        }
+    }
+}
+
+/// Messages that quote what the user typed show invisible characters
+/// escaped, in usage errors as in reports: a bidirectional override, a
+/// zero-width space or an escape sequence cannot disguise the text.
+#[test]
+fn usage_errors_escape_what_would_not_show() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["new", "v1", "--node", "ab\u{202e}c"], "ab\\u{202e}c"),
+        (
+            &["new", "v5", "--namespace", "x\u{200b}y", "--name", "a"],
+            "x\\u{200b}y",
+        ),
+        (
+            &["new", "v7", "--at", "2024\u{202e}-01-01"],
+            "2024\\u{202e}-01-01",
+        ),
+        (&["new", "v1", "--clock-seq", "1\u{1b}[31m"], "1\\u{1b}[31m"),
+    ];
+    for (args, escaped) in cases {
+        let err = fails(args, 2);
+        assert!(
+            !err.chars()
+                .any(|c| matches!(c, '\u{202e}' | '\u{200b}' | '\u{1b}')),
+            "{args:?}: {err:?}"
+        );
+        assert_contains!(err, format!("'{escaped}'"));
+    }
+    // And through check --strict, a broken braced form is not asked for '}'.
+    let out = uk(&["check", "--strict", "{017f22e2-79b0-7cc3-98c4-dc0c0c07398f"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "argument 1: invalid character '{' at position 0: expected a hex digit\n    \
+         {017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n    ^\n"
+    );
+    let out = uk(&["check", "--", "-"]).output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "argument 1: invalid length 1: expected 36 (hyphenated), 32, 38 or 45\n    -\n"
+    );
+    let e = fails(&["new", "v1", "--clock-seq", "0x+5"], 2);
+    assert_contains!(
+        e,
+        "expected a clock sequence as a decimal or 0x-hex number, found '0x+5'"
+    );
+}

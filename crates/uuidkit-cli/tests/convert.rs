@@ -92,3 +92,99 @@ fn figure_1_to_figure_4_urn() {
         "f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n"
     );
 }
+
+/// Writes to stderr (fd 2) that `uuidkit ARGS…` makes with `stdin`, counted
+/// by `strace`, with the process's stderr.
+fn stderr_writes(test: &str, args: &[&str], stdin: &[u8]) -> Option<(usize, String)> {
+    if !test_support::require(test, test_support::command("strace", &["-V"])) {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (input, trace) = (dir.path().join("in"), dir.path().join("trace"));
+    std::fs::write(&input, stdin).unwrap();
+    let out = std::process::Command::new("strace")
+        .args(["-f", "-e", "trace=write", "-o"])
+        .arg(&trace)
+        .arg(bin())
+        .args(args)
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let writes = trace.lines().filter(|l| l.contains(" write(2,")).count();
+    Some((writes, String::from_utf8(out.stderr).unwrap()))
+}
+
+/// Rejections are buffered: thousands of bad lines take a handful of writes,
+/// not one (or one per character) each; and a huge bad line is echoed in part,
+/// with its length.
+#[test]
+fn rejections_are_buffered_and_long_inputs_cut() {
+    let many = "bad\n".repeat(5_000);
+    for cmd in ["convert", "inspect"] {
+        let Some((writes, err)) = stderr_writes(
+            "rejections_are_buffered_and_long_inputs_cut",
+            &[cmd],
+            many.as_bytes(),
+        ) else {
+            return;
+        };
+        assert_eq!(err.lines().count(), 5_000);
+        assert!(writes <= 10, "{cmd}: {writes} writes for 5000 reports");
+        let huge = format!("{}\n", "a".repeat(1_000_000));
+        let (writes, err) = stderr_writes(
+            "rejections_are_buffered_and_long_inputs_cut",
+            &[cmd],
+            huge.as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(writes, 1, "{cmd}");
+        assert_eq!(
+            err,
+            format!(
+                "uuidkit: line 1: invalid length 1000000: expected 36 (hyphenated), 32, 38 or 45 \
+                 (input '{}…', 1000000 bytes)\n",
+                "a".repeat(80)
+            )
+        );
+    }
+}
+
+/// Order is kept between good output and reports of bad lines.
+#[test]
+fn rejections_keep_their_place_among_outputs() {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("printf 'bad1\\nc232ab00-9414-11ec-b3c8-9f6bdeced846\\nbad3\\n' | \"$0\" convert --to v6 2>&1")
+        .arg(bin())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "uuidkit: line 1: invalid length 4: expected 36 (hyphenated), 32, 38 or 45 (input 'bad1')\n\
+         1ec9414c-232a-6b00-b3c8-9f6bdeced846\n\
+         uuidkit: line 3: invalid length 4: expected 36 (hyphenated), 32, 38 or 45 (input 'bad3')\n"
+    );
+}
+
+/// Invisible characters in echoed input are escaped: controls, bidirectional
+/// overrides, zero-width characters, the byte-order mark.
+#[test]
+fn echoed_input_escapes_what_would_not_show() {
+    let input = "a\u{202e}b\u{200b}c\u{feff}d\u{1b}[31m\te\n";
+    for cmd in ["convert", "inspect"] {
+        let out = run_with_stdin(&[cmd], input);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_contains!(
+            err,
+            "(input 'a\\u{202e}b\\u{200b}c\\u{feff}d\\u{1b}[31m\\te')"
+        );
+    }
+    let out = run_with_stdin(&["check"], input);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains!(
+        text,
+        "\n    a\\u{202e}b\\u{200b}c\\u{feff}d\\u{1b}[31m\\te\n"
+    );
+}

@@ -477,7 +477,8 @@ fn bad_time() {
     let e = fails(&["new", "v1", "--at", "1582-10-14T23:59:59Z"], 2);
     assert_contains!(
         e,
-        "out of range for v1/v6: expected 1582-10-15T00:00:00.0000000Z to 5236-03-31T"
+        "out of range for v1/v6: it is before its first timestamp; \
+         expected 1582-10-15T00:00:00.0000000Z to 5236-03-31T"
     );
 }
 
@@ -551,7 +552,7 @@ fn flags_that_do_not_apply() {
         ),
         (
             &["new", "v3", "--namespace", "dns"],
-            "v3 is name-based: it needs --name TEXT or --name-hex HEX",
+            "v3 is name-based: it needs --name TEXT, --name-hex HEX or --name-file FILE",
         ),
         (
             &["new", "v7", "--at", "@0", "--state", "/tmp/x"],
@@ -596,4 +597,89 @@ fn v1_at_the_end_of_time() {
     let e = fails(&args, 2);
     assert_contains!(e, "runs past the end of the 60-bit v1/v6 timestamp");
     assert_contains!(e, "expected at most 10001");
+}
+
+/// Names are data: `--name`/`-N` take the next argument whatever it is, and
+/// `--name-file` hashes a file's (or stdin's) bytes as they are.
+#[test]
+fn names_starting_with_a_dash_and_names_from_files() {
+    let dns = uuidkit::namespace::DNS;
+    for name in ["-foo", "--", "-n", "--name=x"] {
+        let want = uuidkit::Uuid::new_v5(&dns, name.as_bytes()).to_string();
+        assert_eq!(
+            new(&["v5", "--namespace", "dns", "--name", name]).trim(),
+            want,
+            "{name}"
+        );
+        assert_eq!(
+            ok(&["-s", "-n", "@dns", "-N", name]).trim(),
+            want,
+            "-N {name}"
+        );
+    }
+    let bytes: &[u8] = b"line 1\nline 2\n\x00\xff not UTF-8, no trailing newline";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("name");
+    std::fs::write(&file, bytes).unwrap();
+    for (kind, want) in [
+        ("v3", uuidkit::Uuid::new_v3(&dns, bytes)),
+        ("v5", uuidkit::Uuid::new_v5(&dns, bytes)),
+        (
+            "v8",
+            uuidkit::Uuid::new_v8_name(uuidkit::NameHash::Sha256, &dns, bytes),
+        ),
+    ] {
+        let by_file = new(&[
+            kind,
+            "--namespace",
+            "dns",
+            "--name-file",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(by_file.trim(), want.to_string(), "{kind}");
+        let by_stdin = uk(&["new", kind, "--namespace", "dns", "--name-file", "-"])
+            .write_stdin(bytes)
+            .output()
+            .unwrap();
+        assert_success(&by_stdin, &[kind, "--name-file", "-"]);
+        assert_eq!(
+            String::from_utf8(by_stdin.stdout).unwrap().trim(),
+            want.to_string()
+        );
+    }
+    let missing = dir.path().join("missing");
+    let err = fails(
+        &[
+            "new",
+            "v5",
+            "--namespace",
+            "dns",
+            "--name-file",
+            missing.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert_eq!(
+        err,
+        format!(
+            "uuidkit: error: --name-file {}: cannot read it: No such file or directory (os error 2)\n",
+            missing.display()
+        )
+    );
+    let err = fails(
+        &[
+            "new",
+            "v5",
+            "--namespace",
+            "dns",
+            "--name",
+            "a",
+            "--name-file",
+            "-",
+        ],
+        2,
+    );
+    assert_contains!(err, "cannot be used with");
+    let err = fails(&["new", "v4", "--name-file", "-"], 2);
+    assert_contains!(err, "--name-file does not apply to v4");
 }

@@ -19,7 +19,7 @@ fn a6_v7_time() {
     assert_eq!(j["time"], "2022-02-22T19:22:22.000Z");
     assert_eq!(j["unix_ts_ms"], 1_645_557_742_000u64);
     assert_eq!(j["rand_a"], 0xcc3);
-    assert_eq!(j["rand_b"], 0x18c4dc0c0c07398fu64);
+    assert_eq!(j["rand_b"], 0x18c4dc0c0c07398fu64.to_string());
     assert_eq!(j["clock_seq"], Value::Null);
     assert_eq!(j["node"], Value::Null);
     let text = ok(&["inspect", "017F22E2-79B0-7CC3-98C4-DC0C0C07398F"]);
@@ -51,7 +51,7 @@ fn a1_v1_and_a5_v6_with_100ns_precision() {
         assert_eq!(j["clock_seq"], 0x33c8);
         assert_eq!(j["node"], "9f:6b:de:ce:d8:46");
         assert_eq!(j["node_kind"], "random");
-        assert_eq!(j["timestamp"], 0x1EC9414C232AB00u64);
+        assert_eq!(j["timestamp"], 0x1EC9414C232AB00u64.to_string());
         assert_eq!(j[other.0], other.1);
     }
     let text = ok(&["inspect", "c232ab00-9414-11ec-b3c8-9f6bdeced846"]);
@@ -94,7 +94,7 @@ fn name_based_origin_is_unknowable() {
     let j = json("5c146b14-3c52-8afd-938a-375d0df1fbf6");
     assert_eq!(j["custom_a"], 0x5c146b143c52u64);
     assert_eq!(j["custom_b"], 0xafd);
-    assert_eq!(j["custom_c"], 0x138a375d0df1fbf6u64); // D5: 0b01, not 0b00
+    assert_eq!(j["custom_c"], 0x138a375d0df1fbf6u64.to_string()); // D5: 0b01, not 0b00
 }
 
 #[test]
@@ -201,5 +201,90 @@ fn b1_v8_time_based_reading_is_labelled_a_heuristic() {
     assert_contains!(
         text,
         "2022-02-22T19:22:22.00000000Z if this is the time-based layout of RFC 9562 App. B.1"
+    );
+}
+
+/// Read back by `node`, whose JSON numbers are doubles: every field comes out
+/// exactly (a number above 2^53 would be rounded: A.6's rand_b
+/// 1784793296645077391 reads as 1784793296645077500), for the RFC 9562 A.6
+/// v7, the A.1 v1, and fields at the top of their ranges.
+#[test]
+fn json_reads_back_exactly_with_doubles() {
+    if !test_support::require(
+        "json_reads_back_exactly_with_doubles",
+        test_support::command("node", &["--version"]),
+    ) {
+        return;
+    }
+    let uuids = [
+        "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", // A.6
+        "c232ab00-9414-11ec-b3c8-9f6bdeced846", // A.1
+        "1ec9414c-232a-6b00-b3c8-9f6bdeced846", // A.5
+        "ffffffff-ffff-1fff-bfff-ffffffffffff", // v1, largest timestamp
+        "ffffffff-ffff-7fff-bfff-ffffffffffff", // v7, largest fields
+        "ffffffff-ffff-8fff-bfff-ffffffffffff", // v8, largest fields
+    ];
+    let mut args = vec!["inspect", "--json"];
+    args.extend(uuids);
+    let out = ok(&args);
+    // node parses each line with JSON.parse and prints every field with
+    // String(): for a number that is the double it was read as.
+    let script = "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{for(const l of s.trim().split('\\n')){\
+        const o=JSON.parse(l);console.log(Object.keys(o).map(k=>k+'='+String(o[k])).join(' '))}})";
+    let mut child = std::process::Command::new("node")
+        .args(["-e", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(out.as_bytes())
+        .unwrap();
+    let read = child.wait_with_output().unwrap();
+    assert!(read.status.success());
+    let read = String::from_utf8(read.stdout).unwrap();
+    let read: Vec<&str> = read.lines().collect();
+    assert_eq!(read.len(), uuids.len());
+    // The exact values, from the UUIDs' bits.
+    for (u, line) in uuids.iter().zip(&read) {
+        let b = bits(u);
+        let want: &[(&str, u128)] = match u.as_bytes()[14] {
+            b'7' => &[
+                ("unix_ts_ms", b >> 80),
+                ("rand_a", (b >> 64) & 0xfff),
+                ("rand_b", b & ((1 << 62) - 1)),
+            ],
+            b'8' => &[
+                ("custom_a", b >> 80),
+                ("custom_b", (b >> 64) & 0xfff),
+                ("custom_c", b & ((1 << 62) - 1)),
+            ],
+            b'1' => &[
+                (
+                    "timestamp",
+                    (((b >> 64) & 0xfff) << 48) | (((b >> 80) & 0xffff) << 32) | (b >> 96),
+                ),
+                ("clock_seq", (b >> 48) & 0x3fff),
+            ],
+            _ => &[
+                ("timestamp", ((b >> 80) << 12) | ((b >> 64) & 0xfff)),
+                ("clock_seq", (b >> 48) & 0x3fff),
+            ],
+        };
+        for (k, v) in want {
+            assert!(
+                line.split(' ').any(|f| f == format!("{k}={v}")),
+                "{k}={v} not in {line}"
+            );
+        }
+    }
+    assert!(
+        read[0].contains("rand_b=1784793296645077391"),
+        "{}",
+        read[0]
     );
 }

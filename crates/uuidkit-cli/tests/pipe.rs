@@ -111,3 +111,83 @@ fn closed_stdout_inspect() {
     assert_eq!(first, "urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n");
     assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
 }
+
+/// Every command line that writes to stdout, one per mode and help form.
+const WRITERS: &[&[&str]] = &[
+    &[],
+    &["-7", "-C", "3"],
+    &["new", "v4"],
+    &["new", "v7", "-n", "10"],
+    &["new", "v1", "--at", "2022-02-22T19:22:22Z"],
+    &["new", "v5", "--namespace", "dns", "--name", "x"],
+    &["inspect", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"],
+    &["inspect", "--json", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"],
+    &[
+        "convert",
+        "--to",
+        "v6",
+        "c232ab00-9414-11ec-b3c8-9f6bdeced846",
+    ],
+    &["check", "not-a-uuid"],
+    &["range", "2024-01-01", "2024-01-02"],
+    &["completions", "bash"],
+    &["man"],
+    &["man", "new"],
+    &["--help"],
+    &["-h"],
+    &["--version"],
+    &["-V"],
+    &["new", "--help"],
+    &["help", "inspect"],
+];
+
+/// A write that fails (a full device) is exit 1 with a message, everywhere.
+#[test]
+fn write_errors_are_exit_1_with_a_message() {
+    if !test_support::require(
+        "write_errors_are_exit_1_with_a_message",
+        std::fs::metadata("/dev/full")
+            .map(drop)
+            .map_err(|e| format!("needs /dev/full: {e}")),
+    ) {
+        return;
+    }
+    for args in WRITERS {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(bin())
+            .args(*args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err, "uuidkit: error: i/o error: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+/// A closed stdout (`uuidkit … >&-`) is exit 1 with a message, everywhere:
+/// nothing was written, so nothing may claim success.
+#[test]
+fn closed_stdout_is_exit_1_with_a_message() {
+    for args in WRITERS {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(bin())
+            .args(*args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err, "uuidkit: error: i/o error: standard output is closed: nothing can be written\n",
+            "{args:?}"
+        );
+    }
+}

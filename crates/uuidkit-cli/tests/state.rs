@@ -122,3 +122,371 @@ fn unusable_state_path_warns_and_still_generates() {
     assert!(err.starts_with("uuidkit: warning: state file "), "{err}");
     assert_contains!(err, "in-process state");
 }
+
+/// Runs `uuidkit ARGS…` and waits at most `limit` for it: a run that spins is
+/// killed and fails the test instead of hanging the suite.
+fn run_within(args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    use std::io::Read;
+    let mut child = spawn(args);
+    // Drain both pipes while waiting, so a long output cannot block the child.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            r.read_to_end(&mut buf).unwrap();
+            buf
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("uuidkit {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    std::process::Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// Unix milliseconds now.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+#[test]
+fn v7_mark_ahead_of_the_clock_continues_above_it_with_one_warning() {
+    use uuidkit::state::{StateRecord, V7Mark};
+    for ahead in [60_000u64, 3_600_000] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state");
+        let mark = now_ms() + ahead;
+        let rec = StateRecord {
+            v7: Some(V7Mark { hwm_ms: mark }),
+            ..StateRecord::default()
+        };
+        std::fs::write(&path, rec.emit()).unwrap();
+        let p = path.to_str().unwrap();
+        let limit = std::time::Duration::from_secs(20);
+        let out = run_within(&["new", "v7", "-n", "5000", "--state", p], limit);
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let ls = lines(&text);
+        assert_eq!(ls.len(), 5000);
+        assert!(ls.windows(2).all(|w| w[0] < w[1]));
+        let first_ms = (bits(ls[0]) >> 80) as u64;
+        assert_eq!(first_ms, mark, "the first UUID is at the mark");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "one warning: {err}");
+        assert_contains!(err, "the clock is behind the stored v7 mark ");
+        let by: f64 = err
+            .split("mark by ")
+            .nth(1)
+            .and_then(|r| r.split(" s;").next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let ahead_s = ahead as f64 / 1000.0;
+        assert!(by <= ahead_s && by > ahead_s - 10.0, "{err}");
+        let stored = uuidkit::state::FileStore::new(&path).load().unwrap();
+        let last_ms = (bits(ls[4999]) >> 80) as u64;
+        assert_eq!(
+            stored.v7.unwrap().hwm_ms,
+            last_ms + 1,
+            "the mark moved only past what was used"
+        );
+        // A second run continues above the first, as quickly.
+        let again = run_within(&["new", "v7", "--state", p], limit);
+        assert!(again.status.success());
+        assert!(String::from_utf8(again.stdout).unwrap().trim() > ls[4999]);
+    }
+}
+
+/// `uuidkit new v7 --state PATH` with something odd at PATH: exit 1, a
+/// message naming the path and what is there, nothing written anywhere, and
+/// the thing itself unchanged (type, device number, modification time).
+fn assert_state_refused(dir: &std::path::Path, path: &std::path::Path, what: &str) {
+    use std::os::unix::fs::MetadataExt;
+    let print = |p: &std::path::Path| {
+        let m = std::fs::symlink_metadata(p).unwrap();
+        (m.file_type(), m.rdev(), m.mtime(), m.mtime_nsec())
+    };
+    let listing = || {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        v
+    };
+    let (before, files) = (print(path), listing());
+    for kind in ["v1", "v6", "v7"] {
+        let err = fails(&["new", kind, "--state", path.to_str().unwrap()], 1);
+        assert_eq!(
+            err,
+            format!(
+                "uuidkit: error: --state {p}: expected a regular file or nothing at {p}, \
+                 found {what}; left untouched\n",
+                p = path.display()
+            )
+        );
+    }
+    assert_eq!(print(path), before, "{} was touched", path.display());
+    assert_eq!(
+        listing(),
+        files,
+        "files appeared next to {}",
+        path.display()
+    );
+}
+
+#[test]
+fn state_path_that_is_not_a_regular_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fifo = d.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert_state_refused(d, &fifo, "a FIFO");
+    let sock = d.join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    assert_state_refused(d, &sock, "a socket");
+    let sub = d.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    assert_state_refused(d, &sub, "a directory");
+    // A link to one of them: the message names both.
+    let link = d.join("link");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let err = fails(&["new", "v7", "--state", link.to_str().unwrap()], 1);
+    assert_contains!(err, format!("{} (-> {})", link.display(), fifo.display()));
+    assert_contains!(err, "found a FIFO; left untouched");
+}
+
+#[test]
+fn state_path_that_is_a_device_node_is_refused() {
+    let prerequisite = test_support::all([
+        test_support::root(),
+        test_support::command("mknod", &["--version"]),
+    ]);
+    if !test_support::require("state_path_that_is_a_device_node_is_refused", prerequisite) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dev = dir.path().join("null");
+    let made = Command::new("mknod")
+        .arg(&dev)
+        .args(["c", "1", "3"])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert_state_refused(dir.path(), &dev, "a character device");
+}
+
+#[test]
+fn state_symlink_is_followed_and_keeps_being_shared() {
+    let dir = tempfile::tempdir().unwrap();
+    let shared = dir.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    let target = shared.join("state");
+    let link = dir.path().join("state");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let a = ok(&["new", "v7", "-n", "100", "--state", link.to_str().unwrap()]);
+    let b = ok(&[
+        "new",
+        "v7",
+        "-n",
+        "100",
+        "--state",
+        target.to_str().unwrap(),
+    ]);
+    let c = ok(&["new", "v7", "-n", "100", "--state", link.to_str().unwrap()]);
+    assert!(lines(&a)[99] < lines(&b)[0] && lines(&b)[99] < lines(&c)[0]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let stored = uuidkit::state::FileStore::new(&target).load().unwrap();
+    assert_eq!(
+        stored.v7.unwrap().hwm_ms,
+        (bits(lines(&c)[99]) >> 80) as u64 + 1
+    );
+    let mut by_link: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    by_link.sort();
+    assert_eq!(
+        by_link,
+        ["shared", "state"],
+        "lock and temporary files sit by the target"
+    );
+}
+
+#[test]
+fn state_in_a_missing_directory_is_an_error_not_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typo/state");
+    let err = fails(&["new", "v1", "--state", path.to_str().unwrap()], 1);
+    assert_eq!(
+        err,
+        format!(
+            "uuidkit: error: --state {}: expected the directory {} to exist, found nothing there\n",
+            path.display(),
+            dir.path().join("typo").display()
+        )
+    );
+    assert!(!dir.path().join("typo").exists());
+}
+
+/// Another process holds the state file's lock: every kind waits for it once
+/// (the library's 2 s), warns once, and generates the rest in process.
+#[test]
+fn held_lock_costs_one_wait_and_one_warning_per_run() {
+    let name = "held_lock_costs_one_wait_and_one_warning_per_run";
+    if !test_support::require(name, test_support::command("flock", &["--version"])) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let lock = dir.path().join("state.lock");
+    std::fs::write(&lock, "").unwrap();
+    let ready = dir.path().join("ready");
+    // `flock` takes the lock, then the shell says so and sleeps.
+    let mut holder = Command::new("flock")
+        .arg(&lock)
+        .args(["sh", "-c", "touch \"$0\"; exec sleep 60"])
+        .arg(&ready)
+        .spawn()
+        .unwrap();
+    while !ready.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let p = path.to_str().unwrap();
+    for kind in ["v1", "v6", "v7"] {
+        let start = std::time::Instant::now();
+        // A bound no run with one wait comes near, and that one wait per
+        // block or per UUID would pass many times over.
+        let out = run_within(
+            &["new", kind, "-n", "2000", "--state", p],
+            std::time::Duration::from_secs(60),
+        );
+        let took = start.elapsed();
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2000);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{kind}: one warning: {err}");
+        assert_contains!(err, "state file not lockable, using in-process state");
+        assert!(
+            took < std::time::Duration::from_secs(8),
+            "{kind}: took {took:?}"
+        );
+    }
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+}
+
+#[test]
+fn clock_seq_with_state_is_honoured_or_refused_never_dropped() {
+    for kind in ["v1", "v6"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state");
+        let p = path.to_str().unwrap();
+        let run = |cs: &str, node: &[&str]| {
+            let mut args = vec!["new", kind, "-n", "3", "--state", p, "--clock-seq", cs];
+            args.extend_from_slice(node);
+            args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        };
+        let args = |v: &[String]| v.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+        let cs_of = |out: &str| {
+            lines(out)
+                .iter()
+                .map(|l| time_and_clock_seq(l).1)
+                .collect::<Vec<_>>()
+        };
+        // Fresh state: honoured, and stored.
+        let a = run("0x1234", &[]);
+        let out = ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [0x1234; 3], "{}", args(&a));
+        // Equal to the stored one: honoured.
+        let out = ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [0x1234; 3]);
+        // Another one for the same node: a usage error that says why.
+        let before = std::fs::read(&path).unwrap();
+        let b = run("5", &[]);
+        let err = fails(&b.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+        assert_eq!(
+            err,
+            format!(
+                "uuidkit: error: --clock-seq 0x0005 conflicts with --state {p}: it holds {kind} \
+                 clock sequence 0x1234 for this node, which changes only when the clock goes back; \
+                 omit --clock-seq, or give --node another MAC or --state another file\n"
+            )
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), before, "state untouched");
+        // Another node takes a fresh clock sequence: the given one.
+        let c = run("5", &["--node", "02:00:00:00:00:09"]);
+        let out = ok(&c.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [5; 3]);
+    }
+}
+
+/// v1 with its stored mark an hour ahead: at once, a new clock sequence
+/// (RFC 9562 §6.3), the clock's time, and one warning saying by how much.
+#[test]
+fn v1_mark_ahead_of_the_clock_takes_a_new_clock_sequence_with_one_warning() {
+    use uuidkit::state::{GregorianMark, StateRecord};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let now_ts60 = now_ms() * 10_000 + uuidkit::GREGORIAN_TO_UNIX_100NS;
+    let mark = GregorianMark {
+        hwm: now_ts60 + 36_000_000_000, // one hour
+        clock_seq: 0x1234,
+        node: [0x9f, 0x6b, 0xde, 0xce, 0xd8, 0x46],
+    };
+    let rec = StateRecord {
+        v1: Some(mark),
+        ..StateRecord::default()
+    };
+    std::fs::write(&path, rec.emit()).unwrap();
+    let limit = std::time::Duration::from_secs(20);
+    let out = run_within(
+        &["new", "v1", "-n", "3", "--state", path.to_str().unwrap()],
+        limit,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for l in lines(&text) {
+        let (ts, cs) = time_and_clock_seq(l);
+        assert_eq!(cs, 0x1235, "{l}");
+        assert!((ts as u64) < mark.hwm, "at the clock, not the mark: {l}");
+    }
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let by: f64 = err
+        .split("the clock is behind the stored v1 mark by ")
+        .nth(1)
+        .and_then(|r| r.strip_suffix(" s; new clock sequence\n"))
+        .unwrap_or_else(|| panic!("{err}"))
+        .parse()
+        .unwrap();
+    // An hour, give or take the coarse clock's resolution and the run's start.
+    assert!((3_590.0..3_601.0).contains(&by), "{err}");
+}

@@ -14,3 +14,4 @@ mod pipe;
 mod progress;
 mod range;
 mod state;
+mod times;

@@ -39,6 +39,16 @@ pub const MAX_GREGORIAN_TIMESTAMP: u64 = (1 << 60) - 1;
 /// ```
 pub const MAX_UNIX_TS_MS: u64 = (1 << 48) - 1;
 
+/// The largest timestamp of the time-based v8 layout (RFC 9562 Appendix B.1):
+/// 60 bits of 10-ns units since the Unix epoch, which end in the year 2335.
+///
+/// ```
+/// use uuidkit::{MAX_V8_TIME_10NS, Uuid};
+/// assert_eq!(Uuid::new_v8_time(MAX_V8_TIME_10NS, 0).v8_time_10ns(), Some(MAX_V8_TIME_10NS));
+/// assert_eq!(MAX_V8_TIME_10NS, (1 << 60) - 1);
+/// ```
+pub const MAX_V8_TIME_10NS: u64 = (1 << 60) - 1;
+
 /// The largest 14-bit clock sequence of versions 1 and 6 (RFC 9562 §5.1).
 ///
 /// ```

@@ -237,6 +237,7 @@ pub use crate::fields::Fields;
 pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};
 pub use crate::layout::{
     GREGORIAN_TO_UNIX_100NS, MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS,
+    MAX_V8_TIME_10NS,
 };
 pub use crate::name::namespace;
 pub use crate::non_nil::{NonNilError, NonNilUuid};

@@ -351,8 +351,11 @@ pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
     let err = |kind, at| ParseError::new(kind, at, strict);
     let bad_char = |at: usize, expected| err(found_at(s, at, expected), Some(at));
 
-    // Which form does the input try to be? Strip its wrapping.
-    let (body, off, wrapped) = if s.len() >= 4 && s[..4].eq_ignore_ascii_case(&URN_PREFIX[..4]) {
+    // Which form does the input try to be? Strip its wrapping (strict parsing
+    // takes no wrapping: a brace or a prefix is then simply not a hex digit).
+    let (body, off, wrapped) = if strict {
+        (s, 0, false)
+    } else if s.len() >= 4 && s[..4].eq_ignore_ascii_case(&URN_PREFIX[..4]) {
         // "urn:" — the rest of the prefix must follow.
         for (i, &want) in URN_PREFIX.iter().enumerate().skip(4) {
             match s.get(i) {
@@ -373,7 +376,7 @@ pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
         (s, 0, false)
     };
 
-    if !wrapped && s.len() == 38 && HEX[s[0] as usize] == 0xff && s[0] != b'-' {
+    if !strict && !wrapped && s.len() == 38 && HEX[s[0] as usize] == 0xff && s[0] != b'-' {
         // The braced length, without the opening brace.
         return bad_char(0, Expected::OpeningBrace);
     }
@@ -414,6 +417,10 @@ pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
         }
     }
 
+    if body.iter().all(|&c| c == b'-') {
+        // Hyphens only ("-"): no group of digits to count.
+        return err(ParseErrorKind::InvalidLength { found: s.len() }, None);
+    }
     // Hyphenated: five groups of 8-4-4-4-12 digits.
     let count = body.split(|&c| c == b'-').count();
     if count != 5 {

@@ -7,10 +7,10 @@ use rand_core::Rng;
 use shake::XofReader as _;
 
 use crate::generator::{ClockBackPolicy, DEFAULT_TOLERANCE_NS, GenError, GenErrorKind, Generator};
-use crate::{Clock, Uuid, Version};
+use crate::{Clock, MAX_V8_TIME_10NS, Uuid, Version};
 
 /// Appendix B.1's timestamp: 60 bits of 10-ns units since the Unix epoch.
-const MASK_60: u64 = (1 << 60) - 1;
+const MASK_60: u64 = MAX_V8_TIME_10NS;
 /// The 62 bits of `custom_c`.
 const MASK_62: u128 = (1 << 62) - 1;
 
@@ -357,6 +357,14 @@ impl<C: Clock, R: Rng> V8TimeGenerator<C, R> {
                 }
             }
         };
+        if t > MAX_V8_TIME_10NS {
+            // The field would wrap to 1970: the output must keep increasing.
+            return Err(GenError::new(
+                GenErrorKind::TimestampOutOfRange,
+                MAX_V8_TIME_10NS,
+                t,
+            ));
+        }
         self.last = t;
         self.started = true;
         Ok(Uuid::new_v8_time(t, self.rng.next_u64()))
@@ -367,7 +375,11 @@ impl<C: Clock, R: Rng> Generator for V8TimeGenerator<C, R> {
     /// The next UUID at the clock's current time.
     ///
     /// # Errors
-    /// [`GenErrorKind::ClockBehind`] under [`ClockBackPolicy::Error`] only.
+    /// [`GenErrorKind::ClockBehind`] under [`ClockBackPolicy::Error`], and
+    /// [`GenErrorKind::TimestampOutOfRange`] past the layout's end in 2335
+    /// ([`MAX_V8_TIME_10NS`](crate::MAX_V8_TIME_10NS), in 10-ns units): the
+    /// 60-bit field would wrap, so nothing is returned rather than a UUID
+    /// below the last one.
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V8TimeGenerator};
@@ -385,6 +397,36 @@ impl<C: Clock, R: Rng> Generator for V8TimeGenerator<C, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{ManualClock, ThreadRng};
+    use std::format;
+    use std::string::ToString;
+
+    #[test]
+    fn time_generator_errors_at_the_end_of_its_field_instead_of_wrapping() {
+        let end_ns = MAX_V8_TIME_10NS * 10;
+        let clock = ManualClock::new(end_ns - 20);
+        let mut g = V8TimeGenerator::new(&clock, ThreadRng);
+        let a = g.generate().unwrap();
+        let b = g.generate().unwrap();
+        let c = g.generate().unwrap();
+        assert!(a < b && b < c, "increasing up to the last unit");
+        assert_eq!(c.v8_time_10ns(), Some(MAX_V8_TIME_10NS));
+        for _ in 0..2 {
+            let e = g.generate().unwrap_err();
+            assert_eq!(e.kind(), GenErrorKind::TimestampOutOfRange);
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "timestamp out of range: expected at most {MAX_V8_TIME_10NS}, found {}",
+                    MAX_V8_TIME_10NS + 1
+                )
+            );
+        }
+        // 2336-01-01T00:00:00Z, past the end: an error, not 1970.
+        let mut fresh = V8TimeGenerator::new(ManualClock::new(0), ThreadRng);
+        let e = fresh.at(11_581_142_400_000_000_000).unwrap_err();
+        assert_eq!(e.kind(), GenErrorKind::TimestampOutOfRange);
+    }
 
     proptest::proptest! {
         #[test]

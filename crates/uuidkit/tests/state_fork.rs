@@ -12,6 +12,7 @@ const N: usize = 2000;
 fn forked_child_reserves_its_own_block() {
     let dir = std::env::temp_dir().join(format!("uuidkit-state-fork-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let r = Reserver::new(FileStore::new(dir.join("state")), BlockPolicy::default());
     let mut g = V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r.lease_v1());
     let warm = g.generate().unwrap();

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use uuidkit::state::{BlockOrigin, BlockPolicy, MemoryStore, Reserver};
+use uuidkit::state::{BlockOrigin, BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
 use uuidkit::{
     GenErrorKind, Generator, ManualClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
 };
@@ -191,4 +191,71 @@ fn v7_clock_far_behind_the_block_is_an_error_not_a_step_back() {
         Some(T0_MS),
         "counting on in the same block and millisecond"
     );
+}
+
+/// Runs `f` on a thread and fails if it takes longer than `limit`: a
+/// generator that spins must fail the test, not hang the suite.
+fn within<T: Send + 'static>(
+    limit: std::time::Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(limit)
+        .expect("generation did not finish in time (spinning?)")
+}
+
+#[test]
+fn v7_stored_mark_far_ahead_of_the_clock_continues_above_it_at_once() {
+    for ahead_ms in [60_000u64, 3_600_000] {
+        let mark = T0_MS + ahead_ms;
+        let (uuids, origin, stored) = within(std::time::Duration::from_secs(20), move || {
+            let store = MemoryStore::with_record(StateRecord {
+                v7: Some(V7Mark { hwm_ms: mark }),
+                ..StateRecord::default()
+            });
+            let r = Reserver::new(store, BlockPolicy::default());
+            let clock = ManualClock::new(T0);
+            let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+            let mut out = Vec::new();
+            for i in 0..3_000 {
+                out.push(g.generate().unwrap());
+                if i % 1_000 == 999 {
+                    clock.advance(1_000_000);
+                }
+            }
+            let mut batch = [Uuid::NIL; 500];
+            g.fill(&mut batch).unwrap();
+            out.extend(batch);
+            let origin = g.store().block().unwrap().origin;
+            drop(g);
+            let stored = r.store().transact(&mut |old| *old.unwrap());
+            assert!(stored.is_safe());
+            let mut rec = None;
+            r.store().transact(&mut |old| {
+                rec = old.copied();
+                *old.unwrap()
+            });
+            (out, origin, rec.unwrap().v7.unwrap().hwm_ms)
+        });
+        assert_eq!(uuids[0].unix_ts_ms(), Some(mark), "starts at the mark");
+        assert!(uuids.windows(2).all(|w| w[0] < w[1]), "strictly increasing");
+        let last_ms = uuids.last().unwrap().unix_ts_ms().unwrap();
+        assert!(
+            last_ms < mark + 100,
+            "stays within the one block it reserved"
+        );
+        assert_eq!(
+            origin,
+            BlockOrigin::ClockBehind { by: ahead_ms },
+            "the reservation says by how much the clock is behind"
+        );
+        assert_eq!(
+            stored,
+            last_ms + 1,
+            "the mark moved only past what was used"
+        );
+    }
 }

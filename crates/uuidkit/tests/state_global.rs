@@ -141,6 +141,7 @@ fn state_now_v7_shares_the_uuidkit_state_file_across_processes() {
 fn configured_process_wide_generators_report_status_and_release() {
     let dir = std::env::temp_dir().join(format!("uuidkit-state-global-cfg-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
+    fs::create_dir(&dir).unwrap(); // a path given explicitly: its directory must exist
     let path = dir.join("state");
     state::configure(StateConfig::new(&path));
     let (a, s1) = state::now_v1().unwrap();

@@ -155,24 +155,24 @@ fn bad_file_gives_v1_a_random_clock_sequence_and_is_repaired() {
 }
 
 #[test]
-fn unreadable_path_a_directory_falls_back_in_process() {
+fn a_directory_at_the_path_is_refused_and_state_stays_in_process() {
     let dir = scratch("isdir");
     let path = dir.join("state");
-    fs::create_dir(&path).unwrap(); // reading it fails (EISDIR), so does renaming onto it
+    fs::create_dir(&path).unwrap();
     let clock = ManualClock::new(T0);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
     let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
     let mut last = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
+    let w = status.write_error().unwrap();
+    assert_eq!(w.kind(), StateErrorKind::NotRegular, "{status}");
     assert_eq!(
-        status.read_error().map(|e| e.kind()),
-        Some(StateErrorKind::Unreadable),
-        "{status}"
-    );
-    assert_eq!(
-        status.write_error().map(|e| e.kind()),
-        Some(StateErrorKind::Unwritable),
-        "{status}"
+        w.to_string(),
+        format!(
+            "state file refused, using in-process state: expected a regular file or nothing at {}, \
+             found a directory; left untouched",
+            path.display()
+        )
     );
     assert!(status.reason().unwrap().kind().is_in_process_fallback());
     // Several blocks in fallback: still increasing.
@@ -304,5 +304,49 @@ fn read_only_directory_honours_the_file_and_recovers() {
     let stored = FileStore::new(&path).load().unwrap().v7.unwrap();
     assert!(stored.hwm_ms > last.unix_ts_ms().unwrap());
     drop((g, h));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A lock held by another process costs one wait, not one per block: after
+/// the first timeout, transactions try once and fall back at once, for every
+/// version; once the lock is free again, the file is used again.
+#[test]
+fn a_held_lock_is_waited_for_once_per_store() {
+    use std::os::unix::io::AsRawFd;
+    let dir = scratch("contended");
+    let path = dir.join("state");
+    let holder = fs::File::create(dir.join("state.lock")).unwrap();
+    // SAFETY: flock on a descriptor we own.
+    assert_eq!(unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX) }, 0);
+    let timeout = std::time::Duration::from_millis(300);
+    let store = FileStore::new(&path).with_lock_timeout(timeout);
+    let r = Reserver::new(store, BlockPolicy::default());
+    let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
+    let start = std::time::Instant::now();
+    let mut v1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    let mut v6 = uuidkit::V6Generator::new(&clock, ThreadRng).with_store(r.lease_v6());
+    let mut v7 = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    for _ in 0..20 {
+        // Each round moves past the 100 ms block: 60 reservations in all.
+        v1.generate().unwrap();
+        v6.generate().unwrap();
+        v7.generate().unwrap();
+        clock.advance(150_000_000);
+    }
+    drop((v1, v6, v7));
+    let took = start.elapsed();
+    assert!(
+        took < timeout * 5,
+        "60 reservations under a held lock took {took:?}: more than one wait"
+    );
+    let status = r.last_status().unwrap();
+    assert_eq!(
+        status.write_error().map(|e| e.kind()),
+        Some(StateErrorKind::Unlockable)
+    );
+    assert!(!path.exists(), "the file was not written without the lock");
+    drop(holder);
+    let (_, status) = r.reserve_v7(T0 / 1_000_000);
+    assert!(status.is_persisted(), "the lock is free again: {status}");
     fs::remove_dir_all(&dir).unwrap();
 }

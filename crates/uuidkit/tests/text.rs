@@ -59,6 +59,36 @@ fn strict_accepts_only_the_abnf() {
     assert_eq!(e.to_string(), "group 5 has 11 digits: expected 12");
     let e = Uuid::parse_strict("abc").unwrap_err();
     assert_eq!(e.to_string(), "invalid length 3: expected 36");
+    // Strict never takes braces or a prefix: a broken wrapped form is not
+    // diagnosed as one (no "expected '}'").
+    for (s, found) in [
+        ("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6", '{'),
+        ("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6)", '{'),
+        ("(f81d4fae-7dec-11d0-a765-00a0c91e6bf6)", '('),
+        ("urn:uid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", 'u'),
+    ] {
+        let e = Uuid::parse_strict(s).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("invalid character '{found}' at position 0: expected a hex digit"),
+            "{s}"
+        );
+    }
+}
+
+/// Hyphens alone hold no groups to count: they are the wrong length.
+#[test]
+fn hyphens_alone_are_a_wrong_length_not_groups() {
+    for (s, n) in [("-", 1), ("--", 2), ("{-}", 3)] {
+        let e = Uuid::parse(s).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::InvalidLength { found: n }, "{s}");
+        assert_eq!(
+            e.to_string(),
+            format!("invalid length {n}: expected 36 (hyphenated), 32, 38 or 45")
+        );
+    }
+    let e = Uuid::parse_strict("-").unwrap_err();
+    assert_eq!(e.to_string(), "invalid length 1: expected 36");
 }
 
 #[test]

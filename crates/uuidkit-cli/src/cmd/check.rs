@@ -22,7 +22,7 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
         if let Err(e) = crate::text::read(item.bytes, args.from, args.strict) {
             invalid += 1;
             if !args.quiet {
-                let report = report(&item.label(), &item.text(), &e);
+                let report = report(&item.label(), item.bytes, &e);
                 for line in report.lines() {
                     out.line(line.as_bytes())?;
                 }
@@ -38,40 +38,23 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
     })
 }
 
-/// The report for one invalid input: the error, the input, and a caret under the
-/// offending character when the error has a position.
-pub fn report(label: &str, text: &str, e: &InputError) -> String {
-    let (shown, col) = render(text, e.position());
-    let mut s = format!("{label}: {e}\n    {shown}\n");
-    if let Some(col) = col {
+/// The report for one invalid input: the error, the input (escaped, and cut
+/// around the error if long), and a caret under the offending character when
+/// the error has a position.
+pub fn report(label: &str, text: &[u8], e: &InputError) -> String {
+    let shown = input::echo(text, e.position());
+    let mut s = match shown.cut {
+        None => format!("{label}: {e}\n    {}\n", shown.shown),
+        Some(len) => format!(
+            "{label}: {e} (input of {len} bytes, shown in part)\n    {}\n",
+            shown.shown
+        ),
+    };
+    if let Some(col) = shown.column {
         s.push_str(&" ".repeat(4 + col));
         s.push_str("^\n");
     }
     s
-}
-
-/// The input with control characters escaped, and the display column of byte `pos`.
-fn render(text: &str, pos: Option<usize>) -> (String, Option<usize>) {
-    let mut shown = String::with_capacity(text.len());
-    let mut col = None;
-    let mut width = 0;
-    for (i, c) in text.char_indices() {
-        if pos == Some(i) {
-            col = Some(width);
-        }
-        if c.is_control() {
-            let esc: String = c.escape_default().collect();
-            width += esc.chars().count();
-            shown.push_str(&esc);
-        } else {
-            width += 1;
-            shown.push(c);
-        }
-    }
-    if pos.is_some_and(|p| p >= text.len()) {
-        col = Some(width);
-    }
-    (shown, col)
 }
 
 #[cfg(test)]
@@ -82,7 +65,7 @@ mod tests {
     #[test]
     fn caret_under_the_bad_character() {
         let e = InputError::Hex(Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err());
-        let r = report("line 3", "f81d4fae-gdec-11d0-a765-00a0c91e6bf6", &e);
+        let r = report("line 3", b"f81d4fae-gdec-11d0-a765-00a0c91e6bf6", &e);
         let lines: Vec<&str> = r.lines().collect();
         assert!(lines[0].starts_with("line 3: "), "{r}");
         assert_eq!(lines[1], "    f81d4fae-gdec-11d0-a765-00a0c91e6bf6");
@@ -91,10 +74,9 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped_and_counted() {
-        let (shown, col) = render("a\tb", Some(2));
-        assert_eq!(shown, "a\\tb");
-        assert_eq!(col, Some(3));
-        let (_, col) = render("é-x", Some(3));
-        assert_eq!(col, Some(2));
+        let e = input::echo(b"a\tb", Some(2));
+        assert_eq!((e.shown.as_str(), e.column), ("a\\tb", Some(3)));
+        let e = input::echo("é-x".as_bytes(), Some(3));
+        assert_eq!(e.column, Some(2));
     }
 }

@@ -5,8 +5,6 @@
 //! pair passes through unchanged), is reported on stderr with its line number and
 //! produces no output line; the exit status is then 1.
 
-use std::io::Write;
-
 use uuidkit::Uuid;
 
 use crate::error::{Error, Outcome};
@@ -26,13 +24,7 @@ pub fn run(args: &ConvertArgs) -> Result<Outcome, Error> {
             Ok(u) => out.uuid(&u, args.format, args.upper)?,
             Err(e) => {
                 invalid = true;
-                out.flush()?;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "uuidkit: {}: {e} (input '{}')",
-                    item.label(),
-                    item.text().escape_debug()
-                );
+                out.report(&input::rejection(&item, &e))?;
             }
         }
         Ok(())

@@ -2,10 +2,11 @@
 //!
 //! Human output is one block per UUID (blank line between blocks); `--json` is one
 //! object per line with at least `uuid`, `variant`, `version`, `time`, `clock_seq`
-//! and `node`. Invalid inputs are reported on stderr with their line number and the
+//! and `node`. An integer field whose range exceeds 2^53 (`timestamp`, 60 bits;
+//! `rand_b` and `custom_c`, 62 bits) is a string of decimal digits, whatever its
+//! value, so that a reader that holds numbers as doubles (JavaScript, jq) gets
+//! it exactly; every other integer is a JSON number. Invalid inputs are reported on stderr with their line number and the
 //! run continues; the exit status is then 1.
-
-use std::io::Write;
 
 use serde_json::{Map, Value, json};
 use uuidkit::{Uuid, Variant};
@@ -38,14 +39,7 @@ pub fn run(args: &InspectArgs) -> Result<Outcome, Error> {
             }
             Err(e) => {
                 invalid = true;
-                out.flush()?;
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "uuidkit: {}: {} (input '{}')",
-                    item.label(),
-                    e,
-                    item.text().escape_debug()
-                );
+                out.report(&input::rejection(&item, &e))?;
             }
         }
         Ok(())
@@ -154,6 +148,12 @@ pub fn describe(u: &Uuid) -> Description {
     d
 }
 
+/// A field whose range exceeds 2^53, as JSON: decimal digits in a string (see
+/// the module docs), for every value of the field.
+fn wide(v: u64) -> Value {
+    Value::String(v.to_string())
+}
+
 /// The time of a v1, v6 or v7 UUID with `digits` fractional digits.
 fn time_of(u: &Uuid, digits: u32) -> Option<String> {
     u.unix_nanos().map(|t| time::format_rfc3339(t, digits))
@@ -174,7 +174,7 @@ impl Description {
         self.row(
             "timestamp",
             &format!("{ts60} (0x{ts60:015x}) 100-ns intervals since 1582-10-15"),
-            json!(ts60),
+            wide(ts60),
         );
         let (kind, text) = if node[0] & 1 == 1 {
             (
@@ -209,7 +209,7 @@ impl Description {
         self.time = time_of(u, 3);
         self.row("unix_ts_ms", &format!("{ms} (0x{ms:012x})"), json!(ms));
         self.row("rand_a", &format!("0x{rand_a:03x}"), json!(rand_a));
-        self.row("rand_b", &format!("0x{rand_b:016x}"), json!(rand_b));
+        self.row("rand_b", &format!("0x{rand_b:016x}"), wide(rand_b));
         // Method 3 (§6.2): rand_a = floor(fraction of the millisecond × 4096).
         let ns = time::from_unix_ms(ms) + i128::from(rand_a) * 1_000_000 / 4096;
         let at = time::format_rfc3339(ns, 6);
@@ -247,7 +247,7 @@ impl Description {
         };
         self.row("custom_a", &format!("0x{a:012x}"), json!(a));
         self.row("custom_b", &format!("0x{b:03x}"), json!(b));
-        self.row("custom_c", &format!("0x{c:016x}"), json!(c));
+        self.row("custom_c", &format!("0x{c:016x}"), wide(c));
         let b1 = time::format_rfc3339(i128::from(t10) * 10, 8);
         self.row(
             "b1_time",
@@ -352,12 +352,12 @@ mod tests {
         for key in ["time", "clock_seq", "node", "timestamp", "node_kind"] {
             assert_eq!(a1[key], a5[key], "{key}: the same fields in both layouts");
         }
-        assert_eq!(a1["timestamp"], 0x1EC9414C232AB00u64);
+        assert_eq!(a1["timestamp"], "138648505420000000");
         assert_eq!(a5["as_v1"], "c232ab00-9414-11ec-b3c8-9f6bdeced846");
         let a6 = describe(&Uuid::from_u128(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F)).to_json();
         assert_eq!(
             (&a6["unix_ts_ms"], &a6["rand_b"]),
-            (&json!(0x017F22E279B0u64), &json!(0x18C4DC0C0C07398Fu64))
+            (&json!(0x017F22E279B0u64), &json!("1784793296645077391"))
         );
         assert_eq!(a6["node"], Value::Null);
     }
@@ -376,7 +376,7 @@ mod tests {
     fn b1_v8_time_reading() {
         let j = describe(&Uuid::from_u128(0x2489E9AD_2EE2_8E00_8EC9_32D5F69181C0)).to_json();
         assert_eq!(j["b1_time"], "2022-02-22T19:22:22.00000000Z");
-        assert_eq!(j["custom_c"], 0x0EC932D5F69181C0u64);
+        assert_eq!(j["custom_c"], 0x0EC932D5F69181C0u64.to_string());
         assert_eq!(j["time"], Value::Null);
     }
 

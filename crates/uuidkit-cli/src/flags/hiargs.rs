@@ -94,10 +94,11 @@ fn usage(msg: impl Into<String>) -> Error {
 
 impl NewPlan {
     fn from_new(a: NewArgs) -> Result<NewPlan, Error> {
-        let name = match (&a.name, &a.name_hex) {
-            (Some(n), _) => Some(n.as_bytes().to_vec()),
-            (None, Some(h)) => Some(h.0.clone()),
-            (None, None) => None,
+        let name = match (&a.name, &a.name_hex, &a.name_file) {
+            (Some(n), _, _) => Some(n.as_encoded_bytes().to_vec()),
+            (None, Some(h), _) => Some(h.0.clone()),
+            (None, None, Some(path)) => Some(read_name_file(path)?),
+            (None, None, None) => None,
         };
         let k = a.kind;
         let name_based = matches!(k, Kind::V3 | Kind::V5)
@@ -120,6 +121,7 @@ impl NewPlan {
             reject("--namespace", a.namespace.is_some(), why)?;
             reject("--name", a.name.is_some(), why)?;
             reject("--name-hex", a.name_hex.is_some(), why)?;
+            reject("--name-file", a.name_file.is_some(), why)?;
         }
         reject(
             "--hash",
@@ -157,7 +159,7 @@ impl NewPlan {
             };
             let Some(name) = name else {
                 return Err(usage(format!(
-                    "{kname} is name-based: it needs --name TEXT or --name-hex HEX"
+                    "{kname} is name-based: it needs --name TEXT, --name-hex HEX or --name-file FILE"
                 )));
             };
             Some((ns.0, name))
@@ -222,12 +224,15 @@ impl NewPlan {
             ));
         }
         let name = match (&c.name, c.hex) {
-            (Some(n), true) => Some(
-                n.parse::<super::HexBytes>()
-                    .map_err(|e| usage(format!("invalid value '{n}' for -N with -x: {e}")))?
-                    .0,
-            ),
-            (Some(n), false) => Some(n.as_bytes().to_vec()),
+            (Some(n), true) => {
+                let n = n.to_string_lossy();
+                Some(
+                    n.parse::<super::HexBytes>()
+                        .map_err(|e| usage(format!("invalid value '{n}' for -N with -x: {e}")))?
+                        .0,
+                )
+            }
+            (Some(n), false) => Some(n.as_encoded_bytes().to_vec()),
             (None, _) => None,
         };
         let name = if name_based {
@@ -260,10 +265,27 @@ impl NewPlan {
     }
 }
 
+/// The bytes of `--name-file PATH` (`-`: all of standard input), as they are.
+fn read_name_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
+    let read = if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut v).map(|_| v)
+    } else {
+        std::fs::read(path)
+    };
+    read.map_err(|e| {
+        Error::Failed(format!(
+            "--name-file {}: cannot read it: {e}",
+            path.display()
+        ))
+    })
+}
+
 fn check_time_range(kind: Kind, t: Nanos) -> Result<(), Error> {
     let r = match kind {
         Kind::V1 | Kind::V6 => crate::time::to_ts60(t).map(drop),
-        Kind::V7 | Kind::V8 => crate::time::to_unix_ms(t, false).map(drop),
+        Kind::V7 => crate::time::to_unix_ms(t, false).map(drop),
+        Kind::V8 => crate::time::to_v8_10ns(t).map(drop),
         _ => Ok(()),
     };
     r.map_err(|e| usage(format!("invalid value for --at: {e}")))

@@ -8,6 +8,7 @@
 mod hiargs;
 mod values;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -41,7 +42,10 @@ Examples:
     version,
     args_conflicts_with_subcommands = true,
     after_help = AFTER_HELP,
-    max_term_width = 100
+    max_term_width = 100,
+    // No styling: usage errors echo what the user typed with escape
+    // sequences made visible, which needs text free of clap's own.
+    styles = clap::builder::Styles::plain()
 )]
 pub struct Cli {
     /// The command to run (default: one v4 UUID).
@@ -191,7 +195,7 @@ pub enum MethodArg {
 /// `uuidkit new`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Name-based (v3, v5, v8 with --name/--name-hex): --namespace and --name are required.
+Name-based (v3, v5, v8 with --name/--name-hex/--name-file): --namespace and a name are required.
 Time-based (v1, v6, v7, v8 without a name): --at fixes the time; v1/v6 also take --clock-seq
 and --node; v7 takes --method. --state FILE shares generator state with other processes.
 
@@ -231,9 +235,18 @@ pub struct NewArgs {
     #[arg(long, visible_alias = "ns", value_name = "NS")]
     pub namespace: Option<NamespaceArg>,
 
-    /// Name for name-based UUIDs, hashed as its UTF-8 bytes.
-    #[arg(long, value_name = "TEXT", conflicts_with = "name_hex")]
-    pub name: Option<String>,
+    /// Name for name-based UUIDs, hashed as its bytes; the next argument whatever it is (-foo too).
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["name_hex", "name_file"]
+    )]
+    pub name: Option<OsString>,
+
+    /// Name for name-based UUIDs: the bytes of FILE as they are (`-`: standard input).
+    #[arg(long, value_name = "FILE", conflicts_with = "name_hex")]
+    pub name_file: Option<PathBuf>,
 
     /// Name for name-based UUIDs, given as hex digits (binary names).
     #[arg(long, value_name = "HEX")]
@@ -243,7 +256,8 @@ pub struct NewArgs {
     #[arg(long, value_enum, value_name = "HASH")]
     pub hash: Option<HashArg>,
 
-    /// Generate at this time instead of now: RFC 3339 (2022-02-22T19:22:22Z) or @UNIX_MS.
+    /// Generate at this time instead of now: RFC 3339 (2022-02-22T19:22:22Z) or @UNIX_MS,
+    /// within the kind's range: v1/v6 1582 to 5236, v7 1970 to 10889, v8 1970 to 2335.
     #[arg(long, value_name = "TIME")]
     pub at: Option<TimeArg>,
 
@@ -259,7 +273,8 @@ pub struct NewArgs {
     #[arg(long, value_enum, value_name = "METHOD")]
     pub method: Option<MethodArg>,
 
-    /// Share generator state with other processes through FILE (RFC 9562 §6.3).
+    /// Share generator state with other processes through FILE (RFC 9562 §6.3): a regular
+    /// file or none yet (a symlink is followed), in a directory that exists.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
 }
@@ -267,7 +282,9 @@ pub struct NewArgs {
 /// `uuidkit inspect`.
 #[derive(Debug, Args)]
 pub struct InspectArgs {
-    /// One JSON object per line instead of a description.
+    /// One JSON object per line instead of a description. Integer fields that can exceed
+    /// 2^53 (timestamp, rand_b, custom_c) are decimal strings, so that readers using
+    /// doubles (JavaScript, jq) get them exactly; the others are numbers.
     #[arg(long)]
     pub json: bool,
 
@@ -277,7 +294,7 @@ pub struct InspectArgs {
 
     /// UUIDs to inspect (any text form); without them, one per line from stdin.
     #[arg(value_name = "UUID")]
-    pub uuids: Vec<String>,
+    pub uuids: Vec<OsString>,
 }
 
 /// `uuidkit check`.
@@ -297,7 +314,7 @@ pub struct CheckArgs {
 
     /// UUIDs to check; without them, one per line from stdin.
     #[arg(value_name = "UUID")]
-    pub uuids: Vec<String>,
+    pub uuids: Vec<OsString>,
 }
 
 /// Target version for `uuidkit convert --to`.
@@ -336,7 +353,7 @@ pub struct ConvertArgs {
 
     /// UUIDs to convert; without them, one per line from stdin.
     #[arg(value_name = "UUID")]
-    pub uuids: Vec<String>,
+    pub uuids: Vec<OsString>,
 }
 
 /// `uuidkit range`.
@@ -410,9 +427,14 @@ pub struct Compat {
     #[arg(short = 'n', long = "namespace", value_name = "NS")]
     pub namespace: Option<NamespaceArg>,
 
-    /// Name for -m/-s/-u uuid3|uuid5|uuid8.
-    #[arg(short = 'N', long = "name", value_name = "NAME")]
-    pub name: Option<String>,
+    /// Name for -m/-s/-u uuid3|uuid5|uuid8; the next argument whatever it is (-foo too).
+    #[arg(
+        short = 'N',
+        long = "name",
+        value_name = "NAME",
+        allow_hyphen_values = true
+    )]
+    pub name: Option<OsString>,
 
     /// Interpret the name (-N) as hex digits, as `uuidgen -x`.
     #[arg(short = 'x', long = "hex")]

@@ -143,17 +143,20 @@ pub struct ClockSeq(pub u16);
 impl FromStr for ClockSeq {
     type Err = String;
     fn from_str(s: &str) -> Result<ClockSeq, String> {
-        let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-            u32::from_str_radix(h, 16)
-        } else {
-            s.parse::<u32>()
+        // Digits only: the integer parsers would also take a sign (`0x+5`).
+        let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            Some(h) => (h, 16),
+            None => (s, 10),
         };
+        let well_formed = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
+        // Only too many digits can fail now: that is out of range too.
+        let v = well_formed.then(|| u32::from_str_radix(digits, radix).unwrap_or(u32::MAX));
         match v {
-            Ok(v) if v <= u32::from(uuidkit::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
-            Ok(_) => Err(format!(
+            Some(v) if v <= u32::from(uuidkit::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
+            Some(_) => Err(format!(
                 "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found {s}"
             )),
-            Err(_) => Err(format!(
+            None => Err(format!(
                 "expected a clock sequence as a decimal or 0x-hex number, found '{s}'"
             )),
         }
@@ -240,6 +243,36 @@ mod tests {
         let e = "0x4000".parse::<ClockSeq>().unwrap_err();
         assert!(e.contains("found 0x4000"), "{e}");
         assert!("-1".parse::<ClockSeq>().is_err());
+        // A sign is not a digit, in either base; too many digits are out of range.
+        for bad in ["0x+5", "+5", "0x-5", "0x", "", "0x 5", "5_0"] {
+            assert_eq!(
+                bad.parse::<ClockSeq>(),
+                Err(format!(
+                    "expected a clock sequence as a decimal or 0x-hex number, found '{bad}'"
+                ))
+            );
+        }
+        let e = "99999999999999999999".parse::<ClockSeq>().unwrap_err();
+        assert!(e.starts_with("expected a 14-bit clock sequence"), "{e}");
+    }
+
+    /// Non-ASCII in a MAC address is named as the character it is, at its
+    /// byte position, whatever the length (17 bytes is the colon form's).
+    #[test]
+    fn mac_non_ascii_is_named_not_mangled() {
+        for (s, c, at) in [
+            ("9f:6b:de:ce:d8:é", 'é', 15),
+            ("9f:6b:de:ce:d8:4é", 'é', 16),
+            ("é", 'é', 0),
+            ("9f:6b:de:ce:d€", '€', 13),
+            ("9f6bdeced84\u{202e}", '\u{202e}', 11),
+        ] {
+            let e = s.parse::<MacAddr>().unwrap_err();
+            assert!(
+                e.contains(&format!("found '{c}' at position {at} in ")),
+                "{e}"
+            );
+        }
     }
 
     #[test]

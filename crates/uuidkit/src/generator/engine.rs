@@ -92,6 +92,11 @@ pub(crate) struct Engine {
     tolerance_ticks: u64,
     last: u128,
     started: bool,
+    /// A store moved the engine above its clock (a stored mark ahead of the
+    /// clock): until the clock catches up, a clock far behind is not a step
+    /// back to follow or report, and a rollover advances the timestamp
+    /// whatever the policy, so generation continues above the mark at once.
+    pinned: bool,
 }
 
 #[inline]
@@ -117,6 +122,7 @@ impl Engine {
             tolerance_ticks,
             last: 0,
             started: false,
+            pinned: false,
         }
     }
 
@@ -170,7 +176,7 @@ impl Engine {
         if !self.started || now > last_tick {
             return Ok(((now as u128) << c) | self.seed(rng));
         }
-        if last_tick - now > self.tolerance_ticks {
+        if last_tick - now > self.tolerance_ticks && !self.pinned {
             return match self.spec.clock_back {
                 ClockBackPolicy::Reset => Ok(((now as u128) << c) | self.seed(rng)),
                 ClockBackPolicy::Error => Err(Stop::Err(GenError::new(
@@ -191,23 +197,36 @@ impl Engine {
             return Ok(next);
         }
         match self.spec.rollover {
-            RolloverPolicy::AdvanceTimestamp => {
-                let tick = last_tick + 1;
-                if tick >> self.spec.frac_bits > MAX_MS {
-                    return Err(Stop::Err(GenError::new(
-                        GenErrorKind::TimestampOutOfRange,
-                        MAX_MS,
-                        tick >> self.spec.frac_bits,
-                    )));
-                }
-                Ok(((tick as u128) << c) | self.seed(rng))
-            }
+            _ if self.pinned => self.advance(last_tick, rng),
+            RolloverPolicy::AdvanceTimestamp => self.advance(last_tick, rng),
             RolloverPolicy::Wait => Err(Stop::Wait),
             RolloverPolicy::Error => Err(Stop::Err(GenError::new(
                 GenErrorKind::CounterExhausted,
                 self.ns_of(last_tick),
                 unix_ns,
             ))),
+        }
+    }
+
+    /// The first value of the tick after `last_tick`.
+    fn advance<R: Rng + ?Sized>(&self, last_tick: u64, rng: &mut R) -> Result<u128, Stop> {
+        let tick = last_tick + 1;
+        if tick >> self.spec.frac_bits > MAX_MS {
+            return Err(Stop::Err(GenError::new(
+                GenErrorKind::TimestampOutOfRange,
+                MAX_MS,
+                tick >> self.spec.frac_bits,
+            )));
+        }
+        Ok(((tick as u128) << self.spec.counter_bits) | self.seed(rng))
+    }
+
+    /// Ends [`pinned`](Self::pinned) once the clock has reached the last tick.
+    #[cold]
+    fn unpin(&mut self, unix_ns: u64) {
+        let last_tick = (self.last >> self.spec.counter_bits) as u64;
+        if self.tick_of(unix_ns).is_ok_and(|now| now >= last_tick) {
+            self.pinned = false;
         }
     }
 
@@ -322,6 +341,9 @@ impl<S: Reserve<V7State>> EngineCore<S> {
         reading: &mut Reading,
     ) -> Result<u128, GenError> {
         let value = self.propose(clock, rng, reading)?;
+        if self.engine.pinned {
+            self.engine.unpin(reading.now);
+        }
         if self.window.covers(self.engine.split(value).0) && self.store.is_held() {
             self.engine.commit(value);
             return Ok(value);
@@ -380,6 +402,7 @@ impl<S: Reserve<V7State>> EngineCore<S> {
                 }
                 Reservation::ResumeFrom(resume) => {
                     self.set_state(resume);
+                    self.engine.pinned = resume.valid;
                     value = self.propose(clock, rng, reading)?;
                 }
             }

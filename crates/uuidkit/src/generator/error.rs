@@ -71,6 +71,19 @@ impl GenError {
         GenError::new(GenErrorKind::Store, 0, code)
     }
 
+    /// An error of kind [`GenErrorKind::TimestampOutOfRange`]: the timestamp
+    /// `found` is past the last one, `max`, its field can hold (in the
+    /// field's unit), for generators built on the library's ones.
+    ///
+    /// ```
+    /// let e = uuidkit::GenError::timestamp_out_of_range(uuidkit::MAX_UNIX_TS_MS, 1 << 48);
+    /// assert_eq!(e.to_string(), "timestamp out of range: expected at most 281474976710655, found 281474976710656");
+    /// ```
+    #[cold]
+    pub const fn timestamp_out_of_range(max: u64, found: u64) -> GenError {
+        GenError::new(GenErrorKind::TimestampOutOfRange, max, found)
+    }
+
     #[cold]
     pub(crate) const fn new(kind: GenErrorKind, expected: u64, found: u64) -> GenError {
         GenError {

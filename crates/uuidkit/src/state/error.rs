@@ -58,6 +58,14 @@ pub enum StateErrorKind {
     Unwritable,
     /// The lock could not be taken; in-process state is used instead.
     Unlockable,
+    /// Something other than a regular file (a device, a FIFO, a socket, a
+    /// directory) is at the state file's or the lock file's path, after
+    /// following symbolic links. It is left untouched (neither read nor
+    /// replaced); in-process state is used instead.
+    NotRegular,
+    /// The directory the state file goes in does not exist (only the default
+    /// location is created); in-process state is used instead.
+    NoDirectory,
     /// No location for the state file is known (no `UUIDKIT_STATE`, `XDG_STATE_HOME` or `HOME`).
     NoPath,
 }
@@ -72,7 +80,10 @@ impl StateErrorKind {
     pub fn is_no_state(self) -> bool {
         !matches!(
             self,
-            StateErrorKind::Unwritable | StateErrorKind::Unlockable
+            StateErrorKind::Unwritable
+                | StateErrorKind::Unlockable
+                | StateErrorKind::NotRegular
+                | StateErrorKind::NoDirectory
         )
     }
 
@@ -84,7 +95,11 @@ impl StateErrorKind {
     pub fn is_in_process_fallback(self) -> bool {
         matches!(
             self,
-            StateErrorKind::Unwritable | StateErrorKind::Unlockable | StateErrorKind::NoPath
+            StateErrorKind::Unwritable
+                | StateErrorKind::Unlockable
+                | StateErrorKind::NotRegular
+                | StateErrorKind::NoDirectory
+                | StateErrorKind::NoPath
         )
     }
 
@@ -99,6 +114,8 @@ impl StateErrorKind {
             StateErrorKind::Unreadable => "unreadable state file",
             StateErrorKind::Unwritable => "state file not writable, using in-process state",
             StateErrorKind::Unlockable => "state file not lockable, using in-process state",
+            StateErrorKind::NotRegular => "state file refused, using in-process state",
+            StateErrorKind::NoDirectory => "no state directory, using in-process state",
             StateErrorKind::NoPath => "no state file location, using in-process state",
         }
     }
@@ -146,6 +163,20 @@ impl StateError {
     /// ```
     pub fn line(&self) -> Option<usize> {
         self.0.line
+    }
+
+    /// What exactly went wrong and where, without the class that
+    /// [`Display`](fmt::Display) puts first (for a caller that words the
+    /// consequence itself).
+    ///
+    /// ```
+    /// use uuidkit::state::StateRecord;
+    /// let err = StateRecord::parse(b"hello\n").unwrap_err();
+    /// assert_eq!(err.to_string(), format!("invalid state file: {}", err.detail()));
+    /// assert!(err.detail().ends_with("at line 1"), "{err}");
+    /// ```
+    pub fn detail(&self) -> &str {
+        &self.0.message
     }
 
     /// The operating-system error class behind an I/O failure, if any.

@@ -6,10 +6,12 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::vec::Vec;
 
 use super::error::{StateError, StateErrorKind};
 use super::format::{StateRecord, V7Mark};
+use super::path;
 use super::{StateStore, Status};
 
 /// The environment variable that overrides the state file location.
@@ -30,9 +32,20 @@ pub const ENV_VAR: &str = "UUIDKIT_STATE";
 /// memory for this process, reports that in the status, and tries the file
 /// again on the next transaction.
 ///
+/// What is at the path: a symbolic link is followed, and the target is
+/// replaced next to the target (the lock file sits next to it too), so
+/// processes sharing state through a link keep sharing it. Anything at the
+/// state or lock path that is not a regular file (a device, a FIFO, a
+/// socket, a directory) is refused ([`StateErrorKind::NotRegular`]) and left
+/// untouched, not even read; a missing directory is an error
+/// ([`StateErrorKind::NoDirectory`]), except for the default location
+/// ([`FileStore::from_env`] without `UUIDKIT_STATE`), which is created. Both
+/// fall back to in-process state; [`FileStore::check`] tells beforehand.
+///
 /// ```
 /// use uuidkit::state::{FileStore, StateRecord, StateStore, V7Mark};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
 /// let store = FileStore::new(dir.join("state"));
 /// let status = store.transact(&mut |old: Option<&StateRecord>| {
 ///     assert_eq!(old, None); // first use
@@ -49,7 +62,12 @@ pub const ENV_VAR: &str = "UUIDKIT_STATE";
 #[derive(Debug)]
 pub struct FileStore {
     path: Option<PathBuf>,
+    /// Create missing directories: only for the default location.
+    create_dirs: bool,
     lock_timeout: Duration,
+    /// The last lock attempt timed out: the next one does not wait, so a
+    /// lock held elsewhere costs one wait per run, not one per transaction.
+    contended: AtomicBool,
     memory: Mutex<Memory>,
 }
 
@@ -71,7 +89,9 @@ impl FileStore {
     pub fn new(path: impl Into<PathBuf>) -> FileStore {
         FileStore {
             path: Some(path.into()),
+            create_dirs: false,
             lock_timeout: Duration::from_secs(2),
+            contended: AtomicBool::new(false),
             memory: Mutex::default(),
         }
     }
@@ -86,6 +106,7 @@ impl FileStore {
     pub fn from_env() -> FileStore {
         FileStore {
             path: FileStore::default_path(),
+            create_dirs: std::env::var_os(ENV_VAR).is_none_or(|v| v.is_empty()),
             ..FileStore::new("")
         }
     }
@@ -105,7 +126,10 @@ impl FileStore {
     }
 
     /// Sets how long a transaction waits for another process's lock before it
-    /// falls back to in-process state (default 2 s).
+    /// falls back to in-process state (default 2 s). After a wait that timed
+    /// out, the next transaction tries the lock once without waiting (and
+    /// falls back at once if it is still taken), until a lock succeeds: a lock
+    /// held elsewhere costs one wait, not one per block.
     ///
     /// ```
     /// use core::time::Duration;
@@ -144,7 +168,52 @@ impl FileStore {
         let Some(path) = &self.path else {
             return Err(no_path());
         };
-        read_state(path)
+        read_state(&path::resolve(path)?)
+    }
+
+    /// Checks, without creating or changing anything, that a transaction could
+    /// use the state file: the state file and its lock file are regular files
+    /// or absent (after following symbolic links), and the directory they go
+    /// in exists (or is the default location, which is created on first use).
+    /// A store that fails this check keeps its state in memory, leaving the
+    /// path alone; a program that would rather refuse to run calls it first.
+    ///
+    /// # Errors
+    ///
+    /// [`StateErrorKind::NotRegular`] naming the path and what is there,
+    /// [`StateErrorKind::NoDirectory`] naming the missing directory, or
+    /// [`StateErrorKind::NoPath`].
+    ///
+    /// ```
+    /// use uuidkit::state::{FileStore, StateErrorKind};
+    /// let dir = std::env::temp_dir();
+    /// let err = FileStore::new(&dir).check().unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::NotRegular);
+    /// assert!(err.to_string().ends_with("found a directory; left untouched"), "{err}");
+    /// let err = FileStore::new(dir.join("no-such-dir/state")).check().unwrap_err();
+    /// assert_eq!(err.kind(), StateErrorKind::NoDirectory);
+    /// assert!(FileStore::new(dir.join("uuidkit-check-doc-state")).check().is_ok());
+    /// ```
+    pub fn check(&self) -> Result<(), StateError> {
+        let Some(path) = &self.path else {
+            return Err(no_path());
+        };
+        let target = path::resolve(path)?;
+        path::resolve(&FileStore::side(&target, ".lock"))?;
+        if self.create_dirs {
+            return Ok(()); // the default location: created on first use
+        }
+        path::parent_dir(&target, false)
+    }
+
+    /// The file a transaction reads and replaces (`path` through its
+    /// symbolic links), once it and its lock file are known to be regular or
+    /// absent and their directory exists (created here for the default location).
+    fn target(&self, path: &Path) -> Result<PathBuf, StateError> {
+        let target = path::resolve(path)?;
+        path::resolve(&FileStore::side(&target, ".lock"))?;
+        path::parent_dir(&target, self.create_dirs)?;
+        Ok(target)
     }
 
     /// Lock file next to the state file: the state file itself is replaced by
@@ -156,36 +225,42 @@ impl FileStore {
     }
 
     fn lock(&self, path: &Path) -> Result<File, StateError> {
-        let lock_path = FileStore::side(path, ".lock");
-        let open = |p: &Path| {
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(p)
-        };
-        let file = match open(&lock_path) {
+        let lock_path = path::resolve(&FileStore::side(path, ".lock"))?;
+        let mut opts = OpenOptions::new();
+        opts.read(true).write(true).create(true).truncate(false);
+        // Never block in open (a FIFO swapped in after the check): the type
+        // is checked again on the open descriptor.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut opts, libc::O_NONBLOCK);
+        let file = match opts.open(&lock_path) {
             Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    let _ = fs::create_dir_all(dir);
-                }
-                open(&lock_path)
-                    .or_else(|_| OpenOptions::new().read(true).open(&lock_path))
-                    .map_err(|e| {
-                        StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e)
-                    })?
-            }
             // A read-only location may still hold a lock file we can lock for reading.
-            Err(e) => OpenOptions::new()
-                .read(true)
-                .open(&lock_path)
-                .map_err(|_| {
+            Err(e) => {
+                opts.write(false).create(false);
+                opts.open(&lock_path).map_err(|_| {
                     StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e)
-                })?,
+                })?
+            }
         };
-        flock_exclusive(&file, self.lock_timeout)
+        if let Ok(meta) = file.metadata() {
+            if !meta.is_file() {
+                return Err(path::resolve(&lock_path).err().unwrap_or_else(|| {
+                    StateError::new(
+                        StateErrorKind::NotRegular,
+                        None,
+                        std::format!("{} is not a regular file", lock_path.display()),
+                    )
+                }));
+            }
+        }
+        let timeout = if self.contended.load(Ordering::Relaxed) {
+            Duration::ZERO
+        } else {
+            self.lock_timeout
+        };
+        let locked = flock_exclusive(&file, timeout);
+        self.contended.store(locked.is_err(), Ordering::Relaxed);
+        locked
             .map_err(|e| StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e))?;
         Ok(file)
     }
@@ -222,6 +297,22 @@ impl StateStore for FileStore {
                 read,
                 write: Some(no_path()),
             };
+        };
+        let path = &match self.target(path) {
+            Ok(t) => t,
+            Err(e) => {
+                // Refused: leave the path alone, not even reading it (a FIFO
+                // would block), and carry on in this process.
+                let record = update(mem.record.as_ref());
+                *mem = Memory {
+                    record: Some(record),
+                    dirty: true,
+                };
+                return Status {
+                    read: None,
+                    write: Some(e),
+                };
+            }
         };
         let lock = match self.lock(path) {
             Ok(f) => f,
@@ -501,6 +592,34 @@ mod tests {
              expected UUIDKIT_STATE, XDG_STATE_HOME or HOME to be set, found none"
         );
         assert_eq!(store.load().unwrap_err().kind(), StateErrorKind::NoPath);
+    }
+
+    /// The default location's directories are created; an explicit path's
+    /// are not (a typo must not become a directory tree).
+    #[test]
+    fn only_the_default_location_gets_its_directories_created() {
+        let base = std::env::temp_dir().join(std::format!("uuidkit-dirs-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        fs::create_dir(&base).unwrap();
+        let path = base.join("a/b/state");
+        let explicit = FileStore::new(&path);
+        let s = explicit.transact(&mut |_| StateRecord::default());
+        assert_eq!(
+            s.write_error().map(StateError::kind),
+            Some(StateErrorKind::NoDirectory)
+        );
+        assert!(!base.join("a").exists());
+        let default = FileStore {
+            create_dirs: true,
+            ..FileStore::new(&path)
+        };
+        assert!(
+            default
+                .transact(&mut |_| StateRecord::default())
+                .is_persisted()
+        );
+        assert!(path.is_file());
+        fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

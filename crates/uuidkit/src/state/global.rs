@@ -101,6 +101,7 @@ static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
 /// ```rust,standalone_crate
 /// use uuidkit::state::{configure, now_v7, FileStore, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-configure-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
 /// configure(StateConfig::new(dir.join("state")));
 /// let (u, _status) = now_v7()?;
 /// let stored = FileStore::new(dir.join("state")).load().unwrap();
@@ -130,6 +131,7 @@ pub fn configure(config: StateConfig) {
 /// ```rust,standalone_crate
 /// use uuidkit::state::{configure, now_v7, release, FileStore, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-release-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
 /// configure(StateConfig::new(dir.join("state")));
 /// let (u, _) = now_v7()?;
 /// let mark = || FileStore::new(dir.join("state")).load().unwrap().v7.unwrap().hwm_ms;
@@ -181,6 +183,7 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 ///
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
 /// let (a, _) = uuidkit::state::now_v7()?;
 /// let (b, status) = uuidkit::state::now_v7()?;
@@ -215,6 +218,7 @@ pub fn now_v7() -> Result<(Uuid, Status), GenError> {
 ///
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
 /// let (u, _) = uuidkit::state::now_v1()?;
 /// assert_eq!(u.version(), Some(uuidkit::Version::Mac));
@@ -244,6 +248,7 @@ pub fn now_v1() -> Result<(Uuid, Status), GenError> {
 ///
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
 /// let (u, _) = uuidkit::state::now_v6()?;
 /// assert_eq!(u.version(), Some(uuidkit::Version::SortMac));

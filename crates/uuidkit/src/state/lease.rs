@@ -48,9 +48,32 @@ pub struct GregorianLease {
     current: Option<GregorianBlock>,
     status: Option<Status>,
     fork: u64,
+    clock_seq: Option<u16>,
 }
 
 impl GregorianLease {
+    /// Uses `clock_seq` (truncated to 14 bits) instead of a random one when
+    /// the store holds no usable record for this version, or holds another
+    /// node's: a caller's clock sequence is honoured wherever it can be. A
+    /// stored clock sequence for the same node is kept (changing it is how
+    /// RFC 9562 §6.3 marks a clock set back), so a caller that insists
+    /// compares it with [`StateRecord`](super::StateRecord)'s first.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1().with_clock_seq(0x33C8));
+    /// assert_eq!(g.generate()?.clock_seq(), Some(0x33C8));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    #[must_use]
+    pub fn with_clock_seq(mut self, clock_seq: u16) -> GregorianLease {
+        self.clock_seq = Some(clock_seq);
+        self
+    }
+
     pub(crate) fn new(reserver: Reserver, which: Gregorian) -> GregorianLease {
         GregorianLease {
             reserver,
@@ -58,6 +81,7 @@ impl GregorianLease {
             current: None,
             status: None,
             fork: fork::generation(),
+            clock_seq: None,
         }
     }
 
@@ -115,7 +139,7 @@ impl Reserve<V1State> for GregorianLease {
         }
         let mut rng = crate::ThreadRng;
         let fresh = Fresh {
-            clock_seq: rng.next_u64() as u16,
+            clock_seq: self.clock_seq.unwrap_or(rng.next_u64() as u16),
             node: crate::generator::random_node(rng.next_u64()),
         };
         let node = state.node_given.then_some(state.node);
@@ -161,7 +185,10 @@ impl Reserve<V1State> for GregorianLease {
 /// [`ClockBackPolicy::Reset`](crate::ClockBackPolicy::Reset), following the
 /// clock would break that promise, so the generator returns
 /// [`GenErrorKind::ClockBehind`] instead (and resumes above its last UUID once
-/// the clock is back).
+/// the clock is back). A stored mark found ahead of the clock when a block is
+/// reserved is different: the store put the generator there, so it carries on
+/// above the mark at once, ahead of its clock, until the clock catches up
+/// ([`Reserver::clock_behind`] says by how much it was behind).
 ///
 /// ```
 /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};

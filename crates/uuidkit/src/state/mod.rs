@@ -79,6 +79,7 @@
 //! ```
 //! use uuidkit::state::{BlockPolicy, FileStore, Reserver};
 //! let dir = std::env::temp_dir().join(format!("uuidkit-mod-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
 //! let reserver = Reserver::new(FileStore::new(dir.join("state")), BlockPolicy::default());
 //! let (block, status) = reserver.reserve_v7(1_645_557_742_000);
 //! assert_eq!(block.start_ms, 1_645_557_742_000);
@@ -94,9 +95,11 @@ mod file;
 mod format;
 mod global;
 mod lease;
+mod path;
 mod reserve;
 
 use core::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub use error::{StateError, StateErrorKind};
@@ -297,6 +300,8 @@ pub struct Reserver {
     store: Arc<dyn StateStore>,
     policy: BlockPolicy,
     last_status: Arc<Mutex<Option<Status>>>,
+    /// The `by` of the first [`BlockOrigin::ClockBehind`] reservation (0: none).
+    behind: Arc<AtomicU64>,
 }
 
 /// Which v1/v6 record of a [`StateRecord`].
@@ -345,6 +350,7 @@ impl Reserver {
             store,
             policy,
             last_status: Arc::default(),
+            behind: Arc::default(),
         }
     }
 
@@ -421,8 +427,31 @@ impl Reserver {
             .clone()
     }
 
-    fn record(&self, status: &Status) {
+    /// How far the clock was behind the stored mark at the first reservation
+    /// made through this reserver (or a clone) that found it behind by more
+    /// than the tolerance, in the version's timestamp unit (100 ns for v1/v6,
+    /// 1 ms for v7); `None` if none did. For a one-time warning: generation
+    /// itself carries on (v7 above the mark, v1/v6 with a new clock sequence).
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
+    /// let ahead = StateRecord { v7: Some(V7Mark { hwm_ms: 70_000 }), ..Default::default() };
+    /// let r = Reserver::new(MemoryStore::with_record(ahead), BlockPolicy::default());
+    /// assert_eq!(r.clock_behind(), None);
+    /// let (b, _) = r.reserve_v7(10_000);
+    /// assert_eq!((b.start_ms, r.clock_behind()), (70_000, Some(60_000)));
+    /// ```
+    pub fn clock_behind(&self) -> Option<u64> {
+        Some(self.behind.load(Ordering::Relaxed)).filter(|&by| by != 0)
+    }
+
+    fn record(&self, status: &Status, origin: BlockOrigin) {
         *self.last_status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status.clone());
+        if let BlockOrigin::ClockBehind { by } = origin {
+            let _ = self
+                .behind
+                .compare_exchange(0, by, Ordering::Relaxed, Ordering::Relaxed);
+        }
     }
 
     /// The block policy.
@@ -466,7 +495,7 @@ impl Reserver {
         });
         // `transact` calls the closure exactly once.
         let block = out.unwrap_or_else(|| self.policy.reserve_gregorian(None, now, node, fresh));
-        self.record(&status);
+        self.record(&status, block.origin);
         (block, status)
     }
 
@@ -527,7 +556,7 @@ impl Reserver {
             rec
         });
         let block = out.unwrap_or_else(|| self.policy.reserve_v7(None, now_ms));
-        self.record(&status);
+        self.record(&status, block.origin);
         (block, status)
     }
 

@@ -4,10 +4,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use uuidkit::state::{BlockPolicy, FileStore, Reserver, Status};
+use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, ManualClock, SystemClock, ThreadRng,
-    Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8TimeGenerator,
+    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS, ManualClock,
+    SystemClock, ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator,
+    V7Method, V8TimeGenerator,
 };
 
 use crate::error::Error;
@@ -19,6 +20,7 @@ pub struct Source {
     generator: Box<dyn Generator>,
     /// The state file's reserver, for generators that use one.
     reserver: Option<Reserver>,
+    kind: Kind,
 }
 
 /// The same UUID every time: nil, max, name-based.
@@ -86,6 +88,25 @@ impl Generator for FixedGregorian {
     }
 }
 
+/// The warning for a reservation that found the clock behind the stored mark
+/// by `by` (milliseconds for v7, 100-ns ticks for v1/v6).
+fn behind_message(kind: Kind, by: u64) -> String {
+    if kind == Kind::V7 {
+        format!(
+            "the clock is behind the stored v7 mark by {}.{:03} s; continuing above the mark",
+            by / 1_000,
+            by % 1_000
+        )
+    } else {
+        format!(
+            "the clock is behind the stored {} mark by {}.{:07} s; new clock sequence",
+            if kind == Kind::V6 { "v6" } else { "v1" },
+            by / 10_000_000,
+            by % 10_000_000
+        )
+    }
+}
+
 fn gen_error(e: GenError) -> Error {
     Error::Failed(format!("generation failed: {e}"))
 }
@@ -101,14 +122,28 @@ fn method(method: Option<MethodArg>) -> V7Method {
     }
 }
 
-/// `--at` as the generators take it (nanoseconds since 1970, unsigned).
-fn unix_ns(at: Nanos) -> Result<u64, Error> {
-    u64::try_from(at).map_err(|_| {
-        Error::Usage(format!(
-            "invalid value for --at: {} is before 1970, which this kind cannot represent",
-            time::format_rfc3339(at, 9)
+/// v7 at a fixed time: a generator on a clock standing at the time's offset
+/// within its millisecond, whose UUIDs are moved forward by the time's whole
+/// milliseconds. The counter (and a rollover onto the next millisecond) works
+/// as at the real time, and the whole 48-bit range is reachable, including
+/// the part after 2554 that nanoseconds in a `u64` clock cannot express.
+struct FixedV7 {
+    inner: V7Generator<ManualClock, ThreadRng>,
+    base_ms: u64,
+}
+
+impl Generator for FixedV7 {
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        let u = self.inner.generate()?;
+        let offset_ms = u.unix_ts_ms().unwrap_or(0);
+        let ms = self.base_ms.saturating_add(offset_ms);
+        if ms > MAX_UNIX_TS_MS {
+            return Err(GenError::timestamp_out_of_range(MAX_UNIX_TS_MS, ms));
+        }
+        Ok(Uuid::from_u128(
+            (u.as_u128() & !(u128::from(MAX_UNIX_TS_MS) << 80)) | (u128::from(ms) << 80),
         ))
-    })
+    }
 }
 
 /// The name-based UUID of a v3, v5 or v8 plan with a name.
@@ -135,8 +170,14 @@ fn v7(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>,
     Ok(match (plan.at, reserver, plan.method) {
         (Some(at), _, _) => {
             // A fixed time: the clock stands still, the counter orders the batch.
-            let clock = ManualClock::new(unix_ns(at)?);
-            Box::new(builder.build(clock, ThreadRng).map_err(gen_error)?)
+            // hiargs checked that `at` is in the v7 range.
+            let ms = time::to_unix_ms(at, false).map_err(Error::Usage)?;
+            let within_ms = (at - time::from_unix_ms(ms)) as u64;
+            let clock = ManualClock::new(within_ms);
+            Box::new(FixedV7 {
+                inner: builder.build(clock, ThreadRng).map_err(gen_error)?,
+                base_ms: ms,
+            })
         }
         (None, Some(r), _) => Box::new(
             builder
@@ -196,7 +237,7 @@ fn gregorian(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Gene
             .build(clock, ThreadRng)
             .map_err(gen_error)?;
         return Ok(match reserver {
-            Some(r) => Box::new(g.with_store(r.lease_v6())),
+            Some(r) => Box::new(g.with_store(lease(r.lease_v6(), plan.clock_seq))),
             None => Box::new(g),
         });
     }
@@ -204,9 +245,43 @@ fn gregorian(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Gene
         .build(clock, ThreadRng)
         .map_err(gen_error)?;
     Ok(match reserver {
-        Some(r) => Box::new(g.with_store(r.lease_v1())),
+        Some(r) => Box::new(g.with_store(lease(r.lease_v1(), plan.clock_seq))),
         None => Box::new(g),
     })
+}
+
+/// A v1/v6 lease that starts fresh state with `--clock-seq`, if given.
+fn lease(lease: GregorianLease, clock_seq: Option<u16>) -> GregorianLease {
+    given(lease, clock_seq, GregorianLease::with_clock_seq)
+}
+
+/// `--clock-seq` with `--state`: honoured on fresh state, or for another
+/// node than the stored one (which takes a fresh clock sequence anyway), or
+/// when equal to the stored one; otherwise a usage error, since a stored
+/// clock sequence changes only when the clock goes back (RFC 9562 §6.3).
+fn check_clock_seq(plan: &NewPlan, cs: u16, store: &FileStore, path: &Path) -> Result<(), Error> {
+    let Ok(rec) = store.load() else {
+        return Ok(());
+    };
+    let (mark, v) = if plan.kind == Kind::V6 {
+        (rec.v6, "v6")
+    } else {
+        (rec.v1, "v1")
+    };
+    let Some(m) = mark else {
+        return Ok(());
+    };
+    let other_node = matches!(plan.node, NodeChoice::Mac(n) if n != m.node);
+    if other_node || m.clock_seq == cs & 0x3FFF {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "--clock-seq {cs:#06x} conflicts with --state {}: it holds {v} clock sequence {:#06x} \
+         for this node, which changes only when the clock goes back; omit --clock-seq, \
+         or give --node another MAC or --state another file",
+        path.display(),
+        m.clock_seq
+    )))
 }
 
 fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
@@ -217,10 +292,22 @@ fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
 impl Source {
     /// Configures the generator for `plan`.
     pub fn new(plan: &NewPlan) -> Result<Source, Error> {
-        let reserver = plan
-            .state
-            .as_deref()
-            .map(|p| Reserver::new(FileStore::new(p), BlockPolicy::default()));
+        let reserver = match plan.state.as_deref() {
+            Some(p) => {
+                // Refuse up front what the library would only work around:
+                // a path that is not a regular file (it is left untouched), or
+                // a directory that does not exist (a typo is not created).
+                let store = FileStore::new(p);
+                store.check().map_err(|e| {
+                    Error::Failed(format!("--state {}: {}", p.display(), e.detail()))
+                })?;
+                if let Some(cs) = plan.clock_seq {
+                    check_clock_seq(plan, cs, &store, p)?;
+                }
+                Some(Reserver::new(store, BlockPolicy::default()))
+            }
+            None => None,
+        };
         let generator: Box<dyn Generator> = match (plan.kind, name_based(plan)) {
             (_, Some(u)) => Box::new(Repeat(u)),
             (Kind::Nil, None) => Box::new(Repeat(Uuid::NIL)),
@@ -230,16 +317,19 @@ impl Source {
             (Kind::V7, None) => v7(plan, reserver.as_ref())?,
             (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref())?,
             (Kind::V8, None) => match plan.at {
-                Some(at) => Box::new(V8TimeGenerator::new(
-                    ManualClock::new(unix_ns(at)?),
-                    ThreadRng,
-                )),
+                Some(at) => {
+                    // hiargs checked that `at` is in the v8 range (to 2335).
+                    let units = time::to_v8_10ns(at).map_err(Error::Usage)?;
+                    let clock = ManualClock::new(units * 10 + (at.rem_euclid(10)) as u64);
+                    Box::new(V8TimeGenerator::new(clock, ThreadRng))
+                }
                 None => Box::new(V8TimeGenerator::new(SystemClock, ThreadRng)),
             },
         };
         Ok(Source {
             generator,
             reserver,
+            kind: plan.kind,
         })
     }
 
@@ -253,8 +343,20 @@ impl Source {
         self.reserver.as_ref().and_then(Reserver::last_status)
     }
 
-    /// Warns on stderr when the state file could not be used safely (call once).
+    /// Warns on stderr when the state file could not be used safely, or when
+    /// the clock is behind its mark (call once).
     pub fn warn_if_unsafe(&self, path: Option<&Path>) {
+        if let (Some(by), Some(path)) = (
+            self.reserver.as_ref().and_then(Reserver::clock_behind),
+            path,
+        ) {
+            let _ = writeln!(
+                std::io::stderr(),
+                "uuidkit: warning: state file {}: {}",
+                path.display(),
+                behind_message(self.kind, by)
+            );
+        }
         if let (Some(status), Some(path)) = (self.status(), path) {
             // A missing file is simply the first use; anything else is worth a word.
             let first_use = |e: &&uuidkit::state::StateError| {
