@@ -85,8 +85,9 @@ fn replace_gregorian(
 /// A v6 UUID (RFC 9562 §5.6), as CPython 3.14's `uuid.uuid6(node=None,
 /// clock_seq=None)`: both are truncated to 48 and 14 bits as there.
 ///
-/// The default node and clock sequence are random, chosen once per process
-/// (multicast bit set in the node); timestamps increase from call to call.
+/// As there, the default node and clock sequence are fresh random values for
+/// every UUID (multicast bit set in the node); timestamps increase from call
+/// to call.
 #[pyfunction]
 #[pyo3(signature = (node=None, clock_seq=None))]
 pub fn uuid6<'py>(
