@@ -92,9 +92,13 @@ impl UuidType {
             let obj = Bound::from_owned_ptr_or_err(py, raw)?;
             if let Some((int_at, safe_at)) = self.offsets {
                 let base = raw.cast::<u8>();
-                base.add(int_at).cast::<*mut ffi::PyObject>().write(int.into_ptr());
+                base.add(int_at)
+                    .cast::<*mut ffi::PyObject>()
+                    .write(int.into_ptr());
                 let unknown = self.unknown.clone_ref(py).into_ptr();
-                base.add(safe_at).cast::<*mut ffi::PyObject>().write(unknown);
+                base.add(safe_at)
+                    .cast::<*mut ffi::PyObject>()
+                    .write(unknown);
             } else if (self.descr_set)(self.int_descr.as_ptr(), raw, int.as_ptr()) < 0
                 || (self.descr_set)(self.is_safe_descr.as_ptr(), raw, self.unknown.as_ptr()) < 0
             {
@@ -111,7 +115,9 @@ impl UuidType {
         let int = obj.getattr(self.int_name.bind(obj.py())).map_err(|_| {
             PyTypeError::new_err(format!(
                 "expected a uuid.UUID, found {}",
-                obj.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+                obj.get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
             ))
         })?;
         int.extract::<u128>()
@@ -131,8 +137,26 @@ pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
 }
 
 /// A `list` of `uuid.UUID`s.
+///
+/// The cyclic garbage collector is paused while the list is filled: every
+/// UUID is a GC-tracked object, so a million of them would trigger thousands
+/// of collections (the later ones scanning the growing list) that cannot
+/// free anything, as none of these objects is in a cycle. The previous state
+/// is restored, also on error.
 pub fn list<'py>(py: Python<'py>, uuids: &[Uuid]) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    struct Resume(bool);
+    impl Drop for Resume {
+        fn drop(&mut self) {
+            if self.0 {
+                // SAFETY: called with the interpreter attached (the guard
+                // lives inside a function holding `py`).
+                unsafe { ffi::PyGC_Enable() };
+            }
+        }
+    }
     let t = UuidType::get(py)?;
+    // SAFETY: as above; `PyGC_Disable` returns whether it was enabled.
+    let _resume = Resume(unsafe { ffi::PyGC_Disable() } == 1);
     let items = uuids
         .iter()
         .map(|&u| t.object(py, u))
@@ -153,7 +177,9 @@ pub fn name_bytes<'a>(name: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'
     }
     Err(PyTypeError::new_err(format!(
         "expected a name as str or bytes, found {}",
-        name.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+        name.get_type()
+            .name()
+            .map_or_else(|_| "?".into(), |n| n.to_string())
     )))
 }
 
@@ -167,7 +193,12 @@ fn slot_offsets(
 ) -> Option<(usize, usize)> {
     /// `Py_T_OBJECT_EX`, the member type of a `__slots__` entry.
     const T_OBJECT_EX: std::os::raw::c_int = 16;
-    let member_type = class.py().import("types").ok()?.getattr("MemberDescriptorType").ok()?;
+    let member_type = class
+        .py()
+        .import("types")
+        .ok()?
+        .getattr("MemberDescriptorType")
+        .ok()?;
     let offset = |d: &Bound<'_, PyAny>| -> Option<usize> {
         if !d.get_type().is(&member_type) {
             return None;

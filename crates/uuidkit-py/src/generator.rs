@@ -21,11 +21,15 @@ fn parse_method(
 ) -> PyResult<V7Method> {
     let width = |w: Option<u8>, default: u8| w.unwrap_or(default);
     Ok(match name {
-        "counter" => V7Method::Counter { bits: width(bits, 42) },
+        "counter" => V7Method::Counter {
+            bits: width(bits, 42),
+        },
         "monotonic_random" => V7Method::MonotonicRandom {
             increment_bits: width(increment_bits, 32),
         },
-        "submillis" => V7Method::SubMillis { bits: width(frac_bits, 12) },
+        "submillis" => V7Method::SubMillis {
+            bits: width(frac_bits, 12),
+        },
         "submillis_counter" => V7Method::SubMillisCounter {
             frac_bits: width(frac_bits, 12),
             counter_bits: width(bits, 18),

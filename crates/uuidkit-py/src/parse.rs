@@ -63,12 +63,12 @@ fn parse_with<'py>(
 /// where.
 #[pyfunction]
 pub fn parse<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    parse_with(text, |b| Uuid::parse(b))
+    parse_with(text, Uuid::parse::<[u8]>)
 }
 
 /// A UUID from RFC 9562's hyphenated form only (any case). Raises
 /// `ParseError` (a `ValueError`) naming what is wrong and where.
 #[pyfunction]
 pub fn parse_strict<'py>(text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    parse_with(text, |b| Uuid::parse_strict(b))
+    parse_with(text, Uuid::parse_strict::<[u8]>)
 }

@@ -67,7 +67,13 @@ pub fn test(root: &Path, target: &Path, skip_log: &Path) -> bool {
         "maturin build (the uuidkit wheel)",
         Command::new(bin.join("maturin"))
             .current_dir(root)
-            .args(["build", "--release", "-m", "crates/uuidkit-py/Cargo.toml", "-o"])
+            .args([
+                "build",
+                "--release",
+                "-m",
+                "crates/uuidkit-py/Cargo.toml",
+                "-o",
+            ])
             .arg(&wheels)
             .arg("-i")
             .arg(bin.join("python")),
@@ -88,12 +94,22 @@ pub fn test(root: &Path, target: &Path, skip_log: &Path) -> bool {
     step(
         "pip install the wheel",
         Command::new(bin.join("python"))
-            .args(["-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--force-reinstall",
+                "--no-deps",
+            ])
             .arg(&wheel),
     ) && step(
         "pytest crates/uuidkit-py/tests/python",
-        Command::new(bin.join("python"))
-            .current_dir(root)
-            .args(["-m", "pytest", "-q", "crates/uuidkit-py/tests/python"]),
+        Command::new(bin.join("python")).current_dir(root).args([
+            "-m",
+            "pytest",
+            "-q",
+            "crates/uuidkit-py/tests/python",
+        ]),
     )
 }

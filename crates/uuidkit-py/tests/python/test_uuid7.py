@@ -84,3 +84,17 @@ def test_batch_rejects_a_negative_size():
 def test_uuid4_batch():
     us = uuidkit.uuid4_batch(1000)
     assert len(set(us)) == 1000 and all(u.version == 4 for u in us)
+
+
+def test_batch_restores_the_garbage_collector_state():
+    import gc
+
+    assert gc.isenabled()
+    uuidkit.uuid7_batch(10)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        uuidkit.uuid4_batch(10)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
