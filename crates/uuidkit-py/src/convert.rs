@@ -167,7 +167,7 @@ pub fn list<'py>(py: Python<'py>, uuids: &[Uuid]) -> PyResult<Bound<'py, pyo3::t
 /// A name as the standard module takes it: `str` (encoded as UTF-8) or bytes.
 pub fn name_bytes<'a>(name: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
     if let Ok(s) = name.cast::<PyString>() {
-        return Ok(std::borrow::Cow::Owned(s.to_str()?.as_bytes().to_vec()));
+        return Ok(std::borrow::Cow::Borrowed(s.to_str()?.as_bytes()));
     }
     if let Ok(b) = name.cast::<pyo3::types::PyBytes>() {
         return Ok(std::borrow::Cow::Borrowed(b.as_bytes()));

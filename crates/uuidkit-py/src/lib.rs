@@ -18,6 +18,7 @@ mod time;
 
 use pyo3::prelude::*;
 
+/// The native part of `uuidkit`: import `uuidkit`, which re-exports it.
 #[pymodule]
 mod _uuidkit {
     #[pymodule_export]

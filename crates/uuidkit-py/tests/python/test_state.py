@@ -68,3 +68,17 @@ def test_status_close_and_continuation(tmp_path):
 def test_bad_block_size(tmp_path):
     with pytest.raises(ValueError, match="block_ms out of range"):
         uuidkit.State(tmp_path / "s", block_ms=0)
+
+
+def test_a_forked_child_reserves_its_own_blocks(tmp_path, in_child):
+    with uuidkit.State(tmp_path / "state") as s:
+        before = s.uuid7()
+        for make in (s.uuid7, s.uuid6, s.uuid1):
+            parent, child = in_child(make)
+            assert parent != child
+            # Disjoint blocks: never the same timestamp in parent and child.
+            if make == s.uuid7:
+                assert before < parent and before < child
+                assert uuidkit.unix_ms(parent) != uuidkit.unix_ms(child)
+            else:
+                assert parent.time != child.time
