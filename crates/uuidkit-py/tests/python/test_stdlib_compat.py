@@ -160,3 +160,16 @@ def test_uuid4_is_random():
     for bit in range(128):
         if bit not in fixed:
             assert 4_500 < ones[bit] < 5_500, bit
+
+
+def test_ints_of_every_width_are_exact():
+    # uuidkit builds the `int` of a UUID itself: check it at each digit boundary.
+    values = [0, 1, 2**30 - 1, 2**30, 2**60 - 1, 2**60, 2**90, 2**120 + 7, 2**128 - 1]
+    values += [RNG.getrandbits(RNG.randrange(1, 129)) for _ in range(2000)]
+    for v in values:
+        u = uuidkit.from_bytes(v.to_bytes(16, "big"))
+        assert u.int == v and type(u.int) is int
+        assert u == uuid.UUID(int=v) and hash(u) == hash(uuid.UUID(int=v))
+        assert str(u) == str(uuid.UUID(int=v))
+    with pytest.raises(ValueError, match="wrong length: expected 16 bytes, found 15"):
+        uuidkit.from_bytes(bytes(15))
