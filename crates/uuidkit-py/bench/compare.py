@@ -2,8 +2,8 @@
 
     python crates/uuidkit-py/bench/compare.py [--quick]
 
-Prints a Markdown table (time per UUID, best of several repeats, each repeat
-timing a loop of calls with ``timeit``) for BENCHMARKS.md. Needs the uuidkit
+Prints a Markdown table (time per UUID, best of several interleaved repeats,
+each timing a loop of calls with ``timeit``) for BENCHMARKS.md. Needs the uuidkit
 wheel and uuid-utils installed in the running interpreter.
 """
 
@@ -52,10 +52,16 @@ def stdlib_uuid7_factory():
     return uuid7
 
 
-def per_call(f, number):
-    """Best time per call, in nanoseconds."""
-    repeats = 3 if QUICK else 7
-    return min(timeit.repeat(f, number=number, repeat=repeats)) / number * 1e9
+def per_call(fs):
+    """Best time per call of each function, in nanoseconds. The repeats are
+    interleaved (one of each function in turn), so that a busy spell on the
+    machine slows them all rather than one."""
+    repeats = 3 if QUICK else 9
+    best = [float("inf")] * len(fs)
+    for _ in range(repeats):
+        for i, (f, n) in enumerate(fs):
+            best[i] = min(best[i], timeit.timeit(f, number=n) / n * 1e9)
+    return best
 
 
 def per_uuid(f, n):
@@ -72,8 +78,7 @@ def main():
         ("uuid4()", uuid.uuid4, uuid_utils.uuid4, uuid_utils.compat.uuid4, uuidkit.uuid4),
         ("uuid7()", stdlib7, uuid_utils.uuid7, uuid_utils.compat.uuid7, uuidkit.uuid7),
     ]:
-        t_std, t_uu = per_call(std, n // 10), per_call(uu, n)
-        t_compat, t_ours = per_call(uu_compat, n), per_call(ours, n)
+        t_std, t_uu, t_compat, t_ours = per_call([(std, n // 10), (uu, n), (uu_compat, n // 2), (ours, n)])
         rows.append((op, t_std, t_uu, t_compat, t_ours))
     print(f"Python {sys.version.split()[0]}, uuid-utils {uuid_utils.__version__}, {n:,} calls per repeat\n")
     print("| call | stdlib `uuid` | uuid-utils | uuid-utils `compat` | **uuidkit** | vs stdlib | vs uuid-utils |")
@@ -83,7 +88,7 @@ def main():
             f"| `{op}` | {t_std:.0f} ns | {t_uu:.0f} ns | {t_compat:.0f} ns | **{t_ours:.0f} ns** "
             f"| {t_std / t_ours:.1f}x faster | {t_uu / t_ours:.2f}x |"
         )
-    single = per_call(uuidkit.uuid7, n)
+    (single,) = per_call([(uuidkit.uuid7, n)])
     loop = per_uuid(lambda: [uuidkit.uuid7() for _ in range(n)], n)
     batch = per_uuid(lambda: uuidkit.uuid7_batch(n), n)
     raw = per_uuid(lambda: uuidkit.uuid7_batch_bytes(n), n)

@@ -2,7 +2,8 @@
 //!
 //! The package (`python/uuidkit/__init__.py`) re-exports everything here next
 //! to the standard module's constants. Each file is one part of the surface:
-//! `stdlib.rs` the standard module's generators, `extra.rs` what it lacks,
+//! `stdlib.rs` the standard module's generators (`fast.rs` the two hot
+//! ones), `extra.rs` what it lacks,
 //! `generator.rs` the §6.2 method choice, `state.rs` the §6.3 state file,
 //! `parse.rs` text in; `convert.rs` is the one bridge to `uuid.UUID` that
 //! every part uses (an encoding is one more file of functions taking a
@@ -10,6 +11,7 @@
 
 mod convert;
 mod extra;
+mod fast;
 mod generator;
 mod parse;
 mod state;
@@ -22,7 +24,7 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _uuidkit {
     #[pymodule_export]
-    use crate::stdlib::{uuid1, uuid3, uuid4, uuid5, uuid6, uuid7, uuid8};
+    use crate::stdlib::{uuid1, uuid3, uuid5, uuid6, uuid8};
 
     #[pymodule_export]
     use crate::extra::{
@@ -45,6 +47,6 @@ mod _uuidkit {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         // Fail at import, with the reason, if `uuid.UUID` is not as expected.
         crate::convert::UuidType::get(m.py())?;
-        Ok(())
+        crate::fast::add(m)
     }
 }

@@ -135,25 +135,6 @@ pub fn uuid5<'py>(
     t.object(py, Uuid::new_v5(&ns, &name_bytes(name)?))
 }
 
-/// A random v4 UUID (RFC 9562 §5.4), as `uuid.uuid4()`: 122 bits from a
-/// ChaCha12 generator per thread, seeded by the OS and reseeded after `fork()`.
-#[pyfunction]
-pub fn uuid4(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    UuidType::get(py)?.object(py, Uuid::new_v4())
-}
-
-/// A v7 UUID (RFC 9562 §5.7) for the current time, as CPython 3.14's
-/// `uuid.uuid7()`.
-///
-/// Monotonic across threads (if one call happens-before another, the second
-/// UUID is greater) and after `fork()` (the child continues the counter with
-/// freshly seeded random bits). Counter overflow never pushes the timestamp
-/// ahead of the clock by more than the overflowing millisecond's worth.
-#[pyfunction]
-pub fn uuid7(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    UuidType::get(py)?.object(py, Uuid::now_v7())
-}
-
 /// A v8 UUID (RFC 9562 §5.8), as CPython 3.14's `uuid.uuid8(a=None, b=None,
 /// c=None)`: `a` (48 bits), `b` (12 bits) and `c` (62 bits) are truncated to
 /// their width; each one not given is random.
