@@ -3,7 +3,7 @@
 //! Every UUID this module returns is a plain `uuid.UUID`, not a subclass: so
 //! `isinstance`, `==`, `hash`, ordering, `str`/`repr`, `copy` and `pickle`
 //! behave exactly as the standard module's (they *are* its methods), and a
-//! pickle loads where uuidkit is not installed.
+//! pickle loads where uuidkit is not installed (docs/python-design.md P1).
 //!
 //! `uuid.UUID(int=…)` runs a Python `__init__` that checks its arguments and
 //! stores two slots through `object.__setattr__`, which costs more than making
