@@ -3,7 +3,8 @@
 //! - `cargo xtask test [ARGS…]`: the README's test command. Runs
 //!   `cargo test --workspace --all-features [ARGS…]`, then prints every test
 //!   that did not run for lack of a prerequisite, with the reason (see the
-//!   `test-support` crate). Under `CI=true` such tests fail instead.
+//!   `test-support` crate). Under `CI=true` such tests fail instead. Then
+//!   it builds the Python package and runs its pytest suite (see `python.rs`).
 //! - `cargo xtask lint`: what rustfmt and clippy do not check: source files
 //!   that grew past [`MAX_FILE_LINES`] lines of non-test code, and code or
 //!   docs that cite files outside the repository or narrate history.
@@ -13,6 +14,7 @@
 
 mod bench;
 mod lint;
+mod python;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -90,6 +92,7 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
             .args(&extra)
             .env(SKIP_LOG_VAR, &log),
     );
+    ok &= python::test(root, &target, &log);
     ok &= report_skips(&log);
     if ok {
         ExitCode::SUCCESS

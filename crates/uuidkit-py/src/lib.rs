@@ -1,0 +1,52 @@
+//! `uuidkit._uuidkit`: the native part of the `uuidkit` Python package.
+//!
+//! The package (`python/uuidkit/__init__.py`) re-exports everything here next
+//! to the standard module's constants. Each file is one part of the surface:
+//! `stdlib.rs` the standard module's generators (`fast.rs` the two hot
+//! ones), `extra.rs` what it lacks,
+//! `generator.rs` the §6.2 method choice, `state.rs` the §6.3 state file,
+//! `parse.rs` text in; `convert.rs` is the one bridge to `uuid.UUID` that
+//! every part uses (an encoding is one more file of functions taking a
+//! `uuid.UUID` through `convert::from_py`).
+
+mod convert;
+mod extra;
+mod fast;
+mod generator;
+mod parse;
+mod state;
+mod stdlib;
+mod time;
+
+use pyo3::prelude::*;
+
+/// The native part of `uuidkit`: import `uuidkit`, which re-exports it.
+#[pymodule]
+mod _uuidkit {
+    #[pymodule_export]
+    use crate::stdlib::{uuid1, uuid3, uuid5, uuid6, uuid8};
+
+    #[pymodule_export]
+    use crate::extra::{
+        from_bytes, timestamp, unix_ms, uuid4_batch, uuid7_at, uuid7_batch, uuid7_batch_bytes,
+        uuid8_name, v7_max, v7_min,
+    };
+
+    #[pymodule_export]
+    use crate::parse::{ParseError, parse, parse_strict};
+
+    #[pymodule_export]
+    use crate::generator::V7Generator;
+
+    #[pymodule_export]
+    use crate::state::State;
+
+    use pyo3::prelude::*;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        // Fail at import, with the reason, if `uuid.UUID` is not as expected.
+        crate::convert::UuidType::get(m.py())?;
+        crate::fast::add(m)
+    }
+}

@@ -1,0 +1,155 @@
+//! `uuidkit.State`: the RFC 9562 §6.3 state file, so that processes sharing
+//! it make v1, v6 and v7 UUIDs that are unique and increasing together.
+
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status, V7Lease};
+use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
+
+use crate::convert::UuidType;
+use crate::stdlib::gen_error;
+
+/// The three generators bound to one state file, each holding a lease.
+struct Bound3 {
+    v1: V1Generator<SystemClock, ThreadRng, GregorianLease>,
+    v6: V6Generator<SystemClock, ThreadRng, GregorianLease>,
+    v7: V7Generator<SystemClock, ThreadRng, V7Lease>,
+    /// The status of the latest reservation by any of the three.
+    last: Option<Status>,
+}
+
+/// Generators whose state lives in a file shared by every process that opens
+/// it (RFC 9562 §6.3). Each reserves a short block of timestamps under a file
+/// lock and then works from memory, so processes never share a timestamp, and
+/// each one's UUIDs increase; a restart (even after `kill -9`) continues above
+/// what the file records.
+///
+/// `State(path, *, block_ms=100)`: `block_ms` is how far past its start a
+/// reserved block reaches. Call `close()` (or use `with State(…) as s:`) to
+/// give back the unused end of the current blocks; it is also done when the
+/// object is collected. A forked child reserves its own blocks.
+#[pyclass(module = "uuidkit", frozen)]
+pub struct State {
+    path: PathBuf,
+    inner: Mutex<Option<Bound3>>,
+}
+
+impl State {
+    fn lock(&self) -> MutexGuard<'_, Option<Bound3>> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn generate<'py>(
+        &self,
+        py: Python<'py>,
+        f: impl FnOnce(&mut Bound3) -> (Result<Uuid, uuidkit::GenError>, Option<Status>),
+    ) -> PyResult<pyo3::Bound<'py, PyAny>> {
+        let u = {
+            let mut guard = self.lock();
+            let b = guard
+                .as_mut()
+                .ok_or_else(|| PyRuntimeError::new_err("state closed: expected an open State"))?;
+            let (u, status) = f(b);
+            if status.is_some() {
+                b.last = status;
+            }
+            u.map_err(gen_error)?
+        };
+        UuidType::get(py)?.object(py, u)
+    }
+}
+
+#[pymethods]
+impl State {
+    #[new]
+    #[pyo3(signature = (path, *, block_ms=100))]
+    fn new(path: PathBuf, block_ms: u64) -> PyResult<Self> {
+        if block_ms == 0 {
+            return Err(PyValueError::new_err(
+                "block_ms out of range: expected at least 1, found 0",
+            ));
+        }
+        let policy = BlockPolicy {
+            block: Duration::from_millis(block_ms),
+            ..BlockPolicy::default()
+        };
+        let reserver = Reserver::new(FileStore::new(path.clone()), policy);
+        let bound = Bound3 {
+            v1: V1Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v1()),
+            v6: V6Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v6()),
+            v7: V7Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v7()),
+            last: None,
+        };
+        Ok(State {
+            path,
+            inner: Mutex::new(Some(bound)),
+        })
+    }
+
+    /// The next v1 UUID under the file's state (its node and clock sequence
+    /// are the file's).
+    fn uuid1<'py>(&self, py: Python<'py>) -> PyResult<pyo3::Bound<'py, PyAny>> {
+        self.generate(py, |b| {
+            let u = b.v1.generate();
+            (u, b.v1.store().status().cloned())
+        })
+    }
+
+    /// The next v6 UUID under the file's state.
+    fn uuid6<'py>(&self, py: Python<'py>) -> PyResult<pyo3::Bound<'py, PyAny>> {
+        self.generate(py, |b| {
+            let u = b.v6.generate();
+            (u, b.v6.store().status().cloned())
+        })
+    }
+
+    /// The next v7 UUID under the file's state.
+    fn uuid7<'py>(&self, py: Python<'py>) -> PyResult<pyo3::Bound<'py, PyAny>> {
+        self.generate(py, |b| {
+            let u = b.v7.generate();
+            (u, b.v7.store().status().cloned())
+        })
+    }
+
+    /// The state file's path.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.path.clone()
+    }
+
+    /// How the latest reservation went: `"safe"` when the file was read and
+    /// written back, else `"unsafe: "` and why (a missing or damaged file is
+    /// rewritten; an unwritable one leaves the state in this process).
+    /// `None` before the first UUID.
+    #[getter]
+    fn status(&self) -> Option<String> {
+        self.lock()
+            .as_ref()
+            .and_then(|b| b.last.as_ref())
+            .map(ToString::to_string)
+    }
+
+    /// Gives back the unused end of the current blocks; the object cannot
+    /// generate afterwards. Idempotent.
+    fn close(&self) {
+        drop(self.lock().take());
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, _args: &pyo3::Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.close();
+        false
+    }
+
+    fn __repr__(&self) -> String {
+        format!("uuidkit.State({:?})", self.path.display().to_string())
+    }
+}

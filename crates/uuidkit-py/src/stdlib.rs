@@ -1,0 +1,157 @@
+//! The standard `uuid` module's generators, with its signatures (CPython 3.14's
+//! for `uuid6`, `uuid7` and `uuid8`) and semantics, over uuidkit's.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rand_core::Rng;
+use uuidkit::{CoarseClock, GenError, Generator, ThreadRng, Uuid, V1Generator, V6Generator};
+
+use crate::convert::{UuidType, name_bytes};
+
+/// A generator error as Python sees it: the library's message.
+pub fn gen_error(e: GenError) -> PyErr {
+    PyRuntimeError::new_err(e.to_string())
+}
+
+/// Locks a process-wide generator. A panic cannot happen while one is held
+/// (generation reports errors as values), so poisoning is ignored.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+static V1: Mutex<Option<V1Generator<CoarseClock, ThreadRng>>> = Mutex::new(None);
+static V6: Mutex<Option<V6Generator<CoarseClock, ThreadRng>>> = Mutex::new(None);
+
+/// `value & mask` with Python's semantics (any int, negative ones too), as
+/// the standard module truncates `clock_seq`, `node` and the `uuid8` fields.
+fn masked(value: &Bound<'_, PyAny>, mask: u64) -> PyResult<u64> {
+    value.bitand(mask)?.extract()
+}
+
+/// A node given to `uuid1`: the standard module rejects one beyond 48 bits.
+fn node_arg(node: &Bound<'_, PyAny>) -> PyResult<[u8; 6]> {
+    let n: u64 = node
+        .extract()
+        .ok()
+        .filter(|&n| n < 1 << 48)
+        .ok_or_else(|| PyValueError::new_err("node out of range: expected 0..2**48"))?;
+    let b = n.to_be_bytes();
+    Ok([b[2], b[3], b[4], b[5], b[6], b[7]])
+}
+
+/// A v1 UUID (RFC 9562 §5.1), as `uuid.uuid1(node=None, clock_seq=None)`.
+///
+/// Timestamps come from one process-wide generator, so they increase from
+/// call to call (also when `node` or `clock_seq` is given, which replace that
+/// field as given). Unlike the standard module, the default node is a random
+/// 48-bit number with the multicast bit set (RFC 9562 §6.10), chosen once per
+/// process: no hardware address is disclosed. Pass `node=uuid.getnode()` for
+/// the standard module's choice.
+#[pyfunction]
+#[pyo3(signature = (node=None, clock_seq=None))]
+pub fn uuid1<'py>(
+    py: Python<'py>,
+    node: Option<&Bound<'py, PyAny>>,
+    clock_seq: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let node = node.map(node_arg).transpose()?;
+    let clock_seq = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
+    let u = lock(&V1)
+        .get_or_insert_with(V1Generator::system)
+        .generate()
+        .map_err(gen_error)?;
+    let u = replace_gregorian(u, node, clock_seq, Uuid::new_v1_from_parts);
+    UuidType::get(py)?.object(py, u)
+}
+
+/// `u` with its node and/or clock sequence replaced.
+fn replace_gregorian(
+    u: Uuid,
+    node: Option<[u8; 6]>,
+    clock_seq: Option<u64>,
+    make: fn(u64, u16, [u8; 6]) -> Uuid,
+) -> Uuid {
+    if node.is_none() && clock_seq.is_none() {
+        return u;
+    }
+    let (Some(ts), Some(cs), Some(n)) = (u.gregorian_timestamp(), u.clock_seq(), u.node()) else {
+        unreachable!("a v1/v6 generator makes v1/v6 UUIDs")
+    };
+    make(ts, clock_seq.map_or(cs, |c| c as u16), node.unwrap_or(n))
+}
+
+/// A v6 UUID (RFC 9562 §5.6), as CPython 3.14's `uuid.uuid6(node=None,
+/// clock_seq=None)`: both are truncated to 48 and 14 bits as there.
+///
+/// As there, the default node and clock sequence are fresh random values for
+/// every UUID (multicast bit set in the node); timestamps increase from call
+/// to call.
+#[pyfunction]
+#[pyo3(signature = (node=None, clock_seq=None))]
+pub fn uuid6<'py>(
+    py: Python<'py>,
+    node: Option<&Bound<'py, PyAny>>,
+    clock_seq: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let node = node
+        .map(|n| masked(n, (1 << 48) - 1))
+        .transpose()?
+        .map(|n| {
+            let b = n.to_be_bytes();
+            [b[2], b[3], b[4], b[5], b[6], b[7]]
+        });
+    let clock_seq = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
+    let u = lock(&V6)
+        .get_or_insert_with(V6Generator::system)
+        .generate()
+        .map_err(gen_error)?;
+    let u = replace_gregorian(u, node, clock_seq, Uuid::new_v6_from_parts);
+    UuidType::get(py)?.object(py, u)
+}
+
+/// A v3 UUID (RFC 9562 §5.3, MD5), as `uuid.uuid3(namespace, name)`.
+#[pyfunction]
+pub fn uuid3<'py>(
+    py: Python<'py>,
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let t = UuidType::get(py)?;
+    let ns = t.value(namespace)?;
+    t.object(py, Uuid::new_v3(&ns, &name_bytes(name)?))
+}
+
+/// A v5 UUID (RFC 9562 §5.5, SHA-1), as `uuid.uuid5(namespace, name)`.
+#[pyfunction]
+pub fn uuid5<'py>(
+    py: Python<'py>,
+    namespace: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let t = UuidType::get(py)?;
+    let ns = t.value(namespace)?;
+    t.object(py, Uuid::new_v5(&ns, &name_bytes(name)?))
+}
+
+/// A v8 UUID (RFC 9562 §5.8), as CPython 3.14's `uuid.uuid8(a=None, b=None,
+/// c=None)`: `a` (48 bits), `b` (12 bits) and `c` (62 bits) are truncated to
+/// their width; each one not given is random.
+#[pyfunction]
+#[pyo3(signature = (a=None, b=None, c=None))]
+pub fn uuid8<'py>(
+    py: Python<'py>,
+    a: Option<&Bound<'py, PyAny>>,
+    b: Option<&Bound<'py, PyAny>>,
+    c: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut rng = ThreadRng;
+    let mut field = |v: Option<&Bound<'py, PyAny>>, bits: u32| match v {
+        Some(v) => masked(v, (1u64 << bits) - 1),
+        None => Ok(rng.next_u64() & ((1u64 << bits) - 1)),
+    };
+    let (a, b, c) = (field(a, 48)?, field(b, 12)?, field(c, 62)?);
+    let u = Uuid::new_v8_from_parts(a, b as u16, c);
+    UuidType::get(py)?.object(py, u)
+}

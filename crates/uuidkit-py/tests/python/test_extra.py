@@ -1,0 +1,138 @@
+"""What the standard module lacks: times, bounds, v8 names, the section 6.2 methods."""
+
+import datetime
+import hashlib
+import random
+import uuid
+
+import pytest
+
+import uuidkit
+
+UTC = datetime.timezone.utc
+# RFC 9562's examples were made at 2022-02-22T19:22:22Z.
+RFC_TIME = datetime.datetime(2022, 2, 22, 19, 22, 22, tzinfo=UTC)
+RFC_MS = 1_645_557_742_000
+
+
+def test_timestamps_of_the_rfc_examples():
+    v1 = uuid.UUID("C232AB00-9414-11EC-B3C8-9F6BDECED846")
+    v6 = uuid.UUID("1EC9414C-232A-6B00-B3C8-9F6BDECED846")
+    v7 = uuid.UUID("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")
+    for u in (v1, v6, v7):
+        assert uuidkit.timestamp(u) == RFC_TIME
+    assert uuidkit.unix_ms(v7) == RFC_MS
+    with pytest.raises(ValueError, match="no timestamp: expected a v1, v6 or v7 UUID, found version 4"):
+        uuidkit.timestamp(uuidkit.uuid4())
+    with pytest.raises(ValueError, match="no unix_ms: expected a v7 UUID, found version 1"):
+        uuidkit.unix_ms(v1)
+
+
+def test_timestamp_of_a_new_uuid7_is_now():
+    before = datetime.datetime.now(UTC)
+    t = uuidkit.timestamp(uuidkit.uuid7())
+    after = datetime.datetime.now(UTC)
+    assert before - datetime.timedelta(milliseconds=1) <= t <= after
+    assert t.tzinfo is UTC
+
+
+def test_uuid7_at_a_datetime_or_unix_ms():
+    u = uuidkit.uuid7_at(RFC_TIME)
+    assert u.version == 7 and uuidkit.unix_ms(u) == RFC_MS
+    assert uuidkit.unix_ms(uuidkit.uuid7_at(unix_ms=RFC_MS + 5)) == RFC_MS + 5
+    other_zone = RFC_TIME.astimezone(datetime.timezone(datetime.timedelta(hours=-5)))
+    assert uuidkit.unix_ms(uuidkit.uuid7_at(other_zone)) == RFC_MS
+    sub_ms = RFC_TIME + datetime.timedelta(microseconds=999)
+    assert uuidkit.unix_ms(uuidkit.uuid7_at(sub_ms)) == RFC_MS  # floored
+    assert uuidkit.uuid7_at(unix_ms=1) != uuidkit.uuid7_at(unix_ms=1)  # random bits
+
+
+def test_time_arguments_are_unambiguous():
+    with pytest.raises(ValueError, match="naive datetime"):
+        uuidkit.uuid7_at(datetime.datetime(2022, 2, 22))
+    with pytest.raises(TypeError, match="not both"):
+        uuidkit.uuid7_at(RFC_TIME, unix_ms=RFC_MS)
+    with pytest.raises(TypeError, match="missing the time"):
+        uuidkit.v7_min()
+    with pytest.raises(ValueError, match="unix_ms out of range"):
+        uuidkit.v7_max(unix_ms=-1)
+    with pytest.raises(ValueError, match="unix_ms out of range"):
+        uuidkit.v7_max(unix_ms=1 << 48)
+    with pytest.raises(ValueError, match="unix_ms out of range"):
+        uuidkit.v7_min(datetime.datetime(1969, 12, 31, tzinfo=UTC))
+    with pytest.raises(TypeError, match="expected a datetime.datetime, found int"):
+        uuidkit.uuid7_at(RFC_MS)  # a bare number: which unit? refused
+
+
+def test_v7_bounds():
+    lo, hi = uuidkit.v7_min(RFC_TIME), uuidkit.v7_max(unix_ms=RFC_MS)
+    assert lo.int == 0x017F22E2_79B0_7000_8000_000000000000
+    assert hi.int == 0x017F22E2_79B0_7FFF_BFFF_FFFFFFFFFFFF
+    assert lo <= uuid.UUID("017F22E2-79B0-7CC3-98C4-DC0C0C07398F") <= hi
+    for _ in range(100):
+        assert lo <= uuidkit.uuid7_at(RFC_TIME) <= hi
+    assert hi < uuidkit.v7_min(unix_ms=RFC_MS + 1)
+
+
+HASHES = {
+    "sha256": lambda d: hashlib.sha256(d).digest(),
+    "sha512": lambda d: hashlib.sha512(d).digest(),
+    "sha3_256": lambda d: hashlib.sha3_256(d).digest(),
+    "sha3_512": lambda d: hashlib.sha3_512(d).digest(),
+    "shake_128": lambda d: hashlib.shake_128(d).digest(16),
+    "shake_256": lambda d: hashlib.shake_256(d).digest(16),
+}
+
+
+def test_uuid8_name_rfc_vector():
+    u = uuidkit.uuid8_name(uuid.NAMESPACE_DNS, "www.example.com")
+    assert str(u) == "5c146b14-3c52-8afd-938a-375d0df1fbf6"  # RFC 9562 Appendix B.2
+
+
+@pytest.mark.parametrize("name", sorted(HASHES))
+def test_uuid8_name_agrees_with_hashlib(name):
+    rng = random.Random(name)
+    for _ in range(100):
+        ns = uuid.UUID(int=rng.getrandbits(128))
+        data = bytes(rng.getrandbits(8) for _ in range(rng.randrange(100)))
+        digest = int.from_bytes(HASHES[name](ns.bytes + data)[:16], "big")
+        expected = digest & ~(0xF << 76) & ~(0x3 << 62) | (0x8 << 76) | (0x2 << 62)
+        assert uuidkit.uuid8_name(ns, data, name).int == expected
+
+
+def test_uuid8_name_unknown_hash():
+    with pytest.raises(ValueError, match="unknown hash: expected one of sha256"):
+        uuidkit.uuid8_name(uuid.NAMESPACE_DNS, "x", "md5")
+
+
+@pytest.mark.parametrize(
+    "args,kwargs",
+    [
+        (("counter",), {}),
+        (("counter",), {"bits": 12}),
+        (("monotonic_random",), {"increment_bits": 8}),
+        (("submillis",), {"frac_bits": 12}),
+        (("submillis_counter",), {"frac_bits": 4, "bits": 20}),
+    ],
+)
+def test_v7_generator_methods_are_increasing(args, kwargs):
+    g = uuidkit.V7Generator(*args, **kwargs)
+    us = [g() for _ in range(20_000)] + g.batch(5000)
+    assert all(a < b for a, b in zip(us, us[1:]))
+    assert all(u.version == 7 for u in us)
+    assert repr(g) == f"uuidkit.V7Generator({args[0]!r})".replace("'", '"')
+
+
+def test_v7_generator_at_keeps_order():
+    g = uuidkit.V7Generator()
+    a = g.at(RFC_TIME)
+    assert uuidkit.unix_ms(a) == RFC_MS
+    b = g.at(unix_ms=RFC_MS - 1000)  # earlier: still after a
+    assert a < b
+
+
+def test_v7_generator_rejects_bad_settings():
+    with pytest.raises(ValueError, match="unknown method"):
+        uuidkit.V7Generator("fastest")
+    with pytest.raises(ValueError, match="invalid generator config"):
+        uuidkit.V7Generator("counter", bits=50)

@@ -1,0 +1,175 @@
+"""uuidkit as a drop-in for the standard ``uuid`` module."""
+
+import copy
+import pickle
+import random
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+import uuidkit
+
+RNG = random.Random(0x9562)
+
+
+def random_namespace():
+    return uuid.UUID(int=RNG.getrandbits(128))
+
+
+def random_name():
+    alphabet = "abcxyz-./\x00\xe9\u20ac\U0001f600"
+    return "".join(RNG.choice(alphabet) for _ in range(RNG.randrange(0, 80)))
+
+
+@pytest.mark.parametrize("ours,theirs", [(uuidkit.uuid3, uuid.uuid3), (uuidkit.uuid5, uuid.uuid5)])
+def test_name_based_equal_stdlib_on_random_namespaces_and_names(ours, theirs):
+    namespaces = [uuid.NAMESPACE_DNS, uuid.NAMESPACE_URL, uuid.NAMESPACE_OID, uuid.NAMESPACE_X500]
+    namespaces += [random_namespace() for _ in range(200)]
+    for ns in namespaces:
+        for _ in range(10):
+            name = random_name()
+            expected = theirs(ns, name)
+            assert ours(ns, name) == expected, (ns, name)
+            # Bytes names (the standard module takes them from 3.12) hash as given.
+            assert ours(ns, name.encode()) == expected, (ns, name)
+
+
+def test_name_based_rejects_what_stdlib_rejects():
+    with pytest.raises(TypeError, match="expected a name as str or bytes, found int"):
+        uuidkit.uuid5(uuid.NAMESPACE_DNS, 5)
+    with pytest.raises(TypeError, match="expected a uuid.UUID, found str"):
+        uuidkit.uuid3("not a namespace", "x")
+
+
+def test_constants_are_the_standard_ones():
+    for name in ["NAMESPACE_DNS", "NAMESPACE_URL", "NAMESPACE_OID", "NAMESPACE_X500"]:
+        assert getattr(uuidkit, name) is getattr(uuid, name)
+    assert uuidkit.NIL == uuid.UUID(int=0)
+    assert uuidkit.MAX == uuid.UUID("ffffffff-ffff-ffff-ffff-ffffffffffff")
+    assert uuidkit.UUID is uuid.UUID
+
+
+ALL = [
+    lambda: uuidkit.uuid1(),
+    lambda: uuidkit.uuid3(uuid.NAMESPACE_DNS, "python.org"),
+    lambda: uuidkit.uuid4(),
+    lambda: uuidkit.uuid5(uuid.NAMESPACE_URL, b"https://python.org"),
+    lambda: uuidkit.uuid6(),
+    lambda: uuidkit.uuid7(),
+    lambda: uuidkit.uuid8(),
+    lambda: uuidkit.parse("{F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6}"),
+]
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_objects_behave_as_stdlib_uuids(make):
+    u = make()
+    twin = uuid.UUID(str(u))
+    assert type(u) is uuid.UUID
+    assert isinstance(u, uuid.UUID)
+    assert u == twin and not (u != twin)
+    assert hash(u) == hash(twin)
+    assert {u: 1}[twin] == 1
+    assert str(u) == str(twin) and repr(u) == repr(twin)
+    assert u.bytes == twin.bytes and u.hex == twin.hex and u.urn == twin.urn
+    assert u.fields == twin.fields and u.variant == twin.variant and u.version == twin.version
+    assert u.is_safe is uuid.SafeUUID.unknown
+    assert copy.copy(u) == u and copy.deepcopy(u) == u
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(u, protocol))
+        assert type(back) is uuid.UUID and back == u
+    assert pickle.dumps(u) == pickle.dumps(twin)
+    with pytest.raises(TypeError):
+        u.int = 5  # immutable, as the standard one
+
+
+def test_versions_and_variant():
+    expected = [1, 3, 4, 5, 6, 7, 8]
+    for make, version in zip(ALL, expected):
+        u = make()
+        assert u.version == version
+        assert u.variant == uuid.RFC_4122
+
+
+def test_ordering_agrees_with_stdlib():
+    ours = [uuidkit.uuid4() for _ in range(500)]
+    theirs = [uuid.UUID(str(u)) for u in ours]
+    assert [str(u) for u in sorted(ours)] == [str(u) for u in sorted(theirs)]
+    a, b = sorted(ours[:2])
+    assert a < b and a <= b and b > a and b >= a
+    assert a < uuid.UUID(int=b.int) and uuid.UUID(int=a.int) < b
+
+
+def test_pickle_loads_where_uuidkit_is_absent():
+    data = pickle.dumps([uuidkit.uuid7(), uuidkit.uuid4()])
+    assert b"uuidkit" not in data
+    # A fresh interpreter that cannot import uuidkit.
+    code = (
+        "import pickle, sys\n"
+        "sys.modules['uuidkit'] = None\n"
+        "us = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(' '.join(str(u) for u in us))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, check=True)
+    assert out.stdout.decode().split() == [str(u) for u in pickle.loads(data)]
+
+
+def test_uuid1_node_and_clock_seq_as_stdlib():
+    u = uuidkit.uuid1(node=0x0123456789AB, clock_seq=0x12345)
+    assert u.node == 0x0123456789AB
+    assert u.clock_seq == 0x12345 & 0x3FFF
+    with pytest.raises(ValueError, match="node out of range"):
+        uuidkit.uuid1(node=1 << 48)
+    # The default node is random with the multicast bit (no hardware address).
+    assert uuidkit.uuid1().node & (1 << 40)
+    times = [uuidkit.uuid1().time for _ in range(1000)]
+    assert times == sorted(times) and len(set(times)) == len(times)
+
+
+def test_uuid6_truncates_like_cpython_314():
+    u = uuidkit.uuid6(node=(1 << 50) | 0xABCDEF, clock_seq=-1)
+    assert u.node == ((1 << 50) | 0xABCDEF) & 0xFFFF_FFFF_FFFF
+    assert u.clock_seq == 0x3FFF
+    assert u.version == 6
+    us = [uuidkit.uuid6() for _ in range(1000)]
+    assert us == sorted(us) and len(set(us)) == len(us)
+    # As in CPython 3.14: a fresh random node (multicast bit set here) per UUID.
+    assert len({u.node for u in us}) > 990
+    assert all(u.node & (1 << 40) for u in us)
+
+
+def test_uuid8_matches_cpython_314_formula():
+    for _ in range(200):
+        a, b, c = (RNG.getrandbits(RNG.choice([8, 48, 64, 100])) * RNG.choice([1, -1]) for _ in range(3))
+        expected = (a & 0xFFFF_FFFF_FFFF) << 80 | (b & 0xFFF) << 64 | (c & 0x3FFF_FFFF_FFFF_FFFF)
+        expected |= 0x8 << 76 | 0b10 << 62
+        assert uuidkit.uuid8(a, b, c).int == expected
+    u = uuidkit.uuid8(a=1)
+    assert u.int >> 80 == 1 and u.version == 8
+    assert len({uuidkit.uuid8().int for _ in range(1000)}) == 1000
+
+
+def test_uuid4_is_random():
+    us = {uuidkit.uuid4() for _ in range(10_000)}
+    assert len(us) == 10_000
+    # Each of the 122 random bits is set in about half of the UUIDs.
+    ones = [sum((u.int >> bit) & 1 for u in us) for bit in range(128)]
+    fixed = {76, 77, 78, 79, 62, 63}
+    for bit in range(128):
+        if bit not in fixed:
+            assert 4_500 < ones[bit] < 5_500, bit
+
+
+def test_ints_of_every_width_are_exact():
+    # uuidkit builds the `int` of a UUID itself: check it at each digit boundary.
+    values = [0, 1, 2**30 - 1, 2**30, 2**60 - 1, 2**60, 2**90, 2**120 + 7, 2**128 - 1]
+    values += [RNG.getrandbits(RNG.randrange(1, 129)) for _ in range(2000)]
+    for v in values:
+        u = uuidkit.from_bytes(v.to_bytes(16, "big"))
+        assert u.int == v and type(u.int) is int
+        assert u == uuid.UUID(int=v) and hash(u) == hash(uuid.UUID(int=v))
+        assert str(u) == str(uuid.UUID(int=v))
+    with pytest.raises(ValueError, match="wrong length: expected 16 bytes, found 15"):
+        uuidkit.from_bytes(bytes(15))
