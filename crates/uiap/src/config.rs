@@ -54,6 +54,10 @@ pub struct Config {
     pub proxy_capacity: usize,
     /// Upper bound of a proxy defense, whatever lifetime the claim carried (1 h).
     pub proxy_max_lifetime: Duration,
+    /// The fewest leading bits every UID of a proxied space must share (8): a prefix shorter than
+    /// this, or a range whose ends differ within these bits, is not defended by proxy, so that one
+    /// forged Attempt cannot make a whole domain unclaimable (docs/uiap-design.md D43).
+    pub proxy_min_prefix_bits: u16,
     /// Conflicts (denied or symmetric claims) within [`conflict_window`](Self::conflict_window)
     /// after which new claims are rate limited (10).
     pub conflict_limit: usize,
@@ -89,6 +93,7 @@ impl Default for Config {
             proxy_defense: true,
             proxy_capacity: 256,
             proxy_max_lifetime: Duration::from_secs(3600),
+            proxy_min_prefix_bits: 8,
             conflict_limit: 10,
             conflict_window: Duration::from_secs(60),
             conflict_rate_limit: Duration::from_secs(60),

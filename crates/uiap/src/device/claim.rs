@@ -10,7 +10,7 @@ use super::seen::OwnRecord;
 use super::{Destination, Device, Event, FailureReason, Transmit};
 use crate::space::{DomainId, UidSpace};
 use crate::time::Instant;
-use crate::wire::{MessageType, Repr};
+use crate::wire::{DeviceId, MessageType, Repr};
 
 pub use crate::wire::INFINITE_LIFETIME;
 
@@ -226,6 +226,13 @@ pub enum ClaimErrorKind {
     TooManyClaims,
     /// No such claim (it failed, expired or was released).
     UnknownClaim,
+    /// This device defends an overlapping claim of another device by proxy (§5.1): the claim
+    /// would be denied by everyone else holding the same proxy record, so it fails at once
+    /// (docs/uiap-design.md D46).
+    ProxiedConflict {
+        /// The device whose claim is proxied.
+        origin: DeviceId,
+    },
     /// The claim is not held (still probing, or already reclaiming).
     NotHeld,
 }
@@ -259,6 +266,10 @@ impl fmt::Display for ClaimError {
             ClaimErrorKind::UnknownClaim => {
                 f.write_str("expected a live claim, found an unknown claim id")
             }
+            ClaimErrorKind::ProxiedConflict { origin } => write!(
+                f,
+                "expected a space nobody holds, found it overlaps a claim of device {origin} that this device defends by proxy"
+            ),
             ClaimErrorKind::NotHeld => {
                 f.write_str("expected a held claim, found one still probing or reclaiming")
             }
@@ -294,6 +305,9 @@ pub(crate) struct Round {
 #[derive(Clone, Debug)]
 pub(crate) struct Claim {
     pub id: ClaimId,
+    /// The device ID its attempts carry: the device's ID when the claim was made, kept across a
+    /// device-ID change so that proxies and holders keep recognising it (docs/uiap-design.md D40).
+    pub origin: DeviceId,
     pub domain: DomainId,
     pub space: UidSpace,
     pub lifetime: u32,
@@ -461,7 +475,7 @@ impl<R: Rng> Device<R> {
             reclaim: round.reclaim,
             hop_limit: self.config.hop_limit,
             lifetime: claim.lifetime,
-            origin: self.device_id,
+            origin: claim.origin,
             sequence,
             claim_ref: claim.claim_ref,
             domain: claim.domain,
@@ -472,6 +486,7 @@ impl<R: Rng> Device<R> {
         self.own.insert(
             sequence,
             OwnRecord {
+                origin: claim.origin,
                 claim: claim.id,
                 round: round.number,
                 expires: now + remaining + self.config.message_ttl,

@@ -3,7 +3,7 @@
 
 use rand_core::Rng;
 
-use super::seen::Record;
+use super::seen::{Record, TableFull};
 use super::{Destination, Device, DropReason, Event, FailureReason, Peer, Transmit};
 use crate::space::conflicts;
 use crate::time::Instant;
@@ -33,7 +33,7 @@ impl<R: Rng> Device<R> {
         self.counters.attempts_received += 1;
         let id = repr.message_id();
         if self.is_own(repr.origin) {
-            if self.own.contains(repr.sequence) {
+            if self.own.contains(repr.origin, repr.sequence) {
                 // Our own flood came back (multicast loopback or a loop).
                 self.counters.drop(DropReason::OwnLoop);
                 return;
@@ -56,7 +56,17 @@ impl<R: Rng> Device<R> {
             domain: repr.domain,
             space: repr.space.clone(),
         };
-        self.counters.table_evictions += self.table.insert(now, id, record);
+        // Evicting a record that may still route a Deny back would let a flood of forged
+        // Attempts unmake a conflict elsewhere: a new Attempt that finds the table full of such
+        // records is still denied if we hold a conflicting claim, but not forwarded
+        // (docs/uiap-design.md D44).
+        let recorded = match self.table.insert(now, id, record) {
+            Ok(evicted) => {
+                self.counters.table_evictions += evicted;
+                true
+            }
+            Err(TableFull) => false,
+        };
         self.counters.peak_message_table = self.counters.peak_message_table.max(self.table.len());
 
         // Our own claims first (§4.2.2.1, §2.4.6).
@@ -64,6 +74,11 @@ impl<R: Rng> Device<R> {
         let mut failed = Vec::new();
         for claim in self.claims.values() {
             if !conflicts(&claim.domain, &claim.space, &repr.domain, &repr.space) {
+                continue;
+            }
+            // A claim whose first attempt has not gone out (start delay, or rate limited) has
+            // told nobody yet: it neither denies nor loses (docs/uiap-design.md D46).
+            if !claim.held && claim.round.as_ref().is_some_and(|r| r.sent == 0) {
                 continue;
             }
             match &claim.round {
@@ -93,7 +108,8 @@ impl<R: Rng> Device<R> {
         let proxy_deny = !deny
             && self
                 .proxies
-                .defends_against(now, repr.origin, &repr.domain, &repr.space);
+                .defends_against(now, repr.origin, &repr.domain, &repr.space)
+                .is_some();
         if deny || proxy_deny {
             self.send_deny(now, from, packet, &id);
             if proxy_deny {
@@ -101,18 +117,32 @@ impl<R: Rng> Device<R> {
             }
             return;
         }
+        if !recorded {
+            self.counters.drop(DropReason::TableFull);
+            return;
+        }
         if self.config.proxy_defense && repr.proxy && repr.reclaim {
-            use super::proxy::Recorded;
-            if self
-                .proxies
-                .record(now, repr.origin, &repr.domain, &repr.space, repr.lifetime)
-                == Recorded::Full
-            {
-                self.counters.proxy_table_full += 1;
-            }
-            self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
+            self.record_proxy(now, &repr);
         }
         self.forward_attempt(from, packet, repr.hop_limit);
+    }
+
+    /// Takes an X+R claim into the proxy table, within the caps of docs/uiap-design.md D43.
+    fn record_proxy(&mut self, now: Instant, repr: &Repr) {
+        use super::proxy::{Recorded, narrow_enough};
+        if !narrow_enough(&repr.space, self.config.proxy_min_prefix_bits) {
+            self.counters.proxy_refused_wide += 1;
+            return;
+        }
+        match self
+            .proxies
+            .record(now, repr.origin, &repr.domain, &repr.space, repr.lifetime)
+        {
+            Recorded::New => self.counters.proxies_recorded += 1,
+            Recorded::Full => self.counters.proxy_table_full += 1,
+            Recorded::Refreshed | Recorded::NotKept => {}
+        }
+        self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
     }
 
     fn forward_attempt(&mut self, from: Peer, packet: &Packet<&[u8]>, hop_limit: u8) {
@@ -137,13 +167,13 @@ impl<R: Rng> Device<R> {
     /// Sends a Claim-Deny for the Attempt `packet` just received from `from` (§2.4.5, §4.3):
     /// the Attempt's octets with type 1 and a fresh hop limit.
     fn send_deny(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, id: &MessageId) {
-        let Some(record) = self.table.get_mut(now, id) else {
-            return;
-        };
-        if record.deny_sent {
-            return;
+        // Without a record (the table was full) the Deny is still sent: the claimant needs it.
+        if let Some(record) = self.table.get_mut(now, id) {
+            if record.deny_sent {
+                return;
+            }
+            record.deny_sent = true;
         }
-        record.deny_sent = true;
         let hop_limit = self.config.hop_limit;
         let payload = rewritten(packet, |p| {
             p.set_msg_type(MessageType::ClaimDeny);
@@ -156,8 +186,12 @@ impl<R: Rng> Device<R> {
         });
     }
 
+    /// Whether `origin` is one of ours: the current ID, a recently retired one, or the ID a live
+    /// claim still announces itself with (docs/uiap-design.md D40).
     pub(crate) fn is_own(&self, origin: DeviceId) -> bool {
-        origin == self.device_id || self.retired_ids.contains(&origin)
+        origin == self.device_id
+            || self.retired_ids.contains(&origin)
+            || self.claims.values().any(|c| c.origin == origin)
     }
 
     fn on_id_collision(&mut self, origin: DeviceId, sequence: u32) {

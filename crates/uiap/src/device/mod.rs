@@ -80,7 +80,7 @@ pub use claim::{
 pub use counters::{Counters, DropReason};
 
 use crate::config::Config;
-use crate::space::conflicts;
+use crate::space::{DomainId, UidSpace, conflicts};
 use crate::time::Instant;
 use crate::wire::{DeviceId, MessageId, MessageType, Packet, Repr};
 
@@ -301,7 +301,11 @@ impl<R: Rng> Device<R> {
     pub fn new(config: Config, device_id: DeviceId, mut rng: R) -> Device<R> {
         let next_sequence = rng.next_u32();
         Device {
-            table: MessageTable::new(config.message_table_capacity, config.message_ttl),
+            table: MessageTable::new(
+                config.message_table_capacity,
+                config.message_ttl,
+                config.claim_window(false).max(config.claim_window(true)),
+            ),
             proxies: ProxyTable::new(config.proxy_capacity, config.proxy_max_lifetime),
             config,
             device_id,
@@ -413,6 +417,8 @@ impl<R: Rng> Device<R> {
     ///
     /// # Errors
     /// [`ClaimErrorKind::LocalConflict`] at once if a claim of this device overlaps the space;
+    /// [`ClaimErrorKind::ProxiedConflict`] at once if this device defends an overlapping claim of
+    /// another device by proxy;
     /// [`ClaimErrorKind::InvalidSpace`] if the space is invalid in the domain;
     /// [`ClaimErrorKind::TooManyClaims`] past [`Config::max_claims`].
     ///
@@ -449,6 +455,12 @@ impl<R: Rng> Device<R> {
                 existing: c.id,
             }));
         }
+        if let Some(origin) = self
+            .proxies
+            .defends_against(now, self.device_id, &domain, &space)
+        {
+            return Err(ClaimError::new(ClaimErrorKind::ProxiedConflict { origin }));
+        }
         if self.claims.len() >= self.config.max_claims {
             return Err(ClaimError::new(ClaimErrorKind::TooManyClaims));
         }
@@ -461,6 +473,7 @@ impl<R: Rng> Device<R> {
             space,
             lifetime,
             proxy,
+            origin: self.device_id,
             claim_ref: self.rng.next_u32(),
             held: false,
             round: None,
@@ -688,4 +701,63 @@ impl<R: Rng> Device<R> {
     pub fn proxy_table_len(&self) -> usize {
         self.proxies.len()
     }
+
+    /// The claims this device defends by proxy at `now` (§5.1), in the order they were taken.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// use uiap::device::{Device, InterfaceId, Peer};
+    /// use uiap::space::{Uid, UidSpace};
+    /// use uiap::wire::{DeviceId, MessageType, Repr};
+    /// use uiap::{config::Config, time::Instant};
+    ///
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// dev.add_interface(InterfaceId(1));
+    /// let announce = Repr {
+    ///     msg_type: MessageType::ClaimAttempt, proxy: true, reclaim: true, hop_limit: 32,
+    ///     lifetime: 600, origin: DeviceId::new(9).unwrap(), sequence: 1, claim_ref: 1,
+    ///     domain: "fff:0:0:1".parse()?, space: UidSpace::Unique(Uid::from_octets(&[7])?),
+    /// };
+    /// let from = Peer { interface: InterfaceId(1), addr: "fe80::9".parse()? };
+    /// dev.handle_datagram(Instant::ZERO, from, &announce.to_vec());
+    /// let proxied: Vec<_> = dev.proxies(Instant::ZERO).collect();
+    /// assert_eq!(proxied.len(), 1);
+    /// assert_eq!(proxied[0].origin, DeviceId::new(9).unwrap());
+    /// assert_eq!(proxied[0].expires, Instant::from_secs(600));
+    /// assert_eq!(dev.proxies(Instant::from_secs(600)).count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn proxies(&self, now: Instant) -> impl Iterator<Item = ProxyInfo> + '_ {
+        self.proxies.entries(now)
+    }
+
+    /// Forgets every claim defended by proxy (an operator's remedy for a forged one); returns how
+    /// many there were. Counted in [`Counters::proxies_flushed`].
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.flush_proxies(), 0);
+    /// assert_eq!(dev.counters().proxies_flushed, 0);
+    /// ```
+    pub fn flush_proxies(&mut self) -> usize {
+        let n = self.proxies.clear();
+        self.counters.proxies_flushed += n as u64;
+        n
+    }
+}
+
+/// A claim of another device that this device defends by proxy, from [`Device::proxies`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProxyInfo {
+    /// The device that made the claim.
+    pub origin: DeviceId,
+    /// Its domain.
+    pub domain: DomainId,
+    /// The space.
+    pub space: UidSpace,
+    /// When this device stops defending it.
+    pub expires: Instant,
 }

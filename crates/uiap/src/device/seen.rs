@@ -9,7 +9,7 @@ use core::time::Duration;
 use super::{ClaimId, InterfaceId};
 use crate::space::{DomainId, UidSpace};
 use crate::time::Instant;
-use crate::wire::MessageId;
+use crate::wire::{DeviceId, MessageId};
 
 /// One remembered Claim-Attempt of another device.
 #[derive(Clone, Debug)]
@@ -37,15 +37,24 @@ pub(crate) struct MessageTable {
     queue: VecDeque<(Instant, MessageId)>,
     capacity: usize,
     ttl: Duration,
+    /// Records whose last copy arrived less than this long ago are never evicted.
+    protect: Duration,
 }
 
+/// [`MessageTable::insert`] found the table full of protected records.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct TableFull;
+
 impl MessageTable {
-    pub fn new(capacity: usize, ttl: Duration) -> MessageTable {
+    /// `protect`: how long after its last copy a record may still be needed to route a Deny
+    /// back (the claim window); younger records are never evicted (docs/uiap-design.md D44).
+    pub fn new(capacity: usize, ttl: Duration, protect: Duration) -> MessageTable {
         MessageTable {
             map: HashMap::new(),
             queue: VecDeque::new(),
             capacity: capacity.max(1),
             ttl,
+            protect: protect.min(ttl),
         }
     }
 
@@ -87,13 +96,29 @@ impl MessageTable {
     }
 
     /// Inserts a new record (expiring `ttl` from `now`); returns how many records were evicted.
-    pub fn insert(&mut self, now: Instant, id: MessageId, mut record: Record) -> u64 {
+    ///
+    /// # Errors
+    /// [`TableFull`] if the table is full and its least recently heard record is younger than
+    /// `protect`: then every record is, and none may go.
+    pub fn insert(
+        &mut self,
+        now: Instant,
+        id: MessageId,
+        mut record: Record,
+    ) -> Result<u64, TableFull> {
         let mut evicted = 0;
         while self.map.len() >= self.capacity {
-            let Some((at, old)) = self.queue.pop_front() else {
+            let Some(&(at, old)) = self.queue.front() else {
                 break;
             };
-            if self.map.get(&old).is_some_and(|r| r.expires == at) {
+            let live = self.map.get(&old).is_some_and(|r| r.expires == at);
+            // `at` is the record's last copy plus `ttl`: the queue is in the order records were
+            // last heard, so the front is the oldest.
+            if live && at + self.protect > now + self.ttl {
+                return Err(TableFull);
+            }
+            self.queue.pop_front();
+            if live {
                 self.map.remove(&old);
                 evicted += 1;
             }
@@ -101,13 +126,15 @@ impl MessageTable {
         record.expires = now + self.ttl;
         self.queue.push_back((record.expires, id));
         self.map.insert(id, record);
-        evicted
+        Ok(evicted)
     }
 }
 
 /// One Claim-Attempt flood we originated.
 #[derive(Clone, Debug)]
 pub(crate) struct OwnRecord {
+    /// The device ID the flood carried.
+    pub origin: DeviceId,
     pub claim: ClaimId,
     /// The round of the claim that sent it.
     pub round: u32,
@@ -136,8 +163,9 @@ impl OwnFloods {
         self.map.get_mut(&seq)
     }
 
-    pub fn contains(&self, seq: u32) -> bool {
-        self.map.contains_key(&seq)
+    /// Whether we sent the flood (`origin`, `seq`).
+    pub fn contains(&self, origin: DeviceId, seq: u32) -> bool {
+        self.map.get(&seq).is_some_and(|r| r.origin == origin)
     }
 
     pub fn purge(&mut self, now: Instant) {

@@ -263,6 +263,7 @@ struct ConfigOverrides {
     proxy_capacity: Option<usize>,
     conflict_limit: Option<usize>,
     max_claims: Option<usize>,
+    proxy_min_prefix_bits: Option<u16>,
     proxy_defense: Option<bool>,
     auto_renew: Option<bool>,
     random_device_id: Option<bool>,
@@ -290,6 +291,9 @@ impl ConfigOverrides {
             proxy_capacity: self.proxy_capacity.unwrap_or(d.proxy_capacity),
             conflict_limit: self.conflict_limit.unwrap_or(d.conflict_limit),
             max_claims: self.max_claims.unwrap_or(d.max_claims),
+            proxy_min_prefix_bits: self
+                .proxy_min_prefix_bits
+                .unwrap_or(d.proxy_min_prefix_bits),
             proxy_defense: self.proxy_defense.unwrap_or(d.proxy_defense),
             auto_renew: self.auto_renew.unwrap_or(d.auto_renew),
             random_device_id: self.random_device_id.unwrap_or(d.random_device_id),
