@@ -138,6 +138,7 @@ pub async fn run(
     let persisted = store.load_claims()?;
     let device_config = uiap::config::Config {
         auto_renew: true,
+        proxy_defense: config.proxy_defense,
         ..Default::default()
     };
     let device = Device::new(
