@@ -8,7 +8,15 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use std::net::{Ipv6Addr, SocketAddrV6};
+
+use socket2::{Domain, Protocol, Socket, Type};
 use uiapd::control::{ClaimView, StatusView};
+
+/// The default group and ports every daemon of these tests uses.
+pub const GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
+pub const CLAIM_PORT: u16 = 61001;
+pub const REPLY_PORT: u16 = 61002;
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
@@ -297,6 +305,15 @@ impl Net {
 
     /// Runs `f` on a thread that has entered namespace `i`.
     pub fn in_ns<T: Send + 'static>(&self, i: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+        self.spawn_in_ns(i, f).join().expect("namespace thread")
+    }
+
+    /// Starts `f` on a thread that has entered namespace `i`; join it for the result.
+    pub fn spawn_in_ns<T: Send + 'static>(
+        &self,
+        i: usize,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> std::thread::JoinHandle<T> {
         let path = self.ns_path(i);
         std::thread::spawn(move || {
             let file = std::fs::File::open(&path).expect("open netns");
@@ -306,8 +323,6 @@ impl Net {
             assert_eq!(rc, 0, "setns: {}", std::io::Error::last_os_error());
             f()
         })
-        .join()
-        .expect("namespace thread")
     }
 
     /// Drops `percent` % of UDP datagrams leaving every interface of every namespace (nftables
@@ -386,5 +401,43 @@ impl Drop for Net {
         } else {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
+    }
+}
+
+/// A UDP socket sending with hop limit `hops` out interface `index`, bound to `bind` (scoped to
+/// `index` unless unspecified).
+pub fn udp(index: u32, hops: u32, bind: Ipv6Addr) -> Socket {
+    let s = Socket::new(Domain::IPV6, Type::DGRAM, Some(Protocol::UDP)).unwrap();
+    s.set_multicast_hops_v6(hops).unwrap();
+    s.set_unicast_hops_v6(hops).unwrap();
+    s.set_multicast_if_v6(index).unwrap();
+    s.bind(&SocketAddrV6::new(bind, 0, 0, if bind.is_unspecified() { 0 } else { index }).into())
+        .unwrap();
+    s
+}
+
+/// The index of interface `name` in the calling thread's namespace.
+pub fn index_of(name: &str) -> u32 {
+    let c = std::ffi::CString::new(name).unwrap();
+    // SAFETY: a valid NUL-terminated name.
+    let i = unsafe { libc::if_nametoindex(c.as_ptr()) };
+    assert_ne!(i, 0, "no interface {name}");
+    i
+}
+
+/// Waits until `dev` in `ns` has a link-local address that is no longer tentative.
+pub fn wait_not_tentative(ns: &str, dev: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = sh(&["ip", "-n", ns, "-6", "addr", "show", "dev", dev]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        if text.contains("fe80") && !text.contains("tentative") {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{ns}/{dev} still tentative: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
