@@ -208,14 +208,8 @@ pub async fn run(
         };
         tokio::select! {
             () = &mut shutdown => break,
-            r = sockets.recv(Role::Claim, &mut claim_buf) => {
-                d.kernel_drops.0 = sockets.overflowed(Role::Claim);
-                d.on_datagram(r, &claim_buf);
-            }
-            r = sockets.recv(Role::Reply, &mut reply_buf) => {
-                d.kernel_drops.1 = sockets.overflowed(Role::Reply);
-                d.on_datagram(r, &reply_buf);
-            }
+            r = sockets.recv(Role::Claim, &mut claim_buf) => d.on_socket(&sockets, r, &claim_buf),
+            r = sockets.recv(Role::Reply, &mut reply_buf) => d.on_socket(&sockets, r, &reply_buf),
             () = sleep => {
                 let now = d.now();
                 d.device.handle_timeout(now);
@@ -419,6 +413,15 @@ impl Daemon {
         if let Err(e) = self.store.save_claims(&claims) {
             warn!(error = %e, "cannot persist claims");
         }
+    }
+
+    /// A datagram (or an error) from `sockets`: notes the kernel's overflow count, then handles it.
+    fn on_socket(&mut self, sockets: &Sockets, r: std::io::Result<Received>, buf: &[u8]) {
+        self.kernel_drops = (
+            sockets.overflowed(Role::Claim),
+            sockets.overflowed(Role::Reply),
+        );
+        self.on_datagram(r, buf);
     }
 
     fn on_datagram(&mut self, received: std::io::Result<Received>, buf: &[u8]) {

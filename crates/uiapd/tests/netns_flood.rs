@@ -1,0 +1,168 @@
+//! A flood from a hostile neighbour while honest devices make conflicting claims (design D44,
+//! D45): none may be wrongly granted. Needs root and iproute2.
+//!
+//! Topology: H (the flooder, no daemon) — T (daemon under test) — N (a peer daemon). T holds one
+//! range and N another; while H floods T with distinct, well-formed Claim-Attempts, N claims UIDs
+//! in T's range (T must deny them, reading N's Attempts from the socket the flood fills) and T
+//! claims UIDs in N's range (N's Denies must reach T).
+
+mod netns_support;
+
+use std::net::{Ipv6Addr, SocketAddrV6};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, udp, wait_not_tentative};
+use uiap::space::{DomainId, Uid, UidSpace};
+use uiap::wire::{DeviceId, MessageType, Repr};
+
+/// The flood must last at least this long ...
+const FLOOD: Duration = Duration::from_secs(20);
+/// ... at this rate, which the test asserts was reached.
+const MIN_RATE: f64 = 50_000.0;
+/// The rate the flooder paces itself to (a little above the minimum).
+const TARGET_RATE: u64 = 60_000;
+/// Conflicting claims per side.
+const CLAIMS: u8 = 10;
+
+/// What the flooder did.
+struct Flood {
+    sent: u64,
+    failed: u64,
+    elapsed: Duration,
+}
+
+/// Sends distinct Claim-Attempts (new message IDs, so none is a duplicate) to the group on `h0`
+/// at `TARGET_RATE` until `stop`, from one link-local source with hop limit 255.
+fn flood(stop: Arc<AtomicBool>) -> Flood {
+    let index = index_of("h0");
+    let socket = udp(index, 255, Ipv6Addr::UNSPECIFIED);
+    let group = SocketAddrV6::new(GROUP, CLAIM_PORT, 0, index).into();
+    let mut repr = Repr {
+        msg_type: MessageType::ClaimAttempt,
+        proxy: false,
+        reclaim: false,
+        hop_limit: 32,
+        lifetime: 60,
+        origin: DeviceId::new(0x0bad_0bad_0bad_0bad).unwrap(),
+        sequence: 0,
+        claim_ref: 1,
+        domain: "fff:0:0:3".parse::<DomainId>().unwrap(),
+        space: UidSpace::Unique(Uid::from_octets(&[0, 0, 0, 0]).unwrap()),
+    };
+    let start = Instant::now();
+    let (mut sent, mut failed) = (0u64, 0u64);
+    while !stop.load(Ordering::Relaxed) {
+        let due = u64::try_from(start.elapsed().as_micros()).unwrap() * TARGET_RATE / 1_000_000;
+        if sent + failed >= due {
+            std::thread::sleep(Duration::from_micros(500));
+            continue;
+        }
+        for _ in 0..(due - sent - failed).min(1024) {
+            repr.sequence = repr.sequence.wrapping_add(1);
+            repr.space = UidSpace::Unique(Uid::from_octets(&repr.sequence.to_be_bytes()).unwrap());
+            match socket.send_to(&repr.to_vec(), &group) {
+                Ok(_) => sent += 1,
+                // ENOBUFS and the like: the datagram never left, so it does not count.
+                Err(_) => failed += 1,
+            }
+        }
+    }
+    Flood {
+        sent,
+        failed,
+        elapsed: start.elapsed(),
+    }
+}
+
+#[test]
+fn conflicting_claims_are_denied_under_a_flood() {
+    if !can_run("conflicting_claims_are_denied_under_a_flood") {
+        return;
+    }
+    let mut net = Net::new(3);
+    net.link(0, "h0", 1, "t0");
+    net.link(1, "t1", 2, "n0");
+    net.start_daemon(1, &[]);
+    net.start_daemon(2, &[]);
+    net.daemons[0].wait_interfaces(2);
+    net.daemons[1].wait_interfaces(1);
+    wait_not_tentative(&net.names[0], "h0");
+    let (t, n) = (&net.daemons[0], &net.daemons[1]);
+    assert_eq!(t.claim("fff:0:0:2", &["--range", "10-1f"]).0, 0);
+    assert_eq!(n.claim("fff:0:0:2", &["--range", "20-2f"]).0, 0);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flooder = {
+        let stop = stop.clone();
+        net.spawn_in_ns(0, move || flood(stop))
+    };
+    let started = Instant::now();
+    std::thread::sleep(Duration::from_secs(1));
+    // (claimant, uid, exit code): every claim overlaps the other daemon's range.
+    let mut outcomes = Vec::new();
+    for i in 0..CLAIMS {
+        let into_t = format!("{:02x}", 0x10 + i);
+        let into_n = format!("{:02x}", 0x20 + i);
+        outcomes.push((
+            "N",
+            into_t.clone(),
+            n.claim("fff:0:0:2", &["--uid", &into_t]).0,
+        ));
+        outcomes.push((
+            "T",
+            into_n.clone(),
+            t.claim("fff:0:0:2", &["--uid", &into_n]).0,
+        ));
+    }
+    let claims_done = started.elapsed();
+    while started.elapsed() < FLOOD {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let f = flooder.join().expect("flooder");
+
+    let status = t.status();
+    let drop = |k: &str| status.drops.get(k).copied().unwrap_or(0);
+    let wrongly_granted: Vec<_> = outcomes.iter().filter(|(_, _, code)| *code == 0).collect();
+    let rate = f.sent as f64 / f.elapsed.as_secs_f64();
+    eprintln!(
+        "flood: {} datagrams in {:.1} s ({rate:.0}/s, {} send errors); conflicting claims wrongly \
+         granted: {} of {}; T dropped {} as rate_limited, {} in the kernel (buffer {:?}), {} as \
+         message_table_full; N received {} Attempts",
+        f.sent,
+        f.elapsed.as_secs_f64(),
+        f.failed,
+        wrongly_granted.len(),
+        outcomes.len(),
+        drop("rate_limited"),
+        drop("socket_overflow_claim"),
+        status.receive_buffers,
+        drop("message_table_full"),
+        n.counter("attempts_received"),
+    );
+    // The flood happened as claimed: long enough, fast enough, and around every claim.
+    assert!(f.elapsed >= FLOOD, "{:?}", f.elapsed);
+    assert!(
+        rate >= MIN_RATE,
+        "the flood reached only {rate:.0} datagrams/s"
+    );
+    assert!(claims_done < f.elapsed, "the claims ended after the flood");
+    assert!(outcomes.len() >= 20);
+    assert!(
+        wrongly_granted.is_empty(),
+        "wrongly granted: {wrongly_granted:?}"
+    );
+    // The limit held the flood at T: N saw at most the burst plus the rate (and the claims).
+    let bound = uiapd::ingress::NEIGHBOUR_BURST as f64
+        + uiapd::ingress::NEIGHBOUR_RATE as f64 * f.elapsed.as_secs_f64()
+        + 200.0;
+    assert!(
+        (n.counter("attempts_received") as f64) < bound,
+        "N received {} Attempts",
+        n.counter("attempts_received")
+    );
+    assert!(drop("rate_limited") > 0);
+    assert!(status.receive_buffers["claim"] > 0);
+}
