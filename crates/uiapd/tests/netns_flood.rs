@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, udp, wait_not_tentative};
+use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, udp};
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::wire::{DeviceId, MessageType, Repr};
 
@@ -81,14 +81,8 @@ fn conflicting_claims_are_denied_under_a_flood() {
     if !can_run("conflicting_claims_are_denied_under_a_flood") {
         return;
     }
-    let mut net = Net::new(3);
-    net.link(0, "h0", 1, "t0");
-    net.link(1, "t1", 2, "n0");
-    net.start_daemon(1, &[]);
-    net.start_daemon(2, &[]);
-    net.daemons[0].wait_interfaces(2);
-    net.daemons[1].wait_interfaces(1);
-    wait_not_tentative(&net.names[0], "h0");
+    let mut net = Net::hostile();
+    net.start_hostile_daemons(&[], &[]);
     let (t, n) = (&net.daemons[0], &net.daemons[1]);
     assert_eq!(t.claim("fff:0:0:2", &["--range", "10-1f"]).0, 0);
     assert_eq!(n.claim("fff:0:0:2", &["--range", "20-2f"]).0, 0);

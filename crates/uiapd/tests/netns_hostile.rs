@@ -9,9 +9,7 @@ use std::net::{Ipv6Addr, SocketAddrV6};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-use netns_support::{
-    CLAIM_PORT, GROUP, Net, REPLY_PORT, can_run, index_of, sh, udp, wait_not_tentative,
-};
+use netns_support::{CLAIM_PORT, GROUP, Net, REPLY_PORT, can_run, index_of, sh, udp};
 use socket2::{Domain, Protocol, Socket, Type};
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::wire::{DeviceId, MessageType, Repr};
@@ -107,14 +105,8 @@ fn hostile_datagrams_are_dropped_and_counted() {
     if !can_run("hostile_datagrams_are_dropped_and_counted") {
         return;
     }
-    let mut net = Net::new(3);
-    net.link(0, "h0", 1, "t0");
-    net.link(1, "t1", 2, "n0");
-    net.start_daemon(1, &[]);
-    net.start_daemon(2, &[]);
-    net.daemons[0].wait_interfaces(2);
-    net.daemons[1].wait_interfaces(1);
-    wait_not_tentative(&net.names[0], "h0");
+    let mut net = Net::hostile();
+    net.start_hostile_daemons(&[], &[]);
     sh(&[
         "ip",
         "-n",
@@ -170,17 +162,11 @@ fn psk_trailer_is_required() {
     if !can_run("psk_trailer_is_required") {
         return;
     }
-    let mut net = Net::new(3);
-    net.link(0, "h0", 1, "t0");
-    net.link(1, "t1", 2, "n0");
+    let mut net = Net::hostile();
     let key = net.dir.join("psk");
     std::fs::write(&key, "correct horse battery staple\n").unwrap();
     let flag = vec!["--psk-file".to_string(), key.display().to_string()];
-    net.start_daemon(1, &flag);
-    net.start_daemon(2, &flag);
-    net.daemons[0].wait_interfaces(2);
-    net.daemons[1].wait_interfaces(1);
-    wait_not_tentative(&net.names[0], "h0");
+    net.start_hostile_daemons(&flag, &flag);
     net.in_ns(0, || {
         let index = index_of("h0");
         let group = SocketAddrV6::new(GROUP, CLAIM_PORT, 0, index);
@@ -273,14 +259,8 @@ fn proxy_poisoning_is_capped_visible_and_flushable() {
     if !can_run("proxy_poisoning_is_capped_visible_and_flushable") {
         return;
     }
-    let mut net = Net::new(3);
-    net.link(0, "h0", 1, "t0");
-    net.link(1, "t1", 2, "n0");
-    net.start_daemon(1, &[]);
-    net.start_daemon(2, &["--no-proxy-defense".to_string()]);
-    net.daemons[0].wait_interfaces(2);
-    net.daemons[1].wait_interfaces(1);
-    wait_not_tentative(&net.names[0], "h0");
+    let mut net = Net::hostile();
+    net.start_hostile_daemons(&[], &["--no-proxy-defense".to_string()]);
     let narrow = UidSpace::Unique(Uid::from_octets(&[0x55]).unwrap());
     let sent = narrow.clone();
     net.in_ns(0, move || {

@@ -282,6 +282,25 @@ impl Net {
         net
     }
 
+    /// The hostile site: H (namespace 0, no daemon) — T (1) — N (2), joined by `h0`–`t0` and
+    /// `t1`–`n0`. Start the daemons with [`start_hostile_daemons`](Self::start_hostile_daemons).
+    pub fn hostile() -> Net {
+        let net = Net::new(3);
+        net.link(0, "h0", 1, "t0");
+        net.link(1, "t1", 2, "n0");
+        net
+    }
+
+    /// Starts T's and N's daemons (`daemons[0]`, `daemons[1]`) with these flags, and waits until
+    /// both see their interfaces and H's address is usable.
+    pub fn start_hostile_daemons(&mut self, t: &[String], n: &[String]) {
+        self.start_daemon(1, t);
+        self.start_daemon(2, n);
+        self.daemons[0].wait_interfaces(2);
+        self.daemons[1].wait_interfaces(1);
+        wait_not_tentative(&self.names[0], "h0");
+    }
+
     /// A veth pair between namespace `a` (interface `ia`) and `b` (interface `ib`).
     pub fn link(&self, a: usize, ia: &str, b: usize, ib: &str) {
         let (na, nb) = (&self.names[a], &self.names[b]);
