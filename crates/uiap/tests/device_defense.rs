@@ -361,3 +361,40 @@ fn a_claim_not_yet_started_neither_denies_nor_fails() {
     assert!(matches!(events(&mut d)[..], [Event::ClaimDenied { claim, .. }] if claim == waiting));
     assert_eq!(d.counters().denies_sent, 2);
 }
+
+/// Forged collisions move the sequence number every time but change the device ID at most once
+/// per conflict window (60 s).
+#[test]
+fn forged_collisions_change_the_device_id_at_most_once_a_minute() {
+    let mut d = device(7, &[1]);
+    let mut ids = vec![d.device_id()];
+    for (i, at) in [0u64, 1, 30, 59, 60, 61, 120].into_iter().enumerate() {
+        let forged = attempt(
+            ids.last().unwrap().get(),
+            d.next_sequence().wrapping_add(1_000),
+            unique(i as u8),
+        );
+        let before = d.next_sequence();
+        d.handle_datagram(Instant::from_secs(at), peer(1, 66), &forged.to_vec());
+        assert_ne!(d.next_sequence(), before, "the sequence moved at {at} s");
+        if d.device_id() != *ids.last().unwrap() {
+            ids.push(d.device_id());
+        }
+    }
+    assert_eq!(d.counters().device_id_collisions, 7);
+    // New IDs at 0 s, 60 s and 120 s.
+    assert_eq!(ids.len(), 4, "{ids:?}");
+    let changed: Vec<bool> = events(&mut d)
+        .iter()
+        .map(|e| {
+            matches!(
+                e,
+                Event::DeviceIdCollision {
+                    new_device_id: Some(_),
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert_eq!(changed, [true, false, false, false, true, false, true]);
+}

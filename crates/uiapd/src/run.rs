@@ -752,7 +752,13 @@ impl Daemon {
                 sequence,
                 new_device_id,
             } => {
-                warn!(sequence, new = ?new_device_id, "device ID collision");
+                // Without a new ID (at most one a minute) it is only counted: forged collisions
+                // must not flood the log.
+                if new_device_id.is_some() {
+                    warn!(sequence, new = ?new_device_id, "device ID collision");
+                } else {
+                    debug!(sequence, "device ID collision");
+                }
                 if let Some(Err(e)) = new_device_id.map(|id| self.store.set_device_id(id.get())) {
                     warn!(error = %e, "cannot persist the new device ID");
                 }

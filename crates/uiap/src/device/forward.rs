@@ -40,7 +40,7 @@ impl<R: Rng> Device<R> {
             }
             if self.table.get_mut(now, &id).is_none() {
                 // Someone else uses our device ID (§9, docs/uiap-design.md D15).
-                self.on_id_collision(repr.origin, repr.sequence);
+                self.on_id_collision(now, repr.origin, repr.sequence);
             }
         }
         if self.table.get_mut(now, &id).is_some() {
@@ -194,30 +194,37 @@ impl<R: Rng> Device<R> {
             || self.claims.values().any(|c| c.origin == origin)
     }
 
-    fn on_id_collision(&mut self, origin: DeviceId, sequence: u32) {
+    fn on_id_collision(&mut self, now: Instant, origin: DeviceId, sequence: u32) {
         self.counters.device_id_collisions += 1;
         // Move our sequence numbers far from the other device's (§9).
         let spread = self.rng.next_u32() >> 2;
         self.next_sequence = sequence.wrapping_add(1 << 31).wrapping_add(spread >> 1);
-        let new_device_id = if self.config.random_device_id && origin == self.device_id {
-            let mut fresh = None;
-            for _ in 0..8 {
-                if let Some(d) = DeviceId::new(self.rng.next_u64()) {
-                    fresh = Some(d);
-                    break;
+        // At most one new ID per conflict window: forged collisions cannot make the device churn
+        // through IDs (and a daemon through writes of them) (docs/uiap-design.md D47).
+        let may_change = self
+            .last_id_change
+            .is_none_or(|t| now - t >= self.config.conflict_window);
+        let new_device_id =
+            if self.config.random_device_id && origin == self.device_id && may_change {
+                self.last_id_change = Some(now);
+                let mut fresh = None;
+                for _ in 0..8 {
+                    if let Some(d) = DeviceId::new(self.rng.next_u64()) {
+                        fresh = Some(d);
+                        break;
+                    }
                 }
-            }
-            if let Some(d) = fresh {
-                self.retired_ids.push(self.device_id);
-                if self.retired_ids.len() > 4 {
-                    self.retired_ids.remove(0);
+                if let Some(d) = fresh {
+                    self.retired_ids.push(self.device_id);
+                    if self.retired_ids.len() > 4 {
+                        self.retired_ids.remove(0);
+                    }
+                    self.device_id = d;
                 }
-                self.device_id = d;
-            }
-            fresh
-        } else {
-            None
-        };
+                fresh
+            } else {
+                None
+            };
         self.events.push_back(Event::DeviceIdCollision {
             sequence,
             new_device_id,

@@ -254,7 +254,8 @@ pub enum Event {
         message: MessageId,
     },
     /// A Claim-Attempt with our device ID that we never sent (§9): our sequence number moved far
-    /// away and, with [`Config::random_device_id`], the device took a new ID.
+    /// away and, with [`Config::random_device_id`], the device took a new ID (at most once per
+    /// [`Config::conflict_window`]). Claims made before keep the ID they were made under.
     DeviceIdCollision {
         /// The sequence number of the foreign attempt.
         sequence: u32,
@@ -283,6 +284,8 @@ pub struct Device<R> {
     proxies: ProxyTable,
     conflicts: VecDeque<Instant>,
     last_claim_start: Option<Instant>,
+    /// When the device last picked a new device ID after a collision.
+    last_id_change: Option<Instant>,
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event>,
     counters: Counters,
@@ -318,6 +321,7 @@ impl<R: Rng> Device<R> {
             own: OwnFloods::default(),
             conflicts: VecDeque::new(),
             last_claim_start: None,
+            last_id_change: None,
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             counters: Counters::default(),
