@@ -398,3 +398,32 @@ fn forged_collisions_change_the_device_id_at_most_once_a_minute() {
         .collect();
     assert_eq!(changed, [true, false, false, false, true, false, true]);
 }
+
+/// After a restart, a claim reclaims under the ID it was made under (`ClaimSpec::origin`, as
+/// `ClaimInfo::origin` reported it), not the device's current one, and a proxy that knew it
+/// forwards the reclaim; the device recognises its own flood under that ID.
+#[test]
+fn a_reclaim_after_a_restart_keeps_the_id_the_claim_was_made_under() {
+    let mut proxy = device(20, &[1, 2]);
+    proxy.handle_datagram(Instant::ZERO, peer(1, 7), &announce(7, 1, unique(9), 600));
+    let mut restarted = device(8, &[1]);
+    let spec = ClaimSpec::new(DOMAIN, unique(9))
+        .reclaim(true)
+        .proxy(true)
+        .origin(DeviceId::new(7));
+    let c = restarted.claim(Instant::from_secs(10), spec).unwrap();
+    assert_eq!(restarted.claim_info(c).unwrap().origin.get(), 7);
+    let sent = run(&mut restarted, Instant::from_secs(20));
+    assert_eq!(origins(&sent), [7, 7]);
+    for t in &sent {
+        proxy.handle_datagram(Instant::from_secs(10), peer(1, 7), &t.payload);
+        // Our own flood coming back is recognised under the claim's ID.
+        restarted.handle_datagram(Instant::from_secs(10), peer(1, 20), &t.payload);
+    }
+    assert_eq!(restarted.counters().dropped(DropReason::OwnLoop), 2);
+    assert_eq!(restarted.counters().device_id_collisions, 0);
+    assert_eq!(proxy.counters().proxy_denies, 0);
+    assert!(
+        matches!(events(&mut restarted)[..], [Event::ClaimSucceeded { claim, .. }] if claim == c)
+    );
+}

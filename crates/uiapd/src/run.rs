@@ -353,7 +353,8 @@ impl Daemon {
                 ClaimSpec::new(domain, space)
                     .lifetime(stored.lifetime)
                     .reclaim(true)
-                    .proxy(stored.proxy),
+                    .proxy(stored.proxy)
+                    .origin(stored.origin.and_then(DeviceId::new)),
             ) {
                 Ok(cid) => {
                     info!(id = stored.id, domain = %stored.domain, space = %stored.space, "reclaiming");
@@ -593,6 +594,7 @@ impl Daemon {
             lifetime,
             proxy,
             owner,
+            origin: None,
         };
         let now = self.now();
         match self.device.claim(
@@ -693,6 +695,8 @@ impl Daemon {
                     return false;
                 };
                 entry.state = EntryState::Held;
+                // The ID it was announced under, for a reclaim after a restart (D40).
+                entry.stored.origin = self.device.claim_info(claim).map(|i| i.origin.get());
                 // A site of one is said in the response too: nobody could have denied the claim
                 // (docs/uiap-design.md D23).
                 let note = self

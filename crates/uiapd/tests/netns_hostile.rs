@@ -308,3 +308,51 @@ fn proxy_poisoning_is_capped_visible_and_flushable() {
     assert_eq!(t.counter("proxies_flushed"), 1);
     assert_eq!(n.claim("fff:0:0:2", &["--uid", "55"]).0, 0);
 }
+
+/// One forged Attempt carrying T's (public) device ID makes T take a new ID (design D40, D47).
+/// T's claim, defended by N's proxy, keeps its old ID: after a restart T reclaims it under that
+/// ID, and N forwards the reclaim instead of denying it, so the claim is still held.
+#[test]
+fn a_device_id_change_never_costs_a_held_claim_across_a_restart() {
+    if !can_run("a_device_id_change_never_costs_a_held_claim_across_a_restart") {
+        return;
+    }
+    let mut net = Net::hostile();
+    net.start_hostile_daemons(&[], &[]);
+    let (code, _) = net.daemons[0].claim(
+        "fff:0:0:2",
+        &["--uid", "66", "--proxy", "--lifetime", "600"],
+    );
+    assert_eq!(code, 0);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while net.daemons[1].status().proxies.is_empty() {
+        assert!(Instant::now() < deadline, "N never proxied T's claim");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let old = net.daemons[0].status().device_id;
+    let id = u64::from_str_radix(&old, 16).unwrap();
+    net.in_ns(0, move || {
+        let index = index_of("h0");
+        let mut forged = Repr::parse(&attempt(0x1234_5678, 0x21)).unwrap();
+        forged.origin = DeviceId::new(id).unwrap();
+        udp(index, 255, Ipv6Addr::UNSPECIFIED)
+            .send_to(
+                &forged.to_vec(),
+                &SocketAddrV6::new(GROUP, CLAIM_PORT, 0, index).into(),
+            )
+            .unwrap();
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while net.daemons[0].status().device_id == old {
+        assert!(Instant::now() < deadline, "T never saw the collision");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    net.daemons[0].stop();
+    net.daemons[0].start(&[]);
+    net.daemons[0].wait_all_held();
+    let claims = net.daemons[0].list();
+    assert_eq!(claims.len(), 1, "{claims:?}");
+    assert_ne!(net.daemons[0].status().device_id, old);
+    assert_eq!(net.daemons[1].counter("proxy_denies"), 0);
+    assert_eq!(net.daemons[1].counter("denies_sent"), 0);
+}

@@ -66,6 +66,10 @@ pub struct ClaimSpec {
     pub reclaim: bool,
     /// The X flag: ask other devices to defend the claim by proxy (false).
     pub proxy: bool,
+    /// The device ID to announce the claim under (`None`: the device's current ID). A reclaim
+    /// after a restart passes the ID the claim was made under, which
+    /// [`ClaimInfo::origin`] reported (docs/uiap-design.md D40).
+    pub origin: Option<DeviceId>,
 }
 
 /// The lifetime of a [`ClaimSpec::new`], in seconds.
@@ -90,6 +94,7 @@ impl ClaimSpec {
             lifetime: DEFAULT_LIFETIME,
             reclaim: false,
             proxy: false,
+            origin: None,
         }
     }
 
@@ -132,6 +137,22 @@ impl ClaimSpec {
     /// ```
     pub fn proxy(mut self, proxy: bool) -> ClaimSpec {
         self.proxy = proxy;
+        self
+    }
+
+    /// Announced under this device ID rather than the device's current one.
+    ///
+    /// ```
+    /// # use uiap::device::ClaimSpec;
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// # use uiap::wire::DeviceId;
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?))
+    ///     .origin(DeviceId::new(5));
+    /// assert_eq!(s.origin, DeviceId::new(5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn origin(mut self, origin: Option<DeviceId>) -> ClaimSpec {
+        self.origin = origin;
         self
     }
 }
@@ -183,6 +204,9 @@ pub struct ClaimInfo {
     pub lifetime: u32,
     /// Whether proxy defense was requested.
     pub proxy: bool,
+    /// The device ID its attempts carry (kept across a device-ID change: docs/uiap-design.md
+    /// D40); persist it to reclaim under the same ID after a restart.
+    pub origin: DeviceId,
     /// Where it stands.
     pub state: ClaimState,
     /// When a held claim stops being defended (`None`: never, or not yet held).
@@ -336,6 +360,7 @@ impl Claim {
             space: self.space.clone(),
             lifetime: self.lifetime,
             proxy: self.proxy,
+            origin: self.origin,
             state: self.state(),
             expires: if self.held { self.expires } else { None },
         }

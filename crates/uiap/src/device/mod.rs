@@ -446,7 +446,9 @@ impl<R: Rng> Device<R> {
             lifetime,
             reclaim,
             proxy,
+            origin,
         } = spec;
+        let origin = origin.unwrap_or(self.device_id);
         if space.validate(domain.justification()).is_err() {
             return Err(ClaimError::new(ClaimErrorKind::InvalidSpace));
         }
@@ -459,10 +461,7 @@ impl<R: Rng> Device<R> {
                 existing: c.id,
             }));
         }
-        if let Some(origin) = self
-            .proxies
-            .defends_against(now, self.device_id, &domain, &space)
-        {
+        if let Some(origin) = self.proxies.defends_against(now, origin, &domain, &space) {
             return Err(ClaimError::new(ClaimErrorKind::ProxiedConflict { origin }));
         }
         if self.claims.len() >= self.config.max_claims {
@@ -477,7 +476,7 @@ impl<R: Rng> Device<R> {
             space,
             lifetime,
             proxy,
-            origin: self.device_id,
+            origin,
             claim_ref: self.rng.next_u32(),
             held: false,
             round: None,
