@@ -3,6 +3,8 @@
 //! (D43), the message table protects records younger than the claim window (D44), and a device's
 //! own claims consult its proxy table while claims not yet started deny nobody (D46).
 
+use core::time::Duration;
+
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use uiap::config::Config;
@@ -141,9 +143,10 @@ fn sim_a_device_id_collision_keeps_the_proxied_claim() {
     assert_eq!(sim.device(p).counters().proxy_denies, 0);
 }
 
-/// A new Attempt that finds the table full of records younger than the claim window evicts none
-/// of them: it is dropped and counted (or denied, if we hold a conflicting claim); once the
-/// oldest record is older than the window, it is evicted as before.
+/// A new Attempt that finds the table full of records younger than the claim window: from the
+/// neighbour with the most records (the flooder) it is dropped and counted; from another
+/// neighbour it evicts the flooder's least recently heard record, never another neighbour's.
+/// Once the oldest record is older than the window, it is evicted as before.
 #[test]
 fn the_message_table_protects_records_younger_than_the_claim_window() {
     let cfg = Config {
@@ -175,13 +178,49 @@ fn the_message_table_protects_records_younger_than_the_claim_window() {
         &attempt(5, 0, unique(1)).to_vec(),
     );
     assert_eq!(d.counters().dropped(DropReason::Duplicate), 1);
-    // 2.5 s after the second record was last heard (the first was refreshed at 30 ms), it goes.
+    // Another neighbour's Attempt still gets in: the flooder, who has the most records, pays
+    // with its least recently heard one; the newcomer is forwarded.
     d.handle_datagram(
-        Instant::from_millis(2_501),
+        Instant::from_millis(40),
+        peer(2, 3),
+        &attempt(6, 1, unique(42)).to_vec(),
+    );
+    assert_eq!(d.counters().table_evictions, 1);
+    assert_eq!(d.message_table_len(), 8);
+    assert_eq!(
+        drain(&mut d)
+            .iter()
+            .map(|t| t.destination)
+            .collect::<Vec<_>>(),
+        [Destination::Multicast(InterfaceId(1))]
+    );
+    // More flood cannot evict it: the flooder's new Attempts are refused ...
+    for s in 200..220 {
+        d.handle_datagram(
+            Instant::from_millis(50),
+            peer(1, 2),
+            &attempt(5, s, unique(1)).to_vec(),
+        );
+    }
+    assert_eq!(d.counters().dropped(DropReason::TableFull), 32);
+    // ... so the holder's Deny for the honest Attempt still finds its way back.
+    let mut deny = attempt(6, 1, unique(42));
+    deny.msg_type = uiap::wire::MessageType::ClaimDeny;
+    d.handle_datagram(Instant::from_millis(60), peer(1, 9), &deny.to_vec());
+    assert_eq!(
+        drain(&mut d)
+            .iter()
+            .map(|t| t.destination)
+            .collect::<Vec<_>>(),
+        [Destination::Unicast(peer(2, 3))]
+    );
+    // Once the flooder's oldest record is older than the claim window, it simply goes.
+    d.handle_datagram(
+        Instant::from_millis(2_502),
         peer(1, 2),
         &attempt(5, 100, unique(1)).to_vec(),
     );
-    assert_eq!(d.counters().table_evictions, 1);
+    assert_eq!(d.counters().table_evictions, 2);
     assert_eq!(drain(&mut d).len(), 1);
 }
 
@@ -426,4 +465,59 @@ fn a_reclaim_after_a_restart_keeps_the_id_the_claim_was_made_under() {
     assert!(
         matches!(events(&mut restarted)[..], [Event::ClaimSucceeded { claim, .. }] if claim == c)
     );
+}
+
+/// The flood in the simulator: claimant C — forwarder T — holder H, 5 ms links, small tables.
+/// A neighbour of T that the simulation does not run floods T with 10,000 distinct Attempts a
+/// second for 20 s — enough to replace T's whole table long before a Deny comes back. C's 20
+/// conflicting claims are all denied: the flooder evicts only its own records at T, so the
+/// reverse path of C's Attempts survives (docs/uiap-design.md D44).
+#[test]
+fn sim_conflicts_through_a_flooded_forwarder_are_denied() {
+    let cfg = Config {
+        message_table_capacity: 32,
+        conflict_limit: 1_000,
+        ..Config::default()
+    };
+    let mut sim = Sim::new(12, cfg);
+    let link = SegmentParams {
+        delay: Duration::from_millis(5),
+        ..SegmentParams::default()
+    };
+    let (ct, th) = (sim.add_segment(link.clone()), sim.add_segment(link));
+    let c = sim.add_node("c", &[ct]);
+    let t = sim.add_node("t", &[ct, th]);
+    let h = sim.add_node("h", &[th]);
+    let range = UidSpace::Range {
+        low: Uid::from_octets(&[0x10]).unwrap(),
+        high: Uid::from_octets(&[0x2f]).unwrap(),
+    };
+    let held = sim.claim_at(Instant::ZERO, h, ClaimSpec::new(DOMAIN, range));
+    let flooder: std::net::Ipv6Addr = "fe80::bad".parse().unwrap();
+    for i in 0..200_000u32 {
+        let at = Instant::from_secs(5) + Duration::from_micros(u64::from(i) * 100);
+        let forged = attempt(
+            0xbad,
+            i,
+            UidSpace::Unique(Uid::from_octets(&i.to_be_bytes()).unwrap()),
+        );
+        sim.inject_at(at, t, 0, flooder, forged.to_vec());
+    }
+    let claims: Vec<_> = (0..20u8)
+        .map(|i| {
+            let at = Instant::from_secs(6 + u64::from(i) / 2)
+                + Duration::from_millis(u64::from(i % 2) * 500);
+            sim.claim_at(at, c, ClaimSpec::new(DOMAIN, unique(0x10 + i)))
+        })
+        .collect();
+    sim.run_until(Instant::from_secs(30));
+    assert!(sim.claim(held).outcome.unwrap().kind.succeeded());
+    let granted: Vec<_> = claims
+        .iter()
+        .filter(|r| sim.claim(**r).outcome.is_some_and(|o| o.kind.succeeded()))
+        .collect();
+    assert!(granted.is_empty(), "wrongly granted: {}", granted.len());
+    let at_t = sim.device(t).counters();
+    assert!(at_t.dropped(DropReason::TableFull) > 100_000, "{at_t:?}");
+    assert!(at_t.denies_forwarded >= 20, "{at_t:?}");
 }

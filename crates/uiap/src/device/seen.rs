@@ -37,8 +37,11 @@ pub(crate) struct MessageTable {
     queue: VecDeque<(Instant, MessageId)>,
     capacity: usize,
     ttl: Duration,
-    /// Records whose last copy arrived less than this long ago are never evicted.
+    /// Records whose last copy arrived less than this long ago are evicted only to make room for
+    /// another neighbour's Attempt, and only from the neighbour with the most records.
     protect: Duration,
+    /// How many records each neighbour (arrival interface, previous hop) has.
+    per_hop: HashMap<(InterfaceId, Ipv6Addr), usize>,
 }
 
 /// [`MessageTable::insert`] found the table full of protected records.
@@ -55,7 +58,28 @@ impl MessageTable {
             capacity: capacity.max(1),
             ttl,
             protect: protect.min(ttl),
+            per_hop: HashMap::new(),
         }
+    }
+
+    fn remove(&mut self, id: &MessageId) {
+        if let Some(r) = self.map.remove(id) {
+            let hop = (r.first_interface, r.previous_hop);
+            if let Some(n) = self.per_hop.get_mut(&hop) {
+                *n -= 1;
+                if *n == 0 {
+                    self.per_hop.remove(&hop);
+                }
+            }
+        }
+    }
+
+    /// The neighbour with the most records (the lowest key among equals, for determinism).
+    fn heaviest(&self) -> Option<(InterfaceId, Ipv6Addr)> {
+        self.per_hop
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(k, _)| *k)
     }
 
     pub fn len(&self) -> usize {
@@ -69,7 +93,7 @@ impl MessageTable {
             }
             self.queue.pop_front();
             if self.map.get(&id).is_some_and(|r| r.expires == at) {
-                self.map.remove(&id);
+                self.remove(&id);
             }
         }
         // Stale queue entries are bounded by the datagrams of one ttl; compact if they dominate.
@@ -97,9 +121,16 @@ impl MessageTable {
 
     /// Inserts a new record (expiring `ttl` from `now`); returns how many records were evicted.
     ///
+    /// When the table is full, the least recently heard record goes if it was last heard more
+    /// than `protect` ago. Otherwise every record may still be needed to route a Deny back, and
+    /// the neighbour with the most records pays: its least recently heard record goes to make
+    /// room for another neighbour's Attempt, and its own new Attempts are refused
+    /// (docs/uiap-design.md D44). One neighbour's flood thus never evicts the young records of
+    /// the others.
+    ///
     /// # Errors
-    /// [`TableFull`] if the table is full and its least recently heard record is younger than
-    /// `protect`: then every record is, and none may go.
+    /// [`TableFull`] if the table is full of young records and the new one comes from the
+    /// neighbour with the most records.
     pub fn insert(
         &mut self,
         now: Instant,
@@ -111,18 +142,42 @@ impl MessageTable {
             let Some(&(at, old)) = self.queue.front() else {
                 break;
             };
-            let live = self.map.get(&old).is_some_and(|r| r.expires == at);
+            if self.map.get(&old).is_none_or(|r| r.expires != at) {
+                self.queue.pop_front();
+                continue;
+            }
             // `at` is the record's last copy plus `ttl`: the queue is in the order records were
             // last heard, so the front is the oldest.
-            if live && at + self.protect > now + self.ttl {
-                return Err(TableFull);
-            }
-            self.queue.pop_front();
-            if live {
-                self.map.remove(&old);
+            if at + self.protect <= now + self.ttl {
+                self.queue.pop_front();
+                self.remove(&old);
                 evicted += 1;
+                continue;
+            }
+            let hop = (record.first_interface, record.previous_hop);
+            let Some(heavy) = self.heaviest().filter(|h| *h != hop) else {
+                return Err(TableFull);
+            };
+            let map = &self.map;
+            let victim = self.queue.iter().find_map(|(at, id)| {
+                map.get(id)
+                    .filter(|r| r.expires == *at && (r.first_interface, r.previous_hop) == heavy)
+                    .map(|_| *id)
+            });
+            // Its queue entry becomes stale and is skipped or compacted later.
+            match victim {
+                Some(v) => {
+                    self.remove(&v);
+                    evicted += 1;
+                }
+                None => return Err(TableFull),
             }
         }
+        self.remove(&id);
+        *self
+            .per_hop
+            .entry((record.first_interface, record.previous_hop))
+            .or_insert(0) += 1;
         record.expires = now + self.ttl;
         self.queue.push_back((record.expires, id));
         self.map.insert(id, record);
