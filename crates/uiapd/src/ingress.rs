@@ -44,6 +44,9 @@ pub struct RateLimiter {
     max: usize,
     buckets: HashMap<(u32, Ipv6Addr), Bucket>,
     overflow: Option<Bucket>,
+    /// When quiet neighbours were last looked for (microseconds): at most once a second, so
+    /// that a flood from ever-new addresses does not make every datagram scan the table.
+    swept_at: Option<u64>,
 }
 
 impl RateLimiter {
@@ -56,6 +59,7 @@ impl RateLimiter {
             max,
             buckets: HashMap::new(),
             overflow: None,
+            swept_at: None,
         }
     }
 
@@ -67,8 +71,14 @@ impl RateLimiter {
             micro_tokens: self.burst * 1_000_000,
             at: now,
         };
-        if !self.buckets.contains_key(&neighbour) && self.buckets.len() >= self.max {
+        if !self.buckets.contains_key(&neighbour)
+            && self.buckets.len() >= self.max
+            && self
+                .swept_at
+                .is_none_or(|t| now.saturating_sub(t) >= 1_000_000)
+        {
             // Forget neighbours whose buckets have refilled: they have been quiet for a while.
+            self.swept_at = Some(now);
             let (rate, burst) = (self.rate, self.burst);
             self.buckets
                 .retain(|_, b| refill(*b, now, rate, burst).micro_tokens < burst * 1_000_000);
