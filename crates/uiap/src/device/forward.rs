@@ -56,10 +56,9 @@ impl<R: Rng> Device<R> {
             domain: repr.domain,
             space: repr.space.clone(),
         };
-        // Evicting a record that may still route a Deny back would let a flood of forged
-        // Attempts unmake a conflict elsewhere: a new Attempt that finds the table full of such
-        // records is still denied if we hold a conflicting claim, but not forwarded
-        // (docs/uiap-design.md D44).
+        // An Attempt that cannot be recorded (the table is full of records that may still route
+        // a Deny back, and its sender holds the most of them) is still denied if we hold a
+        // conflicting claim, but not forwarded (docs/uiap-design.md D44).
         let recorded = match self.table.insert(now, id, record) {
             Ok(evicted) => {
                 self.counters.table_evictions += evicted;
