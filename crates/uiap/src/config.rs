@@ -48,6 +48,11 @@ pub struct Config {
     /// Hop limit of originated Claim-Attempts and Claim-Denies; also the clamp for received
     /// values (32).
     pub hop_limit: u8,
+    /// Floods of other devices forwarded per second at most, with as many at once (500; 0: no
+    /// limit). Kept below what a neighbour accepts from one device, so that an honest forwarder
+    /// relaying a flood never makes its neighbours drop its own traffic (docs/uiap-design.md
+    /// D48).
+    pub forward_rate: u32,
     /// Whether this device defends X+R claims of other devices (§5.1) (true).
     pub proxy_defense: bool,
     /// Maximum number of claims defended by proxy (256). When full, new ones are not taken.
@@ -90,6 +95,7 @@ impl Default for Config {
             message_ttl: Duration::from_secs(30),
             message_table_capacity: 4096,
             hop_limit: 32,
+            forward_rate: 500,
             proxy_defense: true,
             proxy_capacity: 256,
             proxy_max_lifetime: Duration::from_secs(3600),

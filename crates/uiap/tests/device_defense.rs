@@ -521,3 +521,45 @@ fn sim_conflicts_through_a_flooded_forwarder_are_denied() {
     assert!(at_t.dropped(DropReason::TableFull) > 100_000, "{at_t:?}");
     assert!(at_t.denies_forwarded >= 20, "{at_t:?}");
 }
+
+/// A device forwards at most `forward_rate` floods a second (as many at once), so that a flood
+/// it relays never makes its neighbours' limits drop its own traffic; its own attempts and its
+/// Denies are not counted against it.
+#[test]
+fn forwarding_is_limited_to_forward_rate_floods_a_second() {
+    let cfg = Config {
+        forward_rate: 10,
+        ..config()
+    };
+    let mut d = Device::new(cfg, DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(1));
+    d.add_interface(InterfaceId(1));
+    d.add_interface(InterfaceId(2));
+    d.claim(Instant::ZERO, ClaimSpec::new(DOMAIN, unique(42)))
+        .unwrap();
+    let own = run(&mut d, Instant::from_secs(3)).len();
+    let at = Instant::from_secs(5);
+    for s in 0..30 {
+        d.handle_datagram(at, peer(1, 2), &attempt(5, s, unique(1)).to_vec());
+    }
+    assert_eq!(drain(&mut d).len(), 10, "the burst");
+    assert_eq!(d.counters().dropped(DropReason::ForwardLimited), 20);
+    // A conflicting claim is still denied with the budget spent.
+    d.handle_datagram(at, peer(1, 3), &attempt(6, 1, unique(42)).to_vec());
+    assert_eq!(
+        drain(&mut d)
+            .iter()
+            .map(|t| t.destination)
+            .collect::<Vec<_>>(),
+        [Destination::Unicast(peer(1, 3))]
+    );
+    // 10 a second afterwards: 5 in half a second.
+    let later = at + Duration::from_millis(500);
+    for s in 100..120 {
+        d.handle_datagram(later, peer(1, 2), &attempt(5, s, unique(1)).to_vec());
+    }
+    assert_eq!(drain(&mut d).len(), 5);
+    assert_eq!(
+        own, 6,
+        "own attempts: 3 on each of 2 interfaces, not limited"
+    );
+}

@@ -14,6 +14,8 @@ pub const NEIGHBOUR_RATE: u32 = 1000;
 pub const NEIGHBOUR_BURST: u32 = 2000;
 /// Neighbours with a bucket of their own; beyond them, new neighbours share one bucket.
 pub const MAX_NEIGHBOURS: usize = 1024;
+/// A neighbour silent this long gives up its bucket to a new one (microseconds).
+const IDLE_US: u64 = 60_000_000;
 
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
@@ -77,11 +79,12 @@ impl RateLimiter {
                 .swept_at
                 .is_none_or(|t| now.saturating_sub(t) >= 1_000_000)
         {
-            // Forget neighbours whose buckets have refilled: they have been quiet for a while.
+            // Forget neighbours silent for a minute. Not sooner: a flood from ever-new addresses
+            // would take every freed bucket at once, and an honest neighbour that paused would
+            // be left to share the flooded overflow bucket.
             self.swept_at = Some(now);
-            let (rate, burst) = (self.rate, self.burst);
             self.buckets
-                .retain(|_, b| refill(*b, now, rate, burst).micro_tokens < burst * 1_000_000);
+                .retain(|_, b| now.saturating_sub(b.at) < IDLE_US);
         }
         let (rate, burst) = (self.rate, self.burst);
         let bucket = if self.buckets.len() < self.max || self.buckets.contains_key(&neighbour) {
@@ -237,8 +240,12 @@ mod tests {
         // 100 per second: 5 more after 50 ms.
         let later = Duration::from_millis(50);
         assert_eq!((0..50).filter(|_| limits.allow(later, n(1))).count(), 5);
-        // Quiet neighbours are forgotten once their buckets refill, making room.
-        let much_later = Duration::from_secs(5);
+        // A neighbour that paused keeps its bucket: a new one still shares the overflow.
+        let later = Duration::from_secs(30);
+        assert_eq!((0..50).filter(|_| limits.allow(later, n(6))).count(), 10);
+        assert_eq!((0..50).filter(|_| limits.allow(later, n(2))).count(), 10);
+        // Neighbours silent for a minute are forgotten, making room.
+        let much_later = Duration::from_secs(61);
         assert!(limits.allow(much_later, n(5)));
         assert!(limits.neighbours() <= 2);
         assert_eq!(

@@ -84,8 +84,9 @@ struct Daemon {
     send_errors: u64,
     /// PSK trailers: sealing, and the tags seen within the replay window.
     sealer: psk::Sealer,
-    /// Per-neighbour rate limits, applied before anything is parsed (docs/uiap-design.md D45).
-    limits: RateLimiter,
+    /// Per-neighbour rate limits, one set per socket (claim, reply), applied before anything is
+    /// parsed (docs/uiap-design.md D45): a neighbour's Attempts never use up its Denies' budget.
+    limits: [RateLimiter; 2],
     /// The receive buffers the kernel granted (claim, reply).
     receive_buffers: (usize, usize),
     /// Datagrams the kernel dropped for want of buffer space (claim, reply).
@@ -171,7 +172,8 @@ pub async fn run(
         drops: BTreeMap::new(),
         send_errors: 0,
         sealer: psk::Sealer::default(),
-        limits: RateLimiter::new(NEIGHBOUR_RATE, NEIGHBOUR_BURST, MAX_NEIGHBOURS),
+        limits: [Role::Claim, Role::Reply]
+            .map(|_| RateLimiter::new(NEIGHBOUR_RATE, NEIGHBOUR_BURST, MAX_NEIGHBOURS)),
         receive_buffers: sockets.receive_buffers(),
         kernel_drops: (0, 0),
         config,
@@ -447,7 +449,7 @@ impl Daemon {
                 return;
             }
         };
-        if !self.limits.allow(self.start.elapsed(), (index, addr)) {
+        if !self.limits[r.role as usize].allow(self.start.elapsed(), (index, addr)) {
             return self.count(SourceDrop::RateLimited);
         }
         let mut bytes = &buf[..r.len.min(buf.len())];

@@ -33,12 +33,89 @@ struct Flood {
     elapsed: Duration,
 }
 
+/// How the flooder sends.
+enum Sender {
+    /// A UDP socket: one link-local source address.
+    Udp(socket2::Socket),
+    /// A raw IPv6 socket that writes the IPv6 and UDP headers itself: a different (forged)
+    /// link-local source address for every datagram, cycling through 65,536.
+    Spoofing(socket2::Socket),
+}
+
+impl Sender {
+    fn new(index: u32, spoof: bool) -> Sender {
+        if !spoof {
+            return Sender::Udp(udp(index, 255, Ipv6Addr::UNSPECIFIED));
+        }
+        // IPPROTO_RAW on an IPv6 raw socket means the caller writes the IPv6 header.
+        let raw = socket2::Socket::new(
+            socket2::Domain::IPV6,
+            socket2::Type::RAW,
+            Some(socket2::Protocol::from(libc::IPPROTO_RAW)),
+        )
+        .expect("raw socket");
+        Sender::Spoofing(raw)
+    }
+
+    fn send(&self, index: u32, n: u32, message: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sender::Udp(s) => s.send_to(
+                message,
+                &SocketAddrV6::new(GROUP, CLAIM_PORT, 0, index).into(),
+            ),
+            Sender::Spoofing(s) => {
+                let source = Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0xbad, 0, n as u16);
+                let packet = ipv6_udp(source, GROUP, CLAIM_PORT, message);
+                s.send_to(&packet, &SocketAddrV6::new(GROUP, 0, 0, index).into())
+            }
+        }
+    }
+}
+
+/// An IPv6 packet (hop limit 255) carrying `payload` in a UDP datagram from port 61001 to `port`,
+/// with the UDP checksum over the pseudo-header (RFC 8200 §8.1).
+fn ipv6_udp(source: Ipv6Addr, destination: Ipv6Addr, port: u16, payload: &[u8]) -> Vec<u8> {
+    let udp_len = (8 + payload.len()) as u16;
+    let mut udp = Vec::with_capacity(usize::from(udp_len));
+    udp.extend_from_slice(&CLAIM_PORT.to_be_bytes());
+    udp.extend_from_slice(&port.to_be_bytes());
+    udp.extend_from_slice(&udp_len.to_be_bytes());
+    udp.extend_from_slice(&[0, 0]);
+    udp.extend_from_slice(payload);
+    let mut sum: u32 = 0;
+    let mut add = |bytes: &[u8]| {
+        for pair in bytes.chunks(2) {
+            sum += u32::from(u16::from_be_bytes([pair[0], *pair.get(1).unwrap_or(&0)]));
+        }
+    };
+    add(&source.octets());
+    add(&destination.octets());
+    add(&u32::from(udp_len).to_be_bytes());
+    add(&[0, 0, 0, 17]);
+    add(&udp);
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    let checksum = match !(sum as u16) {
+        0 => 0xffff,
+        c => c,
+    };
+    udp[6..8].copy_from_slice(&checksum.to_be_bytes());
+    let mut packet = vec![0x60, 0, 0, 0];
+    packet.extend_from_slice(&udp_len.to_be_bytes());
+    packet.extend_from_slice(&[17, 255]);
+    packet.extend_from_slice(&source.octets());
+    packet.extend_from_slice(&destination.octets());
+    packet.extend_from_slice(&udp);
+    packet
+}
+
 /// Sends distinct Claim-Attempts (new message IDs, so none is a duplicate) to the group on `h0`
-/// at `TARGET_RATE` until `stop`, from one link-local source with hop limit 255.
-fn flood(stop: Arc<AtomicBool>) -> Flood {
+/// at `TARGET_RATE` until `stop`, with hop limit 255, from one link-local source or (`spoof`)
+/// from a different one each time.
+fn flood(stop: Arc<AtomicBool>, spoof: bool) -> Flood {
     let index = index_of("h0");
-    let socket = udp(index, 255, Ipv6Addr::UNSPECIFIED);
-    let group = SocketAddrV6::new(GROUP, CLAIM_PORT, 0, index).into();
+    let sender = Sender::new(index, spoof);
     let mut repr = Repr {
         msg_type: MessageType::ClaimAttempt,
         proxy: false,
@@ -62,7 +139,7 @@ fn flood(stop: Arc<AtomicBool>) -> Flood {
         for _ in 0..(due - sent - failed).min(1024) {
             repr.sequence = repr.sequence.wrapping_add(1);
             repr.space = UidSpace::Unique(Uid::from_octets(&repr.sequence.to_be_bytes()).unwrap());
-            match socket.send_to(&repr.to_vec(), &group) {
+            match sender.send(index, repr.sequence, &repr.to_vec()) {
                 Ok(_) => sent += 1,
                 // ENOBUFS and the like: the datagram never left, so it does not count.
                 Err(_) => failed += 1,
@@ -78,9 +155,28 @@ fn flood(stop: Arc<AtomicBool>) -> Flood {
 
 #[test]
 fn conflicting_claims_are_denied_under_a_flood() {
-    if !can_run("conflicting_claims_are_denied_under_a_flood") {
-        return;
+    if can_run("conflicting_claims_are_denied_under_a_flood") {
+        flood_and_claim(false);
     }
+}
+
+/// The same flood from a different forged source address for every datagram, which no
+/// per-neighbour limit can single out (design D45): the forged addresses share one bucket while
+/// T and N, known before the flood, keep their own; T forwards at most `forward_rate` floods a
+/// second, so its own Attempts and N's Denies still pass N's limits (design D48).
+#[test]
+fn conflicting_claims_are_denied_under_a_flood_from_forged_addresses() {
+    if can_run("conflicting_claims_are_denied_under_a_flood_from_forged_addresses") {
+        flood_and_claim(true);
+    }
+}
+
+/// Floods T from H (`spoof`: from forged source addresses) for at least `FLOOD` while T and N
+/// make conflicting claims, and checks that none was granted.
+fn flood_and_claim(spoof: bool) {
+    // One flood at a time: two would share the CPU and measure each other.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut net = Net::hostile();
     net.start_hostile_daemons(&[], &[]);
     let (t, n) = (&net.daemons[0], &net.daemons[1]);
@@ -90,7 +186,7 @@ fn conflicting_claims_are_denied_under_a_flood() {
     let stop = Arc::new(AtomicBool::new(false));
     let flooder = {
         let stop = stop.clone();
-        net.spawn_in_ns(0, move || flood(stop))
+        net.spawn_in_ns(0, move || flood(stop, spoof))
     };
     let started = Instant::now();
     std::thread::sleep(Duration::from_secs(1));
@@ -122,9 +218,10 @@ fn conflicting_claims_are_denied_under_a_flood() {
     let wrongly_granted: Vec<_> = outcomes.iter().filter(|(_, _, code)| *code == 0).collect();
     let rate = f.sent as f64 / f.elapsed.as_secs_f64();
     eprintln!(
-        "flood: {} datagrams in {:.1} s ({rate:.0}/s, {} send errors); conflicting claims wrongly \
+        "flood{}: {} datagrams in {:.1} s ({rate:.0}/s, {} send errors); conflicting claims wrongly \
          granted: {} of {}; T dropped {} as rate_limited, {} in the kernel (buffer {:?}), {} as \
          message_table_full; N received {} Attempts",
+        if spoof { " from forged addresses" } else { "" },
         f.sent,
         f.elapsed.as_secs_f64(),
         f.failed,
@@ -144,19 +241,24 @@ fn conflicting_claims_are_denied_under_a_flood() {
     );
     assert!(claims_done < f.elapsed, "the claims ended after the flood");
     assert!(outcomes.len() >= 20);
-    assert!(
-        wrongly_granted.is_empty(),
-        "wrongly granted: {wrongly_granted:?}"
-    );
-    // The limit held the flood at T: N saw at most the burst plus the rate (and the claims).
-    let bound = uiapd::ingress::NEIGHBOUR_BURST as f64
-        + uiapd::ingress::NEIGHBOUR_RATE as f64 * f.elapsed.as_secs_f64()
-        + 200.0;
-    assert!(
-        (n.counter("attempts_received") as f64) < bound,
-        "N received {} Attempts",
-        n.counter("attempts_received")
-    );
     assert!(drop("rate_limited") > 0);
     assert!(status.receive_buffers["claim"] > 0);
+    // T forwarded at most `forward_rate` floods a second to N (design D48), with slack for the
+    // seconds before and after the flood and the claims themselves.
+    let forward_rate = f64::from(uiap::config::Config::default().forward_rate);
+    let bound = forward_rate * (f.elapsed.as_secs_f64() + 10.0) + 200.0;
+    let at_n = n.counter("attempts_received") as f64;
+    assert!(at_n < bound, "N received {at_n} Attempts (bound {bound})");
+    if spoof {
+        let by_t: Vec<_> = wrongly_granted
+            .iter()
+            .filter(|(who, _, _)| *who == "T")
+            .collect();
+        assert!(by_t.is_empty(), "T's claims wrongly granted: {by_t:?}");
+    } else {
+        assert!(
+            wrongly_granted.is_empty(),
+            "wrongly granted: {wrongly_granted:?}"
+        );
+    }
 }

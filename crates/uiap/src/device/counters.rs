@@ -43,6 +43,9 @@ pub enum DropReason {
     /// A new Attempt met a message table full of records younger than the claim window, none of
     /// which may be evicted (docs/uiap-design.md D44).
     TableFull,
+    /// An Attempt to forward beyond [`Config::forward_rate`](crate::config::Config::forward_rate)
+    /// (docs/uiap-design.md D48).
+    ForwardLimited,
 }
 
 impl DropReason {
@@ -51,10 +54,10 @@ impl DropReason {
     /// ```
     /// use uiap::device::DropReason;
     ///
-    /// assert_eq!(DropReason::PROTOCOL.len(), 10);
+    /// assert_eq!(DropReason::PROTOCOL.len(), 11);
     /// assert!(!DropReason::PROTOCOL.iter().any(|r| matches!(r, DropReason::Wire(_))));
     /// ```
-    pub const PROTOCOL: [DropReason; 10] = [
+    pub const PROTOCOL: [DropReason; 11] = [
         DropReason::UnknownInterface,
         DropReason::Duplicate,
         DropReason::OwnLoop,
@@ -65,6 +68,7 @@ impl DropReason {
         DropReason::DenyHopLimit,
         DropReason::DenyInterfaceGone,
         DropReason::TableFull,
+        DropReason::ForwardLimited,
     ];
 
     /// A stable snake_case name, for statistics and logs. Names never change once released.
@@ -87,6 +91,7 @@ impl DropReason {
             DropReason::DenyHopLimit => "deny_hop_limit",
             DropReason::DenyInterfaceGone => "deny_interface_gone",
             DropReason::TableFull => "message_table_full",
+            DropReason::ForwardLimited => "forward_rate_limited",
         }
     }
 }

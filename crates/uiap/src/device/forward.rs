@@ -123,7 +123,26 @@ impl<R: Rng> Device<R> {
         if self.config.proxy_defense && repr.proxy && repr.reclaim {
             self.record_proxy(now, &repr);
         }
-        self.forward_attempt(from, packet, repr.hop_limit);
+        self.forward_attempt(now, from, packet, repr.hop_limit);
+    }
+
+    /// Takes one flood from the forwarding budget (docs/uiap-design.md D48); false if it is spent.
+    fn may_forward(&mut self, now: Instant) -> bool {
+        let rate = u64::from(self.config.forward_rate);
+        if rate == 0 {
+            return true;
+        }
+        let elapsed = crate::time::micros(now - self.forward_at.min(now));
+        self.forward_at = self.forward_at.max(now);
+        self.forward_tokens = self
+            .forward_tokens
+            .saturating_add(elapsed.saturating_mul(rate))
+            .min(rate * 1_000_000);
+        if self.forward_tokens < 1_000_000 {
+            return false;
+        }
+        self.forward_tokens -= 1_000_000;
+        true
     }
 
     /// Takes an X+R claim into the proxy table, within the caps of docs/uiap-design.md D43.
@@ -144,10 +163,14 @@ impl<R: Rng> Device<R> {
         self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
     }
 
-    fn forward_attempt(&mut self, from: Peer, packet: &Packet<&[u8]>, hop_limit: u8) {
+    fn forward_attempt(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, hop_limit: u8) {
         let h = hop_limit.min(self.config.hop_limit);
         if h == 0 {
             self.counters.hop_limit_exhausted += 1;
+            return;
+        }
+        if self.interfaces.iter().any(|&i| i != from.interface) && !self.may_forward(now) {
+            self.counters.drop(DropReason::ForwardLimited);
             return;
         }
         let payload = rewritten(packet, |p| p.set_hop_limit(h - 1));

@@ -286,6 +286,10 @@ pub struct Device<R> {
     last_claim_start: Option<Instant>,
     /// When the device last picked a new device ID after a collision.
     last_id_change: Option<Instant>,
+    /// Forwarding budget: millionths of a flood, topped up at `forward_rate` per second.
+    forward_tokens: u64,
+    /// When `forward_tokens` was last topped up.
+    forward_at: Instant,
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event>,
     counters: Counters,
@@ -303,6 +307,7 @@ impl<R: Rng> Device<R> {
     /// ```
     pub fn new(config: Config, device_id: DeviceId, mut rng: R) -> Device<R> {
         let next_sequence = rng.next_u32();
+        let forward_tokens = u64::from(config.forward_rate) * 1_000_000;
         Device {
             table: MessageTable::new(
                 config.message_table_capacity,
@@ -322,6 +327,8 @@ impl<R: Rng> Device<R> {
             conflicts: VecDeque::new(),
             last_claim_start: None,
             last_id_change: None,
+            forward_tokens,
+            forward_at: Instant::ZERO,
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             counters: Counters::default(),

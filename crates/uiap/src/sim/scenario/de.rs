@@ -258,6 +258,7 @@ struct ConfigOverrides {
     new_attempts: Option<u8>,
     reclaim_attempts: Option<u8>,
     hop_limit: Option<u8>,
+    forward_rate: Option<u32>,
     renew_at_percent: Option<u8>,
     message_table_capacity: Option<usize>,
     proxy_capacity: Option<usize>,
@@ -284,6 +285,7 @@ impl ConfigOverrides {
             new_attempts: self.new_attempts.unwrap_or(d.new_attempts),
             reclaim_attempts: self.reclaim_attempts.unwrap_or(d.reclaim_attempts),
             hop_limit: self.hop_limit.unwrap_or(d.hop_limit),
+            forward_rate: self.forward_rate.unwrap_or(d.forward_rate),
             renew_at_percent: self.renew_at_percent.unwrap_or(d.renew_at_percent),
             message_table_capacity: self
                 .message_table_capacity
