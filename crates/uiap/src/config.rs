@@ -48,12 +48,21 @@ pub struct Config {
     /// Hop limit of originated Claim-Attempts and Claim-Denies; also the clamp for received
     /// values (32).
     pub hop_limit: u8,
+    /// Floods of other devices forwarded per second at most, with as many at once (500; 0: no
+    /// limit). Kept below what a neighbour accepts from one device, so that an honest forwarder
+    /// relaying a flood never makes its neighbours drop its own traffic (docs/uiap-design.md
+    /// D48).
+    pub forward_rate: u32,
     /// Whether this device defends X+R claims of other devices (§5.1) (true).
     pub proxy_defense: bool,
     /// Maximum number of claims defended by proxy (256). When full, new ones are not taken.
     pub proxy_capacity: usize,
     /// Upper bound of a proxy defense, whatever lifetime the claim carried (1 h).
     pub proxy_max_lifetime: Duration,
+    /// The fewest leading bits every UID of a proxied space must share (8): a prefix shorter than
+    /// this, or a range whose ends differ within these bits, is not defended by proxy, so that one
+    /// forged Attempt cannot make a whole domain unclaimable (docs/uiap-design.md D43).
+    pub proxy_min_prefix_bits: u16,
     /// Conflicts (denied or symmetric claims) within [`conflict_window`](Self::conflict_window)
     /// after which new claims are rate limited (10).
     pub conflict_limit: usize,
@@ -86,9 +95,11 @@ impl Default for Config {
             message_ttl: Duration::from_secs(30),
             message_table_capacity: 4096,
             hop_limit: 32,
+            forward_rate: 500,
             proxy_defense: true,
             proxy_capacity: 256,
             proxy_max_lifetime: Duration::from_secs(3600),
+            proxy_min_prefix_bits: 8,
             conflict_limit: 10,
             conflict_window: Duration::from_secs(60),
             conflict_rate_limit: Duration::from_secs(60),

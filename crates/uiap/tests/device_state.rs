@@ -7,83 +7,15 @@ use rand_core::SeedableRng;
 use uiap::config::Config;
 use uiap::device::{
     ClaimErrorKind, ClaimId, ClaimSpec, ClaimState, Destination, Device, DropReason, Event,
-    FailureReason, InterfaceId, Peer, Transmit,
+    FailureReason, InterfaceId, Transmit,
 };
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
 use uiap::wire::{DeviceId, MessageId, MessageType, Repr};
 
-const DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+mod device_support;
 
-fn uid(b: &[u8]) -> Uid {
-    Uid::from_octets(b).unwrap()
-}
-
-fn unique(b: u8) -> UidSpace {
-    UidSpace::Unique(uid(&[b]))
-}
-
-fn config() -> Config {
-    Config {
-        start_jitter: Duration::ZERO,
-        ..Config::default()
-    }
-}
-
-fn device(id: u64, ifaces: &[u32]) -> Device<ChaCha8Rng> {
-    let mut d = Device::new(
-        config(),
-        DeviceId::new(id).unwrap(),
-        ChaCha8Rng::seed_from_u64(id),
-    );
-    for &i in ifaces {
-        d.add_interface(InterfaceId(i));
-    }
-    d
-}
-
-fn peer(iface: u32, last: u16) -> Peer {
-    Peer {
-        interface: InterfaceId(iface),
-        addr: std::net::Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, last),
-    }
-}
-
-fn attempt(origin: u64, seq: u32, space: UidSpace, reclaim: bool, hop: u8) -> Repr {
-    Repr {
-        msg_type: MessageType::ClaimAttempt,
-        proxy: false,
-        reclaim,
-        hop_limit: hop,
-        lifetime: 3600,
-        origin: DeviceId::new(origin).unwrap(),
-        sequence: seq,
-        claim_ref: 0xdead_beef,
-        domain: DOMAIN,
-        space,
-    }
-}
-
-fn drain(d: &mut Device<ChaCha8Rng>) -> Vec<Transmit> {
-    std::iter::from_fn(|| d.poll_transmit()).collect()
-}
-
-fn events(d: &mut Device<ChaCha8Rng>) -> Vec<Event> {
-    std::iter::from_fn(|| d.poll_event()).collect()
-}
-
-/// Runs timers until `end`, returning (time, transmit) pairs.
-fn run(d: &mut Device<ChaCha8Rng>, end: Instant) -> Vec<(Instant, Transmit)> {
-    let mut out = Vec::new();
-    while let Some(t) = d.poll_timeout() {
-        if t > end {
-            break;
-        }
-        d.handle_timeout(t);
-        out.extend(drain(d).into_iter().map(|x| (t, x)));
-    }
-    out
-}
+use device_support::*;
 
 /// Makes `d` hold `space` (claim and run its window on an empty site).
 fn hold(d: &mut Device<ChaCha8Rng>, space: UidSpace) -> ClaimId {
@@ -740,9 +672,11 @@ fn message_table_is_bounded_and_expires() {
     };
     let mut d = Device::new(cfg, DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(1));
     d.add_interface(InterfaceId(1));
+    // 3 s apart: each record is older than the 2.5 s claim window when the next one comes, so
+    // the oldest may be evicted (younger ones are protected: device_defense.rs).
     for s in 0..20 {
         d.handle_datagram(
-            Instant::from_millis(s),
+            Instant::from_millis(s * 3_000),
             peer(1, 2),
             &attempt(5, s as u32, unique(1), false, 32).to_vec(),
         );
@@ -752,7 +686,7 @@ fn message_table_is_bounded_and_expires() {
     assert_eq!(d.counters().peak_message_table, 8);
     // 30 s after the last copy everything is forgotten: the same attempt is new again.
     d.handle_datagram(
-        Instant::from_millis(19 + 30_000),
+        Instant::from_millis(19 * 3_000 + 30_000),
         peer(1, 2),
         &attempt(5, 19, unique(1), false, 32).to_vec(),
     );

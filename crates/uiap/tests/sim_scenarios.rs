@@ -227,12 +227,24 @@ fn mesh_with_duplication_and_reordering_forwards_each_message_at_most_once() {
     assert!(sim.totals().dropped(DropReason::Duplicate) > 0);
 }
 
-/// Owner O — proxy P — claimant C (a line). O claims with proxy defense and lifetime 60 s.
+/// Owner O — proxy P — claimant C (a line). O claims with proxy defense and lifetime 60 s. C
+/// defends nothing by proxy itself: a device's own claim fails at once against its own proxy
+/// table (docs/uiap-design.md D46), and here the claims must reach P.
 fn proxy_site(seed: u64) -> (Sim, [NodeId; 3], uiap::sim::ClaimRef) {
     let mut sim = Sim::new(seed, Config::default());
-    let nodes = line(&mut sim, 3);
-    let o = sim.claim_at(Instant::ZERO, nodes[0], spec(9).lifetime(60).proxy(true));
-    (sim, [nodes[0], nodes[1], nodes[2]], o)
+    let (op, pc) = (
+        sim.add_segment(SegmentParams::default()),
+        sim.add_segment(SegmentParams::default()),
+    );
+    let o = sim.add_node("o", &[op]);
+    let p = sim.add_node("p", &[op, pc]);
+    let no_proxy = Config {
+        proxy_defense: false,
+        ..Config::default()
+    };
+    let c = sim.add_node_with("c", uiap::wire::DeviceId::new(3).unwrap(), no_proxy, &[pc]);
+    let oc = sim.claim_at(Instant::ZERO, o, spec(9).lifetime(60).proxy(true));
+    (sim, [o, p, c], oc)
 }
 
 #[test]

@@ -12,6 +12,7 @@
 //! reply-port = 61002
 //! psk-file = "/etc/uiapd/psk"       # optional: HMAC-SHA-256 trailer on every datagram
 //! log-level = "info"
+//! proxy-defense = true              # false: defend no other device's claims (--no-proxy-defense)
 //! ```
 
 use std::net::Ipv6Addr;
@@ -63,6 +64,8 @@ pub struct Config {
     pub log_level: String,
     /// How often interfaces are rescanned, in milliseconds.
     pub rescan_ms: u64,
+    /// Whether other devices' X+R claims are defended by proxy (docs/uiap-design.md D18, D43).
+    pub proxy_defense: bool,
 }
 
 impl Default for Config {
@@ -77,6 +80,7 @@ impl Default for Config {
             psk: None,
             log_level: "info".into(),
             rescan_ms: 1000,
+            proxy_defense: true,
         }
     }
 }
@@ -128,6 +132,9 @@ pub struct Args {
     /// The log filter (`error`, `warn`, `info`, `debug`, `trace`, or a `tracing` directive).
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
+    /// Defend no other device's claims by proxy (X+R Attempts are still forwarded).
+    #[arg(long)]
+    pub no_proxy_defense: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -141,6 +148,7 @@ struct File {
     reply_port: Option<u16>,
     psk_file: Option<PathBuf>,
     log_level: Option<String>,
+    proxy_defense: Option<bool>,
 }
 
 impl Config {
@@ -195,6 +203,9 @@ impl Config {
         }
         if let Some(v) = file.log_level {
             self.log_level = v;
+        }
+        if let Some(v) = file.proxy_defense {
+            self.proxy_defense = v;
         }
         Ok(())
     }
@@ -288,6 +299,9 @@ impl Args {
         if let Some(v) = self.log_level {
             config.log_level = v;
         }
+        if self.no_proxy_defense {
+            config.proxy_defense = false;
+        }
         config.validate()?;
         Ok(config)
     }
@@ -330,6 +344,20 @@ mod tests {
         assert_eq!(config.claim_port, 6000);
         assert_eq!(config.log_level, "debug");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn proxy_defense_is_on_unless_switched_off() {
+        assert!(Config::default().proxy_defense);
+        let off = Config::from_toml_str("proxy-defense = false").unwrap();
+        assert!(!off.proxy_defense);
+        let flag = Args::try_parse_from(["uiapd", "--no-proxy-defense"])
+            .unwrap()
+            .into_config()
+            .unwrap();
+        assert!(!flag.proxy_defense);
+        let err = Config::from_toml_str("proxy-defense = 1").unwrap_err();
+        assert_eq!(err.kind(), DaemonErrorKind::Config);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
 //! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28) |
 //! | `{"op":"list"}` | the claims held or in progress |
-//! | `{"op":"status"}` | device ID, participating interfaces, counters |
+//! | `{"op":"status"}` | device ID, participating interfaces, counters, receive buffers, proxied claims |
+//! | `{"op":"proxies","flush":false}` | the claims of other devices defended by proxy; `flush` (root only) forgets them all (docs/uiap-design.md D43) |
 //!
 //! A `space` is one of `{"uid":"HEX[/BITS]"}`, `{"range":"HEX[/BITS]-HEX[/BITS]"}` or
 //! `{"prefix":"HEX/BITS"}`. `HEX` is a string of hex digits, `BITS` the number of significant
@@ -32,10 +33,12 @@
 //!   it (docs/uiap-design.md D26);
 //! * release: `{"ok":true,"result":"released","id":1}`;
 //! * list: `{"ok":true,"claims":[CLAIM,…]}`;
-//! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…}}}`.
+//! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…},"receive_buffers":{"claim":8388608,"reply":8388608},"proxies":[PROXY,…]}}`;
+//! * proxies: `{"ok":true,"proxies":[PROXY,…]}`, with `"flushed":N` after a flush;
 //!
 //! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"state":"held"}`
-//! (`state`: `claiming`, `held`, `denied`, `failed`).
+//! (`state`: `claiming`, `held`, `denied`, `failed`), and `PROXY` is
+//! `{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}`.
 //!
 //! A request is one line of at most [`MAX_REQUEST_LINE`] bytes of UTF-8 (docs/uiap-design.md D25):
 //! a longer line is answered with an error and the connection closed; a malformed line is
@@ -101,6 +104,12 @@ pub enum Request {
     List,
     /// Report the daemon's status.
     Status,
+    /// List the claims this device defends by proxy; with `flush`, forget them all (root only).
+    Proxies {
+        /// Forget every proxied claim after listing them.
+        #[serde(default)]
+        flush: bool,
+    },
 }
 
 /// A UID space in text form.
@@ -311,6 +320,35 @@ pub struct StatusView {
     pub counters: BTreeMap<String, u64>,
     /// Drop counters by reason (source checks, wire errors, protocol reasons).
     pub drops: BTreeMap<String, u64>,
+    /// The receive buffers the kernel granted, in bytes (`claim`, `reply`).
+    #[serde(default)]
+    pub receive_buffers: BTreeMap<String, u64>,
+    /// The claims of other devices defended by proxy (docs/uiap-design.md D43).
+    #[serde(default)]
+    pub proxies: Vec<ProxyView>,
+}
+
+/// A claim of another device that this daemon defends by proxy.
+///
+/// ```
+/// use uiapd::control::{ProxyView, SpaceText};
+///
+/// let p: ProxyView = serde_json::from_str(
+///     r#"{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}"#)?;
+/// assert_eq!(p.space, SpaceText::Uid("07".into()));
+/// assert_eq!(p.expires_in, 600);
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProxyView {
+    /// The device that made the claim (16 hex digits).
+    pub origin: String,
+    /// Its domain.
+    pub domain: String,
+    /// The space.
+    pub space: SpaceText,
+    /// Seconds until this daemon stops defending it.
+    pub expires_in: u64,
 }
 
 /// The body of a failed response.
@@ -361,6 +399,12 @@ pub struct Response {
     /// The answer to `status`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<StatusView>,
+    /// The answer to `proxies`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxies: Option<Vec<ProxyView>>,
+    /// With `proxies` and `flush`: how many proxied claims were forgotten.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flushed: Option<usize>,
     /// Why the request failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorBody>,

@@ -7,6 +7,8 @@
 //! * [`socket`]: one UDP/IPv6 socket per role — the claim port joined to the group on every
 //!   participating interface, and the reply port Denies are sent from — with the source checks of
 //!   docs/uiap-design.md D21 (link-local source, hop limit 255, known interface, source port ≠ 0);
+//! * [`ingress`]: the per-neighbour rate limit and the port each message type belongs to, checked
+//!   before the protocol core parses anything;
 //! * [`iface`]: which interfaces participate, rescanned once a second from `/proc/net/if_inet6`
 //!   and `/sys/class/net/*/flags` (up, multicast, a non-tentative link-local address);
 //! * [`control`]: the newline-delimited JSON API on a Unix socket that applications and the
@@ -32,6 +34,7 @@ pub mod config;
 pub mod control;
 mod error;
 pub mod iface;
+pub mod ingress;
 mod psk;
 mod run;
 pub mod socket;

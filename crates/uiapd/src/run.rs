@@ -9,14 +9,15 @@ use rand_core::SeedableRng;
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
-use crate::control::{
-    self, ClaimView, Incoming, InterfaceView, Request, Response, SpaceText, StatusView,
-};
+use crate::control::{self, ClaimView, Incoming, Request, Response, SpaceText};
 use crate::iface::{self, Interface};
+use crate::ingress::{MAX_NEIGHBOURS, NEIGHBOUR_BURST, NEIGHBOUR_RATE, RateLimiter, check_port};
 use crate::psk;
 use crate::socket::{RECV_BUFFER, Received, Role, Sockets, SourceDrop, check_source};
 use crate::store::{Claims, Store, StoredClaim};
 use crate::{Config, DaemonError, DaemonErrorKind};
+
+mod status;
 use uiap::device::{
     ClaimErrorKind, ClaimId, ClaimSpec, Destination, Device, Event, FailureReason, InterfaceId,
     Peer,
@@ -81,6 +82,15 @@ struct Daemon {
     next_id: u64,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
+    /// PSK trailers: sealing, and the tags seen within the replay window.
+    sealer: psk::Sealer,
+    /// Per-neighbour rate limits, one set per socket (claim, reply), applied before anything is
+    /// parsed (docs/uiap-design.md D45): a neighbour's Attempts never use up its Denies' budget.
+    limits: [RateLimiter; 2],
+    /// The receive buffers the kernel granted (claim, reply).
+    receive_buffers: (usize, usize),
+    /// Datagrams the kernel dropped for want of buffer space (claim, reply).
+    kernel_drops: (u32, u32),
 }
 
 fn random_seed() -> [u8; 32] {
@@ -138,6 +148,7 @@ pub async fn run(
     let persisted = store.load_claims()?;
     let device_config = uiap::config::Config {
         auto_renew: true,
+        proxy_defense: config.proxy_defense,
         ..Default::default()
     };
     let device = Device::new(
@@ -160,8 +171,18 @@ pub async fn run(
         next_id: persisted.next_id.max(1),
         drops: BTreeMap::new(),
         send_errors: 0,
+        sealer: psk::Sealer::default(),
+        limits: [Role::Claim, Role::Reply]
+            .map(|_| RateLimiter::new(NEIGHBOUR_RATE, NEIGHBOUR_BURST, MAX_NEIGHBOURS)),
+        receive_buffers: sockets.receive_buffers(),
+        kernel_drops: (0, 0),
         config,
     };
+    info!(
+        claim = d.receive_buffers.0,
+        reply = d.receive_buffers.1,
+        "receive buffers granted (bytes)"
+    );
     info!(device_id = %device_id, control = %d.config.control.display(), "uiapd starting");
     d.rescan(&mut sockets);
     d.reclaim_persisted(persisted);
@@ -189,8 +210,8 @@ pub async fn run(
         };
         tokio::select! {
             () = &mut shutdown => break,
-            r = sockets.recv(Role::Claim, &mut claim_buf) => d.on_datagram(r, &claim_buf),
-            r = sockets.recv(Role::Reply, &mut reply_buf) => d.on_datagram(r, &reply_buf),
+            r = sockets.recv(Role::Claim, &mut claim_buf) => d.on_socket(&sockets, r, &claim_buf),
+            r = sockets.recv(Role::Reply, &mut reply_buf) => d.on_socket(&sockets, r, &reply_buf),
             () = sleep => {
                 let now = d.now();
                 d.device.handle_timeout(now);
@@ -334,7 +355,8 @@ impl Daemon {
                 ClaimSpec::new(domain, space)
                     .lifetime(stored.lifetime)
                     .reclaim(true)
-                    .proxy(stored.proxy),
+                    .proxy(stored.proxy)
+                    .origin(stored.origin.and_then(DeviceId::new)),
             ) {
                 Ok(cid) => {
                     info!(id = stored.id, domain = %stored.domain, space = %stored.space, "reclaiming");
@@ -396,6 +418,15 @@ impl Daemon {
         }
     }
 
+    /// A datagram (or an error) from `sockets`: notes the kernel's overflow count, then handles it.
+    fn on_socket(&mut self, sockets: &Sockets, r: std::io::Result<Received>, buf: &[u8]) {
+        self.kernel_drops = (
+            sockets.overflowed(Role::Claim),
+            sockets.overflowed(Role::Reply),
+        );
+        self.on_datagram(r, buf);
+    }
+
     fn on_datagram(&mut self, received: std::io::Result<Received>, buf: &[u8]) {
         let r = match received {
             Ok(r) => r,
@@ -418,13 +449,22 @@ impl Daemon {
                 return;
             }
         };
+        if !self.limits[r.role as usize].allow(self.start.elapsed(), (index, addr)) {
+            return self.count(SourceDrop::RateLimited);
+        }
         let mut bytes = &buf[..r.len.min(buf.len())];
         if let Some(key) = &self.config.psk {
-            match psk::open(key, bytes) {
+            match self.sealer.open(key, bytes, psk::wall_clock_ms()) {
                 Ok(m) => bytes = m,
                 Err(psk::Refused::Missing) => return self.count(SourceDrop::PskMissing),
                 Err(psk::Refused::Mismatch) => return self.count(SourceDrop::PskMismatch),
+                Err(psk::Refused::Stale) => return self.count(SourceDrop::PskStale),
+                Err(psk::Refused::Replay) => return self.count(SourceDrop::PskReplay),
             }
+        }
+        if let Err(reason) = check_port(&r, self.config.group, bytes) {
+            debug!(source = %r.source, role = r.role.as_str(), reason = reason.as_str(), "dropped");
+            return self.count(reason);
         }
         let now = self.now();
         self.device.handle_datagram(
@@ -502,6 +542,23 @@ impl Daemon {
                 status: Some(self.status()),
                 ..Response::default()
             },
+            Request::Proxies { flush } if flush && uid != 0 => Response::error(
+                DaemonErrorKind::Request,
+                "proxies: only root may flush the proxy table",
+            ),
+            Request::Proxies { flush } => {
+                let proxies = self.proxy_views();
+                let flushed = flush.then(|| self.device.flush_proxies());
+                if let Some(n) = flushed {
+                    warn!(n, uid, "proxy table flushed");
+                }
+                Response {
+                    ok: true,
+                    proxies: Some(proxies),
+                    flushed,
+                    ..Response::default()
+                }
+            }
         };
         let _ = reply.send(response);
     }
@@ -539,6 +596,7 @@ impl Daemon {
             lifetime,
             proxy,
             owner,
+            origin: None,
         };
         let now = self.now();
         match self.device.claim(
@@ -564,8 +622,16 @@ impl Daemon {
                 Ok(id)
             }
             Err(e) => match e.kind() {
-                ClaimErrorKind::LocalConflict { existing } => {
-                    let other = self.by_device.get(&existing).copied().unwrap_or(0);
+                kind @ (ClaimErrorKind::LocalConflict { .. }
+                | ClaimErrorKind::ProxiedConflict { .. }) => {
+                    let reason = match kind {
+                        ClaimErrorKind::LocalConflict { existing } => format!(
+                            "local conflict with claim {}",
+                            self.by_device.get(&existing).copied().unwrap_or(0)
+                        ),
+                        // docs/uiap-design.md D46
+                        _ => format!("{e}: uiap proxies lists it"),
+                    };
                     let mut view = Entry {
                         stored,
                         device: None,
@@ -576,7 +642,7 @@ impl Daemon {
                     .view();
                     view.id = 0;
                     Err(Box::new(Response {
-                        reason: Some(format!("local conflict with claim {other}")),
+                        reason: Some(reason),
                         ..Response::claim("denied", view)
                     }))
                 }
@@ -588,57 +654,11 @@ impl Daemon {
         }
     }
 
-    fn status(&self) -> StatusView {
-        let c = self.device.counters();
-        let counters: BTreeMap<String, u64> = [
-            ("datagrams_received", c.datagrams_received),
-            ("attempts_received", c.attempts_received),
-            ("denies_received", c.denies_received),
-            ("floods_originated", c.floods_originated),
-            ("attempts_sent", c.attempts_sent),
-            ("denies_sent", c.denies_sent),
-            ("attempts_forwarded", c.attempts_forwarded),
-            ("denies_forwarded", c.denies_forwarded),
-            ("proxy_denies", c.proxy_denies),
-            ("hop_limit_exhausted", c.hop_limit_exhausted),
-            ("late_conflicts", c.late_conflicts),
-            ("device_id_collisions", c.device_id_collisions),
-            ("table_evictions", c.table_evictions),
-            ("send_errors", self.send_errors),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
-        let mut drops: BTreeMap<String, u64> = self
-            .drops
-            .iter()
-            .map(|(k, v)| (k.as_str().to_owned(), *v))
-            .collect();
-        for (k, v) in c.drops() {
-            *drops.entry(k.as_str().to_owned()).or_insert(0) += v;
-        }
-        StatusView {
-            device_id: self.device.device_id().to_string(),
-            interfaces: self
-                .interfaces
-                .iter()
-                .map(|i| InterfaceView {
-                    index: i.index,
-                    name: i.name.clone(),
-                    link_local: i.link_local.to_string(),
-                })
-                .collect(),
-            claims: self.claims.len(),
-            counters,
-            drops,
-        }
-    }
-
     /// Sends everything the device wants sent and handles its events.
     async fn flush(&mut self, sockets: &Sockets) {
         while let Some(t) = self.device.poll_transmit() {
             let payload = match &self.config.psk {
-                Some(key) => psk::seal(key, &t.payload),
+                Some(key) => self.sealer.seal(key, &t.payload, psk::wall_clock_ms()),
                 None => t.payload,
             };
             let result = match t.destination {
@@ -677,6 +697,8 @@ impl Daemon {
                     return false;
                 };
                 entry.state = EntryState::Held;
+                // The ID it was announced under, for a reclaim after a restart (D40).
+                entry.stored.origin = self.device.claim_info(claim).map(|i| i.origin.get());
                 // A site of one is said in the response too: nobody could have denied the claim
                 // (docs/uiap-design.md D23).
                 let note = self
@@ -736,7 +758,13 @@ impl Daemon {
                 sequence,
                 new_device_id,
             } => {
-                warn!(sequence, new = ?new_device_id, "device ID collision");
+                // Without a new ID (at most one a minute) it is only counted: forged collisions
+                // must not flood the log.
+                if new_device_id.is_some() {
+                    warn!(sequence, new = ?new_device_id, "device ID collision");
+                } else {
+                    debug!(sequence, "device ID collision");
+                }
                 if let Some(Err(e)) = new_device_id.map(|id| self.store.set_device_id(id.get())) {
                     warn!(error = %e, "cannot persist the new device ID");
                 }

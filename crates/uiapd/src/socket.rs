@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use std::io::{self, IoSliceMut};
 use std::net::{Ipv6Addr, SocketAddr, SocketAddrV6};
 use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use nix::sys::socket::{ControlMessageOwned, MsgFlags, SockaddrIn6, recvmsg};
 use socket2::{Domain, Protocol, Socket, Type};
@@ -26,6 +27,10 @@ pub const LINK_HOP_LIMIT: u8 = 255;
 /// Receive buffer size: larger than any valid message plus the PSK trailer, so anything that
 /// fills it is oversized.
 pub const RECV_BUFFER: usize = 2048;
+/// The kernel receive buffer asked for on each socket (`SO_RCVBUFFORCE`, else `SO_RCVBUF`,
+/// which `net.core.rmem_max` caps): room for a few tenths of a second of a flood, so that the
+/// datagrams of honest neighbours queued behind it are not dropped (docs/uiap-design.md D45).
+pub const SOCKET_RECEIVE_BUFFER: usize = 4 << 20;
 
 /// Which socket a datagram arrived on or leaves from.
 ///
@@ -37,9 +42,9 @@ pub const RECV_BUFFER: usize = 2048;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Role {
     /// The claim port (Attempts).
-    Claim,
+    Claim = 0,
     /// The reply port (Denies).
-    Reply,
+    Reply = 1,
 }
 
 impl Role {
@@ -64,7 +69,8 @@ impl Role {
 /// use uiapd::socket::{Received, Role};
 ///
 /// let r = Received { role: Role::Claim, source: "[fe80::1%2]:61001".parse()?, interface: Some(2),
-///                    hop_limit: Some(255), len: 36, truncated: false };
+///                    destination: Some("ff12::8000:7569".parse()?), hop_limit: Some(255), len: 36,
+///                    truncated: false };
 /// assert_eq!(r.source.port(), 61001);
 /// Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -76,6 +82,8 @@ pub struct Received {
     pub source: SocketAddrV6,
     /// The arrival interface (`IPV6_PKTINFO`).
     pub interface: Option<u32>,
+    /// The destination address it was sent to (`IPV6_PKTINFO`): the group, or one of ours.
+    pub destination: Option<Ipv6Addr>,
     /// The hop limit it arrived with (`IPV6_HOPLIMIT`).
     pub hop_limit: Option<u8>,
     /// How many octets are in the buffer.
@@ -112,6 +120,18 @@ pub enum SourceDrop {
     PskMismatch,
     /// Receiving failed (`recvmsg` returned an error).
     RecvError,
+    /// The neighbour sent more than its rate limit allows (docs/uiap-design.md D45).
+    RateLimited,
+    /// A Claim-Attempt sent to the claim port other than to the group (docs/uiap-design.md D42).
+    AttemptNotMulticast,
+    /// A Claim-Attempt on the reply port (docs/uiap-design.md D42).
+    AttemptOnReplyPort,
+    /// A Claim-Deny on the claim port (docs/uiap-design.md D42).
+    DenyOnClaimPort,
+    /// A PSK is configured and the trailer's time is outside the window (docs/uiap-design.md D41).
+    PskStale,
+    /// A PSK is configured and this sealed datagram was seen before (docs/uiap-design.md D41).
+    PskReplay,
 }
 
 impl SourceDrop {
@@ -133,6 +153,12 @@ impl SourceDrop {
             SourceDrop::PskMissing => "psk_missing",
             SourceDrop::PskMismatch => "psk_mismatch",
             SourceDrop::RecvError => "recv_error",
+            SourceDrop::RateLimited => "rate_limited",
+            SourceDrop::AttemptNotMulticast => "attempt_not_multicast",
+            SourceDrop::AttemptOnReplyPort => "attempt_on_reply_port",
+            SourceDrop::DenyOnClaimPort => "deny_on_claim_port",
+            SourceDrop::PskStale => "psk_stale",
+            SourceDrop::PskReplay => "psk_replay",
         }
     }
 }
@@ -151,7 +177,7 @@ impl SourceDrop {
 ///
 /// let known = BTreeSet::from([2]);
 /// let mut r = Received { role: Role::Claim, source: "[fe80::1%2]:61001".parse()?, interface: Some(2),
-///                        hop_limit: Some(255), len: 36, truncated: false };
+///                        destination: None, hop_limit: Some(255), len: 36, truncated: false };
 /// assert_eq!(check_source(&r, 600, &known), Ok((2, "fe80::1".parse()?)));
 /// r.hop_limit = Some(64);
 /// assert_eq!(check_source(&r, 600, &known), Err(SourceDrop::HopLimit));
@@ -195,6 +221,11 @@ pub struct Sockets {
     claim_port: u16,
     reply_port: u16,
     joined: BTreeSet<u32>,
+    /// The receive buffers the kernel granted (claim, reply), in bytes.
+    granted: (usize, usize),
+    /// The kernel's count of datagrams dropped on each socket for want of buffer space (claim,
+    /// reply), as last reported with a datagram.
+    overflowed: [AtomicU32; 2],
 }
 
 /// `reuse`: whether another socket may bind the port too. Only the claim port (multicast) is
@@ -209,6 +240,18 @@ fn open(port: u16, reuse: bool) -> io::Result<Socket> {
     s.set_multicast_loop_v6(false)?;
     nix::sys::socket::setsockopt(&s, nix::sys::socket::sockopt::Ipv6RecvPacketInfo, &true)?;
     nix::sys::socket::setsockopt(&s, nix::sys::socket::sockopt::Ipv6RecvHopLimit, &true)?;
+    // How many datagrams the kernel dropped for want of buffer space, with every datagram.
+    nix::sys::socket::setsockopt(&s, nix::sys::socket::sockopt::RxqOvfl, &1)?;
+    // Without CAP_NET_ADMIN the forced size is refused; the plain one is capped by rmem_max.
+    if nix::sys::socket::setsockopt(
+        &s,
+        nix::sys::socket::sockopt::RcvBufForce,
+        &SOCKET_RECEIVE_BUFFER,
+    )
+    .is_err()
+    {
+        s.set_recv_buffer_size(SOCKET_RECEIVE_BUFFER)?;
+    }
     s.set_nonblocking(true)?;
     s.bind(&SocketAddr::from((Ipv6Addr::UNSPECIFIED, port)).into())?;
     Ok(s)
@@ -232,7 +275,7 @@ impl Sockets {
     /// # Ok(()) }
     /// ```
     pub fn bind(group: Ipv6Addr, claim_port: u16, reply_port: u16) -> Result<Sockets, DaemonError> {
-        let mk = |port: u16, reuse: bool| -> Result<UdpSocket, DaemonError> {
+        let mk = |port: u16, reuse: bool| -> Result<(UdpSocket, usize), DaemonError> {
             let s = open(port, reuse).map_err(|e| {
                 let what = if e.kind() == io::ErrorKind::AddrInUse {
                     format!("cannot bind udp [::]:{port}: another uiapd is already running (or another program holds the port)")
@@ -241,17 +284,49 @@ impl Sockets {
                 };
                 DaemonError::io(what, None, e)
             })?;
-            UdpSocket::from_std(s.into())
-                .map_err(|e| DaemonError::io("cannot register socket", None, e))
+            let granted = s.recv_buffer_size().unwrap_or(0);
+            let s = UdpSocket::from_std(s.into())
+                .map_err(|e| DaemonError::io("cannot register socket", None, e))?;
+            Ok((s, granted))
         };
+        let (claim, claim_buffer) = mk(claim_port, true)?;
+        let (reply, reply_buffer) = mk(reply_port, false)?;
         Ok(Sockets {
-            claim: mk(claim_port, true)?,
-            reply: mk(reply_port, false)?,
+            claim,
+            reply,
             group,
             claim_port,
             reply_port,
             joined: BTreeSet::new(),
+            granted: (claim_buffer, reply_buffer),
+            overflowed: [AtomicU32::new(0), AtomicU32::new(0)],
         })
+    }
+
+    /// The receive buffer sizes the kernel granted (claim socket, reply socket), in bytes as
+    /// `SO_RCVBUF` reports them (Linux counts its bookkeeping too, so twice what was asked).
+    ///
+    /// ```no_run
+    /// # fn demo(s: &uiapd::socket::Sockets) {
+    /// let (claim, reply) = s.receive_buffers();
+    /// assert!(claim > 0 && reply > 0);
+    /// # }
+    /// ```
+    pub fn receive_buffers(&self) -> (usize, usize) {
+        self.granted
+    }
+
+    /// How many datagrams the kernel has dropped on the socket of `role` because its receive
+    /// buffer was full (`SO_RXQ_OVFL`, as of the last datagram received on it).
+    ///
+    /// ```no_run
+    /// # fn demo(s: &uiapd::socket::Sockets) {
+    /// use uiapd::socket::Role;
+    /// println!("{} dropped by the kernel", s.overflowed(Role::Claim));
+    /// # }
+    /// ```
+    pub fn overflowed(&self, role: Role) -> u32 {
+        self.overflowed[role as usize].load(Ordering::Relaxed)
     }
 
     /// Joins the group on interface `index` (idempotent).
@@ -329,8 +404,13 @@ impl Sockets {
             Role::Claim => &self.claim,
             Role::Reply => &self.reply,
         };
-        sock.async_io(Interest::READABLE, || recv_one(sock.as_raw_fd(), role, buf))
-            .await
+        let (r, overflow) = sock
+            .async_io(Interest::READABLE, || recv_one(sock.as_raw_fd(), role, buf))
+            .await?;
+        if let Some(n) = overflow {
+            self.overflowed[role as usize].store(n, Ordering::Relaxed);
+        }
+        Ok(r)
     }
 
     /// Sends `payload` as a Claim-Attempt to the group on interface `index`.
@@ -366,18 +446,25 @@ impl Sockets {
     }
 }
 
-fn recv_one(fd: i32, role: Role, buf: &mut [u8]) -> io::Result<Received> {
-    let mut cmsg = nix::cmsg_space!(libc::in6_pktinfo, libc::c_int);
+/// One datagram, and the socket's overflow count if the kernel attached it.
+fn recv_one(fd: i32, role: Role, buf: &mut [u8]) -> io::Result<(Received, Option<u32>)> {
+    let mut cmsg = nix::cmsg_space!(libc::in6_pktinfo, libc::c_int, u32);
     let mut iov = [IoSliceMut::new(buf)];
     let msg = recvmsg::<SockaddrIn6>(fd, &mut iov, Some(&mut cmsg), MsgFlags::empty())
         .map_err(io::Error::from)?;
     let mut interface = None;
+    let mut destination = None;
     let mut hop_limit = None;
+    let mut overflow = None;
     if let Ok(cmsgs) = msg.cmsgs() {
         for c in cmsgs {
             match c {
-                ControlMessageOwned::Ipv6PacketInfo(info) => interface = Some(info.ipi6_ifindex),
+                ControlMessageOwned::Ipv6PacketInfo(info) => {
+                    interface = Some(info.ipi6_ifindex);
+                    destination = Some(Ipv6Addr::from(info.ipi6_addr.s6_addr));
+                }
                 ControlMessageOwned::Ipv6HopLimit(h) => hop_limit = u8::try_from(h).ok(),
+                ControlMessageOwned::RxqOvfl(n) => overflow = Some(n),
                 _ => {}
             }
         }
@@ -391,14 +478,16 @@ fn recv_one(fd: i32, role: Role, buf: &mut [u8]) -> io::Result<Received> {
                 "datagram without a source address",
             )
         })?;
-    Ok(Received {
+    let received = Received {
         role,
         source,
         interface,
+        destination,
         hop_limit,
         len: msg.bytes,
         truncated: msg.flags.contains(MsgFlags::MSG_TRUNC),
-    })
+    };
+    Ok((received, overflow))
 }
 
 #[cfg(test)]
@@ -415,6 +504,7 @@ mod tests {
             role: Role::Claim,
             source: source.parse().unwrap(),
             interface,
+            destination: None,
             hop_limit,
             len,
             truncated: false,

@@ -23,7 +23,8 @@ use crate::{DaemonError, DaemonErrorKind};
 /// use uiapd::control::SpaceText;
 /// use uiapd::store::StoredClaim;
 ///
-/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, owner: 0 };
+/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, owner: 0,
+///                       origin: None };
 /// assert_eq!(c.id, 1);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,6 +43,11 @@ pub struct StoredClaim {
     /// (docs/uiap-design.md D28). Claims persisted without one belong to root.
     #[serde(default)]
     pub owner: u32,
+    /// The device ID the claim was announced under, once it succeeded: a reclaim after a restart
+    /// uses it even if the device's ID changed since (docs/uiap-design.md D40). Claims persisted
+    /// without one use the current ID.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<u64>,
 }
 
 /// The content of `claims.json`.
@@ -302,6 +308,7 @@ mod tests {
                 lifetime: 60,
                 proxy: true,
                 owner: 1000,
+                origin: Some(0x77),
             }],
         };
         store.save_claims(&claims).unwrap();

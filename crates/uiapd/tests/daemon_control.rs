@@ -515,6 +515,16 @@ fn only_the_owner_or_root_releases_a_claim() {
         .map(|c| c["id"].as_u64().unwrap())
         .collect();
     assert_eq!(ids, [1]);
+    // Anyone on the socket may see the proxy table; only root may flush it (design D43).
+    let (code, out) = as_nobody(&["proxies"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("ORIGIN"), "{out}");
+    let (code, out) = as_nobody(&["proxies", "--flush"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("only root may flush the proxy table"), "{out}");
+    let (code, out, err) = d.uiap(&["proxies", "--flush", "--json"]);
+    assert_eq!((code, out.trim()), (0, "[]"), "{err}");
+    assert!(err.contains("flushed 0"), "{err}");
 }
 
 /// docs/uiap-design.md D29: a lifetime of 0 is refused, never "held" and then gone.

@@ -10,7 +10,7 @@ use super::seen::OwnRecord;
 use super::{Destination, Device, Event, FailureReason, Transmit};
 use crate::space::{DomainId, UidSpace};
 use crate::time::Instant;
-use crate::wire::{MessageType, Repr};
+use crate::wire::{DeviceId, MessageType, Repr};
 
 pub use crate::wire::INFINITE_LIFETIME;
 
@@ -66,6 +66,10 @@ pub struct ClaimSpec {
     pub reclaim: bool,
     /// The X flag: ask other devices to defend the claim by proxy (false).
     pub proxy: bool,
+    /// The device ID to announce the claim under (`None`: the device's current ID). A reclaim
+    /// after a restart passes the ID the claim was made under, which
+    /// [`ClaimInfo::origin`] reported (docs/uiap-design.md D40).
+    pub origin: Option<DeviceId>,
 }
 
 /// The lifetime of a [`ClaimSpec::new`], in seconds.
@@ -90,6 +94,7 @@ impl ClaimSpec {
             lifetime: DEFAULT_LIFETIME,
             reclaim: false,
             proxy: false,
+            origin: None,
         }
     }
 
@@ -132,6 +137,22 @@ impl ClaimSpec {
     /// ```
     pub fn proxy(mut self, proxy: bool) -> ClaimSpec {
         self.proxy = proxy;
+        self
+    }
+
+    /// Announced under this device ID rather than the device's current one.
+    ///
+    /// ```
+    /// # use uiap::device::ClaimSpec;
+    /// # use uiap::space::{DomainId, Uid, UidSpace};
+    /// # use uiap::wire::DeviceId;
+    /// let s = ClaimSpec::new(DomainId::from_bytes([0; 8]), UidSpace::Unique(Uid::from_octets(&[1])?))
+    ///     .origin(DeviceId::new(5));
+    /// assert_eq!(s.origin, DeviceId::new(5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn origin(mut self, origin: Option<DeviceId>) -> ClaimSpec {
+        self.origin = origin;
         self
     }
 }
@@ -183,6 +204,9 @@ pub struct ClaimInfo {
     pub lifetime: u32,
     /// Whether proxy defense was requested.
     pub proxy: bool,
+    /// The device ID its attempts carry (kept across a device-ID change: docs/uiap-design.md
+    /// D40); persist it to reclaim under the same ID after a restart.
+    pub origin: DeviceId,
     /// Where it stands.
     pub state: ClaimState,
     /// When a held claim stops being defended (`None`: never, or not yet held).
@@ -226,6 +250,13 @@ pub enum ClaimErrorKind {
     TooManyClaims,
     /// No such claim (it failed, expired or was released).
     UnknownClaim,
+    /// This device defends an overlapping claim of another device by proxy (§5.1): the claim
+    /// would be denied by everyone else holding the same proxy record, so it fails at once
+    /// (docs/uiap-design.md D46).
+    ProxiedConflict {
+        /// The device whose claim is proxied.
+        origin: DeviceId,
+    },
     /// The claim is not held (still probing, or already reclaiming).
     NotHeld,
 }
@@ -259,6 +290,10 @@ impl fmt::Display for ClaimError {
             ClaimErrorKind::UnknownClaim => {
                 f.write_str("expected a live claim, found an unknown claim id")
             }
+            ClaimErrorKind::ProxiedConflict { origin } => write!(
+                f,
+                "expected a space nobody holds, found it overlaps a claim of device {origin} that this device defends by proxy"
+            ),
             ClaimErrorKind::NotHeld => {
                 f.write_str("expected a held claim, found one still probing or reclaiming")
             }
@@ -294,6 +329,9 @@ pub(crate) struct Round {
 #[derive(Clone, Debug)]
 pub(crate) struct Claim {
     pub id: ClaimId,
+    /// The device ID its attempts carry: the device's ID when the claim was made, kept across a
+    /// device-ID change so that proxies and holders keep recognising it (docs/uiap-design.md D40).
+    pub origin: DeviceId,
     pub domain: DomainId,
     pub space: UidSpace,
     pub lifetime: u32,
@@ -322,6 +360,7 @@ impl Claim {
             space: self.space.clone(),
             lifetime: self.lifetime,
             proxy: self.proxy,
+            origin: self.origin,
             state: self.state(),
             expires: if self.held { self.expires } else { None },
         }
@@ -461,7 +500,7 @@ impl<R: Rng> Device<R> {
             reclaim: round.reclaim,
             hop_limit: self.config.hop_limit,
             lifetime: claim.lifetime,
-            origin: self.device_id,
+            origin: claim.origin,
             sequence,
             claim_ref: claim.claim_ref,
             domain: claim.domain,
@@ -472,6 +511,7 @@ impl<R: Rng> Device<R> {
         self.own.insert(
             sequence,
             OwnRecord {
+                origin: claim.origin,
                 claim: claim.id,
                 round: round.number,
                 expires: now + remaining + self.config.message_ttl,

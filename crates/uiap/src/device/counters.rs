@@ -40,6 +40,12 @@ pub enum DropReason {
     DenyHopLimit,
     /// A Deny whose reverse path leads out an interface that was removed.
     DenyInterfaceGone,
+    /// A new Attempt met a message table full of records younger than the claim window, none of
+    /// which may be evicted (docs/uiap-design.md D44).
+    TableFull,
+    /// An Attempt to forward beyond [`Config::forward_rate`](crate::config::Config::forward_rate)
+    /// (docs/uiap-design.md D48).
+    ForwardLimited,
 }
 
 impl DropReason {
@@ -48,10 +54,10 @@ impl DropReason {
     /// ```
     /// use uiap::device::DropReason;
     ///
-    /// assert_eq!(DropReason::PROTOCOL.len(), 9);
+    /// assert_eq!(DropReason::PROTOCOL.len(), 11);
     /// assert!(!DropReason::PROTOCOL.iter().any(|r| matches!(r, DropReason::Wire(_))));
     /// ```
-    pub const PROTOCOL: [DropReason; 9] = [
+    pub const PROTOCOL: [DropReason; 11] = [
         DropReason::UnknownInterface,
         DropReason::Duplicate,
         DropReason::OwnLoop,
@@ -61,6 +67,8 @@ impl DropReason {
         DropReason::LateDeny,
         DropReason::DenyHopLimit,
         DropReason::DenyInterfaceGone,
+        DropReason::TableFull,
+        DropReason::ForwardLimited,
     ];
 
     /// A stable snake_case name, for statistics and logs. Names never change once released.
@@ -82,6 +90,8 @@ impl DropReason {
             DropReason::LateDeny => "late_deny",
             DropReason::DenyHopLimit => "deny_hop_limit",
             DropReason::DenyInterfaceGone => "deny_interface_gone",
+            DropReason::TableFull => "message_table_full",
+            DropReason::ForwardLimited => "forward_rate_limited",
         }
     }
 }
@@ -153,6 +163,13 @@ pub struct Counters {
     pub table_evictions: u64,
     /// X+R claims not proxied because the proxy table was full.
     pub proxy_table_full: u64,
+    /// X+R claims taken into the proxy table (new entries, not refreshes).
+    pub proxies_recorded: u64,
+    /// X+R claims not proxied because their space is wider than
+    /// [`Config::proxy_min_prefix_bits`](crate::config::Config::proxy_min_prefix_bits) allows.
+    pub proxy_refused_wide: u64,
+    /// Proxied claims forgotten on request ([`Device::flush_proxies`](super::Device::flush_proxies)).
+    pub proxies_flushed: u64,
     /// The largest number of remembered Attempts at once.
     pub peak_message_table: usize,
     /// The largest number of proxied claims at once.
@@ -221,6 +238,9 @@ impl Counters {
         self.device_id_collisions += other.device_id_collisions;
         self.table_evictions += other.table_evictions;
         self.proxy_table_full += other.proxy_table_full;
+        self.proxies_recorded += other.proxies_recorded;
+        self.proxy_refused_wide += other.proxy_refused_wide;
+        self.proxies_flushed += other.proxies_flushed;
         self.peak_message_table = self.peak_message_table.max(other.peak_message_table);
         self.peak_proxy_table = self.peak_proxy_table.max(other.peak_proxy_table);
         for (k, v) in &other.drops {

@@ -13,7 +13,11 @@ impl<R: Rng> Device<R> {
         self.counters.denies_received += 1;
         let id = repr.message_id();
         if self.is_own(repr.origin) {
-            let Some(own) = self.own.get_mut(repr.sequence) else {
+            let Some(own) = self
+                .own
+                .get_mut(repr.sequence)
+                .filter(|o| o.origin == repr.origin)
+            else {
                 self.counters.drop(DropReason::UnknownDeny);
                 return;
             };

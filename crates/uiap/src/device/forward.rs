@@ -3,7 +3,7 @@
 
 use rand_core::Rng;
 
-use super::seen::Record;
+use super::seen::{Record, TableFull};
 use super::{Destination, Device, DropReason, Event, FailureReason, Peer, Transmit};
 use crate::space::conflicts;
 use crate::time::Instant;
@@ -33,14 +33,14 @@ impl<R: Rng> Device<R> {
         self.counters.attempts_received += 1;
         let id = repr.message_id();
         if self.is_own(repr.origin) {
-            if self.own.contains(repr.sequence) {
+            if self.own.contains(repr.origin, repr.sequence) {
                 // Our own flood came back (multicast loopback or a loop).
                 self.counters.drop(DropReason::OwnLoop);
                 return;
             }
             if self.table.get_mut(now, &id).is_none() {
                 // Someone else uses our device ID (§9, docs/uiap-design.md D15).
-                self.on_id_collision(repr.origin, repr.sequence);
+                self.on_id_collision(now, repr.origin, repr.sequence);
             }
         }
         if self.table.get_mut(now, &id).is_some() {
@@ -56,7 +56,16 @@ impl<R: Rng> Device<R> {
             domain: repr.domain,
             space: repr.space.clone(),
         };
-        self.counters.table_evictions += self.table.insert(now, id, record);
+        // An Attempt that cannot be recorded (the table is full of records that may still route
+        // a Deny back, and its sender holds the most of them) is still denied if we hold a
+        // conflicting claim, but not forwarded (docs/uiap-design.md D44).
+        let recorded = match self.table.insert(now, id, record) {
+            Ok(evicted) => {
+                self.counters.table_evictions += evicted;
+                true
+            }
+            Err(TableFull) => false,
+        };
         self.counters.peak_message_table = self.counters.peak_message_table.max(self.table.len());
 
         // Our own claims first (§4.2.2.1, §2.4.6).
@@ -64,6 +73,11 @@ impl<R: Rng> Device<R> {
         let mut failed = Vec::new();
         for claim in self.claims.values() {
             if !conflicts(&claim.domain, &claim.space, &repr.domain, &repr.space) {
+                continue;
+            }
+            // A claim whose first attempt has not gone out (start delay, or rate limited) has
+            // told nobody yet: it neither denies nor loses (docs/uiap-design.md D46).
+            if !claim.held && claim.round.as_ref().is_some_and(|r| r.sent == 0) {
                 continue;
             }
             match &claim.round {
@@ -93,7 +107,8 @@ impl<R: Rng> Device<R> {
         let proxy_deny = !deny
             && self
                 .proxies
-                .defends_against(now, repr.origin, &repr.domain, &repr.space);
+                .defends_against(now, repr.origin, &repr.domain, &repr.space)
+                .is_some();
         if deny || proxy_deny {
             self.send_deny(now, from, packet, &id);
             if proxy_deny {
@@ -101,24 +116,61 @@ impl<R: Rng> Device<R> {
             }
             return;
         }
-        if self.config.proxy_defense && repr.proxy && repr.reclaim {
-            use super::proxy::Recorded;
-            if self
-                .proxies
-                .record(now, repr.origin, &repr.domain, &repr.space, repr.lifetime)
-                == Recorded::Full
-            {
-                self.counters.proxy_table_full += 1;
-            }
-            self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
+        if !recorded {
+            self.counters.drop(DropReason::TableFull);
+            return;
         }
-        self.forward_attempt(from, packet, repr.hop_limit);
+        if self.config.proxy_defense && repr.proxy && repr.reclaim {
+            self.record_proxy(now, &repr);
+        }
+        self.forward_attempt(now, from, packet, repr.hop_limit);
     }
 
-    fn forward_attempt(&mut self, from: Peer, packet: &Packet<&[u8]>, hop_limit: u8) {
+    /// Takes one flood from the forwarding budget (docs/uiap-design.md D48); false if it is spent.
+    fn may_forward(&mut self, now: Instant) -> bool {
+        let rate = u64::from(self.config.forward_rate);
+        if rate == 0 {
+            return true;
+        }
+        let elapsed = crate::time::micros(now - self.forward_at.min(now));
+        self.forward_at = self.forward_at.max(now);
+        self.forward_tokens = self
+            .forward_tokens
+            .saturating_add(elapsed.saturating_mul(rate))
+            .min(rate * 1_000_000);
+        if self.forward_tokens < 1_000_000 {
+            return false;
+        }
+        self.forward_tokens -= 1_000_000;
+        true
+    }
+
+    /// Takes an X+R claim into the proxy table, within the caps of docs/uiap-design.md D43.
+    fn record_proxy(&mut self, now: Instant, repr: &Repr) {
+        use super::proxy::{Recorded, narrow_enough};
+        if !narrow_enough(&repr.space, self.config.proxy_min_prefix_bits) {
+            self.counters.proxy_refused_wide += 1;
+            return;
+        }
+        match self
+            .proxies
+            .record(now, repr.origin, &repr.domain, &repr.space, repr.lifetime)
+        {
+            Recorded::New => self.counters.proxies_recorded += 1,
+            Recorded::Full => self.counters.proxy_table_full += 1,
+            Recorded::Refreshed | Recorded::NotKept => {}
+        }
+        self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
+    }
+
+    fn forward_attempt(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, hop_limit: u8) {
         let h = hop_limit.min(self.config.hop_limit);
         if h == 0 {
             self.counters.hop_limit_exhausted += 1;
+            return;
+        }
+        if self.interfaces.iter().any(|&i| i != from.interface) && !self.may_forward(now) {
+            self.counters.drop(DropReason::ForwardLimited);
             return;
         }
         let payload = rewritten(packet, |p| p.set_hop_limit(h - 1));
@@ -137,13 +189,13 @@ impl<R: Rng> Device<R> {
     /// Sends a Claim-Deny for the Attempt `packet` just received from `from` (§2.4.5, §4.3):
     /// the Attempt's octets with type 1 and a fresh hop limit.
     fn send_deny(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, id: &MessageId) {
-        let Some(record) = self.table.get_mut(now, id) else {
-            return;
-        };
-        if record.deny_sent {
-            return;
+        // Without a record (the table was full) the Deny is still sent: the claimant needs it.
+        if let Some(record) = self.table.get_mut(now, id) {
+            if record.deny_sent {
+                return;
+            }
+            record.deny_sent = true;
         }
-        record.deny_sent = true;
         let hop_limit = self.config.hop_limit;
         let payload = rewritten(packet, |p| {
             p.set_msg_type(MessageType::ClaimDeny);
@@ -156,34 +208,45 @@ impl<R: Rng> Device<R> {
         });
     }
 
+    /// Whether `origin` is one of ours: the current ID, a recently retired one, or the ID a live
+    /// claim still announces itself with (docs/uiap-design.md D40).
     pub(crate) fn is_own(&self, origin: DeviceId) -> bool {
-        origin == self.device_id || self.retired_ids.contains(&origin)
+        origin == self.device_id
+            || self.retired_ids.contains(&origin)
+            || self.claims.values().any(|c| c.origin == origin)
     }
 
-    fn on_id_collision(&mut self, origin: DeviceId, sequence: u32) {
+    fn on_id_collision(&mut self, now: Instant, origin: DeviceId, sequence: u32) {
         self.counters.device_id_collisions += 1;
         // Move our sequence numbers far from the other device's (§9).
         let spread = self.rng.next_u32() >> 2;
         self.next_sequence = sequence.wrapping_add(1 << 31).wrapping_add(spread >> 1);
-        let new_device_id = if self.config.random_device_id && origin == self.device_id {
-            let mut fresh = None;
-            for _ in 0..8 {
-                if let Some(d) = DeviceId::new(self.rng.next_u64()) {
-                    fresh = Some(d);
-                    break;
+        // At most one new ID per conflict window: forged collisions cannot make the device churn
+        // through IDs (and a daemon through writes of them) (docs/uiap-design.md D47).
+        let may_change = self
+            .last_id_change
+            .is_none_or(|t| now - t >= self.config.conflict_window);
+        let new_device_id =
+            if self.config.random_device_id && origin == self.device_id && may_change {
+                self.last_id_change = Some(now);
+                let mut fresh = None;
+                for _ in 0..8 {
+                    if let Some(d) = DeviceId::new(self.rng.next_u64()) {
+                        fresh = Some(d);
+                        break;
+                    }
                 }
-            }
-            if let Some(d) = fresh {
-                self.retired_ids.push(self.device_id);
-                if self.retired_ids.len() > 4 {
-                    self.retired_ids.remove(0);
+                if let Some(d) = fresh {
+                    self.retired_ids.push(self.device_id);
+                    if self.retired_ids.len() > 4 {
+                        self.retired_ids.remove(0);
+                    }
+                    self.device_id = d;
                 }
-                self.device_id = d;
-            }
-            fresh
-        } else {
-            None
-        };
+                fresh
+            } else {
+                None
+            };
         self.events.push_back(Event::DeviceIdCollision {
             sequence,
             new_device_id,

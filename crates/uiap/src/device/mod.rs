@@ -80,7 +80,7 @@ pub use claim::{
 pub use counters::{Counters, DropReason};
 
 use crate::config::Config;
-use crate::space::conflicts;
+use crate::space::{DomainId, UidSpace, conflicts};
 use crate::time::Instant;
 use crate::wire::{DeviceId, MessageId, MessageType, Packet, Repr};
 
@@ -254,7 +254,8 @@ pub enum Event {
         message: MessageId,
     },
     /// A Claim-Attempt with our device ID that we never sent (§9): our sequence number moved far
-    /// away and, with [`Config::random_device_id`], the device took a new ID.
+    /// away and, with [`Config::random_device_id`], the device took a new ID (at most once per
+    /// [`Config::conflict_window`]). Claims made before keep the ID they were made under.
     DeviceIdCollision {
         /// The sequence number of the foreign attempt.
         sequence: u32,
@@ -283,6 +284,12 @@ pub struct Device<R> {
     proxies: ProxyTable,
     conflicts: VecDeque<Instant>,
     last_claim_start: Option<Instant>,
+    /// When the device last picked a new device ID after a collision.
+    last_id_change: Option<Instant>,
+    /// Forwarding budget: millionths of a flood, topped up at `forward_rate` per second.
+    forward_tokens: u64,
+    /// When `forward_tokens` was last topped up.
+    forward_at: Instant,
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event>,
     counters: Counters,
@@ -300,8 +307,13 @@ impl<R: Rng> Device<R> {
     /// ```
     pub fn new(config: Config, device_id: DeviceId, mut rng: R) -> Device<R> {
         let next_sequence = rng.next_u32();
+        let forward_tokens = u64::from(config.forward_rate) * 1_000_000;
         Device {
-            table: MessageTable::new(config.message_table_capacity, config.message_ttl),
+            table: MessageTable::new(
+                config.message_table_capacity,
+                config.message_ttl,
+                config.claim_window(false).max(config.claim_window(true)),
+            ),
             proxies: ProxyTable::new(config.proxy_capacity, config.proxy_max_lifetime),
             config,
             device_id,
@@ -314,6 +326,9 @@ impl<R: Rng> Device<R> {
             own: OwnFloods::default(),
             conflicts: VecDeque::new(),
             last_claim_start: None,
+            last_id_change: None,
+            forward_tokens,
+            forward_at: Instant::ZERO,
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             counters: Counters::default(),
@@ -413,6 +428,8 @@ impl<R: Rng> Device<R> {
     ///
     /// # Errors
     /// [`ClaimErrorKind::LocalConflict`] at once if a claim of this device overlaps the space;
+    /// [`ClaimErrorKind::ProxiedConflict`] at once if this device defends an overlapping claim of
+    /// another device by proxy;
     /// [`ClaimErrorKind::InvalidSpace`] if the space is invalid in the domain;
     /// [`ClaimErrorKind::TooManyClaims`] past [`Config::max_claims`].
     ///
@@ -436,7 +453,9 @@ impl<R: Rng> Device<R> {
             lifetime,
             reclaim,
             proxy,
+            origin,
         } = spec;
+        let origin = origin.unwrap_or(self.device_id);
         if space.validate(domain.justification()).is_err() {
             return Err(ClaimError::new(ClaimErrorKind::InvalidSpace));
         }
@@ -448,6 +467,9 @@ impl<R: Rng> Device<R> {
             return Err(ClaimError::new(ClaimErrorKind::LocalConflict {
                 existing: c.id,
             }));
+        }
+        if let Some(origin) = self.proxies.defends_against(now, origin, &domain, &space) {
+            return Err(ClaimError::new(ClaimErrorKind::ProxiedConflict { origin }));
         }
         if self.claims.len() >= self.config.max_claims {
             return Err(ClaimError::new(ClaimErrorKind::TooManyClaims));
@@ -461,6 +483,7 @@ impl<R: Rng> Device<R> {
             space,
             lifetime,
             proxy,
+            origin,
             claim_ref: self.rng.next_u32(),
             held: false,
             round: None,
@@ -688,4 +711,63 @@ impl<R: Rng> Device<R> {
     pub fn proxy_table_len(&self) -> usize {
         self.proxies.len()
     }
+
+    /// The claims this device defends by proxy at `now` (§5.1), in the order they were taken.
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// use uiap::device::{Device, InterfaceId, Peer};
+    /// use uiap::space::{Uid, UidSpace};
+    /// use uiap::wire::{DeviceId, MessageType, Repr};
+    /// use uiap::{config::Config, time::Instant};
+    ///
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// dev.add_interface(InterfaceId(1));
+    /// let announce = Repr {
+    ///     msg_type: MessageType::ClaimAttempt, proxy: true, reclaim: true, hop_limit: 32,
+    ///     lifetime: 600, origin: DeviceId::new(9).unwrap(), sequence: 1, claim_ref: 1,
+    ///     domain: "fff:0:0:1".parse()?, space: UidSpace::Unique(Uid::from_octets(&[7])?),
+    /// };
+    /// let from = Peer { interface: InterfaceId(1), addr: "fe80::9".parse()? };
+    /// dev.handle_datagram(Instant::ZERO, from, &announce.to_vec());
+    /// let proxied: Vec<_> = dev.proxies(Instant::ZERO).collect();
+    /// assert_eq!(proxied.len(), 1);
+    /// assert_eq!(proxied[0].origin, DeviceId::new(9).unwrap());
+    /// assert_eq!(proxied[0].expires, Instant::from_secs(600));
+    /// assert_eq!(dev.proxies(Instant::from_secs(600)).count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn proxies(&self, now: Instant) -> impl Iterator<Item = ProxyInfo> + '_ {
+        self.proxies.entries(now)
+    }
+
+    /// Forgets every claim defended by proxy (an operator's remedy for a forged one); returns how
+    /// many there were. Counted in [`Counters::proxies_flushed`].
+    ///
+    /// ```
+    /// # use rand_chacha::ChaCha8Rng; use rand_core::SeedableRng;
+    /// # use uiap::{config::Config, device::Device, wire::DeviceId};
+    /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
+    /// assert_eq!(dev.flush_proxies(), 0);
+    /// assert_eq!(dev.counters().proxies_flushed, 0);
+    /// ```
+    pub fn flush_proxies(&mut self) -> usize {
+        let n = self.proxies.clear();
+        self.counters.proxies_flushed += n as u64;
+        n
+    }
+}
+
+/// A claim of another device that this device defends by proxy, from [`Device::proxies`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProxyInfo {
+    /// The device that made the claim.
+    pub origin: DeviceId,
+    /// Its domain.
+    pub domain: DomainId,
+    /// The space.
+    pub space: UidSpace,
+    /// When this device stops defending it.
+    pub expires: Instant,
 }

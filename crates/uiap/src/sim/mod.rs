@@ -413,6 +413,49 @@ impl Sim {
         self.push(at, Work::Action(Action::Node { node, up }));
     }
 
+    /// Schedules the arrival of `payload` at interface `iface` (0-based) of `node`, as if a
+    /// neighbour with address `from` had sent it: forged or flooding traffic from a device the
+    /// simulation does not run. A node or interface that does not exist makes the datagram
+    /// unroutable ([`SimStats::unroutable`]).
+    ///
+    /// ```
+    /// # use uiap::{config::Config, sim::*, time::Instant};
+    /// # use uiap::device::DropReason;
+    /// let mut sim = Sim::new(1, Config::default());
+    /// let s = sim.add_segment(SegmentParams::default());
+    /// let a = sim.add_node("a", &[s]);
+    /// sim.inject_at(Instant::from_secs(1), a, 0, "fe80::bad".parse()?, vec![1, 0, 0]);
+    /// sim.run_until(Instant::from_secs(2));
+    /// assert_eq!(sim.device(a).counters().total_drops(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn inject_at(
+        &mut self,
+        at: Instant,
+        node: NodeId,
+        iface: usize,
+        from: Ipv6Addr,
+        payload: Vec<u8>,
+    ) {
+        if self
+            .nodes
+            .get(node.0)
+            .is_none_or(|n| iface >= n.ifaces.len())
+        {
+            self.stats.unroutable += 1;
+            return;
+        }
+        self.push(
+            at,
+            Work::Deliver {
+                node,
+                iface,
+                from,
+                payload: std::rc::Rc::new(payload),
+            },
+        );
+    }
+
     /// Every scheduled claim, in scheduling order.
     ///
     /// ```

@@ -8,7 +8,15 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use std::net::{Ipv6Addr, SocketAddrV6};
+
+use socket2::{Domain, Protocol, Socket, Type};
 use uiapd::control::{ClaimView, StatusView};
+
+/// The default group and ports every daemon of these tests uses.
+pub const GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
+pub const CLAIM_PORT: u16 = 61001;
+pub const REPLY_PORT: u16 = 61002;
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
@@ -274,6 +282,25 @@ impl Net {
         net
     }
 
+    /// The hostile site: H (namespace 0, no daemon) — T (1) — N (2), joined by `h0`–`t0` and
+    /// `t1`–`n0`. Start the daemons with [`start_hostile_daemons`](Self::start_hostile_daemons).
+    pub fn hostile() -> Net {
+        let net = Net::new(3);
+        net.link(0, "h0", 1, "t0");
+        net.link(1, "t1", 2, "n0");
+        net
+    }
+
+    /// Starts T's and N's daemons (`daemons[0]`, `daemons[1]`) with these flags, and waits until
+    /// both see their interfaces and H's address is usable.
+    pub fn start_hostile_daemons(&mut self, t: &[String], n: &[String]) {
+        self.start_daemon(1, t);
+        self.start_daemon(2, n);
+        self.daemons[0].wait_interfaces(2);
+        self.daemons[1].wait_interfaces(1);
+        wait_not_tentative(&self.names[0], "h0");
+    }
+
     /// A veth pair between namespace `a` (interface `ia`) and `b` (interface `ib`).
     pub fn link(&self, a: usize, ia: &str, b: usize, ib: &str) {
         let (na, nb) = (&self.names[a], &self.names[b]);
@@ -297,6 +324,15 @@ impl Net {
 
     /// Runs `f` on a thread that has entered namespace `i`.
     pub fn in_ns<T: Send + 'static>(&self, i: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+        self.spawn_in_ns(i, f).join().expect("namespace thread")
+    }
+
+    /// Starts `f` on a thread that has entered namespace `i`; join it for the result.
+    pub fn spawn_in_ns<T: Send + 'static>(
+        &self,
+        i: usize,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> std::thread::JoinHandle<T> {
         let path = self.ns_path(i);
         std::thread::spawn(move || {
             let file = std::fs::File::open(&path).expect("open netns");
@@ -306,8 +342,6 @@ impl Net {
             assert_eq!(rc, 0, "setns: {}", std::io::Error::last_os_error());
             f()
         })
-        .join()
-        .expect("namespace thread")
     }
 
     /// Drops `percent` % of UDP datagrams leaving every interface of every namespace (nftables
@@ -386,5 +420,43 @@ impl Drop for Net {
         } else {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
+    }
+}
+
+/// A UDP socket sending with hop limit `hops` out interface `index`, bound to `bind` (scoped to
+/// `index` unless unspecified).
+pub fn udp(index: u32, hops: u32, bind: Ipv6Addr) -> Socket {
+    let s = Socket::new(Domain::IPV6, Type::DGRAM, Some(Protocol::UDP)).unwrap();
+    s.set_multicast_hops_v6(hops).unwrap();
+    s.set_unicast_hops_v6(hops).unwrap();
+    s.set_multicast_if_v6(index).unwrap();
+    s.bind(&SocketAddrV6::new(bind, 0, 0, if bind.is_unspecified() { 0 } else { index }).into())
+        .unwrap();
+    s
+}
+
+/// The index of interface `name` in the calling thread's namespace.
+pub fn index_of(name: &str) -> u32 {
+    let c = std::ffi::CString::new(name).unwrap();
+    // SAFETY: a valid NUL-terminated name.
+    let i = unsafe { libc::if_nametoindex(c.as_ptr()) };
+    assert_ne!(i, 0, "no interface {name}");
+    i
+}
+
+/// Waits until `dev` in `ns` has a link-local address that is no longer tentative.
+pub fn wait_not_tentative(ns: &str, dev: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = sh(&["ip", "-n", ns, "-6", "addr", "show", "dev", dev]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        if text.contains("fe80") && !text.contains("tentative") {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{ns}/{dev} still tentative: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
     }
 }

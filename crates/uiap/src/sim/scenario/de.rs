@@ -258,11 +258,13 @@ struct ConfigOverrides {
     new_attempts: Option<u8>,
     reclaim_attempts: Option<u8>,
     hop_limit: Option<u8>,
+    forward_rate: Option<u32>,
     renew_at_percent: Option<u8>,
     message_table_capacity: Option<usize>,
     proxy_capacity: Option<usize>,
     conflict_limit: Option<usize>,
     max_claims: Option<usize>,
+    proxy_min_prefix_bits: Option<u16>,
     proxy_defense: Option<bool>,
     auto_renew: Option<bool>,
     random_device_id: Option<bool>,
@@ -283,6 +285,7 @@ impl ConfigOverrides {
             new_attempts: self.new_attempts.unwrap_or(d.new_attempts),
             reclaim_attempts: self.reclaim_attempts.unwrap_or(d.reclaim_attempts),
             hop_limit: self.hop_limit.unwrap_or(d.hop_limit),
+            forward_rate: self.forward_rate.unwrap_or(d.forward_rate),
             renew_at_percent: self.renew_at_percent.unwrap_or(d.renew_at_percent),
             message_table_capacity: self
                 .message_table_capacity
@@ -290,6 +293,9 @@ impl ConfigOverrides {
             proxy_capacity: self.proxy_capacity.unwrap_or(d.proxy_capacity),
             conflict_limit: self.conflict_limit.unwrap_or(d.conflict_limit),
             max_claims: self.max_claims.unwrap_or(d.max_claims),
+            proxy_min_prefix_bits: self
+                .proxy_min_prefix_bits
+                .unwrap_or(d.proxy_min_prefix_bits),
             proxy_defense: self.proxy_defense.unwrap_or(d.proxy_defense),
             auto_renew: self.auto_renew.unwrap_or(d.auto_renew),
             random_device_id: self.random_device_id.unwrap_or(d.random_device_id),

@@ -22,6 +22,7 @@ macro_rules! outln {
 mod claim;
 mod decode;
 mod list;
+mod proxies;
 mod release;
 mod sim;
 mod status;
@@ -51,6 +52,8 @@ enum Command {
     List(list::Args),
     /// Show the local uiapd's device ID, interfaces and counters.
     Status(status::Args),
+    /// List (or with --flush, forget) the claims the local uiapd defends for other devices.
+    Proxies(proxies::Args),
     /// Run a simulated site from a scenario file; print claim outcomes and statistics as JSON lines.
     Sim(sim::Args),
 }
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Release(args) => release::run(&args),
         Command::List(args) => list::run(&args),
         Command::Status(args) => status::run(&args),
+        Command::Proxies(args) => proxies::run(&args),
         Command::Sim(args) => sim::run(&args),
     }
 }

@@ -49,5 +49,12 @@ pub fn run(args: &Args) -> ExitCode {
     for (k, v) in &status.drops {
         outln!("dropped     {k} {v}");
     }
+    for (k, v) in &status.receive_buffers {
+        outln!("rcvbuf      {k} {v} bytes");
+    }
+    outln!("proxied     {}", status.proxies.len());
+    if !status.proxies.is_empty() {
+        crate::proxies::print(&status.proxies);
+    }
     ExitCode::SUCCESS
 }
