@@ -36,6 +36,7 @@ mod psk;
 mod run;
 pub mod socket;
 pub mod store;
+pub mod tuning;
 
 pub use config::Config;
 pub use error::{DaemonError, DaemonErrorKind};

@@ -66,6 +66,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// The options every daemon command shares: where uiapd listens.
+#[derive(clap::Args, Debug, Clone)]
+struct ControlArgs {
+    /// The control socket of uiapd.
+    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
+    control: std::path::PathBuf,
+}
+
 /// Sends `request` to uiapd and returns its answer if it succeeded; otherwise prints
 /// `uiap COMMAND: …` on stderr (the daemon's error kind and message, or why the call
 /// failed) and returns `Err(())`: the caller exits 1.

@@ -6,68 +6,23 @@ use std::future::Future;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 
-use crate::control::{
-    self, ClaimView, Incoming, InterfaceView, Request, Response, SpaceText, StatusView,
-};
+use crate::control::{self, Incoming, InterfaceView, Response, StatusView};
 use crate::iface::{self, Interface};
 use crate::psk;
 use crate::socket::{RECV_BUFFER, Received, Role, Sockets, SourceDrop, check_source};
-use crate::store::{Claims, Store, StoredClaim};
+use crate::store::Store;
 use crate::{Config, DaemonError, DaemonErrorKind};
-use uiap::device::{
-    ClaimErrorKind, ClaimId, ClaimSpec, Destination, Device, Event, FailureReason, InterfaceId,
-    Peer,
-};
-use uiap::space::DomainId;
+use uiap::device::{ClaimId, Destination, Device, Event, FailureReason, InterfaceId, Peer};
 use uiap::time::Instant;
 use uiap::wire::{DeviceId, MAX_MESSAGE_LEN};
 
-/// Where a claim of the daemon stands (`state` in the control API).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum EntryState {
-    /// Its first round (new claim or reclaim after a restart) is in progress.
-    Claiming,
-    /// It succeeded and is defended.
-    Held,
-    /// The network or a local claim refused it.
-    Denied,
-}
+mod claims;
+mod limits;
 
-impl EntryState {
-    fn as_str(self) -> &'static str {
-        match self {
-            EntryState::Claiming => "claiming",
-            EntryState::Held => "held",
-            EntryState::Denied => "denied",
-        }
-    }
-}
-
-/// One claim as the daemon tracks it.
-struct Entry {
-    stored: StoredClaim,
-    device: Option<ClaimId>,
-    state: EntryState,
-    /// Persisted (it succeeded once, or was loaded from the state directory).
-    persisted: bool,
-    waiters: Vec<oneshot::Sender<Response>>,
-}
-
-impl Entry {
-    fn view(&self) -> ClaimView {
-        ClaimView {
-            id: self.stored.id,
-            domain: self.stored.domain.clone(),
-            space: self.stored.space.clone(),
-            lifetime: self.stored.lifetime,
-            proxy: self.stored.proxy,
-            state: self.state.as_str().into(),
-        }
-    }
-}
+use claims::{Entry, Watcher};
 
 struct Daemon {
     config: Config,
@@ -77,6 +32,7 @@ struct Daemon {
     interfaces: Vec<Interface>,
     known: BTreeSet<u32>,
     claims: BTreeMap<u64, Entry>,
+    watchers: Vec<Watcher>,
     by_device: HashMap<ClaimId, u64>,
     next_id: u64,
     drops: BTreeMap<SourceDrop, u64>,
@@ -136,9 +92,10 @@ pub async fn run(
         )
     })?;
     let persisted = store.load_claims()?;
+    // Renewal is each claim's choice, made by the daemon (docs/uiap-design.md D32).
     let device_config = uiap::config::Config {
-        auto_renew: true,
-        ..Default::default()
+        auto_renew: false,
+        ..config.device.clone()
     };
     let device = Device::new(
         device_config,
@@ -147,7 +104,7 @@ pub async fn run(
     );
     let listener = control::bind(&config.control)?;
     let (tx, mut requests) = mpsc::channel::<Incoming>(64);
-    let server = tokio::spawn(control::serve(listener, tx));
+    let server = tokio::spawn(control::serve(listener, tx, limits::control(&config)));
 
     let mut d = Daemon {
         device,
@@ -156,6 +113,7 @@ pub async fn run(
         interfaces: Vec::new(),
         known: BTreeSet::new(),
         claims: BTreeMap::new(),
+        watchers: Vec::new(),
         by_device: HashMap::new(),
         next_id: persisted.next_id.max(1),
         drops: BTreeMap::new(),
@@ -177,10 +135,11 @@ pub async fn run(
     abandoned.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     tokio::pin!(shutdown);
     loop {
-        let deadline = d
-            .device
-            .poll_timeout()
-            .map(|t| d.start + std::time::Duration::from_micros(t.as_micros()));
+        let due = match (d.device.poll_timeout(), d.next_renewal()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let deadline = due.map(|t| d.start + std::time::Duration::from_micros(t.as_micros()));
         let sleep = async {
             match deadline {
                 Some(at) => tokio::time::sleep_until(at).await,
@@ -194,10 +153,15 @@ pub async fn run(
             () = sleep => {
                 let now = d.now();
                 d.device.handle_timeout(now);
+                d.renew_due(now);
             }
             _ = rescan.tick() => d.rescan(&mut sockets),
             _ = abandoned.tick() => d.cancel_abandoned(),
-            Some(incoming) = requests.recv() => d.on_request(incoming),
+            Some(incoming) = requests.recv() => {
+                // Without credentials (not a Unix peer) nobody is trusted as root.
+                let uid = incoming.uid.unwrap_or(u32::MAX);
+                d.on_request(incoming.request, incoming.reply, uid);
+            }
         }
         d.flush(&sockets).await;
     }
@@ -205,7 +169,7 @@ pub async fn run(
     server.abort();
     for entry in d.claims.values_mut() {
         for w in entry.waiters.drain(..) {
-            let _ = w.send(Response {
+            let _ = w.try_send(Response {
                 ok: true,
                 result: Some("failed".into()),
                 reason: Some("the daemon is shutting down".into()),
@@ -292,6 +256,7 @@ impl Daemon {
             sockets.leave(gone.index);
             self.known.remove(&gone.index);
         }
+        let had = !self.interfaces.is_empty();
         let mut usable = Vec::new();
         for new in found {
             if !self.known.contains(&new.index) {
@@ -306,93 +271,10 @@ impl Daemon {
             usable.push(new);
         }
         self.interfaces = usable;
-    }
-
-    fn reclaim_persisted(&mut self, persisted: Claims) {
-        let now = self.now();
-        for stored in persisted.claims {
-            let parsed = stored
-                .domain
-                .parse::<DomainId>()
-                .map_err(|e| e.to_string())
-                .and_then(|domain| {
-                    stored
-                        .space
-                        .parse(&domain)
-                        .map(|s| (domain, s))
-                        .map_err(|e| e.to_string())
-                });
-            let (domain, space) = match parsed {
-                Ok(v) => v,
-                Err(e) => {
-                    warn!(id = stored.id, error = %e, "dropping an unreadable persisted claim");
-                    continue;
-                }
-            };
-            match self.device.claim(
-                now,
-                ClaimSpec::new(domain, space)
-                    .lifetime(stored.lifetime)
-                    .reclaim(true)
-                    .proxy(stored.proxy),
-            ) {
-                Ok(cid) => {
-                    info!(id = stored.id, domain = %stored.domain, space = %stored.space, "reclaiming");
-                    self.next_id = self.next_id.max(stored.id + 1);
-                    self.by_device.insert(cid, stored.id);
-                    self.claims.insert(
-                        stored.id,
-                        Entry {
-                            stored,
-                            device: Some(cid),
-                            state: EntryState::Claiming,
-                            persisted: true,
-                            waiters: Vec::new(),
-                        },
-                    );
-                }
-                Err(e) => warn!(id = stored.id, error = %e, "cannot reclaim a persisted claim"),
-            }
-        }
-        self.persist();
-    }
-
-    /// Cancels the claims still in their first round whose every requesting connection has
-    /// closed: nobody would learn the outcome, so nothing is claimed or persisted
-    /// (docs/uiap-design.md D30). Reclaims after a restart have no requester and are kept.
-    fn cancel_abandoned(&mut self) {
-        let gone: Vec<u64> = self
-            .claims
-            .values()
-            .filter(|e| {
-                e.state == EntryState::Claiming
-                    && !e.persisted
-                    && !e.waiters.is_empty()
-                    && e.waiters.iter().all(oneshot::Sender::is_closed)
-            })
-            .map(|e| e.stored.id)
-            .collect();
-        for id in gone {
-            if let Some(cid) = self.claims.remove(&id).and_then(|e| e.device) {
-                self.device.release(cid);
-                self.by_device.remove(&cid);
-            }
-            info!(id, "claim cancelled: the requesting client went away");
-        }
-    }
-
-    fn persist(&mut self) {
-        let claims = Claims {
-            next_id: self.next_id,
-            claims: self
-                .claims
-                .values()
-                .filter(|e| e.persisted)
-                .map(|e| e.stored.clone())
-                .collect(),
-        };
-        if let Err(e) = self.store.save_claims(&claims) {
-            warn!(error = %e, "cannot persist claims");
+        match (had, self.interfaces.is_empty()) {
+            (true, true) => self.network_lost(),
+            (_, false) => self.network_back(),
+            (false, true) => {}
         }
     }
 
@@ -435,157 +317,6 @@ impl Daemon {
             },
             bytes,
         );
-    }
-
-    fn on_request(&mut self, incoming: Incoming) {
-        let Incoming {
-            request,
-            reply,
-            uid,
-        } = incoming;
-        // Without credentials (not a Unix peer) nobody is trusted as root.
-        let uid = uid.unwrap_or(u32::MAX);
-        let response = match request {
-            Request::Claim {
-                domain,
-                space,
-                lifetime,
-                proxy,
-            } => match self.start_claim(&domain, space, lifetime, proxy, uid) {
-                Ok(id) => {
-                    if let Some(entry) = self.claims.get_mut(&id) {
-                        entry.waiters.push(reply);
-                    }
-                    return;
-                }
-                Err(r) => *r,
-            },
-            Request::Release { id } => match self.claims.get(&id).map(|e| e.stored.owner) {
-                Some(owner) if uid != 0 && uid != owner => Response::error(
-                    DaemonErrorKind::Request,
-                    format!(
-                        "release: claim {id} belongs to uid {owner}; only that user or root may release it"
-                    ),
-                ),
-                Some(_) => {
-                    let Some(entry) = self.claims.remove(&id) else {
-                        return;
-                    };
-                    if let Some(cid) = entry.device {
-                        self.device.release(cid);
-                        self.by_device.remove(&cid);
-                    }
-                    for w in entry.waiters {
-                        let _ = w.send(Response {
-                            ok: true,
-                            result: Some("failed".into()),
-                            reason: Some("released while claiming".into()),
-                            ..Response::default()
-                        });
-                    }
-                    info!(id, "released");
-                    self.persist();
-                    Response::released(id)
-                }
-                None => Response::error(
-                    DaemonErrorKind::Request,
-                    format!("release: expected a claim id, found no claim {id}"),
-                ),
-            },
-            Request::List => Response {
-                ok: true,
-                claims: Some(self.claims.values().map(Entry::view).collect()),
-                ..Response::default()
-            },
-            Request::Status => Response {
-                ok: true,
-                status: Some(self.status()),
-                ..Response::default()
-            },
-        };
-        let _ = reply.send(response);
-    }
-
-    fn start_claim(
-        &mut self,
-        domain_text: &str,
-        space: SpaceText,
-        lifetime: u32,
-        proxy: bool,
-        owner: u32,
-    ) -> Result<u64, Box<Response>> {
-        if lifetime == 0 {
-            // A claim that ends as it is made would be reported held and then vanish
-            // (docs/uiap-design.md D29).
-            return Err(Box::new(Response::error(
-                DaemonErrorKind::Request,
-                "lifetime: expected at least 1 second, found 0",
-            )));
-        }
-        let domain: DomainId = domain_text.parse().map_err(|e| {
-            Box::new(Response::error(
-                DaemonErrorKind::Request,
-                format!("domain: {e}"),
-            ))
-        })?;
-        let parsed = space
-            .parse(&domain)
-            .map_err(|e| Box::new(Response::error(e.kind(), e.message())))?;
-        let id = self.next_id;
-        let stored = StoredClaim {
-            id,
-            domain: domain.to_string(),
-            space: SpaceText::from_space(&parsed),
-            lifetime,
-            proxy,
-            owner,
-        };
-        let now = self.now();
-        match self.device.claim(
-            now,
-            ClaimSpec::new(domain, parsed)
-                .lifetime(lifetime)
-                .proxy(proxy),
-        ) {
-            Ok(cid) => {
-                self.next_id += 1;
-                info!(id, domain = %stored.domain, space = %stored.space, lifetime, proxy, "claiming");
-                self.by_device.insert(cid, id);
-                self.claims.insert(
-                    id,
-                    Entry {
-                        stored,
-                        device: Some(cid),
-                        state: EntryState::Claiming,
-                        persisted: false,
-                        waiters: Vec::new(),
-                    },
-                );
-                Ok(id)
-            }
-            Err(e) => match e.kind() {
-                ClaimErrorKind::LocalConflict { existing } => {
-                    let other = self.by_device.get(&existing).copied().unwrap_or(0);
-                    let mut view = Entry {
-                        stored,
-                        device: None,
-                        state: EntryState::Denied,
-                        persisted: false,
-                        waiters: Vec::new(),
-                    }
-                    .view();
-                    view.id = 0;
-                    Err(Box::new(Response {
-                        reason: Some(format!("local conflict with claim {other}")),
-                        ..Response::claim("denied", view)
-                    }))
-                }
-                _ => Err(Box::new(Response::error(
-                    DaemonErrorKind::Request,
-                    format!("claim: {e}"),
-                ))),
-            },
-        }
     }
 
     fn status(&self) -> StatusView {
@@ -665,73 +396,9 @@ impl Daemon {
         }
     }
 
-    /// Returns whether the persisted set changed.
-    fn on_event(&mut self, event: Event) -> bool {
+    /// The events the claims do not care about.
+    fn on_other_event(&mut self, event: Event) -> bool {
         match event {
-            Event::ClaimSucceeded { claim, .. } => {
-                let Some(entry) = self
-                    .by_device
-                    .get(&claim)
-                    .and_then(|id| self.claims.get_mut(id))
-                else {
-                    return false;
-                };
-                entry.state = EntryState::Held;
-                // A site of one is said in the response too: nobody could have denied the claim
-                // (docs/uiap-design.md D23).
-                let note = self
-                    .interfaces
-                    .is_empty()
-                    .then(|| "a site of one: no participating interface".to_string());
-                match &note {
-                    Some(n) => info!(id = entry.stored.id, "claimed as {n}"),
-                    None => info!(id = entry.stored.id, "claimed"),
-                }
-                let view = entry.view();
-                for w in entry.waiters.drain(..) {
-                    let _ = w.send(Response {
-                        reason: note.clone(),
-                        ..Response::claim("claimed", view.clone())
-                    });
-                }
-                let was = entry.persisted;
-                entry.persisted = true;
-                !was
-            }
-            Event::ClaimRenewed { claim, .. } => {
-                debug!(claim = %claim, "renewed");
-                false
-            }
-            Event::ClaimDenied { claim, reason } => {
-                let Some(id) = self.by_device.remove(&claim) else {
-                    return false;
-                };
-                let Some(mut entry) = self.claims.remove(&id) else {
-                    return false;
-                };
-                let why = denial_text(&reason);
-                warn!(id, reason = %why, "claim denied");
-                entry.state = EntryState::Denied;
-                let view = entry.view();
-                for w in entry.waiters.drain(..) {
-                    let _ = w.send(Response {
-                        reason: Some(why.clone()),
-                        ..Response::claim("denied", view.clone())
-                    });
-                }
-                entry.persisted
-            }
-            Event::ClaimExpired { claim } => {
-                let Some(id) = self.by_device.remove(&claim) else {
-                    return false;
-                };
-                info!(id, "claim expired");
-                self.claims.remove(&id).is_some_and(|e| e.persisted)
-            }
-            Event::LateConflict { claim, message } => {
-                warn!(claim = ?claim, origin = %message.origin, "late conflict: another device holds an overlapping claim");
-                false
-            }
             Event::DeviceIdCollision {
                 sequence,
                 new_device_id,
@@ -749,4 +416,11 @@ impl Daemon {
             }
         }
     }
+}
+
+/// Seconds since the Unix epoch (wall clock: persisted lifetimes outlive the process).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
