@@ -297,6 +297,15 @@ impl Net {
 
     /// Runs `f` on a thread that has entered namespace `i`.
     pub fn in_ns<T: Send + 'static>(&self, i: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
+        self.spawn_in_ns(i, f).join().expect("namespace thread")
+    }
+
+    /// Starts `f` on a thread that has entered namespace `i`.
+    pub fn spawn_in_ns<T: Send + 'static>(
+        &self,
+        i: usize,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> std::thread::JoinHandle<T> {
         let path = self.ns_path(i);
         std::thread::spawn(move || {
             let file = std::fs::File::open(&path).expect("open netns");
@@ -306,8 +315,36 @@ impl Net {
             assert_eq!(rc, 0, "setns: {}", std::io::Error::last_os_error());
             f()
         })
-        .join()
-        .expect("namespace thread")
+    }
+
+    /// Drops every UDP datagram leaving interface `dev` of namespace `i` (nftables, netdev
+    /// egress): what the daemon there sends is never heard.
+    pub fn mute(&self, i: usize, dev: &str) {
+        let rules = format!(
+            "table netdev uiapmute_{dev} {{\n chain eg {{\n  type filter hook egress device \"{dev}\" priority 0;\n  \
+             meta l4proto udp counter drop\n }}\n}}\n"
+        );
+        let mut nft = Command::new("ip")
+            .args(["netns", "exec", &self.names[i], "nft", "-f", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("nft");
+        {
+            use std::io::Write;
+            nft.stdin
+                .take()
+                .unwrap()
+                .write_all(rules.as_bytes())
+                .unwrap();
+        }
+        let out = nft.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "nft: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// Drops `percent` % of UDP datagrams leaving every interface of every namespace (nftables
