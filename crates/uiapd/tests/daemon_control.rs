@@ -17,6 +17,8 @@ struct Uiapd {
     control: PathBuf,
     ports: (u16, u16),
     extra: Vec<String>,
+    /// A soft and hard `RLIMIT_NOFILE` for the daemon.
+    nofile: Option<u64>,
     child: Option<Child>,
 }
 
@@ -36,14 +38,42 @@ impl Uiapd {
             control,
             ports,
             extra: extra.iter().map(|s| s.to_string()).collect(),
+            nofile: None,
             child: None,
         };
         d.start();
         d
     }
 
+    /// A daemon started under `RLIMIT_NOFILE` = `nofile`.
+    fn limited(tag: &str, ports: (u16, u16), extra: &[&str], nofile: u64) -> Uiapd {
+        let mut d = Uiapd::with_args(tag, ports, extra);
+        d.stop();
+        d.nofile = Some(nofile);
+        d.start();
+        d
+    }
+
     fn start(&mut self) {
-        let child = Command::new(env!("CARGO_BIN_EXE_uiapd"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_uiapd"));
+        if let Some(n) = self.nofile {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit {
+                        rlim_cur: n,
+                        rlim_max: n,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
+        let child = command
             .args(["--iface", "uiap-none0", "--log-level", "debug"])
             .arg("--control")
             .arg(&self.control)
@@ -762,4 +792,74 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
         "{}",
         d.log()
     );
+}
+
+/// CPU time (user + system) of a process so far, from `/proc/PID/stat`.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_millis(ticks * 1000 / hz)
+}
+
+/// docs/uiap-design.md D36: under a descriptor limit of 128, 300 clients get 64 connections
+/// (the rest are refused with an answer, not left hanging), the daemon does not spin, a claim
+/// on a connection it accepted is answered and persisted, and idle connections are dropped.
+#[test]
+fn control_connections_are_capped_and_idle_ones_dropped() {
+    let d = Uiapd::limited("fds", (48301, 48302), &["--control-idle-s", "8"], 128);
+    let pid = d.child.as_ref().unwrap().id();
+    let mut first = UnixStream::connect(&d.control).unwrap();
+    let connected = Instant::now();
+    let mut clients = Vec::new();
+    for _ in 0..300 {
+        clients.push(UnixStream::connect(&d.control).unwrap());
+    }
+    let before = cpu_time(pid);
+    first
+        .write_all(format!("{}\n", claim_line("0e", 600, false)).as_bytes())
+        .unwrap();
+    let mut r = BufReader::new(first.try_clone().unwrap());
+    let answer = next_line(&mut r);
+    assert_eq!(answer["result"], "claimed", "{answer}");
+    std::thread::sleep(Duration::from_millis(500));
+    let used = cpu_time(pid) - before;
+    // A spinning accept loop burns the whole 3 s of the claim; a quiet one almost nothing.
+    assert!(
+        used < Duration::from_millis(1500),
+        "{used:?} of CPU in ~3 s"
+    );
+    let stored = std::fs::read_to_string(d.dir.join("state/claims.json")).unwrap();
+    assert!(stored.contains("\"0e\""), "{stored}");
+
+    let mut refused = 0;
+    let mut served = 0;
+    for c in &clients {
+        c.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+        let mut line = String::new();
+        match BufReader::new(c).read_line(&mut line) {
+            Ok(n) if n > 0 && line.contains("too many control connections") => refused += 1,
+            _ => served += 1,
+        }
+    }
+    assert_eq!(served, 64 - 1, "served {served}, refused {refused}");
+    assert_eq!(refused, 300 - served);
+
+    // Idle connections are closed after 8 s with a line saying why; then new clients get in.
+    assert!(
+        connected.elapsed() < Duration::from_secs(8),
+        "too slow to tell"
+    );
+    std::thread::sleep(Duration::from_secs(9).saturating_sub(connected.elapsed()));
+    let mut line = String::new();
+    let c = &clients[0];
+    c.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    BufReader::new(c).read_line(&mut line).unwrap();
+    assert!(line.contains("no request for 8 s"), "{line:?}");
+    drop(clients);
+    let (code, _, err) = d.uiap(&["status"]);
+    assert_eq!(code, 0, "{err}");
 }
