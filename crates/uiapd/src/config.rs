@@ -15,6 +15,7 @@
 //! rescan-ms = 1000                  # how often interfaces are rescanned (100 to 60000)
 //! max-connections = 256             # control connections at once (1 to 100000)
 //! control-idle-s = 60               # a control connection without a request is closed (1 to 86400)
+//! device-id-iface = "eth0"          # optional: device ID from this interface's MAC (EUI-64)
 //!
 //! [protocol]                        # the protocol's timers and tables: see `uiapd::tuning`
 //! renew-at-percent = 75
@@ -75,6 +76,9 @@ pub struct Config {
     pub max_connections: usize,
     /// Seconds a control connection may stay without a request before it is closed.
     pub control_idle_s: u64,
+    /// Take the device ID from this interface's MAC address (modified EUI-64) instead of the
+    /// persisted random one (docs/uiap-design.md D37).
+    pub device_id_iface: Option<String>,
     /// The protocol's timers, table sizes, proxy defense and renewal settings
     /// (docs/uiap-design.md D35). Its `auto_renew` is ignored: renewal is chosen per claim.
     pub device: uiap::config::Config,
@@ -94,6 +98,7 @@ impl Default for Config {
             rescan_ms: 1000,
             max_connections: 256,
             control_idle_s: 60,
+            device_id_iface: None,
             device: uiap::config::Config::default(),
         }
     }
@@ -156,6 +161,10 @@ pub struct Args {
     /// Seconds a control connection may stay without a request (1 to 86400; default 60).
     #[arg(long, value_name = "S")]
     pub control_idle_s: Option<u64>,
+    /// Use the modified EUI-64 of this interface's MAC address as the device ID (default: a
+    /// random ID, persisted in the state directory).
+    #[arg(long, value_name = "NAME")]
+    pub device_id_iface: Option<String>,
     /// The protocol's settings (the `[protocol]` table of the file).
     #[command(flatten)]
     pub protocol: Tuning,
@@ -175,6 +184,7 @@ struct File {
     rescan_ms: Option<u64>,
     max_connections: Option<usize>,
     control_idle_s: Option<u64>,
+    device_id_iface: Option<String>,
     protocol: Option<Tuning>,
 }
 
@@ -231,6 +241,9 @@ impl Config {
             self.log_level = v;
         }
         self.set_limits(file.rescan_ms, file.max_connections, file.control_idle_s);
+        if file.device_id_iface.is_some() {
+            self.device_id_iface = file.device_id_iface;
+        }
         Ok(file.protocol.unwrap_or_default())
     }
 
@@ -326,6 +339,13 @@ impl Args {
             .overlaid(&self.protocol)
             .apply(&mut config.device)?;
         config.set_limits(self.rescan_ms, self.max_connections, self.control_idle_s);
+        if self.device_id_iface.is_some() {
+            config.device_id_iface = self.device_id_iface;
+        }
+        if let Some(name) = &config.device_id_iface {
+            // Checked now so that a wrong name is a configuration error, not a failed start.
+            crate::iface::eui64_device_id(name)?;
+        }
         if !self.iface.is_empty() {
             config.ifaces = self.iface;
         }

@@ -84,7 +84,12 @@ pub async fn run(
     store: Store,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), DaemonError> {
-    let device_id = store.device_id(random_u64)?;
+    // A configured EUI-64 is used as it is; the device may not replace it after a collision,
+    // only move its sequence number (docs/uiap-design.md D37).
+    let (device_id, random_id) = match &config.device_id_iface {
+        Some(name) => (iface::eui64_device_id(name)?, false),
+        None => (store.device_id(random_u64)?, true),
+    };
     let device_id = DeviceId::new(device_id).ok_or_else(|| {
         DaemonError::new(
             DaemonErrorKind::State,
@@ -95,6 +100,7 @@ pub async fn run(
     // Renewal is each claim's choice, made by the daemon (docs/uiap-design.md D32).
     let device_config = uiap::config::Config {
         auto_renew: false,
+        random_device_id: random_id,
         ..config.device.clone()
     };
     let device = Device::new(
