@@ -51,7 +51,8 @@ enum Command {
     List(list::Args),
     /// Show the local uiapd's device ID, interfaces and counters.
     Status(status::Args),
-    /// Run a simulated site from a scenario file; print claim outcomes and statistics as JSON lines.
+    /// Run a simulated site from a scenario file: who claimed what, who was denied by whom, who holds
+    /// what at the end (and which devices overlap), traffic; `--json` for JSON lines.
     Sim(sim::Args),
 }
 
