@@ -863,3 +863,44 @@ fn control_connections_are_capped_and_idle_ones_dropped() {
     let (code, _, err) = d.uiap(&["status"]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// `uiap watch` prints each event of the claims as it happens, as a sentence or JSON, and
+/// refuses an unknown claim (docs/uiap-design.md D33).
+#[test]
+fn uiap_watch_prints_events_as_they_happen() {
+    let d = Uiapd::with_args("watch", (48401, 48402), &FAST);
+    let mut watch = Command::new(env!("CARGO_BIN_EXE_uiap"));
+    watch
+        .args(["watch", "--count", "1"])
+        .arg("--control")
+        .arg(&d.control);
+    let mut json = Command::new(env!("CARGO_BIN_EXE_uiap"));
+    json.args(["watch", "1", "--count", "1", "--json"])
+        .arg("--control")
+        .arg(&d.control);
+    let all =
+        std::thread::spawn(move || netns_support::output_within(watch, Duration::from_secs(20)));
+    std::thread::sleep(Duration::from_millis(300));
+    let answers = d.raw(&[&claim_line("0a", 2, false)]);
+    assert_eq!(answers[0]["result"], "claimed");
+    let one =
+        std::thread::spawn(move || netns_support::output_within(json, Duration::from_secs(20)));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(d.uiap(&["release", "1"]).0, 0);
+    let out = all.join().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(text, "claim 1 (uid 0a in fff:0:0:1) released\n");
+    let out = one.join().unwrap();
+    let event: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (event["id"].as_u64(), event["kind"].as_str()),
+        (Some(1), Some("released"))
+    );
+    let (code, _, err) = d.uiap(&["watch", "9"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("watch: expected a claim id, found no claim 9"),
+        "{err}"
+    );
+}

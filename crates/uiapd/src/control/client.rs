@@ -1,5 +1,5 @@
-//! The client side: one-shot calls, and [`hold`], which keeps a claim and hears at once when it
-//! ends (docs/uiap-design.md D33).
+//! The client side: one-shot calls, [`watch`] for claim events, and [`hold`], which keeps a claim
+//! and hears at once when it ends (docs/uiap-design.md D33).
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
@@ -80,6 +80,35 @@ impl Conn {
                 format!("expected a response object, {e}: `{}`", answer.trim_end()),
             )
         })
+    }
+
+    /// Sends a `watch` request and reads its `watching` answer: the watched claims as they are.
+    fn start_watch(&mut self, id: Option<u64>) -> Result<Vec<ClaimView>, DaemonError> {
+        self.send(&Request::Watch { id })?;
+        let r = self.read(None)?.unwrap_or_default();
+        match (r.result.as_deref(), r.claims) {
+            (Some("watching"), Some(claims)) => Ok(claims),
+            _ => Err(match r.error {
+                Some(e) => DaemonError::new(DaemonErrorKind::Request, e.message),
+                None => DaemonError::new(
+                    DaemonErrorKind::Protocol,
+                    "watch: expected a `watching` answer, found another",
+                ),
+            }),
+        }
+    }
+
+    /// The next event line before `wait` passes (`None`: wait as long as it takes).
+    fn next_event(&mut self, wait: Option<Duration>) -> Result<Option<ClaimEvent>, DaemonError> {
+        let deadline = wait.map(|w| Instant::now() + w.max(Duration::from_millis(1)));
+        loop {
+            let Some(r) = self.read(deadline)? else {
+                return Ok(None);
+            };
+            if let Some(event) = r.event {
+                return Ok(Some(event));
+            }
+        }
     }
 
     /// Reads answers until the final one, handing provisional ones to `progress`.
@@ -217,20 +246,16 @@ pub fn hold(path: &Path, request: &Request, limit: Option<Duration>) -> Result<H
         (Some(result), Some(claim)) if result == "claimed" && answer.ok => claim.clone(),
         _ => return Ok(Hold::Refused(Box::new(answer))),
     };
-    conn.send(&Request::Watch { id: Some(claim.id) })?;
-    let watching = conn.read(None)?.unwrap_or_default();
     // The watch starts after the answer: the claim as it is now covers anything in between.
-    let now = match (watching.result.as_deref(), watching.claims) {
-        (Some("watching"), Some(mut claims)) if claims.len() == 1 => claims.remove(0),
-        _ => {
-            return Err(DaemonError::new(
-                DaemonErrorKind::Protocol,
-                format!(
-                    "watch: expected `watching` with claim {}, found another answer",
-                    claim.id
-                ),
-            ));
-        }
+    let mut now = conn.start_watch(Some(claim.id))?;
+    let Some(now) = now.pop().filter(|c| c.id == claim.id) else {
+        return Err(DaemonError::new(
+            DaemonErrorKind::Protocol,
+            format!(
+                "watch: expected claim {} in the answer, found another",
+                claim.id
+            ),
+        ));
     };
     Ok(Hold::Held(HeldClaim {
         conn,
@@ -338,5 +363,65 @@ impl HeldClaim {
             )),
             _ => Ok(()),
         }
+    }
+}
+
+/// A connection that receives claim events (docs/uiap-design.md D33): what `uiap watch` uses.
+#[derive(Debug)]
+pub struct Watch {
+    conn: Conn,
+    claims: Vec<ClaimView>,
+}
+
+/// Watches claim `id` (every claim with `None`) of the daemon at `path`.
+///
+/// # Errors
+///
+/// As [`call`]; [`DaemonErrorKind::Request`] for an unknown claim.
+///
+/// ```no_run
+/// let mut w = uiapd::control::watch("/run/uiapd/control.sock".as_ref(), None)?;
+/// println!("{} claims", w.claims().len());
+/// while let Some(e) = w.next_event(None)? {
+///     println!("claim {} {}", e.id, e.kind);
+/// }
+/// # Ok::<(), uiapd::DaemonError>(())
+/// ```
+pub fn watch(path: &Path, id: Option<u64>) -> Result<Watch, DaemonError> {
+    let mut conn = Conn::open(path)?;
+    let claims = conn.start_watch(id)?;
+    Ok(Watch { conn, claims })
+}
+
+impl Watch {
+    /// The watched claims as they were when the watch started.
+    ///
+    /// ```no_run
+    /// let w = uiapd::control::watch("/run/uiapd/control.sock".as_ref(), Some(1))?;
+    /// assert_eq!(w.claims()[0].id, 1);
+    /// # Ok::<(), uiapd::DaemonError>(())
+    /// ```
+    pub fn claims(&self) -> &[ClaimView] {
+        &self.claims
+    }
+
+    /// Waits for the next event, at most `wait` (`None`: as long as it takes); `Ok(None)` if
+    /// none came in time.
+    ///
+    /// # Errors
+    ///
+    /// [`DaemonErrorKind::Protocol`] when the daemon ends the stream (events may be missing).
+    ///
+    /// ```no_run
+    /// # use std::time::Duration;
+    /// let mut w = uiapd::control::watch("/run/uiapd/control.sock".as_ref(), None)?;
+    /// let _maybe = w.next_event(Some(Duration::from_secs(1)))?;
+    /// # Ok::<(), uiapd::DaemonError>(())
+    /// ```
+    pub fn next_event(
+        &mut self,
+        wait: Option<Duration>,
+    ) -> Result<Option<ClaimEvent>, DaemonError> {
+        self.conn.next_event(wait)
     }
 }

@@ -63,7 +63,7 @@
 mod client;
 mod server;
 
-pub use client::{HeldClaim, Hold, call, call_within, hold};
+pub use client::{HeldClaim, Hold, Watch, call, call_within, hold, watch};
 pub use server::{Incoming, Limits, MAX_REQUEST_LINE, REPLY_QUEUE, bind, serve};
 
 use std::collections::BTreeMap;

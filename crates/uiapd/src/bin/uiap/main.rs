@@ -25,6 +25,7 @@ mod list;
 mod release;
 mod sim;
 mod status;
+mod watch;
 
 /// Command-line interface of `uiap`.
 #[derive(Debug, Parser)]
@@ -51,6 +52,8 @@ enum Command {
     List(list::Args),
     /// Show the local uiapd's device ID, interfaces and counters.
     Status(status::Args),
+    /// Print the events of the claims (renewed, conflict, lost, expired, released) as they happen.
+    Watch(watch::Args),
     /// Run a simulated site from a scenario file: who claimed what, who was denied by whom, who holds
     /// what at the end (and which devices overlap), traffic; `--json` for JSON lines.
     Sim(sim::Args),
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Release(args) => release::run(&args),
         Command::List(args) => list::run(&args),
         Command::Status(args) => status::run(&args),
+        Command::Watch(args) => watch::run(&args),
         Command::Sim(args) => sim::run(&args),
     }
 }
