@@ -12,7 +12,13 @@
 //! reply-port = 61002
 //! psk-file = "/etc/uiapd/psk"       # optional: HMAC-SHA-256 trailer on every datagram
 //! log-level = "info"
-//! proxy-defense = true              # false: defend no other device's claims (--no-proxy-defense)
+//! rescan-ms = 1000                  # how often interfaces are rescanned (100 to 60000)
+//! max-connections = 256             # control connections at once (1 to 100000)
+//! control-idle-s = 60               # a control connection without a request is closed (1 to 86400)
+//! device-id-iface = "eth0"          # optional: device ID from this interface's MAC (EUI-64)
+//!
+//! [protocol]                        # the protocol's timers and tables: see `uiapd::tuning`
+//! renew-at-percent = 75
 //! ```
 
 use std::net::Ipv6Addr;
@@ -20,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::tuning::Tuning;
 use crate::{DaemonError, DaemonErrorKind};
 
 /// The default multicast group (docs/uiap-design.md D19).
@@ -64,8 +71,17 @@ pub struct Config {
     pub log_level: String,
     /// How often interfaces are rescanned, in milliseconds.
     pub rescan_ms: u64,
-    /// Whether other devices' X+R claims are defended by proxy (docs/uiap-design.md D18, D43).
-    pub proxy_defense: bool,
+    /// Control connections open at once (lowered to keep descriptors in reserve:
+    /// docs/uiap-design.md D36).
+    pub max_connections: usize,
+    /// Seconds a control connection may stay without a request before it is closed.
+    pub control_idle_s: u64,
+    /// Take the device ID from this interface's MAC address (modified EUI-64) instead of the
+    /// persisted random one (docs/uiap-design.md D37).
+    pub device_id_iface: Option<String>,
+    /// The protocol's timers, table sizes, proxy defense and renewal settings
+    /// (docs/uiap-design.md D35). Its `auto_renew` is ignored: renewal is chosen per claim.
+    pub device: uiap::config::Config,
 }
 
 impl Default for Config {
@@ -80,7 +96,10 @@ impl Default for Config {
             psk: None,
             log_level: "info".into(),
             rescan_ms: 1000,
-            proxy_defense: true,
+            max_connections: 256,
+            control_idle_s: 60,
+            device_id_iface: None,
+            device: uiap::config::Config::default(),
         }
     }
 }
@@ -132,9 +151,27 @@ pub struct Args {
     /// The log filter (`error`, `warn`, `info`, `debug`, `trace`, or a `tracing` directive).
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
-    /// Defend no other device's claims by proxy (X+R Attempts are still forwarded).
+    /// Defend no other device's claims by proxy (X+R Attempts are still forwarded); the same as
+    /// `--proxy-defense false`.
     #[arg(long)]
     pub no_proxy_defense: bool,
+    /// Milliseconds between interface rescans (100 to 60000; default 1000).
+    #[arg(long, value_name = "MS")]
+    pub rescan_ms: Option<u64>,
+    /// Control connections open at once (1 to 100000; default 256; lowered to keep file
+    /// descriptors in reserve).
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Seconds a control connection may stay without a request (1 to 86400; default 60).
+    #[arg(long, value_name = "S")]
+    pub control_idle_s: Option<u64>,
+    /// Use the modified EUI-64 of this interface's MAC address as the device ID (default: a
+    /// random ID, persisted in the state directory).
+    #[arg(long, value_name = "NAME")]
+    pub device_id_iface: Option<String>,
+    /// The protocol's settings (the `[protocol]` table of the file).
+    #[command(flatten)]
+    pub protocol: Tuning,
 }
 
 #[derive(Deserialize, Default)]
@@ -148,7 +185,11 @@ struct File {
     reply_port: Option<u16>,
     psk_file: Option<PathBuf>,
     log_level: Option<String>,
-    proxy_defense: Option<bool>,
+    rescan_ms: Option<u64>,
+    max_connections: Option<usize>,
+    control_idle_s: Option<u64>,
+    device_id_iface: Option<String>,
+    protocol: Option<Tuning>,
 }
 
 impl Config {
@@ -168,18 +209,17 @@ impl Config {
     /// Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_toml_str(text: &str) -> Result<Config, DaemonError> {
-        let file: File = toml::from_str(text).map_err(|e| {
-            DaemonError::new(
-                DaemonErrorKind::Config,
-                e.to_string().trim_end().replace('\n', " "),
-            )
-        })?;
+        let file = parse_file(text)?;
         let mut config = Config::default();
-        config.apply_file(file)?;
+        let tuning = config.apply_file(file)?;
+        tuning.apply(&mut config.device)?;
+        config.validate()?;
         Ok(config)
     }
 
-    fn apply_file(&mut self, file: File) -> Result<(), DaemonError> {
+    /// Applies the file's top-level keys; returns its `[protocol]` table for the caller to
+    /// merge with flags before applying.
+    fn apply_file(&mut self, file: File) -> Result<Tuning, DaemonError> {
         if let Some(v) = file.iface {
             self.ifaces = v;
         }
@@ -204,10 +244,23 @@ impl Config {
         if let Some(v) = file.log_level {
             self.log_level = v;
         }
-        if let Some(v) = file.proxy_defense {
-            self.proxy_defense = v;
+        self.set_limits(file.rescan_ms, file.max_connections, file.control_idle_s);
+        if file.device_id_iface.is_some() {
+            self.device_id_iface = file.device_id_iface;
         }
-        Ok(())
+        Ok(file.protocol.unwrap_or_default())
+    }
+
+    fn set_limits(&mut self, rescan: Option<u64>, max: Option<usize>, idle: Option<u64>) {
+        if let Some(v) = rescan {
+            self.rescan_ms = v;
+        }
+        if let Some(v) = max {
+            self.max_connections = v;
+        }
+        if let Some(v) = idle {
+            self.control_idle_s = v;
+        }
     }
 
     /// Checks the values that cannot be checked by type alone.
@@ -246,6 +299,15 @@ impl Config {
         if self.psk.as_ref().is_some_and(|k| k.is_empty()) {
             return err("psk-file: expected a non-empty key, found an empty file".into());
         }
+        for (key, value, lo, hi) in [
+            ("rescan-ms", self.rescan_ms, 100, 60_000),
+            ("max-connections", self.max_connections as u64, 1, 100_000),
+            ("control-idle-s", self.control_idle_s, 1, 86_400),
+        ] {
+            if !(lo..=hi).contains(&value) {
+                return err(format!("{key}: expected {lo} to {hi}, found {value}"));
+            }
+        }
         Ok(())
     }
 }
@@ -267,14 +329,27 @@ impl Args {
     /// Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn into_config(self) -> Result<Config, DaemonError> {
-        let mut config = match &self.config {
+        let mut config = Config::default();
+        let file_tuning = match &self.config {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| DaemonError::io("cannot read config file", Some(path), e))?;
-                Config::from_toml_str(&text).map_err(|e| e.with_path(path))?
+                let file = parse_file(&text).map_err(|e| e.with_path(path))?;
+                config.apply_file(file).map_err(|e| e.with_path(path))?
             }
-            None => Config::default(),
+            None => Tuning::default(),
         };
+        file_tuning
+            .overlaid(&self.protocol)
+            .apply(&mut config.device)?;
+        config.set_limits(self.rescan_ms, self.max_connections, self.control_idle_s);
+        if self.device_id_iface.is_some() {
+            config.device_id_iface = self.device_id_iface;
+        }
+        if let Some(name) = &config.device_id_iface {
+            // Checked now so that a wrong name is a configuration error, not a failed start.
+            crate::iface::eui64_device_id(name)?;
+        }
         if !self.iface.is_empty() {
             config.ifaces = self.iface;
         }
@@ -300,11 +375,22 @@ impl Args {
             config.log_level = v;
         }
         if self.no_proxy_defense {
-            config.proxy_defense = false;
+            config.device.proxy_defense = false;
         }
         config.validate()?;
         Ok(config)
     }
+}
+
+/// Parses the file's TOML: a syntax error, an unknown key or a value of the wrong type is
+/// named on one line.
+fn parse_file(text: &str) -> Result<File, DaemonError> {
+    toml::from_str(text).map_err(|e| {
+        DaemonError::new(
+            DaemonErrorKind::Config,
+            e.to_string().trim_end().replace('\n', " "),
+        )
+    })
 }
 
 fn read_psk(path: &Path) -> Result<Vec<u8>, DaemonError> {
@@ -348,16 +434,69 @@ mod tests {
 
     #[test]
     fn proxy_defense_is_on_unless_switched_off() {
-        assert!(Config::default().proxy_defense);
-        let off = Config::from_toml_str("proxy-defense = false").unwrap();
-        assert!(!off.proxy_defense);
+        assert!(Config::default().device.proxy_defense);
+        let off = Config::from_toml_str("[protocol]\nproxy-defense = false").unwrap();
+        assert!(!off.device.proxy_defense);
         let flag = Args::try_parse_from(["uiapd", "--no-proxy-defense"])
             .unwrap()
             .into_config()
             .unwrap();
-        assert!(!flag.proxy_defense);
-        let err = Config::from_toml_str("proxy-defense = 1").unwrap_err();
+        assert!(!flag.device.proxy_defense);
+        let err = Config::from_toml_str("[protocol]\nproxy-defense = 1").unwrap_err();
         assert_eq!(err.kind(), DaemonErrorKind::Config);
+    }
+
+    #[test]
+    fn protocol_settings_come_from_the_file_and_flags_with_ranges() {
+        let config =
+            Config::from_toml_str("[protocol]\nhop-limit = 8\nproxy-defense = false\n").unwrap();
+        assert_eq!(config.device.hop_limit, 8);
+        assert!(!config.device.proxy_defense);
+        let config =
+            Config::from_toml_str("[protocol]\nforward-rate = 0\nproxy-min-prefix-bits = 16\n")
+                .unwrap();
+        assert_eq!(config.device.forward_rate, 0);
+        assert_eq!(config.device.proxy_min_prefix_bits, 16);
+        let err = Config::from_toml_str("[protocol]\nproxy-min-prefix-bits = 0\n").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "proxy-min-prefix-bits: expected 1 to 128, found 0"
+        );
+        let err = Config::from_toml_str("[protocol]\nrenew-at-percent = 95\n").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "renew-at-percent: expected 10 to 90, found 95"
+        );
+        let err = Config::from_toml_str("[protocol]\nhop-limits = 8\n").unwrap_err();
+        assert!(
+            err.message().contains("unknown field `hop-limits`"),
+            "{err}"
+        );
+        let err = Config::from_toml_str("max-connections = 0").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "max-connections: expected 1 to 100000, found 0"
+        );
+
+        let dir = std::env::temp_dir().join(format!("uiapd-tuning-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("uiapd.toml");
+        std::fs::write(&file, "[protocol]\nclaim-period-ms = 200\nmax-claims = 9\n").unwrap();
+        let path = file.to_str().unwrap();
+        let args = Args::try_parse_from(["uiapd", "--config", path, "--max-claims", "7"]).unwrap();
+        let config = args.into_config().unwrap();
+        assert_eq!(
+            config.device.claim_period,
+            std::time::Duration::from_millis(200)
+        );
+        assert_eq!(config.device.max_claims, 7, "the flag wins");
+        let args = Args::try_parse_from(["uiapd", "--start-jitter-ms", "20000"]).unwrap();
+        let err = args.into_config().unwrap_err();
+        assert_eq!(
+            err.message(),
+            "start-jitter-ms: expected 0 to 10000, found 20000"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -164,6 +164,71 @@ pub fn scan(only: &[String]) -> io::Result<Vec<Interface>> {
     Ok(out)
 }
 
+/// The modified EUI-64 of a MAC address, as in the interface identifier of an IPv6 address
+/// (RFC 4291 appendix A): a 48-bit MAC gets `ff:fe` in its middle, and the universal/local bit
+/// is inverted; a 64-bit EUI only has the bit inverted. `None` for another length or an
+/// all-zero address (no MAC: loopback, tunnels).
+///
+/// ```
+/// use uiapd::iface::modified_eui64;
+///
+/// // RFC 2464 §4: 34-56-78-9A-BC-DE gives the interface identifier 3656:78FF:FE9A:BCDE.
+/// assert_eq!(modified_eui64(&[0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde]), Some(0x3656_78ff_fe9a_bcde));
+/// assert_eq!(modified_eui64(&[0; 6]), None);
+/// assert_eq!(modified_eui64(&[1, 2, 3]), None);
+/// ```
+pub fn modified_eui64(mac: &[u8]) -> Option<u64> {
+    if mac.iter().all(|&b| b == 0) {
+        return None;
+    }
+    let mut eui = match *mac {
+        [a, b, c, d, e, f] => [a, b, c, 0xff, 0xfe, d, e, f],
+        [a, b, c, d, e, f, g, h] => [a, b, c, d, e, f, g, h],
+        _ => return None,
+    };
+    eui[0] ^= 0x02;
+    Some(u64::from_be_bytes(eui))
+}
+
+/// The device ID taken from interface `name`'s MAC address: its modified EUI-64
+/// (docs/uiap-design.md D37).
+///
+/// # Errors
+///
+/// [`DaemonErrorKind::Config`](crate::DaemonErrorKind::Config) naming the interface if it does
+/// not exist, or has no usable MAC address.
+///
+/// ```no_run
+/// let id = uiapd::iface::eui64_device_id("eth0")?;
+/// assert_ne!(id, 0);
+/// # Ok::<(), uiapd::DaemonError>(())
+/// ```
+pub fn eui64_device_id(name: &str) -> Result<u64, crate::DaemonError> {
+    let err = |m: String| crate::DaemonError::new(crate::DaemonErrorKind::Config, m);
+    if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        return Err(err(format!(
+            "device-id-iface: expected an interface name, found `{name}`"
+        )));
+    }
+    let path = format!("/sys/class/net/{name}/address");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        err(format!(
+            "device-id-iface: expected an existing interface, found none named `{name}` ({path}: {e})"
+        ))
+    })?;
+    let mac: Option<Vec<u8>> = text
+        .trim()
+        .split(':')
+        .map(|h| u8::from_str_radix(h, 16).ok())
+        .collect();
+    mac.as_deref().and_then(modified_eui64).ok_or_else(|| {
+        err(format!(
+            "device-id-iface: expected an interface with a 48- or 64-bit MAC address, found `{}` on `{name}`",
+            text.trim()
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

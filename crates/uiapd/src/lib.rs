@@ -12,10 +12,12 @@
 //! * [`iface`]: which interfaces participate, rescanned once a second from `/proc/net/if_inet6`
 //!   and `/sys/class/net/*/flags` (up, multicast, a non-tentative link-local address);
 //! * [`control`]: the newline-delimited JSON API on a Unix socket that applications and the
-//!   `uiap` client use;
+//!   `uiap` client use, and [`control::hold`], which claims a space and reports at once when the
+//!   claim is renewed, conflicted, lost or expired;
 //! * [`store`]: the device ID and the claims, persisted atomically in the state directory;
 //! * [`run()`]: the select loop that feeds datagrams, timers and control requests to the device;
-//! * [`config`]: flags and the optional TOML file.
+//! * [`config`]: flags and the optional TOML file; [`tuning`]: the protocol's settings among
+//!   them, each checked against its range.
 //!
 //! # Example
 //!
@@ -39,6 +41,7 @@ mod psk;
 mod run;
 pub mod socket;
 pub mod store;
+pub mod tuning;
 
 pub use config::Config;
 pub use error::{DaemonError, DaemonErrorKind};

@@ -2,7 +2,7 @@
 //!
 //! * `device-id`: 16 lowercase hex digits and a newline (random, non-zero:
 //!   docs/uiap-design.md D22);
-//! * `claims.json`: `{"next_id":N,"claims":[{"id":…,"domain":…,"space":…,"lifetime":…,"proxy":…}]}`.
+//! * `claims.json`: `{"next_id":N,"claims":[{"id":…,"domain":…,"space":…,"lifetime":…,"proxy":…,"owner":…,"renew":…,"expires_at":…}]}`.
 //!
 //! Every write is atomic: the new content goes to a temporary file in the same directory, which
 //! is fsynced, renamed over the old file, and then the directory is fsynced. A crash leaves
@@ -23,9 +23,11 @@ use crate::{DaemonError, DaemonErrorKind};
 /// use uiapd::control::SpaceText;
 /// use uiapd::store::StoredClaim;
 ///
-/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, owner: 0,
+/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
+///                       proxy: false, owner: 0, renew: false, expires_at: Some(1_700_000_060),
 ///                       origin: None };
-/// assert_eq!(c.id, 1);
+/// assert!(c.ended_by(1_700_000_060));
+/// assert!(!c.ended_by(1_700_000_059));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredClaim {
@@ -48,6 +50,30 @@ pub struct StoredClaim {
     /// without one use the current ID.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<u64>,
+    /// Whether the daemon renews it before its lifetime ends (docs/uiap-design.md D32).
+    #[serde(default)]
+    pub renew: bool,
+    /// When its lifetime ends, in seconds since the Unix epoch (updated by every renewal);
+    /// `None` for an infinite lifetime, or a claim persisted before this was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<u64>,
+}
+
+impl StoredClaim {
+    /// Whether its lifetime has ended at `now` (seconds since the Unix epoch): a restart does
+    /// not reclaim it (docs/uiap-design.md D32).
+    ///
+    /// ```
+    /// use uiapd::control::SpaceText;
+    /// use uiapd::store::StoredClaim;
+    ///
+    /// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
+    ///                       proxy: false, owner: 0, renew: true, expires_at: None, origin: None };
+    /// assert!(!c.ended_by(u64::MAX));
+    /// ```
+    pub fn ended_by(&self, now: u64) -> bool {
+        self.expires_at.is_some_and(|at| at <= now)
+    }
 }
 
 /// The content of `claims.json`.
@@ -309,6 +335,8 @@ mod tests {
                 proxy: true,
                 owner: 1000,
                 origin: Some(0x77),
+                renew: true,
+                expires_at: Some(1_700_000_000),
             }],
         };
         store.save_claims(&claims).unwrap();

@@ -16,11 +16,19 @@ struct Uiapd {
     dir: PathBuf,
     control: PathBuf,
     ports: (u16, u16),
+    extra: Vec<String>,
+    /// A soft and hard `RLIMIT_NOFILE` for the daemon.
+    nofile: Option<u64>,
     child: Option<Child>,
 }
 
 impl Uiapd {
     fn new(tag: &str, ports: (u16, u16)) -> Uiapd {
+        Uiapd::with_args(tag, ports, &[])
+    }
+
+    /// A daemon with extra flags (protocol settings, limits).
+    fn with_args(tag: &str, ports: (u16, u16), extra: &[&str]) -> Uiapd {
         let dir = std::env::temp_dir().join(format!("uiapd-control-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -29,14 +37,43 @@ impl Uiapd {
             dir,
             control,
             ports,
+            extra: extra.iter().map(|s| s.to_string()).collect(),
+            nofile: None,
             child: None,
         };
         d.start();
         d
     }
 
+    /// A daemon started under `RLIMIT_NOFILE` = `nofile`.
+    fn limited(tag: &str, ports: (u16, u16), extra: &[&str], nofile: u64) -> Uiapd {
+        let mut d = Uiapd::with_args(tag, ports, extra);
+        d.stop();
+        d.nofile = Some(nofile);
+        d.start();
+        d
+    }
+
     fn start(&mut self) {
-        let child = Command::new(env!("CARGO_BIN_EXE_uiapd"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_uiapd"));
+        if let Some(n) = self.nofile {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit {
+                        rlim_cur: n,
+                        rlim_max: n,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
+        let child = command
             .args(["--iface", "uiap-none0", "--log-level", "debug"])
             .arg("--control")
             .arg(&self.control)
@@ -48,6 +85,7 @@ impl Uiapd {
                 "--reply-port",
                 &self.ports.1.to_string(),
             ])
+            .args(&self.extra)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(self.dir.join("log")).unwrap())
             .spawn()
@@ -179,10 +217,13 @@ fn claim_list_release_and_exit_codes() {
 
     let (code, out, _) = d.uiap(&["list", "--json"]);
     assert_eq!(code, 0);
-    let list: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut list: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // The lifetime counts down from 600 s (docs/uiap-design.md D32).
+    let left = list[0]["expires_in"].take().as_u64().unwrap();
+    assert!((590..=600).contains(&left), "expires_in {left}");
     assert_eq!(
         list,
-        serde_json::json!([{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":600,"proxy":false,"state":"held"}])
+        serde_json::json!([{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":600,"proxy":false,"renew":false,"state":"held","expires_in":null}])
     );
     let (code, out, _) = d.uiap(&["list"]);
     assert_eq!(code, 0);
@@ -613,4 +654,263 @@ fn a_claim_client_times_out_and_its_claim_is_cancelled() {
     );
     std::thread::sleep(Duration::from_secs(3));
     assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n", "{}", d.log());
+}
+
+/// Fast timers for the lifetime tests: a round takes 300 ms, a reclaim 300 ms, no start delay;
+/// renewals start at half the lifetime, and lifetimes of 3 s or more may be renewed.
+const FAST: [&str; 10] = [
+    "--claim-period-ms",
+    "100",
+    "--claim-timeout-ms",
+    "100",
+    "--start-jitter-ms",
+    "0",
+    "--renew-at-percent",
+    "50",
+    "--renew-min-lifetime-s",
+    "3",
+];
+
+/// Reads one JSON line from a watching connection.
+fn next_line(r: &mut BufReader<UnixStream>) -> serde_json::Value {
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+}
+
+fn claim_line(uid: &str, lifetime: u32, renew: bool) -> String {
+    format!(
+        r#"{{"op":"claim","domain":"fff:0:0:1","space":{{"uid":"{uid}"}},"lifetime":{lifetime},"renew":{renew}}}"#
+    )
+}
+
+/// docs/uiap-design.md D32/D33: a claim without `renew` is defended for its lifetime and then
+/// expires (`list` and a watcher say so); with `renew` it is renewed and outlives its lifetime.
+#[test]
+fn a_claim_without_renew_expires_and_a_renewed_one_stays() {
+    let d = Uiapd::with_args("renew", (48101, 48102), &FAST);
+    let mut watch = UnixStream::connect(&d.control).unwrap();
+    watch.write_all(b"{\"op\":\"watch\"}\n").unwrap();
+    let mut events = BufReader::new(watch);
+    assert_eq!(next_line(&mut events)["result"], "watching");
+
+    let once = claim_line("0a", 2, false);
+    let kept = claim_line("0b", 3, true);
+    let answers = d.raw(&[&once, &kept]);
+    assert_eq!(answers[0]["result"], "claimed", "{}", answers[0]);
+    assert_eq!(answers[1]["claim"]["renew"], true, "{}", answers[1]);
+    let started = Instant::now();
+    let too_short = d.raw(&[&claim_line("0c", 2, true)]).remove(0);
+    assert_eq!(
+        too_short["error"]["message"],
+        "lifetime: expected at least 3 s for a renewed claim, found 2"
+    );
+
+    // Within 4.5 s: claim 1 expired (2 s), claim 2 renewed at least once (at 1.5 s).
+    let mut seen = Vec::new();
+    while started.elapsed() < Duration::from_millis(4500) {
+        let e = next_line(&mut events);
+        seen.push((e["event"]["id"].clone(), e["event"]["kind"].clone()));
+        if seen.contains(&(1.into(), "expired".into()))
+            && seen.contains(&(2.into(), "renewed".into()))
+        {
+            break;
+        }
+    }
+    assert!(seen.contains(&(1.into(), "expired".into())), "{seen:?}");
+    assert!(seen.contains(&(2.into(), "renewed".into())), "{seen:?}");
+    let two: serde_json::Value = 2.into();
+    assert!(
+        !seen
+            .iter()
+            .any(|(id, kind)| *id == two && kind == "expired"),
+        "the renewed claim expired: {seen:?}"
+    );
+
+    // Past claim 2's first lifetime (3 s): it is still held, claim 1 is listed as expired.
+    while started.elapsed() < Duration::from_millis(3500) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+    assert_eq!(list["claims"][0]["state"], "expired", "{list}");
+    assert_eq!(list["claims"][0]["expires_in"], serde_json::Value::Null);
+    assert_eq!(list["claims"][1]["state"], "held", "{list}");
+    assert!(
+        list["claims"][1]["expires_in"].as_u64().unwrap() <= 3,
+        "{list}"
+    );
+    let (_, table, _) = d.uiap(&["list"]);
+    assert!(table.lines().any(|l| l.contains("expired")), "{table}");
+    // An ended claim is forgotten when released, and never persisted.
+    let stored = std::fs::read_to_string(d.dir.join("state/claims.json")).unwrap();
+    assert!(!stored.contains("\"0a\""), "{stored}");
+    assert_eq!(d.uiap(&["release", "1"]).0, 0);
+    let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+    assert_eq!(list["claims"].as_array().unwrap().len(), 1, "{list}");
+}
+
+/// docs/uiap-design.md D32: a restart reclaims only the persisted claims whose lifetime has not
+/// ended, a claim without `renew` for what is left of its lifetime.
+#[test]
+fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
+    let mut d = Uiapd::with_args("ended", (48201, 48202), &FAST);
+    let answers = d.raw(&[
+        &claim_line("0a", 2, false),
+        &claim_line("0b", 600, false),
+        &claim_line("0c", 600, true),
+    ]);
+    assert!(
+        answers.iter().all(|a| a["result"] == "claimed"),
+        "{answers:?}"
+    );
+    assert_eq!(d.stop(), Some(0));
+    let stored: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.dir.join("state/claims.json")).unwrap())
+            .unwrap();
+    assert_eq!(stored["claims"].as_array().unwrap().len(), 3, "{stored}");
+    assert!(
+        stored["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["expires_at"].is_u64()),
+        "{stored}"
+    );
+    std::thread::sleep(Duration::from_millis(2500));
+    d.start();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let list = loop {
+        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
+        let claims = list["claims"].as_array().unwrap().clone();
+        if !claims.is_empty() && claims.iter().all(|c| c["state"] == "held") {
+            break claims;
+        }
+        assert!(Instant::now() < deadline, "{list}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let ids: Vec<u64> = list.iter().map(|c| c["id"].as_u64().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [2, 3],
+        "claim 1's lifetime ended while stopped: {list:?}"
+    );
+    assert!(list[0]["expires_in"].as_u64().unwrap() < 598, "{list:?}");
+    assert_eq!(list[1]["renew"], true);
+    assert!(
+        d.log()
+            .contains("its lifetime ended while the daemon was stopped"),
+        "{}",
+        d.log()
+    );
+}
+
+/// CPU time (user + system) of a process so far, from `/proc/PID/stat`.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_millis(ticks * 1000 / hz)
+}
+
+/// docs/uiap-design.md D36: under a descriptor limit of 128, 300 clients get 64 connections
+/// (the rest are refused with an answer, not left hanging), the daemon does not spin, a claim
+/// on a connection it accepted is answered and persisted, and idle connections are dropped.
+#[test]
+fn control_connections_are_capped_and_idle_ones_dropped() {
+    let d = Uiapd::limited("fds", (48301, 48302), &["--control-idle-s", "8"], 128);
+    let pid = d.child.as_ref().unwrap().id();
+    let mut first = UnixStream::connect(&d.control).unwrap();
+    let connected = Instant::now();
+    let mut clients = Vec::new();
+    for _ in 0..300 {
+        clients.push(UnixStream::connect(&d.control).unwrap());
+    }
+    let before = cpu_time(pid);
+    first
+        .write_all(format!("{}\n", claim_line("0e", 600, false)).as_bytes())
+        .unwrap();
+    let mut r = BufReader::new(first.try_clone().unwrap());
+    let answer = next_line(&mut r);
+    assert_eq!(answer["result"], "claimed", "{answer}");
+    std::thread::sleep(Duration::from_millis(500));
+    let used = cpu_time(pid) - before;
+    // A spinning accept loop burns the whole 3 s of the claim; a quiet one almost nothing.
+    assert!(
+        used < Duration::from_millis(1500),
+        "{used:?} of CPU in ~3 s"
+    );
+    let stored = std::fs::read_to_string(d.dir.join("state/claims.json")).unwrap();
+    assert!(stored.contains("\"0e\""), "{stored}");
+
+    let mut refused = 0;
+    let mut served = 0;
+    for c in &clients {
+        c.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+        let mut line = String::new();
+        match BufReader::new(c).read_line(&mut line) {
+            Ok(n) if n > 0 && line.contains("too many control connections") => refused += 1,
+            _ => served += 1,
+        }
+    }
+    assert_eq!(served, 64 - 1, "served {served}, refused {refused}");
+    assert_eq!(refused, 300 - served);
+
+    // Idle connections are closed after 8 s with a line saying why; then new clients get in.
+    assert!(
+        connected.elapsed() < Duration::from_secs(8),
+        "too slow to tell"
+    );
+    std::thread::sleep(Duration::from_secs(9).saturating_sub(connected.elapsed()));
+    let mut line = String::new();
+    let c = &clients[0];
+    c.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    BufReader::new(c).read_line(&mut line).unwrap();
+    assert!(line.contains("no request for 8 s"), "{line:?}");
+    drop(clients);
+    let (code, _, err) = d.uiap(&["status"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// `uiap watch` prints each event of the claims as it happens, as a sentence or JSON, and
+/// refuses an unknown claim (docs/uiap-design.md D33).
+#[test]
+fn uiap_watch_prints_events_as_they_happen() {
+    let d = Uiapd::with_args("watch", (48401, 48402), &FAST);
+    let mut watch = Command::new(env!("CARGO_BIN_EXE_uiap"));
+    watch
+        .args(["watch", "--count", "1"])
+        .arg("--control")
+        .arg(&d.control);
+    let mut json = Command::new(env!("CARGO_BIN_EXE_uiap"));
+    json.args(["watch", "1", "--count", "1", "--json"])
+        .arg("--control")
+        .arg(&d.control);
+    let all =
+        std::thread::spawn(move || netns_support::output_within(watch, Duration::from_secs(20)));
+    std::thread::sleep(Duration::from_millis(300));
+    let answers = d.raw(&[&claim_line("0a", 2, false)]);
+    assert_eq!(answers[0]["result"], "claimed");
+    let one =
+        std::thread::spawn(move || netns_support::output_within(json, Duration::from_secs(20)));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(d.uiap(&["release", "1"]).0, 0);
+    let out = all.join().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(text, "claim 1 (uid 0a in fff:0:0:1) released\n");
+    let out = one.join().unwrap();
+    let event: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (event["id"].as_u64(), event["kind"].as_str()),
+        (Some(1), Some("released"))
+    );
+    let (code, _, err) = d.uiap(&["watch", "9"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("watch: expected a claim id, found no claim 9"),
+        "{err}"
+    );
 }

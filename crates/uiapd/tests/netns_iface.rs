@@ -39,8 +39,8 @@ fn interfaces_follow_link_state() {
     assert_eq!(net.daemons[0].claim("fff:0:0:3", &["--uid", "01"]).0, 3);
 }
 
-/// A claim with a 12 s lifetime is renewed by a reclaim (2 more attempts) at 75 % of it, and
-/// is still held and defended after the original lifetime has passed.
+/// A claim with a 12 s lifetime and `--renew` is renewed by a reclaim (2 more attempts) at 75 %
+/// of it, and is still held and defended after the original lifetime has passed.
 #[test]
 fn lifetime_is_renewed_by_reclaim() {
     if !can_run("lifetime_is_renewed_by_reclaim") {
@@ -50,7 +50,7 @@ fn lifetime_is_renewed_by_reclaim() {
     let start = Instant::now();
     assert_eq!(
         net.daemons[0]
-            .claim("fff:0:0:3", &["--uid", "02", "--lifetime", "12"])
+            .claim("fff:0:0:3", &["--uid", "02", "--lifetime", "12", "--renew"])
             .0,
         0
     );
@@ -75,6 +75,61 @@ fn lifetime_is_renewed_by_reclaim() {
         net.daemons[1].claim("fff:0:0:3", &["--uid", "02"]).0,
         3,
         "renewed claim not defended"
+    );
+}
+
+/// docs/uiap-design.md D37: `--device-id-iface` makes the device ID the modified EUI-64 of that
+/// interface's MAC address; nothing is written to the state directory.
+#[test]
+fn the_device_id_can_come_from_a_mac_address() {
+    if !can_run("the_device_id_can_come_from_a_mac_address") {
+        return;
+    }
+    let mut net = Net::new(2);
+    net.link(0, "p0", 1, "q0");
+    sh(&[
+        "ip",
+        "-n",
+        &net.names[0],
+        "link",
+        "set",
+        "p0",
+        "address",
+        "34:56:78:9a:bc:de",
+    ]);
+    let flags = ["--device-id-iface".to_string(), "p0".to_string()];
+    net.start_daemon(0, &flags);
+    let d = &net.daemons[0];
+    assert_eq!(d.status().device_id, "365678fffe9abcde");
+    assert!(!d.state.join("device-id").exists());
+    // A missing interface is a configuration error naming it.
+    let out = std::process::Command::new("ip")
+        .args(["netns", "exec", &net.names[1], env!("CARGO_BIN_EXE_uiapd")])
+        .args(["--device-id-iface", "nosuch0", "--control"])
+        .arg(net.dir.join("x.sock"))
+        .arg("--state")
+        .arg(net.dir.join("x.state"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("device-id-iface: expected an existing interface, found none named `nosuch0`"),
+        "{err}"
+    );
+    // Loopback has no MAC address.
+    let out = std::process::Command::new("ip")
+        .args(["netns", "exec", &net.names[1], env!("CARGO_BIN_EXE_uiapd")])
+        .args(["--device-id-iface", "lo", "--control"])
+        .arg(net.dir.join("y.sock"))
+        .arg("--state")
+        .arg(net.dir.join("y.state"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("48- or 64-bit MAC address, found `00:00:00:00:00:00`"),
+        "{err}"
     );
 }
 

@@ -67,6 +67,7 @@ mod deny;
 mod forward;
 mod proxy;
 mod seen;
+mod start;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::net::Ipv6Addr;

@@ -344,6 +344,36 @@ impl Net {
         })
     }
 
+    /// Drops every UDP datagram leaving interface `dev` of namespace `i` (nftables, netdev
+    /// egress): what the daemon there sends is never heard.
+    pub fn mute(&self, i: usize, dev: &str) {
+        let rules = format!(
+            "table netdev uiapmute_{dev} {{\n chain eg {{\n  type filter hook egress device \"{dev}\" priority 0;\n  \
+             meta l4proto udp counter drop\n }}\n}}\n"
+        );
+        let mut nft = Command::new("ip")
+            .args(["netns", "exec", &self.names[i], "nft", "-f", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("nft");
+        {
+            use std::io::Write;
+            nft.stdin
+                .take()
+                .unwrap()
+                .write_all(rules.as_bytes())
+                .unwrap();
+        }
+        let out = nft.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "nft: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// Drops `percent` % of UDP datagrams leaving every interface of every namespace (nftables
     /// `numgen random` on the netdev egress hook; stands in for `tc netem loss` where the
     /// kernel has no `sch_netem`). Returns a description of the mechanism used.

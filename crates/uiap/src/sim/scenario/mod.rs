@@ -1,4 +1,5 @@
-//! The scenario file format of `uiap sim` (JSON; feature `serde`).
+//! The scenario file format of `uiap sim` (JSON; feature `serde`), documented for users in
+//! docs/uiap-scenario.md with a JSON Schema (docs/uiap-scenario.schema.json).
 //!
 //! ```json
 //! {

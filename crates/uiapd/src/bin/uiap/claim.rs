@@ -1,6 +1,5 @@
 //! `uiap claim`: ask the local uiapd to claim a UID space.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use uiapd::control::{Request, SpaceText, call_within};
@@ -21,9 +20,13 @@ pub struct Args {
     /// Every UID beginning with these bits (left-justified domains only).
     #[arg(long, value_name = "HEX/BITS")]
     pub prefix: Option<String>,
-    /// Lifetime in seconds (renewed by uiapd while it holds the claim; 4294967295 = infinite).
+    /// Lifetime in seconds (4294967295 = infinite). Without `--renew` the claim is defended
+    /// for this long and then expires.
     #[arg(long, value_name = "S", default_value_t = uiapd::control::DEFAULT_LIFETIME)]
     pub lifetime: u32,
+    /// Have uiapd renew the claim before its lifetime ends, for as long as it runs.
+    #[arg(long)]
+    pub renew: bool,
     /// Claim on behalf of another device (X flag: neighbours may defend it by proxy).
     #[arg(long)]
     pub proxy: bool,
@@ -31,9 +34,9 @@ pub struct Args {
     /// cancelled by uiapd. Default: wait for the answer.
     #[arg(long, value_name = "S")]
     pub timeout: Option<u64>,
-    /// The control socket of uiapd.
-    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
-    pub control: PathBuf,
+    /// Where uiapd listens.
+    #[command(flatten)]
+    pub daemon: crate::ControlArgs,
 }
 
 /// Exit codes: 0 claimed, 3 denied, 1 error.
@@ -52,9 +55,16 @@ pub fn run(args: &Args) -> ExitCode {
         space,
         lifetime: args.lifetime,
         proxy: args.proxy,
+        renew: args.renew,
     };
     let limit = args.timeout.map(std::time::Duration::from_secs);
-    match call_within(&args.control, &request, limit) {
+    // A rate-limited claim is announced at once; the answer follows when it has run.
+    let mut progress = |r: &uiapd::control::Response| {
+        if let Some(reason) = &r.reason {
+            eprintln!("uiap claim: {reason}");
+        }
+    };
+    match call_within(&args.daemon.control, &request, limit, &mut progress) {
         Ok(r) if r.ok => {
             let result = r.result.as_deref().unwrap_or("");
             let detail = r

@@ -1,6 +1,5 @@
 //! `uiap list`: the claims of the local uiapd.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use uiapd::control::Request;
@@ -11,14 +10,14 @@ pub struct Args {
     /// Print the claims as a JSON array.
     #[arg(long)]
     pub json: bool,
-    /// The control socket of uiapd.
-    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
-    pub control: PathBuf,
+    /// Where uiapd listens.
+    #[command(flatten)]
+    pub daemon: crate::ControlArgs,
 }
 
 /// Exit codes: 0, or 1 on error.
 pub fn run(args: &Args) -> ExitCode {
-    let Ok(response) = crate::ok_response("list", &args.control, &Request::List) else {
+    let Ok(response) = crate::ok_response("list", &args.daemon.control, &Request::List) else {
         return ExitCode::FAILURE;
     };
     let claims = response.claims.unwrap_or_default();
@@ -30,12 +29,13 @@ pub fn run(args: &Args) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     outln!(
-        "{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  PROXY",
+        "{:>4}  {:<10}  {:<19}  {:<32}  {:>10}  {:>10}  RENEW  PROXY",
         "ID",
         "STATE",
         "DOMAIN",
         "SPACE",
-        "LIFETIME"
+        "LIFETIME",
+        "EXPIRES IN"
     );
     for c in claims {
         let lifetime = if c.lifetime == u32::MAX {
@@ -43,14 +43,23 @@ pub fn run(args: &Args) -> ExitCode {
         } else {
             c.lifetime.to_string()
         };
+        // Only a held claim counts down; an infinite one never ends.
+        let expires = match (c.expires_in, c.state.as_str()) {
+            (Some(s), _) => format!("{s} s"),
+            (None, "held" | "conflicted") => "never".into(),
+            (None, _) => "-".into(),
+        };
+        let yes = |b: bool| if b { "yes" } else { "no" };
         outln!(
-            "{:>4}  {:<9}  {:<19}  {:<32}  {:>10}  {}",
+            "{:>4}  {:<10}  {:<19}  {:<32}  {:>10}  {:>10}  {:<5}  {}",
             c.id,
             c.state,
             c.domain,
             c.space.to_string(),
             lifetime,
-            if c.proxy { "yes" } else { "no" }
+            expires,
+            yes(c.renew),
+            yes(c.proxy)
         );
     }
     ExitCode::SUCCESS

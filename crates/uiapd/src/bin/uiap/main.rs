@@ -26,6 +26,7 @@ mod proxies;
 mod release;
 mod sim;
 mod status;
+mod watch;
 
 /// Command-line interface of `uiap`.
 #[derive(Debug, Parser)]
@@ -54,7 +55,10 @@ enum Command {
     Status(status::Args),
     /// List (or with --flush, forget) the claims the local uiapd defends for other devices.
     Proxies(proxies::Args),
-    /// Run a simulated site from a scenario file; print claim outcomes and statistics as JSON lines.
+    /// Print the events of the claims (renewed, conflict, lost, expired, released) as they happen.
+    Watch(watch::Args),
+    /// Run a simulated site from a scenario file: who claimed what, who was denied by whom, who holds
+    /// what at the end (and which devices overlap), traffic; `--json` for JSON lines.
     Sim(sim::Args),
 }
 
@@ -66,8 +70,17 @@ fn main() -> ExitCode {
         Command::List(args) => list::run(&args),
         Command::Status(args) => status::run(&args),
         Command::Proxies(args) => proxies::run(&args),
+        Command::Watch(args) => watch::run(&args),
         Command::Sim(args) => sim::run(&args),
     }
+}
+
+/// The options every daemon command shares: where uiapd listens.
+#[derive(clap::Args, Debug, Clone)]
+struct ControlArgs {
+    /// The control socket of uiapd.
+    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
+    control: std::path::PathBuf,
 }
 
 /// Sends `request` to uiapd and returns its answer if it succeeded; otherwise prints

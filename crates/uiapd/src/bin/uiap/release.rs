@@ -1,6 +1,5 @@
 //! `uiap release`: give a claim up.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use uiapd::control::{Request, call};
@@ -11,14 +10,14 @@ pub struct Args {
     /// The claim's ID (as printed by `uiap claim` and `uiap list`).
     #[arg(value_name = "ID")]
     pub id: u64,
-    /// The control socket of uiapd.
-    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
-    pub control: PathBuf,
+    /// Where uiapd listens.
+    #[command(flatten)]
+    pub daemon: crate::ControlArgs,
 }
 
 /// Exit codes: 0 released, 1 error (including an unknown ID).
 pub fn run(args: &Args) -> ExitCode {
-    match call(&args.control, &Request::Release { id: args.id }) {
+    match call(&args.daemon.control, &Request::Release { id: args.id }) {
         Ok(r) if r.ok => {
             outln!("released id={}", args.id);
             ExitCode::SUCCESS

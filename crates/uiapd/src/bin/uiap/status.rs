@@ -1,6 +1,5 @@
 //! `uiap status`: device ID, interfaces and counters of the local uiapd.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use uiapd::control::Request;
@@ -11,14 +10,14 @@ pub struct Args {
     /// Print the status object as JSON.
     #[arg(long)]
     pub json: bool,
-    /// The control socket of uiapd.
-    #[arg(long, value_name = "PATH", default_value = uiapd::config::DEFAULT_CONTROL)]
-    pub control: PathBuf,
+    /// Where uiapd listens.
+    #[command(flatten)]
+    pub daemon: crate::ControlArgs,
 }
 
 /// Exit codes: 0, or 1 on error.
 pub fn run(args: &Args) -> ExitCode {
-    let Ok(response) = crate::ok_response("status", &args.control, &Request::Status) else {
+    let Ok(response) = crate::ok_response("status", &args.daemon.control, &Request::Status) else {
         return ExitCode::FAILURE;
     };
     let Some(status) = response.status else {

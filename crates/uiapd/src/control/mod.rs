@@ -1,20 +1,26 @@
 //! The control API: newline-delimited JSON over a Unix socket (mode 0660).
 //!
-//! A client connects, writes one request object per line, and reads one response object per line,
-//! in order. A connection may carry any number of requests. A `claim` request is answered when
-//! the claim has finished (about 2.5 s: docs/uiap-design.md D10), so a client that pipelines
-//! requests waits for it. A claim still in progress when its connection reaches end of stream is
-//! cancelled (docs/uiap-design.md D30): keep the connection open until the answer.
+//! A client connects, writes one request object per line, and reads the answers, in order. A
+//! connection may carry any number of requests. A `claim` request is answered when the claim has
+//! finished (about 2.5 s: docs/uiap-design.md D10), so a client that pipelines requests waits
+//! for it. A claim still in progress when its connection reaches end of stream is cancelled
+//! (docs/uiap-design.md D30): keep the connection open until the answer.
+//!
+//! Every request gets exactly one final answer. Before it, a `claim` may get one provisional
+//! line, `"result":"waiting"`, when the claim cannot start at once (rate limited after
+//! conflicts: docs/uiap-design.md D34); a `watch` request turns the connection into a stream of
+//! events (docs/uiap-design.md D33). [`Response::is_final`] tells them apart.
 //!
 //! # Requests
 //!
 //! | request | meaning |
 //! |---|---|
-//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false}` | claim a space; `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite) and `proxy` (default false) are optional |
-//! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28) |
-//! | `{"op":"list"}` | the claims held or in progress |
+//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false}` | claim a space; `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite), `proxy` (default false) and `renew` (default false: defended for `lifetime`, then expired; true: renewed before it ends, for as long as the daemon runs: docs/uiap-design.md D32) are optional |
+//! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28); also forgets an ended (`lost`, `expired`) claim |
+//! | `{"op":"list"}` | the claims held, in progress, or ended and not yet released |
 //! | `{"op":"status"}` | device ID, participating interfaces, counters, receive buffers, proxied claims |
 //! | `{"op":"proxies","flush":false}` | the claims of other devices defended by proxy; `flush` (root only) forgets them all (docs/uiap-design.md D43) |
+//! | `{"op":"watch","id":1}` | events of claim 1 (without `id`: of every claim) on this connection until it closes |
 //!
 //! A `space` is one of `{"uid":"HEX[/BITS]"}`, `{"range":"HEX[/BITS]-HEX[/BITS]"}` or
 //! `{"prefix":"HEX/BITS"}`. `HEX` is a string of hex digits, `BITS` the number of significant
@@ -27,18 +33,28 @@
 //!
 //! * claim: `{"ok":true,"result":"claimed","claim":CLAIM}` (with `"reason":"a site of one: no participating interface"`
 //!   when no interface participates: docs/uiap-design.md D23) or `{"ok":true,"result":"denied","claim":CLAIM}`
-//!   (a denial is an answer, not an error; `result` may also be `"failed"` with a `reason`);
+//!   (a denial is an answer, not an error; `result` may also be `"failed"` with a `reason`, e.g. when every
+//!   participating interface left while claiming: docs/uiap-design.md D31);
 //!   a claim that overlaps another claim of this device is `denied` at once, with `id` 0 and
 //!   `"reason":"local conflict with claim N"`; a network denial's `reason` is a sentence saying who refused
-//!   it (docs/uiap-design.md D26);
+//!   it (docs/uiap-design.md D26); a rate-limited claim first gets
+//!   `{"ok":true,"result":"waiting","reason":"rate limited, starts in 42 s","claim":CLAIM}`;
 //! * release: `{"ok":true,"result":"released","id":1}`;
 //! * list: `{"ok":true,"claims":[CLAIM,…]}`;
 //! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…},"receive_buffers":{"claim":8388608,"reply":8388608},"proxies":[PROXY,…]}}`;
 //! * proxies: `{"ok":true,"proxies":[PROXY,…]}`, with `"flushed":N` after a flush;
+//! * watch: `{"ok":true,"result":"watching","claims":[CLAIM,…]}` (the watched claims as they are now), then one
+//!   `{"ok":true,"event":EVENT}` line per event, where `EVENT` is
+//!   `{"id":1,"kind":"lost","reason":"…","claim":CLAIM}` and `kind` one of `renewed`, `conflict` (a Claim-Deny
+//!   arrived after the claim succeeded: someone else holds an overlapping claim; ours is still held and
+//!   defended), `lost` (a renewal was denied: the claim is gone), `expired` (its lifetime ended), `released`.
+//!   Anything the client writes on a watching connection is ignored; a client that does not read its events is
+//!   disconnected rather than allowed to hold them back (the end of the stream says events may be missing).
 //!
-//! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"state":"held"}`
-//! (`state`: `claiming`, `held`, `denied`, `failed`), and `PROXY` is
-//! `{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}`.
+//! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false,"state":"held","expires_in":3599}`
+//! (`state`: `claiming`, `held`, `conflicted`, `lost`, `expired`, or in a claim's answer `denied`;
+//! `expires_in`: whole seconds left of a held claim's lifetime, absent for an infinite one),
+//! and `PROXY` is `{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}`.
 //!
 //! A request is one line of at most [`MAX_REQUEST_LINE`] bytes of UTF-8 (docs/uiap-design.md D25):
 //! a longer line is answered with an error and the connection closed; a malformed line is
@@ -47,16 +63,15 @@
 //! On failure: `{"ok":false,"error":{"kind":"request","message":"domain: expected …"}}`, with
 //! `kind` one of [`DaemonErrorKind::as_str`](crate::DaemonErrorKind::as_str).
 
+mod client;
+mod server;
+
+pub use client::{HeldClaim, Hold, Watch, call, call_within, hold, watch};
+pub use server::{Incoming, Limits, MAX_REQUEST_LINE, REPLY_QUEUE, bind, serve};
+
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::fs::PermissionsExt;
-use std::os::unix::net::UnixStream;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::net::UnixListener;
-use tokio::sync::{mpsc, oneshot};
 
 use crate::{DaemonError, DaemonErrorKind};
 use uiap::space::{DomainId, Justification, Uid, UidSpace};
@@ -75,7 +90,7 @@ fn default_lifetime() -> u32 {
 ///
 /// let r: Request = serde_json::from_str(r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"}}"#)?;
 /// assert_eq!(r, Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
-///                                lifetime: 3600, proxy: false });
+///                                lifetime: 3600, proxy: false, renew: false });
 /// assert_eq!(serde_json::to_string(&Request::List)?, r#"{"op":"list"}"#);
 /// Ok::<(), serde_json::Error>(())
 /// ```
@@ -94,6 +109,10 @@ pub enum Request {
         /// Claim on behalf of another device (the X flag).
         #[serde(default)]
         proxy: bool,
+        /// Renew the claim before its lifetime ends, for as long as the daemon runs; without it
+        /// the claim is defended for `lifetime` and then expires (docs/uiap-design.md D32).
+        #[serde(default)]
+        renew: bool,
     },
     /// Release a claim.
     Release {
@@ -109,6 +128,12 @@ pub enum Request {
         /// Forget every proxied claim after listing them.
         #[serde(default)]
         flush: bool,
+    },
+    /// Turn the connection into a stream of claim events (docs/uiap-design.md D33).
+    Watch {
+        /// Only this claim's events; every claim's without it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
     },
 }
 
@@ -258,9 +283,9 @@ impl std::fmt::Display for SpaceText {
 /// use uiapd::control::{ClaimView, SpaceText};
 ///
 /// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
-///                     lifetime: 60, proxy: false, state: "held".into() };
+///                     lifetime: 60, proxy: false, renew: false, state: "held".into(), expires_in: Some(59) };
 /// assert_eq!(serde_json::to_string(&c)?,
-///     r#"{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":60,"proxy":false,"state":"held"}"#);
+///     r#"{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":60,"proxy":false,"renew":false,"state":"held","expires_in":59}"#);
 /// Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -275,8 +300,102 @@ pub struct ClaimView {
     pub lifetime: u32,
     /// The X flag.
     pub proxy: bool,
-    /// `claiming`, `held`, `denied` or `failed`.
+    /// Whether the daemon renews it before its lifetime ends (docs/uiap-design.md D32).
+    #[serde(default)]
+    pub renew: bool,
+    /// `claiming`, `held`, `conflicted`, `lost` or `expired`; `denied` in a claim's answer.
     pub state: String,
+    /// Whole seconds left of a held claim's lifetime; `None` if infinite, not held yet, or ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_in: Option<u64>,
+}
+
+/// What happened to a claim, in an [`ClaimEvent`].
+///
+/// ```
+/// use uiapd::control::EventKind;
+///
+/// assert_eq!(serde_json::to_string(&EventKind::Lost)?, r#""lost""#);
+/// assert_eq!(EventKind::Conflict.to_string(), "conflict");
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A renewal succeeded; the lifetime starts again.
+    Renewed,
+    /// A Claim-Deny arrived after the claim succeeded: another device holds an overlapping
+    /// claim. Ours is still held and defended; the application decides (docs/uiap-design.md D33).
+    Conflict,
+    /// A renewal was denied: the claim is gone.
+    Lost,
+    /// The lifetime ended without renewal: the claim is gone.
+    Expired,
+    /// The claim was released (by its owner or root).
+    Released,
+}
+
+impl EventKind {
+    /// The name used on the wire.
+    ///
+    /// ```
+    /// assert_eq!(uiapd::control::EventKind::Renewed.as_str(), "renewed");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Renewed => "renewed",
+            EventKind::Conflict => "conflict",
+            EventKind::Lost => "lost",
+            EventKind::Expired => "expired",
+            EventKind::Released => "released",
+        }
+    }
+
+    /// Whether the claim is gone after this event.
+    ///
+    /// ```
+    /// use uiapd::control::EventKind;
+    ///
+    /// assert!(EventKind::Lost.ends_claim());
+    /// assert!(!EventKind::Conflict.ends_claim());
+    /// ```
+    pub fn ends_claim(self) -> bool {
+        matches!(
+            self,
+            EventKind::Lost | EventKind::Expired | EventKind::Released
+        )
+    }
+}
+
+impl std::fmt::Display for EventKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One event of a watched claim (docs/uiap-design.md D33).
+///
+/// ```
+/// use uiapd::control::{ClaimEvent, ClaimView, EventKind, SpaceText};
+///
+/// let claim = ClaimView { id: 3, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()),
+///                         lifetime: 60, proxy: false, renew: true, state: "lost".into(), expires_in: None };
+/// let e = ClaimEvent { id: 3, kind: EventKind::Lost, reason: Some("denied".into()), claim };
+/// let text = serde_json::to_string(&e)?;
+/// assert!(text.starts_with(r#"{"id":3,"kind":"lost","reason":"denied","claim":{"#), "{text}");
+/// Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimEvent {
+    /// The claim's `id`.
+    pub id: u64,
+    /// What happened.
+    pub kind: EventKind,
+    /// Why, as a sentence (for `conflict` and `lost`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The claim as it is after the event.
+    pub claim: ClaimView,
 }
 
 /// A participating interface as the API shows it.
@@ -381,7 +500,8 @@ pub struct ErrorBody {
 pub struct Response {
     /// Whether the request was carried out.
     pub ok: bool,
-    /// `claimed`, `denied`, `failed` or `released`.
+    /// `claimed`, `denied`, `failed` or `released`; `waiting` and `watching` before more lines
+    /// (see [`Response::is_final`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
     /// Why a claim was denied or failed, or a note on its success (a site of one).
@@ -408,6 +528,9 @@ pub struct Response {
     /// Why the request failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorBody>,
+    /// An event of a watched claim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<ClaimEvent>,
 }
 
 impl Response {
@@ -454,7 +577,7 @@ impl Response {
     /// use uiapd::control::{ClaimView, Response, SpaceText};
     ///
     /// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()),
-    ///                     lifetime: 60, proxy: false, state: "held".into() };
+    ///                     lifetime: 60, proxy: false, renew: false, state: "held".into(), expires_in: None };
     /// assert_eq!(Response::claim("claimed", c).result.as_deref(), Some("claimed"));
     /// ```
     pub fn claim(result: &str, claim: ClaimView) -> Response {
@@ -465,296 +588,20 @@ impl Response {
             ..Response::default()
         }
     }
-}
 
-/// A request received by the server, with the channel its response goes back on.
-#[derive(Debug)]
-pub struct Incoming {
-    /// The request.
-    pub request: Request,
-    /// Where to send the response.
-    pub reply: oneshot::Sender<Response>,
-    /// The requesting process's user ID (`SO_PEERCRED`), if the kernel gave it
-    /// (docs/uiap-design.md D28).
-    pub uid: Option<u32>,
-}
-
-/// Binds the control socket at `path` with mode 0660, replacing a stale socket file (one nobody
-/// answers on). The parent directory is created if missing.
-///
-/// # Errors
-///
-/// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up, or
-/// if another daemon answers on `path`.
-///
-/// ```no_run
-/// # async fn demo() -> Result<(), uiapd::DaemonError> {
-/// let listener = uiapd::control::bind("/run/uiapd/control.sock".as_ref())?;
-/// # Ok(()) }
-/// ```
-pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| DaemonError::io("cannot create control directory", Some(dir), e))?;
+    /// Whether this is a request's last answer: `false` for a claim's provisional `waiting`
+    /// line, the `watching` line that opens an event stream, and the events themselves.
+    ///
+    /// ```
+    /// use uiapd::control::Response;
+    ///
+    /// assert!(Response::released(1).is_final());
+    /// let waiting = Response { ok: true, result: Some("waiting".into()), ..Response::default() };
+    /// assert!(!waiting.is_final());
+    /// ```
+    pub fn is_final(&self) -> bool {
+        self.event.is_none() && !matches!(self.result.as_deref(), Some("waiting" | "watching"))
     }
-    if UnixStream::connect(path).is_ok() {
-        // Someone answers on it: never remove a live control socket (docs/uiap-design.md D27).
-        return Err(DaemonError::new(
-            DaemonErrorKind::Io,
-            format!(
-                "another uiapd is already running: its control socket {} answers",
-                path.display()
-            ),
-        ));
-    }
-    match std::fs::remove_file(path) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => {
-            return Err(DaemonError::io(
-                "cannot remove stale control socket",
-                Some(path),
-                e,
-            ));
-        }
-    }
-    let listener = UnixListener::bind(path)
-        .map_err(|e| DaemonError::io("cannot bind control socket", Some(path), e))?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
-        .map_err(|e| DaemonError::io("cannot set control socket mode", Some(path), e))?;
-    Ok(listener)
-}
-
-/// Accepts connections forever, parsing each line into a request for `requests`. A malformed
-/// line gets an error response and the connection stays open.
-///
-/// ```no_run
-/// # async fn demo() -> Result<(), uiapd::DaemonError> {
-/// let listener = uiapd::control::bind("/tmp/uiapd.sock".as_ref())?;
-/// let (tx, mut rx) = tokio::sync::mpsc::channel(16);
-/// tokio::spawn(uiapd::control::serve(listener, tx));
-/// while let Some(incoming) = rx.recv().await {
-///     let _ = incoming.reply.send(uiapd::control::Response::released(0));
-/// }
-/// # Ok(()) }
-/// ```
-pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>) {
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        tokio::spawn(connection(stream, requests.clone()));
-    }
-}
-
-/// The longest request line accepted, in bytes, newline excluded. The largest valid request (a
-/// range of two 510-digit UIDs) is about 1 KiB: the limit leaves room for whitespace and future
-/// fields while bounding what one connection can make the daemon buffer
-/// (docs/uiap-design.md D25).
-pub const MAX_REQUEST_LINE: usize = 16 * 1024;
-
-/// One line read by [`read_line`].
-enum Line {
-    /// A complete line (newline removed), or the last bytes before end of stream.
-    Bytes(Vec<u8>),
-    /// More than [`MAX_REQUEST_LINE`] bytes without a newline.
-    TooLong,
-    /// End of stream.
-    End,
-}
-
-/// Reads one line of at most [`MAX_REQUEST_LINE`] bytes, never buffering more.
-async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Line> {
-    let mut line = Vec::new();
-    loop {
-        let available = reader.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(if line.is_empty() {
-                Line::End
-            } else {
-                Line::Bytes(line)
-            });
-        }
-        let (take, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(at) => (at, true),
-            None => (available.len(), false),
-        };
-        if line.len() + take > MAX_REQUEST_LINE {
-            return Ok(Line::TooLong);
-        }
-        line.extend_from_slice(&available[..take]);
-        reader.consume(take + usize::from(done));
-        if done {
-            return Ok(Line::Bytes(line));
-        }
-    }
-}
-
-/// Parses one request line: the error names the first byte that is not UTF-8, or what JSON
-/// expected.
-fn parse_line(line: &[u8]) -> Result<Option<Request>, String> {
-    let text = std::str::from_utf8(line).map_err(|e| {
-        let at = e.valid_up_to();
-        format!("expected UTF-8 text, found byte {:#04x} at {at}", line[at])
-    })?;
-    if text.trim().is_empty() {
-        return Ok(None);
-    }
-    serde_json::from_str::<Request>(text)
-        .map(Some)
-        .map_err(|e| format!("expected a request object, {e}"))
-}
-
-/// Serves one connection: a request per line, a response per request, in order.
-async fn connection(stream: tokio::net::UnixStream, requests: mpsc::Sender<Incoming>) {
-    let uid = stream.peer_cred().ok().map(|c| c.uid());
-    let (read, mut write) = stream.into_split();
-    let mut reader = tokio::io::BufReader::new(read);
-    loop {
-        let line = match read_line(&mut reader).await {
-            Ok(Line::Bytes(line)) => line,
-            Ok(Line::End) | Err(_) => return,
-            Ok(Line::TooLong) => {
-                let refusal = Response::error(
-                    DaemonErrorKind::Request,
-                    format!(
-                        "expected a request line of at most {MAX_REQUEST_LINE} bytes, found more"
-                    ),
-                );
-                // The rest of the line is not read: the connection closes after the answer.
-                let _ = send(&mut write, &refusal).await;
-                return;
-            }
-        };
-        let response = match parse_line(&line) {
-            Ok(None) => continue,
-            Ok(Some(request)) => {
-                let (tx, mut rx) = oneshot::channel();
-                if requests
-                    .send(Incoming {
-                        request,
-                        reply: tx,
-                        uid,
-                    })
-                    .await
-                    .is_err()
-                {
-                    return;
-                }
-                let answer = if reader.buffer().is_empty() {
-                    // Nothing pipelined: watch for the client going away while the request runs.
-                    // End of stream drops `rx`, which cancels a claim still in progress
-                    // (docs/uiap-design.md D30).
-                    tokio::select! {
-                        r = &mut rx => r,
-                        more = reader.fill_buf() => {
-                            if !matches!(more, Ok(bytes) if !bytes.is_empty()) {
-                                return;
-                            }
-                            rx.await
-                        }
-                    }
-                } else {
-                    rx.await
-                };
-                match answer {
-                    Ok(r) => r,
-                    Err(_) => Response::error(DaemonErrorKind::Io, "the daemon is shutting down"),
-                }
-            }
-            Err(message) => Response::error(DaemonErrorKind::Request, message),
-        };
-        if send(&mut write, &response).await.is_err() {
-            return;
-        }
-    }
-}
-
-async fn send<W: AsyncWrite + Unpin>(write: &mut W, response: &Response) -> std::io::Result<()> {
-    let mut text = serde_json::to_string(response).unwrap_or_default();
-    text.push('\n');
-    write.write_all(text.as_bytes()).await
-}
-
-/// Sends one request to the daemon at `path` and waits for its response (blocking; for clients).
-///
-/// # Errors
-///
-/// [`DaemonErrorKind::Io`] if the daemon cannot be reached; [`DaemonErrorKind::Protocol`] if
-/// it answers something that is not a response line.
-///
-/// ```no_run
-/// use uiapd::control::{call, Request};
-///
-/// let response = call("/run/uiapd/control.sock".as_ref(), &Request::Status)?;
-/// println!("{}", response.status.unwrap().device_id);
-/// Ok::<(), uiapd::DaemonError>(())
-/// ```
-pub fn call(path: &Path, request: &Request) -> Result<Response, DaemonError> {
-    call_within(path, request, None)
-}
-
-/// [`call`], giving up when no answer has come within `limit` (`None`: wait as long as it
-/// takes). Giving up closes the connection, which cancels a claim still in progress
-/// (docs/uiap-design.md D30).
-///
-/// # Errors
-///
-/// As [`call`]; [`DaemonErrorKind::Io`] with "no answer within N s" when `limit` passes.
-///
-/// ```no_run
-/// use std::time::Duration;
-/// use uiapd::control::{call_within, Request};
-///
-/// let response = call_within("/run/uiapd/control.sock".as_ref(), &Request::List, Some(Duration::from_secs(5)))?;
-/// assert!(response.ok);
-/// Ok::<(), uiapd::DaemonError>(())
-/// ```
-pub fn call_within(
-    path: &Path,
-    request: &Request,
-    limit: Option<std::time::Duration>,
-) -> Result<Response, DaemonError> {
-    let mut stream = UnixStream::connect(path)
-        .map_err(|e| DaemonError::io("cannot connect to uiapd", Some(path), e))?;
-    stream
-        .set_read_timeout(limit.filter(|l| !l.is_zero()))
-        .map_err(|e| DaemonError::io("cannot set a timeout", Some(path), e))?;
-    let mut line = serde_json::to_string(request).map_err(|e| {
-        DaemonError::new(
-            DaemonErrorKind::Request,
-            format!("cannot encode request: {e}"),
-        )
-    })?;
-    line.push('\n');
-    stream
-        .write_all(line.as_bytes())
-        .map_err(|e| DaemonError::io("cannot send request", Some(path), e))?;
-    let mut answer = String::new();
-    BufReader::new(&stream)
-        .read_line(&mut answer)
-        .map_err(|e| match (e.kind(), limit) {
-            (std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut, Some(l)) => {
-                DaemonError::io(
-                    format!("no answer within {} s", l.as_secs_f64()),
-                    Some(path),
-                    e,
-                )
-            }
-            _ => DaemonError::io("cannot read response", Some(path), e),
-        })?;
-    if answer.is_empty() {
-        return Err(DaemonError::new(
-            DaemonErrorKind::Protocol,
-            "expected a response line, found end of stream",
-        ));
-    }
-    serde_json::from_str(&answer).map_err(|e| {
-        DaemonError::new(
-            DaemonErrorKind::Protocol,
-            format!("expected a response object, {e}: `{}`", answer.trim_end()),
-        )
-    })
 }
 
 #[cfg(test)]

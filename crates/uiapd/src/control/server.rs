@@ -1,0 +1,361 @@
+//! The server side of the control socket: binding, accepting within limits, and one task per
+//! connection that turns lines into [`Incoming`] requests and writes their answers back.
+
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::UnixListener;
+use tokio::sync::mpsc;
+use tracing::{debug, warn};
+
+use super::{Request, Response};
+use crate::{DaemonError, DaemonErrorKind};
+
+/// A request received by the server, with the channel its answers go back on.
+///
+/// The daemon sends zero or more provisional answers and then one final answer
+/// ([`Response::is_final`]); for a `watch` request, events until it drops the sender. A closed
+/// channel (`reply.is_closed()`) means the client went away.
+#[derive(Debug)]
+pub struct Incoming {
+    /// The request.
+    pub request: Request,
+    /// Where its answers go.
+    pub reply: mpsc::Sender<Response>,
+    /// The requesting process's user ID (`SO_PEERCRED`), if the kernel gave it
+    /// (docs/uiap-design.md D28).
+    pub uid: Option<u32>,
+}
+
+/// How many answers may wait for a slow client: a claim has at most two, a watcher that falls
+/// this far behind is disconnected (docs/uiap-design.md D33).
+pub const REPLY_QUEUE: usize = 64;
+
+/// Binds the control socket at `path` with mode 0660, replacing a stale socket file (one nobody
+/// answers on). The parent directory is created if missing.
+///
+/// # Errors
+///
+/// [`DaemonErrorKind::Io`] if the directory, the socket or its permissions cannot be set up, or
+/// if another daemon answers on `path`.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
+/// let listener = uiapd::control::bind("/run/uiapd/control.sock".as_ref())?;
+/// # Ok(()) }
+/// ```
+pub fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| DaemonError::io("cannot create control directory", Some(dir), e))?;
+    }
+    if UnixStream::connect(path).is_ok() {
+        // Someone answers on it: never remove a live control socket (docs/uiap-design.md D27).
+        return Err(DaemonError::new(
+            DaemonErrorKind::Io,
+            format!(
+                "another uiapd is already running: its control socket {} answers",
+                path.display()
+            ),
+        ));
+    }
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(DaemonError::io(
+                "cannot remove stale control socket",
+                Some(path),
+                e,
+            ));
+        }
+    }
+    let listener = UnixListener::bind(path)
+        .map_err(|e| DaemonError::io("cannot bind control socket", Some(path), e))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
+        .map_err(|e| DaemonError::io("cannot set control socket mode", Some(path), e))?;
+    Ok(listener)
+}
+
+/// What one control socket may cost the daemon (docs/uiap-design.md D36).
+///
+/// ```
+/// use std::time::Duration;
+/// use uiapd::control::Limits;
+///
+/// let limits = Limits::default();
+/// assert_eq!(limits.max_connections, 256);
+/// assert_eq!(limits.idle, Duration::from_secs(60));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections open at once; one more is answered with an error and closed.
+    pub max_connections: usize,
+    /// A connection with no request in progress that sends no complete line for this long is
+    /// closed (a claim being answered or a watch is not idle).
+    pub idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 256,
+            idle: Duration::from_secs(60),
+        }
+    }
+}
+
+/// An open connection, counted while it lives.
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Answers a connection the daemon will not serve with one error line, without waiting for the
+/// client, and closes it.
+fn refuse(stream: &tokio::net::UnixStream, why: &str) {
+    let mut line =
+        serde_json::to_string(&Response::error(DaemonErrorKind::Io, why)).unwrap_or_default();
+    line.push('\n');
+    let _ = stream.try_write(line.as_bytes());
+}
+
+/// The longest pause between two failed accepts.
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// Accepts connections forever within `limits`, parsing each line into a request for
+/// `requests`. A malformed line gets an error response and the connection stays open.
+///
+/// When accepting fails (out of file descriptors: the pending connection stays queued and the
+/// next accept would fail at once), the loop pauses, doubling from 10 ms to 1 s, instead of
+/// spinning; one descriptor kept in reserve is given up to accept and refuse the pending
+/// connection, so that clients get an answer rather than hang (docs/uiap-design.md D36).
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
+/// let listener = uiapd::control::bind("/tmp/uiapd.sock".as_ref())?;
+/// let (tx, mut rx) = tokio::sync::mpsc::channel(16);
+/// tokio::spawn(uiapd::control::serve(listener, tx, uiapd::control::Limits::default()));
+/// while let Some(incoming) = rx.recv().await {
+///     let _ = incoming.reply.send(uiapd::control::Response::released(0)).await;
+/// }
+/// # Ok(()) }
+/// ```
+pub async fn serve(listener: UnixListener, requests: mpsc::Sender<Incoming>, limits: Limits) {
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut spare = std::fs::File::open("/dev/null").ok();
+    let mut backoff = Duration::ZERO;
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                backoff = Duration::ZERO;
+                let n = open.load(Ordering::Relaxed);
+                if n >= limits.max_connections {
+                    debug!(open = n, "control connection refused: too many");
+                    refuse(
+                        &stream,
+                        &format!("too many control connections ({n} open); try again later"),
+                    );
+                    continue;
+                }
+                open.fetch_add(1, Ordering::Relaxed);
+                let slot = Slot(Arc::clone(&open));
+                tokio::spawn(connection(stream, requests.clone(), slot, limits.idle));
+            }
+            Err(e) => {
+                if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) {
+                    if let Some(reserve) = spare.take() {
+                        drop(reserve);
+                        let pending =
+                            tokio::time::timeout(Duration::from_millis(10), listener.accept());
+                        if let Ok(Ok((stream, _))) = pending.await {
+                            refuse(&stream, "uiapd is out of file descriptors; try again later");
+                        }
+                        spare = std::fs::File::open("/dev/null").ok();
+                    }
+                }
+                backoff = (backoff * 2).clamp(Duration::from_millis(10), MAX_ACCEPT_BACKOFF);
+                warn!(error = %e, pause_ms = backoff.as_millis() as u64, "cannot accept a control connection");
+                tokio::time::sleep(backoff).await;
+            }
+        }
+    }
+}
+
+/// The longest request line accepted, in bytes, newline excluded. The largest valid request (a
+/// range of two 510-digit UIDs) is about 1 KiB: the limit leaves room for whitespace and future
+/// fields while bounding what one connection can make the daemon buffer
+/// (docs/uiap-design.md D25).
+pub const MAX_REQUEST_LINE: usize = 16 * 1024;
+
+/// One line read by [`read_line`].
+enum Line {
+    /// A complete line (newline removed), or the last bytes before end of stream.
+    Bytes(Vec<u8>),
+    /// More than [`MAX_REQUEST_LINE`] bytes without a newline.
+    TooLong,
+    /// End of stream.
+    End,
+}
+
+/// Reads one line of at most [`MAX_REQUEST_LINE`] bytes, never buffering more.
+async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Line> {
+    let mut line = Vec::new();
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Bytes(line)
+            });
+        }
+        let (take, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at, true),
+            None => (available.len(), false),
+        };
+        if line.len() + take > MAX_REQUEST_LINE {
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&available[..take]);
+        reader.consume(take + usize::from(done));
+        if done {
+            return Ok(Line::Bytes(line));
+        }
+    }
+}
+
+/// Parses one request line: the error names the first byte that is not UTF-8, or what JSON
+/// expected.
+fn parse_line(line: &[u8]) -> Result<Option<Request>, String> {
+    let text = std::str::from_utf8(line).map_err(|e| {
+        let at = e.valid_up_to();
+        format!("expected UTF-8 text, found byte {:#04x} at {at}", line[at])
+    })?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_str::<Request>(text)
+        .map(Some)
+        .map_err(|e| format!("expected a request object, {e}"))
+}
+
+type Reader = tokio::io::BufReader<tokio::net::unix::OwnedReadHalf>;
+type Writer = tokio::net::unix::OwnedWriteHalf;
+
+/// Serves one connection: a request per line, its answers in order.
+async fn connection(
+    stream: tokio::net::UnixStream,
+    requests: mpsc::Sender<Incoming>,
+    _slot: Slot,
+    idle: Duration,
+) {
+    let uid = stream.peer_cred().ok().map(|c| c.uid());
+    let (read, mut write) = stream.into_split();
+    let mut reader = tokio::io::BufReader::new(read);
+    loop {
+        let line = match tokio::time::timeout(idle, read_line(&mut reader)).await {
+            Err(_) => {
+                let why = format!("no request for {} s; closing", idle.as_secs_f64());
+                let _ = send(&mut write, &Response::error(DaemonErrorKind::Request, why)).await;
+                return;
+            }
+            Ok(Ok(Line::Bytes(line))) => line,
+            Ok(Ok(Line::End) | Err(_)) => return,
+            Ok(Ok(Line::TooLong)) => {
+                let refusal = Response::error(
+                    DaemonErrorKind::Request,
+                    format!(
+                        "expected a request line of at most {MAX_REQUEST_LINE} bytes, found more"
+                    ),
+                );
+                // The rest of the line is not read: the connection closes after the answer.
+                let _ = send(&mut write, &refusal).await;
+                return;
+            }
+        };
+        let request = match parse_line(&line) {
+            Ok(None) => continue,
+            Ok(Some(request)) => request,
+            Err(message) => {
+                let response = Response::error(DaemonErrorKind::Request, message);
+                if send(&mut write, &response).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        let watching = matches!(request, Request::Watch { .. });
+        let (tx, mut rx) = mpsc::channel(REPLY_QUEUE);
+        let incoming = Incoming {
+            request,
+            reply: tx,
+            uid,
+        };
+        if requests.send(incoming).await.is_err() {
+            return;
+        }
+        if !answer(&mut reader, &mut write, &mut rx, watching).await {
+            return;
+        }
+    }
+}
+
+/// Writes a request's answers until its final one (`true`: the connection goes on). Meanwhile
+/// the connection is watched for end of stream, which drops `rx` and so cancels a claim still
+/// in progress (docs/uiap-design.md D30); a watching connection's input is read and ignored.
+async fn answer(
+    reader: &mut Reader,
+    write: &mut Writer,
+    rx: &mut mpsc::Receiver<Response>,
+    watching: bool,
+) -> bool {
+    // Pipelined requests wait in the buffer: end of stream cannot be seen behind them.
+    let mut look = watching || reader.buffer().is_empty();
+    loop {
+        tokio::select! {
+            r = rx.recv() => match r {
+                Some(response) => {
+                    if send(write, &response).await.is_err() {
+                        return false;
+                    }
+                    if response.is_final() && !watching {
+                        return true;
+                    }
+                }
+                None => {
+                    if !watching {
+                        let down = Response::error(DaemonErrorKind::Io, "the daemon is shutting down");
+                        let _ = send(write, &down).await;
+                    }
+                    return false;
+                }
+            },
+            more = reader.fill_buf(), if look => {
+                let n = more.map_or(0, |bytes| bytes.len());
+                if n == 0 {
+                    return false;
+                }
+                if watching {
+                    reader.consume(n);
+                } else {
+                    look = false;
+                }
+            }
+        }
+    }
+}
+
+async fn send<W: AsyncWrite + Unpin>(write: &mut W, response: &Response) -> std::io::Result<()> {
+    let mut text = serde_json::to_string(response).unwrap_or_default();
+    text.push('\n');
+    write.write_all(text.as_bytes()).await
+}
