@@ -71,6 +71,38 @@ fn random_u64() -> u64 {
     ])
 }
 
+/// The protocol device: its ID (an EUI-64 when configured, else the persisted random one) and
+/// the configured protocol settings.
+fn new_device(
+    config: &Config,
+    store: &Store,
+) -> Result<(Device<ChaCha20Rng>, DeviceId), DaemonError> {
+    // A configured EUI-64 is used as it is; the device may not replace it after a collision,
+    // only move its sequence number (docs/uiap-design.md D37).
+    let (device_id, random_id) = match &config.device_id_iface {
+        Some(name) => (iface::eui64_device_id(name)?, false),
+        None => (store.device_id(random_u64)?, true),
+    };
+    let device_id = DeviceId::new(device_id).ok_or_else(|| {
+        DaemonError::new(
+            DaemonErrorKind::State,
+            "device-id: expected non-zero, found 0",
+        )
+    })?;
+    // Renewal is each claim's choice, made by the daemon (docs/uiap-design.md D32).
+    let device_config = uiap::config::Config {
+        auto_renew: false,
+        random_device_id: random_id,
+        ..config.device.clone()
+    };
+    let device = Device::new(
+        device_config,
+        device_id,
+        ChaCha20Rng::from_seed(random_seed()),
+    );
+    Ok((device, device_id))
+}
+
 /// Runs the daemon on `sockets` until `shutdown` completes: binds the control socket, loads the
 /// device ID and the claims from `store` (reclaiming every persisted claim with the R flag), and
 /// serves. On shutdown the control socket file is removed; claims stay persisted.
@@ -96,30 +128,8 @@ pub async fn run(
     store: Store,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), DaemonError> {
-    // A configured EUI-64 is used as it is; the device may not replace it after a collision,
-    // only move its sequence number (docs/uiap-design.md D37).
-    let (device_id, random_id) = match &config.device_id_iface {
-        Some(name) => (iface::eui64_device_id(name)?, false),
-        None => (store.device_id(random_u64)?, true),
-    };
-    let device_id = DeviceId::new(device_id).ok_or_else(|| {
-        DaemonError::new(
-            DaemonErrorKind::State,
-            "device-id: expected non-zero, found 0",
-        )
-    })?;
+    let (device, device_id) = new_device(&config, &store)?;
     let persisted = store.load_claims()?;
-    // Renewal is each claim's choice, made by the daemon (docs/uiap-design.md D32).
-    let device_config = uiap::config::Config {
-        auto_renew: false,
-        random_device_id: random_id,
-        ..config.device.clone()
-    };
-    let device = Device::new(
-        device_config,
-        device_id,
-        ChaCha20Rng::from_seed(random_seed()),
-    );
     let listener = control::bind(&config.control)?;
     let (tx, mut requests) = mpsc::channel::<Incoming>(64);
     let server = tokio::spawn(control::serve(listener, tx, limits::control(&config)));
