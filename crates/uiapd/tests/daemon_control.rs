@@ -656,21 +656,6 @@ fn a_claim_client_times_out_and_its_claim_is_cancelled() {
     assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n", "{}", d.log());
 }
 
-/// Fast timers for the lifetime tests: a round takes 300 ms, a reclaim 300 ms, no start delay;
-/// renewals start at half the lifetime, and lifetimes of 3 s or more may be renewed.
-const FAST: [&str; 10] = [
-    "--claim-period-ms",
-    "100",
-    "--claim-timeout-ms",
-    "100",
-    "--start-jitter-ms",
-    "0",
-    "--renew-at-percent",
-    "50",
-    "--renew-min-lifetime-s",
-    "3",
-];
-
 /// Reads one JSON line from a watching connection.
 fn next_line(r: &mut BufReader<UnixStream>) -> serde_json::Value {
     let mut line = String::new();
@@ -688,7 +673,7 @@ fn claim_line(uid: &str, lifetime: u32, renew: bool) -> String {
 /// expires (`list` and a watcher say so); with `renew` it is renewed and outlives its lifetime.
 #[test]
 fn a_claim_without_renew_expires_and_a_renewed_one_stays() {
-    let d = Uiapd::with_args("renew", (48101, 48102), &FAST);
+    let d = Uiapd::with_args("renew", (48101, 48102), &netns_support::FAST_TIMERS);
     let mut watch = UnixStream::connect(&d.control).unwrap();
     watch.write_all(b"{\"op\":\"watch\"}\n").unwrap();
     let mut events = BufReader::new(watch);
@@ -753,7 +738,7 @@ fn a_claim_without_renew_expires_and_a_renewed_one_stays() {
 /// ended, a claim without `renew` for what is left of its lifetime.
 #[test]
 fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
-    let mut d = Uiapd::with_args("ended", (48201, 48202), &FAST);
+    let mut d = Uiapd::with_args("ended", (48201, 48202), &netns_support::FAST_TIMERS);
     let answers = d.raw(&[
         &claim_line("0a", 2, false),
         &claim_line("0b", 600, false),
@@ -878,7 +863,7 @@ fn control_connections_are_capped_and_idle_ones_dropped() {
 /// refuses an unknown claim (docs/uiap-design.md D33).
 #[test]
 fn uiap_watch_prints_events_as_they_happen() {
-    let d = Uiapd::with_args("watch", (48401, 48402), &FAST);
+    let d = Uiapd::with_args("watch", (48401, 48402), &netns_support::FAST_TIMERS);
     let mut watch = Command::new(env!("CARGO_BIN_EXE_uiap"));
     watch
         .args(["watch", "--count", "1"])

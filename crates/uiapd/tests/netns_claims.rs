@@ -129,18 +129,7 @@ fn late_denies_reach_the_application_holding_the_claim() {
     }
     let mut net = Net::new(2);
     net.link(0, "h0", 1, "t0");
-    let args = strings(&[
-        "--claim-period-ms",
-        "100",
-        "--claim-timeout-ms",
-        "100",
-        "--start-jitter-ms",
-        "0",
-        "--renew-at-percent",
-        "50",
-        "--renew-min-lifetime-s",
-        "3",
-    ]);
+    let args = strings(&netns_support::FAST_TIMERS);
     net.start_daemon(1, &args);
     let t = &net.daemons[0];
     t.wait_interfaces(1);

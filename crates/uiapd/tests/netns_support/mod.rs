@@ -10,6 +10,21 @@ use std::time::{Duration, Instant};
 
 use std::net::{Ipv6Addr, SocketAddrV6};
 
+/// Fast timers for the lifetime tests: a round takes 300 ms, a reclaim 300 ms, no start delay;
+/// renewals start at half the lifetime, and lifetimes of 3 s or more may be renewed.
+pub const FAST_TIMERS: [&str; 10] = [
+    "--claim-period-ms",
+    "100",
+    "--claim-timeout-ms",
+    "100",
+    "--start-jitter-ms",
+    "0",
+    "--renew-at-percent",
+    "50",
+    "--renew-min-lifetime-s",
+    "3",
+];
+
 use socket2::{Domain, Protocol, Socket, Type};
 use uiapd::control::{ClaimView, StatusView};
 
