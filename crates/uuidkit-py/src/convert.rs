@@ -29,10 +29,10 @@ pub struct UuidType {
     unknown: Py<PyAny>,
     /// The `tp_descr_set` of the member descriptor type.
     descr_set: ffi::descrsetfunc,
-    /// The byte offsets of the `int` and `is_safe` slots in an instance, read
-    /// from their descriptors where the ABI shows them: then a new instance
-    /// is filled by two stores.
-    offsets: Option<(usize, usize)>,
+    /// Where the `int` and `is_safe` slots are in an instance, read from
+    /// their descriptors where the ABI shows them: then a new instance is
+    /// allocated and filled directly.
+    layout: Option<Layout>,
     int_name: Py<PyString>,
 }
 
@@ -62,9 +62,9 @@ impl UuidType {
             }
             // SAFETY: a non-null `tp_descr_set` slot holds a `descrsetfunc`.
             let descr_set: ffi::descrsetfunc = unsafe { std::mem::transmute(descr_set) };
-            let offsets = slot_offsets(&class, &int_descr, &is_safe_descr);
+            let layout = slot_layout(&class, &int_descr, &is_safe_descr);
             Ok(UuidType {
-                offsets,
+                layout,
                 class: class.unbind(),
                 int_descr: int_descr.unbind(),
                 is_safe_descr: is_safe_descr.unbind(),
@@ -78,33 +78,44 @@ impl UuidType {
     /// A new `uuid.UUID` holding `u`, as `uuid.UUID(int=u)` would make it.
     #[inline]
     pub fn object<'py>(&self, py: Python<'py>, u: Uuid) -> PyResult<Bound<'py, PyAny>> {
-        let int = int_object(py, u.as_u128())?;
+        // SAFETY: `new_raw` returns a new reference or NULL with an
+        // exception set.
+        unsafe { Bound::from_owned_ptr_or_err(py, self.new_raw(py, u)) }
+    }
+
+    /// [`UuidType::object`] as CPython's C functions return it: a new
+    /// reference, or NULL with the exception set. The hot paths use this
+    /// directly, with no `Result` to build and take apart.
+    #[inline]
+    pub fn new_raw(&self, py: Python<'_>, u: Uuid) -> *mut ffi::PyObject {
+        let int = int_object(py, u.as_u128());
+        if int.is_null() {
+            return int;
+        }
+        let class = self.class.as_ptr().cast::<ffi::PyTypeObject>();
+        if let Some(layout) = self.layout {
+            // SAFETY: `layout` was read from this class and checked (see
+            // `slot_layout`); `int` and `unknown` are owned references whose
+            // ownership moves into the slots.
+            return unsafe { layout.fill(class, int, self.unknown.clone_ref(py).into_ptr()) };
+        }
         // SAFETY: `class` is `uuid.UUID`, a heap type whose instances are plain
         // objects with slots; `PyType_GenericAlloc` zero-fills them and takes
-        // care of GC tracking. The offsets were checked against the instance
-        // size and the slots' type (object references) when they were read, and
-        // the slots of a new instance are empty, so a store of an owned
-        // reference is what the descriptor's setter would do. On failure the
-        // new reference is released by `Bound`'s drop.
+        // care of GC tracking. The setter stores (and takes its own
+        // references to) the values; `int` is released either way.
         unsafe {
-            let class = self.class.as_ptr().cast::<ffi::PyTypeObject>();
             let raw = ffi::PyType_GenericAlloc(class, 0);
-            let obj = Bound::from_owned_ptr_or_err(py, raw)?;
-            if let Some((int_at, safe_at)) = self.offsets {
-                let base = raw.cast::<u8>();
-                base.add(int_at)
-                    .cast::<*mut ffi::PyObject>()
-                    .write(int.into_ptr());
-                let unknown = self.unknown.clone_ref(py).into_ptr();
-                base.add(safe_at)
-                    .cast::<*mut ffi::PyObject>()
-                    .write(unknown);
-            } else if (self.descr_set)(self.int_descr.as_ptr(), raw, int.as_ptr()) < 0
-                || (self.descr_set)(self.is_safe_descr.as_ptr(), raw, self.unknown.as_ptr()) < 0
+            if !raw.is_null()
+                && ((self.descr_set)(self.int_descr.as_ptr(), raw, int) < 0
+                    || (self.descr_set)(self.is_safe_descr.as_ptr(), raw, self.unknown.as_ptr())
+                        < 0)
             {
-                return Err(PyErr::fetch(py));
+                ffi::Py_DECREF(raw);
+                ffi::Py_DECREF(int);
+                return std::ptr::null_mut();
             }
-            Ok(obj)
+            ffi::Py_DECREF(int);
+            raw
         }
     }
 
@@ -183,16 +194,98 @@ pub fn name_bytes<'a>(name: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'
     )))
 }
 
-/// The offsets of the two slots, if this build can read them and they are
-/// what `__slots__` makes: object references inside the instance.
+/// How a `uuid.UUID` instance is laid out, where this build can see it: its
+/// size and where its `int` and `is_safe` slots are. With it a new instance
+/// is made as `PyType_GenericAlloc` makes one, without the general code
+/// around it: allocated by the garbage collector's allocator, zero-filled
+/// word by word (the body is a few words: the two slots and `__weakref__`),
+/// the two slots stored, then tracked.
+#[derive(Clone, Copy)]
+struct Layout {
+    /// `tp_basicsize`: the header and the slots, a whole number of words.
+    size: usize,
+    int_at: usize,
+    is_safe_at: usize,
+}
+
+impl Layout {
+    /// A new instance of `class` with `int` and `is_safe` in its slots (a
+    /// new reference, or NULL with an exception set).
+    ///
+    /// # Safety
+    ///
+    /// `self` was read from `class` by [`slot_layout`]; `int` and `is_safe`
+    /// are owned references, which this takes over (also on failure).
+    #[inline]
+    unsafe fn fill(
+        self,
+        class: *mut ffi::PyTypeObject,
+        int: *mut ffi::PyObject,
+        is_safe: *mut ffi::PyObject,
+    ) -> *mut ffi::PyObject {
+        type Word = *mut ffi::PyObject;
+        const WORD: usize = std::mem::size_of::<Word>();
+        const HEAD: usize = std::mem::size_of::<ffi::PyObject>();
+        // SAFETY (whole block): `PyObject_GC_New` returns an initialised
+        // header (type, reference count, the type's reference for a heap
+        // type) followed by `size - HEAD` uninitialised bytes, or NULL with an
+        // exception set. Every word of the body is written before the object
+        // is tracked (the collector may look at it from then on) or seen by
+        // anyone; `int_at` and `is_safe_at` are word-aligned offsets inside
+        // the body (checked by `slot_layout`).
+        unsafe {
+            let raw = ffi::PyObject_GC_New::<ffi::PyObject>(class);
+            if raw.is_null() {
+                ffi::Py_DECREF(int);
+                ffi::Py_DECREF(is_safe);
+                return raw;
+            }
+            let base = raw.cast::<u8>();
+            let mut at = HEAD;
+            while at < self.size {
+                base.add(at).cast::<Word>().write(std::ptr::null_mut());
+                at += WORD;
+            }
+            base.add(self.int_at).cast::<Word>().write(int);
+            base.add(self.is_safe_at).cast::<Word>().write(is_safe);
+            ffi::PyObject_GC_Track(raw.cast());
+            raw
+        }
+    }
+}
+
+/// The layout of `uuid.UUID` instances, if this build can read it and it is
+/// what `__slots__` makes: a garbage-collected type of fixed size with no
+/// per-instance dictionary and no hidden fields before the header, whose
+/// two slots are object references inside the instance.
 #[cfg(not(Py_LIMITED_API))]
-fn slot_offsets(
+fn slot_layout(
     class: &Bound<'_, PyType>,
     int_descr: &Bound<'_, PyAny>,
     is_safe_descr: &Bound<'_, PyAny>,
-) -> Option<(usize, usize)> {
+) -> Option<Layout> {
     /// `Py_T_OBJECT_EX`, the member type of a `__slots__` entry.
     const T_OBJECT_EX: std::os::raw::c_int = 16;
+    /// `Py_TPFLAGS_MANAGED_DICT` and `Py_TPFLAGS_MANAGED_WEAKREF` (3.12):
+    /// fields kept before the header, which `PyObject_GC_New` leaves to the
+    /// caller on some versions.
+    const MANAGED: std::os::raw::c_ulong = (1 << 4) | (1 << 3);
+    let word = std::mem::size_of::<*mut ffi::PyObject>();
+    // SAFETY: `class` is a live type object.
+    let (ty, flags) = unsafe {
+        let raw = class.as_ptr().cast::<ffi::PyTypeObject>();
+        (&*raw, ffi::PyType_GetFlags(raw))
+    };
+    let size = usize::try_from(ty.tp_basicsize).ok()?;
+    let plain = ty.tp_itemsize == 0
+        && ty.tp_dictoffset == 0
+        && flags & ffi::Py_TPFLAGS_HAVE_GC != 0
+        && flags & MANAGED == 0
+        && size % word == 0
+        && size >= std::mem::size_of::<ffi::PyObject>();
+    if !plain {
+        return None;
+    }
     let member_type = class
         .py()
         .import("types")
@@ -206,21 +299,27 @@ fn slot_offsets(
         // SAFETY: `d` is a `member_descriptor`, whose C layout is
         // `PyMemberDescrObject`; its `d_member` points at a static definition.
         let def = unsafe { &*(*d.as_ptr().cast::<ffi::PyMemberDescrObject>()).d_member };
-        let size = unsafe { (*class.as_ptr().cast::<ffi::PyTypeObject>()).tp_basicsize };
-        let ptr = std::mem::size_of::<*mut ffi::PyObject>() as ffi::Py_ssize_t;
-        (def.type_code == T_OBJECT_EX && def.offset >= ptr * 2 && def.offset + ptr <= size)
-            .then_some(def.offset as usize)
+        let at = usize::try_from(def.offset).ok()?;
+        (def.type_code == T_OBJECT_EX
+            && at % word == 0
+            && at >= std::mem::size_of::<ffi::PyObject>()
+            && at + word <= size)
+            .then_some(at)
     };
-    Some((offset(int_descr)?, offset(is_safe_descr)?))
+    Some(Layout {
+        size,
+        int_at: offset(int_descr)?,
+        is_safe_at: offset(is_safe_descr)?,
+    })
 }
 
-/// Under the stable ABI the descriptors' layout is hidden: the setter is used.
+/// Under the stable ABI the layout is hidden: the setter is used.
 #[cfg(Py_LIMITED_API)]
-fn slot_offsets(
+fn slot_layout(
     _: &Bound<'_, PyType>,
     _: &Bound<'_, PyAny>,
     _: &Bound<'_, PyAny>,
-) -> Option<(usize, usize)> {
+) -> Option<Layout> {
     None
 }
 
@@ -231,7 +330,7 @@ fn slot_offsets(
 /// constructor that PyO3 uses.
 #[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy)))]
 #[inline]
-fn int_object(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
+fn int_object(_: Python<'_>, value: u128) -> *mut ffi::PyObject {
     unsafe extern "C" {
         fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
     }
@@ -242,34 +341,62 @@ fn int_object(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
         head: ffi::PyVarObject,
         digits: [u32; 5],
     }
-    const SHIFT: u32 = 30;
-    let mut digits = [0u32; 5];
-    let mut n = 0;
-    let mut v = value;
-    while v != 0 {
-        digits[n] = (v & ((1 << SHIFT) - 1)) as u32;
-        v >>= SHIFT;
-        n += 1;
-    }
-    if n <= 1 {
-        // Small values (and 0, which has no digits) the ordinary way.
-        return Ok((value as u64).into_pyobject(py)?.into_any());
-    }
+    const MASK: u64 = (1 << 30) - 1;
+    // The five digits from the two halves, by constant shifts.
+    let (lo, hi) = (value as u64, (value >> 64) as u64);
+    let d = [
+        (lo & MASK) as u32,
+        (lo >> 30 & MASK) as u32,
+        ((lo >> 60 | hi << 4) & MASK) as u32,
+        (hi >> 26 & MASK) as u32,
+        (hi >> 56) as u32,
+    ];
+    // How many are significant: a random 128-bit value has all five.
+    let n = match d {
+        [.., 0, 0, 0, 0] => return small_int(value),
+        [.., 0, 0, 0] => 2,
+        [.., 0, 0] => 3,
+        [.., 0] => 4,
+        _ => 5,
+    };
     // SAFETY: `_PyLong_New(n)` returns an `int` with room for `n` digits and
-    // `ob_size == n` (or NULL with an exception set); `n <= 5` and the top
-    // digit is non-zero, so the value is normalised as CPython requires.
+    // `ob_size == n` (or NULL with an exception set); `2 <= n <= 5`, only
+    // digits below `n` are written, and the top one is non-zero, so the
+    // value is normalised as CPython requires.
     unsafe {
-        let raw = _PyLong_New(n as ffi::Py_ssize_t);
-        let obj = Bound::from_owned_ptr_or_err(py, raw)?;
-        let long = raw.cast::<Long>();
-        std::ptr::copy_nonoverlapping(digits.as_ptr(), (*long).digits.as_mut_ptr(), n);
-        Ok(obj)
+        let raw = _PyLong_New(n);
+        if !raw.is_null() {
+            let out = (&raw mut (*raw.cast::<Long>()).digits).cast::<u32>();
+            out.write(d[0]);
+            out.add(1).write(d[1]);
+            if n > 2 {
+                out.add(2).write(d[2]);
+            }
+            if n > 3 {
+                out.add(3).write(d[3]);
+            }
+            if n > 4 {
+                out.add(4).write(d[4]);
+            }
+        }
+        raw
     }
+}
+
+/// A Python `int` of `value` (below 2**30) the ordinary way: small values
+/// are shared objects, and 0 has no digits.
+#[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy)))]
+#[cold]
+fn small_int(value: u128) -> *mut ffi::PyObject {
+    // SAFETY: returns a new reference (or NULL with an exception set).
+    unsafe { ffi::PyLong_FromUnsignedLongLong(value as u64) }
 }
 
 /// A Python `int` of `value`, by PyO3's conversion.
 #[cfg(not(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy))))]
 #[inline]
-fn int_object(py: Python<'_>, value: u128) -> PyResult<Bound<'_, PyAny>> {
-    Ok(value.into_pyobject(py)?.into_any())
+fn int_object(py: Python<'_>, value: u128) -> *mut ffi::PyObject {
+    // PyO3's conversion of a `u128` cannot fail (its error type is `Infallible`).
+    let Ok(int) = value.into_pyobject(py);
+    int.into_ptr()
 }

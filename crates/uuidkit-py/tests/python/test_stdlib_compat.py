@@ -1,11 +1,13 @@
 """uuidkit as a drop-in for the standard ``uuid`` module."""
 
 import copy
+import gc
 import pickle
 import random
 import subprocess
 import sys
 import uuid
+import weakref
 
 import pytest
 
@@ -173,3 +175,27 @@ def test_ints_of_every_width_are_exact():
         assert str(u) == str(uuid.UUID(int=v))
     with pytest.raises(ValueError, match="wrong length: expected 16 bytes, found 15"):
         uuidkit.from_bytes(bytes(15))
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_objects_are_gc_tracked_and_weakly_referenceable_as_stdlib_ones(make):
+    # uuidkit allocates and fills the instances itself: each must be a complete
+    # object, tracked by the collector and with an empty weak-reference list.
+    u = make()
+    assert gc.is_tracked(u) == gc.is_tracked(uuid.UUID(int=u.int))
+    ref = weakref.ref(u)
+    assert ref() is u
+    assert gc.get_referents(u) == gc.get_referents(uuid.UUID(int=u.int))
+    del u
+    gc.collect()
+    assert ref() is None
+
+
+@pytest.mark.parametrize("name", ["uuid4", "uuid7"])
+def test_no_argument_functions_refuse_arguments(name):
+    f = getattr(uuidkit, name)
+    with pytest.raises(TypeError, match=rf"^{name}\(\) takes no arguments \(1 given\)$"):
+        f(1)
+    with pytest.raises(TypeError, match=name):
+        f(x=1)
+    assert f().version == int(name[-1])
