@@ -5,11 +5,11 @@
 //! `stdlib.rs` the standard module's generators (`fast.rs` the two hot
 //! ones), `extra.rs` what it lacks,
 //! `generator.rs` the §6.2 method choice, `state.rs` the §6.3 state file,
-//! `parse.rs` text in; `convert.rs` is the one bridge to `uuid.UUID` that
-//! every part uses (an encoding is one more file of functions taking a
-//! `uuid.UUID` through `convert::from_py`).
+//! `parse.rs` text in, `encoding.rs` the short encodings and TypeID;
+//! `convert.rs` is the one bridge to `uuid.UUID` that every part uses.
 
 mod convert;
+mod encoding;
 mod extra;
 mod fast;
 mod generator;
@@ -34,6 +34,12 @@ mod _uuidkit {
 
     #[pymodule_export]
     use crate::parse::{ParseError, parse, parse_strict};
+
+    #[pymodule_export]
+    use crate::encoding::{
+        DecodeError, from_base32, from_base32hex, from_base58, from_base64url, from_typeid,
+        from_ulid, to_base32, to_base32hex, to_base58, to_base64url, to_typeid, to_ulid,
+    };
 
     #[pymodule_export]
     use crate::generator::V7Generator;

@@ -9,12 +9,16 @@ module's, and a pickle loads where uuidkit is not installed::
     assert isinstance(key, uuid.UUID)
     uuidkit.timestamp(key)             # datetime.datetime(..., tzinfo=datetime.timezone.utc)
     uuidkit.parse("not-a-uuid")        # ParseError (a ValueError), with .position
+    uuidkit.to_typeid(key, "user")     # 'user_01k…', and back with from_typeid
 
 Beyond the standard module: :func:`uuid7_at`, :func:`v7_min` / :func:`v7_max`
 (times as aware ``datetime`` or ``unix_ms=``), :func:`timestamp`,
 :class:`V7Generator` (RFC 9562 section 6.2 method), :class:`State` (the
 section 6.3 state file shared by processes), :func:`uuid8_name` (SHA-2/SHA-3
-names), :func:`parse` / :func:`parse_strict`, and batches
+names), :func:`parse` / :func:`parse_strict`, the short encodings and TypeID
+(:func:`to_base32` / :func:`from_base32`, and so on for ``base32hex``,
+``base58``, ``base64url``, ``ulid`` and ``typeid``; errors are
+:class:`DecodeError`, a ``ValueError`` with ``.position``), and batches
 (:func:`uuid7_batch`, :func:`uuid7_batch_bytes`, :func:`uuid4_batch`).
 """
 
@@ -29,13 +33,26 @@ from uuid import (
 )
 
 from uuidkit._uuidkit import (
+    DecodeError,
     ParseError,
     State,
     V7Generator,
+    from_base32,
+    from_base32hex,
+    from_base58,
+    from_base64url,
     from_bytes,
+    from_typeid,
+    from_ulid,
     parse,
     parse_strict,
     timestamp,
+    to_base32,
+    to_base32hex,
+    to_base58,
+    to_base64url,
+    to_typeid,
+    to_ulid,
     unix_ms,
     uuid1,
     uuid3,
@@ -59,6 +76,7 @@ NIL = UUID(int=0)
 MAX = UUID(int=(1 << 128) - 1)
 
 __all__ = [
+    "DecodeError",
     "MAX",
     "NAMESPACE_DNS",
     "NAMESPACE_OID",
@@ -70,11 +88,23 @@ __all__ = [
     "State",
     "UUID",
     "V7Generator",
+    "from_base32",
+    "from_base32hex",
+    "from_base58",
+    "from_base64url",
     "from_bytes",
+    "from_typeid",
+    "from_ulid",
     "getnode",
     "parse",
     "parse_strict",
     "timestamp",
+    "to_base32",
+    "to_base32hex",
+    "to_base58",
+    "to_base64url",
+    "to_typeid",
+    "to_ulid",
     "unix_ms",
     "uuid1",
     "uuid3",
