@@ -37,3 +37,17 @@ def test_signatures_match_the_stubs():
             stub = [a.arg for a in node.args.args + node.args.kwonlyargs]
             real = list(inspect.signature(getattr(_uuidkit, node.name)).parameters)
             assert stub == real, node.name
+
+
+def test_the_readme_example_runs_and_prints_what_it_says(capsys):
+    import datetime
+    import pathlib
+
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    code = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len([line for line in code.splitlines() if line.strip()]) == 5  # five lines, as promised
+    exec(compile(code, "README.md", "exec"), {})
+    when, typeid = capsys.readouterr().out.splitlines()
+    assert datetime.datetime.fromisoformat(when).tzinfo == datetime.timezone.utc
+    prefix, key = uuidkit.from_typeid(typeid)
+    assert prefix == "user" and key.version == 7
