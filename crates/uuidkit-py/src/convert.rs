@@ -19,6 +19,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
 use uuidkit::Uuid;
 
+use crate::long::Ints;
+
 /// What making a `uuid.UUID` needs, looked up once per interpreter.
 pub struct UuidType {
     /// `uuid.UUID`.
@@ -33,6 +35,8 @@ pub struct UuidType {
     /// their descriptors where the ABI shows them: then a new instance is
     /// allocated and filled directly.
     layout: Option<Layout>,
+    /// How this interpreter's `int`s are made.
+    ints: Ints,
     int_name: Py<PyString>,
 }
 
@@ -65,6 +69,7 @@ impl UuidType {
             let layout = slot_layout(&class, &int_descr, &is_safe_descr);
             Ok(UuidType {
                 layout,
+                ints: Ints::new(py),
                 class: class.unbind(),
                 int_descr: int_descr.unbind(),
                 is_safe_descr: is_safe_descr.unbind(),
@@ -88,7 +93,7 @@ impl UuidType {
     /// directly, with no `Result` to build and take apart.
     #[inline]
     pub fn new_raw(&self, py: Python<'_>, u: Uuid) -> *mut ffi::PyObject {
-        let int = int_object(py, u.as_u128());
+        let int = self.ints.new_raw(py, u.as_u128());
         if int.is_null() {
             return int;
         }
@@ -198,8 +203,8 @@ pub fn name_bytes<'a>(name: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'
 /// size and where its `int` and `is_safe` slots are. With it a new instance
 /// is made as `PyType_GenericAlloc` makes one, without the general code
 /// around it: allocated by the garbage collector's allocator, zero-filled
-/// word by word (the body is a few words: the two slots and `__weakref__`),
-/// the two slots stored, then tracked.
+/// word by word (the body is a few words: the two slots, and `__weakref__`
+/// before 3.12), the two slots stored, then tracked.
 #[derive(Clone, Copy)]
 struct Layout {
     /// `tp_basicsize`: the header and the slots, a whole number of words.
@@ -256,8 +261,8 @@ impl Layout {
 
 /// The layout of `uuid.UUID` instances, if this build can read it and it is
 /// what `__slots__` makes: a garbage-collected type of fixed size with no
-/// per-instance dictionary and no hidden fields before the header, whose
-/// two slots are object references inside the instance.
+/// per-instance dictionary, whose two slots are object references inside
+/// the instance.
 #[cfg(not(Py_LIMITED_API))]
 fn slot_layout(
     class: &Bound<'_, PyType>,
@@ -266,10 +271,15 @@ fn slot_layout(
 ) -> Option<Layout> {
     /// `Py_T_OBJECT_EX`, the member type of a `__slots__` entry.
     const T_OBJECT_EX: std::os::raw::c_int = 16;
-    /// `Py_TPFLAGS_MANAGED_DICT` and `Py_TPFLAGS_MANAGED_WEAKREF` (3.12):
-    /// fields kept before the header, which `PyObject_GC_New` leaves to the
-    /// caller on some versions.
-    const MANAGED: std::os::raw::c_ulong = (1 << 4) | (1 << 3);
+    /// `Py_TPFLAGS_MANAGED_DICT` and `Py_TPFLAGS_INLINE_VALUES` (3.13): a
+    /// dictionary outside the slots, which needs more than zeroing.
+    const DICT: std::os::raw::c_ulong = (1 << 4) | (1 << 2);
+    /// `Py_TPFLAGS_MANAGED_WEAKREF` (3.12; `uuid.UUID` has it from 3.12 on,
+    /// for its `__weakref__` slot): the weak-reference list is kept in the
+    /// two words before the collector's header, which `PyObject_GC_New`
+    /// zeroes on 3.12 and 3.13. Later versions are not assumed to.
+    const WEAKREF: std::os::raw::c_ulong = 1 << 3;
+    let weakref_ok = cfg!(not(Py_3_14));
     let word = std::mem::size_of::<*mut ffi::PyObject>();
     // SAFETY: `class` is a live type object.
     let (ty, flags) = unsafe {
@@ -280,7 +290,8 @@ fn slot_layout(
     let plain = ty.tp_itemsize == 0
         && ty.tp_dictoffset == 0
         && flags & ffi::Py_TPFLAGS_HAVE_GC != 0
-        && flags & MANAGED == 0
+        && flags & DICT == 0
+        && (flags & WEAKREF == 0 || weakref_ok)
         && size % word == 0
         && size >= std::mem::size_of::<ffi::PyObject>();
     if !plain {
@@ -321,82 +332,4 @@ fn slot_layout(
     _: &Bound<'_, PyAny>,
 ) -> Option<Layout> {
     None
-}
-
-/// A Python `int` of `value`. On CPython 3.11 (not the stable ABI) the
-/// object is built digit by digit: `_PyLong_FromByteArray` (what PyO3 uses
-/// there) goes byte by byte and was the largest cost of a new UUID. Later
-/// versions changed the layout of `int`, and 3.13 has a fast public
-/// constructor that PyO3 uses.
-#[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy)))]
-#[inline]
-fn int_object(_: Python<'_>, value: u128) -> *mut ffi::PyObject {
-    unsafe extern "C" {
-        fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
-    }
-    /// 3.11's `PyLongObject`: a variable-size header, then 30-bit digits,
-    /// least significant first, `ob_size` of them with the top one non-zero.
-    #[repr(C)]
-    struct Long {
-        head: ffi::PyVarObject,
-        digits: [u32; 5],
-    }
-    const MASK: u64 = (1 << 30) - 1;
-    // The five digits from the two halves, by constant shifts.
-    let (lo, hi) = (value as u64, (value >> 64) as u64);
-    let d = [
-        (lo & MASK) as u32,
-        (lo >> 30 & MASK) as u32,
-        ((lo >> 60 | hi << 4) & MASK) as u32,
-        (hi >> 26 & MASK) as u32,
-        (hi >> 56) as u32,
-    ];
-    // How many are significant: a random 128-bit value has all five.
-    let n = match d {
-        [.., 0, 0, 0, 0] => return small_int(value),
-        [.., 0, 0, 0] => 2,
-        [.., 0, 0] => 3,
-        [.., 0] => 4,
-        _ => 5,
-    };
-    // SAFETY: `_PyLong_New(n)` returns an `int` with room for `n` digits and
-    // `ob_size == n` (or NULL with an exception set); `2 <= n <= 5`, only
-    // digits below `n` are written, and the top one is non-zero, so the
-    // value is normalised as CPython requires.
-    unsafe {
-        let raw = _PyLong_New(n);
-        if !raw.is_null() {
-            let out = (&raw mut (*raw.cast::<Long>()).digits).cast::<u32>();
-            out.write(d[0]);
-            out.add(1).write(d[1]);
-            if n > 2 {
-                out.add(2).write(d[2]);
-            }
-            if n > 3 {
-                out.add(3).write(d[3]);
-            }
-            if n > 4 {
-                out.add(4).write(d[4]);
-            }
-        }
-        raw
-    }
-}
-
-/// A Python `int` of `value` (below 2**30) the ordinary way: small values
-/// are shared objects, and 0 has no digits.
-#[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy)))]
-#[cold]
-fn small_int(value: u128) -> *mut ffi::PyObject {
-    // SAFETY: returns a new reference (or NULL with an exception set).
-    unsafe { ffi::PyLong_FromUnsignedLongLong(value as u64) }
-}
-
-/// A Python `int` of `value`, by PyO3's conversion.
-#[cfg(not(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy))))]
-#[inline]
-fn int_object(py: Python<'_>, value: u128) -> *mut ffi::PyObject {
-    // PyO3's conversion of a `u128` cannot fail (its error type is `Infallible`).
-    let Ok(int) = value.into_pyobject(py);
-    int.into_ptr()
 }

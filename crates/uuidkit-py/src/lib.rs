@@ -6,13 +6,15 @@
 //! ones), `extra.rs` what it lacks,
 //! `generator.rs` the §6.2 method choice, `state.rs` the §6.3 state file,
 //! `parse.rs` text in, `encoding.rs` the short encodings and TypeID;
-//! `convert.rs` is the one bridge to `uuid.UUID` that every part uses.
+//! `convert.rs` is the one bridge to `uuid.UUID` that every part uses
+//! (`long.rs` makes its `int`).
 
 mod convert;
 mod encoding;
 mod extra;
 mod fast;
 mod generator;
+mod long;
 mod parse;
 mod state;
 mod stdlib;
