@@ -9,7 +9,7 @@ module's, and a pickle loads where uuidkit is not installed::
     assert isinstance(key, uuid.UUID)
     uuidkit.timestamp(key)             # datetime.datetime(..., tzinfo=datetime.timezone.utc)
     uuidkit.parse("not-a-uuid")        # ParseError (a ValueError), with .position
-    uuidkit.to_typeid(key, "user")     # 'user_01k…', and back with from_typeid
+    uuidkit.to_typeid(key, "user")     # 'user_01m8…', and back with from_typeid
 
 Beyond the standard module: :func:`uuid7_at`, :func:`v7_min` / :func:`v7_max`
 (times as aware ``datetime`` or ``unix_ms=``), :func:`timestamp`,
