@@ -395,6 +395,39 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// A caller's clock sequence is honoured for a node the store has no record
+/// of, and loses to the stored one of a node it remembers, current or
+/// earlier (`StateRecord::v1_mark` tells which, beforehand).
+#[test]
+fn a_given_clock_sequence_yields_to_an_earlier_nodes_record() {
+    use uuidkit::state::{GregorianMark, MemoryStore};
+    let mark = |n: u8, clock_seq: u16| GregorianMark {
+        hwm: 5,
+        clock_seq,
+        node: [2, 0, 0, 0, 0, n],
+    };
+    let mut rec = StateRecord {
+        v1: Some(mark(0xB, 9)),
+        ..StateRecord::default()
+    };
+    rec.v1_earlier[0] = Some(mark(0xA, 7));
+    let clock = ManualClock::new(T_A).with_resolution(1_000);
+    for (n, want) in [(0xA, 7), (0xB, 9), (0xC, 5)] {
+        let node = [2, 0, 0, 0, 0, n];
+        assert_eq!(
+            rec.v1_mark(node).map(|m| m.clock_seq),
+            (n != 0xC).then_some(want)
+        );
+        let r = Reserver::new(MemoryStore::with_record(rec), BlockPolicy::default());
+        let mut g = V1Generator::builder()
+            .node(node)
+            .build(&clock, ThreadRng)
+            .unwrap()
+            .with_store(r.lease_v1().with_clock_seq(5));
+        assert_eq!(g.generate().unwrap().clock_seq(), Some(want), "node {n:#x}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 

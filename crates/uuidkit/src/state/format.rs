@@ -109,6 +109,38 @@ pub struct StateRecord {
 }
 
 impl StateRecord {
+    /// The v1 mark this record holds for `node`: the current one if it is
+    /// `node`'s, else `node`'s among the earlier ones. A v1 generator on
+    /// `node` continues this mark's clock sequence, so a caller that wants to
+    /// impose a clock sequence compares it with this one.
+    ///
+    /// ```
+    /// use uuidkit::state::{GregorianMark, StateRecord};
+    /// let a = GregorianMark { hwm: 10, clock_seq: 7, node: [0xA; 6] };
+    /// let b = GregorianMark { hwm: 20, clock_seq: 9, node: [0xB; 6] };
+    /// let mut rec = StateRecord { v1: Some(b), ..StateRecord::default() };
+    /// rec.v1_earlier[0] = Some(a);
+    /// assert_eq!(rec.v1_mark([0xA; 6]), Some(a));
+    /// assert_eq!(rec.v1_mark([0xB; 6]), Some(b));
+    /// assert_eq!(rec.v1_mark([0xC; 6]), None);
+    /// assert_eq!(rec.v6_mark([0xB; 6]), None);
+    /// ```
+    pub fn v1_mark(&self, node: [u8; 6]) -> Option<GregorianMark> {
+        mark_of(self.v1, &self.v1_earlier, node)
+    }
+
+    /// The v6 mark this record holds for `node`; see [`v1_mark`](Self::v1_mark).
+    ///
+    /// ```
+    /// use uuidkit::state::{GregorianMark, StateRecord};
+    /// let a = GregorianMark { hwm: 10, clock_seq: 7, node: [0xA; 6] };
+    /// let rec = StateRecord { v6: Some(a), ..StateRecord::default() };
+    /// assert_eq!(rec.v6_mark([0xA; 6]), Some(a));
+    /// ```
+    pub fn v6_mark(&self, node: [u8; 6]) -> Option<GregorianMark> {
+        mark_of(self.v6, &self.v6_earlier, node)
+    }
+
     /// Writes the record in the state file format (see the [module docs](super)),
     /// checksum line included.
     ///
@@ -413,6 +445,19 @@ fn node(line: usize, s: &str) -> Result<[u8; 6], StateError> {
         "node of 12 hex digits",
         &format!("`{}`", escape(b)),
     ))
+}
+
+/// `node`'s mark among a version's current and earlier ones.
+fn mark_of(
+    current: Option<GregorianMark>,
+    earlier: &[Option<GregorianMark>; EARLIER_NODES],
+    node: [u8; 6],
+) -> Option<GregorianMark> {
+    current
+        .iter()
+        .chain(earlier.iter().flatten())
+        .find(|m| m.node == node)
+        .copied()
 }
 
 /// An `earlier` value: `NODE CLOCK_SEQ HWM`.
