@@ -103,9 +103,15 @@
 //! | generator | builder settings |
 //! |---|---|
 //! | [`V7Generator`] | the three §6.2 methods ([`V7Method`]), guard bits, rollover and clock-back policies |
-//! | [`V1Generator`], [`V6Generator`] | node (random with the multicast bit unless given), clock sequence, rollover; v6: fresh or retained |
+//! | [`V1Generator`], [`V6Generator`] | node (random with the multicast bit unless given, or from a [`NodeSource`]), clock sequence, rollover; v6: fresh or retained |
 //! | [`V8TimeGenerator`] | Appendix B.1 time layout; clock-back policy |
-//! | [`V8Distributed`] | §6.4: node ID and width, counter width, guard bits, policies |
+//! | [`V8Distributed`] | §6.4: node ID and width (or a [`NodeSource`]), counter width, guard bits, policies |
+//!
+//! v1, v6 and [`V8Distributed`] can take their node from a [`NodeSource`],
+//! asked before every UUID (RFC 9562 §6.4, distributed generation): a
+//! [`StaticNode`], a [`RandomNode`], or a `NodeSlot` that a registry client
+//! writes from its own thread. A generator whose source has lost its node
+//! stops with [`GenErrorKind::NodeLost`] and issues nothing.
 //!
 //! A [`ManualClock`] makes them deterministic in tests, and
 //! [`state`] binds them to a state file shared between
@@ -206,6 +212,7 @@ mod distributed;
 #[cfg(feature = "std")]
 mod fork;
 mod generator;
+mod node;
 #[cfg(feature = "std")]
 mod rng;
 mod v1;
@@ -252,6 +259,9 @@ pub use crate::generator::{
     ClockBackPolicy, GenError, GenErrorKind, Generator, NoReserve, Reservation, Reserve,
     RolloverPolicy,
 };
+#[cfg(feature = "std")]
+pub use crate::node::NodeSlot;
+pub use crate::node::{NodeId, NodeLost, NodeLostKind, NodeSource, RandomNode, StaticNode};
 #[cfg(feature = "std")]
 pub use crate::rng::{RESEED_INTERVAL, ThreadRng};
 pub use crate::v1::{V1Builder, V1Generator, V1State};

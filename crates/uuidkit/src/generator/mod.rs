@@ -11,7 +11,7 @@ use crate::Uuid;
 
 pub(crate) use engine::{CounterOptions, EngineCore, EngineSpec};
 pub use error::{GenError, GenErrorKind};
-pub(crate) use gregorian::{GregorianCore, random_clock_seq, random_node};
+pub(crate) use gregorian::{GregorianCore, NodeFollow, random_clock_seq, random_node};
 
 /// What a generator does when its counter is used up within one clock tick
 /// (RFC 9562 §6.2: "counter rollovers MUST be handled"). No policy ever wraps the
@@ -92,7 +92,9 @@ pub trait Generator {
     /// # Errors
     /// Each generator documents when it fails: only as configured (a
     /// [`RolloverPolicy::Error`] or [`ClockBackPolicy::Error`]), after the end
-    /// of its timestamp field, or when its [`Reserve`] store fails.
+    /// of its timestamp field, when its [`Reserve`] store fails, or when its
+    /// [`NodeSource`](crate::NodeSource) holds no node
+    /// ([`GenErrorKind::NodeLost`]).
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};

@@ -53,11 +53,13 @@ pub struct GregorianLease {
 
 impl GregorianLease {
     /// Uses `clock_seq` (truncated to 14 bits) instead of a random one when
-    /// the store holds no usable record for this version, or holds another
-    /// node's: a caller's clock sequence is honoured wherever it can be. A
-    /// stored clock sequence for the same node is kept (changing it is how
-    /// RFC 9562 §6.3 marks a clock set back), so a caller that insists
-    /// compares it with [`StateRecord`](super::StateRecord)'s first.
+    /// the store holds no usable record for this version, or holds only other
+    /// nodes': a caller's clock sequence is honoured wherever it can be. A
+    /// stored clock sequence for the same node, current or earlier, is kept
+    /// (changing it is how RFC 9562 §6.3 marks a clock set back), so a caller
+    /// that insists compares it with
+    /// [`StateRecord::v1_mark`](super::StateRecord::v1_mark) (or `v6_mark`)
+    /// first.
     ///
     /// ```
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
