@@ -445,6 +445,22 @@ fn clock_seq_with_state_is_honoured_or_refused_never_dropped() {
         let c = run("5", &["--node", "02:00:00:00:00:09"]);
         let out = ok(&c.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(cs_of(&out), [5; 3]);
+        // A third node makes that one an earlier node the file still keeps a
+        // sequence for: a conflicting clock sequence for it is still refused,
+        // and its own is still honoured.
+        let d = run("7", &["--node", "02:00:00:00:00:0a"]);
+        let out = ok(&d.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [7; 3]);
+        let before = std::fs::read(&path).unwrap();
+        let e = run("6", &["--node", "02:00:00:00:00:09"]);
+        let err = fails(&e.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+        assert!(
+            err.contains("it holds") && err.contains("clock sequence 0x0005"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), before, "state untouched");
+        let out = ok(&c.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(cs_of(&out), [5; 3]);
     }
 }
 

@@ -263,16 +263,21 @@ fn check_clock_seq(plan: &NewPlan, cs: u16, store: &FileStore, path: &Path) -> R
     let Ok(rec) = store.load() else {
         return Ok(());
     };
-    let (mark, v) = if plan.kind == Kind::V6 {
-        (rec.v6, "v6")
-    } else {
-        (rec.v1, "v1")
+    let v6 = plan.kind == Kind::V6;
+    let v = if v6 { "v6" } else { "v1" };
+    // A given MAC is looked up among every node the file keeps a sequence
+    // for (the current one and the earlier ones it remembers); without one,
+    // the generator takes over the file's current node.
+    let mark = match plan.node {
+        NodeChoice::Mac(n) if v6 => rec.v6_mark(n),
+        NodeChoice::Mac(n) => rec.v1_mark(n),
+        _ if v6 => rec.v6,
+        _ => rec.v1,
     };
     let Some(m) = mark else {
         return Ok(());
     };
-    let other_node = matches!(plan.node, NodeChoice::Mac(n) if n != m.node);
-    if other_node || m.clock_seq == cs & 0x3FFF {
+    if m.clock_seq == cs & 0x3FFF {
         return Ok(());
     }
     Err(Error::Usage(format!(
