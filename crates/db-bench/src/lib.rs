@@ -54,11 +54,13 @@ pub struct Config {
     pub step_ns: u64,
     /// Seed of the keys' random bits and of the lookups' choice.
     pub seed: u64,
+    /// Times each kind is run (round-robin); the median run is reported.
+    pub rounds: usize,
 }
 
 impl Default for Config {
     /// 1 M rows, 5,000 a batch, 10,000 lookups, 20 scans of 1 % of the rows,
-    /// a row every 100 µs (10,000 rows a second of simulated time).
+    /// a row every 100 µs (10,000 rows a second of simulated time), one round.
     ///
     /// ```
     /// let c = db_bench::Config::default();
@@ -73,6 +75,7 @@ impl Default for Config {
             scan_rows: 10_000,
             step_ns: 100_000,
             seed: 1,
+            rounds: 1,
         }
     }
 }
@@ -359,6 +362,25 @@ pub async fn measure<B: Backend>(
         lookup_us: median(&mut lookups),
         scan_ms: median(&mut scans),
     })
+}
+
+/// Of several runs of one kind, the one with the median insert throughput
+/// (the upper median of an even count); `None` for no runs.
+///
+/// ```
+/// use db_bench::{Kind, Measurement, median_run};
+/// let run = |insert_secs| Measurement {
+///     kind: Kind::V4, rows: 100, insert_secs, index_bytes: 0, leaf_pages: 0, leaf_density: None,
+///     wal_bytes: None, page_splits: None, lookup_us: 1.0, scan_ms: 1.0,
+/// };
+/// assert_eq!(median_run(vec![run(3.0), run(1.0), run(2.0)]), Some(run(2.0)));
+/// assert_eq!(median_run(vec![]), None);
+/// ```
+#[must_use]
+pub fn median_run(mut runs: Vec<Measurement>) -> Option<Measurement> {
+    runs.sort_by(|a, b| a.rows_per_sec().total_cmp(&b.rows_per_sec()));
+    let mid = runs.len() / 2;
+    (mid < runs.len()).then(|| runs.swap_remove(mid))
 }
 
 /// The median of `values` (NaN if empty); a few slow outliers from other

@@ -34,6 +34,11 @@ struct Args {
     /// Simulated microseconds between two rows.
     #[arg(long, default_value_t = 100)]
     step_us: u64,
+    /// Rounds: every kind is run this many times, round-robin (so that a burst of
+    /// other work on the machine hits all kinds alike); the round with the
+    /// median insert throughput is reported.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
     /// Seed of the keys' random bits and of the lookups.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -80,6 +85,7 @@ fn config(args: &Args) -> Config {
         scan_rows: args.scan_rows.unwrap_or((args.rows / 100).max(1)),
         step_ns: args.step_us.saturating_mul(1000),
         seed: args.seed,
+        rounds: args.rounds.max(1),
     }
 }
 
@@ -129,23 +135,24 @@ async fn run_server<B: Backend>(
     config: &Config,
 ) -> Result<ServerResult, String> {
     let settings = backend.settings().await?;
-    let mut measurements = Vec::new();
-    for w in workloads {
-        eprintln!("db-bench: {}: {} …", backend.name(), w.kind.label());
-        let m = db_bench::measure(backend, w, config).await?;
-        eprintln!(
-            "db-bench: {}: {}: {:.0} rows/s, index {} bytes",
-            backend.name(),
-            w.kind.label(),
-            m.rows_per_sec(),
-            m.index_bytes
-        );
-        measurements.push(m);
+    let mut runs: Vec<Vec<db_bench::Measurement>> = vec![Vec::new(); workloads.len()];
+    for round in 1..=config.rounds {
+        for (w, runs) in workloads.iter().zip(&mut runs) {
+            let m = db_bench::measure(backend, w, config).await?;
+            eprintln!(
+                "db-bench: {}, round {round}: {}: {:.0} rows/s, {} leaf pages",
+                backend.name(),
+                w.kind.label(),
+                m.rows_per_sec(),
+                m.leaf_pages
+            );
+            runs.push(m);
+        }
     }
     Ok(ServerResult {
         server: backend.name(),
         settings,
-        measurements,
+        measurements: runs.into_iter().filter_map(db_bench::median_run).collect(),
     })
 }
 

@@ -158,14 +158,22 @@ pub fn markdown(results: &[ServerResult], config: &Config, plots: &[String]) -> 
     let _ = writeln!(
         out,
         "{} rows per kind, {} rows per batch; {} point lookups (median); {} range scans of {} rows (median); \
-         one row every {} µs of simulated time; seed {}.\n",
+         one row every {} µs of simulated time; seed {}; {}.\n",
         grouped(config.rows as f64),
         grouped(config.batch as f64),
         grouped(config.lookups as f64),
         config.scans,
         grouped(config.scan_rows as f64),
         config.step_ns as f64 / 1000.0,
-        config.seed
+        config.seed,
+        if config.rounds > 1 {
+            format!(
+                "the median of {} rounds by insert throughput",
+                config.rounds
+            )
+        } else {
+            "one round".to_string()
+        }
     );
     for (i, r) in results.iter().enumerate() {
         let _ = writeln!(out, "### {}\n", r.server);

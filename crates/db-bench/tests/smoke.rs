@@ -24,6 +24,7 @@ fn a_small_run_reports_every_kind_on_both_servers_with_plots() {
         "--batch=300",
         "--lookups=50",
         "--scans=3",
+        "--rounds=2",
         "--postgres-url",
         &pg.url(),
         "--mariadb-url",
