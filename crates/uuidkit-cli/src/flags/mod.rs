@@ -16,7 +16,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::text::Prefix;
 
 pub use hiargs::{Mode, NewPlan, NodeChoice};
-pub use values::{ClockSeq, Count, HexBytes, NamespaceArg, NodeArg, TimeArg};
+pub use values::{ClockSeq, Count, HexBytes, NamespaceArg, NodeArg, SqlColumn, TimeArg};
 
 const AFTER_HELP: &str = "\
 Exit status: 0 success, 1 invalid input (or an I/O failure), 2 usage error.
@@ -379,6 +379,20 @@ pub struct RangeArgs {
     /// Uppercase hex digits.
     #[arg(short = 'U', long, visible_alias = "uppercase")]
     pub upper: bool,
+
+    /// Print one ready-to-paste SQL condition instead:
+    /// WHERE COLUMN >= 'START_UUID' AND COLUMN <= 'END_UUID' (COLUMN: id unless given as
+    /// --sql=COLUMN). The bounds are hyphenated: for a uuid column (PostgreSQL, MariaDB) or
+    /// text stored in that form.
+    #[arg(
+        long,
+        value_name = "COLUMN",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "id",
+        conflicts_with = "format"
+    )]
+    pub sql: Option<SqlColumn>,
 }
 
 /// `uuidkit completions`.
