@@ -362,7 +362,8 @@ pub struct ConvertArgs {
 Prints two lines: the smallest v7 UUID with a timestamp of at least START, and the largest with
 a timestamp of at most END (both inclusive, at millisecond resolution), so that
   START_UUID <= id AND id <= END_UUID
-selects exactly the v7 UUIDs generated in [START, END].")]
+selects exactly the v7 UUIDs generated in [START, END]. With --sql, one line instead: that
+condition, ready to paste (uuidkit range --sql=created 2024-01-01 2024-01-31T23:59:59.999Z).")]
 pub struct RangeArgs {
     /// Start time, inclusive: RFC 3339, a date (midnight UTC), or @UNIX_MS.
     #[arg(value_name = "START", allow_hyphen_values = true)]
