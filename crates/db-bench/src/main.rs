@@ -57,12 +57,36 @@ struct Args {
     /// A MariaDB/MySQL server to use (e.g. mysql://root@host/db) instead of a throwaway one.
     #[arg(long)]
     mariadb_url: Option<String>,
+    /// A setting of the throwaway PostgreSQL server, NAME=VALUE (repeatable; e.g.
+    /// shared_buffers=16MB).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = setting, conflicts_with = "postgres_url")]
+    postgres_setting: Vec<(String, String)>,
+    /// An option of the throwaway MariaDB server, NAME=VALUE (repeatable; e.g.
+    /// innodb-buffer-pool-size=16M).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = setting, conflicts_with = "mariadb_url")]
+    mariadb_option: Vec<(String, String)>,
     /// Where results.md and the plots go.
     #[arg(long, default_value = "target/db-bench")]
     out: PathBuf,
     /// The path the plots have in results.md [default: --out].
     #[arg(long)]
     img_prefix: Option<String>,
+}
+
+/// `NAME=VALUE`, split at the first `=`.
+fn setting(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err(format!("expected NAME=VALUE, found '{s}'")),
+    }
+}
+
+/// The settings as the harness takes them.
+fn pairs(settings: &[(String, String)]) -> Vec<(&str, &str)> {
+    settings
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect()
 }
 
 fn main() -> ExitCode {
@@ -112,7 +136,11 @@ fn run(args: &Args) -> Result<(), String> {
         let mut server = None;
         let url = match &args.postgres_url {
             Some(url) => url.clone(),
-            None => server.insert(test_support::db::Postgres::start()?).url(),
+            None => server
+                .insert(test_support::db::Postgres::start_with(&pairs(
+                    &args.postgres_setting,
+                ))?)
+                .url(),
         };
         let mut backend = runtime.block_on(Postgres::connect(&url))?;
         results.push(runtime.block_on(run_server(&mut backend, &workloads, &config))?);
@@ -121,7 +149,11 @@ fn run(args: &Args) -> Result<(), String> {
         let mut server = None;
         let url = match &args.mariadb_url {
             Some(url) => url.clone(),
-            None => server.insert(test_support::db::MariaDb::start()?).url(),
+            None => server
+                .insert(test_support::db::MariaDb::start_with(&pairs(
+                    &args.mariadb_option,
+                ))?)
+                .url(),
         };
         let mut backend = runtime.block_on(MariaDb::connect(&url))?;
         results.push(runtime.block_on(run_server(&mut backend, &workloads, &config))?);

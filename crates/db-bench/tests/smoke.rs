@@ -101,3 +101,21 @@ fn a_bad_setting_is_a_clear_error_before_any_server_starts() {
         "db-bench: --scan-rows: expected 1 to 10 (the rows), found 11\n"
     );
 }
+
+#[test]
+fn server_settings_are_name_value_pairs_for_the_throwaway_servers_only() {
+    let out = db_bench(&["--postgres-setting=shared_buffers"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("expected NAME=VALUE, found 'shared_buffers'"),
+        "{stderr}"
+    );
+    let out = db_bench(&[
+        "--mariadb-option=a=1",
+        "--mariadb-url=mysql://root@localhost/x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}
