@@ -43,7 +43,8 @@ impl Backend for MariaDb {
     async fn settings(&mut self) -> Result<Vec<String>, String> {
         let row = sqlx::query(
             "SELECT @@version, @@innodb_buffer_pool_size, @@innodb_page_size, \
-             @@innodb_flush_log_at_trx_commit, @@innodb_log_file_size, @@innodb_doublewrite",
+             @@innodb_flush_log_at_trx_commit, @@innodb_log_file_size, @@innodb_doublewrite, \
+             @@innodb_flush_method",
         )
         .fetch_one(&mut self.conn)
         .await
@@ -55,6 +56,7 @@ impl Backend for MariaDb {
             "innodb_flush_log_at_trx_commit",
             "innodb_log_file_size",
             "innodb_doublewrite",
+            "innodb_flush_method",
         ];
         let mut out = Vec::new();
         for (i, name) in names.iter().enumerate() {
