@@ -13,11 +13,31 @@ use crate::time;
 pub fn run(args: &RangeArgs) -> Result<Outcome, Error> {
     let (lo, hi) = bounds(args.start.0, args.end.0)?;
     let mut out = super::stdout();
+    if let Some(column) = &args.sql {
+        out.line(sql(&column.0, lo, hi, args.upper).as_bytes())?;
+        out.flush()?;
+        return Ok(Outcome::Success);
+    }
     for u in [lo, hi] {
         out.uuid(&u, args.format, args.upper)?;
     }
     out.flush()?;
     Ok(Outcome::Success)
+}
+
+/// `WHERE column >= 'lo' AND column <= 'hi'`, the bounds hyphenated. Both are
+/// inclusive: `hi` is the largest v7 UUID of its millisecond, so `<=` keeps every
+/// UUID of the last millisecond and nothing after it.
+pub fn sql(column: &str, lo: uuidkit::Uuid, hi: uuidkit::Uuid, upper: bool) -> String {
+    let text = |u: uuidkit::Uuid| {
+        let t = u.to_string();
+        if upper { t.to_ascii_uppercase() } else { t }
+    };
+    format!(
+        "WHERE {column} >= '{}' AND {column} <= '{}'",
+        text(lo),
+        text(hi)
+    )
 }
 
 /// The smallest and largest v7 UUIDs with timestamps in `[start, end]`.
@@ -57,6 +77,18 @@ mod tests {
         assert_eq!(hi.as_u128(), 0x017F22E2_79B0_7FFF_BFFF_FFFFFFFFFFFF);
         let a6 = uuidkit::Uuid::from_u128(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F);
         assert!(lo <= a6 && a6 <= hi);
+    }
+
+    #[test]
+    fn sql_condition_of_a_millisecond() {
+        let t = 1_645_557_742_000_000_000;
+        let (lo, hi) = bounds(t, t).unwrap();
+        assert_eq!(
+            sql("t.created", lo, hi, false),
+            "WHERE t.created >= '017f22e2-79b0-7000-8000-000000000000' \
+             AND t.created <= '017f22e2-79b0-7fff-bfff-ffffffffffff'"
+        );
+        assert!(sql("id", lo, hi, true).ends_with("<= '017F22E2-79B0-7FFF-BFFF-FFFFFFFFFFFF'"));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::text::Prefix;
 
 pub use hiargs::{Mode, NewPlan, NodeChoice};
-pub use values::{ClockSeq, Count, HexBytes, NamespaceArg, NodeArg, TimeArg};
+pub use values::{ClockSeq, Count, HexBytes, NamespaceArg, NodeArg, SqlColumn, TimeArg};
 
 const AFTER_HELP: &str = "\
 Exit status: 0 success, 1 invalid input (or an I/O failure), 2 usage error.
@@ -362,7 +362,8 @@ pub struct ConvertArgs {
 Prints two lines: the smallest v7 UUID with a timestamp of at least START, and the largest with
 a timestamp of at most END (both inclusive, at millisecond resolution), so that
   START_UUID <= id AND id <= END_UUID
-selects exactly the v7 UUIDs generated in [START, END].")]
+selects exactly the v7 UUIDs generated in [START, END]. With --sql, one line instead: that
+condition, ready to paste (uuidkit range --sql=created 2024-01-01 2024-01-31T23:59:59.999Z).")]
 pub struct RangeArgs {
     /// Start time, inclusive: RFC 3339, a date (midnight UTC), or @UNIX_MS.
     #[arg(value_name = "START", allow_hyphen_values = true)]
@@ -379,6 +380,20 @@ pub struct RangeArgs {
     /// Uppercase hex digits.
     #[arg(short = 'U', long, visible_alias = "uppercase")]
     pub upper: bool,
+
+    /// Print one ready-to-paste SQL condition instead:
+    /// WHERE COLUMN >= 'START_UUID' AND COLUMN <= 'END_UUID' (COLUMN: id unless given as
+    /// --sql=COLUMN). The bounds are hyphenated: for a uuid column (PostgreSQL, MariaDB) or
+    /// text stored in that form.
+    #[arg(
+        long,
+        value_name = "COLUMN",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "id",
+        conflicts_with = "format"
+    )]
+    pub sql: Option<SqlColumn>,
 }
 
 /// `uuidkit completions`.

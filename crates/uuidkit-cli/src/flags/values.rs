@@ -217,9 +217,91 @@ impl FromStr for TimeArg {
     }
 }
 
+/// A column for `range --sql`: a name as SQL writes it unquoted (ASCII letters,
+/// digits, `_` and `$`, not starting with a digit) or a part quoted with `"` or
+/// `` ` ``; parts may be joined by `.` (`t.id`). Nothing else is accepted, so the
+/// printed condition can be pasted as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SqlColumn(pub String);
+
+impl FromStr for SqlColumn {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SqlColumn, String> {
+        let expected = "expected a column name: ASCII letters, digits, '_' and '$', not \
+                        starting with a digit, or a part quoted with '\"' or '`'; parts joined by '.'";
+        let bad = |at: usize, what: &str| {
+            Err(format!(
+                "{expected}; found {what} at position {at} in '{s}'"
+            ))
+        };
+        let char_at = |i: usize| format!("'{}'", s[i..].chars().next().unwrap_or('?'));
+        let b = s.as_bytes();
+        let mut i = 0;
+        loop {
+            match b.get(i) {
+                None => return bad(i, "the end"),
+                Some(&q @ (b'"' | b'`')) => match b[i + 1..].iter().position(|&c| c == q) {
+                    Some(0) => return bad(i, "an empty quoted part"),
+                    Some(len) => i += len + 2,
+                    None => return bad(i, "an unclosed quote"),
+                },
+                Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+                    i += 1;
+                    while b
+                        .get(i)
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || b"_$".contains(c))
+                    {
+                        i += 1;
+                    }
+                }
+                Some(_) => return bad(i, &char_at(i)),
+            }
+            match b.get(i) {
+                None => return Ok(SqlColumn(s.to_string())),
+                Some(b'.') => i += 1,
+                Some(_) => return bad(i, &char_at(i)),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sql_columns() {
+        for ok in [
+            "id",
+            "_id",
+            "Id2",
+            "t.id",
+            "s.t.id$",
+            "\"user id\"",
+            "`order`",
+            "t.\"ID\"",
+        ] {
+            assert_eq!(ok.parse::<SqlColumn>().unwrap().0, ok);
+        }
+        let cases = [
+            ("", "found the end at position 0 in ''"),
+            ("2id", "found '2' at position 0"),
+            ("id;drop", "found ';' at position 2"),
+            ("a b", "found ' ' at position 1"),
+            ("t.", "found the end at position 2"),
+            (".id", "found '.' at position 0"),
+            ("\"x", "found an unclosed quote at position 0"),
+            ("\"\"", "found an empty quoted part at position 0"),
+            ("\"a\"b", "found 'b' at position 3"),
+            ("id-x", "found '-' at position 2"),
+            ("é", "found 'é' at position 0"),
+        ];
+        for (bad, want) in cases {
+            let e = bad.parse::<SqlColumn>().unwrap_err();
+            assert!(e.starts_with("expected a column name"), "{bad}: {e}");
+            assert!(e.contains(want), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn mac_forms() {
