@@ -230,7 +230,7 @@ pub use crate::arch::differential as __differential;
 pub use crate::encoding::{
     Alphabet, Base32, Base32Hex, Base58, Base64Url, DecodeError, DecodeErrorKind, Encoding, TypeId,
 };
-pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
+pub use crate::error::{Expected, Form, LengthError, ParseError, ParseErrorKind};
 #[cfg(feature = "serde")]
 pub use crate::external::serde_adapters as serde;
 pub use crate::fields::Fields;
