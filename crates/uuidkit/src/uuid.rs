@@ -22,6 +22,14 @@
         zerocopy::Unaligned
     )
 )]
+// diesel: a query parameter and a column type (`external/diesel_support.rs`
+// has the `ToSql`/`FromSql` these derives build on).
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Uuid),
+    diesel(sql_type = diesel::sql_types::Binary)
+)]
 #[repr(transparent)]
 pub struct Uuid([u8; 16]);
 
