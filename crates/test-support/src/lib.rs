@@ -20,6 +20,8 @@
 //!   prints those lines at the end, so a skip is never invisible.
 #![deny(missing_docs)]
 
+pub mod db;
+
 use std::fmt::Display;
 use std::io::Write;
 use std::process::Command;

@@ -1,0 +1,270 @@
+//! A throwaway PostgreSQL server.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::DATABASE;
+use super::process::{ScratchDir, Server, User, find_program, percent_encode, run};
+
+/// The port number in the socket's name (`.s.PGSQL.<port>`); no TCP port is
+/// opened.
+const PORT: u16 = 5432;
+
+/// The superuser role the cluster is created with (trust authentication).
+const SUPERUSER: &str = "postgres";
+
+/// Settings every instance starts with: durability is pointless for a
+/// throwaway cluster, and nothing listens on TCP. Later settings win.
+const BASE_SETTINGS: &[(&str, &str)] = &[
+    ("listen_addresses", ""),
+    ("fsync", "off"),
+    ("synchronous_commit", "off"),
+];
+
+/// A PostgreSQL server in a temporary directory, stopped (and the directory
+/// removed) on drop. See the [module docs](super).
+///
+/// The server is found as `initdb` next to `postgres`: on `PATH`, else in
+/// the newest `/usr/lib/postgresql/<version>/bin` (Debian's layout).
+#[derive(Debug)]
+pub struct Postgres {
+    // Declared before `dir`: the server stops before its directory goes.
+    server: Server,
+    bin: PathBuf,
+    dir: ScratchDir,
+}
+
+impl Postgres {
+    /// Starts a server with the default settings (see [`start_with`](Self::start_with)).
+    ///
+    /// # Errors
+    /// Why no server could be started: PostgreSQL is not installed, `initdb`
+    /// failed, or the server did not accept connections in time (with the
+    /// end of its log). Tests pass this to [`crate::skip`], or call
+    /// [`for_test`](Self::for_test).
+    ///
+    /// ```
+    /// let pg = match test_support::db::Postgres::start() {
+    ///     Ok(pg) => pg,
+    ///     Err(reason) => return test_support::skip("postgres_start_doc", reason),
+    /// };
+    /// assert!(pg.query("SHOW server_version").unwrap().starts_with(char::is_numeric));
+    /// ```
+    pub fn start() -> Result<Self, String> {
+        Self::start_with(&[])
+    }
+
+    /// Starts a server with `settings` (`postgresql.conf` names and values)
+    /// on top of these defaults: `listen_addresses = ''`, `fsync = off`,
+    /// `synchronous_commit = off`.
+    ///
+    /// # Errors
+    /// As [`start`](Self::start); an unknown setting's error names it.
+    ///
+    /// ```
+    /// use test_support::db::Postgres;
+    /// let pg = match Postgres::start_with(&[("work_mem", "8MB")]) {
+    ///     Ok(pg) => pg,
+    ///     Err(reason) => return test_support::skip("postgres_settings_doc", reason),
+    /// };
+    /// assert_eq!(pg.query("SHOW work_mem").unwrap(), "8MB");
+    /// ```
+    pub fn start_with(settings: &[(&str, &str)]) -> Result<Self, String> {
+        let bin = bin_dir()?;
+        let user = User::unprivileged(&["postgres", "nobody"])?;
+        let dir = ScratchDir::new("pg", user.as_ref())?;
+        let data = dir.path().join("data");
+
+        let mut initdb = Command::new(bin.join("initdb"));
+        initdb
+            .arg("--pgdata")
+            .arg(&data)
+            .args(["--username", SUPERUSER, "--auth=trust", "--no-sync"])
+            .args(["--encoding=UTF8", "--locale=C"]);
+        if let Some(u) = &user {
+            u.apply(&mut initdb);
+        }
+        run("initdb", &mut initdb)?;
+
+        let mut postgres = Command::new(bin.join("postgres"));
+        postgres
+            .arg("-D")
+            .arg(&data)
+            .arg("-k")
+            .arg(dir.path())
+            .arg("-p")
+            .arg(PORT.to_string());
+        for (name, value) in BASE_SETTINGS.iter().chain(settings) {
+            postgres.arg("-c").arg(format!("{name}={value}"));
+        }
+        if let Some(u) = &user {
+            u.apply(&mut postgres);
+        }
+        // SIGINT is PostgreSQL's "fast" shutdown: no waiting for clients.
+        let log = dir.path().join("server.log");
+        let server = Server::spawn("PostgreSQL", postgres, log, libc::SIGINT)?;
+        let mut pg = Self { server, bin, dir };
+        let (bin, dir) = (pg.bin.clone(), pg.dir.path().to_path_buf());
+        pg.server.wait_ready("PostgreSQL", || {
+            psql(&bin, &dir, "postgres", "SELECT 1").map(drop)
+        })?;
+        pg.query_in("postgres", &format!("CREATE DATABASE {DATABASE}"))?;
+        Ok(pg)
+    }
+
+    /// [`start`](Self::start), or `None` after recording why `test` is
+    /// skipped ([`crate::skip`]: under `CI=true` that panics).
+    ///
+    /// # Panics
+    /// Under CI, when no server can be started.
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_for_test_doc") else {
+    ///     return;
+    /// };
+    /// assert_eq!(pg.query("SELECT current_database()").unwrap(), "uuidkit_test");
+    /// ```
+    #[must_use]
+    pub fn for_test(test: &str) -> Option<Self> {
+        Self::start().map_err(|e| crate::skip(test, e)).ok()
+    }
+
+    /// A connection URL for the fresh database [`DATABASE`], which
+    /// libpq, `tokio-postgres`, `postgres` and sqlx all accept: the socket
+    /// directory is the percent-encoded host.
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_url_doc") else { return };
+    /// let url = pg.url();
+    /// assert!(url.starts_with("postgresql://postgres@%2F"), "{url}");
+    /// assert!(url.ends_with(":5432/uuidkit_test"), "{url}");
+    /// ```
+    #[must_use]
+    pub fn url(&self) -> String {
+        let host = percent_encode(self.socket_dir());
+        format!("postgresql://{SUPERUSER}@{host}:{PORT}/{DATABASE}")
+    }
+
+    /// The directory holding the server's socket (a client's "host").
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_dir_doc") else { return };
+    /// assert_eq!(pg.socket_path().parent(), Some(pg.socket_dir()));
+    /// ```
+    #[must_use]
+    pub fn socket_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The server's socket file (`.s.PGSQL.5432` in [`socket_dir`](Self::socket_dir)).
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_socket_doc") else { return };
+    /// assert!(pg.socket_path().exists());
+    /// ```
+    #[must_use]
+    pub fn socket_path(&self) -> PathBuf {
+        self.dir.path().join(format!(".s.PGSQL.{PORT}"))
+    }
+
+    /// The port number clients give along with [`socket_dir`](Self::socket_dir).
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_port_doc") else { return };
+    /// assert!(pg.socket_path().ends_with(format!(".s.PGSQL.{}", pg.port())));
+    /// ```
+    #[must_use]
+    pub fn port(&self) -> u16 {
+        PORT
+    }
+
+    /// The role to connect as (a superuser; no password).
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_user_doc") else { return };
+    /// assert_eq!(pg.query("SELECT current_user").unwrap(), pg.user());
+    /// ```
+    #[must_use]
+    pub fn user(&self) -> &'static str {
+        SUPERUSER
+    }
+
+    /// Runs `sql` in [`DATABASE`] with the command-line client `psql` and
+    /// returns its output: one line per row, fields separated by `|`, no
+    /// header, without the final newline.
+    ///
+    /// # Errors
+    /// `psql` failed (for example an SQL error), with its message.
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_query_doc") else { return };
+    /// assert_eq!(pg.query("SELECT 1, 'a' UNION ALL SELECT 2, 'b'").unwrap(), "1|a\n2|b");
+    /// assert!(pg.query("SELEC 1").unwrap_err().contains("syntax error"));
+    /// ```
+    pub fn query(&self, sql: &str) -> Result<String, String> {
+        self.query_in(DATABASE, sql)
+    }
+
+    /// The end of the server's log (for a failing test's message).
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_log_doc") else { return };
+    /// assert!(pg.log_tail().contains("ready to accept connections"));
+    /// ```
+    #[must_use]
+    pub fn log_tail(&self) -> String {
+        self.server.log_tail()
+    }
+
+    fn query_in(&self, database: &str, sql: &str) -> Result<String, String> {
+        psql(&self.bin, self.dir.path(), database, sql)
+    }
+}
+
+/// Runs `psql` from `bin` (or `PATH`) on the socket in `dir`.
+fn psql(bin: &Path, dir: &Path, database: &str, sql: &str) -> Result<String, String> {
+    let program = find_program("psql", &[bin.join("psql")])?;
+    let out = run(
+        "psql",
+        Command::new(program)
+            .args(["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1"])
+            .arg("-h")
+            .arg(dir)
+            .args(["-p", &PORT.to_string(), "-U", SUPERUSER, "-d", database])
+            .arg("-c")
+            .arg(sql),
+    )?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text.strip_suffix('\n').unwrap_or(&text).to_string())
+}
+
+/// The directory with `initdb` and `postgres`: next to `initdb` on `PATH`
+/// (following a symlink), else the newest `/usr/lib/postgresql/*/bin`.
+fn bin_dir() -> Result<PathBuf, String> {
+    let has_server = |dir: &Path| dir.join("initdb").is_file() && dir.join("postgres").is_file();
+    if let Ok(initdb) = find_program("initdb", &[]) {
+        if let Some(dir) = std::fs::canonicalize(&initdb)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .filter(|d| has_server(d))
+        {
+            return Ok(dir);
+        }
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let version = e.file_name().to_str()?.parse().ok()?;
+            Some((version, e.path().join("bin")))
+        })
+        .filter(|(_, bin)| has_server(bin))
+        .collect();
+    versions.sort();
+    versions.pop().map(|(_, bin)| bin).ok_or_else(|| {
+        "PostgreSQL is not installed: no `initdb` beside `postgres` on PATH \
+         or in /usr/lib/postgresql/*/bin"
+            .to_string()
+    })
+}
