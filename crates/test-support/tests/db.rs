@@ -138,14 +138,16 @@ fn a_bad_setting_is_an_error_quoting_the_server_log() {
         return;
     }
     let err = Postgres::start_with(&[("no_such_setting", "1")]).unwrap_err();
-    assert!(err.contains("exited"), "{err}");eprintln!("ERR {err}");
+    assert!(err.contains("exited"), "{err}");
+    eprintln!("ERR {err}");
     assert!(err.contains("no_such_setting"), "{err}");
 
     if !test_support::require(name, MariaDb::start().map(drop)) {
         return;
     }
     let err = MariaDb::start_with(&[("no-such-option", "1")]).unwrap_err();
-    assert!(err.contains("exited"), "{err}");eprintln!("ERR {err}");
+    assert!(err.contains("exited"), "{err}");
+    eprintln!("ERR {err}");
     assert!(err.contains("no-such-option"), "{err}");
 }
 
