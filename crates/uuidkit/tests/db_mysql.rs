@@ -1,4 +1,5 @@
-//! MariaDB through sqlx: the `sqlx-mysql` feature against a real server, a
+//! MariaDB through sqlx and diesel: the `sqlx-mysql` and `diesel`
+//! features against a real server, a
 //! throwaway one started in a temporary directory for each test
 //! (`test_support::db::MariaDb`; skipped visibly outside CI when it cannot
 //! start, a failure under `CI=true`).
@@ -121,4 +122,53 @@ fn sqlx_mysql_reads_text_forms_and_refuses_wrong_lengths() {
             .unwrap_err();
         assert!(err.to_string().contains("mismatched types"), "{err}");
     });
+}
+
+diesel::table! {
+    my_ids (n) {
+        n -> Integer,
+        id -> Binary,
+    }
+}
+
+#[test]
+fn diesel_mysql_round_trips_binary16_in_ord_order() {
+    use diesel::sql_types::Binary;
+    use diesel::{Connection, ExpressionMethods, QueryDsl, RunQueryDsl};
+    let Some(server) = MariaDb::for_test("diesel_mysql_round_trips_binary16_in_ord_order") else {
+        return;
+    };
+    // diesel names the socket `unix_socket`, sqlx `socket`.
+    let url = server.url().replace("?socket=", "?unix_socket=");
+    let mut db = diesel::MysqlConnection::establish(&url).unwrap();
+    diesel::sql_query(
+        "CREATE TABLE my_ids (n INT AUTO_INCREMENT PRIMARY KEY, id BINARY(16) NOT NULL)",
+    )
+    .execute(&mut db)
+    .unwrap();
+    let vals = values(22);
+    let rows: Vec<_> = vals.iter().map(|u| my_ids::id.eq(u)).collect();
+    for chunk in rows.chunks(1000) {
+        diesel::insert_into(my_ids::table)
+            .values(chunk)
+            .execute(&mut db)
+            .unwrap();
+    }
+    let back: Vec<Uuid> = my_ids::table
+        .select(my_ids::id)
+        .order(my_ids::id)
+        .load(&mut db)
+        .unwrap();
+    assert_same_order("diesel mariadb", &back, &vals);
+
+    // Two bytes (a binary literal, not a padded BINARY(16) column) reach
+    // our decoder, which says what is wrong.
+    let err = diesel::select(diesel::dsl::sql::<Binary>("x'0102'"))
+        .get_result::<Uuid>(&mut db)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("invalid length 2 bytes: expected 16"),
+        "{err}"
+    );
 }
