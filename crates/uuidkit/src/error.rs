@@ -463,6 +463,48 @@ impl fmt::Debug for ParseError {
 
 impl core::error::Error for ParseError {}
 
+/// The error returned by [`Uuid::from_slice`](crate::Uuid::from_slice) and
+/// `Uuid::try_from(&[u8])`: the slice was not 16 bytes long.
+///
+/// Database drivers hand over a column's bytes as a slice whose length the
+/// column, not the type, decides; this says how long it was.
+///
+/// ```
+/// use uuidkit::Uuid;
+/// let err = Uuid::from_slice(&[0xab; 15]).unwrap_err();
+/// assert_eq!(err.found(), 15);
+/// assert_eq!(err.to_string(), "invalid length 15 bytes: expected 16");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LengthError {
+    found: usize,
+}
+
+impl LengthError {
+    #[cold]
+    pub(crate) const fn new(found: usize) -> Self {
+        LengthError { found }
+    }
+
+    /// The length of the slice, in bytes (never 16).
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::Uuid::from_slice(&[]).unwrap_err().found(), 0);
+    /// ```
+    #[inline]
+    pub const fn found(&self) -> usize {
+        self.found
+    }
+}
+
+impl fmt::Display for LengthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid length {} bytes: expected 16", self.found)
+    }
+}
+
+impl core::error::Error for LengthError {}
+
 #[cfg(test)]
 mod tests {
     extern crate std;

@@ -184,6 +184,21 @@
 //!   build that target with `default-features = false`.
 //!
 //! All but `arbitrary` work without `std`; `schemars` needs `alloc`.
+//!
+//! Database drivers (each needs `std`; `docs/databases.md` in the repository
+//! has the column types and why the 16 octets are written as they are):
+//!
+//! - `postgres`: `ToSql`/`FromSql` of `postgres-types` for PostgreSQL's
+//!   `uuid`, in the binary format.
+//! - `sqlx-postgres`, `sqlx-sqlite`, `sqlx-mysql`: sqlx's `Type`, `Encode`
+//!   and `Decode`. Writes are binary (PostgreSQL `uuid`, a 16-byte SQLite
+//!   `BLOB`, MySQL `BINARY(16)`); the SQLite and MySQL decoders also read
+//!   text (`TEXT`, `CHAR(36)`) in any form [`Uuid::parse`] accepts. Bind
+//!   [`Hyphenated`] to write text.
+//! - `rusqlite`: `ToSql`/`FromSql`, a 16-byte `BLOB` (and `TEXT` on reading).
+//! - `diesel`: `ToSql`/`FromSql` for PostgreSQL's `Uuid` SQL type and for
+//!   `Binary` (SQLite, MySQL), and `AsExpression`/`FromSqlRow`.
+//!
 //! [`NonNilUuid`] is always there: a UUID that is not the Nil UUID, so that
 //! `Option<NonNilUuid>` is 16 bytes.
 #![no_std]
@@ -237,7 +252,7 @@ pub use crate::arch::differential as __differential;
 pub use crate::encoding::{
     Alphabet, Base32, Base32Hex, Base58, Base64Url, DecodeError, DecodeErrorKind, Encoding, TypeId,
 };
-pub use crate::error::{Expected, Form, ParseError, ParseErrorKind};
+pub use crate::error::{Expected, Form, LengthError, ParseError, ParseErrorKind};
 #[cfg(feature = "serde")]
 pub use crate::external::serde_adapters as serde;
 pub use crate::fields::Fields;

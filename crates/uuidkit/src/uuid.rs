@@ -22,6 +22,14 @@
         zerocopy::Unaligned
     )
 )]
+// diesel: a query parameter and a column type (`external/diesel_support.rs`
+// has the `ToSql`/`FromSql` these derives build on).
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Uuid),
+    diesel(sql_type = diesel::sql_types::Binary)
+)]
 #[repr(transparent)]
 pub struct Uuid([u8; 16]);
 
@@ -49,6 +57,34 @@ impl Uuid {
     #[inline]
     pub const fn from_bytes(bytes: [u8; 16]) -> Uuid {
         Uuid(bytes)
+    }
+
+    /// Reads 16 octets in network byte order from a slice of exactly 16 bytes,
+    /// as a database driver hands over a `BLOB`, `BINARY(16)` or `bytea` value.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let column: &[u8] = &[0xf8, 0x1d, 0x4f, 0xae, 0x7d, 0xec, 0x11, 0xd0,
+    ///                       0xa7, 0x65, 0x00, 0xa0, 0xc9, 0x1e, 0x6b, 0xf6];
+    /// let u = Uuid::from_slice(column)?;
+    /// assert_eq!(u.to_string(), "f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+    /// assert_eq!(Uuid::try_from(column)?, u);
+    ///
+    /// let err = Uuid::from_slice(&column[..15]).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid length 15 bytes: expected 16");
+    /// # Ok::<(), uuidkit::LengthError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`LengthError`](crate::LengthError), naming the length found, if the
+    /// slice is not 16 bytes long. It never panics.
+    #[inline]
+    pub const fn from_slice(bytes: &[u8]) -> Result<Uuid, crate::LengthError> {
+        match bytes.first_chunk::<16>() {
+            Some(octets) if bytes.len() == 16 => Ok(Uuid(*octets)),
+            _ => Err(crate::LengthError::new(bytes.len())),
+        }
     }
 
     /// The 16 octets in network byte order.
@@ -189,6 +225,20 @@ impl From<[u8; 16]> for Uuid {
     }
 }
 
+impl TryFrom<&[u8]> for Uuid {
+    type Error = crate::LengthError;
+
+    /// As [`Uuid::from_slice`].
+    ///
+    /// # Errors
+    ///
+    /// [`LengthError`](crate::LengthError) if the slice is not 16 bytes long.
+    #[inline]
+    fn try_from(bytes: &[u8]) -> Result<Uuid, crate::LengthError> {
+        Uuid::from_slice(bytes)
+    }
+}
+
 impl From<Uuid> for [u8; 16] {
     #[inline]
     fn from(u: Uuid) -> [u8; 16] {
@@ -296,5 +346,41 @@ impl Version {
     #[inline]
     pub const fn number(self) -> u8 {
         self as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Uuid;
+
+    #[test]
+    fn from_slice_takes_exactly_16_bytes_and_names_any_other_length() {
+        let bytes: [u8; 40] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        for len in 0..=bytes.len() {
+            let slice = &bytes[..len];
+            match (Uuid::from_slice(slice), Uuid::try_from(slice)) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(len, 16);
+                    assert_eq!(a, b);
+                    assert_eq!(a.as_bytes(), slice);
+                }
+                (Err(a), Err(b)) => {
+                    assert_ne!(len, 16);
+                    assert_eq!(a, b);
+                    assert_eq!(a.found(), len);
+                }
+                other => panic!("from_slice and try_from disagree at {len}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn from_slice_reads_any_offset_of_a_larger_buffer() {
+        let bytes: [u8; 33] = core::array::from_fn(|i| i as u8);
+        for start in 0..=17 {
+            let u = Uuid::from_slice(&bytes[start..start + 16]).unwrap();
+            assert_eq!(u.as_bytes()[0], start as u8);
+            assert_eq!(u.as_bytes()[15], start as u8 + 15);
+        }
     }
 }
