@@ -11,8 +11,9 @@ use crate::time;
 
 /// Runs `range`.
 pub fn run(args: &RangeArgs) -> Result<Outcome, Error> {
+    let prefix = crate::text::prefix_for(args.format, args.prefix.as_ref())?;
     let (lo, hi) = bounds(args.start.0, args.end.0)?;
-    let mut out = super::stdout();
+    let mut out = super::stdout().with_prefix(&prefix);
     for u in [lo, hi] {
         out.uuid(&u, args.format, args.upper)?;
     }

@@ -379,6 +379,10 @@ pub struct RangeArgs {
     /// Uppercase hex digits.
     #[arg(short = 'U', long, visible_alias = "uppercase")]
     pub upper: bool,
+
+    /// The TypeID prefix of `-f typeid` (a-z and _, at most 63).
+    #[arg(long, value_name = "P")]
+    pub prefix: Option<Prefix>,
 }
 
 /// `uuidkit completions`.
