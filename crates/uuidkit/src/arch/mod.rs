@@ -21,6 +21,7 @@ pub mod differential;
 pub(crate) mod sweep;
 
 use crate::Uuid;
+use crate::encoding::Digits32;
 use crate::fmt::Sink;
 use crate::parse::Fast;
 
@@ -63,6 +64,47 @@ pub(crate) fn encode_hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36
         let _ = sink;
         crate::fmt::place_hyphens(&crate::fmt::encode32_scalar(bytes, upper), out);
     }
+}
+
+/// The base32 text of `bytes` in `digits` (see [`Digits32`]).
+#[inline(always)]
+pub(crate) fn encode_base32(bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::encode_base32(t, bytes, digits, out);
+    }
+    crate::encoding::encode_base32_portable(bytes, digits, out);
+}
+
+/// The base64url text of `bytes`.
+#[inline(always)]
+pub(crate) fn encode_base64url(bytes: &[u8; 16], out: &mut [u8; 22]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::encode_base64url(t, bytes, out);
+    }
+    crate::encoding::encode_base64url_portable(bytes, out);
+}
+
+/// The value of 24 base32 digits (120 bits), or `None` if one is not a
+/// character `digits` accepts.
+#[inline(always)]
+pub(crate) fn decode_base32_run(s: &[u8; 24], digits: Digits32) -> Option<u128> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::decode_base32_run(t, s, digits);
+    }
+    crate::encoding::decode_base32_run_portable(s, digits)
+}
+
+/// The 16 bytes of a base64url text, or `None` if it is not one.
+#[inline(always)]
+pub(crate) fn decode_base64url(s: &[u8; 22]) -> Option<[u8; 16]> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::decode_base64url(t, s);
+    }
+    crate::encoding::decode_base64url_portable(s)
 }
 
 /// Writes a leading run of `uuids` as lines (hyphenated form and `'\n'`,

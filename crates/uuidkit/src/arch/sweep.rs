@@ -5,6 +5,10 @@
 use std::vec::Vec;
 
 use crate::Uuid;
+use crate::encoding::{
+    Digits32, decode_base32_run_portable, decode_base64url_portable, encode_base32_portable,
+    encode_base64url_portable,
+};
 use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
 use crate::parse::{decode_hyphenated_scalar, decode32_scalar};
 
@@ -150,6 +154,99 @@ pub(crate) fn check_lines(f: impl Fn(&[Uuid], &mut [u8], bool)) {
                 lines_with(lines_scalar, &batch, upper),
                 "length {len}"
             );
+        }
+    }
+}
+
+/// A base32 encoder against the portable one, for every alphabet, into a
+/// buffer whose bytes past the 26 must stay untouched.
+pub(crate) fn check_base32_encoder(encode: impl Fn(&[u8; 16], Digits32, &mut [u8; 26])) {
+    each_input(|b, _| {
+        for digits in Digits32::ALL {
+            let mut expected = [0u8; 26];
+            encode_base32_portable(b, digits, &mut expected);
+            let mut text = [0x55u8; 40];
+            let (body, rest) = text.split_first_chunk_mut::<26>().unwrap();
+            encode(b, digits, body);
+            assert_eq!(*body, expected, "{b:02x?} {digits:?}");
+            assert!(rest.iter().all(|&x| x == 0x55), "wrote past 26 bytes");
+        }
+    });
+}
+
+/// A base64url encoder against the portable one, into a buffer whose bytes
+/// past the 22 must stay untouched.
+pub(crate) fn check_base64url_encoder(encode: impl Fn(&[u8; 16], &mut [u8; 22])) {
+    each_input(|b, _| {
+        let mut expected = [0u8; 22];
+        encode_base64url_portable(b, &mut expected);
+        let mut text = [0x55u8; 40];
+        let (body, rest) = text.split_first_chunk_mut::<22>().unwrap();
+        encode(b, body);
+        assert_eq!(*body, expected, "{b:02x?}");
+        assert!(rest.iter().all(|&x| x == 0x55), "wrote past 22 bytes");
+    });
+}
+
+/// A decoder of 24 base32 digits against the portable one, for every
+/// alphabet: every byte value in every position of a valid text. Every
+/// alphabet's own digits must be accepted there, and nothing else.
+pub(crate) fn check_base32_run_decoder(decode: impl Fn(&[u8; 24], Digits32) -> Option<u128>) {
+    for digits in Digits32::ALL {
+        let mut text = [0u8; 26];
+        encode_base32_portable(&[0x9c; 16], digits, &mut text);
+        // The run: the last 24 digits of the number form, the first 24 of
+        // the bytes form.
+        let base: [u8; 24] = match digits {
+            Digits32::Hex => *text.first_chunk().unwrap(),
+            _ => *text.last_chunk().unwrap(),
+        };
+        let accepted = digits.table();
+        for at in 0..24 {
+            for byte in 0..=255u8 {
+                let mut s = base;
+                s[at] = byte;
+                let portable = decode_base32_run_portable(&s, digits);
+                assert_eq!(portable.is_some(), accepted[usize::from(byte)] < 32);
+                assert_eq!(
+                    decode(&s, digits),
+                    portable,
+                    "{digits:?} at {at} byte {byte:#x}"
+                );
+            }
+        }
+        let v = u128::from_be_bytes([0x9c; 16]);
+        let run = if digits == Digits32::Hex {
+            v >> 8
+        } else {
+            v & ((1 << 120) - 1)
+        };
+        assert_eq!(decode(&base, digits), Some(run), "{digits:?}");
+    }
+}
+
+/// A base64url decoder against the portable one: every byte value in every
+/// position of valid texts, the last one's padding bits included.
+pub(crate) fn check_base64url_decoder(decode: impl Fn(&[u8; 22]) -> Option<[u8; 16]>) {
+    for bytes in [
+        [0x00; 16],
+        [0xff; 16],
+        *b"\xf8\x1d\x4f\xae\x7d\xec\x11\xd0\xa7\x65\x00\xa0\xc9\x1e\x6b\xf6",
+    ] {
+        let mut base = [0u8; 22];
+        encode_base64url_portable(&bytes, &mut base);
+        assert_eq!(decode(&base), Some(bytes));
+        for at in 0..22 {
+            for byte in 0..=255u8 {
+                let mut s = base;
+                s[at] = byte;
+                let portable = decode_base64url_portable(&s);
+                let digit = byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_';
+                if at < 21 {
+                    assert_eq!(portable.is_some(), digit, "at {at} byte {byte:#x}");
+                }
+                assert_eq!(decode(&s), portable, "at {at} byte {byte:#x}");
+            }
         }
     }
 }

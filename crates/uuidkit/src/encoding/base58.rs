@@ -185,7 +185,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base58().to_string(), "YcVfxkQb6JRzqk5kF2tNLv");
     /// ```
     Base58, 22, base58, "Xe22UfxT3rxcKJEAfL5373",
-    |v, out| { encode(v, out) }
+    |uuid, out| { encode(uuid.as_u128(), out) }
 );
 
 impl Uuid {

@@ -26,6 +26,17 @@ pub use base64::Base64Url;
 pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
 pub use typeid::TypeId;
 
+pub(crate) use base32::Digits32;
+// The alphabets, for the vector paths' tables.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};
+pub(crate) use base32::{
+    decode_run_portable as decode_base32_run_portable, encode_portable as encode_base32_portable,
+};
+pub(crate) use base64::{
+    decode_portable as decode_base64url_portable, encode_portable as encode_base64url_portable,
+};
+
 use crate::Uuid;
 
 impl Encoding {
@@ -91,7 +102,7 @@ macro_rules! encoding_adapter {
 
             #[inline(always)]
             fn write(&self, $out: &mut [u8; $len]) {
-                let $uuid = self.0.as_u128();
+                let $uuid = &self.0;
                 $write
             }
 

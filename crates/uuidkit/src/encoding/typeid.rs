@@ -5,7 +5,7 @@ use core::fmt;
 
 #[cfg(doc)]
 use super::Base32;
-use super::base32::{decode_number, diagnose_number, encode_number, lower_table};
+use super::base32::{Digits32, decode_number, diagnose_number, encode_number};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, bad_char};
 use crate::Uuid;
 
@@ -115,7 +115,7 @@ impl<'a> TypeId<'a> {
         };
         if let Some(v) = digits
             .first_chunk::<26>()
-            .and_then(|d| decode_number(d, lower_table()))
+            .and_then(|d| decode_number(d, Digits32::CrockfordLower))
         {
             check_prefix(prefix, 0)?;
             return Ok(TypeId {
@@ -147,8 +147,8 @@ impl<'a> TypeId<'a> {
             };
             return Err(DecodeError::new(Encoding::TypeId, kind, Some(start)));
         };
-        let Some(v) = decode_number(digits, lower_table()) else {
-            let table = lower_table();
+        let Some(v) = decode_number(digits, Digits32::CrockfordLower) else {
+            let table = Digits32::CrockfordLower.table();
             return Err(diagnose_number(
                 suffix,
                 start,
@@ -232,7 +232,7 @@ impl<'a> TypeId<'a> {
             *sep = b'_';
         }
         if let Some(digits) = digits.first_chunk_mut::<26>() {
-            encode_number(self.uuid.as_u128(), true, digits);
+            encode_number(&self.uuid, true, digits);
         }
         // SAFETY: a checked (ASCII) prefix, `_` and ASCII digits.
         unsafe { core::str::from_utf8_unchecked_mut(out) }

@@ -1,0 +1,464 @@
+//! The short encodings with AVX2: base32 (Crockford's and RFC 4648's
+//! base32hex alphabets) and base64url, both ways.
+//!
+//! Encoding reads every digit's bits from a 16-bit window of the UUID's
+//! bytes: a byte shuffle puts the two bytes a digit spans into one 16-bit
+//! lane (big end high), an unsigned multiply-high by a power of two shifts
+//! each lane right by its own amount, and a mask keeps the digit. The two
+//! 128-bit lanes make the first 16 digits and the last 16 (they overlap in
+//! the middle), so two 16-byte stores write exactly the text. The values
+//! become characters with byte shuffles: two 16-entry tables and a blend
+//! for a 32-digit alphabet, an offset table for base64url.
+//!
+//! Decoding checks every character with two nibble-indexed tables (a
+//! character is valid when the set of valid high nibbles for its low nibble
+//! contains its high nibble), turns characters into values with compares
+//! (base32) or an offset table (base64url), and joins the values with
+//! multiply-adds (`pmaddubsw`, `pmaddwd`). Any invalid character makes the
+//! whole decode fail; the portable code then finds and names it.
+//!
+//! Every function here takes an [`Avx2`] token, and is tested against the
+//! portable code (`arch::sweep`, `arch::differential`).
+
+use core::arch::x86_64::*;
+
+use super::cpu::Avx2;
+use crate::encoding::Digits32;
+
+/// Where each digit's bits are: `vpshufb` indices that put the two bytes
+/// digit `d` spans into 16-bit lane `d` (`0x80`, a zero byte, outside the
+/// UUID), and the multipliers that shift each lane right by its amount.
+/// `a` holds digits 0–7 (low lane) and `second`…`second + 7` (high lane),
+/// `b` the next eight of each.
+#[repr(C, align(32))]
+struct Fields {
+    index_a: [u8; 32],
+    index_b: [u8; 32],
+    mul_a: [u16; 16],
+    mul_b: [u16; 16],
+}
+
+/// The [`Fields`] of `width`-bit digits whose digit `d` starts at bit
+/// `width·d − pad` of the 16 bytes (big-endian; `pad` zero bits stand before
+/// bit 0), the high lane starting at digit `second`.
+const fn fields(width: i32, pad: i32, second: i32) -> Fields {
+    let mut f = Fields {
+        index_a: [0; 32],
+        index_b: [0; 32],
+        mul_a: [0; 16],
+        mul_b: [0; 16],
+    };
+    let mut slot = 0;
+    while slot < 32 {
+        // slot: which vector (a, b), which lane, which of the eight lanes.
+        let (vector, lane, j) = (slot / 16, (slot / 8) % 2, slot % 8);
+        let digit = if lane == 0 { 0 } else { second } + vector * 8 + j;
+        let start = width * digit - pad;
+        let high = start.div_euclid(8);
+        // Right shift that brings the digit to the bottom of the 16-bit
+        // window: at least 1, so the multiplier fits in 16 bits.
+        let shift = 16 - (start - 8 * high) - width;
+        let mul = 1u16 << (16 - shift);
+        let at = (lane * 8 + j) as usize;
+        if vector == 0 {
+            f.index_a[2 * at] = byte_index(high + 1);
+            f.index_a[2 * at + 1] = byte_index(high);
+            f.mul_a[at] = mul;
+        } else {
+            f.index_b[2 * at] = byte_index(high + 1);
+            f.index_b[2 * at + 1] = byte_index(high);
+            f.mul_b[at] = mul;
+        }
+        slot += 1;
+    }
+    f
+}
+
+/// Byte `k` of the UUID as a `vpshufb` index; a zero byte outside it.
+const fn byte_index(k: i32) -> u8 {
+    if k >= 0 && k < 16 { k as u8 } else { 0x80 }
+}
+
+/// Crockford's form: 26 digits, the two zero bits in front.
+static CROCKFORD_FIELDS: Fields = fields(5, 2, 10);
+/// base32hex: 26 digits, the two zero bits at the end.
+static HEX_FIELDS: Fields = fields(5, 0, 10);
+/// base64url: 22 digits, four zero bits at the end.
+static BASE64_FIELDS: Fields = fields(6, 0, 6);
+
+/// A 16-byte table in both lanes.
+#[repr(C, align(32))]
+struct Table([u8; 32]);
+
+const fn both_lanes(t: &[u8]) -> Table {
+    let mut out = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        out[i] = t[i % 16];
+        i += 1;
+    }
+    Table(out)
+}
+
+/// A 32-digit alphabet as its two halves.
+struct Alphabet32 {
+    low: Table,
+    high: Table,
+}
+
+const fn alphabet32(digits: &[u8; 32]) -> Alphabet32 {
+    let (mut low, mut high) = ([0u8; 16], [0u8; 16]);
+    let mut i = 0;
+    while i < 16 {
+        low[i] = digits[i];
+        high[i] = digits[16 + i];
+        i += 1;
+    }
+    Alphabet32 {
+        low: both_lanes(&low),
+        high: both_lanes(&high),
+    }
+}
+
+static CROCKFORD_UPPER: Alphabet32 = alphabet32(crate::encoding::CROCKFORD_UPPER);
+static CROCKFORD_LOWER: Alphabet32 = alphabet32(crate::encoding::CROCKFORD_LOWER);
+static HEX_UPPER: Alphabet32 = alphabet32(crate::encoding::HEX_UPPER);
+
+/// base64url's offset from a value class to its character: class 0 is
+/// `a-z` (values 26–51), 1–10 the digits, 11 `-`, 12 `_`, 13 `A-Z`.
+static BASE64_OFFSETS: Table = both_lanes(&[
+    71, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 239, 32, 65, 0, 0,
+]);
+
+#[inline(always)]
+unsafe fn load32<T>(p: &T) -> __m256i {
+    // SAFETY: the callers pass 32-byte values.
+    unsafe { _mm256_loadu_si256((p as *const T).cast()) }
+}
+
+/// The digits' values (below `2^width`) of the UUID `bytes`, as bytes: the
+/// low lane digits 0–15, the high lane digits `second`… (see [`Fields`]).
+#[target_feature(enable = "avx2")]
+unsafe fn values(bytes: &[u8; 16], f: &Fields, mask: i16) -> __m256i {
+    // SAFETY: the load reads the 16 bytes of `bytes`; the rest is register
+    // arithmetic, and AVX2 is enabled (the callers hold the token).
+    unsafe {
+        let x = _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes.as_ptr().cast()));
+        let m = _mm256_set1_epi16(mask);
+        let a = _mm256_mulhi_epu16(_mm256_shuffle_epi8(x, load32(&f.index_a)), load32(&f.mul_a));
+        let b = _mm256_mulhi_epu16(_mm256_shuffle_epi8(x, load32(&f.index_b)), load32(&f.mul_b));
+        _mm256_packus_epi16(_mm256_and_si256(a, m), _mm256_and_si256(b, m))
+    }
+}
+
+/// Writes the low lane of `text` at `out[0..16]` and the high lane at
+/// `out[N - 16..N]`.
+#[target_feature(enable = "avx2")]
+unsafe fn store<const N: usize>(text: __m256i, out: &mut [u8; N]) {
+    const { assert!(N >= 16 && N <= 32) };
+    // SAFETY: two 16-byte stores inside `out` (N is 16 to 32).
+    unsafe {
+        _mm_storeu_si128(out.as_mut_ptr().cast(), _mm256_castsi256_si128(text));
+        _mm_storeu_si128(
+            out.as_mut_ptr().add(N - 16).cast(),
+            _mm256_extracti128_si256(text, 1),
+        );
+    }
+}
+
+/// The base32 text of `bytes` in `digits` (upper case but for
+/// [`Digits32::CrockfordLower`]).
+#[inline]
+pub(crate) fn encode_base32(_: Avx2, bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
+    // SAFETY: the token proves AVX2.
+    unsafe { encode_base32_unchecked(bytes, digits, out) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn encode_base32_unchecked(bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
+    let (fields, alphabet) = match digits {
+        Digits32::Crockford => (&CROCKFORD_FIELDS, &CROCKFORD_UPPER),
+        Digits32::CrockfordLower => (&CROCKFORD_FIELDS, &CROCKFORD_LOWER),
+        Digits32::Hex => (&HEX_FIELDS, &HEX_UPPER),
+    };
+    // SAFETY: AVX2 is enabled; register arithmetic and `store`.
+    unsafe {
+        let v = values(bytes, fields, 31);
+        // Values 16–31 have bit 4 set, which the shift makes each byte's top
+        // bit, the one `vpblendvb` reads (`vpshufb` uses the low four).
+        let text = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(load32(&alphabet.low), v),
+            _mm256_shuffle_epi8(load32(&alphabet.high), v),
+            _mm256_slli_epi16(v, 3),
+        );
+        store(text, out);
+    }
+}
+
+/// The base64url text of `bytes`.
+#[inline]
+pub(crate) fn encode_base64url(_: Avx2, bytes: &[u8; 16], out: &mut [u8; 22]) {
+    // SAFETY: the token proves AVX2.
+    unsafe { encode_base64url_unchecked(bytes, out) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn encode_base64url_unchecked(bytes: &[u8; 16], out: &mut [u8; 22]) {
+    // SAFETY: AVX2 is enabled; register arithmetic and `store`.
+    unsafe {
+        let v = values(bytes, &BASE64_FIELDS, 63);
+        // The class of each value (see `BASE64_OFFSETS`): 52–63 saturate to
+        // 1–12, 26–51 to 0, and 0–25 get 13.
+        let class = _mm256_or_si256(
+            _mm256_subs_epu8(v, _mm256_set1_epi8(51)),
+            _mm256_and_si256(
+                _mm256_cmpgt_epi8(_mm256_set1_epi8(26), v),
+                _mm256_set1_epi8(13),
+            ),
+        );
+        let text = _mm256_add_epi8(v, _mm256_shuffle_epi8(load32(&BASE64_OFFSETS), class));
+        store(text, out);
+    }
+}
+
+/// The character check of an alphabet: for each low nibble, the set of
+/// high nibbles (bit `h` for `h < 8`) that make a valid character.
+const fn valid_sets(valid: &[u8]) -> Table {
+    let mut sets = [0u8; 16];
+    let mut i = 0;
+    while i < valid.len() {
+        let c = valid[i];
+        sets[(c & 15) as usize] |= 1 << (c >> 4);
+        i += 1;
+    }
+    both_lanes(&sets)
+}
+
+/// `1 << h` for the high nibbles `h` of ASCII, 0 for the rest.
+static HIGH_BITS: Table = both_lanes(&[1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+/// The characters each decoder accepts.
+static CROCKFORD_ANY: Table = valid_sets(b"0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz");
+static CROCKFORD_LOWER_ONLY: Table = valid_sets(crate::encoding::CROCKFORD_LOWER);
+static HEX_ANY: Table = valid_sets(b"0123456789ABCDEFGHIJKLMNOPQRSTUVabcdefghijklmnopqrstuv");
+static BASE64_VALID: Table =
+    valid_sets(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+
+/// A lane whose top bit is set where `x` is not a character of `valid`,
+/// and the high nibbles of `x`.
+#[target_feature(enable = "avx2")]
+unsafe fn invalid(x: __m256i, valid: &Table) -> (__m256i, __m256i) {
+    // SAFETY: register arithmetic, AVX2 enabled.
+    unsafe {
+        let nibble = _mm256_set1_epi8(15);
+        let high = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+        let sets = _mm256_shuffle_epi8(load32(valid), _mm256_and_si256(x, nibble));
+        let found = _mm256_and_si256(sets, _mm256_shuffle_epi8(load32(&HIGH_BITS), high));
+        (_mm256_cmpeq_epi8(found, _mm256_setzero_si256()), high)
+    }
+}
+
+/// The value of 24 base32 digits (120 bits), or `None` if one is not a
+/// character `digits` accepts (either case, but for
+/// [`Digits32::CrockfordLower`]: lower case only).
+#[inline]
+pub(crate) fn decode_base32_run(_: Avx2, s: &[u8; 24], digits: Digits32) -> Option<u128> {
+    // SAFETY: the token proves AVX2.
+    unsafe { decode_base32_run_unchecked(s, digits) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn decode_base32_run_unchecked(s: &[u8; 24], digits: Digits32) -> Option<u128> {
+    let valid = match digits {
+        Digits32::Crockford => &CROCKFORD_ANY,
+        Digits32::CrockfordLower => &CROCKFORD_LOWER_ONLY,
+        Digits32::Hex => &HEX_ANY,
+    };
+    // SAFETY: the loads read s[0..16] and s[8..24]; the rest is register
+    // arithmetic, AVX2 enabled.
+    unsafe {
+        let p = s.as_ptr();
+        let x = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(p.cast())),
+            _mm_loadu_si128(p.add(8).cast()),
+            1,
+        );
+        let (bad, _) = invalid(x, valid);
+        if _mm256_movemask_epi8(bad) != 0 {
+            return None;
+        }
+        // Lower case to upper (the check above kept only valid letters).
+        let lower = _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x5f));
+        let u = _mm256_sub_epi8(x, _mm256_and_si256(lower, _mm256_set1_epi8(0x20)));
+        let above = |c: u8| _mm256_cmpgt_epi8(u, _mm256_set1_epi8(c as i8));
+        // `'0' + v` below 10, then letters from `A` = 10; Crockford skips
+        // I, L, O and U, each one more past its place. (A compare is −1.)
+        let mut v = _mm256_add_epi8(
+            _mm256_sub_epi8(u, _mm256_set1_epi8(b'0' as i8)),
+            _mm256_and_si256(above(b'9'), _mm256_set1_epi8(-7)),
+        );
+        if !matches!(digits, Digits32::Hex) {
+            let skipped = _mm256_add_epi8(
+                _mm256_add_epi8(above(b'I'), above(b'L')),
+                _mm256_add_epi8(above(b'O'), above(b'U')),
+            );
+            v = _mm256_add_epi8(v, skipped);
+        }
+        // Pairs of digits (10 bits), then fours (20 bits), then eights.
+        let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0120));
+        let fours = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_0400));
+        let eights = _mm256_or_si256(
+            _mm256_slli_epi64(_mm256_and_si256(fours, _mm256_set1_epi64x(0xf_ffff)), 20),
+            _mm256_srli_epi64(fours, 32),
+        );
+        let low = _mm256_castsi256_si128(eights);
+        let (a, b) = (
+            _mm_cvtsi128_si64(low) as u64,
+            _mm_extract_epi64(low, 1) as u64,
+        );
+        let c = _mm256_extract_epi64(eights, 3) as u64;
+        Some((u128::from(a) << 80) | (u128::from(b) << 40) | u128::from(c))
+    }
+}
+
+/// The 16 bytes of a base64url text, or `None` if a character is not in
+/// the alphabet or the last one's four padding bits are not zero.
+#[inline]
+pub(crate) fn decode_base64url(_: Avx2, s: &[u8; 22]) -> Option<[u8; 16]> {
+    // SAFETY: the token proves AVX2.
+    unsafe { decode_base64url_unchecked(s) }
+}
+
+/// The high lane's characters: `s[8..22]` from a load of `s[6..22]`, then
+/// two `A`s (value 0) for a whole fourth group.
+static BASE64_SHIFT: Table = Table([
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, //
+    2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80,
+]);
+static BASE64_FILL: Table = Table([
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, b'A', b'A',
+]);
+/// The padding bits of the last character (`s[21]`, high lane byte 13).
+static BASE64_PADDING: Table = Table([
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0,
+]);
+/// By high nibble, what to add to a character for its value (`_`, in the
+/// row of `P-Z`, gets 33 more).
+static BASE64_VALUES: Table =
+    both_lanes(&[0, 0, 17, 4, 191, 191, 185, 185, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// Each group of four values (24 bits, little-endian in its 32-bit lane)
+/// as three bytes in text order: the low lane's groups give bytes 0–11, the
+/// high lane's third group bytes 12–14 and its fourth byte 15.
+static BASE64_BYTES: Table = Table([
+    2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, 0x80, 0x80, 0x80, 0x80, //
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 10, 9, 8, 14,
+]);
+
+#[target_feature(enable = "avx2")]
+unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> Option<[u8; 16]> {
+    // SAFETY: the loads read s[0..16] and s[6..22]; the rest is register
+    // arithmetic, AVX2 enabled.
+    unsafe {
+        let p = s.as_ptr();
+        let loaded = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(p.cast())),
+            _mm_loadu_si128(p.add(6).cast()),
+            1,
+        );
+        let x = _mm256_or_si256(
+            _mm256_shuffle_epi8(loaded, load32(&BASE64_SHIFT)),
+            load32(&BASE64_FILL),
+        );
+        let (bad, high) = invalid(x, &BASE64_VALID);
+        let underscore = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'_' as i8));
+        let v = _mm256_add_epi8(
+            _mm256_add_epi8(x, _mm256_shuffle_epi8(load32(&BASE64_VALUES), high)),
+            _mm256_and_si256(underscore, _mm256_set1_epi8(33)),
+        );
+        let padding = _mm256_and_si256(v, load32(&BASE64_PADDING));
+        let padding_bad = _mm256_cmpgt_epi8(padding, _mm256_setzero_si256());
+        if _mm256_movemask_epi8(_mm256_or_si256(bad, padding_bad)) != 0 {
+            return None;
+        }
+        let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0140));
+        let groups = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_1000));
+        let bytes = _mm256_shuffle_epi8(groups, load32(&BASE64_BYTES));
+        let joined = _mm_or_si128(
+            _mm256_castsi256_si128(bytes),
+            _mm256_extracti128_si256(bytes, 1),
+        );
+        Some(core::mem::transmute::<__m128i, [u8; 16]>(joined))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::cpu;
+    use super::*;
+    use crate::arch::sweep;
+
+    /// The AVX2 token, or the skip recorded (a failure under CI).
+    fn token(test: &str) -> Option<Avx2> {
+        cpu::require(
+            &std::format!("arch::x86_64::short::tests::{test}"),
+            "avx2",
+            cpu::avx2(),
+        )
+    }
+
+    #[test]
+    fn base32_encoder_agrees_with_the_portable_one_and_writes_only_26_bytes() {
+        let Some(t) = token("base32_encoder_agrees_with_the_portable_one_and_writes_only_26_bytes")
+        else {
+            return;
+        };
+        sweep::check_base32_encoder(|b, digits, out| encode_base32(t, b, digits, out));
+    }
+
+    #[test]
+    fn base64url_encoder_agrees_with_the_portable_one_and_writes_only_22_bytes() {
+        let Some(t) =
+            token("base64url_encoder_agrees_with_the_portable_one_and_writes_only_22_bytes")
+        else {
+            return;
+        };
+        sweep::check_base64url_encoder(|b, out| encode_base64url(t, b, out));
+    }
+
+    #[test]
+    fn base32_decoder_agrees_with_the_portable_one_on_every_byte_in_every_lane() {
+        let Some(t) =
+            token("base32_decoder_agrees_with_the_portable_one_on_every_byte_in_every_lane")
+        else {
+            return;
+        };
+        sweep::check_base32_run_decoder(|s, digits| decode_base32_run(t, s, digits));
+    }
+
+    #[test]
+    fn base64url_decoder_agrees_with_the_portable_one_on_every_byte_in_every_lane() {
+        let Some(t) =
+            token("base64url_decoder_agrees_with_the_portable_one_on_every_byte_in_every_lane")
+        else {
+            return;
+        };
+        sweep::check_base64url_decoder(|s| decode_base64url(t, s));
+    }
+
+    /// The portable paths pass the same sweeps (they are the reference,
+    /// and the dispatched functions run them on CPUs without AVX2).
+    #[test]
+    fn portable_and_dispatched_paths_pass_the_sweeps() {
+        use crate::encoding::*;
+        sweep::check_base32_encoder(encode_base32_portable);
+        sweep::check_base64url_encoder(encode_base64url_portable);
+        sweep::check_base32_run_decoder(decode_base32_run_portable);
+        sweep::check_base64url_decoder(decode_base64url_portable);
+        sweep::check_base32_encoder(crate::arch::encode_base32);
+        sweep::check_base64url_encoder(crate::arch::encode_base64url);
+        sweep::check_base32_run_decoder(crate::arch::decode_base32_run);
+        sweep::check_base64url_decoder(crate::arch::decode_base64url);
+    }
+}
