@@ -86,15 +86,15 @@ pub(crate) fn encode_base64url(bytes: &[u8; 16], out: &mut [u8; 22]) {
     crate::encoding::encode_base64url_portable(bytes, out);
 }
 
-/// The value of 24 base32 digits (120 bits), or `None` if one is not a
-/// character `digits` accepts.
+/// The 16 bytes of a 26-digit base32 text in `digits`, or `None` if it is
+/// not one.
 #[inline(always)]
-pub(crate) fn decode_base32_run(s: &[u8; 24], digits: Digits32) -> Option<u128> {
+pub(crate) fn decode_base32(s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]> {
     #[cfg(target_arch = "x86_64")]
     if let Some(t) = x86_64::cpu::avx2() {
-        return x86_64::short::decode_base32_run(t, s, digits);
+        return x86_64::short::decode_base32(t, s, digits);
     }
-    crate::encoding::decode_base32_run_portable(s, digits)
+    crate::encoding::decode_base32_portable(s, digits)
 }
 
 /// The 16 bytes of a base64url text, or `None` if it is not one.

@@ -145,7 +145,7 @@ const MASK40: u64 = (1 << 40) - 1;
 
 /// The value of 24 digits (120 bits), portably, or `None` if one is not a
 /// character `digits` accepts.
-pub(crate) fn decode_run_portable(s: &[u8; 24], digits: Digits32) -> Option<u128> {
+fn decode_run_portable(s: &[u8; 24], digits: Digits32) -> Option<u128> {
     // Three runs of 8 digits (40 bits), each digit shifted in as it is
     // looked up, so that few values are live at once.
     let (table, mut seen) = (digits.table(), 0u8);
@@ -158,17 +158,55 @@ pub(crate) fn decode_run_portable(s: &[u8; 24], digits: Digits32) -> Option<u128
     Some((u128::from(a) << 80) | (u128::from(b) << 40) | u128::from(c))
 }
 
+impl Digits32 {
+    /// The 24 digits of a text that make 15 whole bytes: all but the first
+    /// two in the number form, all but the last two in the bytes form.
+    #[inline(always)]
+    pub(crate) fn run(self, s: &[u8; 26]) -> &[u8; 24] {
+        let run = match self {
+            Digits32::Hex => s.first_chunk::<24>(),
+            _ => s.last_chunk::<24>(),
+        };
+        run.unwrap_or(&[0; 24])
+    }
+
+    /// The byte the other two digits make (the first byte of the number
+    /// form: its first digit at most 7; the last byte of the bytes form: the
+    /// last digit's two padding bits zero), or `None` if they are not valid
+    /// there.
+    #[inline(always)]
+    pub(crate) fn edge_byte(self, s: &[u8; 26]) -> Option<u8> {
+        let table = self.table();
+        let (a, b, first_mask, second_mask, shift) = match self {
+            Digits32::Hex => (s[24], s[25], 31, 28, (3, 2)),
+            _ => (s[0], s[1], 7, 31, (5, 0)),
+        };
+        let (a, b) = (table[a as usize], table[b as usize]);
+        if (a & !first_mask) | (b & !second_mask) != 0 {
+            return None;
+        }
+        Some((a << shift.0) | (b >> shift.1))
+    }
+}
+
+/// The 16 bytes of a 26-digit text in `digits` (either form), portably, or
+/// `None` if it is not one.
+pub(crate) fn decode_portable(s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]> {
+    let edge = digits.edge_byte(s);
+    let run = decode_run_portable(digits.run(s), digits)?;
+    let edge = u128::from(edge?);
+    let v = match digits {
+        Digits32::Hex => (run << 8) | edge,
+        _ => (edge << 120) | run,
+    };
+    Some(v.to_be_bytes())
+}
+
 /// The inverse of [`encode_number`], or `None` if a character is not a digit
 /// `digits` accepts or the first is above 7.
 #[inline(always)]
-pub(crate) fn decode_number(s: &[u8; 26], digits: Digits32) -> Option<u128> {
-    let table = digits.table();
-    let (d0, d1) = (table[s[0] as usize], table[s[1] as usize]);
-    let run = crate::arch::decode_base32_run(s.last_chunk::<24>()?, digits)?;
-    if (d0 & !7) | (d1 & !31) != 0 {
-        return None;
-    }
-    Some((u128::from(d0) << 125) | (u128::from(d1) << 120) | run)
+pub(crate) fn decode_number(s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
+    crate::arch::decode_base32(s, digits).map(Uuid::from_bytes)
 }
 
 /// Why `s` (26 bytes) is not the number form in `table`: the first bad
@@ -228,7 +266,7 @@ pub(crate) fn exact<const N: usize>(s: &[u8], encoding: Encoding) -> Result<&[u8
 fn crockford(s: &[u8], encoding: Encoding) -> Result<Uuid, DecodeError> {
     let digits = exact::<26>(s, encoding)?;
     match decode_number(digits, Digits32::Crockford) {
-        Some(v) => Ok(Uuid::from_u128(v)),
+        Some(u) => Ok(u),
         None => Err(diagnose_number(
             s,
             0,
@@ -394,8 +432,8 @@ impl Uuid {
     /// ```
     pub fn parse_base32hex<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        if let Some(v) = decode_hex(exact::<26>(s, Encoding::Base32Hex)?) {
-            return Ok(Uuid::from_u128(v));
+        if let Some(u) = decode_number(exact::<26>(s, Encoding::Base32Hex)?, Digits32::Hex) {
+            return Ok(u);
         }
         Err(diagnose_bytes(
             s,
@@ -406,18 +444,6 @@ impl Uuid {
             Encoding::Base32Hex,
         ))
     }
-}
-
-/// The value of a base32hex text, or `None` if a character is not a digit
-/// or the last one's two padding bits are not zero.
-#[inline(always)]
-fn decode_hex(s: &[u8; 26]) -> Option<u128> {
-    let (d24, d25) = (HEX_ANY[s[24] as usize], HEX_ANY[s[25] as usize]);
-    let run = crate::arch::decode_base32_run(s.first_chunk::<24>()?, Digits32::Hex)?;
-    if (d24 & !31) | (d25 & !28) != 0 {
-        return None;
-    }
-    Some((run << 8) | (u128::from(d24) << 3) | u128::from(d25 >> 2))
 }
 
 /// Why `s` is not a bytes-form text: the first character that is not a digit

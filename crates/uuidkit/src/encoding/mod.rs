@@ -31,7 +31,7 @@ pub(crate) use base32::Digits32;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};
 pub(crate) use base32::{
-    decode_run_portable as decode_base32_run_portable, encode_portable as encode_base32_portable,
+    decode_portable as decode_base32_portable, encode_portable as encode_base32_portable,
 };
 pub(crate) use base64::{
     decode_portable as decode_base64url_portable, encode_portable as encode_base64url_portable,

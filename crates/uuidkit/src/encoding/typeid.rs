@@ -113,14 +113,14 @@ impl<'a> TypeId<'a> {
             _ if n > 27 && s[n - 27] == b'_' => (&s[..n - 27], &s[n - 26..]),
             _ => (&s[..0], &s[..0]),
         };
-        if let Some(v) = digits
+        if let Some(uuid) = digits
             .first_chunk::<26>()
             .and_then(|d| decode_number(d, Digits32::CrockfordLower))
         {
             check_prefix(prefix, 0)?;
             return Ok(TypeId {
                 prefix: core::str::from_utf8(prefix).unwrap_or_default(),
-                uuid: Uuid::from_u128(v),
+                uuid,
             });
         }
         Self::parse_slow(s)
@@ -147,7 +147,7 @@ impl<'a> TypeId<'a> {
             };
             return Err(DecodeError::new(Encoding::TypeId, kind, Some(start)));
         };
-        let Some(v) = decode_number(digits, Digits32::CrockfordLower) else {
+        let Some(uuid) = decode_number(digits, Digits32::CrockfordLower) else {
             let table = Digits32::CrockfordLower.table();
             return Err(diagnose_number(
                 suffix,
@@ -159,10 +159,7 @@ impl<'a> TypeId<'a> {
         };
         // The prefix was checked to be ASCII, hence UTF-8.
         let prefix = core::str::from_utf8(prefix).unwrap_or_default();
-        Ok(TypeId {
-            prefix,
-            uuid: Uuid::from_u128(v),
-        })
+        Ok(TypeId { prefix, uuid })
     }
 
     /// The type prefix (empty if there is none).
