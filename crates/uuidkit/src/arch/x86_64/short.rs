@@ -156,6 +156,7 @@ pub(crate) fn words(bytes: &[u8; 16]) -> (u64, u64) {
 /// the low lane digits 0–15, the high lane digits `second`… (see
 /// [`Fields`]).
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn values(words: (u64, u64), f: &Fields, mask: i16) -> __m256i {
     // SAFETY: register arithmetic, and AVX2 is enabled (the callers hold
     // the token).
@@ -175,6 +176,7 @@ unsafe fn values(words: (u64, u64), f: &Fields, mask: i16) -> __m256i {
 /// Writes the low lane of `text` at `out[0..16]` and the high lane at
 /// `out[N - 16..N]`.
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn store<const N: usize>(text: __m256i, out: &mut [u8; N]) {
     const { assert!(N >= 16 && N <= 32) };
     // SAFETY: two 16-byte stores inside `out` (N is 16 to 32).
@@ -193,12 +195,20 @@ unsafe fn store<const N: usize>(text: __m256i, out: &mut [u8; N]) {
 pub(crate) fn encode_base32(_: Avx2, bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
     let (lo, hi) = words(bytes);
     // SAFETY: the token proves AVX2.
-    unsafe { encode_base32_unchecked(lo, hi, digits, out) }
+    unsafe {
+        match digits {
+            Digits32::Crockford => encode_base32_unchecked::<CROCKFORD>(lo, hi, out),
+            Digits32::CrockfordLower => {
+                encode_base32_unchecked::<CROCKFORD_LOWER_CASE>(lo, hi, out)
+            }
+            Digits32::Hex => encode_base32_unchecked::<HEX>(lo, hi, out),
+        }
+    }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn encode_base32_unchecked(lo: u64, hi: u64, digits: Digits32, out: &mut [u8; 26]) {
-    let (fields, alphabet) = match digits {
+unsafe fn encode_base32_unchecked<const D: u8>(lo: u64, hi: u64, out: &mut [u8; 26]) {
+    let (fields, alphabet) = match const { digits_of(D) } {
         Digits32::Crockford => (&CROCKFORD_FIELDS, &CROCKFORD_UPPER),
         Digits32::CrockfordLower => (&CROCKFORD_FIELDS, &CROCKFORD_LOWER),
         Digits32::Hex => (&HEX_FIELDS, &HEX_UPPER),
@@ -270,6 +280,7 @@ static BASE64_VALID: Table =
 /// A lane whose top bit is set where `x` is not a character of `valid`,
 /// and the high nibbles of `x`.
 #[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn invalid(x: __m256i, valid: &Table) -> (__m256i, __m256i) {
     // SAFETY: register arithmetic, AVX2 enabled.
     unsafe {
@@ -288,7 +299,27 @@ unsafe fn invalid(x: __m256i, valid: &Table) -> (__m256i, __m256i) {
 #[inline]
 pub(crate) fn decode_base32(_: Avx2, s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]> {
     // SAFETY: the token proves AVX2.
-    unsafe { decode_base32_unchecked(s, digits) }
+    unsafe {
+        match digits {
+            Digits32::Crockford => decode_base32_unchecked::<CROCKFORD>(s),
+            Digits32::CrockfordLower => decode_base32_unchecked::<CROCKFORD_LOWER_CASE>(s),
+            Digits32::Hex => decode_base32_unchecked::<HEX>(s),
+        }
+    }
+}
+
+/// [`Digits32`] as const parameters, so that each alphabet gets its own
+/// copy of a function, with no run-time choices in it.
+const CROCKFORD: u8 = 0;
+const CROCKFORD_LOWER_CASE: u8 = 1;
+const HEX: u8 = 2;
+
+const fn digits_of(d: u8) -> Digits32 {
+    match d {
+        CROCKFORD => Digits32::Crockford,
+        CROCKFORD_LOWER_CASE => Digits32::CrockfordLower,
+        _ => Digits32::Hex,
+    }
 }
 
 /// Where the 40-bit groups' bytes go (each group little-endian in its
@@ -311,7 +342,8 @@ static NUMBER_BYTES: Table = run_bytes(1);
 static HEX_BYTES: Table = run_bytes(0);
 
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base32_unchecked(s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]> {
+unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> Option<[u8; 16]> {
+    let digits = const { digits_of(D) };
     let (valid, places) = match digits {
         Digits32::Crockford => (&CROCKFORD_ANY, &NUMBER_BYTES),
         Digits32::CrockfordLower => (&CROCKFORD_LOWER_ONLY, &NUMBER_BYTES),
