@@ -133,8 +133,8 @@ fn repaired_to<const N: usize>(mut s: [u8; N], alphabet: &[u8]) -> [u8; N] {
 /// it is and repaired towards each alphabet.
 pub fn short(data: &[u8]) {
     use crate::encoding::{
-        Digits32, decode_base32_portable, decode_base64url_portable, encode_base32_portable,
-        encode_base64url_portable,
+        Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
+        encode_base32_portable, encode_base64url_portable,
     };
     const BASE32_ANY: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     const BASE64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -171,6 +171,17 @@ pub fn short(data: &[u8]) {
     if let Some(t) = cpu::avx2() {
         super::x86_64::short::encode_base64url(t, &bytes, &mut text);
         assert_eq!(text, expected, "AVX2: {bytes:02x?}");
+    }
+    const BASE58: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let raw: [u8; 22] = take(data, b'1');
+    for s in [raw, repaired_to(raw, BASE58)] {
+        let expected = base58_groups_portable(&s);
+        assert_eq!(super::base58_groups(&s), expected, "dispatched: {s:?}");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::avx2() {
+            let avx2 = super::x86_64::short::base58_groups(t, &s);
+            assert_eq!(avx2, expected, "AVX2: {s:?}");
+        }
     }
     let raw: [u8; 22] = take(data, b'A');
     for s in [raw, repaired_to(raw, BASE64URL)] {

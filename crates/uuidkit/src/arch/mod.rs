@@ -107,6 +107,17 @@ pub(crate) fn decode_base64url(s: &[u8; 22]) -> Option<[u8; 16]> {
     crate::encoding::decode_base64url_portable(s)
 }
 
+/// The values of a base58 text's digit groups (the first two digits, then
+/// five groups of four), or `None` if a character is not a digit.
+#[inline(always)]
+pub(crate) fn base58_groups(s: &[u8; 22]) -> Option<[u32; 6]> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::base58_groups(t, s);
+    }
+    crate::encoding::base58_groups_portable(s)
+}
+
 /// Writes a leading run of `uuids` as lines (hyphenated form and `'\n'`,
 /// [`LINE`](crate::fmt::LINE) bytes each) into the start of `out`, in bulk;
 /// returns how many UUIDs it wrote (0 where there is no bulk path), and the

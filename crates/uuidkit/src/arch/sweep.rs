@@ -6,8 +6,8 @@ use std::vec::Vec;
 
 use crate::Uuid;
 use crate::encoding::{
-    Digits32, decode_base32_portable, decode_base64url_portable, encode_base32_portable,
-    encode_base64url_portable,
+    Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
+    encode_base32_portable, encode_base64url_portable,
 };
 use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
 use crate::parse::{decode_hyphenated_scalar, decode32_scalar};
@@ -239,4 +239,42 @@ pub(crate) fn check_base64url_decoder(decode: impl Fn(&[u8; 22]) -> Option<[u8; 
             }
         }
     }
+}
+
+/// A base58 group reader against the portable one: every byte value in
+/// every position of valid texts. Every digit must be accepted, and nothing
+/// else.
+pub(crate) fn check_base58_groups(groups: impl Fn(&[u8; 22]) -> Option<[u32; 6]>) {
+    const DIGITS: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    for base in [
+        *b"1111111111111111111111",
+        *b"YcVfxkQb6JRzqk5kF2tNLv",
+        *b"zzzzzzzzzzzzzzzzzzzzzz",
+    ] {
+        let expected = base58_groups_portable(&base);
+        assert!(expected.is_some());
+        assert_eq!(groups(&base), expected);
+        for at in 0..22 {
+            for byte in 0..=255u8 {
+                let mut s = base;
+                s[at] = byte;
+                let portable = base58_groups_portable(&s);
+                assert_eq!(portable.is_some(), DIGITS.contains(&byte), "byte {byte:#x}");
+                assert_eq!(groups(&s), portable, "at {at} byte {byte:#x}");
+            }
+        }
+    }
+    // Each group is its digits' value.
+    let g = base58_groups_portable(b"2121112111211121112112").unwrap();
+    assert_eq!(
+        g,
+        [
+            58,
+            58 * 58 * 58,
+            58 * 58 * 58,
+            58 * 58 * 58,
+            58 * 58 * 58,
+            58 * 58 * 58 + 1
+        ]
+    );
 }

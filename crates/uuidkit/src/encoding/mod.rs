@@ -27,6 +27,7 @@ pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
 pub use typeid::TypeId;
 
 pub(crate) use base32::Digits32;
+pub(crate) use base58::groups_portable as base58_groups_portable;
 // The alphabets, for the vector paths' tables.
 #[cfg(target_arch = "x86_64")]
 pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};

@@ -292,6 +292,36 @@ unsafe fn invalid(x: __m256i, valid: &Table) -> (__m256i, __m256i) {
     }
 }
 
+/// The 16 bytes at `low` in the low lane, the 16 at `high` in the high one.
+///
+/// # Safety
+/// Both must point to 16 readable bytes; AVX2 must be present.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn lanes(low: *const u8, high: *const u8) -> __m256i {
+    // SAFETY: as the caller promises.
+    unsafe {
+        _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(low.cast())),
+            _mm_loadu_si128(high.cast()),
+            1,
+        )
+    }
+}
+
+/// A 22-character text in a register: `s[0..16]` in the low lane and
+/// `s[6..22]` in the high one, rearranged by `shift` (`vpshufb` indices) and
+/// OR-ed with `fill` (characters for the lanes `shift` zeroes).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load_22(s: &[u8; 22], shift: &Table, fill: &Table) -> __m256i {
+    // SAFETY: both loads are inside the 22 bytes of `s`.
+    unsafe {
+        let x = lanes(s.as_ptr(), s.as_ptr().add(6));
+        _mm256_or_si256(_mm256_shuffle_epi8(x, load32(shift)), load32(fill))
+    }
+}
+
 /// The 16 bytes of a 26-digit base32 text in `digits`, or `None` if a
 /// character is not one `digits` accepts (either case, but for
 /// [`Digits32::CrockfordLower`]: lower case only) or the two digits at the
@@ -350,15 +380,11 @@ unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> Option<[u8; 16]>
         Digits32::Hex => (&HEX_ANY, &HEX_BYTES),
     };
     let edge = digits.edge_byte(s);
-    // SAFETY: the loads read run[0..16] and run[8..24]; the rest is
-    // register arithmetic, AVX2 enabled.
+    // SAFETY: `lanes` reads run[0..16] and run[8..24]; the rest is register
+    // arithmetic, AVX2 enabled.
     unsafe {
-        let p = digits.run(s).as_ptr();
-        let x = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128(p.cast())),
-            _mm_loadu_si128(p.add(8).cast()),
-            1,
-        );
+        let run = digits.run(s);
+        let x = lanes(run.as_ptr(), run.as_ptr().add(8));
         let (bad, _) = invalid(x, valid);
         // Lower case to upper (only valid letters matter here).
         let lower = _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x5f));
@@ -439,19 +465,10 @@ static BASE64_BYTES: Table = Table([
 
 #[target_feature(enable = "avx2")]
 unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> Option<[u8; 16]> {
-    // SAFETY: the loads read s[0..16] and s[6..22]; the rest is register
+    // SAFETY: `load_22` reads the 22 bytes of `s`; the rest is register
     // arithmetic, AVX2 enabled.
     unsafe {
-        let p = s.as_ptr();
-        let loaded = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128(p.cast())),
-            _mm_loadu_si128(p.add(6).cast()),
-            1,
-        );
-        let x = _mm256_or_si256(
-            _mm256_shuffle_epi8(loaded, load32(&BASE64_SHIFT)),
-            load32(&BASE64_FILL),
-        );
+        let x = load_22(s, &BASE64_SHIFT, &BASE64_FILL);
         let (bad, high) = invalid(x, &BASE64_VALID);
         let underscore = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'_' as i8));
         let v = _mm256_add_epi8(
@@ -471,6 +488,62 @@ unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> Option<[u8; 16]> {
             _mm256_extracti128_si256(bytes, 1),
         );
         Some(core::mem::transmute::<__m128i, [u8; 16]>(joined))
+    }
+}
+
+/// The values of a base58 text's digit groups: the first two digits, then
+/// five groups of four; `None` if a character is not a digit.
+#[inline]
+pub(crate) fn base58_groups(_: Avx2, s: &[u8; 22]) -> Option<[u32; 6]> {
+    // SAFETY: the token proves AVX2.
+    unsafe { base58_groups_unchecked(s) }
+}
+
+static BASE58_VALID: Table =
+    valid_sets(b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
+/// The low lane's characters: `1 1 s[0] … s[5]`, then `1`s (value 0), so
+/// that its first two 32-bit lanes are the first two digits and the first
+/// group; the high lane holds `s[6..22]`, the other four groups.
+static BASE58_SHIFT: Table = Table([
+    0x80, 0x80, 0, 1, 2, 3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, //
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+]);
+static BASE58_FILL: Table = Table([
+    b'1', b'1', 0, 0, 0, 0, 0, 0, b'1', b'1', b'1', b'1', b'1', b'1', b'1', b'1', //
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+
+#[target_feature(enable = "avx2")]
+unsafe fn base58_groups_unchecked(s: &[u8; 22]) -> Option<[u32; 6]> {
+    // SAFETY: `load_22` reads the 22 bytes of `s`; the rest is register
+    // arithmetic, AVX2 enabled.
+    unsafe {
+        let x = load_22(s, &BASE58_SHIFT, &BASE58_FILL);
+        let (bad, _) = invalid(x, &BASE58_VALID);
+        if _mm256_movemask_epi8(bad) != 0 {
+            return None;
+        }
+        // `'1'` is 0; each skipped run of ASCII (`:`–`@`, `I`, `O`, `[`–`` ` ``,
+        // `l`) lowers what follows. (A compare is −1.)
+        let above = |c: u8| _mm256_cmpgt_epi8(x, _mm256_set1_epi8(c as i8));
+        let v = _mm256_add_epi8(
+            _mm256_add_epi8(
+                _mm256_sub_epi8(x, _mm256_set1_epi8(b'1' as i8)),
+                _mm256_and_si256(above(b'9'), _mm256_set1_epi8(-7)),
+            ),
+            _mm256_add_epi8(
+                _mm256_add_epi8(above(b'H'), above(b'N')),
+                _mm256_add_epi8(
+                    _mm256_and_si256(above(b'Z'), _mm256_set1_epi8(-6)),
+                    above(b'k'),
+                ),
+            ),
+        );
+        // Pairs (below 58^2), then groups of four (below 58^4).
+        let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x013a));
+        let groups = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_0d24));
+        let g = core::mem::transmute::<__m256i, [u32; 8]>(groups);
+        Some([g[0], g[1], g[4], g[5], g[6], g[7]])
     }
 }
 
@@ -528,6 +601,16 @@ mod tests {
         sweep::check_base64url_decoder(|s| decode_base64url(t, s));
     }
 
+    #[test]
+    fn base58_groups_agree_with_the_portable_ones_on_every_byte_in_every_lane() {
+        let Some(t) =
+            token("base58_groups_agree_with_the_portable_ones_on_every_byte_in_every_lane")
+        else {
+            return;
+        };
+        sweep::check_base58_groups(|s| base58_groups(t, s));
+    }
+
     /// The portable paths pass the same sweeps (they are the reference,
     /// and the dispatched functions run them on CPUs without AVX2).
     #[test]
@@ -541,5 +624,7 @@ mod tests {
         sweep::check_base64url_encoder(crate::arch::encode_base64url);
         sweep::check_base32_decoder(crate::arch::decode_base32);
         sweep::check_base64url_decoder(crate::arch::decode_base64url);
+        sweep::check_base58_groups(base58_groups_portable);
+        sweep::check_base58_groups(crate::arch::base58_groups);
     }
 }
