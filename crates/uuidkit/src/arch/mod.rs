@@ -86,25 +86,25 @@ pub(crate) fn encode_base64url(bytes: &[u8; 16], out: &mut [u8; 22]) {
     crate::encoding::encode_base64url_portable(bytes, out);
 }
 
-/// The 16 bytes of a 26-digit base32 text in `digits`, or `None` if it is
-/// not one.
+/// The UUID of a 26-digit base32 text in `digits`, or `None` if it is not
+/// one.
 #[inline(always)]
-pub(crate) fn decode_base32(s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]> {
+pub(crate) fn decode_base32(s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
     #[cfg(target_arch = "x86_64")]
     if let Some(t) = x86_64::cpu::avx2() {
-        return x86_64::short::decode_base32(t, s, digits);
+        return x86_64::short::decode_base32_uuid(t, s, digits);
     }
-    crate::encoding::decode_base32_portable(s, digits)
+    crate::encoding::decode_base32_portable(s, digits).map(Uuid::from_bytes)
 }
 
-/// The 16 bytes of a base64url text, or `None` if it is not one.
+/// The UUID of a base64url text, or `None` if it is not one.
 #[inline(always)]
-pub(crate) fn decode_base64url(s: &[u8; 22]) -> Option<[u8; 16]> {
+pub(crate) fn decode_base64url(s: &[u8; 22]) -> Option<Uuid> {
     #[cfg(target_arch = "x86_64")]
     if let Some(t) = x86_64::cpu::avx2() {
-        return x86_64::short::decode_base64url(t, s);
+        return x86_64::short::decode_base64url_uuid(t, s);
     }
-    crate::encoding::decode_base64url_portable(s)
+    crate::encoding::decode_base64url_portable(s).map(Uuid::from_bytes)
 }
 
 /// The values of a base58 text's digit groups (the first two digits, then

@@ -206,7 +206,7 @@ pub(crate) fn decode_portable(s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]
 /// `digits` accepts or the first is above 7.
 #[inline(always)]
 pub(crate) fn decode_number(s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
-    crate::arch::decode_base32(s, digits).map(Uuid::from_bytes)
+    crate::arch::decode_base32(s, digits)
 }
 
 /// Why `s` (26 bytes) is not the number form in `table`: the first bad

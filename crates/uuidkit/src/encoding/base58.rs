@@ -183,20 +183,6 @@ fn decode(s: &[u8; 22]) -> Result<u128, bool> {
     mul_add(high, GROUP * GROUP, c).ok_or(false)
 }
 
-/// `Uuid::from_u128(v)`, its bytes written with one 16-byte store where the
-/// CPU has one (see [`crate::arch::store_16`]): the caller's copy of the
-/// result then takes them straight from that store.
-#[inline(always)]
-fn from_u128_one_store(v: u128) -> Uuid {
-    let mut bytes = [0u8; 16];
-    crate::arch::store_16(
-        &mut bytes,
-        ((v >> 64) as u64).swap_bytes(),
-        (v as u64).swap_bytes(),
-    );
-    Uuid::from_bytes(bytes)
-}
-
 encoding_adapter!(
     /// The base58 form: the 128-bit value as a number in Bitcoin's alphabet
     /// (`1-9 A-Z a-z` without `I O l`, in that order, `1` being zero),
@@ -242,7 +228,10 @@ impl Uuid {
     pub fn parse_base58<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
         match decode(exact::<22>(s, Encoding::Base58)?) {
-            Ok(v) => Ok(from_u128_one_store(v)),
+            Ok(v) => Ok(super::uuid_one_store(
+                ((v >> 64) as u64).swap_bytes(),
+                (v as u64).swap_bytes(),
+            )),
             Err(true) => Err(diagnose_bytes(
                 s,
                 &TABLE,

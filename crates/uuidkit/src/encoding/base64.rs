@@ -87,8 +87,8 @@ impl Uuid {
     /// ```
     pub fn parse_base64url<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        if let Some(bytes) = crate::arch::decode_base64url(exact::<22>(s, Encoding::Base64Url)?) {
-            return Ok(Uuid::from_bytes(bytes));
+        if let Some(u) = crate::arch::decode_base64url(exact::<22>(s, Encoding::Base64Url)?) {
+            return Ok(u);
         }
         Err(diagnose_bytes(
             s,

@@ -64,6 +64,17 @@ impl Encoding {
     }
 }
 
+/// The UUID whose bytes, read as two little-endian words, are `lo` and
+/// `hi`, written with one 16-byte store where the CPU has one (see
+/// [`crate::arch::store_16`]): a caller that copies the result in 16-byte
+/// pieces then takes it straight from that store.
+#[inline(always)]
+pub(crate) fn uuid_one_store(lo: u64, hi: u64) -> Uuid {
+    let mut bytes = [0u8; 16];
+    crate::arch::store_16(&mut bytes, lo, hi);
+    Uuid::from_bytes(bytes)
+}
+
 /// The character (or, if not UTF-8, the byte) at `at` as an error kind.
 pub(crate) fn bad_char(s: &[u8], at: usize, expected: Alphabet) -> DecodeErrorKind {
     match crate::parse::char_at(s, at) {

@@ -23,7 +23,10 @@
 use core::arch::x86_64::*;
 
 use super::cpu::Avx2;
+use crate::Uuid;
 use crate::encoding::Digits32;
+#[cfg(any(test, fuzzing))]
+use crate::parse::Fast;
 
 /// Where each digit's bits are: `vpshufb` indices that put the two bytes
 /// digit `d` spans into 16-bit lane `d` (`0x80`, a zero byte, outside the
@@ -322,12 +325,46 @@ unsafe fn load_22(s: &[u8; 22], shift: &Table, fill: &Table) -> __m256i {
     }
 }
 
-/// The 16 bytes of a 26-digit base32 text in `digits`, or `None` if a
+/// The 16 bytes of a 26-digit base32 text in `digits` as a [`Fast`] value
+/// (for the tests), or [`FAILED`](crate::parse::FAILED) if a
 /// character is not one `digits` accepts (either case, but for
 /// [`Digits32::CrockfordLower`]: lower case only) or the two digits at the
 /// edge (see [`Digits32::edge_byte`]) are not valid there.
+#[cfg(any(test, fuzzing))]
+pub(crate) fn decode_base32(t: Avx2, s: &[u8; 26], digits: Digits32) -> Fast {
+    // SAFETY: same size; every bit pattern is valid for both.
+    unsafe { core::mem::transmute::<__m128i, Fast>(decode_base32_vector(t, s, digits)) }
+}
+
+/// As [`decode_base32`], the UUID as a value: the bytes leave the vector
+/// register with one 16-byte store (see [`uuid_from_vector`]); the Max UUID's
+/// text and invalid texts take the portable decoder, which tells them apart.
 #[inline]
-pub(crate) fn decode_base32(_: Avx2, s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]> {
+pub(crate) fn decode_base32_uuid(t: Avx2, s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
+    uuid_from_vector(decode_base32_vector(t, s, digits))
+        .or_else(|| crate::encoding::decode_base32_portable(s, digits).map(Uuid::from_bytes))
+}
+
+/// The UUID whose bytes `x` holds, written with one 16-byte store (a
+/// caller that copies the result in 16-byte pieces takes it straight from
+/// that store, which it could not from two 8-byte ones); `None` if `x` is
+/// all ones (a failure, or the Max UUID).
+#[inline(always)]
+fn uuid_from_vector(x: __m128i) -> Option<Uuid> {
+    // SAFETY: SSE2 (the x86_64 baseline); the store writes the 16 bytes of
+    // `bytes`.
+    unsafe {
+        if _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(-1))) == 0xffff {
+            return None;
+        }
+        let mut bytes = [0u8; 16];
+        _mm_storeu_si128(bytes.as_mut_ptr().cast(), x);
+        Some(Uuid::from_bytes(bytes))
+    }
+}
+
+#[inline]
+fn decode_base32_vector(_: Avx2, s: &[u8; 26], digits: Digits32) -> __m128i {
     // SAFETY: the token proves AVX2.
     unsafe {
         match digits {
@@ -372,7 +409,7 @@ static NUMBER_BYTES: Table = run_bytes(1);
 static HEX_BYTES: Table = run_bytes(0);
 
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> Option<[u8; 16]> {
+unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> __m128i {
     let digits = const { digits_of(D) };
     let (valid, places) = match digits {
         Digits32::Crockford => (&CROCKFORD_ANY, &NUMBER_BYTES),
@@ -418,22 +455,32 @@ unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> Option<[u8; 16]>
         );
         let edge = match edge {
             Some(e) if _mm256_movemask_epi8(bad) == 0 => e,
-            _ => return None,
+            _ => return _mm_set1_epi8(-1),
         };
-        let bytes = match digits {
+        match digits {
             Digits32::Hex => _mm_insert_epi8(run, i32::from(edge), 15),
             _ => _mm_insert_epi8(run, i32::from(edge), 0),
-        };
-        Some(core::mem::transmute::<__m128i, [u8; 16]>(bytes))
+        }
     }
 }
 
-/// The 16 bytes of a base64url text, or `None` if a character is not in
-/// the alphabet or the last one's four padding bits are not zero.
+/// The 16 bytes of a base64url text as a [`Fast`] value (for the tests), or
+/// [`FAILED`](crate::parse::FAILED) if a
+/// character is not in the alphabet or the last one's four padding bits
+/// are not zero.
+#[cfg(any(test, fuzzing))]
+pub(crate) fn decode_base64url(_: Avx2, s: &[u8; 22]) -> Fast {
+    // SAFETY: the token proves AVX2; same size, every bit pattern valid.
+    unsafe { core::mem::transmute::<__m128i, Fast>(decode_base64url_unchecked(s)) }
+}
+
+/// As [`decode_base64url`], the UUID as a value (see
+/// [`decode_base32_uuid`]).
 #[inline]
-pub(crate) fn decode_base64url(_: Avx2, s: &[u8; 22]) -> Option<[u8; 16]> {
+pub(crate) fn decode_base64url_uuid(_: Avx2, s: &[u8; 22]) -> Option<Uuid> {
     // SAFETY: the token proves AVX2.
-    unsafe { decode_base64url_unchecked(s) }
+    uuid_from_vector(unsafe { decode_base64url_unchecked(s) })
+        .or_else(|| crate::encoding::decode_base64url_portable(s).map(Uuid::from_bytes))
 }
 
 /// The high lane's characters: `s[8..22]` from a load of `s[6..22]`, then
@@ -464,7 +511,7 @@ static BASE64_BYTES: Table = Table([
 ]);
 
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> Option<[u8; 16]> {
+unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> __m128i {
     // SAFETY: `load_22` reads the 22 bytes of `s`; the rest is register
     // arithmetic, AVX2 enabled.
     unsafe {
@@ -478,16 +525,15 @@ unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> Option<[u8; 16]> {
         let padding = _mm256_and_si256(v, load32(&BASE64_PADDING));
         let padding_bad = _mm256_cmpgt_epi8(padding, _mm256_setzero_si256());
         if _mm256_movemask_epi8(_mm256_or_si256(bad, padding_bad)) != 0 {
-            return None;
+            return _mm_set1_epi8(-1);
         }
         let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0140));
         let groups = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_1000));
         let bytes = _mm256_shuffle_epi8(groups, load32(&BASE64_BYTES));
-        let joined = _mm_or_si128(
+        _mm_or_si128(
             _mm256_castsi256_si128(bytes),
             _mm256_extracti128_si256(bytes, 1),
-        );
-        Some(core::mem::transmute::<__m128i, [u8; 16]>(joined))
+        )
     }
 }
 
@@ -611,6 +657,11 @@ mod tests {
         sweep::check_base58_groups(|s| base58_groups(t, s));
     }
 
+    /// A dispatched decoder's result as the sweeps compare it.
+    fn fast(u: Option<Uuid>) -> Fast {
+        crate::parse::to_fast(u.map(|u| *u.as_bytes()))
+    }
+
     /// The portable paths pass the same sweeps (they are the reference,
     /// and the dispatched functions run them on CPUs without AVX2).
     #[test]
@@ -618,12 +669,12 @@ mod tests {
         use crate::encoding::*;
         sweep::check_base32_encoder(encode_base32_portable);
         sweep::check_base64url_encoder(encode_base64url_portable);
-        sweep::check_base32_decoder(decode_base32_portable);
-        sweep::check_base64url_decoder(decode_base64url_portable);
+        sweep::check_base32_decoder(|s, d| crate::parse::to_fast(decode_base32_portable(s, d)));
+        sweep::check_base64url_decoder(|s| crate::parse::to_fast(decode_base64url_portable(s)));
         sweep::check_base32_encoder(crate::arch::encode_base32);
         sweep::check_base64url_encoder(crate::arch::encode_base64url);
-        sweep::check_base32_decoder(crate::arch::decode_base32);
-        sweep::check_base64url_decoder(crate::arch::decode_base64url);
+        sweep::check_base32_decoder(|s, d| fast(crate::arch::decode_base32(s, d)));
+        sweep::check_base64url_decoder(|s| fast(crate::arch::decode_base64url(s)));
         sweep::check_base58_groups(base58_groups_portable);
         sweep::check_base58_groups(crate::arch::base58_groups);
     }
