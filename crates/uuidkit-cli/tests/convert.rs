@@ -37,6 +37,43 @@ fn text_forms_only() {
 }
 
 #[test]
+fn to_takes_a_text_form_as_f_does() {
+    // RFC 9562 A.1 in each short form (computed independently, in Python), written
+    // by --to and by -f alike.
+    for (form, text) in [
+        ("base32", "626ANG150M27PB7J4ZDFFCXP26"),
+        ("base58", "Qys2KsgsAKw9ZKupo76FCh"),
+        ("base64url", "wjKrAJQUEeyzyJ9r3s7YRg"),
+        ("simple", "c232ab00941411ecb3c89f6bdeced846"),
+    ] {
+        let want = format!("{text}\n");
+        assert_eq!(ok(&["convert", "--to", form, A1]), want, "{form}");
+        assert_eq!(ok(&["convert", "-f", form, A1]), want, "{form}");
+        assert_eq!(
+            ok(&["convert", "--to", form, "-f", form, A1]),
+            want,
+            "{form}"
+        );
+        // And back, from that form.
+        assert_eq!(ok(&["convert", "--from", form, text]), format!("{A1}\n"));
+    }
+    assert_eq!(
+        ok(&["convert", "--to", "typeid", "--prefix", "user", A1]),
+        "user_626ang150m27pb7j4zdffcxp26\n"
+    );
+    // A version and a form together: convert, then write.
+    let a5_base32 = ok(&["convert", "-f", "base32", A5]);
+    assert_eq!(
+        ok(&["convert", "--to", "v6", "-f", "base32", A1]),
+        a5_base32
+    );
+    let e = fails(&["convert", "--to", "base58", "-f", "simple", A1], 2);
+    assert_contains!(e, "--to base58 and -f simple name two output forms");
+    let e = fails(&["convert", "--to", "base58", "--prefix", "user", A1], 2);
+    assert_contains!(e, "--prefix applies to -f typeid only");
+}
+
+#[test]
 fn streams_stdin_line_by_line() {
     let input: String = (0..5000).map(|_| format!("{A1}\n")).collect();
     let out = run_with_stdin(&["convert", "--to", "v6"], &input);

@@ -178,3 +178,35 @@ fn sql_selects_exactly_the_rows_of_the_range_in_postgresql() {
     want.sort();
     assert_eq!(lines(&got), want, "{condition}");
 }
+
+#[test]
+fn typeid_bounds_carry_the_prefix() {
+    let hex = ok(&["range", "@1645557742000", "@1645557742000"]);
+    let out = ok(&[
+        "range",
+        "-f",
+        "typeid",
+        "--prefix",
+        "event",
+        "@1645557742000",
+        "@1645557742000",
+    ]);
+    let ls = lines(&out);
+    assert_eq!(ls.len(), 2);
+    for (typeid, uuid) in ls.iter().zip(lines(&hex)) {
+        let suffix = typeid.strip_prefix("event_").expect(typeid);
+        let back = ok(&["convert", "--from", "base32", suffix]);
+        assert_eq!(back.trim(), uuid);
+    }
+    // Without --prefix a TypeID has none; --prefix needs -f typeid and a valid prefix.
+    let bare = ok(&["range", "-f", "typeid", "@0", "@0"]);
+    assert!(!bare.contains('_'), "{bare}");
+    assert_eq!(bare.len(), 2 * 27);
+    let e = fails(&["range", "--prefix", "event", "@0", "@0"], 2);
+    assert_contains!(e, "--prefix applies to -f typeid only");
+    let e = fails(
+        &["range", "-f", "typeid", "--prefix", "Event", "@0", "@0"],
+        2,
+    );
+    assert_contains!(e, "invalid TypeID prefix character 'E' at position 0");
+}

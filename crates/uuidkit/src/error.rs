@@ -56,6 +56,25 @@ pub struct ParseError {
 
 const NO_POSITION: u32 = u32::MAX;
 
+/// A position as the packed errors keep it: four little-endian bytes,
+/// saturated at `NO_POSITION - 1`, `NO_POSITION` for `None`.
+pub(crate) const fn pack_position(position: Option<usize>) -> [u8; 4] {
+    match position {
+        None => NO_POSITION,
+        Some(at) if at >= NO_POSITION as usize => NO_POSITION - 1,
+        Some(at) => at as u32,
+    }
+    .to_le_bytes()
+}
+
+/// The inverse of [`pack_position`].
+pub(crate) const fn unpack_position(packed: [u8; 4]) -> Option<usize> {
+    match u32::from_le_bytes(packed) {
+        NO_POSITION => None,
+        at => Some(at as usize),
+    }
+}
+
 /// The variants of [`ParseErrorKind`], one byte.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -227,12 +246,7 @@ pub enum Form {
 impl ParseError {
     #[cold]
     pub(crate) const fn new(kind: ParseErrorKind, position: Option<usize>, strict: bool) -> Self {
-        let position = match position {
-            None => NO_POSITION,
-            Some(at) if at >= NO_POSITION as usize => NO_POSITION - 1,
-            Some(at) => at as u32,
-        }
-        .to_le_bytes();
+        let position = pack_position(position);
         let (tag, small_, width, num) = match kind {
             ParseErrorKind::InvalidLength { found } => (Tag::InvalidLength, 0, 0, split(found)),
             ParseErrorKind::InvalidCharacter { found, expected } => (
@@ -333,10 +347,7 @@ impl ParseError {
     /// ```
     #[inline]
     pub const fn position(&self) -> Option<usize> {
-        match u32::from_le_bytes(self.position) {
-            NO_POSITION => None,
-            at => Some(at as usize),
-        }
+        unpack_position(self.position)
     }
 
     /// Whether the error came from [`Uuid::parse_strict`](crate::Uuid::parse_strict).

@@ -11,8 +11,9 @@ use crate::time;
 
 /// Runs `range`.
 pub fn run(args: &RangeArgs) -> Result<Outcome, Error> {
+    let prefix = crate::text::prefix_for(args.format, args.prefix.as_ref())?;
     let (lo, hi) = bounds(args.start.0, args.end.0)?;
-    let mut out = super::stdout();
+    let mut out = super::stdout().with_prefix(&prefix);
     if let Some(column) = &args.sql {
         out.line(sql(&column.0, lo, hi, args.upper).as_bytes())?;
         out.flush()?;

@@ -328,16 +328,56 @@ pub enum ConvertTo {
     V1,
 }
 
+/// What `uuidkit convert --to` converts to: a version (v1 ↔ v6) or a text
+/// form (the same as `-f`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConvertTarget {
+    /// Convert the UUID itself.
+    Version(ConvertTo),
+    /// Write the UUID in this form.
+    Form(Format),
+}
+
+/// Every value of [`ConvertTarget`], in the order help lists them.
+const CONVERT_TARGETS: [ConvertTarget; 11] = [
+    ConvertTarget::Version(ConvertTo::V6),
+    ConvertTarget::Version(ConvertTo::V1),
+    ConvertTarget::Form(Format::Canonical),
+    ConvertTarget::Form(Format::Simple),
+    ConvertTarget::Form(Format::Braced),
+    ConvertTarget::Form(Format::Urn),
+    ConvertTarget::Form(Format::Base32),
+    ConvertTarget::Form(Format::Base32hex),
+    ConvertTarget::Form(Format::Base58),
+    ConvertTarget::Form(Format::Base64url),
+    ConvertTarget::Form(Format::Typeid),
+];
+
+impl ValueEnum for ConvertTarget {
+    fn value_variants<'a>() -> &'a [Self] {
+        &CONVERT_TARGETS
+    }
+
+    /// The names (and aliases) of the version or the form.
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            ConvertTarget::Version(v) => v.to_possible_value(),
+            ConvertTarget::Form(f) => f.to_possible_value(),
+        }
+    }
+}
+
 /// `uuidkit convert`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// Convert v1 to v6 or v6 to v1 (other versions are an error); default: keep.
-    #[arg(long, value_enum)]
-    pub to: Option<ConvertTo>,
+    /// Convert v1 to v6 or v6 to v1 (other versions are an error), or write this text form
+    /// (as -f); default: keep the UUID, canonical form.
+    #[arg(long, value_enum, value_name = "VERSION|FORMAT")]
+    pub to: Option<ConvertTarget>,
 
-    /// Text form of the output.
-    #[arg(short = 'f', long, value_enum, default_value_t)]
-    pub format: Format,
+    /// Text form of the output (default: canonical, or the form --to names).
+    #[arg(short = 'f', long, value_enum)]
+    pub format: Option<Format>,
 
     /// Uppercase hex digits.
     #[arg(short = 'U', long, visible_alias = "uppercase")]
@@ -394,6 +434,10 @@ pub struct RangeArgs {
         conflicts_with = "format"
     )]
     pub sql: Option<SqlColumn>,
+
+    /// The TypeID prefix of `-f typeid` (a-z and _, at most 63).
+    #[arg(long, value_name = "P")]
+    pub prefix: Option<Prefix>,
 }
 
 /// `uuidkit completions`.
@@ -516,6 +560,30 @@ mod tests {
                 panic!()
             };
             assert_eq!(n.kind, kind);
+        }
+    }
+
+    #[test]
+    fn convert_to_takes_every_version_and_every_form() {
+        let versions = ConvertTo::value_variants().len();
+        assert_eq!(
+            CONVERT_TARGETS.len(),
+            versions + Format::value_variants().len()
+        );
+        for f in Format::value_variants() {
+            assert!(CONVERT_TARGETS.contains(&ConvertTarget::Form(*f)), "{f:?}");
+        }
+        for (arg, want) in [
+            ("v6", ConvertTarget::Version(ConvertTo::V6)),
+            ("1", ConvertTarget::Version(ConvertTo::V1)),
+            ("base58", ConvertTarget::Form(Format::Base58)),
+            ("ulid", ConvertTarget::Form(Format::Base32)),
+        ] {
+            let cli = parse_from(["uuidkit", "convert", "--to", arg]).unwrap();
+            let Some(Command::Convert(c)) = cli.command else {
+                panic!("{arg}")
+            };
+            assert_eq!(c.to, Some(want), "{arg}");
         }
     }
 

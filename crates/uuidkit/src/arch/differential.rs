@@ -2,7 +2,8 @@
 //! portable reference, on arbitrary bytes. Each function panics when a path
 //! disagrees with the reference.
 //!
-//! The fuzz targets `simd_text` and `simd_bits` (`crates/uuidkit/fuzz`) call
+//! The fuzz targets `simd_text`, `simd_bits` and `encodings`
+//! (`crates/uuidkit/fuzz`) call
 //! these as `uuidkit::__differential`, which exists only in builds with
 //! `--cfg fuzzing` (cargo-fuzz sets it); the unit tests below run them on
 //! fixed inputs.
@@ -112,6 +113,85 @@ pub fn encode(data: &[u8]) {
         if let Some(t) = cpu::avx2() {
             encode::avx2::hyphenated(t, &bytes, upper, &mut text);
             assert_eq!(text, expected, "AVX2: {bytes:02x?}");
+        }
+    }
+}
+
+/// `s` made mostly valid for `alphabet`: every byte whose top four bits are
+/// not all set becomes one of its characters.
+fn repaired_to<const N: usize>(mut s: [u8; N], alphabet: &[u8]) -> [u8; N] {
+    for b in &mut s {
+        if *b & 0xf0 != 0xf0 {
+            *b = alphabet[usize::from(*b) % alphabet.len()];
+        }
+    }
+    s
+}
+
+/// The short encodings' vector paths against the portable code: the
+/// encoders on the first 16 bytes of `data`, the decoders on its start as
+/// it is and repaired towards each alphabet.
+pub fn short(data: &[u8]) {
+    use crate::encoding::{
+        Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
+        encode_base32_portable, encode_base64url_portable,
+    };
+    const BASE32_ANY: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    const BASE64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let bytes: [u8; 16] = take(data, 0);
+    for digits in Digits32::ALL {
+        let mut expected = [0u8; 26];
+        encode_base32_portable(&bytes, digits, &mut expected);
+        let mut text = [0u8; 26];
+        super::encode_base32(&bytes, digits, &mut text);
+        assert_eq!(text, expected, "dispatched, {digits:?}: {bytes:02x?}");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::avx2() {
+            super::x86_64::short::encode_base32(t, &bytes, digits, &mut text);
+            assert_eq!(text, expected, "AVX2, {digits:?}: {bytes:02x?}");
+        }
+        let raw: [u8; 26] = take(data, b'0');
+        for s in [raw, repaired_to(raw, BASE32_ANY)] {
+            let expected = to_fast(decode_base32_portable(&s, digits));
+            let dispatched = to_fast(super::decode_base32(&s, digits).map(|u| *u.as_bytes()));
+            assert_eq!(dispatched, expected, "dispatched, {digits:?}: {s:?}");
+            #[cfg(target_arch = "x86_64")]
+            if let Some(t) = cpu::avx2() {
+                let avx2 = super::x86_64::short::decode_base32(t, &s, digits);
+                assert_eq!(avx2, expected, "AVX2, {digits:?}: {s:?}");
+            }
+        }
+    }
+    let mut expected = [0u8; 22];
+    encode_base64url_portable(&bytes, &mut expected);
+    let mut text = [0u8; 22];
+    super::encode_base64url(&bytes, &mut text);
+    assert_eq!(text, expected, "dispatched: {bytes:02x?}");
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = cpu::avx2() {
+        super::x86_64::short::encode_base64url(t, &bytes, &mut text);
+        assert_eq!(text, expected, "AVX2: {bytes:02x?}");
+    }
+    const BASE58: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let raw: [u8; 22] = take(data, b'1');
+    for s in [raw, repaired_to(raw, BASE58)] {
+        let expected = base58_groups_portable(&s);
+        assert_eq!(super::base58_groups(&s), expected, "dispatched: {s:?}");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::avx2() {
+            let avx2 = super::x86_64::short::base58_groups(t, &s);
+            assert_eq!(avx2, expected, "AVX2: {s:?}");
+        }
+    }
+    let raw: [u8; 22] = take(data, b'A');
+    for s in [raw, repaired_to(raw, BASE64URL)] {
+        let expected = to_fast(decode_base64url_portable(&s));
+        let dispatched = to_fast(super::decode_base64url(&s).map(|u| *u.as_bytes()));
+        assert_eq!(dispatched, expected, "dispatched: {s:?}");
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = cpu::avx2() {
+            let avx2 = super::x86_64::short::decode_base64url(t, &s);
+            assert_eq!(avx2, expected, "AVX2: {s:?}");
         }
     }
 }
@@ -234,11 +314,21 @@ mod tests {
         for data in inputs() {
             decode(&data);
             encode(&data);
+            short(&data);
             lines(&data);
             #[cfg(feature = "std")]
             chacha(&data);
             #[cfg(feature = "std")]
             v7_layout(&data);
+        }
+    }
+
+    proptest::proptest! {
+        /// The short encodings' paths agree on arbitrary input, and on
+        /// input mostly in their alphabets.
+        #[test]
+        fn short_encoding_paths_agree(data in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            short(&data);
         }
     }
 

@@ -21,6 +21,7 @@ pub mod differential;
 pub(crate) mod sweep;
 
 use crate::Uuid;
+use crate::encoding::Digits32;
 use crate::fmt::Sink;
 use crate::parse::Fast;
 
@@ -63,6 +64,58 @@ pub(crate) fn encode_hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36
         let _ = sink;
         crate::fmt::place_hyphens(&crate::fmt::encode32_scalar(bytes, upper), out);
     }
+}
+
+/// The base32 text of `bytes` in `digits` (see [`Digits32`]).
+#[inline(always)]
+pub(crate) fn encode_base32(bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::encode_base32(t, bytes, digits, out);
+    }
+    crate::encoding::encode_base32_portable(bytes, digits, out);
+}
+
+/// The base64url text of `bytes`.
+#[inline(always)]
+pub(crate) fn encode_base64url(bytes: &[u8; 16], out: &mut [u8; 22]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::encode_base64url(t, bytes, out);
+    }
+    crate::encoding::encode_base64url_portable(bytes, out);
+}
+
+/// The UUID of a 26-digit base32 text in `digits`, or `None` if it is not
+/// one.
+#[inline(always)]
+pub(crate) fn decode_base32(s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::decode_base32_uuid(t, s, digits);
+    }
+    crate::encoding::decode_base32_portable(s, digits).map(Uuid::from_bytes)
+}
+
+/// The UUID of a base64url text, or `None` if it is not one.
+#[inline(always)]
+pub(crate) fn decode_base64url(s: &[u8; 22]) -> Option<Uuid> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::decode_base64url_uuid(t, s);
+    }
+    crate::encoding::decode_base64url_portable(s).map(Uuid::from_bytes)
+}
+
+/// The values of a base58 text's digit groups (the first two digits, then
+/// five groups of four), or `None` if a character is not a digit.
+#[inline(always)]
+pub(crate) fn base58_groups(s: &[u8; 22]) -> Option<[u32; 6]> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::base58_groups(t, s);
+    }
+    crate::encoding::base58_groups_portable(s)
 }
 
 /// Writes a leading run of `uuids` as lines (hyphenated form and `'\n'`,

@@ -5,8 +5,12 @@
 use std::vec::Vec;
 
 use crate::Uuid;
+use crate::encoding::{
+    Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
+    encode_base32_portable, encode_base64url_portable,
+};
 use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
-use crate::parse::{decode_hyphenated_scalar, decode32_scalar};
+use crate::parse::{Fast, decode_hyphenated_scalar, decode32_scalar, to_fast};
 
 pub(crate) use super::differential::from_fast;
 
@@ -152,4 +156,126 @@ pub(crate) fn check_lines(f: impl Fn(&[Uuid], &mut [u8], bool)) {
             );
         }
     }
+}
+
+/// A base32 encoder against the portable one, for every alphabet, into a
+/// buffer whose bytes past the 26 must stay untouched.
+pub(crate) fn check_base32_encoder(encode: impl Fn(&[u8; 16], Digits32, &mut [u8; 26])) {
+    each_input(|b, _| {
+        for digits in Digits32::ALL {
+            let mut expected = [0u8; 26];
+            encode_base32_portable(b, digits, &mut expected);
+            let mut text = [0x55u8; 40];
+            let (body, rest) = text.split_first_chunk_mut::<26>().unwrap();
+            encode(b, digits, body);
+            assert_eq!(*body, expected, "{b:02x?} {digits:?}");
+            assert!(rest.iter().all(|&x| x == 0x55), "wrote past 26 bytes");
+        }
+    });
+}
+
+/// A base64url encoder against the portable one, into a buffer whose bytes
+/// past the 22 must stay untouched.
+pub(crate) fn check_base64url_encoder(encode: impl Fn(&[u8; 16], &mut [u8; 22])) {
+    each_input(|b, _| {
+        let mut expected = [0u8; 22];
+        encode_base64url_portable(b, &mut expected);
+        let mut text = [0x55u8; 40];
+        let (body, rest) = text.split_first_chunk_mut::<22>().unwrap();
+        encode(b, body);
+        assert_eq!(*body, expected, "{b:02x?}");
+        assert!(rest.iter().all(|&x| x == 0x55), "wrote past 22 bytes");
+    });
+}
+
+/// A base32 decoder (its [`Fast`] result: the Max UUID and a failure are
+/// one value) against the portable one, for every alphabet: every
+/// byte value in every position of valid texts (the edge digits' limits
+/// included). Every alphabet's own digits must be accepted in the middle,
+/// and nothing else.
+pub(crate) fn check_base32_decoder(decode: impl Fn(&[u8; 26], Digits32) -> Fast) {
+    for digits in Digits32::ALL {
+        for bytes in [[0x00; 16], [0xff; 16], [0x9c; 16]] {
+            let mut base = [0u8; 26];
+            encode_base32_portable(&bytes, digits, &mut base);
+            assert_eq!(decode(&base, digits), to_fast(Some(bytes)), "{digits:?}");
+            let accepted = digits.table();
+            for at in 0..26 {
+                for byte in 0..=255u8 {
+                    let mut s = base;
+                    s[at] = byte;
+                    let portable = decode_base32_portable(&s, digits);
+                    if (2..24).contains(&at) {
+                        assert_eq!(portable.is_some(), accepted[usize::from(byte)] < 32);
+                    }
+                    let got = decode(&s, digits);
+                    assert_eq!(got, to_fast(portable), "{digits:?} at {at} byte {byte:#x}");
+                }
+            }
+        }
+    }
+}
+
+/// A base64url decoder ([`Fast`], as above) against the portable one: every byte value in every
+/// position of valid texts, the last one's padding bits included.
+pub(crate) fn check_base64url_decoder(decode: impl Fn(&[u8; 22]) -> Fast) {
+    for bytes in [
+        [0x00; 16],
+        [0xff; 16],
+        *b"\xf8\x1d\x4f\xae\x7d\xec\x11\xd0\xa7\x65\x00\xa0\xc9\x1e\x6b\xf6",
+    ] {
+        let mut base = [0u8; 22];
+        encode_base64url_portable(&bytes, &mut base);
+        assert_eq!(decode(&base), to_fast(Some(bytes)));
+        for at in 0..22 {
+            for byte in 0..=255u8 {
+                let mut s = base;
+                s[at] = byte;
+                let portable = decode_base64url_portable(&s);
+                let digit = byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_';
+                if at < 21 {
+                    assert_eq!(portable.is_some(), digit, "at {at} byte {byte:#x}");
+                }
+                assert_eq!(decode(&s), to_fast(portable), "at {at} byte {byte:#x}");
+            }
+        }
+    }
+}
+
+/// A base58 group reader against the portable one: every byte value in
+/// every position of valid texts. Every digit must be accepted, and nothing
+/// else.
+pub(crate) fn check_base58_groups(groups: impl Fn(&[u8; 22]) -> Option<[u32; 6]>) {
+    const DIGITS: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    for base in [
+        *b"1111111111111111111111",
+        *b"YcVfxkQb6JRzqk5kF2tNLv",
+        *b"zzzzzzzzzzzzzzzzzzzzzz",
+    ] {
+        let expected = base58_groups_portable(&base);
+        assert!(expected.is_some());
+        assert_eq!(groups(&base), expected);
+        for at in 0..22 {
+            for byte in 0..=255u8 {
+                let mut s = base;
+                s[at] = byte;
+                let portable = base58_groups_portable(&s);
+                assert_eq!(portable.is_some(), DIGITS.contains(&byte), "byte {byte:#x}");
+                assert_eq!(groups(&s), portable, "at {at} byte {byte:#x}");
+            }
+        }
+    }
+    // Each group is its digits' value.
+    let g = base58_groups_portable(b"2121112111211121112112").unwrap();
+    assert_eq!(
+        g,
+        [
+            58,
+            58 * 58 * 58,
+            58 * 58 * 58,
+            58 * 58 * 58,
+            58 * 58 * 58,
+            58 * 58 * 58 + 1
+        ]
+    );
 }

@@ -15,7 +15,39 @@ pub(crate) const CROCKFORD_UPPER: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ
 /// Crockford's digits, lower case (a TypeID suffix).
 pub(crate) const CROCKFORD_LOWER: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
 /// RFC 4648 §7's "Extended Hex" digits.
-const HEX_UPPER: &[u8; 32] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
+pub(crate) const HEX_UPPER: &[u8; 32] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
+
+/// A 32-digit alphabet, for the base32 code paths shared by the forms.
+/// Encoding writes Crockford's digits in upper case ([`Digits32::Crockford`])
+/// or lower case ([`Digits32::CrockfordLower`]), and base32hex's in upper
+/// case; decoding accepts Crockford's in either case, Crockford's in lower
+/// case only (TypeID), and base32hex's in either case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Digits32 {
+    /// Crockford's alphabet, the number form (two zero bits in front).
+    Crockford,
+    /// Crockford's alphabet in lower case only (a TypeID suffix).
+    CrockfordLower,
+    /// RFC 4648 base32hex, the bytes form (two zero bits at the end).
+    Hex,
+}
+
+impl Digits32 {
+    /// Every alphabet, for the tests of the vector paths.
+    #[cfg(any(test, fuzzing))]
+    pub(crate) const ALL: [Digits32; 3] =
+        [Digits32::Crockford, Digits32::CrockfordLower, Digits32::Hex];
+
+    /// The decoding table of the characters this alphabet accepts.
+    #[inline(always)]
+    pub(crate) fn table(self) -> &'static [u8; 256] {
+        match self {
+            Digits32::Crockford => &CROCKFORD_ANY,
+            Digits32::CrockfordLower => &CROCKFORD_LOWER_ONLY,
+            Digits32::Hex => &HEX_ANY,
+        }
+    }
+}
 
 /// Not a digit, in a decoding table (its top three bits are set, so OR-ing
 /// the looked-up values of a whole text tells at once whether all were digits).
@@ -63,15 +95,28 @@ fn run(digits: &[u8], table: &[u8; 256], seen: &mut u8) -> u64 {
     bits
 }
 
-/// The number `v`, left-padded to 26 digits of `table`: two digits for the
-/// top 8 bits (the first is at most 7), then three runs of 8 digits for 40
-/// bits each.
-#[inline(always)]
-pub(crate) fn encode_number(v: u128, lower: bool, out: &mut [u8; 26]) {
-    let (table, map): (_, fn(u64) -> u64) = if lower {
-        (CROCKFORD_LOWER, |x| swar::crockford(x, b'a'))
-    } else {
-        (CROCKFORD_UPPER, |x| swar::crockford(x, b'A'))
+/// The 26 digits of `bytes` in `digits`, portably: for Crockford's, the
+/// number left-padded (two digits for the top 8 bits, the first at most 7,
+/// then three runs of 8 digits for 40 bits each); for base32hex, three runs
+/// of 8 digits, then the last byte right-padded.
+pub(crate) fn encode_portable(bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
+    let v = u128::from_be_bytes(*bytes);
+    let (table, map): (_, fn(u64) -> u64) = match digits {
+        Digits32::CrockfordLower => (CROCKFORD_LOWER, |x| swar::crockford(x, b'a')),
+        Digits32::Crockford => (CROCKFORD_UPPER, |x| swar::crockford(x, b'A')),
+        Digits32::Hex => {
+            for k in 0..3 {
+                put40(
+                    (v >> (88 - 40 * k)) as u64 & MASK40,
+                    swar::base32hex,
+                    &mut out[8 * k..],
+                );
+            }
+            let last = (v & 0xff) as usize;
+            out[24] = HEX_UPPER[last >> 3];
+            out[25] = HEX_UPPER[(last & 7) << 2];
+            return;
+        }
     };
     let top = (v >> 120) as usize;
     out[0] = table[top >> 5];
@@ -85,22 +130,83 @@ pub(crate) fn encode_number(v: u128, lower: bool, out: &mut [u8; 26]) {
     }
 }
 
+/// The number `v` as 26 of Crockford's digits (lower case if `lower`).
+#[inline(always)]
+pub(crate) fn encode_number(uuid: &Uuid, lower: bool, out: &mut [u8; 26]) {
+    let digits = if lower {
+        Digits32::CrockfordLower
+    } else {
+        Digits32::Crockford
+    };
+    crate::arch::encode_base32(uuid.as_bytes(), digits, out);
+}
+
 const MASK40: u64 = (1 << 40) - 1;
 
-/// The inverse of [`encode_number`], or `None` if a character is not a digit
-/// of `table` or the first is above 7.
-#[inline(always)]
-pub(crate) fn decode_number(s: &[u8; 26], table: &[u8; 256]) -> Option<u128> {
-    // Three runs (10, 8 and 8 digits: 48, 40 and 40 bits), each digit
-    // shifted in as it is looked up, so that few values are live at once.
-    let mut seen = 0u8;
-    let a = run(&s[..10], table, &mut seen);
-    let b = run(&s[10..18], table, &mut seen);
-    let c = run(&s[18..], table, &mut seen);
-    if (table[s[0] as usize] & !7) | (seen & !31) != 0 {
+/// The value of 24 digits (120 bits), portably, or `None` if one is not a
+/// character `digits` accepts.
+fn decode_run_portable(s: &[u8; 24], digits: Digits32) -> Option<u128> {
+    // Three runs of 8 digits (40 bits), each digit shifted in as it is
+    // looked up, so that few values are live at once.
+    let (table, mut seen) = (digits.table(), 0u8);
+    let a = run(&s[..8], table, &mut seen);
+    let b = run(&s[8..16], table, &mut seen);
+    let c = run(&s[16..], table, &mut seen);
+    if seen & !31 != 0 {
         return None;
     }
     Some((u128::from(a) << 80) | (u128::from(b) << 40) | u128::from(c))
+}
+
+impl Digits32 {
+    /// The 24 digits of a text that make 15 whole bytes: all but the first
+    /// two in the number form, all but the last two in the bytes form.
+    #[inline(always)]
+    pub(crate) fn run(self, s: &[u8; 26]) -> &[u8; 24] {
+        let run = match self {
+            Digits32::Hex => s.first_chunk::<24>(),
+            _ => s.last_chunk::<24>(),
+        };
+        run.unwrap_or(&[0; 24])
+    }
+
+    /// The byte the other two digits make (the first byte of the number
+    /// form: its first digit at most 7; the last byte of the bytes form: the
+    /// last digit's two padding bits zero), or `None` if they are not valid
+    /// there.
+    #[inline(always)]
+    pub(crate) fn edge_byte(self, s: &[u8; 26]) -> Option<u8> {
+        let table = self.table();
+        let (a, b, first_mask, second_mask, shift) = match self {
+            Digits32::Hex => (s[24], s[25], 31, 28, (3, 2)),
+            _ => (s[0], s[1], 7, 31, (5, 0)),
+        };
+        let (a, b) = (table[a as usize], table[b as usize]);
+        if (a & !first_mask) | (b & !second_mask) != 0 {
+            return None;
+        }
+        Some((a << shift.0) | (b >> shift.1))
+    }
+}
+
+/// The 16 bytes of a 26-digit text in `digits` (either form), portably, or
+/// `None` if it is not one.
+pub(crate) fn decode_portable(s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]> {
+    let edge = digits.edge_byte(s);
+    let run = decode_run_portable(digits.run(s), digits)?;
+    let edge = u128::from(edge?);
+    let v = match digits {
+        Digits32::Hex => (run << 8) | edge,
+        _ => (edge << 120) | run,
+    };
+    Some(v.to_be_bytes())
+}
+
+/// The inverse of [`encode_number`], or `None` if a character is not a digit
+/// `digits` accepts or the first is above 7.
+#[inline(always)]
+pub(crate) fn decode_number(s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
+    crate::arch::decode_base32(s, digits)
 }
 
 /// Why `s` (26 bytes) is not the number form in `table`: the first bad
@@ -159,8 +265,8 @@ pub(crate) fn exact<const N: usize>(s: &[u8], encoding: Encoding) -> Result<&[u8
 
 fn crockford(s: &[u8], encoding: Encoding) -> Result<Uuid, DecodeError> {
     let digits = exact::<26>(s, encoding)?;
-    match decode_number(digits, &CROCKFORD_ANY) {
-        Some(v) => Ok(Uuid::from_u128(v)),
+    match decode_number(digits, Digits32::Crockford) {
+        Some(u) => Ok(u),
         None => Err(diagnose_number(
             s,
             0,
@@ -183,7 +289,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base32().to_string(), "7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
     /// ```
     Base32, 26, base32, "7R3N7TWZFC278AES80M34HWTZP",
-    |v, out| { encode_number(v, false, out) }
+    |uuid, out| { encode_number(uuid, false, out) }
 );
 
 encoding_adapter!(
@@ -201,14 +307,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base32hex().to_string(), "VVVVVVVVVVVVVVVVVVVVVVVVVS");
     /// ```
     Base32Hex, 26, base32hex, "V0EKVBJTTG8T19R502GCI7JBUO",
-    |v, out| {
-        for k in 0..3 {
-            put40((v >> (88 - 40 * k)) as u64 & MASK40, swar::base32hex, &mut out[8 * k..]);
-        }
-        let last = (v & 0xff) as usize;
-        out[24] = HEX_UPPER[last >> 3];
-        out[25] = HEX_UPPER[(last & 7) << 2];
-    }
+    |uuid, out| { crate::arch::encode_base32(uuid.as_bytes(), Digits32::Hex, out) }
 );
 
 impl Base32 {
@@ -229,7 +328,7 @@ impl Base32 {
         let Some(out) = buf.first_chunk_mut::<26>() else {
             crate::fmt::buffer_too_small(len, 26)
         };
-        encode_number(self.0.as_u128(), true, out);
+        encode_number(&self.0, true, out);
         // SAFETY: `encode_number` filled `out` with ASCII only.
         unsafe { core::str::from_utf8_unchecked_mut(out) }
     }
@@ -333,16 +432,8 @@ impl Uuid {
     /// ```
     pub fn parse_base32hex<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        let digits = exact::<26>(s, Encoding::Base32Hex)?;
-        let mut seen = 0u8;
-        let a = run(&digits[0..8], &HEX_ANY, &mut seen);
-        let b = run(&digits[8..16], &HEX_ANY, &mut seen);
-        let c = run(&digits[16..24], &HEX_ANY, &mut seen);
-        let (d24, d25) = (HEX_ANY[digits[24] as usize], HEX_ANY[digits[25] as usize]);
-        if ((seen | d24) & !31) | (d25 & !28) == 0 {
-            let last = (u128::from(d24) << 3) | u128::from(d25 >> 2);
-            let v = (u128::from(a) << 88) | (u128::from(b) << 48) | (u128::from(c) << 8) | last;
-            return Ok(Uuid::from_u128(v));
+        if let Some(u) = decode_number(exact::<26>(s, Encoding::Base32Hex)?, Digits32::Hex) {
+            return Ok(u);
         }
         Err(diagnose_bytes(
             s,
@@ -380,9 +471,4 @@ pub(crate) fn diagnose_bytes(
         }
     }
     unreachable_valid(encoding)
-}
-
-/// The lower-case-only Crockford table (TypeID).
-pub(crate) fn lower_table() -> &'static [u8; 256] {
-    &CROCKFORD_LOWER_ONLY
 }

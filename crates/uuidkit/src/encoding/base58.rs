@@ -8,8 +8,9 @@
 //! corrections per 128-by-64-bit step, with a reciprocal computed at compile
 //! time), which splits the value into two 10-digit parts and a 2-digit top;
 //! the parts then become digits independently, two at a time from a table
-//! of the 58^2 pairs. The decoder multiplies by
-//! 58^5 per chunk of five digits.
+//! of the 58^2 pairs. The decoder reads the digits in groups of four
+//! (vector code where the CPU has it) and joins the groups with a few
+//! multiplications.
 
 use super::base32::{decode_table, diagnose_bytes, exact};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, encoding_adapter};
@@ -18,7 +19,7 @@ use crate::Uuid;
 const DIGITS: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 static TABLE: [u8; 256] = decode_table(DIGITS, false);
 
-/// 58^5, the value of one chunk of five digits.
+/// 58^5, the value of five digits.
 const CHUNK: u64 = 58u64.pow(5);
 
 #[cfg(test)]
@@ -136,7 +137,7 @@ fn encode(v: u128, out: &mut [u8; 22]) {
     out[..2].copy_from_slice(&PAIRS[top as usize]);
 }
 
-/// `v × m + a`, or `None` past 2^128 − 1 (`m`, `a` below 2^32).
+/// `v × m + a`, or `None` past 2^128 − 1 (`m`, `a` below 2^48).
 #[inline(always)]
 fn mul_add(v: u128, m: u64, a: u64) -> Option<u128> {
     let lo = u128::from(v as u64) * u128::from(m) + u128::from(a);
@@ -147,30 +148,39 @@ fn mul_add(v: u128, m: u64, a: u64) -> Option<u128> {
     Some((hi << 64) | u128::from(lo as u64))
 }
 
-/// The value of 22 digits; `Err(true)` if one is not a digit, `Err(false)`
-/// if the value does not fit in 128 bits.
-#[inline(always)]
-fn decode(s: &[u8; 22]) -> Result<u128, bool> {
+/// 58^4, the value of one group of four digits.
+const GROUP: u64 = 58u64.pow(4);
+
+/// The values of a text's digit groups, portably: the first two digits,
+/// then five groups of four (each below 58^4); `None` if a character is not
+/// a digit.
+pub(crate) fn groups_portable(s: &[u8; 22]) -> Option<[u32; 6]> {
     let mut seen = 0u8;
     let mut digit = |c: u8| {
         let d = TABLE[c as usize];
         seen |= d;
-        u64::from(d)
+        u32::from(d)
     };
-    let mut v = u128::from(digit(s[0]) * 58 + digit(s[1]));
-    let mut over = false;
-    for chunk in s[2..].chunks_exact(5) {
-        let c = chunk.iter().fold(0u64, |acc, &ch| acc * 58 + digit(ch));
-        match mul_add(v, CHUNK, c) {
-            Some(next) => v = next,
-            None => over = true,
-        }
+    let mut g = [0u32; 6];
+    g[0] = digit(s[0]) * 58 + digit(s[1]);
+    for (k, chunk) in s[2..].chunks_exact(4).enumerate() {
+        g[k + 1] = chunk.iter().fold(0, |acc, &ch| acc * 58 + digit(ch));
     }
     // Digits are below 64 and `BAD` is not: any top bit means a non-digit.
-    if seen & !63 != 0 {
-        return Err(true);
-    }
-    if over { Err(false) } else { Ok(v) }
+    (seen & !63 == 0).then_some(g)
+}
+
+/// The value of 22 digits; `Err(true)` if one is not a digit, `Err(false)`
+/// if the value does not fit in 128 bits.
+#[inline(always)]
+fn decode(s: &[u8; 22]) -> Result<u128, bool> {
+    let g = crate::arch::base58_groups(s).ok_or(true)?.map(u64::from);
+    // Pairs of groups (below 58^8 < 2^47), then the whole value.
+    let a = g[0] * GROUP + g[1];
+    let b = g[2] * GROUP + g[3];
+    let c = g[4] * GROUP + g[5];
+    let high = u128::from(a) * u128::from(GROUP * GROUP) + u128::from(b);
+    mul_add(high, GROUP * GROUP, c).ok_or(false)
 }
 
 encoding_adapter!(
@@ -185,7 +195,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base58().to_string(), "YcVfxkQb6JRzqk5kF2tNLv");
     /// ```
     Base58, 22, base58, "Xe22UfxT3rxcKJEAfL5373",
-    |v, out| { encode(v, out) }
+    |uuid, out| { encode(uuid.as_u128(), out) }
 );
 
 impl Uuid {
@@ -218,7 +228,10 @@ impl Uuid {
     pub fn parse_base58<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
         match decode(exact::<22>(s, Encoding::Base58)?) {
-            Ok(v) => Ok(Uuid::from_u128(v)),
+            Ok(v) => Ok(super::uuid_one_store(
+                ((v >> 64) as u64).swap_bytes(),
+                (v as u64).swap_bytes(),
+            )),
             Err(true) => Err(diagnose_bytes(
                 s,
                 &TABLE,

@@ -20,16 +20,42 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base64url().to_string(), "_____________________w");
     /// ```
     Base64Url, 22, base64url, "-B1Prn3sEdCnZQCgyR5r9g",
-    |v, out| {
-        // Two groups of six bytes, eight digits each; then the last four
-        // bytes, shifted as a third group, of which six digits are used (the
-        // last with four zero bits).
-        out[..8].copy_from_slice(&swar::base64url(swar::spread6((v >> 80) as u64)).to_be_bytes());
-        out[8..16].copy_from_slice(&swar::base64url(swar::spread6((v >> 32) as u64 & MASK48)).to_be_bytes());
-        let last = swar::base64url(swar::spread6((v as u64 & 0xffff_ffff) << 16)).to_be_bytes();
-        out[16..22].copy_from_slice(&last[..6]);
-    }
+    |uuid, out| { crate::arch::encode_base64url(uuid.as_bytes(), out) }
 );
+
+/// The base64url text of `bytes`, portably.
+pub(crate) fn encode_portable(bytes: &[u8; 16], out: &mut [u8; 22]) {
+    // Two groups of six bytes, eight digits each; then the last four bytes,
+    // shifted as a third group, of which six digits are used (the last with
+    // four zero bits).
+    let v = u128::from_be_bytes(*bytes);
+    out[..8].copy_from_slice(&swar::base64url(swar::spread6((v >> 80) as u64)).to_be_bytes());
+    out[8..16]
+        .copy_from_slice(&swar::base64url(swar::spread6((v >> 32) as u64 & MASK48)).to_be_bytes());
+    let last = swar::base64url(swar::spread6((v as u64 & 0xffff_ffff) << 16)).to_be_bytes();
+    out[16..22].copy_from_slice(&last[..6]);
+}
+
+/// The 16 bytes of a base64url text, portably, or `None` if a character is
+/// not in the alphabet or the last one's four padding bits are not zero.
+pub(crate) fn decode_portable(digits: &[u8; 22]) -> Option<[u8; 16]> {
+    let (mut v, mut seen) = (0u128, 0u8);
+    for k in 0..5 {
+        let mut bits = 0u32;
+        for &c in &digits[4 * k..4 * k + 4] {
+            let d = TABLE[c as usize];
+            seen |= d;
+            bits = (bits << 6) | u32::from(d & 63);
+        }
+        v = (v << 24) | u128::from(bits);
+    }
+    let (d20, d21) = (TABLE[digits[20] as usize], TABLE[digits[21] as usize]);
+    if ((seen | d20) & !63) | (d21 & !48) != 0 {
+        return None;
+    }
+    let last = (u32::from(d20) << 2) | u32::from(d21 >> 4);
+    Some(((v << 8) | u128::from(last)).to_be_bytes())
+}
 
 impl Uuid {
     /// The [`Base64Url`] form, `-B1Prn3sEdCnZQCgyR5r9g`.
@@ -61,21 +87,8 @@ impl Uuid {
     /// ```
     pub fn parse_base64url<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        let digits = exact::<22>(s, Encoding::Base64Url)?;
-        let (mut v, mut seen) = (0u128, 0u8);
-        for k in 0..5 {
-            let mut bits = 0u32;
-            for &c in &digits[4 * k..4 * k + 4] {
-                let d = TABLE[c as usize];
-                seen |= d;
-                bits = (bits << 6) | u32::from(d & 63);
-            }
-            v = (v << 24) | u128::from(bits);
-        }
-        let (d20, d21) = (TABLE[digits[20] as usize], TABLE[digits[21] as usize]);
-        if ((seen | d20) & !63) | (d21 & !48) == 0 {
-            let last = (u32::from(d20) << 2) | u32::from(d21 >> 4);
-            return Ok(Uuid::from_u128((v << 8) | u128::from(last)));
+        if let Some(u) = crate::arch::decode_base64url(exact::<22>(s, Encoding::Base64Url)?) {
+            return Ok(u);
         }
         Err(diagnose_bytes(
             s,

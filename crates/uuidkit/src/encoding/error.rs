@@ -132,12 +132,60 @@ pub enum DecodeErrorKind {
 ///     "invalid base58 character '0' at position 19: expected 1-9, A-Z or a-z, without I, O and l"
 /// );
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+// Packed into 17 bytes with the layout `ParseError` has, for the same
+// reason (see there): `Result<Uuid, DecodeError>` is 17 bytes, the `Ok` UUID
+// at offset 0, and an unpacked error made it 48.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct DecodeError {
-    encoding: Encoding,
-    kind: DecodeErrorKind,
-    position: Option<usize>,
+    /// The [`Encoding`], as its number.
+    encoding: u8,
+    /// The expected [`Alphabet`] as its number (a character or byte kind).
+    alphabet: u8,
+    /// The expected length (`InvalidLength`: 22 or 26).
+    expected: u8,
+    /// Always zero.
+    reserved: u8,
+    /// See `crate::error::pack_position`.
+    position: [u8; 4],
+    /// What was found (a length, a character or a byte), little-endian.
+    found: [u8; 8],
+    /// Which [`DecodeErrorKind`] variant.
+    tag: Tag,
 }
+
+/// The variants of [`DecodeErrorKind`], one byte.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+enum Tag {
+    InvalidLength,
+    InvalidCharacter,
+    InvalidByte,
+    Overflow,
+    PrefixTooLong,
+}
+
+/// Every encoding and alphabet in the order of their numbers.
+const ENCODINGS: [Encoding; 6] = [
+    Encoding::Base32,
+    Encoding::Ulid,
+    Encoding::Base32Hex,
+    Encoding::Base58,
+    Encoding::Base64Url,
+    Encoding::TypeId,
+];
+const ALPHABETS: [Alphabet; 10] = [
+    Alphabet::Base32,
+    Alphabet::Base32First,
+    Alphabet::Base32Lower,
+    Alphabet::Base32Hex,
+    Alphabet::Base32HexLast,
+    Alphabet::Base58,
+    Alphabet::Base64Url,
+    Alphabet::Base64UrlLast,
+    Alphabet::PrefixLetter,
+    Alphabet::PrefixCharacter,
+];
 
 impl DecodeError {
     #[cold]
@@ -146,10 +194,27 @@ impl DecodeError {
         kind: DecodeErrorKind,
         position: Option<usize>,
     ) -> Self {
+        let (tag, found, alphabet, expected) = match kind {
+            DecodeErrorKind::InvalidLength { found, expected } => {
+                (Tag::InvalidLength, found as u64, 0, expected as u8)
+            }
+            DecodeErrorKind::InvalidCharacter { found, expected } => {
+                (Tag::InvalidCharacter, found as u64, expected as u8, 0)
+            }
+            DecodeErrorKind::InvalidByte { found, expected } => {
+                (Tag::InvalidByte, found as u64, expected as u8, 0)
+            }
+            DecodeErrorKind::Overflow => (Tag::Overflow, 0, 0, 0),
+            DecodeErrorKind::PrefixTooLong { found } => (Tag::PrefixTooLong, found as u64, 0, 0),
+        };
         DecodeError {
-            encoding,
-            kind,
-            position,
+            encoding: encoding as u8,
+            alphabet,
+            expected,
+            reserved: 0,
+            position: crate::error::pack_position(position),
+            found: found.to_le_bytes(),
+            tag,
         }
     }
 
@@ -161,7 +226,7 @@ impl DecodeError {
     /// ```
     #[inline]
     pub const fn encoding(&self) -> Encoding {
-        self.encoding
+        ENCODINGS[self.encoding as usize]
     }
 
     /// What went wrong.
@@ -173,7 +238,30 @@ impl DecodeError {
     /// ```
     #[inline]
     pub const fn kind(&self) -> DecodeErrorKind {
-        self.kind
+        let found = u64::from_le_bytes(self.found);
+        let expected = ALPHABETS[self.alphabet as usize];
+        match self.tag {
+            Tag::InvalidLength => DecodeErrorKind::InvalidLength {
+                found: found as usize,
+                expected: self.expected as usize,
+            },
+            Tag::InvalidCharacter => DecodeErrorKind::InvalidCharacter {
+                // Made from a `char`, so always one.
+                found: match char::from_u32(found as u32) {
+                    Some(c) => c,
+                    None => char::REPLACEMENT_CHARACTER,
+                },
+                expected,
+            },
+            Tag::InvalidByte => DecodeErrorKind::InvalidByte {
+                found: found as u8,
+                expected,
+            },
+            Tag::Overflow => DecodeErrorKind::Overflow,
+            Tag::PrefixTooLong => DecodeErrorKind::PrefixTooLong {
+                found: found as usize,
+            },
+        }
     }
 
     /// Where it went wrong: the 0-based byte offset of the bad character, or
@@ -190,7 +278,17 @@ impl DecodeError {
     /// ```
     #[inline]
     pub const fn position(&self) -> Option<usize> {
-        self.position
+        crate::error::unpack_position(self.position)
+    }
+}
+
+impl fmt::Debug for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecodeError")
+            .field("encoding", &self.encoding())
+            .field("kind", &self.kind())
+            .field("position", &self.position())
+            .finish()
     }
 }
 
@@ -223,8 +321,8 @@ impl fmt::Display for Alphabet {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (enc, at) = (self.encoding, self.position.unwrap_or(0));
-        let what = match self.kind {
+        let (enc, at, kind) = (self.encoding(), self.position().unwrap_or(0), self.kind());
+        let what = match kind {
             DecodeErrorKind::InvalidCharacter {
                 expected: Alphabet::PrefixLetter | Alphabet::PrefixCharacter,
                 ..
@@ -238,7 +336,7 @@ impl fmt::Display for DecodeError {
                 _ => "",
             },
         };
-        match self.kind {
+        match kind {
             DecodeErrorKind::InvalidLength { found, expected } => match enc {
                 Encoding::TypeId => write!(
                     f,
@@ -288,3 +386,65 @@ const fn enc_name(enc: Encoding) -> &'static str {
 }
 
 impl core::error::Error for DecodeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Uuid;
+
+    /// The success path's layout (see the comment on `DecodeError`).
+    #[test]
+    fn decode_result_is_small() {
+        assert_eq!(core::mem::size_of::<DecodeError>(), 17);
+        assert_eq!(core::mem::size_of::<Result<Uuid, DecodeError>>(), 17);
+    }
+
+    /// Every kind, encoding and alphabet comes back out as it went in.
+    #[test]
+    fn packing_keeps_every_field() {
+        let kinds = [
+            DecodeErrorKind::InvalidLength {
+                found: usize::MAX,
+                expected: 26,
+            },
+            DecodeErrorKind::InvalidLength {
+                found: 0,
+                expected: 22,
+            },
+            DecodeErrorKind::Overflow,
+            DecodeErrorKind::PrefixTooLong { found: 64 },
+        ];
+        let per_alphabet = ALPHABETS.iter().flat_map(|&expected| {
+            [
+                DecodeErrorKind::InvalidCharacter {
+                    found: '\u{10ffff}',
+                    expected,
+                },
+                DecodeErrorKind::InvalidCharacter {
+                    found: 'é',
+                    expected,
+                },
+                DecodeErrorKind::InvalidByte {
+                    found: 0xff,
+                    expected,
+                },
+            ]
+        });
+        for kind in kinds.into_iter().chain(per_alphabet) {
+            for encoding in ENCODINGS {
+                for position in [None, Some(0), Some(89), Some(usize::MAX)] {
+                    let e = DecodeError::new(encoding, kind, position);
+                    assert_eq!((e.encoding(), e.kind()), (encoding, kind));
+                    let saturated = position.map(|p| p.min(u32::MAX as usize - 1));
+                    assert_eq!(e.position(), saturated);
+                }
+            }
+        }
+        for (i, a) in ALPHABETS.iter().enumerate() {
+            assert_eq!(*a as usize, i);
+        }
+        for (i, e) in ENCODINGS.iter().enumerate() {
+            assert_eq!(*e as usize, i);
+        }
+    }
+}

@@ -26,6 +26,18 @@ pub use base64::Base64Url;
 pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
 pub use typeid::TypeId;
 
+pub(crate) use base32::Digits32;
+pub(crate) use base58::groups_portable as base58_groups_portable;
+// The alphabets, for the vector paths' tables.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};
+pub(crate) use base32::{
+    decode_portable as decode_base32_portable, encode_portable as encode_base32_portable,
+};
+pub(crate) use base64::{
+    decode_portable as decode_base64url_portable, encode_portable as encode_base64url_portable,
+};
+
 use crate::Uuid;
 
 impl Encoding {
@@ -50,6 +62,17 @@ impl Encoding {
             Encoding::TypeId => TypeId::parse(s).map(|t| t.uuid()),
         }
     }
+}
+
+/// The UUID whose bytes, read as two little-endian words, are `lo` and
+/// `hi`, written with one 16-byte store where the CPU has one (see
+/// [`crate::arch::store_16`]): a caller that copies the result in 16-byte
+/// pieces then takes it straight from that store.
+#[inline(always)]
+pub(crate) fn uuid_one_store(lo: u64, hi: u64) -> Uuid {
+    let mut bytes = [0u8; 16];
+    crate::arch::store_16(&mut bytes, lo, hi);
+    Uuid::from_bytes(bytes)
 }
 
 /// The character (or, if not UTF-8, the byte) at `at` as an error kind.
@@ -91,7 +114,7 @@ macro_rules! encoding_adapter {
 
             #[inline(always)]
             fn write(&self, $out: &mut [u8; $len]) {
-                let $uuid = self.0.as_u128();
+                let $uuid = &self.0;
                 $write
             }
 

@@ -6,6 +6,7 @@ pub(crate) mod cpu;
 pub(crate) mod decode;
 pub(crate) mod encode;
 pub(crate) mod lines;
+pub(crate) mod short;
 
 #[cfg(feature = "std")]
 pub(crate) mod chacha;
