@@ -1,6 +1,8 @@
 //! Distributed generation (RFC 9562 §6.4: "embedded node id → SHOULD use
 //! UUIDv8"): a v8 layout of milliseconds, a node ID, a counter and random
-//! bits, on the counter engine v7 uses.
+//! bits, on the counter engine v7 uses. The node comes from a
+//! [`NodeSource`]: a fixed one ([`V8Distributed::builder`]) or any other,
+//! such as a registry lease ([`V8Distributed::builder_from`]).
 
 use rand_core::Rng;
 
@@ -8,7 +10,7 @@ use crate::generator::{
     ClockBackPolicy, CounterOptions, EngineCore, GenError, Generator, NoReserve, Reading, Reserve,
     RolloverPolicy,
 };
-use crate::{Clock, Uuid, V7State};
+use crate::{Clock, NodeSource, StaticNode, Uuid, V7State};
 
 const MASK_62: u128 = (1 << 62) - 1;
 /// The bits after the timestamp, skipping the version and variant.
@@ -27,14 +29,16 @@ const PAYLOAD_BITS: u32 = 74;
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct V8DistributedBuilder {
-    node_id: u64,
+pub struct V8DistributedBuilder<N = StaticNode> {
+    /// The source, or why a fixed node given to `builder` is invalid
+    /// (reported by `build`, after the width check).
+    node: Result<N, GenError>,
     node_bits: u8,
     counter_bits: u8,
     options: CounterOptions,
 }
 
-impl V8DistributedBuilder {
+impl<N> V8DistributedBuilder<N> {
     /// The counter width, 0..=42, with `node_bits + counter_bits` at most 74.
     /// Default 24.
     ///
@@ -43,7 +47,7 @@ impl V8DistributedBuilder {
     /// let err = V8Distributed::builder(1, 8).counter_bits(43).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 0..=42, found 43");
     /// ```
-    pub const fn counter_bits(mut self, bits: u8) -> V8DistributedBuilder {
+    pub const fn counter_bits(mut self, bits: u8) -> V8DistributedBuilder<N> {
         self.counter_bits = bits;
         self
     }
@@ -56,7 +60,7 @@ impl V8DistributedBuilder {
     /// let err = V8Distributed::builder(1, 8).counter_bits(4).guard_bits(4).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// ```
-    pub const fn guard_bits(mut self, bits: u8) -> V8DistributedBuilder {
+    pub const fn guard_bits(mut self, bits: u8) -> V8DistributedBuilder<N> {
         self.options.guard_bits = bits;
         self
     }
@@ -73,7 +77,7 @@ impl V8DistributedBuilder {
     /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::CounterExhausted);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn rollover(mut self, policy: RolloverPolicy) -> V8DistributedBuilder {
+    pub const fn rollover(mut self, policy: RolloverPolicy) -> V8DistributedBuilder<N> {
         self.options.rollover = policy;
         self
     }
@@ -95,17 +99,20 @@ impl V8DistributedBuilder {
         mut self,
         policy: ClockBackPolicy,
         tolerance_ns: u64,
-    ) -> V8DistributedBuilder {
+    ) -> V8DistributedBuilder<N> {
         self.options.clock_back = policy;
         self.options.tolerance_ns = tolerance_ns;
         self
     }
+}
 
+impl<N: NodeSource> V8DistributedBuilder<N> {
     /// Checks the configuration and makes the generator.
     ///
     /// # Errors
     /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when a
-    /// width is out of range or the node ID does not fit its width.
+    /// width is out of range (a source's [`bits`](NodeSource::bits) included)
+    /// or a fixed node ID does not fit its width.
     ///
     /// ```
     /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V8Distributed};
@@ -117,19 +124,14 @@ impl V8DistributedBuilder {
         self,
         clock: C,
         rng: R,
-    ) -> Result<V8Distributed<C, R>, GenError> {
+    ) -> Result<V8Distributed<C, R, NoReserve, N>, GenError> {
         if !(1..=32).contains(&self.node_bits) {
             return Err(GenError::config(
                 "node bits in 1..=32",
                 self.node_bits.into(),
             ));
         }
-        if self.node_id >> self.node_bits != 0 {
-            return Err(GenError::config(
-                "a node id that fits the node bits",
-                self.node_id,
-            ));
-        }
+        let node = self.node?;
         if self.counter_bits > 42 {
             return Err(GenError::config(
                 "counter bits in 0..=42",
@@ -140,8 +142,9 @@ impl V8DistributedBuilder {
             clock,
             rng,
             core: EngineCore::new(self.options.spec(0, self.counter_bits, 0)?, NoReserve),
-            node_id: self.node_id,
+            node,
             node_bits: self.node_bits.into(),
+            epoch: None,
         })
     }
 }
@@ -159,10 +162,18 @@ impl V8DistributedBuilder {
 /// | the rest (`74 − node_bits − counter_bits`) | random |
 ///
 /// with the variant `10` at bits 64–65 (the 74 payload bits skip bits 48–51 and
-/// 64–65). One generator's output strictly increases (same rules as
-/// [`V7Generator`](crate::V7Generator) Method 1); UUIDs of different nodes never
-/// collide within a millisecond as long as node IDs are unique. The node ID
-/// should not be a MAC address (§6.4).
+/// 64–65). While its node stays the same, one generator's output strictly
+/// increases (same rules as [`V7Generator`](crate::V7Generator) Method 1);
+/// UUIDs of different nodes never collide, whatever the random bits, as long
+/// as node IDs are unique. The node ID should not be a MAC address (§6.4).
+///
+/// The node is asked of the [`NodeSource`] before every UUID. If the source
+/// holds none, `generate` returns
+/// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+/// nothing; if it holds a new node (a new epoch), the counter restarts as in
+/// a new generator (from the clock, with a fresh random seed), so nothing of
+/// the old node's sequence carries over. `fill` asks once per UUID, like
+/// `generate`.
 ///
 /// ```
 /// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
@@ -174,12 +185,14 @@ impl V8DistributedBuilder {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Debug)]
-pub struct V8Distributed<C, R, S: Reserve<V7State> = NoReserve> {
+pub struct V8Distributed<C, R, S: Reserve<V7State> = NoReserve, N = StaticNode> {
     clock: C,
     rng: R,
     core: EngineCore<S>,
-    node_id: u64,
+    node: N,
     node_bits: u32,
+    /// The epoch of the node of the last UUID; `None` before the first.
+    epoch: Option<u64>,
 }
 
 impl V8Distributed<(), ()> {
@@ -194,15 +207,37 @@ impl V8Distributed<(), ()> {
     /// ```
     pub const fn builder(node_id: u64, node_bits: u8) -> V8DistributedBuilder {
         V8DistributedBuilder {
-            node_id,
+            node: StaticNode::new(node_id, node_bits),
             node_bits,
+            counter_bits: 24,
+            options: CounterOptions::DEFAULT,
+        }
+    }
+
+    /// The builder for nodes from `source`, of its [`bits`](NodeSource::bits)
+    /// (1..=32 here), with the defaults of [`builder`](Self::builder). Pass
+    /// an `Arc` of a shared source (a [`NodeSlot`](crate::NodeSlot)) to keep
+    /// a handle on it, or a `&` of one.
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, NodeSlot, ThreadRng, V8Distributed};
+    /// let slot = NodeSlot::new(8)?;
+    /// let mut g = V8Distributed::builder_from(&slot).counter_bits(12).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
+    /// slot.set(0x5A)?;
+    /// assert_eq!(g.generate()?.custom_b().unwrap() >> 4, 0x5A); // 8 node bits, then the counter
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn builder_from<N: NodeSource>(source: N) -> V8DistributedBuilder<N> {
+        V8DistributedBuilder {
+            node_bits: source.bits(),
+            node: Ok(source),
             counter_bits: 24,
             options: CounterOptions::DEFAULT,
         }
     }
 }
 
-impl<C, R, S: Reserve<V7State>> V8Distributed<C, R, S> {
+impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// Binds the generator to a [`Reserve`] store (stable storage); timestamps
     /// are milliseconds and the state a [`V7State`] (millisecond and counter).
     /// The current store is released.
@@ -224,14 +259,27 @@ impl<C, R, S: Reserve<V7State>> V8Distributed<C, R, S> {
     /// assert_eq!(g.generate()?.custom_a(), Some(1_700_000_000_006)); // above the store's mark
     /// # Ok::<(), GenError>(())
     /// ```
-    pub fn with_store<S2: Reserve<V7State>>(self, store: S2) -> V8Distributed<C, R, S2> {
+    pub fn with_store<S2: Reserve<V7State>>(self, store: S2) -> V8Distributed<C, R, S2, N> {
         V8Distributed {
             clock: self.clock,
             rng: self.rng,
             core: self.core.rebind(store),
-            node_id: self.node_id,
+            node: self.node,
             node_bits: self.node_bits,
+            epoch: self.epoch,
         }
+    }
+
+    /// The node source.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, NodeSource, ThreadRng, V8Distributed};
+    /// let g = V8Distributed::builder(0x2A, 6).build(ManualClock::new(0), ThreadRng)?;
+    /// assert_eq!(g.node_source().current()?.value(), 0x2A);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn node_source(&self) -> &N {
+        &self.node
     }
 
     /// The store.
@@ -273,11 +321,13 @@ impl<C, R, S: Reserve<V7State>> V8Distributed<C, R, S> {
     }
 }
 
-impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V8Distributed<C, R, S> {
+impl<C: Clock, R: Rng, S: Reserve<V7State>, N: NodeSource> Generator for V8Distributed<C, R, S, N> {
     /// The next UUID at the clock's current time.
     ///
     /// # Errors
-    /// As [`V7Generator`](crate::V7Generator)'s.
+    /// As [`V7Generator`](crate::V7Generator)'s, and
+    /// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) when the
+    /// node source holds no node.
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
@@ -287,6 +337,24 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V8Distributed<C, R, S>
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     fn generate(&mut self) -> Result<Uuid, GenError> {
+        let node = self.node.current().map_err(GenError::from_node_lost)?;
+        if u32::from(node.bits()) != self.node_bits {
+            // A source must keep its width; a wider value would spill into
+            // the counter.
+            return Err(GenError::config(
+                "a node id as wide as the source's bits",
+                node.bits().into(),
+            ));
+        }
+        match self.epoch {
+            Some(epoch) if epoch == node.epoch() => {}
+            Some(_) => {
+                // A new node: nothing of the old node's counter carries over.
+                self.core.restart();
+                self.epoch = Some(node.epoch());
+            }
+            None => self.epoch = Some(node.epoch()),
+        }
         let value = self
             .core
             .next(&self.clock, &mut self.rng, &mut Reading::of(&self.clock))?;
@@ -294,7 +362,7 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V8Distributed<C, R, S>
         let random_bits = PAYLOAD_BITS - self.node_bits - self.core.spec().counter_bits;
         let r = (((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128)
             & ((1u128 << random_bits) - 1);
-        let field = ((self.node_id as u128) << (PAYLOAD_BITS - self.node_bits))
+        let field = ((node.value() as u128) << (PAYLOAD_BITS - self.node_bits))
             | (counter << random_bits)
             | r;
         Ok(Uuid::new_v8_from_parts(

@@ -206,6 +206,7 @@ mod distributed;
 #[cfg(feature = "std")]
 mod fork;
 mod generator;
+mod node;
 #[cfg(feature = "std")]
 mod rng;
 mod v1;
@@ -252,6 +253,9 @@ pub use crate::generator::{
     ClockBackPolicy, GenError, GenErrorKind, Generator, NoReserve, Reservation, Reserve,
     RolloverPolicy,
 };
+#[cfg(feature = "std")]
+pub use crate::node::NodeSlot;
+pub use crate::node::{NodeId, NodeLost, NodeLostKind, NodeSource, RandomNode, StaticNode};
 #[cfg(feature = "std")]
 pub use crate::rng::{RESEED_INTERVAL, ThreadRng};
 pub use crate::v1::{V1Builder, V1Generator, V1State};

@@ -317,6 +317,13 @@ impl<S: Reserve<V7State>> EngineCore<S> {
         }
     }
 
+    /// Forgets the last value: the next one starts from the clock with a
+    /// fresh counter, as for a new generator (the store still bounds it).
+    pub(crate) fn restart(&mut self) {
+        self.engine.started = false;
+        self.engine.pinned = false;
+    }
+
     /// Restores `state` as if its value had been handed out last (counter
     /// bits beyond the configured width dropped); `valid == false` is ignored.
     pub(crate) fn set_state(&mut self, state: V7State) {

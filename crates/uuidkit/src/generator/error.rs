@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::NodeLost;
+
 /// Why a generator returned no UUID. Opaque: ask [`GenError::kind`].
 ///
 /// ```
@@ -17,12 +19,25 @@ use core::fmt;
 /// assert_eq!(err.to_string(), "counter exhausted: expected a clock tick after 1700000000000000000 ns, found the clock at 1700000000000000000 ns");
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GenError {
     kind: GenErrorKind,
-    what: &'static str,
-    expected: u64,
-    found: u64,
+    detail: Detail,
+}
+
+/// What a [`GenError`] carries besides its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Detail {
+    /// What was expected (a config field, for `InvalidConfig`), and the
+    /// values expected and found.
+    Values {
+        what: &'static str,
+        expected: u64,
+        found: u64,
+    },
+    /// Why the node is gone, for [`GenErrorKind::NodeLost`] (inline, so the
+    /// error stays `Copy` and allocation-free).
+    Lost(NodeLost),
 }
 
 /// The kind of a [`GenError`].
@@ -46,6 +61,11 @@ pub enum GenErrorKind {
     InvalidConfig,
     /// A [`Reserve`](crate::Reserve) implementation (stable storage) failed.
     Store,
+    /// The generator's [`NodeSource`](crate::NodeSource) holds no node (not
+    /// acquired yet, released, lost to a conflict, unreachable, not renewed):
+    /// [`GenError::node_lost`] says why. Nothing was issued; a later call
+    /// succeeds once the source holds a node again.
+    NodeLost,
 }
 
 impl GenError {
@@ -84,13 +104,49 @@ impl GenError {
         GenError::new(GenErrorKind::TimestampOutOfRange, max, found)
     }
 
+    /// An error of kind [`GenErrorKind::NodeLost`]: the generator's node
+    /// source holds no node, for the reason `lost`; for generators built on
+    /// [`NodeSource`](crate::NodeSource)s.
+    ///
+    /// ```
+    /// use uuidkit::{GenError, GenErrorKind, NodeLost, NodeLostKind};
+    /// let e = GenError::from_node_lost(NodeLost::new(NodeLostKind::Released));
+    /// assert_eq!(e.kind(), GenErrorKind::NodeLost);
+    /// assert_eq!(e.to_string(), "node lost: released");
+    /// ```
+    #[cold]
+    pub const fn from_node_lost(lost: NodeLost) -> GenError {
+        GenError {
+            kind: GenErrorKind::NodeLost,
+            detail: Detail::Lost(lost),
+        }
+    }
+
+    /// Why the node was lost, for an error of kind [`GenErrorKind::NodeLost`];
+    /// `None` for every other kind.
+    ///
+    /// ```
+    /// use uuidkit::{GenError, NodeLost, NodeLostKind};
+    /// let e = GenError::from_node_lost(NodeLost::new(NodeLostKind::Conflict).with_detail("held by device 7"));
+    /// assert_eq!(e.node_lost().map(|l| l.detail()), Some("held by device 7"));
+    /// assert!(GenError::store(1).node_lost().is_none());
+    /// ```
+    pub const fn node_lost(&self) -> Option<&NodeLost> {
+        match &self.detail {
+            Detail::Lost(lost) => Some(lost),
+            Detail::Values { .. } => None,
+        }
+    }
+
     #[cold]
     pub(crate) const fn new(kind: GenErrorKind, expected: u64, found: u64) -> GenError {
         GenError {
             kind,
-            what: "",
-            expected,
-            found,
+            detail: Detail::Values {
+                what: "",
+                expected,
+                found,
+            },
         }
     }
 
@@ -100,16 +156,25 @@ impl GenError {
     pub(crate) const fn config(what: &'static str, found: u64) -> GenError {
         GenError {
             kind: GenErrorKind::InvalidConfig,
-            what,
-            expected: 0,
-            found,
+            detail: Detail::Values {
+                what,
+                expected: 0,
+                found,
+            },
         }
     }
 }
 
 impl fmt::Display for GenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (e, x) = (self.expected, self.found);
+        let (what, e, x) = match self.detail {
+            Detail::Values {
+                what,
+                expected,
+                found,
+            } => (what, expected, found),
+            Detail::Lost(lost) => return write!(f, "node lost: {lost}"),
+        };
         match self.kind {
             GenErrorKind::CounterExhausted => write!(
                 f,
@@ -122,15 +187,14 @@ impl fmt::Display for GenError {
             GenErrorKind::TimestampOutOfRange => {
                 write!(f, "timestamp out of range: expected at most {e}, found {x}")
             }
-            GenErrorKind::InvalidConfig => write!(
-                f,
-                "invalid generator config: expected {}, found {x}",
-                self.what
-            ),
+            GenErrorKind::InvalidConfig => {
+                write!(f, "invalid generator config: expected {what}, found {x}")
+            }
             GenErrorKind::Store => write!(
                 f,
                 "state store failed: expected success, found error code {x}"
             ),
+            GenErrorKind::NodeLost => f.write_str("node lost"),
         }
     }
 }

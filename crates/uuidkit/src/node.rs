@@ -1,0 +1,532 @@
+//! Where a generator gets its node ID (RFC 9562 §6.4, distributed
+//! generation): the [`NodeSource`] seam, a fixed node ([`StaticNode`]), a
+//! random one ([`RandomNode`]) and, with `std`, a [`NodeSlot`] that a
+//! registry client (a site lease, an etcd lease…) writes from its own thread
+//! while generators read it.
+//!
+//! A generator asks its source for the node on every UUID, so a source must
+//! answer at once: holding a node (claims, renewals, conflicts) happens
+//! elsewhere, and the source only publishes the outcome. The answer is either
+//! the node with its *epoch* (bumped each time the source hands out a new
+//! node, so a generator tells "same node" from "new node" without comparing
+//! values) or why there is none ([`NodeLost`]); a generator given a
+//! [`NodeLost`] returns an error of kind
+//! [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+//! nothing.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use uuidkit::{Generator, GenErrorKind, ManualClock, NodeLost, NodeLostKind, NodeSlot, ThreadRng, V8Distributed};
+//!
+//! let slot = Arc::new(NodeSlot::new(16)?);
+//! let clock = ManualClock::new(1_700_000_000_000_000_000);
+//! let mut g = V8Distributed::builder_from(slot.clone()).build(&clock, ThreadRng)?;
+//!
+//! // No node yet: nothing is generated.
+//! assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::NodeLost);
+//!
+//! // The registry client claimed node 0xBEEF (from its own thread, usually).
+//! slot.set(0xBEEF)?;
+//! assert_eq!(g.generate()?.custom_b(), Some(0xBEEF >> 4)); // the node's top 12 bits fill custom_b
+//!
+//! // Another device proved it holds that node: the generator stops at once.
+//! slot.lose(NodeLost::new(NodeLostKind::Conflict).with_detail("device 02:00:5e:10:00:01 holds it"));
+//! let err = g.generate().unwrap_err();
+//! assert_eq!(err.to_string(), "node lost: conflict (another device holds the node): device 02:00:5e:10:00:01 holds it");
+//! # Ok::<(), uuidkit::GenError>(())
+//! ```
+
+use core::fmt;
+
+use rand_core::Rng;
+
+use crate::generator::{GenError, random_node};
+
+/// The widest node ID a source can hand out: the 48-bit node field of v1/v6.
+const MAX_BITS: u8 = 48;
+
+/// A node ID `bits` wide (1..=48), and the epoch it belongs to: a source
+/// bumps the epoch whenever the value it hands out changes (a new lease), so a
+/// generator can tell "same node" from "new node" without comparing values.
+/// The same value under a new epoch is a new node too: it may have been held
+/// by someone else in between.
+///
+/// ```
+/// use uuidkit::NodeId;
+/// let n = NodeId::new(0x2A, 10, 3)?;
+/// assert_eq!((n.value(), n.bits(), n.epoch()), (0x2A, 10, 3));
+/// assert_eq!(n.as_bytes6(), None); // only a 48-bit node fills the v1/v6 node field
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NodeId {
+    value: u64,
+    epoch: u64,
+    bits: u8,
+}
+
+impl NodeId {
+    /// A node ID of `bits` bits (1..=48) with the value `value`, in `epoch`.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// `bits` is out of range or `value` does not fit in it.
+    ///
+    /// ```
+    /// use uuidkit::NodeId;
+    /// assert_eq!(NodeId::new(1, 49, 0).unwrap_err().to_string(), "invalid generator config: expected node bits in 1..=48, found 49");
+    /// assert_eq!(NodeId::new(256, 8, 0).unwrap_err().to_string(), "invalid generator config: expected a node id that fits the node bits, found 256");
+    /// ```
+    pub const fn new(value: u64, bits: u8, epoch: u64) -> Result<NodeId, GenError> {
+        if bits == 0 || bits > MAX_BITS {
+            return Err(GenError::config("node bits in 1..=48", bits as u64));
+        }
+        if value >> bits != 0 {
+            return Err(GenError::config("a node id that fits the node bits", value));
+        }
+        Ok(NodeId { value, epoch, bits })
+    }
+
+    /// The 48-bit node ID of the six octets of a v1/v6 node field, in
+    /// `epoch`.
+    ///
+    /// ```
+    /// use uuidkit::NodeId;
+    /// let n = NodeId::from_bytes6([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46], 0);
+    /// assert_eq!((n.value(), n.bits()), (0x9F6BDECED846, 48));
+    /// ```
+    pub const fn from_bytes6(bytes: [u8; 6], epoch: u64) -> NodeId {
+        let [a, b, c, d, e, f] = bytes;
+        NodeId {
+            value: u64::from_be_bytes([0, 0, a, b, c, d, e, f]),
+            epoch,
+            bits: MAX_BITS,
+        }
+    }
+
+    /// The value, in the low `bits` bits.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::NodeId::new(7, 3, 0)?.value(), 7);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn value(&self) -> u64 {
+        self.value
+    }
+
+    /// The width in bits, 1..=48.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::NodeId::new(7, 3, 0)?.bits(), 3);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn bits(&self) -> u8 {
+        self.bits
+    }
+
+    /// The epoch: equal for two answers of one source exactly when they are
+    /// the same tenure of the same node.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::NodeId::new(7, 3, 9)?.epoch(), 9);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// The six octets of the v1/v6 node field, most significant first, for a
+    /// 48-bit node; `None` for a narrower one.
+    ///
+    /// ```
+    /// let n = uuidkit::NodeId::new(0x0100_0000_0002, 48, 0)?;
+    /// assert_eq!(n.as_bytes6(), Some([1, 0, 0, 0, 0, 2]));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn as_bytes6(&self) -> Option<[u8; 6]> {
+        if self.bits != MAX_BITS {
+            return None;
+        }
+        let [_, _, a, b, c, d, e, f] = self.value.to_be_bytes();
+        Some([a, b, c, d, e, f])
+    }
+}
+
+/// Why a source has no node ID to give; see [`NodeLost`].
+///
+/// ```
+/// use uuidkit::NodeLostKind;
+/// assert_eq!(NodeLostKind::Conflict.to_string(), "conflict (another device holds the node)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NodeLostKind {
+    /// No node has been acquired yet (the claim is under way, or never began).
+    NotAcquired,
+    /// The node was given back (the lease was released or dropped).
+    Released,
+    /// Another device proved that it holds the node.
+    Conflict,
+    /// The registry (or the daemon that speaks to it) cannot be reached.
+    SourceGone,
+    /// The node could not be renewed before its lease ended.
+    RenewalFailed,
+}
+
+impl NodeLostKind {
+    /// All kinds, in the order of their tags in a [`NodeSlot`].
+    const ALL: [NodeLostKind; 5] = [
+        NodeLostKind::NotAcquired,
+        NodeLostKind::Released,
+        NodeLostKind::Conflict,
+        NodeLostKind::SourceGone,
+        NodeLostKind::RenewalFailed,
+    ];
+}
+
+impl fmt::Display for NodeLostKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NodeLostKind::NotAcquired => "not acquired yet",
+            NodeLostKind::Released => "released",
+            NodeLostKind::Conflict => "conflict (another device holds the node)",
+            NodeLostKind::SourceGone => "source gone (the registry cannot be reached)",
+            NodeLostKind::RenewalFailed => "renewal failed",
+        })
+    }
+}
+
+/// Why a source has no node ID to give: a kind and a human detail (what the
+/// registry said, which device holds the node…).
+///
+/// It is `Copy` and needs no allocation (the detail lives inline, up to
+/// [`NodeLost::DETAIL_CAPACITY`] bytes; a longer one is cut at a character
+/// boundary and ends in `…`), so it works without `std` and travels inside a
+/// [`GenError`].
+///
+/// ```
+/// use uuidkit::{NodeLost, NodeLostKind};
+/// let lost = NodeLost::new(NodeLostKind::SourceGone).with_detail("is uiapd running? tried /run/uiapd.sock");
+/// assert_eq!(lost.kind(), NodeLostKind::SourceGone);
+/// assert_eq!(lost.detail(), "is uiapd running? tried /run/uiapd.sock");
+/// assert_eq!(lost.to_string(), "source gone (the registry cannot be reached): is uiapd running? tried /run/uiapd.sock");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NodeLost {
+    kind: NodeLostKind,
+    len: u8,
+    detail: [u8; NodeLost::DETAIL_CAPACITY],
+}
+
+impl NodeLost {
+    /// The longest detail kept, in bytes (UTF-8).
+    pub const DETAIL_CAPACITY: usize = 94;
+
+    /// A loss of kind `kind`, with no detail.
+    ///
+    /// ```
+    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// assert_eq!(NodeLost::new(NodeLostKind::Released).to_string(), "released");
+    /// ```
+    pub const fn new(kind: NodeLostKind) -> NodeLost {
+        NodeLost {
+            kind,
+            len: 0,
+            detail: [0; NodeLost::DETAIL_CAPACITY],
+        }
+    }
+
+    /// The same loss with `detail` (replacing any before). A detail longer
+    /// than [`DETAIL_CAPACITY`](Self::DETAIL_CAPACITY) bytes is cut at a
+    /// character boundary and ends in `…`.
+    ///
+    /// ```
+    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// let long = "é".repeat(100);
+    /// let lost = NodeLost::new(NodeLostKind::RenewalFailed).with_detail(&long);
+    /// assert!(lost.detail().len() <= NodeLost::DETAIL_CAPACITY);
+    /// assert!(lost.detail().starts_with("éé") && lost.detail().ends_with('…'));
+    /// ```
+    #[must_use]
+    pub fn with_detail(mut self, detail: &str) -> NodeLost {
+        let mut kept = detail;
+        let mut ellipsis = "";
+        if detail.len() > Self::DETAIL_CAPACITY {
+            ellipsis = "…";
+            let mut end = Self::DETAIL_CAPACITY - ellipsis.len();
+            while !detail.is_char_boundary(end) {
+                end -= 1;
+            }
+            kept = &detail[..end];
+        }
+        self.detail = [0; Self::DETAIL_CAPACITY];
+        self.detail[..kept.len()].copy_from_slice(kept.as_bytes());
+        self.detail[kept.len()..kept.len() + ellipsis.len()].copy_from_slice(ellipsis.as_bytes());
+        // Both parts fit DETAIL_CAPACITY, which fits a u8.
+        self.len = (kept.len() + ellipsis.len()) as u8;
+        self
+    }
+
+    /// The kind of loss.
+    ///
+    /// ```
+    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// assert_eq!(NodeLost::new(NodeLostKind::Conflict).kind(), NodeLostKind::Conflict);
+    /// ```
+    pub const fn kind(&self) -> NodeLostKind {
+        self.kind
+    }
+
+    /// The detail, empty if none was given.
+    ///
+    /// ```
+    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// assert_eq!(NodeLost::new(NodeLostKind::Conflict).detail(), "");
+    /// ```
+    pub fn detail(&self) -> &str {
+        // Only `with_detail` writes the bytes: whole characters of a `&str`.
+        core::str::from_utf8(&self.detail[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl fmt::Debug for NodeLost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NodeLost")
+            .field("kind", &self.kind)
+            .field("detail", &self.detail())
+            .finish()
+    }
+}
+
+impl fmt::Display for NodeLost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.len == 0 {
+            write!(f, "{}", self.kind)
+        } else {
+            write!(f, "{}: {}", self.kind, self.detail())
+        }
+    }
+}
+
+impl core::error::Error for NodeLost {}
+
+/// Where a generator gets its node: asked on **every** UUID, so
+/// [`current`](Self::current) must be cheap and must never block (an atomic
+/// load or two); the work of holding a node (claims, renewals) happens
+/// elsewhere, off the generator's path.
+///
+/// A generator that is given a source checks [`bits`](Self::bits) once when
+/// it is built, then on each UUID:
+/// - `Err(lost)`: it returns an error of kind
+///   [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+///   nothing;
+/// - `Ok(id)` with an epoch it has not seen: a new node, so v1/v6 start a
+///   fresh clock sequence (never continuing another node's sequence,
+///   RFC 9562 §6.3) and the v8 distributed layout restarts its counter.
+///
+/// Implement it for any registry (a site lease, an etcd lease): generators
+/// see only this trait. [`NodeSlot`] is the ready-made shared cell such a
+/// registry client writes into.
+///
+/// ```
+/// use uuidkit::{GenError, NodeId, NodeLost, NodeLostKind, NodeSource};
+/// /// A node that is held only on even days (a stand-in for a real registry).
+/// #[derive(Debug)]
+/// struct EvenDays { day: u64 }
+/// impl NodeSource for EvenDays {
+///     fn bits(&self) -> u8 { 12 }
+///     fn current(&self) -> Result<NodeId, NodeLost> {
+///         if self.day % 2 == 1 {
+///             return Err(NodeLost::new(NodeLostKind::Released).with_detail("odd day"));
+///         }
+///         NodeId::new(0xABC, 12, self.day / 2).map_err(|_| NodeLost::new(NodeLostKind::SourceGone))
+///     }
+/// }
+/// assert_eq!(EvenDays { day: 4 }.current()?.epoch(), 2);
+/// assert_eq!(EvenDays { day: 5 }.current().unwrap_err().detail(), "odd day");
+/// # Ok::<(), NodeLost>(())
+/// ```
+pub trait NodeSource: Send + Sync + fmt::Debug {
+    /// The width of every node ID this source hands out, 1..=48; constant
+    /// for the life of the source.
+    fn bits(&self) -> u8;
+
+    /// The node ID held now, or why there is none.
+    ///
+    /// # Errors
+    /// [`NodeLost`] when the source holds no node: the generator must not
+    /// issue a UUID.
+    fn current(&self) -> Result<NodeId, NodeLost>;
+}
+
+impl<T: NodeSource + ?Sized> NodeSource for &T {
+    #[inline]
+    fn bits(&self) -> u8 {
+        (**self).bits()
+    }
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        (**self).current()
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T: NodeSource + ?Sized> NodeSource for std::sync::Arc<T> {
+    #[inline]
+    fn bits(&self) -> u8 {
+        (**self).bits()
+    }
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        (**self).current()
+    }
+}
+
+#[cfg(feature = "std")]
+impl<T: NodeSource + ?Sized> NodeSource for std::boxed::Box<T> {
+    #[inline]
+    fn bits(&self) -> u8 {
+        (**self).bits()
+    }
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        (**self).current()
+    }
+}
+
+/// A fixed node, for instance one from configuration: always held, always
+/// epoch 0. Nothing makes a configured value unique; use it where something
+/// outside the program does (RFC 9562 §6.4 leaves that to you).
+///
+/// ```
+/// use uuidkit::{NodeSource, StaticNode};
+/// let n = StaticNode::new(0x2A, 10)?;
+/// assert_eq!((n.bits(), n.current()?.value()), (10, 0x2A));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StaticNode(NodeId);
+
+impl StaticNode {
+    /// The node `value` of `bits` bits (1..=48).
+    ///
+    /// # Errors
+    /// As [`NodeId::new`].
+    ///
+    /// ```
+    /// assert!(uuidkit::StaticNode::new(8, 3).is_err());
+    /// ```
+    pub const fn new(value: u64, bits: u8) -> Result<StaticNode, GenError> {
+        match NodeId::new(value, bits, 0) {
+            Ok(id) => Ok(StaticNode(id)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The 48-bit node of a v1/v6 node field.
+    ///
+    /// ```
+    /// use uuidkit::{NodeSource, StaticNode};
+    /// let n = StaticNode::from_bytes6([1, 2, 3, 4, 5, 6]);
+    /// assert_eq!(n.current()?.as_bytes6(), Some([1, 2, 3, 4, 5, 6]));
+    /// # Ok::<(), uuidkit::NodeLost>(())
+    /// ```
+    pub const fn from_bytes6(bytes: [u8; 6]) -> StaticNode {
+        StaticNode(NodeId::from_bytes6(bytes, 0))
+    }
+
+    /// The node.
+    ///
+    /// ```
+    /// assert_eq!(uuidkit::StaticNode::new(5, 4)?.id().value(), 5);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn id(&self) -> NodeId {
+        self.0
+    }
+}
+
+impl NodeSource for StaticNode {
+    #[inline]
+    fn bits(&self) -> u8 {
+        self.0.bits
+    }
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        Ok(self.0)
+    }
+}
+
+/// A node drawn once from an RNG, so seeding the RNG reproduces it; a 48-bit
+/// one has the multicast bit (0x01 of its first octet) set, which no IEEE 802
+/// address has (RFC 9562 §6.10). Always held, always epoch 0.
+///
+/// Random nodes collide by the birthday bound (about one pair in 2^(bits/2)
+/// generators); where that matters, use a registry that makes them unique.
+///
+/// ```
+/// use rand_chacha::ChaCha8Rng;
+/// use rand_core::SeedableRng;
+/// use uuidkit::{NodeSource, RandomNode};
+/// let a = RandomNode::new(48, &mut ChaCha8Rng::seed_from_u64(7))?;
+/// let b = RandomNode::new(48, &mut ChaCha8Rng::seed_from_u64(7))?;
+/// assert_eq!(a, b); // same seed, same node
+/// assert_eq!(a.current()?.as_bytes6().unwrap()[0] & 0x01, 0x01); // multicast bit
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RandomNode(NodeId);
+
+impl RandomNode {
+    /// A random node of `bits` bits (1..=48), from one `next_u64` of `rng`
+    /// (the same draw a v1 generator makes for its default node).
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// `bits` is out of range.
+    ///
+    /// ```
+    /// use uuidkit::{RandomNode, ThreadRng};
+    /// assert_eq!(RandomNode::new(0, &mut ThreadRng).unwrap_err().to_string(), "invalid generator config: expected node bits in 1..=48, found 0");
+    /// ```
+    pub fn new<R: Rng + ?Sized>(bits: u8, rng: &mut R) -> Result<RandomNode, GenError> {
+        if bits == 0 || bits > MAX_BITS {
+            return Err(GenError::config("node bits in 1..=48", bits.into()));
+        }
+        let r = rng.next_u64();
+        let id = if bits == MAX_BITS {
+            NodeId::from_bytes6(random_node(r), 0)
+        } else {
+            NodeId::new(r & ((1 << bits) - 1), bits, 0)?
+        };
+        Ok(RandomNode(id))
+    }
+
+    /// The node.
+    ///
+    /// ```
+    /// use uuidkit::{RandomNode, ThreadRng};
+    /// assert!(RandomNode::new(4, &mut ThreadRng)?.id().value() < 16);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn id(&self) -> NodeId {
+        self.0
+    }
+}
+
+impl NodeSource for RandomNode {
+    #[inline]
+    fn bits(&self) -> u8 {
+        self.0.bits
+    }
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        Ok(self.0)
+    }
+}
+
+#[cfg(feature = "std")]
+pub use slot::NodeSlot;
+
+#[cfg(feature = "std")]
+mod slot;

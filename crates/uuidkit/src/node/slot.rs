@@ -1,0 +1,232 @@
+//! [`NodeSlot`]: the node a registry client holds, published to generators
+//! on other threads through a sequence lock.
+//!
+//! Readers take no lock and write nothing: they read the sequence number,
+//! the words, then the sequence number again, and retry if a write happened
+//! in between (a write is a handful of stores, so a retry is rare and short).
+//! A torn answer (the value of one node with the epoch of another, or a node
+//! together with a loss) is impossible: every word is read inside one
+//! unchanged, even sequence number. Writers are serialised by a mutex that
+//! readers never touch.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering, fence};
+
+use super::{MAX_BITS, NodeId, NodeLost, NodeLostKind, NodeSource};
+use crate::generator::GenError;
+
+/// The words of a [`NodeLost`]: its tag and length, then its detail.
+const LOST_WORDS: usize = (2 + NodeLost::DETAIL_CAPACITY).div_ceil(8);
+/// The tag of the first lost word while a node is held.
+const HELD: u8 = 0;
+
+/// A shareable slot for the node a registry client holds: the client writes
+/// it from its own thread ([`set`](Self::set) on a new lease,
+/// [`lose`](Self::lose) when the node is no longer held) and generators read
+/// it through [`NodeSource`] (share it with an `Arc`).
+///
+/// Reading is a few atomic loads, with no lock and no write: cheap enough for
+/// every UUID. What a reader sees is always one whole state, as some write
+/// left it: a node with its own epoch, or a loss. Once [`lose`](Self::lose)
+/// has returned, every [`current`](NodeSource::current) that starts after it
+/// reports the loss until the next [`set`](Self::set).
+///
+/// A new slot has no node ([`NodeLostKind::NotAcquired`]). Each `set` starts
+/// a new epoch, one above the last, even for the same value: a node given
+/// back and claimed again may have been someone else's in between.
+///
+/// ```
+/// use std::sync::Arc;
+/// use uuidkit::{NodeLost, NodeLostKind, NodeSlot, NodeSource};
+/// let slot = Arc::new(NodeSlot::new(48)?);
+/// assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::NotAcquired);
+///
+/// let writer = {
+///     let slot = slot.clone();
+///     std::thread::spawn(move || slot.set(0x0300_0000_0001))
+/// };
+/// let first = writer.join().unwrap()?;
+/// assert_eq!(slot.current(), Ok(first));
+/// assert_eq!(first.epoch(), 1);
+///
+/// slot.lose(NodeLost::new(NodeLostKind::RenewalFailed));
+/// assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::RenewalFailed);
+/// assert_eq!(slot.set(0x0300_0000_0001)?.epoch(), 2); // same value, new tenure
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Debug)]
+pub struct NodeSlot {
+    bits: u8,
+    /// Even when no write is under way; two more after each write.
+    seq: AtomicU64,
+    value: AtomicU64,
+    epoch: AtomicU64,
+    /// [`HELD`], or 1 + the index of a [`NodeLostKind`], then the detail's
+    /// length and bytes.
+    lost: [AtomicU64; LOST_WORDS],
+    writer: Mutex<()>,
+}
+
+impl NodeSlot {
+    /// An empty slot for nodes of `bits` bits (1..=48).
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// `bits` is out of range.
+    ///
+    /// ```
+    /// use uuidkit::{NodeSlot, NodeSource};
+    /// assert_eq!(NodeSlot::new(12)?.bits(), 12);
+    /// assert!(NodeSlot::new(49).is_err());
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn new(bits: u8) -> Result<NodeSlot, GenError> {
+        if bits == 0 || bits > MAX_BITS {
+            return Err(GenError::config("node bits in 1..=48", bits.into()));
+        }
+        let slot = NodeSlot {
+            bits,
+            seq: AtomicU64::new(0),
+            value: AtomicU64::new(0),
+            epoch: AtomicU64::new(0),
+            lost: [const { AtomicU64::new(0) }; LOST_WORDS],
+            writer: Mutex::new(()),
+        };
+        slot.store_lost(&NodeLost::new(NodeLostKind::NotAcquired));
+        Ok(slot)
+    }
+
+    /// Publishes `value` as the node now held, under a new epoch (one above
+    /// the last `set`), and returns it.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// `value` does not fit the slot's bits; the slot is then unchanged.
+    ///
+    /// ```
+    /// use uuidkit::{NodeSlot, NodeSource};
+    /// let slot = NodeSlot::new(8)?;
+    /// assert!(slot.set(256).is_err());
+    /// assert!(slot.current().is_err()); // still nothing held
+    /// let id = slot.set(255)?;
+    /// assert_eq!((id.value(), id.bits(), id.epoch()), (255, 8, 1));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn set(&self, value: u64) -> Result<NodeId, GenError> {
+        NodeId::new(value, self.bits, 0)?;
+        let mut epoch = 0;
+        self.write(|| {
+            epoch = self.epoch.load(Ordering::Relaxed) + 1;
+            self.value.store(value, Ordering::Relaxed);
+            self.epoch.store(epoch, Ordering::Relaxed);
+            self.lost[0].store(u64::from(HELD), Ordering::Relaxed);
+        });
+        Ok(NodeId {
+            value,
+            epoch,
+            bits: self.bits,
+        })
+    }
+
+    /// Publishes that no node is held, and why. Generators reading the slot
+    /// afterwards stop with [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost)
+    /// until the next [`set`](Self::set). A second loss replaces the first.
+    ///
+    /// ```
+    /// use uuidkit::{NodeLost, NodeLostKind, NodeSlot, NodeSource};
+    /// let slot = NodeSlot::new(8)?;
+    /// slot.set(1)?;
+    /// slot.lose(NodeLost::new(NodeLostKind::SourceGone).with_detail("connection reset"));
+    /// assert_eq!(slot.current().unwrap_err().detail(), "connection reset");
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn lose(&self, lost: NodeLost) {
+        self.write(|| self.store_lost(&lost));
+    }
+
+    /// Runs the stores of `f` as one write of the sequence lock.
+    fn write(&self, f: impl FnOnce()) {
+        // Poisoning only means another writer panicked; the words it may
+        // have left half written are rewritten by this write in full.
+        let _guard = self
+            .writer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let seq = self.seq.load(Ordering::Relaxed);
+        self.seq.store(seq | 1, Ordering::Relaxed);
+        // Orders the odd sequence number before the stores of `f`.
+        fence(Ordering::Release);
+        f();
+        self.seq.store((seq | 1) + 1, Ordering::Release);
+    }
+
+    fn store_lost(&self, lost: &NodeLost) {
+        let tag = NodeLostKind::ALL
+            .iter()
+            .position(|k| *k == lost.kind)
+            .map_or(1, |i| i as u8 + 1);
+        let mut bytes = [0u8; LOST_WORDS * 8];
+        bytes[0] = tag;
+        bytes[1] = lost.len;
+        bytes[2..2 + NodeLost::DETAIL_CAPACITY].copy_from_slice(&lost.detail);
+        for (word, chunk) in self.lost.iter().zip(bytes.chunks_exact(8)) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            word.store(u64::from_le_bytes(w), Ordering::Relaxed);
+        }
+    }
+
+    /// The loss whose first word is `first`; reads the rest (inside the
+    /// caller's read of the sequence lock).
+    #[cold]
+    fn load_lost(&self, first: u64) -> NodeLost {
+        let mut bytes = [0u8; LOST_WORDS * 8];
+        bytes[..8].copy_from_slice(&first.to_le_bytes());
+        for (word, chunk) in self.lost.iter().zip(bytes.chunks_exact_mut(8)).skip(1) {
+            chunk.copy_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+        }
+        let kind = NodeLostKind::ALL[usize::from(bytes[0]).saturating_sub(1).min(4)];
+        let mut detail = [0u8; NodeLost::DETAIL_CAPACITY];
+        detail.copy_from_slice(&bytes[2..2 + NodeLost::DETAIL_CAPACITY]);
+        NodeLost {
+            kind,
+            len: bytes[1].min(NodeLost::DETAIL_CAPACITY as u8),
+            detail,
+        }
+    }
+}
+
+impl NodeSource for NodeSlot {
+    #[inline]
+    fn bits(&self) -> u8 {
+        self.bits
+    }
+
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        loop {
+            let seq = self.seq.load(Ordering::Acquire);
+            if seq & 1 == 0 {
+                let first = self.lost[0].load(Ordering::Relaxed);
+                let value = self.value.load(Ordering::Relaxed);
+                let epoch = self.epoch.load(Ordering::Relaxed);
+                let answer = if first as u8 == HELD {
+                    Ok(NodeId {
+                        value,
+                        epoch,
+                        bits: self.bits,
+                    })
+                } else {
+                    Err(self.load_lost(first))
+                };
+                // Orders the loads above before the check that no write
+                // overlapped them.
+                fence(Ordering::Acquire);
+                if self.seq.load(Ordering::Relaxed) == seq {
+                    return answer;
+                }
+            }
+            core::hint::spin_loop();
+        }
+    }
+}
