@@ -165,7 +165,10 @@ impl SiteLease {
 
     fn start(config: &LeaseConfig, value: u64, held: HeldClaim) -> Result<SiteLease, LeaseError> {
         let slot_error = |e: uuidkit::GenError| {
-            LeaseError::new(LeaseErrorKind::Config, format!("node {value:#x}/{}: {e}", config.bits))
+            LeaseError::new(
+                LeaseErrorKind::Config,
+                format!("node {value:#x}/{}: {e}", config.bits),
+            )
         };
         let slot = Arc::new(NodeSlot::new(config.bits).map_err(slot_error)?);
         let node = slot.set(value).map_err(slot_error)?;
@@ -351,7 +354,8 @@ fn daemon_error(control: &std::path::Path, e: &crate::DaemonError) -> LeaseError
 }
 
 fn release(control: &std::path::Path, claim: u64) -> Result<(), LeaseError> {
-    let r = call(control, &Request::Release { id: claim }).map_err(|e| daemon_error(control, &e))?;
+    let r =
+        call(control, &Request::Release { id: claim }).map_err(|e| daemon_error(control, &e))?;
     match r.error {
         Some(e) if !r.ok => Err(LeaseError::new(
             LeaseErrorKind::Refused,

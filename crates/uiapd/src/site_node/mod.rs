@@ -35,8 +35,7 @@ mod domain;
 mod lease;
 
 pub use domain::{
-    DEFAULT_NODE_DOMAIN, MAX_NODE_BITS, check_bits, check_domain, node_of_uid,
-    node_space, node_uid,
+    DEFAULT_NODE_DOMAIN, MAX_NODE_BITS, check_bits, check_domain, node_of_uid, node_space, node_uid,
 };
 pub use lease::{LeaseConfig, SiteLease};
 
