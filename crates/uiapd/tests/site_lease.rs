@@ -142,6 +142,23 @@ impl Script {
             .collect()
     }
 
+    fn tied_watches(&self) -> usize {
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r,
+                    Request::Watch {
+                        id: Some(_),
+                        release_on_close: true
+                    }
+                )
+            })
+            .count()
+    }
+
     fn released(&self) -> Vec<u64> {
         self.requests
             .lock()
@@ -216,6 +233,11 @@ fn a_denied_claim_is_retried_with_a_fresh_value() {
     assert_eq!(lease.node(), node);
     assert_eq!(lease.claim_id(), 3);
     assert_eq!(lease.note(), Some("scripted claimed"));
+    assert_eq!(
+        script.tied_watches(),
+        1,
+        "the claim ends with the lease's connection"
+    );
     // The same seed draws the same values: randomness is the caller's.
     drop(lease);
     let again = Script::new(vec![Answer::Deny, Answer::Deny, Answer::Claim]);
@@ -452,6 +474,53 @@ fn a_real_lease_holds_a_renewed_claim_and_releases_it() {
     assert_eq!(
         claim_of(&site.control, space).result.as_deref(),
         Some("claimed")
+    );
+}
+
+#[test]
+fn a_claim_held_while_connected_is_released_when_its_client_goes() {
+    let site = SiteOfOne::start((61615, 61616));
+    let request = Request::Claim {
+        domain: DEFAULT_NODE_DOMAIN.to_string(),
+        space: SpaceText::Uid("0123456789ab".into()),
+        lifetime: 20,
+        proxy: false,
+        renew: true,
+    };
+    let uiapd::control::Hold::Held(held) =
+        uiapd::control::hold_while_connected(&site.control, &request, None).unwrap()
+    else {
+        panic!("a site of one grants the claim");
+    };
+    assert_eq!(site.claims().len(), 1);
+    drop(held); // no release request: only the connection closes
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !site.claims().is_empty() {
+        assert!(Instant::now() < deadline, "still held: {:?}", site.claims());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A plain hold is not tied to its connection.
+    let uiapd::control::Hold::Held(held) = hold(&site.control, &request, None).unwrap() else {
+        panic!("a site of one grants the claim");
+    };
+    drop(held);
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(site.claims().len(), 1);
+    // Tying needs one claim's id.
+    let r = call(
+        &site.control,
+        &Request::Watch {
+            id: None,
+            release_on_close: true,
+        },
+    )
+    .unwrap();
+    assert!(!r.ok);
+    assert!(
+        r.error
+            .unwrap()
+            .message
+            .contains("release_on_close needs the id")
     );
 }
 

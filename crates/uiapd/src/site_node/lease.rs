@@ -13,7 +13,9 @@ use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource, RandomNode};
 use super::domain::{check_bits, check_domain, node_space};
 use super::{LeaseError, LeaseErrorKind};
 use crate::DaemonErrorKind;
-use crate::control::{ClaimEvent, EventKind, HeldClaim, Hold, Request, SpaceText, call, hold};
+use crate::control::{
+    ClaimEvent, EventKind, HeldClaim, Hold, Request, SpaceText, call, hold_while_connected,
+};
 
 /// How a [`SiteLease`] claims its node ID.
 ///
@@ -321,7 +323,7 @@ fn try_claim(config: &LeaseConfig, value: u64) -> Result<Result<HeldClaim, Strin
         proxy: false,
         renew: true,
     };
-    let answer = hold(&config.control, &request, config.answer_limit)
+    let answer = hold_while_connected(&config.control, &request, config.answer_limit)
         .map_err(|e| daemon_error(&config.control, &e))?;
     let refused = match answer {
         Hold::Held(held) => return Ok(Ok(held)),

@@ -392,6 +392,7 @@ mod tests {
             node: NodeChoice::Default,
             method: None,
             state: None,
+            site: None,
         }
     }
 
