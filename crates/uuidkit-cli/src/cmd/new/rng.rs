@@ -5,17 +5,23 @@
 //! random values (their default random nodes, clock sequences and counters), which is how it
 //! shows that without a site lease they collide and with one they do not. It is compiled only
 //! with `debug_assertions`: a release binary has no code that reads the variable, so it cannot
-//! be reached by accident there. The site lease's own draws never use it (two leases drawing
-//! the same values in lock-step would only keep clashing).
+//! be reached by accident there. The site lease draws its node from its own variable,
+//! `UUIDKIT_TEST_LEASE_SEED`, which a partition test sets on both sides so that they claim the
+//! same node; it is separate because leases that draw the same values in lock-step on a
+//! connected site would only keep clashing.
 
 use std::convert::Infallible;
 
 use rand_core::TryRng;
 use uuidkit::ThreadRng;
 
-/// The environment variable of the test-only seed hook (debug builds).
+/// The environment variable of the generators' test-only seed hook (debug builds).
 #[cfg(debug_assertions)]
 pub const TEST_SEED_VAR: &str = "UUIDKIT_TEST_SEED";
+
+/// The environment variable of the site lease's test-only seed hook (debug builds).
+#[cfg(debug_assertions)]
+pub const TEST_LEASE_SEED_VAR: &str = "UUIDKIT_TEST_LEASE_SEED";
 
 /// The randomness a generator of this run uses.
 #[derive(Debug)]
@@ -32,14 +38,29 @@ impl GenRng {
     /// generator seeded from it.
     pub fn for_generator() -> GenRng {
         #[cfg(debug_assertions)]
-        if let Some(seed) = std::env::var(TEST_SEED_VAR)
-            .ok()
-            .and_then(|s| s.parse::<u64>().ok())
-        {
-            use rand_core::SeedableRng;
-            return GenRng::Seeded(Box::new(rand_chacha::ChaCha12Rng::seed_from_u64(seed)));
-        }
+        return GenRng::from_env(TEST_SEED_VAR);
+        #[cfg(not(debug_assertions))]
         GenRng::Thread(ThreadRng)
+    }
+
+    /// The site lease's draws: as [`for_generator`](Self::for_generator), with
+    /// [`TEST_LEASE_SEED_VAR`].
+    pub fn for_lease() -> GenRng {
+        #[cfg(debug_assertions)]
+        return GenRng::from_env(TEST_LEASE_SEED_VAR);
+        #[cfg(not(debug_assertions))]
+        GenRng::Thread(ThreadRng)
+    }
+
+    #[cfg(debug_assertions)]
+    fn from_env(var: &str) -> GenRng {
+        match std::env::var(var).ok().and_then(|s| s.parse::<u64>().ok()) {
+            Some(seed) => {
+                use rand_core::SeedableRng;
+                GenRng::Seeded(Box::new(rand_chacha::ChaCha12Rng::seed_from_u64(seed)))
+            }
+            None => GenRng::Thread(ThreadRng),
+        }
     }
 }
 
