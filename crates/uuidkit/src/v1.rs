@@ -4,10 +4,10 @@
 use rand_core::Rng;
 
 use crate::generator::{
-    GenError, Generator, GregorianCore, NoReserve, Reading, Reserve, RolloverPolicy,
+    GenError, Generator, GregorianCore, NoReserve, NodeFollow, Reading, Reserve, RolloverPolicy,
     random_clock_seq, random_node,
 };
-use crate::{Clock, Uuid};
+use crate::{Clock, NodeSource, StaticNode, Uuid};
 
 /// The state of a [`V1Generator`] or [`V6Generator`](crate::V6Generator), as
 /// RFC 9562 §6.3 lists it for stable storage: the last timestamp (60-bit count of
@@ -120,7 +120,12 @@ impl V1Builder {
     /// ```
     pub fn build<C: Clock, R: Rng>(self, clock: C, rng: R) -> Result<V1Generator<C, R>, GenError> {
         let (core, rng) = self.core(rng)?;
-        Ok(V1Generator { clock, rng, core })
+        Ok(V1Generator {
+            clock,
+            rng,
+            core,
+            follow: NodeFollow::none(),
+        })
     }
 
     /// The validated core (shared with [`V6Builder`](crate::V6Builder)): the
@@ -150,7 +155,8 @@ impl V1Builder {
 /// injected; configured by [`V1Generator::builder`].
 ///
 /// - **Node**: 48 random bits with the multicast bit (0x01 of the first octet)
-///   set (§6.10), unless the builder is given one ([`V1Builder::node`]).
+///   set (§6.10), unless the builder is given one ([`V1Builder::node`]) or the
+///   generator a [`NodeSource`] ([`with_node_source`](Self::with_node_source)).
 /// - **Clock sequence**: random once per generator; incremented when the clock
 ///   reads earlier than before; replaced by a different random value when the
 ///   node changes ([`set_node`](Self::set_node)).
@@ -172,10 +178,11 @@ impl V1Builder {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Debug)]
-pub struct V1Generator<C, R, S: Reserve<V1State> = NoReserve> {
+pub struct V1Generator<C, R, S: Reserve<V1State> = NoReserve, N = StaticNode> {
     clock: C,
     rng: R,
     core: GregorianCore<S>,
+    follow: NodeFollow<N>,
 }
 
 #[cfg(feature = "std")]
@@ -226,11 +233,16 @@ impl<C: Clock, R: Rng> V1Generator<C, R> {
             Ok(parts) => parts,
             Err(_) => unreachable!("the default configuration is valid"),
         };
-        V1Generator { clock, rng, core }
+        V1Generator {
+            clock,
+            rng,
+            core,
+            follow: NodeFollow::none(),
+        }
     }
 }
 
-impl<C, R, S: Reserve<V1State>> V1Generator<C, R, S> {
+impl<C, R, S: Reserve<V1State>, N> V1Generator<C, R, S, N> {
     /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
     /// instance a [`state::GregorianLease`](crate::state::GregorianLease); the
     /// current store is released.
@@ -240,12 +252,73 @@ impl<C, R, S: Reserve<V1State>> V1Generator<C, R, S> {
     /// let mut g = V1Generator::new(ManualClock::new(1 << 60), ThreadRng).with_store(NoReserve);
     /// assert!(g.generate().is_ok());
     /// ```
-    pub fn with_store<S2: Reserve<V1State>>(self, store: S2) -> V1Generator<C, R, S2> {
+    pub fn with_store<S2: Reserve<V1State>>(self, store: S2) -> V1Generator<C, R, S2, N> {
         V1Generator {
             clock: self.clock,
             rng: self.rng,
             core: self.core.rebind(store),
+            follow: self.follow,
         }
+    }
+
+    /// Takes the node from `source` (48 bits wide) from now on, asked before
+    /// every UUID (RFC 9562 §6.4): while it holds no node, generation returns
+    /// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+    /// nothing; each new node it hands out (a new epoch) starts a new random
+    /// clock sequence, so no node's sequence is ever continued under another
+    /// (§6.3). A store keeps the source's node as a given one
+    /// ([`V1Builder::node`]), and resumes the sequence it recorded for that
+    /// node value, if any. Pass an `Arc` of a shared source (a
+    /// [`NodeSlot`](crate::NodeSlot)) to keep a handle on it, or a `&` of one.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) for
+    /// a source that is not 48 bits wide.
+    ///
+    /// ```
+    /// use uuidkit::{GenErrorKind, Generator, ManualClock, NodeLost, NodeLostKind, NodeSlot, ThreadRng, V1Generator};
+    /// let slot = NodeSlot::new(48)?;
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
+    /// let mut g = V1Generator::new(&clock, ThreadRng).with_node_source(&slot)?;
+    /// slot.set(0x0300_0000_0001)?;
+    /// let a = g.generate()?;
+    /// assert_eq!(a.node(), Some([3, 0, 0, 0, 0, 1]));
+    ///
+    /// slot.lose(NodeLost::new(NodeLostKind::Conflict));
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::NodeLost);
+    ///
+    /// slot.set(0x0300_0000_0002)?; // a new lease: new node, new clock sequence
+    /// let b = g.generate()?;
+    /// assert_eq!(b.node(), Some([3, 0, 0, 0, 0, 2]));
+    /// assert_ne!(b.clock_seq(), a.clock_seq());
+    /// assert!(V1Generator::new(&clock, ThreadRng).with_node_source(NodeSlot::new(16)?).is_err());
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn with_node_source<N2: NodeSource>(
+        self,
+        source: N2,
+    ) -> Result<V1Generator<C, R, S, N2>, GenError> {
+        Ok(V1Generator {
+            clock: self.clock,
+            rng: self.rng,
+            core: self.core,
+            follow: NodeFollow::new(source)?,
+        })
+    }
+
+    /// The node source, if the generator has one
+    /// ([`with_node_source`](Self::with_node_source)).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, NodeSource, StaticNode, ThreadRng, V1Generator};
+    /// let g = V1Generator::new(ManualClock::new(0), ThreadRng);
+    /// assert!(g.node_source().is_none());
+    /// let g = g.with_node_source(StaticNode::from_bytes6([1; 6]))?;
+    /// assert_eq!(g.node_source().map(|s| s.bits()), Some(48));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn node_source(&self) -> Option<&N> {
+        self.follow.source()
     }
 
     /// The store.
@@ -297,7 +370,9 @@ impl<C, R, S: Reserve<V1State>> V1Generator<C, R, S> {
 
     /// Restores a state (for instance from stable storage): clock sequence, node
     /// and, if `valid`, the last timestamp. If the clock then reads earlier than
-    /// that timestamp, the clock sequence changes before the next UUID.
+    /// that timestamp, the clock sequence changes before the next UUID. With a
+    /// node source, the next UUID takes the source's node again, with a new
+    /// clock sequence.
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator, V1State};
@@ -310,6 +385,7 @@ impl<C, R, S: Reserve<V1State>> V1Generator<C, R, S> {
     /// ```
     pub fn with_state(mut self, state: V1State) -> Self {
         self.core.set_state(state);
+        self.follow.forget();
         self
     }
 
@@ -346,10 +422,11 @@ impl<C, R, S: Reserve<V1State>> V1Generator<C, R, S> {
     }
 }
 
-impl<C: Clock, R: Rng, S: Reserve<V1State>> V1Generator<C, R, S> {
+impl<C: Clock, R: Rng, S: Reserve<V1State>, N: NodeSource> V1Generator<C, R, S, N> {
     /// Changes the node between UUIDs. If UUIDs were already generated with
     /// another node, the clock sequence changes too (to a random value other
-    /// than the current one), and the next UUID goes through the store.
+    /// than the current one), and the next UUID goes through the store. With
+    /// a node source, the source's node replaces it before the next UUID.
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
@@ -363,6 +440,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> V1Generator<C, R, S> {
     /// ```
     pub fn set_node(&mut self, node: [u8; 6]) {
         self.core.set_node(node, &mut self.rng);
+        self.follow.forget();
     }
 
     /// The next UUID as if the clock read `unix_ns` (nanoseconds since the Unix
@@ -384,6 +462,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> V1Generator<C, R, S> {
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
+        self.follow.check(&mut self.core, &mut self.rng)?;
         let tick = self.core.next(&self.clock, &mut Reading::at(unix_ns))?;
         Ok(Uuid::new_v1_from_parts(
             tick.ts,
@@ -393,15 +472,16 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> V1Generator<C, R, S> {
     }
 }
 
-impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V1Generator<C, R, S> {
+impl<C: Clock, R: Rng, S: Reserve<V1State>, N: NodeSource> Generator for V1Generator<C, R, S, N> {
     /// The next UUID at the clock's current time.
     ///
     /// # Errors
     /// [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted) under
     /// [`RolloverPolicy::Error`];
     /// [`GenErrorKind::TimestampOutOfRange`](crate::GenErrorKind::TimestampOutOfRange) after
-    /// 5236-03-31; whatever the [`Reserve`] store returns. With the defaults it cannot fail
-    /// before 5236.
+    /// 5236-03-31; whatever the [`Reserve`] store returns;
+    /// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) while its node source holds
+    /// no node. With the defaults it cannot fail before 5236.
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
@@ -414,6 +494,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V1Generator<C, R, S> {
     /// ```
     #[inline(always)]
     fn generate(&mut self) -> Result<Uuid, GenError> {
+        self.follow.check(&mut self.core, &mut self.rng)?;
         let tick = self.core.next(&self.clock, &mut Reading::of(&self.clock))?;
         Ok(Uuid::new_v1_from_parts(
             tick.ts,

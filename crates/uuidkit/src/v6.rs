@@ -3,9 +3,10 @@
 use rand_core::Rng;
 
 use crate::generator::{
-    GenError, Generator, GregorianCore, NoReserve, Reading, Reserve, RolloverPolicy, random_node,
+    GenError, Generator, GregorianCore, NoReserve, NodeFollow, Reading, Reserve, RolloverPolicy,
+    random_node,
 };
-use crate::{Clock, Uuid, V1Builder, V1Generator, V1State};
+use crate::{Clock, NodeSource, StaticNode, Uuid, V1Builder, V1Generator, V1State};
 
 /// The validated configuration of a [`V6Generator`]; made by
 /// [`V6Generator::builder`]. By default the generator draws a fresh clock
@@ -107,6 +108,7 @@ impl V6Builder {
             rng,
             core,
             fresh: !self.retain,
+            follow: NodeFollow::none(),
         })
     }
 }
@@ -123,7 +125,9 @@ impl V6Builder {
 /// Timestamps come from the same logic as v1: consecutive 100-ns ticks within a
 /// clock reading, never one clock resolution ahead of it (default
 /// [`RolloverPolicy::Wait`]), so one generator's output increases while the clock
-/// does not step back. When it does, the timestamp follows the clock and the
+/// does not step back. With a [`NodeSource`]
+/// ([`with_node_source`](Self::with_node_source)) it retains the source's node
+/// with v1's rules for a node source. When it does, the timestamp follows the clock and the
 /// (retained) clock sequence changes. Prefer v7 where v1 compatibility is not
 /// needed (§5.6).
 ///
@@ -137,11 +141,12 @@ impl V6Builder {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Debug)]
-pub struct V6Generator<C, R, S: Reserve<V1State> = NoReserve> {
+pub struct V6Generator<C, R, S: Reserve<V1State> = NoReserve, N = StaticNode> {
     clock: C,
     rng: R,
     core: GregorianCore<S>,
     fresh: bool,
+    follow: NodeFollow<N>,
 }
 
 #[cfg(feature = "std")]
@@ -194,7 +199,7 @@ impl<C: Clock, R: Rng> V6Generator<C, R> {
     }
 }
 
-impl<C, R, S: Reserve<V1State>> V6Generator<C, R, S> {
+impl<C, R, S: Reserve<V1State>, N> V6Generator<C, R, S, N> {
     /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
     /// instance a [`state::GregorianLease`](crate::state::GregorianLease); the
     /// current store is released. Whether the clock sequence and node are
@@ -210,13 +215,59 @@ impl<C, R, S: Reserve<V1State>> V6Generator<C, R, S> {
     /// assert_eq!(a.node(), Some(g.store().block().unwrap().node)); // the store's node
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn with_store<S2: Reserve<V1State>>(self, store: S2) -> V6Generator<C, R, S2> {
+    pub fn with_store<S2: Reserve<V1State>>(self, store: S2) -> V6Generator<C, R, S2, N> {
         V6Generator {
             clock: self.clock,
             rng: self.rng,
             core: self.core.rebind(store),
             fresh: self.fresh,
+            follow: self.follow,
         }
+    }
+
+    /// Takes the node from `source` (48 bits wide), asked before every UUID,
+    /// and retains it (as [`V6Builder::retain`]); see
+    /// [`V1Generator::with_node_source`] for what a loss and a new node do.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) for
+    /// a source that is not 48 bits wide.
+    ///
+    /// ```
+    /// use uuidkit::{GenErrorKind, Generator, ManualClock, NodeSlot, ThreadRng, V6Generator};
+    /// let slot = NodeSlot::new(48)?;
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
+    /// let mut g = V6Generator::new(&clock, ThreadRng).with_node_source(&slot)?;
+    /// assert!(g.is_retaining());
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::NodeLost); // nothing claimed yet
+    /// slot.set(0x0300_0000_0001)?;
+    /// let (a, b) = (g.generate()?, g.generate()?);
+    /// assert_eq!((a.node(), b.node()), (Some([3, 0, 0, 0, 0, 1]), Some([3, 0, 0, 0, 0, 1])));
+    /// assert!(a < b);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn with_node_source<N2: NodeSource>(
+        self,
+        source: N2,
+    ) -> Result<V6Generator<C, R, S, N2>, GenError> {
+        Ok(V6Generator {
+            clock: self.clock,
+            rng: self.rng,
+            core: self.core,
+            fresh: false,
+            follow: NodeFollow::new(source)?,
+        })
+    }
+
+    /// The node source, if the generator has one
+    /// ([`with_node_source`](Self::with_node_source)).
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// assert!(V6Generator::new(ManualClock::new(0), ThreadRng).node_source().is_none());
+    /// ```
+    pub fn node_source(&self) -> Option<&N> {
+        self.follow.source()
     }
 
     /// The store.
@@ -279,6 +330,7 @@ impl<C, R, S: Reserve<V1State>> V6Generator<C, R, S> {
     /// ```
     pub fn with_state(mut self, state: V1State) -> Self {
         self.core.set_state(state);
+        self.follow.forget();
         self
     }
 
@@ -314,7 +366,7 @@ impl<C, R, S: Reserve<V1State>> V6Generator<C, R, S> {
     }
 }
 
-impl<C: Clock, R: Rng, S: Reserve<V1State>> V6Generator<C, R, S> {
+impl<C: Clock, R: Rng, S: Reserve<V1State>, N: NodeSource> V6Generator<C, R, S, N> {
     /// The next UUID as if the clock read `unix_ns`; see [`V1Generator::at`].
     ///
     /// # Errors
@@ -328,6 +380,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> V6Generator<C, R, S> {
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
+        self.follow.check(&mut self.core, &mut self.rng)?;
         let ts = self.core.next(&self.clock, &mut Reading::at(unix_ns))?.ts;
         Ok(self.layout(ts))
     }
@@ -343,11 +396,11 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> V6Generator<C, R, S> {
     }
 }
 
-impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V6Generator<C, R, S> {
+impl<C: Clock, R: Rng, S: Reserve<V1State>, N: NodeSource> Generator for V6Generator<C, R, S, N> {
     /// The next UUID at the clock's current time.
     ///
     /// # Errors
-    /// As [`V1Generator`]'s.
+    /// As [`V1Generator`]'s (a node source's loss included).
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
@@ -357,6 +410,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>> Generator for V6Generator<C, R, S> {
     /// ```
     #[inline(always)]
     fn generate(&mut self) -> Result<Uuid, GenError> {
+        self.follow.check(&mut self.core, &mut self.rng)?;
         let ts = self
             .core
             .next(&self.clock, &mut Reading::of(&self.clock))?

@@ -12,7 +12,7 @@ use rand_core::Rng;
 use super::{GenError, GenErrorKind, Reading, Reservation, Reserve, RolloverPolicy, Stop, Window};
 use crate::{
     Clock, GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_CLOCK_SEQ as CLOCK_SEQ_MASK,
-    MAX_GREGORIAN_TIMESTAMP as MAX_TS60, V1State,
+    MAX_GREGORIAN_TIMESTAMP as MAX_TS60, NodeId, NodeSource, V1State,
 };
 
 /// A random node: 48 random bits with the multicast bit (0x01 of the first
@@ -143,8 +143,15 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
     /// Uses `node` from now on. After UUIDs with another node, the clock
     /// sequence changes too (§5.1: random, but never the old one).
     pub(crate) fn set_node<R: Rng>(&mut self, node: [u8; 6], rng: &mut R) {
+        let changed = node != self.node;
+        self.take_node(node, changed, rng);
+    }
+
+    /// Uses `node` from now on, and after UUIDs were issued, a new random
+    /// clock sequence (never the old one) if `new_sequence`.
+    fn take_node<R: Rng>(&mut self, node: [u8; 6], new_sequence: bool, rng: &mut R) {
         let mut clock_seq = self.clock_seq;
-        if node != self.node && self.started {
+        if new_sequence && self.started {
             while clock_seq == self.clock_seq {
                 clock_seq = random_clock_seq(rng.next_u64());
             }
@@ -304,5 +311,94 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
             self.clock_seq = tick.clock_seq;
             self.started = true;
         }
+    }
+}
+
+/// A v1/v6 generator's link to its [`NodeSource`], if it has one: asks the
+/// source before every UUID and moves the core onto each new node.
+#[derive(Clone, Debug)]
+pub(crate) struct NodeFollow<N> {
+    source: Option<N>,
+    /// The epoch of the node in use; `None` until the source was first read.
+    epoch: Option<u64>,
+}
+
+impl<N> NodeFollow<N> {
+    /// No source: the generator keeps the node it was built with.
+    pub(crate) const fn none() -> NodeFollow<N> {
+        NodeFollow {
+            source: None,
+            epoch: None,
+        }
+    }
+
+    pub(crate) fn source(&self) -> Option<&N> {
+        self.source.as_ref()
+    }
+
+    /// Makes the next check take the source's node again (after the caller
+    /// set a node or a state of its own, which must not outlive that check).
+    pub(crate) fn forget(&mut self) {
+        self.epoch = None;
+    }
+}
+
+impl<N: NodeSource> NodeFollow<N> {
+    /// Follows `source`, which must hand out 48-bit nodes.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`] for a source of another width.
+    pub(crate) fn new(source: N) -> Result<NodeFollow<N>, GenError> {
+        if source.bits() != 48 {
+            return Err(GenError::config(
+                "a 48-bit node source for v1/v6",
+                source.bits().into(),
+            ));
+        }
+        Ok(NodeFollow {
+            source: Some(source),
+            epoch: None,
+        })
+    }
+
+    /// Reads the source before a UUID: an error if it holds no node; a new
+    /// node (new epoch) goes into `core` with a new clock sequence, so the
+    /// old node's sequence is never continued (RFC 9562 §6.3).
+    ///
+    /// # Errors
+    /// [`GenErrorKind::NodeLost`] when the source holds no node.
+    #[inline(always)]
+    pub(crate) fn check<S: Reserve<V1State>, R: Rng>(
+        &mut self,
+        core: &mut GregorianCore<S>,
+        rng: &mut R,
+    ) -> Result<(), GenError> {
+        if let Some(source) = &self.source {
+            let id = source.current().map_err(GenError::from_node_lost)?;
+            if self.epoch != Some(id.epoch()) {
+                return self.adopt(id, core, rng);
+            }
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn adopt<S: Reserve<V1State>, R: Rng>(
+        &mut self,
+        id: NodeId,
+        core: &mut GregorianCore<S>,
+        rng: &mut R,
+    ) -> Result<(), GenError> {
+        let Some(node) = id.as_bytes6() else {
+            return Err(GenError::config(
+                "a 48-bit node from the node source",
+                id.bits().into(),
+            ));
+        };
+        // Even the same value: in a new epoch it may have been another
+        // generator's in between.
+        core.take_node(node, true, rng);
+        self.epoch = Some(id.epoch());
+        Ok(())
     }
 }

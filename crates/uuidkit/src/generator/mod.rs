@@ -11,7 +11,7 @@ use crate::Uuid;
 
 pub(crate) use engine::{CounterOptions, EngineCore, EngineSpec};
 pub use error::{GenError, GenErrorKind};
-pub(crate) use gregorian::{GregorianCore, random_clock_seq, random_node};
+pub(crate) use gregorian::{GregorianCore, NodeFollow, random_clock_seq, random_node};
 
 /// What a generator does when its counter is used up within one clock tick
 /// (RFC 9562 §6.2: "counter rollovers MUST be handled"). No policy ever wraps the
