@@ -73,11 +73,11 @@ fn parse(line: &str) -> u128 {
     u128::from_str_radix(&hex, 16).unwrap_or_else(|e| panic!("{line:?}: {e}"))
 }
 
-/// The node of a v6 UUID (its last 48 bits), or of a v8 UUID of the §6.4 distributed layout
+/// The node of a v1 or v6 UUID (its last 48 bits), or of a v8 UUID of the §6.4 distributed layout
 /// with 16 node bits (the 12 bits after the version, then 4 after the variant).
 fn node_of(u: u128) -> u64 {
     match (u >> 76) & 0xf {
-        6 => (u & 0xffff_ffff_ffff) as u64,
+        1 | 6 => (u & 0xffff_ffff_ffff) as u64,
         8 => ((((u >> 64) & 0xfff) << 4) | ((u >> 58) & 0xf)) as u64,
         v => panic!("unexpected version {v}: {u:032x}"),
     }
@@ -152,7 +152,7 @@ fn site_nodes_keep_three_devices_with_one_seed_apart() {
     }
     let net = chain_of_three();
     let n = 1_000_000;
-    for kind in ["v8", "v6"] {
+    for kind in ["v8", "v6", "v1"] {
         let runs = three_runs(&net, kind, true, n);
         let nodes: Vec<u64> = runs
             .iter()
@@ -169,7 +169,7 @@ fn site_nodes_keep_three_devices_with_one_seed_apart() {
             nodes[0] != nodes[1] && nodes[1] != nodes[2] && nodes[0] != nodes[2],
             "{kind}: three distinct claimed nodes, found {nodes:x?}"
         );
-        if kind == "v6" {
+        if kind != "v8" {
             for node in &nodes {
                 assert_eq!(node >> 40 & 1, 1, "{node:012x}: the multicast bit");
             }
@@ -181,8 +181,10 @@ fn site_nodes_keep_three_devices_with_one_seed_apart() {
             assert!(d.list().is_empty(), "every lease released: {:?}", d.list());
         }
     }
-    // The negative control: the same seed, the generators' own random nodes.
-    let runs = three_runs(&net, "v6", false, n);
+    // The negative control: the same seed, each generator's own random node. A v1 generator
+    // keeps one random node and clock sequence, so the three draw the same ones and collide
+    // wherever their timestamps meet.
+    let runs = three_runs(&net, "v1", false, n);
     let nodes: Vec<u64> = runs.iter().map(|u| node_of(u[0])).collect();
     assert!(
         nodes.iter().all(|&x| x == nodes[0]),
@@ -190,25 +192,76 @@ fn site_nodes_keep_three_devices_with_one_seed_apart() {
     );
     let dups = duplicates(&runs.concat());
     eprintln!(
-        "v6 without --site-node: 3 x {n}, one node {:012x}, {dups} duplicates",
+        "v1 without --site-node: 3 x {n}, one node {:012x}, {dups} duplicates",
         nodes[0]
     );
     assert!(dups > 0, "the negative control must collide");
-    let runs = three_runs(&net, "v8", false, n);
-    eprintln!(
-        "v8 (time layout, no node) without --site-node: 3 x {n}, {} duplicates",
-        duplicates(&runs.concat())
-    );
+    // Without a site node, v6 and v8 draw fresh random bits for every UUID (v6: clock sequence
+    // and node; v8: its time layout has no node): reported, not asserted.
+    for kind in ["v6", "v8"] {
+        let runs = three_runs(&net, kind, false, n);
+        eprintln!(
+            "{kind} without --site-node: 3 x {n}, {} duplicates",
+            duplicates(&runs.concat())
+        );
+    }
 }
 
-/// Output chunks with the time each arrived.
-type Chunks = Arc<Mutex<Vec<(Instant, Vec<u8>)>>>;
+/// What a drained run wrote: the first [`HEAD`] bytes, the last chunk, when each chunk arrived
+/// and its size, and the number of lines (a run may write gigabytes: only the ends are kept).
+#[derive(Default)]
+struct Seen {
+    head: Vec<u8>,
+    last: Vec<u8>,
+    arrivals: Vec<(Instant, usize)>,
+    lines: usize,
+}
 
-/// A running generator whose output goes to `pipe`, drained by a thread that records when each
+const HEAD: usize = 16 << 20;
+
+impl Seen {
+    fn add(&mut self, bytes: &[u8]) {
+        self.arrivals.push((Instant::now(), bytes.len()));
+        self.lines += bytes.iter().filter(|&&b| b == b'\n').count();
+        let room = HEAD.saturating_sub(self.head.len());
+        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.last.clear();
+        self.last.extend_from_slice(bytes);
+    }
+
+    /// Every kept line is a whole UUID of `node`, and so is the last; the line count.
+    fn all_whole_of(&self, node: u64) -> usize {
+        assert!(self.last.ends_with(b"\n"), "a partial last line");
+        let whole = match self.head.iter().rposition(|&b| b == b'\n') {
+            Some(i) => &self.head[..=i],
+            None => &[][..],
+        };
+        let last = std::str::from_utf8(&self.last)
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap();
+        for line in std::str::from_utf8(whole).unwrap().lines().chain([last]) {
+            assert_eq!(node_of(parse(line)), node);
+        }
+        self.lines
+    }
+
+    /// Bytes that arrived after `at`.
+    fn bytes_after(&self, at: Instant) -> usize {
+        self.arrivals
+            .iter()
+            .filter(|(t, _)| *t > at)
+            .map(|(_, n)| n)
+            .sum()
+    }
+}
+
+/// A running generator whose output goes to a pipe, drained by a thread that records when each
 /// chunk arrived.
 struct Drained {
     child: Child,
-    chunks: Chunks,
+    seen: Arc<Mutex<Seen>>,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -220,22 +273,20 @@ impl Drained {
             .spawn()
             .unwrap();
         let mut out = child.stdout.take().unwrap();
-        let chunks: Chunks = Arc::new(Mutex::new(Vec::new()));
-        let sink = chunks.clone();
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let sink = seen.clone();
         let reader = std::thread::spawn(move || {
             let mut buf = vec![0u8; 1 << 16];
             while let Ok(n) = out.read(&mut buf) {
                 if n == 0 {
                     return;
                 }
-                sink.lock()
-                    .unwrap()
-                    .push((Instant::now(), buf[..n].to_vec()));
+                sink.lock().unwrap().add(&buf[..n]);
             }
         });
         Drained {
             child,
-            chunks,
+            seen,
             reader: Some(reader),
         }
     }
@@ -245,9 +296,9 @@ impl Drained {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             {
-                let c = self.chunks.lock().unwrap();
-                if let Some((_, bytes)) = c.first().filter(|(_, b)| b.len() >= 37) {
-                    return node_of(parse(std::str::from_utf8(&bytes[..36]).unwrap()));
+                let s = self.seen.lock().unwrap();
+                if s.head.len() >= 37 {
+                    return node_of(parse(std::str::from_utf8(&s.head[..36]).unwrap()));
                 }
             }
             assert!(Instant::now() < deadline, "no output");
@@ -255,8 +306,8 @@ impl Drained {
         }
     }
 
-    /// Waits for the exit; (code, stderr, all output).
-    fn finish(mut self, limit: Duration) -> (Option<i32>, String, Vec<u8>) {
+    /// Waits for the exit; (code, stderr, what it wrote).
+    fn finish(mut self, limit: Duration) -> (Option<i32>, String, Arc<Mutex<Seen>>) {
         let deadline = Instant::now() + limit;
         let status = loop {
             if let Some(s) = self.child.try_wait().unwrap() {
@@ -273,14 +324,7 @@ impl Drained {
             .read_to_string(&mut err)
             .unwrap();
         self.reader.take().unwrap().join().unwrap();
-        let out = self
-            .chunks
-            .lock()
-            .unwrap()
-            .iter()
-            .flat_map(|(_, b)| b.clone())
-            .collect();
-        (status.code(), err, out)
+        (status.code(), err, self.seen.clone())
     }
 
     fn exited(&mut self) -> Option<Instant> {
@@ -293,19 +337,6 @@ impl Drop for Drained {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Every line is a whole UUID of `node`; the count.
-fn all_whole_of(out: &[u8], node: u64) -> usize {
-    let text = std::str::from_utf8(out).unwrap();
-    assert!(
-        text.is_empty() || text.ends_with('\n'),
-        "a partial last line"
-    );
-    for line in text.lines() {
-        assert_eq!(node_of(parse(line)), node);
-    }
-    text.lines().count()
 }
 
 fn held(views: &[ClaimView]) -> Vec<String> {
@@ -380,15 +411,18 @@ fn partition_and_merge_one_side_keeps_the_node() {
     net.daemons[1].wait_interfaces(1);
     net.mute(0, "a0");
     net.mute(1, "b0");
-    let seed = [("UUIDKIT_TEST_LEASE_SEED", "7".to_string())];
-    let mut runs: Vec<Drained> = (0..2)
-        .map(|i| {
-            let mut c = uuidkit_in(&net, i, &["v6", "--site-node", "-n", "4000000000"], &[]);
-            c.env(seed[0].0, &seed[0].1);
-            Drained::start(c)
-        })
-        .collect();
-    let nodes = [runs[0].first_node(), runs[1].first_node()];
+    // The same lease seed: both sides draw the same node. Started 3 s apart, so that their
+    // renewals do not meet (the simulator covers renewals that do).
+    let start = |i: usize| {
+        let mut c = uuidkit_in(&net, i, &["v6", "--site-node", "-n", "4000000000"], &[]);
+        c.env("UUIDKIT_TEST_LEASE_SEED", "7");
+        Drained::start(c)
+    };
+    let mut runs = vec![start(0)];
+    let first = runs[0].first_node();
+    std::thread::sleep(Duration::from_secs(3));
+    runs.push(start(1));
+    let nodes = [first, runs[1].first_node()];
     assert_eq!(
         nodes[0], nodes[1],
         "both sides hold the same node while split"
@@ -427,28 +461,26 @@ fn partition_and_merge_one_side_keeps_the_node() {
     };
     let winner = 1 - loser;
     let window = stopped - merge;
-    eprintln!("namespaces: merge to the loser's generator stopping: {window:?}");
     let (who, told_at) = told.lock().unwrap().expect("a daemon reported the loss");
+    eprintln!(
+        "namespaces: merge to the loser told {:?}, to its generator stopped {window:?}",
+        told_at - merge
+    );
     assert_eq!(who, loser, "the loser's daemon reported the loss");
     // The winner keeps the node and goes on.
     std::thread::sleep(Duration::from_millis(500));
     assert!(runs[winner].exited().is_none(), "the winner goes on");
     assert_eq!(held(&net.daemons[winner].list()).len(), 1);
     assert!(held(&net.daemons[loser].list()).is_empty());
-    let lost = runs.remove(loser);
-    let chunks = lost.chunks.clone();
-    let (code, err, out) = lost.finish(Duration::from_secs(5));
+    let (code, err, seen) = runs.remove(loser).finish(Duration::from_secs(5));
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("site node lost"), "{err}");
-    let late: usize = chunks
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(at, _)| *at > told_at + Duration::from_millis(250))
-        .map(|(_, b)| b.len())
-        .sum();
+    let seen = seen.lock().unwrap();
+    // The loser's own watcher hears the loss when the test's does; the margin covers the
+    // scheduling of the two and of the thread draining the pipe.
+    let late = seen.bytes_after(told_at + Duration::from_millis(250));
     assert_eq!(late, 0, "bytes written after the loser was told");
-    let n = all_whole_of(&out, nodes[0]);
+    let n = seen.all_whole_of(nodes[0]);
     eprintln!("the loser wrote {n} UUIDs, all before it was told");
 }
 
@@ -482,13 +514,13 @@ fn the_daemon_killed_mid_run_stops_the_generator() {
         std::thread::sleep(Duration::from_millis(5));
     };
     eprintln!("daemon killed to generator stopped: {:?}", stopped - killed);
-    let (code, err, out) = run.finish(Duration::from_secs(5));
+    let (code, err, seen) = run.finish(Duration::from_secs(5));
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains("site node lost") && err.contains("uiapd is gone"),
         "{err}"
     );
-    let n = all_whole_of(&out, node);
+    let n = seen.lock().unwrap().all_whole_of(node);
     assert!(n > 0);
     eprintln!("{n} UUIDs written before the daemon was killed, all whole");
 }

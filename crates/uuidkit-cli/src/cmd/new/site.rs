@@ -23,7 +23,8 @@ use crate::error::Error;
 use crate::flags::SitePlan;
 
 /// The most bytes one write hands the kernel: what a pipe with room for a write takes at once
-/// (`PIPE_BUF`), so a write that found room never blocks.
+/// (`PIPE_BUF`), so a write that found room never blocks. Each write also ends at a line end,
+/// so a refused write never leaves half a UUID behind.
 const MAX_WRITE: usize = 4096;
 
 /// How often a wait for room in the pipe looks at the slot.
@@ -126,7 +127,12 @@ impl<W: Write> Write for Guarded<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.wait_for_room()?;
         self.check()?;
-        self.inner.write(&buf[..buf.len().min(MAX_WRITE)])
+        let head = &buf[..buf.len().min(MAX_WRITE)];
+        let end = match head.iter().rposition(|&b| b == b'\n') {
+            Some(i) if head.len() < buf.len() => i + 1,
+            _ => head.len(),
+        };
+        self.inner.write(&head[..end])
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -137,6 +143,7 @@ impl<W: Write> Write for Guarded<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
     use uuidkit::NodeLostKind;
 
     #[test]
@@ -146,7 +153,11 @@ mod tests {
         let file = tempfile::tempfile().unwrap();
         let mut g = Guarded::new(file, slot.clone());
         assert!(g.fd.is_none(), "a regular file is never waited on");
-        g.write_all(&[b'a'; 10_000]).unwrap();
+        let mut lines = Vec::new();
+        for i in 0..300 {
+            lines.extend_from_slice(format!("line {i:030}\n").as_bytes());
+        }
+        g.write_all(&lines).unwrap();
         slot.lose(NodeLost::new(NodeLostKind::Conflict).with_detail("test"));
         let e = g.write_all(b"b").unwrap_err();
         let Error::Failed(text) = explain(Error::Io(e)) else {
@@ -157,11 +168,11 @@ mod tests {
             "site node lost: conflict (another device holds the node): test; stopped, nothing written after the loss"
         );
         let mut file = g.inner;
-        use std::io::{Read, Seek};
+        use std::io::Seek;
         file.rewind().unwrap();
         let mut back = Vec::new();
         file.read_to_end(&mut back).unwrap();
-        assert_eq!(back, vec![b'a'; 10_000]);
+        assert_eq!(back, lines);
     }
 
     #[test]
@@ -180,7 +191,8 @@ mod tests {
             })
         };
         let start = std::time::Instant::now();
-        let e = g.write_all(&vec![b'x'; 1 << 20]).unwrap_err();
+        let line = [b'x', b'x', b'x', b'\n'];
+        let e = g.write_all(&line.repeat(1 << 18)).unwrap_err();
         loser.join().unwrap();
         assert!(
             e.get_ref()
@@ -189,6 +201,11 @@ mod tests {
             "{e}"
         );
         assert!(start.elapsed() < Duration::from_secs(5));
-        drop(reader);
+        // Whatever was written ends at a line end.
+        drop(g);
+        let mut got = Vec::new();
+        let mut reader = reader;
+        reader.read_to_end(&mut got).unwrap();
+        assert!(!got.is_empty() && got.ends_with(b"\n") && got.len() % 4 == 0);
     }
 }

@@ -248,7 +248,9 @@ fn gregorian(
             .map_err(gen_error)?;
         let store = reserver.map(|r| lease(r.lease_v6(), plan.clock_seq));
         return Ok(match (site, store) {
-            (Some(slot), Some(s)) => Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s)),
+            (Some(slot), Some(s)) => {
+                Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
+            }
             (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
             (None, Some(s)) => Box::new(g.with_store(s)),
             (None, None) => Box::new(g),
@@ -259,7 +261,9 @@ fn gregorian(
         .map_err(gen_error)?;
     let store = reserver.map(|r| lease(r.lease_v1(), plan.clock_seq));
     Ok(match (site, store) {
-        (Some(slot), Some(s)) => Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s)),
+        (Some(slot), Some(s)) => {
+            Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
+        }
         (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
         (None, Some(s)) => Box::new(g.with_store(s)),
         (None, None) => Box::new(g),
