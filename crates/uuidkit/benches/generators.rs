@@ -7,13 +7,13 @@
 //! `cargo xtask bench` runs this and prints the ratios (BENCHMARKS.md).
 
 use std::hint::black_box;
-use std::sync::Barrier;
+use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use uuidkit::{
-    CoarseClock, Generator, Hyphenated, RolloverPolicy, SystemClock, ThreadRng, Uuid, V1Generator,
-    V6Generator, V7Generator,
+    CoarseClock, Generator, Hyphenated, NodeSlot, NodeSource, RolloverPolicy, SystemClock,
+    ThreadRng, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed,
 };
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
@@ -135,6 +135,58 @@ fn v1_v6(c: &mut Criterion) {
     g.finish();
 }
 
+/// Each generator with a fixed node against the same generator reading its
+/// node from a `NodeSlot` before every UUID (RFC 9562 §6.4), in one run: the
+/// price of a node that can be lost. v1/v6 advance the timestamp, so the 10 M/s
+/// clock cap does not hide it.
+fn node_source(c: &mut Criterion) {
+    let slot48 = Arc::new(NodeSlot::new(48).unwrap());
+    slot48
+        .set(u64::from_be_bytes([
+            0, 0, 0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46,
+        ]))
+        .unwrap();
+    let slot16 = Arc::new(NodeSlot::new(16).unwrap());
+    slot16.set(0x2A2A).unwrap();
+    let mut g = c.benchmark_group("node_source");
+    let v1 = V1Generator::builder().rollover(RolloverPolicy::AdvanceTimestamp);
+    let mut a = v1.node(NODE).build(CoarseClock::new(), ThreadRng).unwrap();
+    g.bench_function("v1_static", |b| b.iter(|| black_box(a.generate().unwrap())));
+    let mut a = v1
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap()
+        .with_node_source(slot48.clone())
+        .unwrap();
+    g.bench_function("v1_slot", |b| b.iter(|| black_box(a.generate().unwrap())));
+    let dyn_slot: Arc<dyn NodeSource> = slot48.clone();
+    let mut a = v1
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap()
+        .with_node_source(dyn_slot)
+        .unwrap();
+    g.bench_function("v1_dyn_slot", |b| {
+        b.iter(|| black_box(a.generate().unwrap()))
+    });
+    let v6 = V6Generator::builder().rollover(RolloverPolicy::AdvanceTimestamp);
+    let mut a = v6.node(NODE).build(CoarseClock::new(), ThreadRng).unwrap();
+    g.bench_function("v6_static", |b| b.iter(|| black_box(a.generate().unwrap())));
+    let mut a = v6
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap()
+        .with_node_source(slot48.clone())
+        .unwrap();
+    g.bench_function("v6_slot", |b| b.iter(|| black_box(a.generate().unwrap())));
+    let mut a = V8Distributed::builder(0x2A2A, 16)
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap();
+    g.bench_function("v8_static", |b| b.iter(|| black_box(a.generate().unwrap())));
+    let mut a = V8Distributed::builder_from(slot16.clone())
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap();
+    g.bench_function("v8_slot", |b| b.iter(|| black_box(a.generate().unwrap())));
+    g.finish();
+}
+
 /// Canonical lines (36 characters and '\n'), 4096 UUIDs per iteration: the bulk
 /// formatter against the `uuid` crate's per-UUID `hyphenated().encode_lower`
 /// (and this crate's), the newline added the same way for both.
@@ -181,5 +233,5 @@ fn lines(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, v4, v7, v7_two_threads, v1_v6, lines);
+criterion_group!(benches, v4, v7, v7_two_threads, v1_v6, node_source, lines);
 criterion_main!(benches);

@@ -107,6 +107,12 @@
 //! | [`V8TimeGenerator`] | Appendix B.1 time layout; clock-back policy |
 //! | [`V8Distributed`] | §6.4: node ID and width, counter width, guard bits, policies |
 //!
+//! v1, v6 and [`V8Distributed`] can take their node from a [`NodeSource`],
+//! asked before every UUID (RFC 9562 §6.4, distributed generation): a
+//! [`StaticNode`], a [`RandomNode`], or a `NodeSlot` that a registry client
+//! writes from its own thread. A generator whose source has lost its node
+//! stops with [`GenErrorKind::NodeLost`] and issues nothing.
+//!
 //! A [`ManualClock`] makes them deterministic in tests, and
 //! [`state`] binds them to a state file shared between
 //! processes.

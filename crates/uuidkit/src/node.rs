@@ -528,5 +528,10 @@ impl NodeSource for RandomNode {
 #[cfg(feature = "std")]
 pub use slot::NodeSlot;
 
+/// The examples of `docs/distributed-generation.md`, run as doctests.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../../../docs/distributed-generation.md")]
+pub struct DistributedGenerationDoc;
+
 #[cfg(feature = "std")]
 mod slot;

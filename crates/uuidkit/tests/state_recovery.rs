@@ -32,6 +32,7 @@ fn good_file() -> String {
         v7: Some(V7Mark {
             hwm_ms: T0_MS - 10_000,
         }),
+        ..StateRecord::default()
     }
     .emit()
 }

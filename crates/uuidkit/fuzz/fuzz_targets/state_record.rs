@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use uuidkit::state::{GregorianMark, StateRecord, V7Mark};
+use uuidkit::state::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
 use uuidkit::{MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
 
 /// Little-endian words from `data`, zero past its end.
@@ -32,15 +32,34 @@ fn mark(data: &[u8], at: usize) -> Option<GregorianMark> {
     })
 }
 
+/// Up to `EARLIER_NODES` earlier marks from `data` at `at`, newest first,
+/// each node once and none the current one (as the format requires).
+fn earlier(data: &[u8], at: usize, current: Option<GregorianMark>) -> [Option<GregorianMark>; EARLIER_NODES] {
+    let mut out = [None; EARLIER_NODES];
+    let mut n = 0;
+    for i in 0..EARLIER_NODES {
+        let Some(m) = mark(data, at + 24 * i) else { break };
+        let taken = current.iter().chain(out[..n].iter().flatten());
+        if taken.into_iter().all(|t| t.node != m.node) {
+            out[n] = Some(m);
+            n += 1;
+        }
+    }
+    out
+}
+
 /// A valid record from the fuzzer's bytes.
 fn record(data: &[u8]) -> StateRecord {
     let v7 = word(data, 48);
+    let (v1, v6) = (mark(data, 0), mark(data, 24));
     StateRecord {
-        v1: mark(data, 0),
-        v6: mark(data, 24),
+        v1,
+        v6,
         v7: (v7 & 1 == 1).then_some(V7Mark {
             hwm_ms: (v7 >> 1) & MAX_UNIX_TS_MS,
         }),
+        v1_earlier: earlier(data, 56, v1),
+        v6_earlier: earlier(data, 56 + 24 * EARLIER_NODES, v6),
     }
 }
 

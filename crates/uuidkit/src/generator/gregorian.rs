@@ -374,9 +374,10 @@ impl<N: NodeSource> NodeFollow<N> {
         rng: &mut R,
     ) -> Result<(), GenError> {
         if let Some(source) = &self.source {
-            let id = source.current().map_err(GenError::from_node_lost)?;
-            if self.epoch != Some(id.epoch()) {
-                return self.adopt(id, core, rng);
+            match source.current() {
+                Ok(id) if Some(id.epoch()) == self.epoch => {}
+                Ok(id) => return self.adopt(id, core, rng),
+                Err(lost) => return Err(GenError::from_node_lost(lost)),
             }
         }
         Ok(())

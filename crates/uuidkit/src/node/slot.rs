@@ -2,7 +2,7 @@
 //! on other threads through a sequence lock.
 //!
 //! Readers take no lock and write nothing: they read the sequence number,
-//! the words, then the sequence number again, and retry if a write happened
+//! the value and epoch (one cache line), then the sequence number again, and retry if a write happened
 //! in between (a write is a handful of stores, so a retry is rare and short).
 //! A torn answer (the value of one node with the epoch of another, or a node
 //! together with a loss) is impossible: every word is read inside one
@@ -17,8 +17,8 @@ use crate::generator::GenError;
 
 /// The words of a [`NodeLost`]: its tag and length, then its detail.
 const LOST_WORDS: usize = (2 + NodeLost::DETAIL_CAPACITY).div_ceil(8);
-/// The tag of the first lost word while a node is held.
-const HELD: u8 = 0;
+/// Set in the value word while no node is held (a value has at most 48 bits).
+const LOST: u64 = 1 << 63;
 
 /// A shareable slot for the node a registry client holds: the client writes
 /// it from its own thread ([`set`](Self::set) on a new lease,
@@ -56,15 +56,23 @@ const HELD: u8 = 0;
 /// ```
 #[derive(Debug)]
 pub struct NodeSlot {
-    bits: u8,
-    /// Even when no write is under way; two more after each write.
-    seq: AtomicU64,
-    value: AtomicU64,
-    epoch: AtomicU64,
-    /// [`HELD`], or 1 + the index of a [`NodeLostKind`], then the detail's
-    /// length and bytes.
+    /// What a reader loads, together on one cache line.
+    hot: Hot,
+    /// 1 + the index of a [`NodeLostKind`], then the detail's length and
+    /// bytes: read only when the value word says [`LOST`].
     lost: [AtomicU64; LOST_WORDS],
     writer: Mutex<()>,
+}
+
+#[derive(Debug)]
+#[repr(C, align(64))]
+struct Hot {
+    /// Even when no write is under way; two more after each write.
+    seq: AtomicU64,
+    /// The node's value, or [`LOST`].
+    value: AtomicU64,
+    epoch: AtomicU64,
+    bits: u8,
 }
 
 impl NodeSlot {
@@ -85,10 +93,12 @@ impl NodeSlot {
             return Err(GenError::config("node bits in 1..=48", bits.into()));
         }
         let slot = NodeSlot {
-            bits,
-            seq: AtomicU64::new(0),
-            value: AtomicU64::new(0),
-            epoch: AtomicU64::new(0),
+            hot: Hot {
+                seq: AtomicU64::new(0),
+                value: AtomicU64::new(LOST),
+                epoch: AtomicU64::new(0),
+                bits,
+            },
             lost: [const { AtomicU64::new(0) }; LOST_WORDS],
             writer: Mutex::new(()),
         };
@@ -113,18 +123,17 @@ impl NodeSlot {
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn set(&self, value: u64) -> Result<NodeId, GenError> {
-        NodeId::new(value, self.bits, 0)?;
+        NodeId::new(value, self.hot.bits, 0)?;
         let mut epoch = 0;
         self.write(|| {
-            epoch = self.epoch.load(Ordering::Relaxed) + 1;
-            self.value.store(value, Ordering::Relaxed);
-            self.epoch.store(epoch, Ordering::Relaxed);
-            self.lost[0].store(u64::from(HELD), Ordering::Relaxed);
+            epoch = self.hot.epoch.load(Ordering::Relaxed) + 1;
+            self.hot.value.store(value, Ordering::Relaxed);
+            self.hot.epoch.store(epoch, Ordering::Relaxed);
         });
         Ok(NodeId {
             value,
             epoch,
-            bits: self.bits,
+            bits: self.hot.bits,
         })
     }
 
@@ -141,7 +150,10 @@ impl NodeSlot {
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn lose(&self, lost: NodeLost) {
-        self.write(|| self.store_lost(&lost));
+        self.write(|| {
+            self.store_lost(&lost);
+            self.hot.value.store(LOST, Ordering::Relaxed);
+        });
     }
 
     /// Runs the stores of `f` as one write of the sequence lock.
@@ -152,12 +164,12 @@ impl NodeSlot {
             .writer
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let seq = self.seq.load(Ordering::Relaxed);
-        self.seq.store(seq | 1, Ordering::Relaxed);
+        let seq = self.hot.seq.load(Ordering::Relaxed);
+        self.hot.seq.store(seq | 1, Ordering::Relaxed);
         // Orders the odd sequence number before the stores of `f`.
         fence(Ordering::Release);
         f();
-        self.seq.store((seq | 1) + 1, Ordering::Release);
+        self.hot.seq.store((seq | 1) + 1, Ordering::Release);
     }
 
     fn store_lost(&self, lost: &NodeLost) {
@@ -176,54 +188,58 @@ impl NodeSlot {
         }
     }
 
-    /// The loss whose first word is `first`; reads the rest (inside the
-    /// caller's read of the sequence lock).
+    /// The loss published under sequence number `seq`, or `None` if a write
+    /// has begun since (the caller then reads again).
     #[cold]
-    fn load_lost(&self, first: u64) -> NodeLost {
+    #[inline(never)]
+    fn load_lost(&self, seq: u64) -> Option<NodeLost> {
         let mut bytes = [0u8; LOST_WORDS * 8];
-        bytes[..8].copy_from_slice(&first.to_le_bytes());
-        for (word, chunk) in self.lost.iter().zip(bytes.chunks_exact_mut(8)).skip(1) {
+        for (word, chunk) in self.lost.iter().zip(bytes.chunks_exact_mut(8)) {
             chunk.copy_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+        }
+        fence(Ordering::Acquire);
+        if self.hot.seq.load(Ordering::Relaxed) != seq {
+            return None;
         }
         let kind = NodeLostKind::ALL[usize::from(bytes[0]).saturating_sub(1).min(4)];
         let mut detail = [0u8; NodeLost::DETAIL_CAPACITY];
         detail.copy_from_slice(&bytes[2..2 + NodeLost::DETAIL_CAPACITY]);
-        NodeLost {
+        Some(NodeLost {
             kind,
             len: bytes[1].min(NodeLost::DETAIL_CAPACITY as u8),
             detail,
-        }
+        })
     }
 }
 
 impl NodeSource for NodeSlot {
     #[inline]
     fn bits(&self) -> u8 {
-        self.bits
+        self.hot.bits
     }
 
     #[inline]
     fn current(&self) -> Result<NodeId, NodeLost> {
+        let hot = &self.hot;
         loop {
-            let seq = self.seq.load(Ordering::Acquire);
+            let seq = hot.seq.load(Ordering::Acquire);
             if seq & 1 == 0 {
-                let first = self.lost[0].load(Ordering::Relaxed);
-                let value = self.value.load(Ordering::Relaxed);
-                let epoch = self.epoch.load(Ordering::Relaxed);
-                let answer = if first as u8 == HELD {
-                    Ok(NodeId {
-                        value,
-                        epoch,
-                        bits: self.bits,
-                    })
-                } else {
-                    Err(self.load_lost(first))
-                };
+                let value = hot.value.load(Ordering::Relaxed);
+                let epoch = hot.epoch.load(Ordering::Relaxed);
                 // Orders the loads above before the check that no write
                 // overlapped them.
                 fence(Ordering::Acquire);
-                if self.seq.load(Ordering::Relaxed) == seq {
-                    return answer;
+                if hot.seq.load(Ordering::Relaxed) == seq {
+                    if value & LOST == 0 {
+                        return Ok(NodeId {
+                            value,
+                            epoch,
+                            bits: hot.bits,
+                        });
+                    }
+                    if let Some(lost) = self.load_lost(seq) {
+                        return Err(lost);
+                    }
                 }
             }
             core::hint::spin_loop();

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::vec::Vec;
 
 use super::error::{StateError, StateErrorKind};
-use super::format::{StateRecord, V7Mark};
+use super::format::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
 use super::path;
 use super::{StateStore, Status};
 
@@ -348,16 +348,17 @@ impl StateStore for FileStore {
 /// The file is authoritative when this process's last record reached it. If it
 /// did not (we fell back to memory), our reservations must still be honoured:
 /// v7 takes the larger mark; v1/v6 keep the file's clock sequence and node with
-/// the larger mark. A bad file with a record in memory continues from memory.
+/// the larger mark, and the file's earlier nodes, each with the larger of its
+/// marks in the file and in memory. A bad file with a record in memory
+/// continues from memory.
 fn merge_input(
     file: Result<StateRecord, StateError>,
     mem: &Memory,
 ) -> (Option<StateRecord>, Option<StateError>) {
     match (file, &mem.record) {
         (Ok(f), Some(m)) if mem.dirty => {
-            let g = |a: Option<super::GregorianMark>, b: Option<super::GregorianMark>| match (a, b)
-            {
-                (Some(a), Some(b)) => Some(super::GregorianMark {
+            let g = |a: Option<GregorianMark>, b: Option<GregorianMark>| match (a, b) {
+                (Some(a), Some(b)) => Some(GregorianMark {
                     hwm: a.hwm.max(b.hwm),
                     ..a
                 }),
@@ -369,11 +370,28 @@ fn merge_input(
                 }),
                 (a, b) => a.or(b),
             };
+            // An earlier node's mark, raised to the highest memory holds for it.
+            let raise =
+                |earlier: [Option<GregorianMark>; EARLIER_NODES],
+                 mem: Option<GregorianMark>,
+                 mem_earlier: [Option<GregorianMark>; EARLIER_NODES]| {
+                    earlier.map(|e| {
+                        e.map(|e| {
+                            let same = mem.iter().chain(mem_earlier.iter().flatten());
+                            let hwm = same
+                                .filter(|x| x.node == e.node)
+                                .fold(e.hwm, |h, x| h.max(x.hwm));
+                            GregorianMark { hwm, ..e }
+                        })
+                    })
+                };
             (
                 Some(StateRecord {
                     v1: g(f.v1, m.v1),
                     v6: g(f.v6, m.v6),
                     v7,
+                    v1_earlier: raise(f.v1_earlier, m.v1, m.v1_earlier),
+                    v6_earlier: raise(f.v6_earlier, m.v6, m.v6_earlier),
                 }),
                 None,
             )

@@ -20,7 +20,11 @@
 //! `key value` with the keys `v1.hwm`, `v1.clock_seq`, `v1.node` (likewise `v6.`)
 //! and `v7.hwm_ms`, each at most once. A version's keys are all present or all
 //! absent. Numbers are decimal without sign or leading zeros; a node is 12
-//! lowercase or uppercase hex digits.
+//! lowercase or uppercase hex digits. Up to [`EARLIER_NODES`] lines
+//! `v1.earlier NODE CLOCK_SEQ HWM` (likewise `v6.`), newest first, keep the
+//! marks of nodes used before the current one, each node at most once, so a
+//! generator that comes back to one of them (a node lease renewed after a
+//! break) continues that node's own sequence.
 
 use std::fmt::Write as _;
 use std::format;
@@ -73,7 +77,13 @@ pub struct V7Mark {
     pub hwm_ms: u64,
 }
 
-/// Everything a state file holds: one optional record per time-based version.
+/// How many nodes before the current one a state file remembers, per v1/v6
+/// version; an older node falls out, and a generator that comes back to it
+/// starts a new random clock sequence for it (RFC 9562 §6.3).
+pub const EARLIER_NODES: usize = 4;
+
+/// Everything a state file holds: one optional record per time-based version,
+/// and for v1 and v6 the records of the nodes used before the current one.
 ///
 /// ```
 /// use uuidkit::state::{StateRecord, V7Mark};
@@ -92,6 +102,10 @@ pub struct StateRecord {
     pub v6: Option<GregorianMark>,
     /// Version 7 state.
     pub v7: Option<V7Mark>,
+    /// Version 1 state of nodes used before the one in `v1`, newest first.
+    pub v1_earlier: [Option<GregorianMark>; EARLIER_NODES],
+    /// Version 6 state of nodes used before the one in `v6`, newest first.
+    pub v6_earlier: [Option<GregorianMark>; EARLIER_NODES],
 }
 
 impl StateRecord {
@@ -113,17 +127,20 @@ impl StateRecord {
              # Every UUID issued under it is below the high-water mark (hwm) of its version.\n\
              # The last line checksums all lines above it; a file that fails the check is ignored.\n",
         );
-        for (name, g) in [("v1", &self.v1), ("v6", &self.v6)] {
+        let gregorian = [
+            ("v1", &self.v1, &self.v1_earlier),
+            ("v6", &self.v6, &self.v6_earlier),
+        ];
+        for (name, g, earlier) in gregorian {
             if let Some(g) = g {
                 let _ = writeln!(s, "{name}.hwm {}", g.hwm);
                 let _ = writeln!(s, "# {name}.hwm = {}", fmt_ts60(g.hwm));
                 let _ = writeln!(s, "{name}.clock_seq {}", g.clock_seq);
-                let n = g.node;
-                let _ = writeln!(
-                    s,
-                    "{name}.node {:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
-                    n[0], n[1], n[2], n[3], n[4], n[5]
-                );
+                let _ = writeln!(s, "{name}.node {}", hex_node(g.node));
+            }
+            for e in earlier.iter().flatten() {
+                let (node, cs, hwm) = (hex_node(e.node), e.clock_seq, e.hwm);
+                let _ = writeln!(s, "{name}.earlier {node} {cs} {hwm}");
             }
         }
         if let Some(v7) = &self.v7 {
@@ -242,6 +259,7 @@ struct Fields {
     clock_seq: [Option<(u16, usize)>; 2],
     node: [Option<([u8; 6], usize)>; 2],
     v7: Option<(u64, usize)>,
+    earlier: [std::vec::Vec<(GregorianMark, usize)>; 2],
 }
 
 impl Fields {
@@ -282,6 +300,16 @@ impl Fields {
                 dup(self.node[v].map(|x| x.1))?;
                 self.node[v] = Some((node(line, value)?, line));
             }
+            (Some(v), "earlier") => {
+                if self.earlier[v].len() == EARLIER_NODES {
+                    return Err(garbage(
+                        line,
+                        &format!("at most {EARLIER_NODES} `{key}` lines"),
+                        "another",
+                    ));
+                }
+                self.earlier[v].push((earlier(line, value)?, line));
+            }
             (None, "hwm_ms") if ver == "v7" => {
                 dup(self.v7.map(|x| x.1))?;
                 self.v7 = Some((
@@ -292,7 +320,7 @@ impl Fields {
             _ => {
                 return Err(garbage(
                     line,
-                    "key v1.hwm, v1.clock_seq, v1.node, v6.hwm, v6.clock_seq, v6.node or v7.hwm_ms",
+                    "key v1.hwm, v1.clock_seq, v1.node, v1.earlier, v6.hwm, v6.clock_seq, v6.node, v6.earlier or v7.hwm_ms",
                     &format!("`{}`", escape(key.as_bytes())),
                 ));
             }
@@ -329,10 +357,22 @@ impl Fields {
                     ));
                 }
             };
+            let mut earlier = [None; EARLIER_NODES];
+            for (i, &(mark, line)) in self.earlier[v].iter().enumerate() {
+                let seen = g.iter().chain(earlier[..i].iter().flatten());
+                if seen.into_iter().any(|m| m.node == mark.node) {
+                    return Err(garbage(
+                        line,
+                        &format!("each `{name}` node once"),
+                        &format!("node {} again", hex_node(mark.node)),
+                    ));
+                }
+                earlier[i] = Some(mark);
+            }
             if v == 0 {
-                out.v1 = g;
+                (out.v1, out.v1_earlier) = (g, earlier);
             } else {
-                out.v6 = g;
+                (out.v6, out.v6_earlier) = (g, earlier);
             }
         }
         Ok(out)
@@ -373,6 +413,38 @@ fn node(line: usize, s: &str) -> Result<[u8; 6], StateError> {
         "node of 12 hex digits",
         &format!("`{}`", escape(b)),
     ))
+}
+
+/// An `earlier` value: `NODE CLOCK_SEQ HWM`.
+fn earlier(line: usize, s: &str) -> Result<GregorianMark, StateError> {
+    let mut parts = s.split(' ');
+    let (Some(n), Some(cs), Some(hwm), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(garbage(
+            line,
+            "`NODE CLOCK_SEQ HWM`",
+            &format!("`{}`", escape(s.as_bytes())),
+        ));
+    };
+    let clock_seq = number(
+        line,
+        cs,
+        crate::MAX_CLOCK_SEQ.into(),
+        "clock sequence in 0..=16383",
+    )?;
+    Ok(GregorianMark {
+        hwm: number(line, hwm, TS60_MAX, "60-bit timestamp")?,
+        clock_seq: clock_seq as u16,
+        node: node(line, n)?,
+    })
+}
+
+fn hex_node(n: [u8; 6]) -> String {
+    format!(
+        "{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+        n[0], n[1], n[2], n[3], n[4], n[5]
+    )
 }
 
 fn hex(c: u8) -> u8 {
@@ -469,6 +541,7 @@ mod tests {
             v7: Some(V7Mark {
                 hwm_ms: 0x017F22E279B0,
             }),
+            ..StateRecord::default()
         }
     }
 
@@ -595,7 +668,7 @@ mod tests {
             (
                 "v8.hwm 1\n",
                 2,
-                "expected key v1.hwm, v1.clock_seq, v1.node, v6.hwm, v6.clock_seq, v6.node or v7.hwm_ms, found `v8.hwm` at line 2",
+                "expected key v1.hwm, v1.clock_seq, v1.node, v1.earlier, v6.hwm, v6.clock_seq, v6.node, v6.earlier or v7.hwm_ms, found `v8.hwm` at line 2",
             ),
             (
                 "v7.hwm_ms\n",
@@ -713,6 +786,77 @@ mod tests {
                 String::from_utf8_lossy(&b)
             );
         }
+    }
+
+    /// Earlier nodes: one line each, newest first, after the version's
+    /// current record; read back as written; at most `EARLIER_NODES`, each
+    /// node once.
+    #[test]
+    fn earlier_nodes_round_trip_and_are_checked() {
+        let mark = |n: u8, cs: u16, hwm: u64| GregorianMark {
+            hwm,
+            clock_seq: cs,
+            node: [n; 6],
+        };
+        let mut rec = full();
+        rec.v1_earlier = [
+            Some(mark(0xA1, 7, 1_000)),
+            Some(mark(0xB2, 0x3FFF, 5)),
+            None,
+            None,
+        ];
+        rec.v6_earlier[0] = Some(mark(0xC3, 0, TS60_MAX));
+        let text = rec.emit();
+        assert!(text.contains(
+            "v1.node 9f6bdeced846\nv1.earlier a1a1a1a1a1a1 7 1000\nv1.earlier b2b2b2b2b2b2 16383 5\nv6.hwm"
+        ), "{text}");
+        assert!(text.contains("\nv6.earlier c3c3c3c3c3c3 0 1152921504606846975\n"));
+        assert_eq!(StateRecord::parse(text.as_bytes()).unwrap(), rec);
+
+        let with_body = |body: &str| {
+            let mut t = std::format!("{HEADER}\n{body}");
+            let sum = checksum(t.as_bytes());
+            t.push_str(&std::format!("{CHECKSUM_PREFIX}{sum}\n"));
+            StateRecord::parse(t.as_bytes()).map_err(|e| e.to_string())
+        };
+        let five: String = (1..=5)
+            .map(|i| std::format!("v1.earlier 00000000000{i} 1 1\n"))
+            .collect();
+        assert_eq!(
+            with_body(&five).unwrap_err(),
+            "invalid state file: expected at most 4 `v1.earlier` lines, found another at line 6"
+        );
+        assert_eq!(
+            with_body("v6.earlier 000000000001 1 1\nv6.earlier 000000000001 2 2\n").unwrap_err(),
+            "invalid state file: expected each `v6` node once, found node 000000000001 again at line 3"
+        );
+        assert_eq!(
+            with_body(
+                "v1.hwm 1\nv1.clock_seq 1\nv1.node 0000000000aa\nv1.earlier 0000000000AA 1 1\n"
+            )
+            .unwrap_err(),
+            "invalid state file: expected each `v1` node once, found node 0000000000aa again at line 5"
+        );
+        assert_eq!(
+            with_body("v1.earlier 000000000001 1\n").unwrap_err(),
+            "invalid state file: expected `NODE CLOCK_SEQ HWM`, found `000000000001 1` at line 2"
+        );
+        assert_eq!(
+            with_body("v1.earlier 000000000001 16384 1\n").unwrap_err(),
+            "invalid state file: expected clock sequence in 0..=16383, found `16384` at line 2"
+        );
+        // Earlier nodes alone (no current record) are a valid file.
+        let only = with_body("v6.earlier 000000000001 1 2\n").unwrap();
+        assert_eq!(
+            (only.v6, only.v6_earlier[0]),
+            (
+                None,
+                Some(mark(0, 1, 2)).map(|m| GregorianMark {
+                    node: [0, 0, 0, 0, 0, 1],
+                    ..m
+                })
+            )
+        );
     }
 
     #[test]

@@ -104,7 +104,7 @@ use std::sync::{Arc, Mutex};
 
 pub use error::{StateError, StateErrorKind};
 pub use file::{ENV_VAR, FileStore};
-pub use format::{GregorianMark, HEADER, StateRecord, V7Mark};
+pub use format::{EARLIER_NODES, GregorianMark, HEADER, StateRecord, V7Mark};
 pub use global::{StateConfig, configure, now_v1, now_v6, now_v7, release};
 pub use lease::{GregorianLease, V7Lease};
 pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
@@ -312,12 +312,50 @@ pub(crate) enum Gregorian {
 }
 
 impl Gregorian {
-    fn slot(self, rec: &mut StateRecord) -> &mut Option<GregorianMark> {
+    /// The version's current mark and the marks of its earlier nodes.
+    fn slots(
+        self,
+        rec: &mut StateRecord,
+    ) -> (
+        &mut Option<GregorianMark>,
+        &mut [Option<GregorianMark>; EARLIER_NODES],
+    ) {
         match self {
-            Gregorian::V1 => &mut rec.v1,
-            Gregorian::V6 => &mut rec.v6,
+            Gregorian::V1 => (&mut rec.v1, &mut rec.v1_earlier),
+            Gregorian::V6 => (&mut rec.v6, &mut rec.v6_earlier),
         }
     }
+}
+
+/// Makes `node` the current node of a version whose current mark is
+/// `current`: if another node is current, it moves to the front of
+/// `earlier` (the oldest there falls out), and `node`'s own earlier mark, if
+/// any, leaves `earlier` to become current, so its sequence continues
+/// rather than starting again. Returns the mark to reserve from.
+fn recall(
+    current: &mut Option<GregorianMark>,
+    earlier: &mut [Option<GregorianMark>; EARLIER_NODES],
+    node: [u8; 6],
+) -> Option<GregorianMark> {
+    if current.is_some_and(|m| m.node == node) {
+        return *current;
+    }
+    let found = earlier
+        .iter()
+        .position(|m| m.is_some_and(|m| m.node == node));
+    let recalled = found.and_then(|i| earlier[i].take());
+    let old = *current;
+    match (old, found) {
+        (Some(old), _) => {
+            // The slot that frees up: the recalled node's, else the oldest.
+            earlier[..=found.unwrap_or(EARLIER_NODES - 1)].rotate_right(1);
+            earlier[0] = Some(old);
+        }
+        (None, Some(i)) => earlier[i..].rotate_left(1),
+        (None, None) => {}
+    }
+    *current = recalled;
+    recalled.or(old)
 }
 
 impl Reserver {
@@ -485,10 +523,14 @@ impl Reserver {
         let mut out = None;
         let status = self.store.transact(&mut |old| {
             let mut rec = old.copied().unwrap_or_default();
-            let slot = which.slot(&mut rec);
+            let (slot, earlier) = which.slots(&mut rec);
+            let stored = match node {
+                Some(n) => recall(slot, earlier, n),
+                None => *slot,
+            };
             let b = self
                 .policy
-                .reserve_gregorian(slot.as_ref(), now, node, fresh);
+                .reserve_gregorian(stored.as_ref(), now, node, fresh);
             *slot = Some(b.stored());
             out = Some(b);
             rec
@@ -568,7 +610,7 @@ impl Reserver {
     ) -> Status {
         self.store.transact(&mut |old| {
             let mut rec = old.copied().unwrap_or_default();
-            let slot = which.slot(&mut rec);
+            let (slot, _) = which.slots(&mut rec);
             if let Some(m) = slot {
                 if *m == block.stored() && next >= block.start && next < block.end {
                     m.hwm = next;
