@@ -107,11 +107,14 @@ fn after_a_merge_exactly_one_side_keeps_the_node_within_one_renewal_interval() {
     for lifetime_s in [20, 40, 80] {
         let (config, interval) = renewing(lifetime_s);
         let limit = bound(&config, interval);
-        let stagger = interval / 3;
+        // The two sides claimed 3 s apart (just over a reclaim round): after one side renews,
+        // the other renews soon after, and then nobody for most of an interval. A merge in
+        // that quiet stretch waits longest.
+        let stagger = Duration::from_secs(3);
         let mut worst = Duration::ZERO;
         // Merges spread over a whole renewal cycle, after both claims succeeded.
         let first = Instant::from_secs(5) + stagger;
-        let steps = 12u32;
+        let steps = 24u32;
         for k in 0..steps {
             let merge = first + interval * k / steps;
             let w = partition_and_merge(u64::from(k) + 1, lifetime_s, stagger, merge);
