@@ -103,9 +103,9 @@
 //! | generator | builder settings |
 //! |---|---|
 //! | [`V7Generator`] | the three §6.2 methods ([`V7Method`]), guard bits, rollover and clock-back policies |
-//! | [`V1Generator`], [`V6Generator`] | node (random with the multicast bit unless given), clock sequence, rollover; v6: fresh or retained |
+//! | [`V1Generator`], [`V6Generator`] | node (random with the multicast bit unless given, or from a [`NodeSource`]), clock sequence, rollover; v6: fresh or retained |
 //! | [`V8TimeGenerator`] | Appendix B.1 time layout; clock-back policy |
-//! | [`V8Distributed`] | §6.4: node ID and width, counter width, guard bits, policies |
+//! | [`V8Distributed`] | §6.4: node ID and width (or a [`NodeSource`]), counter width, guard bits, policies |
 //!
 //! v1, v6 and [`V8Distributed`] can take their node from a [`NodeSource`],
 //! asked before every UUID (RFC 9562 §6.4, distributed generation): a

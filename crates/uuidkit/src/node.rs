@@ -173,17 +173,6 @@ pub enum NodeLostKind {
     RenewalFailed,
 }
 
-impl NodeLostKind {
-    /// All kinds, in the order of their tags in a [`NodeSlot`].
-    const ALL: [NodeLostKind; 5] = [
-        NodeLostKind::NotAcquired,
-        NodeLostKind::Released,
-        NodeLostKind::Conflict,
-        NodeLostKind::SourceGone,
-        NodeLostKind::RenewalFailed,
-    ];
-}
-
 impl fmt::Display for NodeLostKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -375,8 +375,81 @@ fn the_state_file_continues_a_nodes_own_sequence_and_no_other() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What the test does next to a slot and the generators reading it.
+#[derive(Clone, Debug)]
+enum Op {
+    /// A new lease of this value (the low 8 bits of a 48-bit node).
+    Set(u8),
+    Lose,
+    Generate,
+    /// Moves the clock on by this many microseconds.
+    Advance(u16),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        1 => any::<u8>().prop_map(Op::Set),
+        1 => Just(Op::Lose),
+        6 => Just(Op::Generate),
+        2 => any::<u16>().prop_map(Op::Advance),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Against a model of the slot: every UUID carries the node held when it
+    /// was made, nothing is made while the node is lost, and the clock
+    /// sequence changes exactly when the epoch does (the clock only moves on).
+    #[test]
+    fn v1_and_v6_follow_a_slot_through_any_sequence_of_leases(
+        ops in proptest::collection::vec(op(), 1..60),
+        seed in any::<u64>(),
+    ) {
+        let clock = ManualClock::new(T_A).with_resolution(1_000_000);
+        let slot = NodeSlot::new(48).unwrap();
+        let mut v1 = V1Generator::new(&clock, seeded(seed)).with_node_source(&slot).unwrap();
+        let mut v6 = V6Generator::new(&clock, seeded(!seed)).with_node_source(&slot).unwrap();
+        // The model: the node held (and its epoch), and per generator the
+        // epoch and clock sequence of its last UUID.
+        let mut held: Option<(u64, u64)> = None;
+        let mut epochs = 0u64;
+        let mut last: [Option<(u64, u16)>; 2] = [None, None];
+        for op in ops {
+            match op {
+                Op::Set(v) => {
+                    epochs += 1;
+                    let value = 0x0300_0000_0000 | u64::from(v);
+                    prop_assert_eq!(slot.set(value).unwrap().epoch(), epochs);
+                    held = Some((value, epochs));
+                }
+                Op::Lose => {
+                    slot.lose(NodeLost::new(NodeLostKind::Released));
+                    held = None;
+                }
+                Op::Advance(us) => clock.advance(u64::from(us) * 1_000),
+                Op::Generate => {
+                    let made = [v1.generate(), v6.generate()];
+                    for (i, result) in made.into_iter().enumerate() {
+                        match (held, result) {
+                            (None, Err(e)) => prop_assert_eq!(e.kind(), GenErrorKind::NodeLost),
+                            (None, Ok(u)) => prop_assert!(false, "{u} made with no node held"),
+                            (Some(_), Err(e)) => prop_assert!(false, "{e} with a node held"),
+                            (Some((value, epoch)), Ok(u)) => {
+                                let node = value.to_be_bytes()[2..].try_into().unwrap();
+                                prop_assert_eq!(u.node(), Some(node));
+                                let cs = u.clock_seq().unwrap();
+                                if let Some((e, c)) = last[i] {
+                                    prop_assert_eq!(cs == c, epoch == e, "epoch {} after {}", epoch, e);
+                                }
+                                last[i] = Some((epoch, cs));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn v8_node_bits_land_where_the_layout_says(

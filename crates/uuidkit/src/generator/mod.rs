@@ -92,7 +92,9 @@ pub trait Generator {
     /// # Errors
     /// Each generator documents when it fails: only as configured (a
     /// [`RolloverPolicy::Error`] or [`ClockBackPolicy::Error`]), after the end
-    /// of its timestamp field, or when its [`Reserve`] store fails.
+    /// of its timestamp field, when its [`Reserve`] store fails, or when its
+    /// [`NodeSource`](crate::NodeSource) holds no node
+    /// ([`GenErrorKind::NodeLost`]).
     ///
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};

@@ -17,6 +17,14 @@ use crate::generator::GenError;
 
 /// The words of a [`NodeLost`]: its tag and length, then its detail.
 const LOST_WORDS: usize = (2 + NodeLost::DETAIL_CAPACITY).div_ceil(8);
+/// Every kind of loss, in the order of their tags.
+const KINDS: [NodeLostKind; 5] = [
+    NodeLostKind::NotAcquired,
+    NodeLostKind::Released,
+    NodeLostKind::Conflict,
+    NodeLostKind::SourceGone,
+    NodeLostKind::RenewalFailed,
+];
 /// Set in the value word while no node is held (a value has at most 48 bits).
 const LOST: u64 = 1 << 63;
 
@@ -173,7 +181,7 @@ impl NodeSlot {
     }
 
     fn store_lost(&self, lost: &NodeLost) {
-        let tag = NodeLostKind::ALL
+        let tag = KINDS
             .iter()
             .position(|k| *k == lost.kind)
             .map_or(1, |i| i as u8 + 1);
@@ -201,7 +209,7 @@ impl NodeSlot {
         if self.hot.seq.load(Ordering::Relaxed) != seq {
             return None;
         }
-        let kind = NodeLostKind::ALL[usize::from(bytes[0]).saturating_sub(1).min(4)];
+        let kind = KINDS[usize::from(bytes[0]).saturating_sub(1).min(4)];
         let mut detail = [0u8; NodeLost::DETAIL_CAPACITY];
         detail.copy_from_slice(&bytes[2..2 + NodeLost::DETAIL_CAPACITY]);
         Some(NodeLost {

@@ -19,6 +19,11 @@
 //!   continues above the stored mark; for v1/v6, if the clock is now behind the
 //!   mark by more than [`BlockPolicy::behind_tolerance`], the clock sequence is
 //!   incremented instead (RFC 9562 §6.1); v7 always continues above the mark.
+//! * v1/v6 sequences belong to their node: a generator on another node (a
+//!   new node lease, [`NodeSource`](crate::NodeSource)) starts a new clock
+//!   sequence, and never continues another node's. The file keeps the marks
+//!   of the last [`EARLIER_NODES`] nodes it replaced, so a node that comes
+//!   back continues its own sequence.
 //!
 //! Defaults ([`BlockPolicy`]): 100 ms blocks, 1 s tolerance. One reservation
 //! (lock, read, check, write, `fsync`, rename, `fsync` the directory) costs a
