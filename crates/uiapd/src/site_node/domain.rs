@@ -19,6 +19,14 @@ pub const DEFAULT_NODE_DOMAIN: DomainId =
     DomainId::from_bytes([0x0f, 0xfe, 0x95, 0x62, 0x00, 0x06, 0x00, 0x04]);
 
 /// The widest node ID: the 48-bit node field of v1 and v6.
+///
+/// ```
+/// use uiapd::site_node::{node_uid, MAX_NODE_BITS};
+///
+/// assert_eq!(node_uid(0, MAX_NODE_BITS)?.as_bytes().len(), 6);
+/// assert!(node_uid(0, MAX_NODE_BITS + 1).is_err());
+/// # Ok::<(), uiapd::site_node::LeaseError>(())
+/// ```
 pub const MAX_NODE_BITS: u8 = 48;
 
 /// Checks that `domain` can hold node IDs: it must be left-justified (docs/uiap-design.md D50).

@@ -94,6 +94,17 @@ impl LeaseConfig {
 
 /// A node ID held through the local `uiapd`, and the slot generators read it from
 /// (the [module docs](super)).
+///
+/// ```no_run
+/// use uiapd::site_node::{LeaseConfig, SiteLease};
+/// use uuidkit::{Generator, SystemClock, ThreadRng, V8Distributed};
+///
+/// let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;
+/// let mut g = V8Distributed::builder_from(lease.slot().clone()).build(SystemClock, ThreadRng)?;
+/// let u = g.generate()?;
+/// assert_eq!(u.custom_b().map(u64::from), Some(lease.node().value() >> 4)); // the first 12 of 16 node bits
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct SiteLease {
     slot: Arc<NodeSlot>,
