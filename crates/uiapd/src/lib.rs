@@ -17,7 +17,9 @@
 //! * [`store`]: the device ID and the claims, persisted atomically in the state directory;
 //! * [`run()`]: the select loop that feeds datagrams, timers and control requests to the device;
 //! * [`config`]: flags and the optional TOML file; [`tuning`]: the protocol's settings among
-//!   them, each checked against its range.
+//!   them, each checked against its range;
+//! * [`site_node`]: a node ID for UUID generators, claimed and defended through the daemon
+//!   ([`site_node::SiteLease`]).
 //!
 //! # Example
 //!
@@ -39,6 +41,7 @@ pub mod iface;
 pub mod ingress;
 mod psk;
 mod run;
+pub mod site_node;
 pub mod socket;
 pub mod store;
 pub mod tuning;

@@ -83,8 +83,15 @@ impl Conn {
     }
 
     /// Sends a `watch` request and reads its `watching` answer: the watched claims as they are.
-    fn start_watch(&mut self, id: Option<u64>) -> Result<Vec<ClaimView>, DaemonError> {
-        self.send(&Request::Watch { id })?;
+    fn start_watch(
+        &mut self,
+        id: Option<u64>,
+        release_on_close: bool,
+    ) -> Result<Vec<ClaimView>, DaemonError> {
+        self.send(&Request::Watch {
+            id,
+            release_on_close,
+        })?;
         let r = self.read(None)?.unwrap_or_default();
         match (r.result.as_deref(), r.claims) {
             (Some("watching"), Some(claims)) => Ok(claims),
@@ -233,6 +240,41 @@ pub struct HeldClaim {
 /// Ok::<(), uiapd::DaemonError>(())
 /// ```
 pub fn hold(path: &Path, request: &Request, limit: Option<Duration>) -> Result<Hold, DaemonError> {
+    hold_with(path, request, limit, false)
+}
+
+/// [`hold`], and the daemon releases the claim when this connection closes — when the
+/// [`HeldClaim`] is dropped, or the process ends in any way, even killed (docs/uiap-design.md
+/// D54). For a claim that must not outlive its user, such as a site node lease.
+///
+/// # Errors
+///
+/// As [`hold`].
+///
+/// ```no_run
+/// use uiapd::control::{hold_while_connected, Hold, Request, SpaceText};
+///
+/// let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+///                                lifetime: 60, proxy: false, renew: true };
+/// if let Hold::Held(claim) = hold_while_connected("/run/uiapd/control.sock".as_ref(), &request, None)? {
+///     assert_eq!(claim.claim().state, "held");
+/// } // dropped: the daemon releases the claim
+/// Ok::<(), uiapd::DaemonError>(())
+/// ```
+pub fn hold_while_connected(
+    path: &Path,
+    request: &Request,
+    limit: Option<Duration>,
+) -> Result<Hold, DaemonError> {
+    hold_with(path, request, limit, true)
+}
+
+fn hold_with(
+    path: &Path,
+    request: &Request,
+    limit: Option<Duration>,
+    release_on_close: bool,
+) -> Result<Hold, DaemonError> {
     if !matches!(request, Request::Claim { .. }) {
         return Err(DaemonError::new(
             DaemonErrorKind::Request,
@@ -247,7 +289,7 @@ pub fn hold(path: &Path, request: &Request, limit: Option<Duration>) -> Result<H
         _ => return Ok(Hold::Refused(Box::new(answer))),
     };
     // The watch starts after the answer: the claim as it is now covers anything in between.
-    let mut now = conn.start_watch(Some(claim.id))?;
+    let mut now = conn.start_watch(Some(claim.id), release_on_close)?;
     let Some(now) = now.pop().filter(|c| c.id == claim.id) else {
         return Err(DaemonError::new(
             DaemonErrorKind::Protocol,
@@ -389,7 +431,7 @@ pub struct Watch {
 /// ```
 pub fn watch(path: &Path, id: Option<u64>) -> Result<Watch, DaemonError> {
     let mut conn = Conn::open(path)?;
-    let claims = conn.start_watch(id)?;
+    let claims = conn.start_watch(id, false)?;
     Ok(Watch { conn, claims })
 }
 

@@ -20,7 +20,7 @@
 //! | `{"op":"list"}` | the claims held, in progress, or ended and not yet released |
 //! | `{"op":"status"}` | device ID, participating interfaces, counters, receive buffers, proxied claims |
 //! | `{"op":"proxies","flush":false}` | the claims of other devices defended by proxy; `flush` (root only) forgets them all (docs/uiap-design.md D43) |
-//! | `{"op":"watch","id":1}` | events of claim 1 (without `id`: of every claim) on this connection until it closes |
+//! | `{"op":"watch","id":1}` | events of claim 1 (without `id`: of every claim) on this connection until it closes; with `"release_on_close":true` (and an `id`) the claim is released when this connection closes, however the client ends (docs/uiap-design.md D54) |
 //!
 //! A `space` is one of `{"uid":"HEX[/BITS]"}`, `{"range":"HEX[/BITS]-HEX[/BITS]"}` or
 //! `{"prefix":"HEX/BITS"}`. `HEX` is a string of hex digits, `BITS` the number of significant
@@ -66,7 +66,7 @@
 mod client;
 mod server;
 
-pub use client::{HeldClaim, Hold, Watch, call, call_within, hold, watch};
+pub use client::{HeldClaim, Hold, Watch, call, call_within, hold, hold_while_connected, watch};
 pub use server::{Incoming, Limits, MAX_REQUEST_LINE, REPLY_QUEUE, bind, serve};
 
 use std::collections::BTreeMap;
@@ -134,6 +134,10 @@ pub enum Request {
         /// Only this claim's events; every claim's without it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
+        /// Release claim `id` when this connection closes (docs/uiap-design.md D54): a claim
+        /// that lives exactly as long as its client, even one killed without a word.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        release_on_close: bool,
     },
 }
 

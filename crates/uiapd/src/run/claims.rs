@@ -94,6 +94,8 @@ pub(super) struct Watcher {
     /// Only this claim's events.
     pub id: Option<u64>,
     pub tx: mpsc::Sender<Response>,
+    /// Release claim `id` as this user when the connection closes (docs/uiap-design.md D54).
+    pub release_on_close: Option<u32>,
 }
 
 impl Daemon {
@@ -154,7 +156,17 @@ impl Daemon {
                     ..Response::default()
                 }
             }
-            Request::Watch { id } => {
+            Request::Watch {
+                id: None,
+                release_on_close: true,
+            } => Response::error(
+                DaemonErrorKind::Request,
+                "watch: release_on_close needs the id of one claim",
+            ),
+            Request::Watch {
+                id,
+                release_on_close,
+            } => {
                 let claims: Vec<ClaimView> = self
                     .claims
                     .values()
@@ -174,7 +186,11 @@ impl Daemon {
                         ..Response::default()
                     };
                     if reply.try_send(opened).is_ok() {
-                        self.watchers.push(Watcher { id, tx: reply });
+                        self.watchers.push(Watcher {
+                            id,
+                            tx: reply,
+                            release_on_close: release_on_close.then_some(uid),
+                        });
                     }
                     return;
                 }
@@ -388,7 +404,22 @@ impl Daemon {
     /// (docs/uiap-design.md D30). Reclaims after a restart have no requester and are kept.
     /// Watchers that went away are forgotten.
     pub(super) fn cancel_abandoned(&mut self) {
+        let tied: Vec<(u64, u32)> = self
+            .watchers
+            .iter()
+            .filter(|w| w.tx.is_closed())
+            .filter_map(|w| Some((w.id?, w.release_on_close?)))
+            .collect();
         self.watchers.retain(|w| !w.tx.is_closed());
+        for (id, uid) in tied {
+            if self.claims.contains_key(&id) {
+                info!(
+                    id,
+                    "its client's connection closed: releasing (release_on_close)"
+                );
+                let _ = self.release(id, uid);
+            }
+        }
         let gone: Vec<u64> = self
             .claims
             .values()

@@ -140,6 +140,14 @@ impl Daemon {
         }
     }
 
+    /// SIGKILL, and wait: the daemon ends without a word (its sockets close).
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
     /// SIGTERM, then wait (SIGKILL after 5 s). Returns whether it exited by itself.
     pub fn stop(&mut self) -> bool {
         let Some(mut child) = self.child.take() else {
@@ -387,6 +395,22 @@ impl Net {
             "nft: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+
+    /// Undoes [`mute`](Self::mute): what the daemon in namespace `i` sends out `dev` is heard
+    /// again.
+    pub fn unmute(&self, i: usize, dev: &str) {
+        sh(&[
+            "ip",
+            "netns",
+            "exec",
+            &self.names[i],
+            "nft",
+            "delete",
+            "table",
+            "netdev",
+            &format!("uiapmute_{dev}"),
+        ]);
     }
 
     /// Drops `percent` % of UDP datagrams leaving every interface of every namespace (nftables

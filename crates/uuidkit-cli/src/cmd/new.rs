@@ -4,8 +4,11 @@
 //! has one), formatted straight into the output buffer and written in ~1 MiB
 //! chunks. Above one million UUIDs, with stderr on a terminal and stdout not, a
 //! progress bar is drawn on stderr.
+//!
+//! With `--site-node` the run holds a site lease from before the first UUID to the end, and
+//! writes through [`site::Guarded`], which writes nothing once the lease is lost.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 use uuidkit::{Hyphenated, Uuid};
 
@@ -13,6 +16,8 @@ use crate::error::{Error, Outcome};
 use crate::flags::{Format, NewPlan};
 use crate::output::{MAX_BULK, Output};
 
+mod rng;
+mod site;
 mod source;
 
 pub use source::Source;
@@ -26,14 +31,32 @@ const BATCH: usize = 4096;
 /// One thread: a two-thread pipeline (generate | format+write) measured slower
 /// (BENCHMARKS.md), so the code stays simple.
 pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
-    let mut source = Source::new(plan)?;
+    let Some(site_plan) = &plan.site else {
+        let source = Source::new(plan, None)?;
+        return generate(plan, source, super::stdout());
+    };
+    // Held until the end of this function, whichever way it ends: then released.
+    let lease = site::acquire(site_plan)?;
+    let source = Source::new(plan, Some(lease.slot().clone()))?;
+    let out = Output::new(site::Guarded::new(
+        std::io::stdout().lock(),
+        lease.slot().clone(),
+    ));
+    generate(plan, source, out).map_err(site::explain)
+}
+
+fn generate<W: Write>(
+    plan: &NewPlan,
+    mut source: Source,
+    out: Output<W>,
+) -> Result<Outcome, Error> {
     let progress = wants_progress(
         plan.count,
         std::io::stderr().is_terminal(),
         std::io::stdout().is_terminal(),
     )
     .then(|| progress_bar(plan.count));
-    let mut out = super::stdout().with_prefix(&plan.prefix);
+    let mut out = out.with_prefix(&plan.prefix);
     let mut batch = vec![Uuid::NIL; BATCH];
     let mut left = plan.count;
     while left > 0 {

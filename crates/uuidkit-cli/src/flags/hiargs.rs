@@ -8,7 +8,7 @@ use uuidkit::Uuid;
 
 use super::{
     CheckArgs, Cli, Command, Compat, ConvertArgs, Format, HashArg, InspectArgs, Kind, MethodArg,
-    NewArgs, NodeArg, PyKind, RangeArgs,
+    NewArgs, NodeArg, NodeBits, PyKind, RangeArgs,
 };
 use crate::error::Error;
 use crate::time::Nanos;
@@ -43,6 +43,17 @@ pub enum NodeChoice {
     Mac([u8; 6]),
 }
 
+/// Where a `--site-node` run claims its node (docs/uiap-design.md D49, D50).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SitePlan {
+    /// uiapd's control socket.
+    pub control: PathBuf,
+    /// The node-ID domain.
+    pub domain: uiap::space::DomainId,
+    /// The node's width: 48 for v1/v6, `--node-bits` for v8.
+    pub bits: u8,
+}
+
 /// A validated `new`.
 #[derive(Debug, Clone)]
 pub struct NewPlan {
@@ -70,6 +81,8 @@ pub struct NewPlan {
     pub method: Option<MethodArg>,
     /// Shared state file.
     pub state: Option<PathBuf>,
+    /// A site lease for the node (`--site-node`).
+    pub site: Option<SitePlan>,
 }
 
 impl Mode {
@@ -150,6 +163,7 @@ impl NewPlan {
                 "--at and --state cannot be combined: a fixed time does not advance shared state",
             ));
         }
+        let site = site_plan(&a, gregorian, time_based)?;
 
         let name = if name_based {
             let Some(ns) = a.namespace else {
@@ -186,6 +200,7 @@ impl NewPlan {
             },
             method: a.method,
             state: a.state,
+            site,
         })
     }
 
@@ -261,8 +276,62 @@ impl NewPlan {
             node: NodeChoice::Default,
             method: None,
             state: None,
+            site: None,
         })
     }
+}
+
+/// `--site-node` and its settings: v1 and v6 (a 48-bit node) and time-based v8 (a
+/// `--node-bits` node in the §6.4 distributed layout); not with a fixed time or a given node.
+fn site_plan(a: &NewArgs, gregorian: bool, time_based: bool) -> Result<Option<SitePlan>, Error> {
+    let kname = kind_name(a.kind);
+    let v8 = a.kind == Kind::V8 && time_based;
+    if !a.site_node {
+        for (flag, given) in [
+            ("--uiap-control", a.uiap_control.is_some()),
+            ("--node-domain", a.node_domain.is_some()),
+            ("--node-bits", a.node_bits.is_some()),
+        ] {
+            if given {
+                return Err(usage(format!("{flag} applies only with --site-node")));
+            }
+        }
+        return Ok(None);
+    }
+    if !gregorian && !v8 {
+        return Err(usage(format!(
+            "--site-node does not apply to {kname}: it applies to v1, v6 and v8 (time-based)"
+        )));
+    }
+    if a.node_bits.is_some() && !v8 {
+        return Err(usage(format!(
+            "--node-bits does not apply to {kname}: it applies to v8 (a v1/v6 node is 48 bits)"
+        )));
+    }
+    if a.node.is_some() {
+        return Err(usage(
+            "--node and --site-node cannot be combined: the site lease gives the node",
+        ));
+    }
+    if a.at.is_some() {
+        return Err(usage(
+            "--at and --site-node cannot be combined: a site node is held for UUIDs made now",
+        ));
+    }
+    Ok(Some(SitePlan {
+        control: a
+            .uiap_control
+            .clone()
+            .unwrap_or_else(|| uiapd::config::DEFAULT_CONTROL.into()),
+        domain: a
+            .node_domain
+            .map_or(uiapd::site_node::DEFAULT_NODE_DOMAIN, |d| d.0),
+        bits: if v8 {
+            a.node_bits.unwrap_or(NodeBits::DEFAULT).0
+        } else {
+            48
+        },
+    }))
 }
 
 /// The bytes of `--name-file PATH` (`-`: all of standard input), as they are.
@@ -357,6 +426,91 @@ mod tests {
         );
         let e = plan(&["new", "v7", "--at", "1969-12-31T23:59:59Z"]).unwrap_err();
         assert!(e.to_string().contains("out of range for v7"), "{e}");
+    }
+
+    #[test]
+    fn site_node_applies_to_v1_v6_and_time_based_v8() {
+        let p = plan(&["new", "v6", "--site-node"]).unwrap();
+        let site = p.site.unwrap();
+        assert_eq!(site.bits, 48);
+        assert_eq!(site.domain, uiapd::site_node::DEFAULT_NODE_DOMAIN);
+        assert_eq!(site.control, PathBuf::from("/run/uiapd/control.sock"));
+        let p = plan(&[
+            "new",
+            "v8",
+            "--site-node",
+            "--node-bits",
+            "12",
+            "--uiap-control",
+            "/tmp/c.sock",
+            "--node-domain",
+            "ffe:1:2:3",
+        ])
+        .unwrap();
+        let site = p.site.unwrap();
+        assert_eq!(
+            (site.bits, site.control),
+            (12, PathBuf::from("/tmp/c.sock"))
+        );
+        assert_eq!(site.domain.to_string(), "ffe:1:2:3");
+        assert_eq!(
+            plan(&["new", "v8", "--site-node"])
+                .unwrap()
+                .site
+                .unwrap()
+                .bits,
+            16
+        );
+        assert!(plan(&["new", "v1"]).unwrap().site.is_none());
+        let cases: [(&[&str], &str); 7] = [
+            (
+                &["new", "v7", "--site-node"],
+                "--site-node does not apply to v7",
+            ),
+            (
+                &["new", "v4", "--site-node"],
+                "--site-node does not apply to v4",
+            ),
+            (
+                &["new", "v6", "--site-node", "--node-bits", "8"],
+                "--node-bits does not apply to v6",
+            ),
+            (
+                &["new", "v8", "--node-bits", "8"],
+                "--node-bits applies only with --site-node",
+            ),
+            (
+                &["new", "v1", "--uiap-control", "/x"],
+                "--uiap-control applies only with --site-node",
+            ),
+            (
+                &["new", "v1", "--site-node", "--node", "random"],
+                "--node and --site-node cannot",
+            ),
+            (
+                &["new", "v1", "--site-node", "--at", "@0"],
+                "--at and --site-node cannot",
+            ),
+        ];
+        for (args, want) in cases {
+            let e = plan(args).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            assert!(e.to_string().contains(want), "{args:?}: {e}");
+        }
+        let e = plan(&[
+            "new",
+            "v8",
+            "--namespace",
+            "dns",
+            "--name",
+            "a",
+            "--site-node",
+        ])
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("--site-node does not apply to v8"),
+            "{e}"
+        );
     }
 
     #[test]

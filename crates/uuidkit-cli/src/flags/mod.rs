@@ -15,8 +15,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::text::Prefix;
 
-pub use hiargs::{Mode, NewPlan, NodeChoice};
-pub use values::{ClockSeq, Count, HexBytes, NamespaceArg, NodeArg, SqlColumn, TimeArg};
+pub use hiargs::{Mode, NewPlan, NodeChoice, SitePlan};
+pub use values::{
+    ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, SqlColumn, TimeArg,
+};
 
 const AFTER_HELP: &str = "\
 Exit status: 0 success, 1 invalid input (or an I/O failure), 2 usage error.
@@ -199,11 +201,19 @@ Name-based (v3, v5, v8 with --name/--name-hex/--name-file): --namespace and a na
 Time-based (v1, v6, v7, v8 without a name): --at fixes the time; v1/v6 also take --clock-seq
 and --node; v7 takes --method. --state FILE shares generator state with other processes.
 
+Site node (v1, v6, v8): --site-node claims a node ID no other device of the site holds, through
+the local uiapd (UIAP), holds it while the command runs and releases it at the end. UUIDs of
+generators with distinct node IDs never collide. v8 then uses the RFC 9562 §6.4 distributed
+layout (ms | node | counter | random) with a --node-bits wide node. If the node is lost mid-run
+(another device proves it holds it, the daemon stops), generation stops at once: nothing is
+written after the loss, and the exit status is 1.
+
 Examples:
   uuidkit new v7 -n 5
   uuidkit new v5 --namespace dns --name www.example.com
   uuidkit new v8 --hash sha256 --namespace dns --name www.example.com
-  uuidkit new v1 --at 2022-02-22T19:22:22Z --clock-seq 0x33c8 --node 9f:6b:de:ce:d8:46")]
+  uuidkit new v1 --at 2022-02-22T19:22:22Z --clock-seq 0x33c8 --node 9f:6b:de:ce:d8:46
+  uuidkit new v8 --site-node --node-bits 12 -n 1000000")]
 pub struct NewArgs {
     /// Kind of UUID.
     #[arg(value_enum)]
@@ -277,6 +287,24 @@ pub struct NewArgs {
     /// file or none yet (a symlink is followed), in a directory that exists.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
+
+    /// v1/v6/v8: take the node from a site lease: a random node ID claimed through the local
+    /// uiapd, unique among the devices of the site, held while the command runs.
+    #[arg(long)]
+    pub site_node: bool,
+
+    /// uiapd's control socket, for --site-node [default: /run/uiapd/control.sock].
+    #[arg(long, value_name = "PATH")]
+    pub uiap_control: Option<PathBuf>,
+
+    /// The UIAP domain node IDs are claimed in, for --site-node (left-justified)
+    /// [default: ffe:9562:6:4].
+    #[arg(long, value_name = "DID")]
+    pub node_domain: Option<DomainArg>,
+
+    /// v8 --site-node: the node ID's width, 1 to 32 bits [default: 16].
+    #[arg(long, value_name = "K")]
+    pub node_bits: Option<NodeBits>,
 }
 
 /// `uuidkit inspect`.

@@ -163,6 +163,45 @@ impl FromStr for ClockSeq {
     }
 }
 
+/// `--node-domain`: a left-justified UIAP Domain ID (docs/uiap-design.md D49).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DomainArg(pub uiap::space::DomainId);
+
+impl FromStr for DomainArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<DomainArg, String> {
+        let did: uiap::space::DomainId = s.parse().map_err(|e| {
+            format!("expected a domain ID of four hex quads (ffe:9562:6:4), found '{s}': {e}")
+        })?;
+        uiapd::site_node::check_domain(&did)
+            .map_err(|_| format!("expected a left-justified domain ID (J = 0), found '{s}'"))?;
+        Ok(DomainArg(did))
+    }
+}
+
+/// `--node-bits`: the width of a v8 site node, 1 to 32 (the §6.4 distributed layout).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeBits(pub u8);
+
+impl NodeBits {
+    /// The width used when `--node-bits` is not given.
+    pub const DEFAULT: NodeBits = NodeBits(16);
+}
+
+impl FromStr for NodeBits {
+    type Err = String;
+    fn from_str(s: &str) -> Result<NodeBits, String> {
+        match s.parse::<u8>() {
+            Ok(k) if (1..=32).contains(&k) && s.bytes().all(|b| b.is_ascii_digit()) => {
+                Ok(NodeBits(k))
+            }
+            _ => Err(format!(
+                "expected a node width of 1 to 32 bits, found '{s}'"
+            )),
+        }
+    }
+}
+
 /// Binary data given as hex digits (`--name-hex`, `-x`): an even count, optional `0x`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HexBytes(pub Vec<u8>);
@@ -304,6 +343,29 @@ mod tests {
     }
 
     #[test]
+    fn node_domain_and_bits() {
+        let d = "FFE:9562:6:4".parse::<DomainArg>().unwrap();
+        assert_eq!(d.0, uiapd::site_node::DEFAULT_NODE_DOMAIN);
+        let e = "ffe:9562:6:84".parse::<DomainArg>().unwrap_err();
+        assert_eq!(
+            e,
+            "expected a left-justified domain ID (J = 0), found 'ffe:9562:6:84'"
+        );
+        let e = "ffe:9562:6".parse::<DomainArg>().unwrap_err();
+        assert!(
+            e.starts_with("expected a domain ID of four hex quads"),
+            "{e}"
+        );
+        assert_eq!("32".parse::<NodeBits>().unwrap(), NodeBits(32));
+        for bad in ["0", "33", "+5", "x", ""] {
+            assert_eq!(
+                bad.parse::<NodeBits>().unwrap_err(),
+                format!("expected a node width of 1 to 32 bits, found '{bad}'")
+            );
+        }
+    }
+
+    #[test]
     fn mac_forms() {
         let want = [0x9f, 0x6b, 0xde, 0xce, 0xd8, 0x46];
         for s in ["9f:6b:de:ce:d8:46", "9F-6B-DE-CE-D8-46", "9f6bdeced846"] {
@@ -415,6 +477,8 @@ mod tests {
             rejects_well(s.parse::<HexBytes>(), &s)?;
             rejects_well(s.parse::<Count>(), &s)?;
             rejects_well(s.parse::<NamespaceArg>(), &s)?;
+            rejects_well(s.parse::<DomainArg>(), &s)?;
+            rejects_well(s.parse::<NodeBits>(), &s)?;
         }
 
         #[test]

@@ -3,13 +3,16 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
     CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS, ManualClock,
-    SystemClock, ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator,
-    V7Method, V8TimeGenerator,
+    NodeSlot, SystemClock, ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator,
+    V7Generator, V7Method, V8Distributed, V8TimeGenerator,
 };
+
+use super::rng::GenRng;
 
 use crate::error::Error;
 use crate::flags::{Kind, MethodArg, NewPlan, NodeChoice};
@@ -108,7 +111,10 @@ fn behind_message(kind: Kind, by: u64) -> String {
 }
 
 fn gen_error(e: GenError) -> Error {
-    Error::Failed(format!("generation failed: {e}"))
+    match e.node_lost() {
+        Some(lost) => super::site::lost_error(lost),
+        None => Error::Failed(format!("generation failed: {e}")),
+    }
 }
 
 fn method(method: Option<MethodArg>) -> V7Method {
@@ -222,7 +228,11 @@ fn fixed_gregorian(
     })
 }
 
-fn gregorian(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>, Error> {
+fn gregorian(
+    plan: &NewPlan,
+    reserver: Option<&Reserver>,
+    site: Option<Arc<NodeSlot>>,
+) -> Result<Box<dyn Generator>, Error> {
     let mac = match plan.node {
         NodeChoice::Mac(m) => Some(m),
         NodeChoice::Default | NodeChoice::Random => None,
@@ -234,19 +244,50 @@ fn gregorian(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Gene
     if plan.kind == Kind::V6 {
         let builder = given(V6Generator::builder(), plan.clock_seq, V6Builder::clock_seq);
         let g = given(builder, mac, V6Builder::node)
-            .build(clock, ThreadRng)
+            .build(clock, GenRng::for_generator())
             .map_err(gen_error)?;
-        return Ok(match reserver {
-            Some(r) => Box::new(g.with_store(lease(r.lease_v6(), plan.clock_seq))),
-            None => Box::new(g),
+        let store = reserver.map(|r| lease(r.lease_v6(), plan.clock_seq));
+        return Ok(match (site, store) {
+            (Some(slot), Some(s)) => {
+                Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
+            }
+            (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
+            (None, Some(s)) => Box::new(g.with_store(s)),
+            (None, None) => Box::new(g),
         });
     }
     let g = v1_builder(plan, mac)
-        .build(clock, ThreadRng)
+        .build(clock, GenRng::for_generator())
         .map_err(gen_error)?;
-    Ok(match reserver {
-        Some(r) => Box::new(g.with_store(lease(r.lease_v1(), plan.clock_seq))),
-        None => Box::new(g),
+    let store = reserver.map(|r| lease(r.lease_v1(), plan.clock_seq));
+    Ok(match (site, store) {
+        (Some(slot), Some(s)) => {
+            Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
+        }
+        (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
+        (None, Some(s)) => Box::new(g.with_store(s)),
+        (None, None) => Box::new(g),
+    })
+}
+
+/// Time-based v8: the §6.4 distributed layout with the site node, else the 10-ns time layout
+/// (at a fixed time or now).
+fn v8_time(plan: &NewPlan, site: Option<Arc<NodeSlot>>) -> Result<Box<dyn Generator>, Error> {
+    if let Some(slot) = site {
+        return Ok(Box::new(
+            V8Distributed::builder_from(slot)
+                .build(SystemClock, GenRng::for_generator())
+                .map_err(gen_error)?,
+        ));
+    }
+    Ok(match plan.at {
+        Some(at) => {
+            // hiargs checked that `at` is in the v8 range (to 2335).
+            let units = time::to_v8_10ns(at).map_err(Error::Usage)?;
+            let clock = ManualClock::new(units * 10 + (at.rem_euclid(10)) as u64);
+            Box::new(V8TimeGenerator::new(clock, GenRng::for_generator()))
+        }
+        None => Box::new(V8TimeGenerator::new(SystemClock, GenRng::for_generator())),
     })
 }
 
@@ -295,8 +336,9 @@ fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
 }
 
 impl Source {
-    /// Configures the generator for `plan`.
-    pub fn new(plan: &NewPlan) -> Result<Source, Error> {
+    /// Configures the generator for `plan`; v1, v6 and v8 take their node from `site` when
+    /// given (`--site-node`).
+    pub fn new(plan: &NewPlan, site: Option<Arc<NodeSlot>>) -> Result<Source, Error> {
         let reserver = match plan.state.as_deref() {
             Some(p) => {
                 // Refuse up front what the library would only work around:
@@ -320,16 +362,8 @@ impl Source {
             (Kind::V3 | Kind::V5, None) => unreachable!("hiargs requires a name for v3/v5"),
             (Kind::V4, None) => Box::new(RANDOM_V4),
             (Kind::V7, None) => v7(plan, reserver.as_ref())?,
-            (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref())?,
-            (Kind::V8, None) => match plan.at {
-                Some(at) => {
-                    // hiargs checked that `at` is in the v8 range (to 2335).
-                    let units = time::to_v8_10ns(at).map_err(Error::Usage)?;
-                    let clock = ManualClock::new(units * 10 + (at.rem_euclid(10)) as u64);
-                    Box::new(V8TimeGenerator::new(clock, ThreadRng))
-                }
-                None => Box::new(V8TimeGenerator::new(SystemClock, ThreadRng)),
-            },
+            (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref(), site)?,
+            (Kind::V8, None) => v8_time(plan, site)?,
         };
         Ok(Source {
             generator,
@@ -397,12 +431,13 @@ mod tests {
             node: NodeChoice::Default,
             method: None,
             state: None,
+            site: None,
         }
     }
 
     fn batch(plan: &NewPlan) -> [Uuid; 3] {
         let mut out = [Uuid::NIL; 3];
-        Source::new(plan).unwrap().fill(&mut out).unwrap();
+        Source::new(plan, None).unwrap().fill(&mut out).unwrap();
         out
     }
 
@@ -463,7 +498,7 @@ mod tests {
             at: Some(time::from_ts60(MAX_GREGORIAN_TIMESTAMP - 1)),
             ..p
         };
-        let Err(Error::Usage(e)) = Source::new(&end) else {
+        let Err(Error::Usage(e)) = Source::new(&end, None) else {
             panic!("3 ticks from the last but one fit no 60-bit timestamp")
         };
         assert!(e.ends_with("expected at most 2"), "{e}");

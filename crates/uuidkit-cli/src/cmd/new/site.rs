@@ -1,0 +1,211 @@
+//! `--site-node`: the run's site lease, and the writer that writes nothing once it is lost
+//! (docs/uiap-design.md D51–D56).
+//!
+//! The lease is acquired before the first UUID and dropped (released) when the run ends, on
+//! every path out of it; its claim is also tied to the lease's connection, so a run killed by a
+//! signal releases it too (D54). The generators read the node from the lease's slot before every
+//! UUID and stop with an error once it is lost. UUIDs made before the loss may still sit in the
+//! output buffer: [`Guarded`] checks the slot right before every write and refuses to write once
+//! the loss is signalled, and it never starts a write that could block on a full pipe (it waits
+//! for room with the slot in view, and writes at most what the pipe takes at once). So nothing
+//! reaches stdout after the loss was signalled, except a write that had already started — at
+//! most one pipe buffer's worth of UUIDs made before the loss.
+
+use std::io::{self, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::Arc;
+use std::time::Duration;
+
+use uiapd::site_node::{LeaseConfig, SiteLease};
+use uuidkit::{NodeLost, NodeSlot, NodeSource};
+
+use crate::error::Error;
+use crate::flags::SitePlan;
+
+/// The most bytes one write hands the kernel: what a pipe with room for a write takes at once
+/// (`PIPE_BUF`), so a write that found room never blocks. Each write also ends at a line end,
+/// so a refused write never leaves half a UUID behind.
+const MAX_WRITE: usize = 4096;
+
+/// How often a wait for room in the pipe looks at the slot.
+const WAIT_TICK: Duration = Duration::from_millis(20);
+
+/// Claims the node for `plan` through the local uiapd.
+pub fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
+    let config = LeaseConfig {
+        domain: plan.domain,
+        ..LeaseConfig::new(plan.control.clone(), plan.bits)
+    };
+    let lease = SiteLease::acquire(&config, &mut super::rng::GenRng::for_lease())
+        .map_err(|e| Error::Failed(format!("--site-node: {e}")))?;
+    if let Some(note) = lease.note() {
+        // Unique on this device only: say so, the user may have expected a network.
+        let _ = writeln!(
+            io::stderr(),
+            "uuidkit: warning: --site-node: uiapd says {note}; the node is unique on this device only"
+        );
+    }
+    Ok(lease)
+}
+
+/// The CLI error for a lost node.
+pub fn lost_error(lost: &NodeLost) -> Error {
+    Error::Failed(format!(
+        "site node lost: {lost}; stopped, nothing written after the loss"
+    ))
+}
+
+/// Turns a write refused by [`Guarded`] into the lost-node error; other errors pass.
+pub fn explain(e: Error) -> Error {
+    match &e {
+        Error::Io(io) => match io.get_ref().and_then(|r| r.downcast_ref::<NodeLost>()) {
+            Some(lost) => lost_error(lost),
+            None => e,
+        },
+        _ => e,
+    }
+}
+
+/// A writer that checks the lease's slot before every write (see the module docs).
+pub struct Guarded<W> {
+    inner: W,
+    slot: Arc<NodeSlot>,
+    /// The descriptor to wait on when it is a pipe, socket or terminal; `None` for a file.
+    fd: Option<RawFd>,
+}
+
+impl<W: Write + AsRawFd> Guarded<W> {
+    /// Wraps `inner`, which writes to the descriptor it exposes.
+    pub fn new(inner: W, slot: Arc<NodeSlot>) -> Guarded<W> {
+        let fd = inner.as_raw_fd();
+        // SAFETY: fstat fills a plain struct for a descriptor we were handed.
+        let regular = unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            libc::fstat(fd, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFREG
+        };
+        Guarded {
+            inner,
+            slot,
+            fd: (!regular).then_some(fd),
+        }
+    }
+}
+
+impl<W> Guarded<W> {
+    fn check(&self) -> io::Result<()> {
+        self.slot.current().map(drop).map_err(io::Error::other)
+    }
+
+    /// Waits until the descriptor has room for [`MAX_WRITE`] bytes, checking the slot meanwhile.
+    fn wait_for_room(&self) -> io::Result<()> {
+        let Some(fd) = self.fd else {
+            return Ok(());
+        };
+        loop {
+            self.check()?;
+            let mut p = libc::pollfd {
+                fd,
+                events: libc::POLLOUT,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            let n = unsafe { libc::poll(&mut p, 1, WAIT_TICK.as_millis() as libc::c_int) };
+            if n > 0 {
+                return Ok(());
+            }
+            if n < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() != io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
+impl<W: Write> Write for Guarded<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.wait_for_room()?;
+        self.check()?;
+        let head = &buf[..buf.len().min(MAX_WRITE)];
+        let end = match head.iter().rposition(|&b| b == b'\n') {
+            Some(i) if head.len() < buf.len() => i + 1,
+            _ => head.len(),
+        };
+        self.inner.write(&head[..end])
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+    use uuidkit::NodeLostKind;
+
+    #[test]
+    fn nothing_is_written_once_the_slot_is_lost() {
+        let slot = Arc::new(NodeSlot::new(16).unwrap());
+        slot.set(7).unwrap();
+        let file = tempfile::tempfile().unwrap();
+        let mut g = Guarded::new(file, slot.clone());
+        assert!(g.fd.is_none(), "a regular file is never waited on");
+        let mut lines = Vec::new();
+        for i in 0..300 {
+            lines.extend_from_slice(format!("line {i:030}\n").as_bytes());
+        }
+        g.write_all(&lines).unwrap();
+        slot.lose(NodeLost::new(NodeLostKind::Conflict).with_detail("test"));
+        let e = g.write_all(b"b").unwrap_err();
+        let Error::Failed(text) = explain(Error::Io(e)) else {
+            panic!("a loss is a failure")
+        };
+        assert_eq!(
+            text,
+            "site node lost: conflict (another device holds the node): test; stopped, nothing written after the loss"
+        );
+        let mut file = g.inner;
+        use std::io::Seek;
+        file.rewind().unwrap();
+        let mut back = Vec::new();
+        file.read_to_end(&mut back).unwrap();
+        assert_eq!(back, lines);
+    }
+
+    #[test]
+    fn a_full_pipe_is_waited_on_with_the_slot_in_view() {
+        let (reader, writer) = std::os::unix::net::UnixStream::pair().unwrap();
+        let slot = Arc::new(NodeSlot::new(8).unwrap());
+        slot.set(1).unwrap();
+        let mut g = Guarded::new(writer, slot.clone());
+        assert!(g.fd.is_some());
+        // Fill the socket's buffer: nobody reads.
+        let loser = {
+            let slot = slot.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                slot.lose(NodeLost::new(NodeLostKind::SourceGone));
+            })
+        };
+        let start = std::time::Instant::now();
+        let line = [b'x', b'x', b'x', b'\n'];
+        let e = g.write_all(&line.repeat(1 << 18)).unwrap_err();
+        loser.join().unwrap();
+        assert!(
+            e.get_ref()
+                .and_then(|r| r.downcast_ref::<NodeLost>())
+                .is_some(),
+            "{e}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // Whatever was written ends at a line end.
+        drop(g);
+        let mut got = Vec::new();
+        let mut reader = reader;
+        reader.read_to_end(&mut got).unwrap();
+        assert!(!got.is_empty() && got.ends_with(b"\n") && got.len() % 4 == 0);
+    }
+}
