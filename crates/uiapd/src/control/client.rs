@@ -14,6 +14,9 @@ use crate::{DaemonError, DaemonErrorKind};
 struct Conn {
     path: PathBuf,
     reader: BufReader<UnixStream>,
+    /// The start of a line a timed-out read left behind: the next read
+    /// continues it, so a timeout never drops part of an answer.
+    pending: Vec<u8>,
 }
 
 impl Conn {
@@ -23,6 +26,7 @@ impl Conn {
         Ok(Conn {
             path: path.to_path_buf(),
             reader: BufReader::new(stream),
+            pending: Vec::new(),
         })
     }
 
@@ -55,8 +59,7 @@ impl Conn {
             .get_ref()
             .set_read_timeout(left)
             .map_err(|e| DaemonError::io("cannot set a timeout", Some(&path), e))?;
-        let mut answer = String::new();
-        match self.reader.read_line(&mut answer) {
+        match self.reader.read_until(b'\n', &mut self.pending) {
             Ok(_) => {}
             Err(e)
                 if matches!(
@@ -68,12 +71,18 @@ impl Conn {
             }
             Err(e) => return Err(DaemonError::io("cannot read response", Some(&path), e)),
         }
-        if answer.is_empty() {
+        let line = std::mem::take(&mut self.pending);
+        if line.last() != Some(&b'\n') {
             return Err(DaemonError::new(
                 DaemonErrorKind::Protocol,
-                "expected a response line, found end of stream",
+                if line.is_empty() {
+                    "expected a response line, found end of stream"
+                } else {
+                    "expected the rest of a response line, found end of stream"
+                },
             ));
         }
+        let answer = String::from_utf8_lossy(&line);
         serde_json::from_str(&answer).map(Some).map_err(|e| {
             DaemonError::new(
                 DaemonErrorKind::Protocol,
@@ -465,5 +474,45 @@ impl Watch {
         wait: Option<Duration>,
     ) -> Result<Option<ClaimEvent>, DaemonError> {
         self.conn.next_event(wait)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conn(stream: UnixStream) -> Conn {
+        Conn {
+            path: PathBuf::from("test-socket"),
+            reader: BufReader::new(stream),
+            pending: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_line_split_across_a_timeout_is_read_whole() {
+        let (client, mut daemon) = UnixStream::pair().unwrap();
+        let mut c = conn(client);
+        daemon.write_all(br#"{"ok":true,"res"#).unwrap();
+        let soon = Some(Instant::now() + Duration::from_millis(50));
+        assert!(c.read(soon).unwrap().is_none(), "no whole line yet");
+        daemon.write_all(b"ult\":\"released\",\"id\":7}\n").unwrap();
+        let r = c.read(None).unwrap().expect("the whole line");
+        assert_eq!(
+            (r.ok, r.result.as_deref(), r.id),
+            (true, Some("released"), Some(7))
+        );
+    }
+
+    #[test]
+    fn the_end_of_stream_inside_a_line_is_an_error() {
+        let (client, mut daemon) = UnixStream::pair().unwrap();
+        let mut c = conn(client);
+        daemon.write_all(br#"{"ok":tr"#).unwrap();
+        drop(daemon);
+        let e = c.read(None).unwrap_err();
+        assert!(e.to_string().contains("the rest of a response line"), "{e}");
+        let e = c.read(None).unwrap_err();
+        assert!(e.to_string().contains("found end of stream"), "{e}");
     }
 }
