@@ -34,7 +34,7 @@ fn main() {
     macro_rules! calls {
         ($body:expr) => {
             for _ in 0..n {
-                black_box($body);
+                let _ = black_box($body);
             }
         };
     }

@@ -203,6 +203,10 @@ pub fn call_within(
 }
 
 /// The outcome of [`hold`].
+// `Held` is the outcome a caller hopes for and keeps for the claim's life,
+// made once per claim: boxing it would add an allocation and an indirection
+// to save stack space in the rare `Refused` case.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Hold {
     /// The claim succeeded and is watched.
