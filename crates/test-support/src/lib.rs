@@ -76,7 +76,7 @@ pub fn skip(test: &str, reason: impl Display) {
     if is_ci() {
         panic!("{test}: prerequisite missing under CI=true: {reason}");
     }
-    let line = format!("{test}: {reason}");
+    let line = one_line(&format!("{test}: {reason}"));
     eprintln!("SKIPPED {line}");
     if let Some(path) = std::env::var_os(SKIP_LOG_VAR) {
         // One `write` of one line on an O_APPEND file: lines from parallel
@@ -89,6 +89,17 @@ pub fn skip(test: &str, reason: impl Display) {
             let _ = f.write_all(format!("{line}\n").as_bytes());
         }
     }
+}
+
+/// `text` on one line: a reason quoting a program's output (a server log)
+/// must stay one entry in the skip log.
+fn one_line(text: &str) -> String {
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    parts.join(" | ")
 }
 
 /// The effective user is root.
@@ -148,5 +159,16 @@ pub fn cpu_feature(name: &str, detected: bool) -> Prerequisite {
         Ok(())
     } else {
         Err(format!("this CPU lacks {name}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_reason_of_several_lines_is_logged_as_one() {
+        assert_eq!(
+            super::one_line("t: install failed:\n  ERROR 1051\n\nAborting\n"),
+            "t: install failed: | ERROR 1051 | Aborting"
+        );
     }
 }

@@ -73,9 +73,15 @@ impl MariaDb {
         let root = is_root();
         let dir = ScratchDir::new("maria", None)?;
         let data = dir.path().join("data");
+        // Temporary tables in the instance's own directory, not the shared
+        // /tmp: the bootstrap of `mariadb-install-db` failed now and then
+        // with its temporary table gone from /tmp while other tests ran.
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
 
         let mut cmd = Command::new(install);
-        cmd.arg("--no-defaults")
+        cmd.env("TMPDIR", &tmp)
+            .arg("--no-defaults")
             .arg(format!("--datadir={}", data.display()))
             .args(["--auth-root-authentication-method=normal", "--skip-test-db"]);
         if root {
@@ -85,8 +91,10 @@ impl MariaDb {
 
         let mut server = Command::new(mariadbd);
         server
+            .env("TMPDIR", &tmp)
             .arg("--no-defaults")
             .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--tmpdir={}", tmp.display()))
             .arg(format!("--socket={}", socket(dir.path()).display()))
             .arg(format!(
                 "--pid-file={}",
