@@ -17,7 +17,9 @@ use crate::{Hyphenated, Uuid};
 #[cfg(target_arch = "x86_64")]
 use super::x86_64::{cpu, decode, encode, lines as bulk};
 
-/// A fast decoder's result as the portable decoders give it.
+/// A fast decoder's result as the portable decoders give it (for the sweeps,
+/// which only the unit tests run).
+#[cfg(test)]
 pub(crate) fn from_fast(bytes: Fast) -> Option<[u8; 16]> {
     (bytes != FAILED).then(|| bytes.to_ne_bytes())
 }
