@@ -18,8 +18,8 @@ use crate::{Hyphenated, Uuid};
 use super::x86_64::{cpu, decode, encode, lines as bulk};
 
 /// A fast decoder's result as the portable decoders give it (for the sweeps,
-/// which only the unit tests run).
-#[cfg(test)]
+/// which only the unit tests run; fuzz builds compile it unused).
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn from_fast(bytes: Fast) -> Option<[u8; 16]> {
     (bytes != FAILED).then(|| bytes.to_ne_bytes())
 }
