@@ -19,10 +19,19 @@ struct Conn {
     pending: Vec<u8>,
 }
 
+/// The message of the error [`Conn::open`] gives when nothing answers at the control path.
+const CONNECT_FAILED: &str = "cannot connect to uiapd";
+
+/// Whether `e` says nothing answered at the control path (no daemon there), as opposed to a
+/// daemon that answered badly.
+pub(crate) fn is_connect_failure(e: &DaemonError) -> bool {
+    e.kind() == DaemonErrorKind::Io && e.message() == CONNECT_FAILED
+}
+
 impl Conn {
     fn open(path: &Path) -> Result<Conn, DaemonError> {
         let stream = UnixStream::connect(path)
-            .map_err(|e| DaemonError::io("cannot connect to uiapd", Some(path), e))?;
+            .map_err(|e| DaemonError::io(CONNECT_FAILED, Some(path), e))?;
         Ok(Conn {
             path: path.to_path_buf(),
             reader: BufReader::new(stream),

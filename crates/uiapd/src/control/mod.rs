@@ -66,6 +66,7 @@
 mod client;
 mod server;
 
+pub(crate) use client::is_connect_failure;
 pub use client::{HeldClaim, Hold, Watch, call, call_within, hold, hold_while_connected, watch};
 pub use server::{Incoming, Limits, MAX_REQUEST_LINE, REPLY_QUEUE, bind, serve};
 

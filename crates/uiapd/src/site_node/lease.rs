@@ -12,7 +12,6 @@ use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource, RandomNode};
 
 use super::domain::{check_bits, check_domain, node_space};
 use super::{LeaseError, LeaseErrorKind};
-use crate::DaemonErrorKind;
 use crate::control::{
     ClaimEvent, EventKind, HeldClaim, Hold, Request, SpaceText, call, hold_while_connected,
 };
@@ -352,7 +351,7 @@ fn try_claim(config: &LeaseConfig, value: u64) -> Result<Result<HeldClaim, Strin
 }
 
 fn daemon_error(control: &std::path::Path, e: &crate::DaemonError) -> LeaseError {
-    if e.kind() == DaemonErrorKind::Io && e.message() == "cannot connect to uiapd" {
+    if crate::control::is_connect_failure(e) {
         LeaseError::new(
             LeaseErrorKind::NoDaemon,
             format!(
