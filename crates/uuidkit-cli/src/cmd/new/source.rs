@@ -228,6 +228,23 @@ fn fixed_gregorian(
     })
 }
 
+/// `g` (a v1 or v6 generator) with the site's node and the state file's lease, each when given.
+/// A macro, not a function: each attachment changes the generator's type, and v1 and v6 share
+/// no trait for them.
+macro_rules! attach {
+    ($g:expr, $site:expr, $store:expr) => {{
+        let g = $g;
+        Ok(match ($site, $store) {
+            (Some(slot), Some(s)) => {
+                Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
+            }
+            (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
+            (None, Some(s)) => Box::new(g.with_store(s)),
+            (None, None) => Box::new(g),
+        })
+    }};
+}
+
 fn gregorian(
     plan: &NewPlan,
     reserver: Option<&Reserver>,
@@ -247,27 +264,13 @@ fn gregorian(
             .build(clock, GenRng::for_generator())
             .map_err(gen_error)?;
         let store = reserver.map(|r| lease(r.lease_v6(), plan.clock_seq));
-        return Ok(match (site, store) {
-            (Some(slot), Some(s)) => {
-                Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
-            }
-            (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
-            (None, Some(s)) => Box::new(g.with_store(s)),
-            (None, None) => Box::new(g),
-        });
+        return attach!(g, site, store);
     }
     let g = v1_builder(plan, mac)
         .build(clock, GenRng::for_generator())
         .map_err(gen_error)?;
     let store = reserver.map(|r| lease(r.lease_v1(), plan.clock_seq));
-    Ok(match (site, store) {
-        (Some(slot), Some(s)) => {
-            Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
-        }
-        (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
-        (None, Some(s)) => Box::new(g.with_store(s)),
-        (None, None) => Box::new(g),
-    })
+    attach!(g, site, store)
 }
 
 /// Time-based v8: the §6.4 distributed layout with the site node, else the 10-ns time layout
