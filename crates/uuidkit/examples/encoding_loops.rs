@@ -18,7 +18,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(op), Some(n)) = (args.get(1), args.get(2).and_then(|n| n.parse::<u64>().ok())) else {
         eprintln!(
-            "usage: encoding_loops OPERATION CALLS (OPERATION: encode-|decode- and hyphenated, base32, base32hex, base58, base64url or typeid)"
+            "usage: encoding_loops OPERATION CALLS (OPERATION: encode-|decode- and hyphenated, base32, base32hex, base58, base64url, typeid or typeid-encode (the encoder alone))"
         );
         std::process::exit(2);
     };
@@ -46,6 +46,10 @@ fn main() {
         "encode-base64url" => calls!(black_box(U).base64url().encode(&mut buf).len()),
         "encode-typeid" => {
             calls!(TypeId::new(black_box("user"), black_box(U)).map(|id| id.encode(&mut buf).len()))
+        }
+        "encode-typeid-encode" => {
+            let id = TypeId::new("user", U).unwrap_or_else(|e| panic!("{e}"));
+            calls!(black_box(id).encode(&mut buf).len())
         }
         "decode-hyphenated" => calls!(Uuid::parse(black_box(hyphenated.as_str()))),
         "decode-base32" => calls!(Uuid::parse_base32(black_box(base32.as_str()))),

@@ -545,8 +545,11 @@ fn a_slot_flipped_by_a_writer_is_never_torn_and_a_seen_loss_holds() {
     // sees a value with another epoch has read a torn state.
     let slot = Arc::new(NodeSlot::new(32).unwrap());
     let stop = Arc::new(AtomicBool::new(false));
+    // How many sets the writer has made, so that the readers run until it
+    // has made enough, however the two cores are shared.
+    let progress = Arc::new(AtomicU64::new(0));
     let writer = {
-        let (slot, stop) = (slot.clone(), stop.clone());
+        let (slot, stop, progress) = (slot.clone(), stop.clone(), progress.clone());
         std::thread::spawn(move || {
             use rand_core::Rng;
             let mut rng = seeded(11);
@@ -560,6 +563,7 @@ fn a_slot_flipped_by_a_writer_is_never_torn_and_a_seen_loss_holds() {
                 } else {
                     sets += 1;
                     assert_eq!(slot.set(sets).unwrap().epoch(), sets, "one epoch per set");
+                    progress.store(sets, Ordering::Relaxed);
                 }
                 if r % 64 == 0 {
                     std::thread::yield_now();
@@ -570,8 +574,8 @@ fn a_slot_flipped_by_a_writer_is_never_torn_and_a_seen_loss_holds() {
     };
     let readers: Vec<_> = (0..2)
         .map(|seed| {
-            let slot = slot.clone();
-            std::thread::spawn(move || reader(&slot, seed))
+            let (slot, progress) = (slot.clone(), progress.clone());
+            std::thread::spawn(move || reader(&slot, seed, &progress))
         })
         .collect();
     let (mut losses, mut uuids) = (0, 0);
@@ -589,8 +593,11 @@ fn a_slot_flipped_by_a_writer_is_never_torn_and_a_seen_loss_holds() {
 }
 
 /// Generates from `slot` and reads it directly, checking both; returns
-/// (losses seen, UUIDs made).
-fn reader(slot: &Arc<NodeSlot>, seed: u64) -> (u64, u64) {
+/// (losses seen, UUIDs made). It runs 200,000 rounds, and on until it has
+/// seen a loss and made a UUID and the writer (`progress`) has made over 100
+/// sets, so that a writer the scheduler starved is waited for rather than
+/// failing the test; 50 million rounds at most.
+fn reader(slot: &Arc<NodeSlot>, seed: u64, progress: &AtomicU64) -> (u64, u64) {
     let clock = ManualClock::new(T_A).with_resolution(1_000_000);
     let mut g = V8Distributed::builder_from(slot.clone())
         .counter_bits(12)
@@ -600,7 +607,10 @@ fn reader(slot: &Arc<NodeSlot>, seed: u64) -> (u64, u64) {
     let mut last_epoch = 0u64;
     // The node of the last UUID made, and whether a loss was seen since.
     let (mut last_node, mut lost_since) = (0u64, false);
-    for i in 0..200_000u64 {
+    for i in 0..50_000_000u64 {
+        if i >= 200_000 && losses > 0 && uuids > 0 && progress.load(Ordering::Relaxed) > 100 {
+            break;
+        }
         match slot.current() {
             Ok(id) => {
                 assert_eq!(id.value(), id.epoch(), "torn: {id:?}");

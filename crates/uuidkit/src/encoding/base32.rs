@@ -236,7 +236,7 @@ pub(crate) fn diagnose_number(
 /// A diagnosis was asked for text the fast path accepted: impossible, but
 /// answered with an error rather than a panic.
 #[cold]
-fn unreachable_valid(encoding: Encoding) -> DecodeError {
+pub(super) fn unreachable_valid(encoding: Encoding) -> DecodeError {
     DecodeError::new(
         encoding,
         DecodeErrorKind::InvalidLength {

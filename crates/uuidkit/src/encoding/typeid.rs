@@ -5,7 +5,7 @@ use core::fmt;
 
 #[cfg(doc)]
 use super::Base32;
-use super::base32::{Digits32, decode_number, diagnose_number, encode_number};
+use super::base32::{Digits32, decode_number, diagnose_number, encode_number, unreachable_valid};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, bad_char};
 use crate::Uuid;
 
@@ -32,40 +32,152 @@ const MAX_PREFIX: usize = 63;
 /// assert_eq!((back.prefix(), back.uuid()), ("user", u));
 /// # Ok::<(), uuidkit::DecodeError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+// Layout: the UUID is held as its number, first, in a 32-byte-aligned
+// `repr(C)` struct. Where a `TypeId` is built inside a
+// `Result<TypeId, DecodeError>` (`new`, `parse`), the compiler gives the
+// `Result` a tag byte and lays the 17-byte error right after it; a `TypeId`
+// starting at 16 had its UUID overlapped by the error's last fields, and
+// the compiler then copied the UUID in pieces cut where those fields lie.
+// An encoder reading it back as whole words waited for the small stores to
+// reach memory, several times the cost of the encoding. Aligned to 32, the
+// `Ok` value starts past the error, so the UUID shares no byte with it.
+// Ordering is by prefix, then UUID (see the `Ord` impl).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, align(32))]
 pub struct TypeId<'a> {
+    uuid: u128,
     prefix: &'a str,
-    uuid: Uuid,
+}
+
+impl PartialOrd for TypeId<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// By prefix, then by UUID (whose number orders like its bytes).
+///
+/// ```
+/// use uuidkit::{TypeId, Uuid};
+/// let a = TypeId::new("a", Uuid::MAX)?;
+/// let b = TypeId::new("b", Uuid::NIL)?;
+/// assert!(a < b && b < TypeId::new("b", Uuid::from_u128(1))?);
+/// # Ok::<(), uuidkit::DecodeError>(())
+/// ```
+impl Ord for TypeId<'_> {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        (self.prefix, self.uuid).cmp(&(other.prefix, other.uuid))
+    }
 }
 
 /// Whether `p` is a valid prefix: at most 63 characters of `a-z` and `_`,
-/// not starting or ending with `_`. Without branches per character, so that
-/// the usual short prefix costs a few instructions.
+/// starting and ending with a letter (or empty). The characters are checked
+/// eight at a time in a word: a prefix of up to 16 bytes is one word or two
+/// overlapping ones, with the first and last character at known places in
+/// them, so the usual short prefix costs a few instructions and no branch
+/// per character.
 #[inline(always)]
 fn prefix_is_valid(p: &[u8]) -> bool {
-    let mut ok = p.len() <= MAX_PREFIX;
-    for &c in p {
-        ok &= c.wrapping_sub(b'a') < 26 || c == b'_';
+    const FIRST: u64 = 0x80;
+    const LAST: u64 = 0x80 << 56;
+    let n = p.len();
+    match (p.first_chunk::<8>(), p.last_chunk::<8>()) {
+        (Some(a), Some(b)) if n <= 16 => {
+            let (a, b) = (classify(le(a)), classify(le(b)));
+            a.all() & b.all() & (a.letters & FIRST != 0) & (b.letters & LAST != 0)
+        }
+        (Some(_), Some(_)) => n <= MAX_PREFIX && long_prefix_is_valid(p),
+        _ => {
+            // Shorter than 8: two overlapping 4-byte halves, or for 1–3
+            // bytes the first, middle and last byte (which cover them) with
+            // `a`s after; either way the first character is byte 0 and the
+            // last byte 7 or 2.
+            let (w, last) = match (p.first_chunk::<4>(), p.last_chunk::<4>()) {
+                (Some(a), Some(b)) => (
+                    u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << 32,
+                    LAST,
+                ),
+                _ => match p {
+                    [] => return true,
+                    [first, .., last] | [first @ last] => (
+                        0x6161_6161_6100_0000
+                            | u64::from(*first)
+                            | u64::from(p[n / 2]) << 8
+                            | u64::from(*last) << 16,
+                        0x80 << 16,
+                    ),
+                },
+            };
+            let c = classify(w);
+            c.all() & (c.letters & (FIRST | last) == FIRST | last)
+        }
     }
-    ok && p.first() != Some(&b'_') && p.last() != Some(&b'_')
 }
 
-/// The error for prefix `p` (at `offset` in the input), if it is not valid.
+/// Eight bytes as a little-endian word.
 #[inline(always)]
-fn check_prefix(p: &[u8], offset: usize) -> Result<(), DecodeError> {
-    if prefix_is_valid(p) {
-        return Ok(());
+fn le(b: &[u8; 8]) -> u64 {
+    u64::from_le_bytes(*b)
+}
+
+/// [`prefix_is_valid`] for a prefix longer than 16 bytes, eight bytes at a
+/// time, the last eight overlapping.
+fn long_prefix_is_valid(p: &[u8]) -> bool {
+    let whole = p.chunks_exact(8).fold(true, |ok, c| {
+        ok & c.first_chunk::<8>().is_some_and(|w| classify(le(w)).all())
+    });
+    let edges = p.first().is_some_and(u8::is_ascii_lowercase)
+        && p.last().is_some_and(u8::is_ascii_lowercase);
+    whole & edges & p.last_chunk::<8>().is_some_and(|w| classify(le(w)).all())
+}
+
+/// Which bytes of a word are prefix letters and which are `_`: the top bit
+/// of each byte of `letters` (`a-z`) and of `underscores`.
+struct Classes {
+    letters: u64,
+    underscores: u64,
+}
+
+impl Classes {
+    /// Whether every byte is a letter or `_`.
+    #[inline(always)]
+    const fn all(&self) -> bool {
+        self.letters | self.underscores == HIGH
     }
-    diagnose_prefix(p, offset)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = ONES * 0x80;
+
+/// Classifies the bytes of `w` without branches: no step carries from one
+/// byte into the next.
+#[inline(always)]
+const fn classify(w: u64) -> Classes {
+    // With every top bit set, subtracting a byte value below 0x80 cannot
+    // borrow across bytes; the top bit survives where the byte's low seven
+    // bits are at least that value.
+    let set = w | HIGH;
+    let from_a = set.wrapping_sub(ONES * b'a' as u64);
+    let past_z = set.wrapping_sub(ONES * (b'z' as u64 + 1));
+    // A byte of `w ^ '_'` is zero exactly where `w` has `_`: adding 0x7f to
+    // its low seven bits sets the top bit unless they are all zero.
+    let x = w ^ (ONES * b'_' as u64);
+    Classes {
+        letters: from_a & !past_z & !w & HIGH,
+        underscores: !(((x & !HIGH) + !HIGH) | x) & HIGH,
+    }
 }
 
 /// Why `p` is not a valid prefix: its length, or its first bad character.
+/// It returns the error itself rather than a `Result`, so that a caller's
+/// valid path never joins the error path's value: a joined `Result` was
+/// built and read back in pieces shaped like the error's fields.
 #[cold]
 #[inline(never)]
-fn diagnose_prefix(p: &[u8], offset: usize) -> Result<(), DecodeError> {
+fn diagnose_prefix(p: &[u8]) -> DecodeError {
     if p.len() > MAX_PREFIX {
         let kind = DecodeErrorKind::PrefixTooLong { found: p.len() };
-        return Err(DecodeError::new(Encoding::TypeId, kind, None));
+        return DecodeError::new(Encoding::TypeId, kind, None);
     }
     let end = p.len().wrapping_sub(1);
     for (i, &c) in p.iter().enumerate() {
@@ -77,10 +189,10 @@ fn diagnose_prefix(p: &[u8], offset: usize) -> Result<(), DecodeError> {
                 Alphabet::PrefixCharacter
             };
             let kind = bad_char(p, i, expected);
-            return Err(DecodeError::new(Encoding::TypeId, kind, Some(offset + i)));
+            return DecodeError::new(Encoding::TypeId, kind, Some(i));
         }
     }
-    Ok(())
+    unreachable_valid(Encoding::TypeId)
 }
 
 impl<'a> TypeId<'a> {
@@ -104,8 +216,13 @@ impl<'a> TypeId<'a> {
     /// ```
     #[inline]
     pub fn new(prefix: &'a str, uuid: Uuid) -> Result<Self, DecodeError> {
-        check_prefix(prefix.as_bytes(), 0)?;
-        Ok(TypeId { prefix, uuid })
+        match prefix_is_valid(prefix.as_bytes()) {
+            true => Ok(TypeId {
+                prefix,
+                uuid: uuid.as_u128(),
+            }),
+            false => Err(diagnose_prefix(prefix.as_bytes())),
+        }
     }
 
     /// Reads a TypeID: everything before the last `_` is the prefix (there
@@ -142,10 +259,15 @@ impl<'a> TypeId<'a> {
             .first_chunk::<26>()
             .and_then(|d| decode_number(d, Digits32::CrockfordLower))
         {
-            check_prefix(prefix, 0)?;
+            if !prefix_is_valid(prefix) {
+                return Err(diagnose_prefix(prefix));
+            }
             // SAFETY: a valid prefix is ASCII.
             let prefix = unsafe { core::str::from_utf8_unchecked(prefix) };
-            return Ok(TypeId { prefix, uuid });
+            return Ok(TypeId {
+                prefix,
+                uuid: uuid.as_u128(),
+            });
         }
         Self::parse_slow(s)
     }
@@ -162,7 +284,9 @@ impl<'a> TypeId<'a> {
             }
             Some(sep) => (&s[..sep], sep + 1),
         };
-        check_prefix(prefix, 0)?;
+        if !prefix_is_valid(prefix) {
+            return Err(diagnose_prefix(prefix));
+        }
         let suffix = &s[start..];
         let Some(digits) = suffix.first_chunk::<26>().filter(|_| suffix.len() == 26) else {
             let kind = DecodeErrorKind::InvalidLength {
@@ -183,7 +307,10 @@ impl<'a> TypeId<'a> {
         };
         // The prefix was checked to be ASCII, hence UTF-8.
         let prefix = core::str::from_utf8(prefix).unwrap_or_default();
-        Ok(TypeId { prefix, uuid })
+        Ok(TypeId {
+            prefix,
+            uuid: uuid.as_u128(),
+        })
     }
 
     /// The type prefix (empty if there is none).
@@ -207,7 +334,7 @@ impl<'a> TypeId<'a> {
     /// ```
     #[inline]
     pub const fn uuid(&self) -> Uuid {
-        self.uuid
+        Uuid::from_u128(self.uuid)
     }
 
     /// The length of the text, in bytes: the prefix, `_` if the prefix is
@@ -242,7 +369,7 @@ impl<'a> TypeId<'a> {
     /// assert_eq!(id.encode(&mut buf), "order_7zzzzzzzzzzzzzzzzzzzzzzzzz");
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn encode<'b>(&self, buf: &'b mut [u8]) -> &'b mut str {
         let (len, needed) = (buf.len(), self.len());
         let Some(out) = buf.get_mut(..needed) else {
@@ -254,7 +381,7 @@ impl<'a> TypeId<'a> {
             *sep = b'_';
         }
         if let Some(digits) = digits.first_chunk_mut::<26>() {
-            encode_number(&self.uuid, true, digits);
+            encode_number(&Uuid::from_u128(self.uuid), true, digits);
         }
         // SAFETY: a checked (ASCII) prefix, `_` and ASCII digits.
         unsafe { core::str::from_utf8_unchecked_mut(out) }
@@ -262,24 +389,34 @@ impl<'a> TypeId<'a> {
 }
 
 /// `src` into `dst` (the same length): a prefix is usually a few bytes,
-/// which two overlapping loads and stores copy without a `memcpy` call.
+/// which two overlapping word loads and stores copy without a `memcpy` call.
+/// The words move as integers: copies of fixed-size arrays in the arms would
+/// be merged by the optimiser into one `memcpy` of variable length.
 #[inline(always)]
 fn copy_short(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
-    match (
-        src.first_chunk::<8>(),
-        src.last_chunk::<8>(),
-        src.first_chunk::<4>(),
-        src.last_chunk::<4>(),
-    ) {
-        (Some(a), Some(b), _, _) if n <= 16 && dst.len() == n => {
-            dst[..8].copy_from_slice(a);
-            dst[n - 8..].copy_from_slice(b);
+    match (src.first_chunk::<8>(), src.last_chunk::<8>()) {
+        (Some(a), Some(b)) if n <= 16 && dst.len() == n => {
+            let (a, b) = (u64::from_ne_bytes(*a), u64::from_ne_bytes(*b));
+            if let Some(d) = dst.first_chunk_mut::<8>() {
+                *d = a.to_ne_bytes();
+            }
+            if let Some(e) = dst.last_chunk_mut::<8>() {
+                *e = b.to_ne_bytes();
+            }
         }
-        (None, _, Some(a), Some(b)) if dst.len() == n => {
-            dst[..4].copy_from_slice(a);
-            dst[n - 4..].copy_from_slice(b);
-        }
+        (None, None) => match (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+            (Some(a), Some(b)) if dst.len() == n => {
+                let (a, b) = (u32::from_ne_bytes(*a), u32::from_ne_bytes(*b));
+                if let Some(d) = dst.first_chunk_mut::<4>() {
+                    *d = a.to_ne_bytes();
+                }
+                if let Some(e) = dst.last_chunk_mut::<4>() {
+                    *e = b.to_ne_bytes();
+                }
+            }
+            _ => dst.copy_from_slice(src),
+        },
         _ => dst.copy_from_slice(src),
     }
 }
@@ -332,8 +469,50 @@ mod tests {
         }
         for bad in ["_a", "a_", "aB", "a-b", "é"] {
             assert!(!prefix_is_valid(bad.as_bytes()), "{bad}");
-            assert!(diagnose_prefix(bad.as_bytes(), 0).is_err(), "{bad}");
+            assert_ne!(
+                diagnose_prefix(bad.as_bytes()),
+                unreachable_valid(Encoding::TypeId),
+                "{bad}"
+            );
         }
         assert!(prefix_is_valid(b"a_b") && prefix_is_valid(b""));
+    }
+
+    /// The UUID shares no byte with the error in a `Result` (see the
+    /// layout note on `TypeId`): an `Ok` value starts at 32, past a tag byte
+    /// and the 17-byte error, and its UUID is its first 16 bytes.
+    #[test]
+    fn the_uuid_is_apart_from_the_error() {
+        // A tag byte and the error fit before the `Ok` value.
+        assert!(core::mem::size_of::<DecodeError>() < core::mem::align_of::<TypeId<'_>>());
+        let u = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210_u128;
+        let ok: Result<TypeId<'_>, DecodeError> = TypeId::new("user", Uuid::from_u128(u));
+        // SAFETY: bytes 32..48 of a 64-byte value, the `Ok` UUID's
+        // initialised bytes (asserted by the comparison).
+        let at_32 = unsafe { core::ptr::read_unaligned((&raw const ok).cast::<u128>().add(2)) };
+        assert_eq!((core::mem::size_of_val(&ok), at_32), (64, u));
+    }
+
+    /// The word-at-a-time check against the rule byte by byte: every byte
+    /// value in every position of every length, the others valid.
+    #[test]
+    fn word_check_agrees_with_the_byte_rule() {
+        let rule = |p: &[u8]| {
+            p.len() <= MAX_PREFIX
+                && p.iter().all(|&c| c.is_ascii_lowercase() || c == b'_')
+                && p.first() != Some(&b'_')
+                && p.last() != Some(&b'_')
+        };
+        for n in 0..=MAX_PREFIX + 2 {
+            let base: std::vec::Vec<u8> = (0..n).map(|i| b'a' + (i * 7 % 26) as u8).collect();
+            assert_eq!(prefix_is_valid(&base), rule(&base), "{n}");
+            for i in 0..n {
+                for c in 0..=255u8 {
+                    let mut p = base.clone();
+                    p[i] = c;
+                    assert_eq!(prefix_is_valid(&p), rule(&p), "{n} {i} {c}");
+                }
+            }
+        }
     }
 }

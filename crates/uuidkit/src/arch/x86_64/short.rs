@@ -147,7 +147,8 @@ unsafe fn load32<T>(p: &T) -> __m256i {
 /// cannot take its data from the two pending stores; it waits until they
 /// reach the cache, which costs more than all the rest of an encoder. The
 /// compiler merges two 8-byte loads inside the encoder into one 16-byte
-/// load, so the words are read before the call, where it cannot.
+/// load, so the words are read before the call, where it cannot: the
+/// functions that call `words` are `inline(always)` for that reason.
 #[inline(always)]
 pub(crate) fn words(bytes: &[u8; 16]) -> (u64, u64) {
     let (lo, hi) = bytes.split_at(8);
@@ -194,7 +195,7 @@ unsafe fn store<const N: usize>(text: __m256i, out: &mut [u8; N]) {
 
 /// The base32 text of `bytes` in `digits` (upper case but for
 /// [`Digits32::CrockfordLower`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn encode_base32(_: Avx2, bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
     let (lo, hi) = words(bytes);
     // SAFETY: the token proves AVX2.
@@ -231,7 +232,7 @@ unsafe fn encode_base32_unchecked<const D: u8>(lo: u64, hi: u64, out: &mut [u8; 
 }
 
 /// The base64url text of `bytes`.
-#[inline]
+#[inline(always)]
 pub(crate) fn encode_base64url(_: Avx2, bytes: &[u8; 16], out: &mut [u8; 22]) {
     let (lo, hi) = words(bytes);
     // SAFETY: the token proves AVX2.
