@@ -135,8 +135,8 @@ fn repaired_to<const N: usize>(mut s: [u8; N], alphabet: &[u8]) -> [u8; N] {
 /// it is and repaired towards each alphabet.
 pub fn short(data: &[u8]) {
     use crate::encoding::{
-        Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
-        encode_base32_portable, encode_base64url_portable,
+        Digits32, base58_groups_portable, decode_base32_portable, decode_base58_portable,
+        decode_base64url_portable, encode_base32_portable, encode_base64url_portable,
     };
     const BASE32_ANY: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     const BASE64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -179,10 +179,18 @@ pub fn short(data: &[u8]) {
     for s in [raw, repaired_to(raw, BASE58)] {
         let expected = base58_groups_portable(&s);
         assert_eq!(super::base58_groups(&s), expected, "dispatched: {s:?}");
+        let mut want = [0u8; 16];
+        let outcome = decode_base58_portable(&s, &mut want);
+        let decoded = |r: Result<(), bool>, bytes: [u8; 16]| r.map(|()| bytes);
+        let mut got = [0u8; 16];
+        let dispatched = decoded(super::decode_base58(&s, &mut got), got);
+        assert_eq!(dispatched, decoded(outcome, want), "dispatched: {s:?}");
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = cpu::avx2() {
             let avx2 = super::x86_64::short::base58_groups(t, &s);
             assert_eq!(avx2, expected, "AVX2: {s:?}");
+            let avx2 = decoded(super::x86_64::short::decode_base58(t, &s, &mut got), got);
+            assert_eq!(avx2, decoded(outcome, want), "AVX2: {s:?}");
         }
     }
     let raw: [u8; 22] = take(data, b'A');

@@ -109,13 +109,25 @@ pub(crate) fn decode_base64url(s: &[u8; 22]) -> Option<Uuid> {
 
 /// The values of a base58 text's digit groups (the first two digits, then
 /// five groups of four), or `None` if a character is not a digit.
-#[inline(always)]
+#[cfg(any(test, all(fuzzing, feature = "std")))]
 pub(crate) fn base58_groups(s: &[u8; 22]) -> Option<[u32; 6]> {
     #[cfg(target_arch = "x86_64")]
     if let Some(t) = x86_64::cpu::avx2() {
         return x86_64::short::base58_groups(t, s);
     }
     crate::encoding::base58_groups_portable(s)
+}
+
+/// The UUID of a base58 text, its bytes written into `out`; `Err(true)` if
+/// a character is not a digit, `Err(false)` if the value does not fit in 128
+/// bits.
+#[inline(always)]
+pub(crate) fn decode_base58(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::decode_base58(t, s, out);
+    }
+    crate::encoding::decode_base58_portable(s, out)
 }
 
 /// Writes a leading run of `uuids` as lines (hyphenated form and `'\n'`,

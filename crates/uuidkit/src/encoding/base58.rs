@@ -51,6 +51,58 @@ mod tests {
             assert_eq!((q, u128::from(r)), (v / ten, v % ten), "{v}");
         }
     }
+
+    /// Joined pairs of groups against checked Horner's rule, on random groups,
+    /// every group at its largest, and the texts either side of 2^128.
+    #[test]
+    fn joining_groups_agrees_with_checked_arithmetic() {
+        let reference = |g: [u64; 6]| {
+            g.iter().skip(1).try_fold(u128::from(g[0]), |v, &d| {
+                v.checked_mul(u128::from(GROUP))?.checked_add(u128::from(d))
+            })
+        };
+        let mut cases = std::vec![
+            [
+                57 * 58 + 57,
+                GROUP - 1,
+                GROUP - 1,
+                GROUP - 1,
+                GROUP - 1,
+                GROUP - 1
+            ],
+            [0; 6]
+        ];
+        for text in [
+            MAX_TEXT,
+            "YcVfxkQb6JRzqk5kF2tNLw",
+            "YcVfxkQb6JRzqk5kF2tNMv",
+            "YcVfxkQb6JRzqk5kF2tNLu",
+        ] {
+            let g = groups_portable(text.as_bytes().first_chunk().unwrap()).unwrap();
+            cases.push(g.map(u64::from));
+        }
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..100_000 {
+            let mut g = [0u64; 6];
+            for (i, d) in g.iter_mut().enumerate() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *d = x % if i == 0 { 58 * 58 } else { GROUP };
+            }
+            cases.push(g);
+        }
+        let overflows = cases.iter().filter(|g| reference(**g).is_none()).count();
+        assert!(overflows > 1_000, "too few overflowing cases: {overflows}");
+        for g in cases {
+            let joined = join(
+                g[0] * GROUP + g[1],
+                g[2] * GROUP + g[3],
+                g[4] * GROUP + g[5],
+            );
+            assert_eq!(joined, reference(g), "{g:?}");
+        }
+    }
 }
 
 /// The text of the Max UUID, the largest value 22 digits may have here.
@@ -137,19 +189,8 @@ fn encode(v: u128, out: &mut [u8; 22]) {
     out[..2].copy_from_slice(&PAIRS[top as usize]);
 }
 
-/// `v × m + a`, or `None` past 2^128 − 1 (`m`, `a` below 2^48).
-#[inline(always)]
-fn mul_add(v: u128, m: u64, a: u64) -> Option<u128> {
-    let lo = u128::from(v as u64) * u128::from(m) + u128::from(a);
-    let hi = (v >> 64) * u128::from(m) + (lo >> 64);
-    if hi >> 64 != 0 {
-        return None;
-    }
-    Some((hi << 64) | u128::from(lo as u64))
-}
-
 /// 58^4, the value of one group of four digits.
-const GROUP: u64 = 58u64.pow(4);
+pub(crate) const GROUP: u64 = 58u64.pow(4);
 
 /// The values of a text's digit groups, portably: the first two digits,
 /// then five groups of four (each below 58^4); `None` if a character is not
@@ -170,17 +211,43 @@ pub(crate) fn groups_portable(s: &[u8; 22]) -> Option<[u32; 6]> {
     (seen & !63 == 0).then_some(g)
 }
 
-/// The value of 22 digits; `Err(true)` if one is not a digit, `Err(false)`
-/// if the value does not fit in 128 bits.
+/// The UUID of 22 digits, its bytes written into `out`; `Err(true)` if one
+/// is not a digit, `Err(false)` if the value does not fit in 128 bits.
+pub(crate) fn decode_portable(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
+    let g = groups_portable(s).ok_or(true)?.map(u64::from);
+    let v = join(
+        g[0] * GROUP + g[1],
+        g[2] * GROUP + g[3],
+        g[4] * GROUP + g[5],
+    )
+    .ok_or(false)?;
+    *out = v.to_be_bytes();
+    Ok(())
+}
+
+/// 58^8, the weight of the middle pair of groups.
+pub(crate) const PAIR: u64 = GROUP * GROUP;
+
+/// 58^16, the weight of the first pair of groups.
+const WEIGHT_16: u128 = 58u128.pow(16);
+
+/// The value `a·58^16 + b·58^8 + c` of three pairs of digit groups (`a`
+/// below 58^6, `b` and `c` below 58^8 < 2^47), or `None` past 2^128 − 1.
+/// The three multiplications are independent of each other rather than a
+/// chain of multiply-adds, so that they overlap.
 #[inline(always)]
-fn decode(s: &[u8; 22]) -> Result<u128, bool> {
-    let g = crate::arch::base58_groups(s).ok_or(true)?.map(u64::from);
-    // Pairs of groups (below 58^8 < 2^47), then the whole value.
-    let a = g[0] * GROUP + g[1];
-    let b = g[2] * GROUP + g[3];
-    let c = g[4] * GROUP + g[5];
-    let high = u128::from(a) * u128::from(GROUP * GROUP) + u128::from(b);
-    mul_add(high, GROUP * GROUP, c).ok_or(false)
+pub(crate) fn join(a: u64, b: u64, c: u64) -> Option<u128> {
+    // a < 58^6 < 2^36, so the low word's product is below 2^100 and the sum
+    // below 2^101: only the high word's product and the last addition can
+    // pass 2^128.
+    let low = u128::from(a) * (WEIGHT_16 & u128::from(u64::MAX))
+        + u128::from(b) * u128::from(PAIR)
+        + u128::from(c);
+    let high = u128::from(a) * (WEIGHT_16 >> 64);
+    if high >> 64 != 0 {
+        return None;
+    }
+    low.checked_add(high << 64)
 }
 
 encoding_adapter!(
@@ -227,11 +294,12 @@ impl Uuid {
     /// ```
     pub fn parse_base58<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        match decode(exact::<22>(s, Encoding::Base58)?) {
-            Ok(v) => Ok(super::uuid_one_store(
-                ((v >> 64) as u64).swap_bytes(),
-                (v as u64).swap_bytes(),
-            )),
+        // The bytes are written where the result is, with one store, and
+        // only the outcome comes back: the value never goes through memory
+        // on its way out.
+        let mut bytes = [0u8; 16];
+        match crate::arch::decode_base58(exact::<22>(s, Encoding::Base58)?, &mut bytes) {
+            Ok(()) => Ok(Uuid::from_bytes(bytes)),
             Err(true) => Err(diagnose_bytes(
                 s,
                 &TABLE,

@@ -27,7 +27,11 @@ pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
 pub use typeid::TypeId;
 
 pub(crate) use base32::Digits32;
+pub(crate) use base58::decode_portable as decode_base58_portable;
+#[cfg(any(test, fuzzing))]
 pub(crate) use base58::groups_portable as base58_groups_portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use base58::{GROUP as BASE58_GROUP, join as base58_join};
 // The alphabets, for the vector paths' tables.
 #[cfg(target_arch = "x86_64")]
 pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};
@@ -62,17 +66,6 @@ impl Encoding {
             Encoding::TypeId => TypeId::parse(s).map(|t| t.uuid()),
         }
     }
-}
-
-/// The UUID whose bytes, read as two little-endian words, are `lo` and
-/// `hi`, written with one 16-byte store where the CPU has one (see
-/// [`crate::arch::store_16`]): a caller that copies the result in 16-byte
-/// pieces then takes it straight from that store.
-#[inline(always)]
-pub(crate) fn uuid_one_store(lo: u64, hi: u64) -> Uuid {
-    let mut bytes = [0u8; 16];
-    crate::arch::store_16(&mut bytes, lo, hi);
-    Uuid::from_bytes(bytes)
 }
 
 /// The character (or, if not UTF-8, the byte) at `at` as an error kind.

@@ -540,10 +540,46 @@ unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> __m128i {
 
 /// The values of a base58 text's digit groups: the first two digits, then
 /// five groups of four; `None` if a character is not a digit.
-#[inline]
+#[cfg(any(test, fuzzing))]
 pub(crate) fn base58_groups(_: Avx2, s: &[u8; 22]) -> Option<[u32; 6]> {
+    // SAFETY: the token proves AVX2; same size, every bit pattern valid.
+    let g = unsafe { core::mem::transmute::<__m256i, [u32; 8]>(base58_groups_vector(s)?) };
+    Some([g[0], g[1], g[4], g[5], g[6], g[7]])
+}
+
+/// The UUID of a base58 text (see `arch::decode_base58`): the groups are
+/// paired in the vector unit, the three pairs joined in registers, and the
+/// bytes written with one store.
+#[inline]
+pub(crate) fn decode_base58(_: Avx2, s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
     // SAFETY: the token proves AVX2.
-    unsafe { base58_groups_unchecked(s) }
+    unsafe { decode_base58_unchecked(s, out) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn decode_base58_unchecked(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
+    // SAFETY: `base58_groups_vector` as below; the rest is register
+    // arithmetic, AVX2 enabled.
+    unsafe {
+        let g = base58_groups_vector(s).ok_or(true)?;
+        // Each 64-bit lane: its even group times 58^4, plus its odd group.
+        // Lane 1 holds nothing (see `BASE58_SHIFT`).
+        let weight = _mm256_set1_epi64x(crate::encoding::BASE58_GROUP as i64);
+        let pairs = _mm256_add_epi64(_mm256_mul_epu32(g, weight), _mm256_srli_epi64(g, 32));
+        let high = _mm256_extracti128_si256(pairs, 1);
+        let a = _mm_cvtsi128_si64(_mm256_castsi256_si128(pairs)) as u64;
+        let (b, c) = (
+            _mm_cvtsi128_si64(high) as u64,
+            _mm_extract_epi64(high, 1) as u64,
+        );
+        let v = crate::encoding::base58_join(a, b, c).ok_or(false)?;
+        super::store_16(
+            out,
+            ((v >> 64) as u64).swap_bytes(),
+            (v as u64).swap_bytes(),
+        );
+        Ok(())
+    }
 }
 
 static BASE58_VALID: Table =
@@ -560,8 +596,11 @@ static BASE58_FILL: Table = Table([
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 
+/// The digit groups of a base58 text in 32-bit lanes 0, 1 and 4–7 (lanes 2
+/// and 3 zero), or `None` if a character is not a digit.
 #[target_feature(enable = "avx2")]
-unsafe fn base58_groups_unchecked(s: &[u8; 22]) -> Option<[u32; 6]> {
+#[inline]
+unsafe fn base58_groups_vector(s: &[u8; 22]) -> Option<__m256i> {
     // SAFETY: `load_22` reads the 22 bytes of `s`; the rest is register
     // arithmetic, AVX2 enabled.
     unsafe {
@@ -589,8 +628,7 @@ unsafe fn base58_groups_unchecked(s: &[u8; 22]) -> Option<[u32; 6]> {
         // Pairs (below 58^2), then groups of four (below 58^4).
         let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x013a));
         let groups = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_0d24));
-        let g = core::mem::transmute::<__m256i, [u32; 8]>(groups);
-        Some([g[0], g[1], g[4], g[5], g[6], g[7]])
+        Some(groups)
     }
 }
 
