@@ -333,17 +333,19 @@ unsafe fn load_22(s: &[u8; 22], shift: &Table, fill: &Table) -> __m256i {
 /// edge (see [`Digits32::edge_byte`]) are not valid there.
 #[cfg(any(test, fuzzing))]
 pub(crate) fn decode_base32(t: Avx2, s: &[u8; 26], digits: Digits32) -> Fast {
-    // SAFETY: same size; every bit pattern is valid for both.
-    unsafe { core::mem::transmute::<__m128i, Fast>(decode_base32_vector(t, s, digits)) }
+    let mut bytes = [0u8; 16];
+    match decode_base32_into(t, s, digits, &mut bytes) {
+        true => Fast::from_ne_bytes(bytes),
+        false => crate::parse::FAILED,
+    }
 }
 
 /// As [`decode_base32`], the UUID as a value: the bytes leave the vector
-/// register with one 16-byte store (see [`uuid_from_vector`]); the Max UUID's
-/// text and invalid texts take the portable decoder, which tells them apart.
-#[inline]
+/// register with one 16-byte store, where the result is.
+#[inline(always)]
 pub(crate) fn decode_base32_uuid(t: Avx2, s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
-    uuid_from_vector(decode_base32_vector(t, s, digits))
-        .or_else(|| crate::encoding::decode_base32_portable(s, digits).map(Uuid::from_bytes))
+    let mut bytes = [0u8; 16];
+    decode_base32_into(t, s, digits, &mut bytes).then(|| Uuid::from_bytes(bytes))
 }
 
 /// The UUID whose bytes `x` holds, written with one 16-byte store (a
@@ -364,14 +366,18 @@ fn uuid_from_vector(x: __m128i) -> Option<Uuid> {
     }
 }
 
-#[inline]
-fn decode_base32_vector(_: Avx2, s: &[u8; 26], digits: Digits32) -> __m128i {
+/// Writes the 16 bytes of a 26-digit base32 text into `out` and returns
+/// `true`, or returns `false` (writing nothing) if it is not one. The
+/// outcome comes back apart from the bytes, so no value of the bytes is a
+/// sentinel.
+#[inline(always)]
+fn decode_base32_into(_: Avx2, s: &[u8; 26], digits: Digits32, out: &mut [u8; 16]) -> bool {
     // SAFETY: the token proves AVX2.
     unsafe {
         match digits {
-            Digits32::Crockford => decode_base32_unchecked::<CROCKFORD>(s),
-            Digits32::CrockfordLower => decode_base32_unchecked::<CROCKFORD_LOWER_CASE>(s),
-            Digits32::Hex => decode_base32_unchecked::<HEX>(s),
+            Digits32::Crockford => decode_base32_unchecked::<CROCKFORD>(s, out),
+            Digits32::CrockfordLower => decode_base32_unchecked::<CROCKFORD_LOWER_CASE>(s, out),
+            Digits32::Hex => decode_base32_unchecked::<HEX>(s, out),
         }
     }
 }
@@ -405,34 +411,91 @@ const fn run_bytes(at: u8) -> Table {
     Table(t)
 }
 
-/// The run is bytes 1–15 of the number form, bytes 0–14 of the bytes form.
-static NUMBER_BYTES: Table = run_bytes(1);
+/// The bytes form's run of 24 digits is its bytes 0–14.
 static HEX_BYTES: Table = run_bytes(0);
 
+/// The number form whole: the low lane holds six `0`s and `s[0..10]` (the
+/// first two digits, which make byte 0, then one group of eight), the high
+/// lane `s[10..26]` (two groups).
+static NUMBER_SHIFT: Table = Table([
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, //
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+]);
+static NUMBER_FILL: Table = Table([
+    b'0', b'0', b'0', b'0', b'0', b'0', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+/// Where the number form's groups' bytes go (each group little-endian in
+/// its 64-bit lane): the first two digits' value to byte 0, the low lane's
+/// group to bytes 1–5, the high lane's two to bytes 6–10 and 11–15.
+static NUMBER_BYTES: Table = {
+    let mut t = [0x80u8; 32];
+    t[0] = 0;
+    let mut i = 0;
+    while i < 5 {
+        t[1 + i] = 12 - i as u8;
+        t[16 + 6 + i] = 4 - i as u8;
+        t[16 + 11 + i] = 12 - i as u8;
+        i += 1;
+    }
+    Table(t)
+};
+
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> __m128i {
+unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26], out: &mut [u8; 16]) -> bool {
     let digits = const { digits_of(D) };
     let (valid, places) = match digits {
         Digits32::Crockford => (&CROCKFORD_ANY, &NUMBER_BYTES),
         Digits32::CrockfordLower => (&CROCKFORD_LOWER_ONLY, &NUMBER_BYTES),
         Digits32::Hex => (&HEX_ANY, &HEX_BYTES),
     };
-    let edge = digits.edge_byte(s);
-    // SAFETY: `lanes` reads run[0..16] and run[8..24]; the rest is register
-    // arithmetic, AVX2 enabled.
+    // The number form is read whole (see `NUMBER_SHIFT`), its first digit
+    // checked here to be at most 7; the bytes form's last two digits, which
+    // make its last byte with two padding bits, are read apart.
+    let edge = match digits {
+        Digits32::Hex => digits.edge_byte(s),
+        _ => (s[0].wrapping_sub(b'0') < 8).then_some(0),
+    };
+    // SAFETY: `lanes` reads s[0..16] and s[10..26], or run[0..16] and
+    // run[8..24]; the store writes the 16 bytes of `out`; the rest is
+    // register arithmetic, AVX2 enabled.
     unsafe {
-        let run = digits.run(s);
-        let x = lanes(run.as_ptr(), run.as_ptr().add(8));
+        let x = match digits {
+            Digits32::Hex => {
+                let run = digits.run(s);
+                lanes(run.as_ptr(), run.as_ptr().add(8))
+            }
+            _ => {
+                let x = lanes(s.as_ptr(), s.as_ptr().add(10));
+                _mm256_or_si256(
+                    _mm256_shuffle_epi8(x, load32(&NUMBER_SHIFT)),
+                    load32(&NUMBER_FILL),
+                )
+            }
+        };
         let (bad, _) = invalid(x, valid);
-        // Lower case to upper (only valid letters matter here).
-        let lower = _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x5f));
-        let u = _mm256_sub_epi8(x, _mm256_and_si256(lower, _mm256_set1_epi8(0x20)));
-        let above = |c: u8| _mm256_cmpgt_epi8(u, _mm256_set1_epi8(c as i8));
-        // `'0' + v` below 10, then letters from `A` = 10; Crockford skips
-        // I, L, O and U, each one more past its place. (A compare is −1.)
+        // Lower case to upper (only valid letters matter here), unless only
+        // lower case is valid: then the letters' thresholds are lower case.
+        let (u, case) = match digits {
+            Digits32::CrockfordLower => (x, 0x20),
+            _ => {
+                let lower = _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x5f));
+                (
+                    _mm256_sub_epi8(x, _mm256_and_si256(lower, _mm256_set1_epi8(0x20))),
+                    0,
+                )
+            }
+        };
+        let above = |c: u8| _mm256_cmpgt_epi8(u, _mm256_set1_epi8((c | case) as i8));
+        // `'0' + v` below 10, then letters from `A` (or `a`) = 10; Crockford
+        // skips I, L, O and U, each one more past its place. (A compare is
+        // −1.)
         let mut v = _mm256_add_epi8(
             _mm256_sub_epi8(u, _mm256_set1_epi8(b'0' as i8)),
-            _mm256_and_si256(above(b'9'), _mm256_set1_epi8(-7)),
+            _mm256_and_si256(
+                _mm256_cmpgt_epi8(u, _mm256_set1_epi8(b'9' as i8)),
+                _mm256_set1_epi8(-7 - case as i8),
+            ),
         );
         if digits != Digits32::Hex {
             let skipped = _mm256_add_epi8(
@@ -456,12 +519,14 @@ unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> __m128i {
         );
         let edge = match edge {
             Some(e) if _mm256_movemask_epi8(bad) == 0 => e,
-            _ => return _mm_set1_epi8(-1),
+            _ => return false,
         };
-        match digits {
+        let bytes = match digits {
             Digits32::Hex => _mm_insert_epi8(run, i32::from(edge), 15),
-            _ => _mm_insert_epi8(run, i32::from(edge), 0),
-        }
+            _ => run,
+        };
+        _mm_storeu_si128(out.as_mut_ptr().cast(), bytes);
+        true
     }
 }
 
