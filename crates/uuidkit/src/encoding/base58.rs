@@ -292,27 +292,41 @@ impl Uuid {
     /// assert_eq!(Uuid::parse_base58("YcVfxkQb6JRzqk5kF2tNLw").unwrap_err().kind(), DecodeErrorKind::Overflow);
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
+    #[inline]
     pub fn parse_base58<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
         // The bytes are written where the result is, with one store, and
         // only the outcome comes back: the value never goes through memory
-        // on its way out.
+        // on its way out. The valid path is small enough to inline; every
+        // error is worked out again, apart.
         let mut bytes = [0u8; 16];
-        match crate::arch::decode_base58(exact::<22>(s, Encoding::Base58)?, &mut bytes) {
-            Ok(()) => Ok(Uuid::from_bytes(bytes)),
-            Err(true) => Err(diagnose_bytes(
-                s,
-                &TABLE,
-                Alphabet::Base58,
-                Alphabet::Base58,
-                u8::MAX,
-                Encoding::Base58,
-            )),
-            Err(false) => Err(DecodeError::new(
-                Encoding::Base58,
-                DecodeErrorKind::Overflow,
-                None,
-            )),
+        match s.first_chunk::<22>() {
+            Some(d) if s.len() == 22 && crate::arch::decode_base58(d, &mut bytes).is_ok() => {
+                Ok(Uuid::from_bytes(bytes))
+            }
+            _ => Err(parse_error(s)),
         }
+    }
+}
+
+/// Why `s` is not a base58 text: its length, its first bad character, or
+/// its value.
+#[cold]
+#[inline(never)]
+fn parse_error(s: &[u8]) -> DecodeError {
+    let digits = match exact::<22>(s, Encoding::Base58) {
+        Ok(d) => d,
+        Err(e) => return e,
+    };
+    match decode_portable(digits, &mut [0; 16]) {
+        Err(false) => DecodeError::new(Encoding::Base58, DecodeErrorKind::Overflow, None),
+        _ => diagnose_bytes(
+            s,
+            &TABLE,
+            Alphabet::Base58,
+            Alphabet::Base58,
+            u8::MAX,
+            Encoding::Base58,
+        ),
     }
 }

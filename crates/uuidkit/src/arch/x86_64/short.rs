@@ -609,7 +609,17 @@ unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> __m128i {
 pub(crate) fn base58_groups(_: Avx2, s: &[u8; 22]) -> Option<[u32; 6]> {
     // SAFETY: the token proves AVX2; same size, every bit pattern valid.
     let g = unsafe { core::mem::transmute::<__m256i, [u32; 8]>(base58_groups_vector(s)?) };
-    Some([g[0], g[1], g[4], g[5], g[6], g[7]])
+    // The first six digits are `s[0..4]` and `s[4..6]` here, `s[0..2]` and
+    // `s[2..6]` there.
+    let pair = 58 * 58;
+    Some([
+        g[0] / pair,
+        g[0] % pair * pair + g[1],
+        g[4],
+        g[5],
+        g[6],
+        g[7],
+    ])
 }
 
 /// The UUID of a base58 text (see `arch::decode_base58`): the groups are
@@ -627,9 +637,11 @@ unsafe fn decode_base58_unchecked(s: &[u8; 22], out: &mut [u8; 16]) -> Result<()
     // arithmetic, AVX2 enabled.
     unsafe {
         let g = base58_groups_vector(s).ok_or(true)?;
-        // Each 64-bit lane: its even group times 58^4, plus its odd group.
-        // Lane 1 holds nothing (see `BASE58_SHIFT`).
-        let weight = _mm256_set1_epi64x(crate::encoding::BASE58_GROUP as i64);
+        // Each 64-bit lane: its even group times the odd one's weight, plus
+        // the odd group: the first six digits (`s[4..6]` weighs 58²), then
+        // two groups of eight (58^4). Lane 1 is not used.
+        let group = crate::encoding::BASE58_GROUP as i64;
+        let weight = _mm256_set_epi64x(group, group, 0, 58 * 58);
         let pairs = _mm256_add_epi64(_mm256_mul_epu32(g, weight), _mm256_srli_epi64(g, 32));
         let high = _mm256_extracti128_si256(pairs, 1);
         let a = _mm_cvtsi128_si64(_mm256_castsi256_si128(pairs)) as u64;
@@ -649,27 +661,38 @@ unsafe fn decode_base58_unchecked(s: &[u8; 22], out: &mut [u8; 16]) -> Result<()
 
 static BASE58_VALID: Table =
     valid_sets(b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
-/// The low lane's characters: `1 1 s[0] … s[5]`, then `1`s (value 0), so
-/// that its first two 32-bit lanes are the first two digits and the first
-/// group; the high lane holds `s[6..22]`, the other four groups.
-static BASE58_SHIFT: Table = Table([
-    0x80, 0x80, 0, 1, 2, 3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, //
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+/// The digit weights of a base58 text loaded as `s[0..16]` (low lane) and
+/// `s[6..22]` (high lane): pairs of digits by `vpmaddubsw` (58, 1), then
+/// pairs of pairs by `vpmaddwd` (58², 1), so each 32-bit lane holds four
+/// digits' value; but the low lane's second lane takes only `s[4..6]`
+/// (weights 0 for `s[6..8]`, which the high lane holds, and 1 for the pair),
+/// so that the low lane's first 64 bits hold the first six digits as
+/// `s[0..4]` and `s[4..6]`. The low lane's last eight bytes are the high
+/// lane's too, and are not used there.
+static BASE58_DIGIT_WEIGHTS: Table = Table([
+    58, 1, 58, 1, 58, 1, 0, 0, 58, 1, 58, 1, 58, 1, 58, 1, //
+    58, 1, 58, 1, 58, 1, 58, 1, 58, 1, 58, 1, 58, 1, 58, 1,
 ]);
-static BASE58_FILL: Table = Table([
-    b'1', b'1', 0, 0, 0, 0, 0, 0, b'1', b'1', b'1', b'1', b'1', b'1', b'1', b'1', //
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-]);
+/// See [`BASE58_DIGIT_WEIGHTS`]; little-endian 16-bit weights.
+static BASE58_PAIR_WEIGHTS: Table = {
+    const P: [u8; 2] = (58u16 * 58).to_le_bytes();
+    Table([
+        P[0], P[1], 1, 0, 1, 0, 0, 0, P[0], P[1], 1, 0, P[0], P[1], 1, 0, //
+        P[0], P[1], 1, 0, P[0], P[1], 1, 0, P[0], P[1], 1, 0, P[0], P[1], 1, 0,
+    ])
+};
 
-/// The digit groups of a base58 text in 32-bit lanes 0, 1 and 4–7 (lanes 2
-/// and 3 zero), or `None` if a character is not a digit.
+/// The digit groups of a base58 text in 32-bit lanes (see
+/// [`BASE58_DIGIT_WEIGHTS`]): `s[0..4]`, `s[4..6]`, two unused, then
+/// `s[6..10]`, `s[10..14]`, `s[14..18]`, `s[18..22]`; or `None` if a character
+/// is not a digit.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn base58_groups_vector(s: &[u8; 22]) -> Option<__m256i> {
-    // SAFETY: `load_22` reads the 22 bytes of `s`; the rest is register
+    // SAFETY: `lanes` reads s[0..16] and s[6..22]; the rest is register
     // arithmetic, AVX2 enabled.
     unsafe {
-        let x = load_22(s, &BASE58_SHIFT, &BASE58_FILL);
+        let x = lanes(s.as_ptr(), s.as_ptr().add(6));
         let (bad, _) = invalid(x, &BASE58_VALID);
         if _mm256_movemask_epi8(bad) != 0 {
             return None;
@@ -691,9 +714,8 @@ unsafe fn base58_groups_vector(s: &[u8; 22]) -> Option<__m256i> {
             ),
         );
         // Pairs (below 58^2), then groups of four (below 58^4).
-        let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x013a));
-        let groups = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_0d24));
-        Some(groups)
+        let pairs = _mm256_maddubs_epi16(v, load32(&BASE58_DIGIT_WEIGHTS));
+        Some(_mm256_madd_epi16(pairs, load32(&BASE58_PAIR_WEIGHTS)))
     }
 }
 
