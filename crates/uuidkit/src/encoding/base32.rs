@@ -263,17 +263,38 @@ pub(crate) fn exact<const N: usize>(s: &[u8], encoding: Encoding) -> Result<&[u8
     }
 }
 
+/// `s` as exactly `N` bytes, or `None`: the valid path's length check, with
+/// no error to build.
+#[inline(always)]
+pub(crate) fn fixed<const N: usize>(s: &[u8]) -> Option<&[u8; N]> {
+    s.first_chunk::<N>().filter(|_| s.len() == N)
+}
+
+/// The error for a text a decoder's valid path refused: its length if it
+/// is not `N` bytes long, otherwise what `diagnose` finds.
+#[cold]
+#[inline(never)]
+pub(crate) fn refused<const N: usize>(
+    s: &[u8],
+    encoding: Encoding,
+    diagnose: impl FnOnce() -> DecodeError,
+) -> DecodeError {
+    match exact::<N>(s, encoding) {
+        Ok(_) => diagnose(),
+        Err(e) => e,
+    }
+}
+
+/// The UUID of a number-form text (`encoding`: base32 or a ULID). The valid
+/// path is small enough to inline into the caller; every error is worked
+/// out again, apart.
+#[inline(always)]
 fn crockford(s: &[u8], encoding: Encoding) -> Result<Uuid, DecodeError> {
-    let digits = exact::<26>(s, encoding)?;
-    match decode_number(digits, Digits32::Crockford) {
+    match fixed::<26>(s).and_then(|d| decode_number(d, Digits32::Crockford)) {
         Some(u) => Ok(u),
-        None => Err(diagnose_number(
-            s,
-            0,
-            &CROCKFORD_ANY,
-            Alphabet::Base32,
-            encoding,
-        )),
+        None => Err(refused::<26>(s, encoding, || {
+            diagnose_number(s, 0, &CROCKFORD_ANY, Alphabet::Base32, encoding)
+        })),
     }
 }
 
@@ -372,6 +393,7 @@ impl Uuid {
     /// assert_eq!(err.to_string(), "invalid base32 character '8' at position 0: expected 0-7 (the first of 26 digits carries 3 bits)");
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
+    #[inline]
     pub fn parse_base32<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         crockford(input.as_ref(), Encoding::Base32)
     }
@@ -399,6 +421,7 @@ impl Uuid {
     /// assert_eq!(u.version(), None); // its variant bits are not `10`
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
+    #[inline]
     pub fn from_ulid<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         crockford(input.as_ref(), Encoding::Ulid)
     }
@@ -430,19 +453,22 @@ impl Uuid {
     /// assert_eq!(err.position(), Some(25));
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
+    #[inline]
     pub fn parse_base32hex<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        if let Some(u) = decode_number(exact::<26>(s, Encoding::Base32Hex)?, Digits32::Hex) {
-            return Ok(u);
+        match fixed::<26>(s).and_then(|d| decode_number(d, Digits32::Hex)) {
+            Some(u) => Ok(u),
+            None => Err(refused::<26>(s, Encoding::Base32Hex, || {
+                diagnose_bytes(
+                    s,
+                    &HEX_ANY,
+                    Alphabet::Base32Hex,
+                    Alphabet::Base32HexLast,
+                    28,
+                    Encoding::Base32Hex,
+                )
+            })),
         }
-        Err(diagnose_bytes(
-            s,
-            &HEX_ANY,
-            Alphabet::Base32Hex,
-            Alphabet::Base32HexLast,
-            28,
-            Encoding::Base32Hex,
-        ))
     }
 }
 

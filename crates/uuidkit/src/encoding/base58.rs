@@ -12,7 +12,7 @@
 //! (vector code where the CPU has it) and joins the groups with a few
 //! multiplications.
 
-use super::base32::{decode_table, diagnose_bytes, exact};
+use super::base32::{decode_table, diagnose_bytes, fixed, refused};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, encoding_adapter};
 use crate::Uuid;
 
@@ -300,27 +300,20 @@ impl Uuid {
         // on its way out. The valid path is small enough to inline; every
         // error is worked out again, apart.
         let mut bytes = [0u8; 16];
-        match s.first_chunk::<22>() {
-            Some(d) if s.len() == 22 && crate::arch::decode_base58(d, &mut bytes).is_ok() => {
-                Ok(Uuid::from_bytes(bytes))
-            }
-            _ => Err(parse_error(s)),
+        match fixed::<22>(s).map(|d| crate::arch::decode_base58(d, &mut bytes)) {
+            Some(Ok(())) => Ok(Uuid::from_bytes(bytes)),
+            _ => Err(refused::<22>(s, Encoding::Base58, || parse_error(s))),
         }
     }
 }
 
-/// Why `s` is not a base58 text: its length, its first bad character, or
-/// its value.
-#[cold]
-#[inline(never)]
+/// Why the 22 bytes `s` are not a base58 text: their value, or their first
+/// bad character.
 fn parse_error(s: &[u8]) -> DecodeError {
-    let digits = match exact::<22>(s, Encoding::Base58) {
-        Ok(d) => d,
-        Err(e) => return e,
-    };
-    match decode_portable(digits, &mut [0; 16]) {
-        Err(false) => DecodeError::new(Encoding::Base58, DecodeErrorKind::Overflow, None),
-        _ => diagnose_bytes(
+    let overflow = fixed::<22>(s).map(|d| decode_portable(d, &mut [0; 16])) == Some(Err(false));
+    match overflow {
+        true => DecodeError::new(Encoding::Base58, DecodeErrorKind::Overflow, None),
+        false => diagnose_bytes(
             s,
             &TABLE,
             Alphabet::Base58,

@@ -1,6 +1,6 @@
 //! [`Base64Url`]: RFC 4648 §5 over the 16 bytes, without `=` padding.
 
-use super::base32::{decode_table, diagnose_bytes, exact};
+use super::base32::{decode_table, diagnose_bytes, fixed, refused};
 use super::{Alphabet, DecodeError, Encoding, encoding_adapter, swar};
 
 const MASK48: u64 = (1 << 48) - 1;
@@ -85,18 +85,21 @@ impl Uuid {
     /// assert_eq!(err.to_string(), "invalid base64url character 'h' at position 21: expected one of A Q g w (the last digit carries 2 bits and 4 zero bits)");
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
+    #[inline]
     pub fn parse_base64url<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        if let Some(u) = crate::arch::decode_base64url(exact::<22>(s, Encoding::Base64Url)?) {
-            return Ok(u);
+        match fixed::<22>(s).and_then(crate::arch::decode_base64url) {
+            Some(u) => Ok(u),
+            None => Err(refused::<22>(s, Encoding::Base64Url, || {
+                diagnose_bytes(
+                    s,
+                    &TABLE,
+                    Alphabet::Base64Url,
+                    Alphabet::Base64UrlLast,
+                    48,
+                    Encoding::Base64Url,
+                )
+            })),
         }
-        Err(diagnose_bytes(
-            s,
-            &TABLE,
-            Alphabet::Base64Url,
-            Alphabet::Base64UrlLast,
-            48,
-            Encoding::Base64Url,
-        ))
     }
 }
