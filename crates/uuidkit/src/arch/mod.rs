@@ -118,6 +118,17 @@ pub(crate) fn base58_groups(s: &[u8; 22]) -> Option<[u32; 6]> {
     crate::encoding::base58_groups_portable(s)
 }
 
+/// Which of the 16 bytes of `lo` and `hi` (little-endian words, `lo`
+/// first) are TypeID prefix letters (`a-z`), and which are letters or `_`:
+/// one bit per byte, byte 0 in bit 0.
+#[inline(always)]
+pub(crate) fn prefix_classes(lo: u64, hi: u64) -> (u16, u16) {
+    #[cfg(target_arch = "x86_64")]
+    return x86_64::prefix_classes(lo, hi);
+    #[cfg(not(target_arch = "x86_64"))]
+    crate::encoding::prefix_classes_portable(lo, hi)
+}
+
 /// The UUID of a base58 text, its bytes written into `out`; `Err(true)` if
 /// a character is not a digit, `Err(false)` if the value does not fit in 128
 /// bits.

@@ -32,6 +32,8 @@ pub(crate) use base58::decode_portable as decode_base58_portable;
 pub(crate) use base58::groups_portable as base58_groups_portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use base58::{GROUP as BASE58_GROUP, join as base58_join};
+#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
+pub(crate) use typeid::prefix_classes_portable;
 // The alphabets, for the vector paths' tables.
 #[cfg(target_arch = "x86_64")]
 pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};

@@ -71,47 +71,40 @@ impl Ord for TypeId<'_> {
 }
 
 /// Whether `p` is a valid prefix: at most 63 characters of `a-z` and `_`,
-/// starting and ending with a letter (or empty). The characters are checked
-/// eight at a time in a word: a prefix of up to 16 bytes is one word or two
-/// overlapping ones, with the first and last character at known places in
-/// them, so the usual short prefix costs a few instructions and no branch
-/// per character.
+/// starting and ending with a letter (or empty). The characters are
+/// classified 16 at a time (see [`crate::arch::prefix_classes`]): a prefix of
+/// up to 16 bytes is two words, with its first and last character at known
+/// places in them, so the usual short prefix costs a few instructions and
+/// no branch per character.
 #[inline(always)]
 fn prefix_is_valid(p: &[u8]) -> bool {
-    const FIRST: u64 = 0x80;
-    const LAST: u64 = 0x80 << 56;
+    const A: u64 = 0x6161_6161_6161_6161;
     let n = p.len();
-    match (p.first_chunk::<8>(), p.last_chunk::<8>()) {
-        (Some(a), Some(b)) if n <= 16 => {
-            let (a, b) = (classify(le(a)), classify(le(b)));
-            a.all() & b.all() & (a.letters & FIRST != 0) & (b.letters & LAST != 0)
-        }
-        (Some(_), Some(_)) => n <= MAX_PREFIX && long_prefix_is_valid(p),
-        _ => {
-            // Shorter than 8: two overlapping 4-byte halves, or for 1–3
-            // bytes the first, middle and last byte (which cover them) with
-            // `a`s after; either way the first character is byte 0 and the
-            // last byte 7 or 2.
-            let (w, last) = match (p.first_chunk::<4>(), p.last_chunk::<4>()) {
-                (Some(a), Some(b)) => (
-                    u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << 32,
-                    LAST,
+    // The two words, and the place of the last character: 8–16 bytes are
+    // two overlapping words; 4–7 two overlapping halves and `a`s; 1–3 the
+    // first, middle and last byte (which cover them) and `a`s.
+    let (lo, hi, last) = match (p.first_chunk::<8>(), p.last_chunk::<8>()) {
+        (Some(a), Some(b)) if n <= 16 => (le(a), le(b), 15),
+        (Some(_), Some(_)) => return n <= MAX_PREFIX && long_prefix_is_valid(p),
+        _ => match (p.first_chunk::<4>(), p.last_chunk::<4>()) {
+            (Some(a), Some(b)) => (
+                u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << 32,
+                A,
+                7,
+            ),
+            _ => match p {
+                [] => return true,
+                [first, .., last] | [first @ last] => (
+                    A << 24 | u64::from(*first) | u64::from(p[n / 2]) << 8 | u64::from(*last) << 16,
+                    A,
+                    2,
                 ),
-                _ => match p {
-                    [] => return true,
-                    [first, .., last] | [first @ last] => (
-                        0x6161_6161_6100_0000
-                            | u64::from(*first)
-                            | u64::from(p[n / 2]) << 8
-                            | u64::from(*last) << 16,
-                        0x80 << 16,
-                    ),
-                },
-            };
-            let c = classify(w);
-            c.all() & (c.letters & (FIRST | last) == FIRST | last)
-        }
-    }
+            },
+        },
+    };
+    let (letters, valid) = crate::arch::prefix_classes(lo, hi);
+    let edges = 1 | 1 << last;
+    (valid == u16::MAX) & (letters & edges == edges)
 }
 
 /// Eight bytes as a little-endian word.
@@ -120,52 +113,60 @@ fn le(b: &[u8; 8]) -> u64 {
     u64::from_le_bytes(*b)
 }
 
-/// [`prefix_is_valid`] for a prefix longer than 16 bytes, eight bytes at a
-/// time, the last eight overlapping.
+/// [`prefix_is_valid`] for a prefix longer than 16 bytes, 16 bytes at a
+/// time, the last 16 overlapping.
 fn long_prefix_is_valid(p: &[u8]) -> bool {
-    let whole = p.chunks_exact(8).fold(true, |ok, c| {
-        ok & c.first_chunk::<8>().is_some_and(|w| classify(le(w)).all())
-    });
+    let words = |c: &[u8]| match (
+        c.first_chunk::<8>(),
+        c.get(8..).and_then(<[u8]>::first_chunk::<8>),
+    ) {
+        (Some(a), Some(b)) => crate::arch::prefix_classes(le(a), le(b)).1 == u16::MAX,
+        _ => false,
+    };
+    let whole = p.chunks_exact(16).fold(true, |ok, c| ok & words(c));
     let edges = p.first().is_some_and(u8::is_ascii_lowercase)
         && p.last().is_some_and(u8::is_ascii_lowercase);
-    whole & edges & p.last_chunk::<8>().is_some_and(|w| classify(le(w)).all())
+    whole & edges & p.len().checked_sub(16).is_some_and(|at| words(&p[at..]))
 }
 
-/// Which bytes of a word are prefix letters and which are `_`: the top bit
-/// of each byte of `letters` (`a-z`) and of `underscores`.
-struct Classes {
-    letters: u64,
-    underscores: u64,
-}
-
-impl Classes {
-    /// Whether every byte is a letter or `_`.
-    #[inline(always)]
-    const fn all(&self) -> bool {
-        self.letters | self.underscores == HIGH
-    }
-}
-
+#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
 const ONES: u64 = 0x0101_0101_0101_0101;
+#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
 const HIGH: u64 = ONES * 0x80;
 
-/// Classifies the bytes of `w` without branches: no step carries from one
-/// byte into the next.
+/// [`crate::arch::prefix_classes`], portably: eight bytes at a time in a
+/// word, without branches (no step carries from one byte into the next),
+/// then each byte's verdict gathered into one bit.
+#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
+pub(crate) fn prefix_classes_portable(lo: u64, hi: u64) -> (u16, u16) {
+    let classes = |w: u64| {
+        // With every top bit set, subtracting a byte value below 0x80 cannot
+        // borrow across bytes; the top bit survives where the byte's low
+        // seven bits are at least that value.
+        let set = w | HIGH;
+        let from_a = set.wrapping_sub(ONES * b'a' as u64);
+        let past_z = set.wrapping_sub(ONES * (b'z' as u64 + 1));
+        // A byte of `w ^ '_'` is zero exactly where `w` has `_`: adding 0x7f
+        // to its low seven bits sets the top bit unless they are all zero.
+        let x = w ^ (ONES * b'_' as u64);
+        let letters = from_a & !past_z & !w & HIGH;
+        let underscores = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        (gather(letters), gather(letters | underscores))
+    };
+    let ((l0, v0), (l1, v1)) = (classes(lo), classes(hi));
+    (
+        u16::from(l0) | u16::from(l1) << 8,
+        u16::from(v0) | u16::from(v1) << 8,
+    )
+}
+
+/// The top bits of the eight bytes of `x` (its only set bits), as bits 0–7:
+/// the multiplication moves the top bit of byte `i` to bit 56 + `i`, and no
+/// two of the partial products meet.
+#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
 #[inline(always)]
-const fn classify(w: u64) -> Classes {
-    // With every top bit set, subtracting a byte value below 0x80 cannot
-    // borrow across bytes; the top bit survives where the byte's low seven
-    // bits are at least that value.
-    let set = w | HIGH;
-    let from_a = set.wrapping_sub(ONES * b'a' as u64);
-    let past_z = set.wrapping_sub(ONES * (b'z' as u64 + 1));
-    // A byte of `w ^ '_'` is zero exactly where `w` has `_`: adding 0x7f to
-    // its low seven bits sets the top bit unless they are all zero.
-    let x = w ^ (ONES * b'_' as u64);
-    Classes {
-        letters: from_a & !past_z & !w & HIGH,
-        underscores: !(((x & !HIGH) + !HIGH) | x) & HIGH,
-    }
+const fn gather(x: u64) -> u8 {
+    (x.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u8
 }
 
 /// Why `p` is not a valid prefix: its length, or its first bad character.
@@ -491,6 +492,35 @@ mod tests {
         // initialised bytes (asserted by the comparison).
         let at_32 = unsafe { core::ptr::read_unaligned((&raw const ok).cast::<u128>().add(2)) };
         assert_eq!((core::mem::size_of_val(&ok), at_32), (64, u));
+    }
+
+    /// The prefix classes, vector and portable, against the rule byte by
+    /// byte: every byte value in every one of the 16 places, the others
+    /// letters, `_` or bytes just outside the ranges.
+    #[test]
+    fn prefix_classes_agree_with_the_byte_rule() {
+        let rule = |b: [u8; 16]| {
+            let (mut letters, mut valid) = (0u16, 0u16);
+            for (i, c) in b.iter().enumerate() {
+                letters |= u16::from(c.is_ascii_lowercase()) << i;
+                valid |= u16::from(c.is_ascii_lowercase() || *c == b'_') << i;
+            }
+            (letters, valid)
+        };
+        for fill in [b'a', b'z', b'_', b'`', b'{', 0x80 | b'a'] {
+            for at in 0..16 {
+                for c in 0..=255u8 {
+                    let mut b = [fill; 16];
+                    b[at] = c;
+                    let (lo, hi) = (
+                        le(b[..8].try_into().unwrap()),
+                        le(b[8..].try_into().unwrap()),
+                    );
+                    assert_eq!(crate::arch::prefix_classes(lo, hi), rule(b), "{b:?}");
+                    assert_eq!(prefix_classes_portable(lo, hi), rule(b), "{b:?}");
+                }
+            }
+        }
     }
 
     /// The word-at-a-time check against the rule byte by byte: every byte

@@ -26,3 +26,22 @@ pub(crate) fn store_16(dst: &mut [u8; 16], lo: u64, hi: u64) {
         )
     }
 }
+
+/// TypeID prefix classes (see `arch::prefix_classes`), 16 bytes at once
+/// with SSE2: a byte is a letter if it lies within 25 above `a` (an
+/// unsigned minimum tells), valid if a letter or `_`.
+#[inline(always)]
+pub(crate) fn prefix_classes(lo: u64, hi: u64) -> (u16, u16) {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of x86_64; register arithmetic only.
+    unsafe {
+        let x = _mm_set_epi64x(hi as i64, lo as i64);
+        let d = _mm_sub_epi8(x, _mm_set1_epi8(b'a' as i8));
+        let letters = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(25)), d);
+        let valid = _mm_or_si128(letters, _mm_cmpeq_epi8(x, _mm_set1_epi8(b'_' as i8)));
+        (
+            _mm_movemask_epi8(letters) as u16,
+            _mm_movemask_epi8(valid) as u16,
+        )
+    }
+}
