@@ -27,7 +27,14 @@ pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
 pub use typeid::TypeId;
 
 pub(crate) use base32::Digits32;
-pub(crate) use base58::groups_portable as base58_groups_portable;
+pub(crate) use base58::{
+    encode_portable as encode_base58_portable, groups_portable as base58_groups_portable,
+};
+// The digits and the division, for the vector path (and the tests).
+#[cfg(any(test, target_arch = "x86_64"))]
+pub(crate) use base58::DIGITS as BASE58_DIGITS;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use base58::parts as base58_parts;
 // The alphabets, for the vector paths' tables.
 #[cfg(target_arch = "x86_64")]
 pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};
