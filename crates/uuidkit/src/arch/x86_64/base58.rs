@@ -5,8 +5,10 @@
 //! where they are exact. Each lane then becomes its three pairs of digits
 //! (base 58^2 = 3364) with floating-point division by constants; each pair
 //! becomes its two digits in a 16-bit lane with an integer multiply-high;
-//! the digits become characters with four 16-entry table lookups; a byte
-//! shuffle puts them in text order and three stores write the 22 bytes.
+//! the digits become characters by adding an offset looked up by groups of
+//! four digits (two compares fix the groups the alphabet's gaps split); a
+//! byte shuffle puts them in text order and three stores write the 22
+//! bytes.
 //!
 //! # Why the floating-point steps are exact
 //!
@@ -66,25 +68,28 @@ const K2: f64 = 65536.0 * K1;
 #[repr(C, align(32))]
 struct Table([u8; 32]);
 
-/// The digits `16·k … 16·k + 15` XOR-ed with the previous sixteen (see
-/// [`characters`]), in both lanes.
-const fn digit_table(k: usize) -> Table {
+/// The digits past which a digit's offset to its character changes inside
+/// a group of four (see [`OFFSETS`]): `P` follows `N`, `m` follows `k`.
+const PAST: [i8; 2] = [21, 43];
+
+/// By group `(d + 3) / 4` of digit `d`, the offset from `d` to its
+/// character, less one for each of [`PAST`] that `d` is past; in both lanes.
+/// The other changes of offset (after `9`, `H` and `Z`: digits 8, 16 and
+/// 32) fall between groups, which the build checks.
+static OFFSETS: Table = {
     let mut t = [0u8; 32];
-    let mut i = 0;
-    while i < 32 {
-        let at = 16 * k + i % 16;
-        let own = if at < 58 { BASE58_DIGITS[at] } else { 0 };
-        let previous = if k > 0 { BASE58_DIGITS[at - 16] } else { 0 };
-        t[i] = own ^ previous;
-        i += 1;
+    let mut d = 0;
+    while d < 58 {
+        let past = (d as i8 > PAST[0]) as u8 + (d as i8 > PAST[1]) as u8;
+        let offset = BASE58_DIGITS[d] - d as u8 - past;
+        let group = (d + 3) / 4;
+        assert!(t[group] == 0 || t[group] == offset, "one offset per group");
+        t[group] = offset;
+        t[16 + group] = offset;
+        d += 1;
     }
     Table(t)
-}
-
-static DIGITS_0: Table = digit_table(0);
-static DIGITS_1: Table = digit_table(1);
-static DIGITS_2: Table = digit_table(2);
-static DIGITS_3: Table = digit_table(3);
+};
 
 /// The characters in text order (see [`characters`] for where they are;
 /// a five-digit part's first is its zero digit, left out): the low lane's
@@ -167,17 +172,17 @@ unsafe fn characters(parts: [u64; 4]) -> __m256i {
             _mm256_slli_epi16(pairs, 8),
             _mm256_mullo_epi16(high, _mm256_set1_epi16(14847)),
         );
-        // Digit d < 58 from four 16-entry tables: `vpshufb` gives zero for
-        // an index with its top bit set (d − 16k below zero), and table k
-        // holds its digits XOR-ed with table k − 1's, which cancels the
-        // lookups of the lower tables (they see d's low four bits).
-        let look = |t: &Table, k: i8| {
-            _mm256_shuffle_epi8(load32(t), _mm256_sub_epi8(digits, _mm256_set1_epi8(16 * k)))
-        };
-        _mm256_xor_si256(
-            _mm256_xor_si256(look(&DIGITS_0, 0), look(&DIGITS_1, 1)),
-            _mm256_xor_si256(look(&DIGITS_2, 2), look(&DIGITS_3, 3)),
-        )
+        // Digit d < 58 as d + its offset: one lookup by its group of four
+        // (the 16-bit shift brings in bits of the next byte, which the mask
+        // clears), one more for each of `PAST` (a compare is −1 where true).
+        let group = _mm256_and_si256(
+            _mm256_srli_epi16(_mm256_add_epi8(digits, _mm256_set1_epi8(3)), 2),
+            _mm256_set1_epi8(15),
+        );
+        let offset = _mm256_shuffle_epi8(load32(&OFFSETS), group);
+        let above = |c: i8| _mm256_cmpgt_epi8(digits, _mm256_set1_epi8(c));
+        let past = _mm256_add_epi8(above(PAST[0]), above(PAST[1]));
+        _mm256_add_epi8(_mm256_sub_epi8(digits, past), offset)
     }
 }
 
