@@ -72,7 +72,7 @@ struct Table([u8; 32]);
 /// a group of four (see [`OFFSETS`]): `P` follows `N`, `m` follows `k`.
 const PAST: [i8; 2] = [21, 43];
 
-/// By group `(d + 3) / 4` of digit `d`, the offset from `d` to its
+/// By group ⌈d / 4⌉ of digit `d`, the offset from `d` to its
 /// character, less one for each of [`PAST`] that `d` is past; in both lanes.
 /// The other changes of offset (after `9`, `H` and `Z`: digits 8, 16 and
 /// 32) fall between groups, which the build checks.
@@ -82,7 +82,7 @@ static OFFSETS: Table = {
     while d < 58 {
         let past = (d as i8 > PAST[0]) as u8 + (d as i8 > PAST[1]) as u8;
         let offset = BASE58_DIGITS[d] - d as u8 - past;
-        let group = (d + 3) / 4;
+        let group = d.div_ceil(4);
         assert!(t[group] == 0 || t[group] == offset, "one offset per group");
         t[group] = offset;
         t[16 + group] = offset;
