@@ -6,14 +6,13 @@ use std::vec::Vec;
 
 use crate::Uuid;
 use crate::encoding::{
-    BASE58_DIGITS, Digits32, base58_groups_portable, decode_base32_portable,
-    decode_base64url_portable, encode_base32_portable, encode_base58_portable,
-    encode_base64url_portable,
+    Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
+    encode_base32_portable, encode_base58_portable, encode_base64url_portable,
 };
 use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
 use crate::parse::{Fast, decode_hyphenated_scalar, decode32_scalar, to_fast};
 
-pub(crate) use super::differential::from_fast;
+pub(crate) use super::differential::{base58_reference, from_fast};
 
 /// Whether `byte` is a hex digit.
 fn is_hex(byte: u8) -> bool {
@@ -279,22 +278,6 @@ pub(crate) fn check_base58_groups(groups: impl Fn(&[u8; 22]) -> Option<[u32; 6]>
             58 * 58 * 58 + 1
         ]
     );
-}
-
-/// `v` as `N` base58 digits (22 for a UUID) by repeated `u128` division:
-/// the reference that owes nothing to the encoders' arithmetic.
-///
-/// # Panics
-/// If `v` has more than `N` digits.
-pub(crate) fn base58_reference<const N: usize>(v: u128) -> [u8; N] {
-    let mut out = [0u8; N];
-    let mut x = v;
-    for o in out.iter_mut().rev() {
-        *o = BASE58_DIGITS[(x % 58) as usize];
-        x /= 58;
-    }
-    assert_eq!(x, 0, "{v} has more than {N} digits");
-    out
 }
 
 /// The values where a base58 encoder's divisions and carries are at their

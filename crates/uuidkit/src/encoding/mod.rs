@@ -31,7 +31,7 @@ pub(crate) use base58::{
     encode_portable as encode_base58_portable, groups_portable as base58_groups_portable,
 };
 // The digits and the division, for the vector path (and the tests).
-#[cfg(any(test, target_arch = "x86_64"))]
+#[cfg(any(test, fuzzing, target_arch = "x86_64"))]
 pub(crate) use base58::DIGITS as BASE58_DIGITS;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use base58::parts as base58_parts;
