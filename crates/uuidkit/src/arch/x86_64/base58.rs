@@ -44,7 +44,7 @@ const PAIR: f64 = 3364.0;
 const fn reciprocal_up(d: u64) -> f64 {
     let c = 1.0 / d as f64;
     let bits = c.to_bits();
-    // c = m·2^e exactly, with the implicit bit; e is negative here.
+    // c = m / 2^e exactly (m with the implicit bit; c < 1, so e > 0).
     let m = (bits & ((1 << 52) - 1)) | (1 << 52);
     let e = 1075 - ((bits >> 52) & 0x7ff) as u32;
     if m as u128 * d as u128 >= 1u128 << e {
@@ -227,7 +227,8 @@ mod tests {
     /// product rounded up past the next integer would show) and at zero
     /// remainder, in every lane: every `x < 58^6` with `x mod 3364` 0 or
     /// 3363, which includes every multiple of 3364^2 and every value just
-    /// below one. Every pair value occurs as well (as `t0`, `t1` and `t2`).
+    /// below one. Every pair value occurs as the first and the middle pair
+    /// there, and as the last pair in the run from 0.
     #[test]
     fn every_quotient_at_its_worst_remainder_is_exact_in_every_lane() {
         let Some(_) = token("every_quotient_at_its_worst_remainder_is_exact_in_every_lane") else {
@@ -238,6 +239,9 @@ mod tests {
             let (x, y) = (q * 3364, (q + 1) * 3364);
             check([x + 3363, y, x, y + 3363]);
             check([y + 3363, x, y, x + 3363]);
+        }
+        for p in 0..3364 {
+            check([p, 3363 - p, SIX - 1 - p, p * 3364 * 3364]);
         }
         check([SIX - 1, 0, 1, SIX - 2]);
     }
