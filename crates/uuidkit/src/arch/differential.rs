@@ -131,8 +131,9 @@ fn repaired_to<const N: usize>(mut s: [u8; N], alphabet: &[u8]) -> [u8; N] {
 }
 
 /// The short encodings' vector paths against the portable code: the
-/// encoders on the first 16 bytes of `data`, the decoders on its start as
-/// it is and repaired towards each alphabet.
+/// encoders on the first 16 bytes of `data` (base58's, and its portable
+/// one, also against the repeated-division reference), the decoders on its
+/// start as it is and repaired towards each alphabet.
 pub fn short(data: &[u8]) {
     use crate::encoding::{
         Digits32, base58_groups_portable, decode_base32_portable, decode_base58_portable,
@@ -204,6 +205,7 @@ pub fn short(data: &[u8]) {
             assert_eq!(avx2, decoded(outcome, want), "AVX2: {s:?}");
         }
     }
+    base58_encoders(u128::from_be_bytes(bytes));
     let raw: [u8; 22] = take(data, b'A');
     for s in [raw, repaired_to(raw, BASE64URL)] {
         let expected = to_fast(decode_base64url_portable(&s));
@@ -215,6 +217,38 @@ pub fn short(data: &[u8]) {
             assert_eq!(avx2, expected, "AVX2: {s:?}");
         }
     }
+}
+
+/// The base58 encoders (portable, dispatched, AVX2) against the reference
+/// on `v`.
+fn base58_encoders(v: u128) {
+    let expected = base58_reference::<22>(v);
+    let mut text = [0u8; 22];
+    crate::encoding::encode_base58_portable(v, &mut text);
+    assert_eq!(text, expected, "portable: {v:#x}");
+    super::encode_base58(v, &mut text);
+    assert_eq!(text, expected, "dispatched: {v:#x}");
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = cpu::avx2() {
+        super::x86_64::base58::encode(t, v, &mut text);
+        assert_eq!(text, expected, "AVX2: {v:#x}");
+    }
+}
+
+/// `v` as `N` base58 digits (22 for a UUID) by repeated `u128` division:
+/// the reference that owes nothing to the encoders' arithmetic.
+///
+/// # Panics
+/// If `v` has more than `N` digits.
+pub(crate) fn base58_reference<const N: usize>(v: u128) -> [u8; N] {
+    let mut out = [0u8; N];
+    let mut x = v;
+    for o in out.iter_mut().rev() {
+        *o = crate::encoding::BASE58_DIGITS[(x % 58) as usize];
+        x /= 58;
+    }
+    assert_eq!(x, 0, "{v} has more than {N} digits");
+    out
 }
 
 /// The line encoders, on `data` read as up to 48 UUIDs; a last odd byte

@@ -86,6 +86,16 @@ pub(crate) fn encode_base64url(bytes: &[u8; 16], out: &mut [u8; 22]) {
     crate::encoding::encode_base64url_portable(bytes, out);
 }
 
+/// The base58 text of `v` (22 digits).
+#[inline(always)]
+pub(crate) fn encode_base58(v: u128, out: &mut [u8; 22]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::base58::encode(t, v, out);
+    }
+    crate::encoding::encode_base58_portable(v, out);
+}
+
 /// The UUID of a 26-digit base32 text in `digits`, or `None` if it is not
 /// one.
 #[inline(always)]

@@ -7,12 +7,12 @@ use std::vec::Vec;
 use crate::Uuid;
 use crate::encoding::{
     Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
-    encode_base32_portable, encode_base64url_portable,
+    encode_base32_portable, encode_base58_portable, encode_base64url_portable,
 };
 use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
 use crate::parse::{Fast, decode_hyphenated_scalar, decode32_scalar, to_fast};
 
-pub(crate) use super::differential::from_fast;
+pub(crate) use super::differential::{base58_reference, from_fast};
 
 /// Whether `byte` is a hex digit.
 fn is_hex(byte: u8) -> bool {
@@ -278,4 +278,53 @@ pub(crate) fn check_base58_groups(groups: impl Fn(&[u8; 22]) -> Option<[u32; 6]>
             58 * 58 * 58 + 1
         ]
     );
+}
+
+/// The values where a base58 encoder's divisions and carries are at their
+/// edges: 0, every 2^k and 58^k and the numbers next to them, the
+/// largest digit times 58^k, all-ones runs, and `u128::MAX`
+/// and its neighbours; then a pseudo-random sweep.
+pub(crate) fn base58_values() -> Vec<u128> {
+    let mut values = std::vec![0, 1, 2, u128::MAX, u128::MAX - 1, u128::MAX - 57];
+    for k in 0..128 {
+        let p = 1u128 << k;
+        values.extend([p - 1, p, p + 1, u128::MAX >> k, !(u128::MAX >> k)]);
+    }
+    for k in 0..=21 {
+        let p = 58u128.pow(k);
+        // The largest digit times p (at k = 21, the largest multiple).
+        let top = (u128::MAX / p).min(57) * p;
+        values.extend([
+            p - 1,
+            p,
+            p + 1,
+            top,
+            top.saturating_add(p - 1),
+            u128::MAX / p * p - 1,
+        ]);
+    }
+    let mut x = 0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15_u128;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        values.extend([x, x >> (x % 128)]);
+    }
+    values
+}
+
+/// A base58 encoder against the portable one and the reference, into a
+/// buffer whose bytes past the 22 must stay untouched.
+pub(crate) fn check_base58_encoder(encode: impl Fn(u128, &mut [u8; 22])) {
+    for v in base58_values() {
+        let expected = base58_reference(v);
+        let mut portable = [0u8; 22];
+        encode_base58_portable(v, &mut portable);
+        assert_eq!(portable, expected, "portable: {v:#x}");
+        let mut text = [0x55u8; 40];
+        let (body, rest) = text.split_first_chunk_mut::<22>().unwrap();
+        encode(v, body);
+        assert_eq!(*body, expected, "{v:#x}");
+        assert!(rest.iter().all(|&x| x == 0x55), "wrote past 22 bytes");
+    }
 }

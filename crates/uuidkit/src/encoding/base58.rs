@@ -2,13 +2,16 @@
 //! left-padded with `1` (the zero digit) to 22 digits.
 //!
 //! Turning 128 bits into base 58 is division, and a `u128` division is a
-//! library call. The encoder instead divides by 58^10 (below 2^64) twice
-//! with the invariant-divisor method of Möller and Granlund ("Improved
-//! division by invariant integers", 2011: two multiplications and two
-//! corrections per 128-by-64-bit step, with a reciprocal computed at compile
-//! time), which splits the value into two 10-digit parts and a 2-digit top;
-//! the parts then become digits independently, two at a time from a table
-//! of the 58^2 pairs. The decoder reads the digits in groups of four
+//! library call. The encoder needs one 128-by-64-bit division only: 58^11 is
+//! 2^11 · 29^11 and 29^11 is below 2^54, so `v / 58^11` is `(v / 2)` divided
+//! by 29^11 · 2^10, a normalised divisor, which is one step of the
+//! invariant-divisor method of Möller and Granlund ("Improved division by
+//! invariant integers", 2011: two multiplications and two corrections, with a
+//! reciprocal computed at compile time). The quotient and the remainder (11
+//! digits each) split again by a 64-bit division by a constant into four
+//! parts of 5 or 6 digits ([`parts`]), which become digits independently:
+//! here two at a time from a table of the 58^2 pairs, in `arch` with vector
+//! code where the CPU has it. The decoder reads the digits in groups of four
 //! (vector code where the CPU has it) and joins the groups with a few
 //! multiplications.
 
@@ -16,39 +19,56 @@ use super::base32::{decode_table, diagnose_bytes, fixed, refused};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, encoding_adapter};
 use crate::Uuid;
 
-const DIGITS: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+/// The digits, value order.
+pub(crate) const DIGITS: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 static TABLE: [u8; 256] = decode_table(DIGITS, false);
-
-/// 58^5, the value of five digits.
-const CHUNK: u64 = 58u64.pow(5);
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The division against `u128`'s own, on the values where corrections
-    /// and word boundaries happen.
+    /// The number whose digits the four parts are.
+    fn value(parts: [u64; 4]) -> u128 {
+        let six = u128::from(SIX);
+        let high = u128::from(parts[0]) * six + u128::from(parts[1]);
+        let low = u128::from(parts[2]) * six + u128::from(parts[3]);
+        high * six * 58u128.pow(5) + low
+    }
+
+    /// The portable encoder, and the dispatched one (whatever this CPU
+    /// runs), against the reference on the edge values and a sweep.
     #[test]
-    fn division_by_ten_digits_agrees_with_u128_division() {
-        let ten = u128::from(TEN);
-        let mut values = std::vec![0, 1, ten - 1, ten, ten + 1, u128::MAX, u128::MAX - 1];
+    fn portable_and_dispatched_encoders_agree_with_the_reference() {
+        crate::arch::sweep::check_base58_encoder(encode_portable);
+        crate::arch::sweep::check_base58_encoder(crate::arch::encode_base58);
+    }
+
+    /// The division against `u128`'s own, on the values where corrections
+    /// and word boundaries happen (the encoders' edge values, and multiples
+    /// of 58^11 and their neighbours).
+    #[test]
+    fn parts_agree_with_u128_division() {
+        let eleven = 58u128.pow(11);
+        let mut values = crate::arch::sweep::base58_values();
+        for m in [1, 2, 57, 58, 1 << 10, 58u128.pow(6), u128::MAX / eleven] {
+            values.extend([eleven * m - 1, eleven * m, eleven * m + 1]);
+        }
         for k in 0..128 {
-            let p = 1u128 << k;
-            values.extend([p - 1, p, p + 1, p.wrapping_mul(ten), u128::MAX / (k + 2)]);
-        }
-        for m in [1, 2, 57, 58, 1 << 10] {
-            values.extend([ten * ten * m - 1, ten * ten * m, ten * m - 1]);
-        }
-        let mut x = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834_u128;
-        for _ in 0..10_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            values.extend([x, x >> (x % 128)]);
+            values.push((1u128 << k).wrapping_mul(eleven));
         }
         for v in values {
-            let (q, r) = div_ten(v);
-            assert_eq!((q, u128::from(r)), (v / ten, v % ten), "{v}");
+            let p = parts(v);
+            let five = u64::pow(58, 5);
+            assert!(
+                p[0] < five && p[1] < SIX && p[2] < five && p[3] < SIX,
+                "{v}: {p:?}"
+            );
+            let high = v / eleven;
+            let low = v % eleven;
+            let six = u128::from(SIX);
+            let expected = [high / six, high % six, low / six, low % six];
+            assert_eq!(p.map(u128::from), expected, "{v}");
+            assert_eq!(value(p), v);
         }
     }
 
@@ -108,15 +128,17 @@ mod tests {
 /// The text of the Max UUID, the largest value 22 digits may have here.
 pub(crate) const MAX_TEXT: &str = "YcVfxkQb6JRzqk5kF2tNLv";
 
-/// 58^10, the value of ten digits: the largest power of 58 below 2^64.
-const TEN: u64 = 58u64.pow(10);
-/// How far [`TEN`] is shifted to set its top bit (Möller–Granlund need a
+/// 29^11, the odd factor of 58^11 (below 2^54).
+const ODD: u64 = 29u64.pow(11);
+/// How far [`ODD`] is shifted to set its top bit (Möller–Granlund need a
 /// normalised divisor).
-const SHIFT: u32 = TEN.leading_zeros();
-/// [`TEN`], normalised.
-const D: u64 = TEN << SHIFT;
+const SHIFT: u32 = ODD.leading_zeros();
+/// [`ODD`], normalised: 58^11 / 2^(11 − SHIFT).
+const D: u64 = ODD << SHIFT;
 /// Its reciprocal: ⌊(2^128 − 1) / D⌋ − 2^64.
 const RECIPROCAL: u64 = (u128::MAX / D as u128 - (1u128 << 64)) as u64;
+/// 58^6, the value of six digits.
+const SIX: u64 = 58u64.pow(6);
 
 /// `(u1·2^64 + u0) / D` and the remainder, for `u1 < D` (Möller and
 /// Granlund, algorithm 4).
@@ -136,16 +158,33 @@ const fn div_2by1(u1: u64, u0: u64) -> (u64, u64) {
     (q1, r)
 }
 
-/// `v / 58^10` and `v % 58^10`, for any `v`: the long division of the
-/// normalised value, one 64-bit word at a time.
+/// `x / 58^6` and `x % 58^6`, for `x < 58^11` given as `x mod 2^64` and
+/// `x >> 6` (`x` itself may not fit in 64 bits; the remainder does, so
+/// wrapping arithmetic finds it).
 #[inline(always)]
-const fn div_ten(v: u128) -> (u128, u64) {
-    // `v << SHIFT` as three words; the top one is below 2^SHIFT < D.
-    let top = (v >> (128 - SHIFT)) as u64;
-    let w = v << SHIFT;
-    let (q1, r) = div_2by1(top, (w >> 64) as u64);
-    let (q0, r) = div_2by1(r, w as u64);
-    (((q1 as u128) << 64) | q0 as u128, r >> SHIFT)
+const fn split_six(x: u64, x_64: u64) -> (u64, u64) {
+    // x / 58^6 = (x >> 6) / 29^6: a 64-bit division by a constant, which
+    // the compiler makes a multiplication.
+    let q = x_64 / 29u64.pow(6);
+    (q, x.wrapping_sub(q.wrapping_mul(SIX)))
+}
+
+/// The four parts of `v`'s 22 digits: digits 0–4, 5–10, 11–15 and 16–21,
+/// as numbers (each below 58^6 < 2^36; the first and third below 58^5).
+#[inline(always)]
+pub(crate) const fn parts(v: u128) -> [u64; 4] {
+    // v / 58^11 = (v >> 1) / (29^11 · 2^10) = (v >> 1) / D, and the top
+    // word of `v >> 1` is below 2^63 <= D, so one step divides. It leaves
+    // r = (v >> 1) mod D, and v mod 58^11 = 2r + (v & 1), below 58^11 but
+    // possibly above 2^64: its low 64 bits, and it shifted right by 6
+    // (= r >> 5, the low bit falling away), are what `split_six` needs.
+    let n = v >> 1;
+    let (high, r) = div_2by1((n >> 64) as u64, n as u64);
+    let low = (r << 1) | (v as u64 & 1);
+    // high < 2^128 / 58^11 < 2^64: both forms are exact.
+    let (a, b) = split_six(high, high >> 6);
+    let (c, d) = split_six(low, r >> 5);
+    [a, b, c, d]
 }
 
 /// Every two-digit number in base 58, as its two digits: one lookup and one
@@ -160,33 +199,27 @@ static PAIRS: [[u8; 2]; 58 * 58] = {
     t
 };
 
-/// Writes the five digits of `chunk` (< 58^5) ending at `out[end]`.
+/// Writes the digits of `part` (< 58^6) into `out[at..at + n]`, `n` being
+/// 5 or 6 (five digits: the top pair is below 58, one digit).
 #[inline(always)]
-fn put5(chunk: u32, out: &mut [u8], end: usize) {
-    const PAIR: u32 = 58 * 58;
-    let (high, low) = (chunk / PAIR, (chunk % PAIR) as usize);
-    out[end - 1..=end].copy_from_slice(&PAIRS[low]);
-    out[end - 3..=end - 2].copy_from_slice(&PAIRS[(high % PAIR) as usize]);
-    out[end - 4] = DIGITS[(high / PAIR) as usize];
+fn put(part: u64, out: &mut [u8; 22], at: usize, n: usize) {
+    const PAIR: u64 = 58 * 58;
+    let top = (part / (PAIR * PAIR)) as usize;
+    let rest = (part % (PAIR * PAIR)) as u32;
+    let end = at + n;
+    out[end - 2..end].copy_from_slice(&PAIRS[(rest % PAIR as u32) as usize]);
+    out[end - 4..end - 2].copy_from_slice(&PAIRS[(rest / PAIR as u32) as usize]);
+    out[at..end - 4].copy_from_slice(&PAIRS[top][6 - n..]);
 }
 
-/// Writes the ten digits of `part` (< 58^10) ending at `out[end]`.
+/// `v` as 22 digits, portably (the reference for the vector paths).
 #[inline(always)]
-fn put10(part: u64, out: &mut [u8], end: usize) {
-    put5((part % CHUNK) as u32, out, end);
-    put5((part / CHUNK) as u32, out, end - 5);
-}
-
-/// `v` as 22 digits: 2 + 10 + 10.
-#[inline(always)]
-fn encode(v: u128, out: &mut [u8; 22]) {
-    let (q, low) = div_ten(v);
-    // q < 2^128 / 58^10 < 2^71: the top word is tiny, so one step suffices.
-    let (top, mid) = div_ten(q);
-    put10(low, out, 21);
-    put10(mid, out, 11);
-    // What is left is below 2^128 / 58^20 < 58^2: two digits.
-    out[..2].copy_from_slice(&PAIRS[top as usize]);
+pub(crate) fn encode_portable(v: u128, out: &mut [u8; 22]) {
+    let [a, b, c, d] = parts(v);
+    put(a, out, 0, 5);
+    put(b, out, 5, 6);
+    put(c, out, 11, 5);
+    put(d, out, 16, 6);
 }
 
 /// 58^4, the value of one group of four digits.
@@ -262,7 +295,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base58().to_string(), "YcVfxkQb6JRzqk5kF2tNLv");
     /// ```
     Base58, 22, base58, "Xe22UfxT3rxcKJEAfL5373",
-    |uuid, out| { encode(uuid.as_u128(), out) }
+    |uuid, out| { crate::arch::encode_base58(uuid.as_u128(), out) }
 );
 
 impl Uuid {

@@ -27,11 +27,17 @@ pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
 pub use typeid::TypeId;
 
 pub(crate) use base32::Digits32;
-pub(crate) use base58::decode_portable as decode_base58_portable;
 #[cfg(any(test, fuzzing))]
 pub(crate) use base58::groups_portable as base58_groups_portable;
+pub(crate) use base58::{
+    decode_portable as decode_base58_portable, encode_portable as encode_base58_portable,
+};
+// The digits, the division and the joining, for the vector paths (and the
+// tests).
+#[cfg(any(test, fuzzing, target_arch = "x86_64"))]
+pub(crate) use base58::DIGITS as BASE58_DIGITS;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use base58::{GROUP as BASE58_GROUP, join as base58_join};
+pub(crate) use base58::{GROUP as BASE58_GROUP, join as base58_join, parts as base58_parts};
 #[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
 pub(crate) use typeid::prefix_classes_portable;
 // The alphabets, for the vector paths' tables.

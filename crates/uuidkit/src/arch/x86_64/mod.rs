@@ -2,6 +2,7 @@
 //! other feature set is detected at run time by [`cpu`] and used through its
 //! token.
 
+pub(crate) mod base58;
 pub(crate) mod cpu;
 pub(crate) mod decode;
 pub(crate) mod encode;
