@@ -107,6 +107,24 @@ pub(crate) fn decode_base32(s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
     crate::encoding::decode_base32_portable(s, digits).map(Uuid::from_bytes)
 }
 
+/// The bytes of a 26-digit base32 text in `digits` written into `out`, or
+/// `false` if it is not one (see `x86_64::short::decode_base32_uuid` for
+/// why there are two shapes).
+#[inline(always)]
+pub(crate) fn decode_base32_into(s: &[u8; 26], digits: Digits32, out: &mut [u8; 16]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(t) = x86_64::cpu::avx2() {
+        return x86_64::short::decode_base32_into(t, s, digits, out);
+    }
+    match crate::encoding::decode_base32_portable(s, digits) {
+        Some(b) => {
+            *out = b;
+            true
+        }
+        None => false,
+    }
+}
+
 /// The UUID of a base64url text, or `None` if it is not one.
 #[inline(always)]
 pub(crate) fn decode_base64url(s: &[u8; 22]) -> Option<Uuid> {

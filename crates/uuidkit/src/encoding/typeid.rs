@@ -256,10 +256,10 @@ impl<'a> TypeId<'a> {
             _ if n > 27 && s[n - 27] == b'_' => (&s[..n - 27], &s[n - 26..]),
             _ => (&s[..0], &s[..0]),
         };
-        if let Some(uuid) = digits
-            .first_chunk::<26>()
-            .and_then(|d| decode_number(d, Digits32::CrockfordLower))
-        {
+        let mut bytes = [0u8; 16];
+        if digits.first_chunk::<26>().is_some_and(|d| {
+            crate::arch::decode_base32_into(d, Digits32::CrockfordLower, &mut bytes)
+        }) {
             if !prefix_is_valid(prefix) {
                 return Err(diagnose_prefix(prefix));
             }
@@ -267,7 +267,7 @@ impl<'a> TypeId<'a> {
             let prefix = unsafe { core::str::from_utf8_unchecked(prefix) };
             return Ok(TypeId {
                 prefix,
-                uuid: uuid.as_u128(),
+                uuid: u128::from_be_bytes(bytes),
             });
         }
         Self::parse_slow(s)

@@ -340,12 +340,26 @@ pub(crate) fn decode_base32(t: Avx2, s: &[u8; 26], digits: Digits32) -> Fast {
     }
 }
 
-/// As [`decode_base32`], the UUID as a value: the bytes leave the vector
-/// register with one 16-byte store, where the result is.
+/// As [`decode_base32`], the UUID as a value: the bytes come back in a
+/// vector register and leave it with one 16-byte store (see
+/// [`uuid_from_vector`]); the Max UUID's text and invalid texts take the
+/// portable decoder, which tells them apart.
+///
+/// The decoder has two shapes, this one and [`decode_base32_into`] (which
+/// stores the bytes itself and returns only the outcome); each caller uses
+/// the one that is faster for it (BENCHMARKS.md, "Short encodings").
 #[inline(always)]
-pub(crate) fn decode_base32_uuid(t: Avx2, s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
-    let mut bytes = [0u8; 16];
-    decode_base32_into(t, s, digits, &mut bytes).then(|| Uuid::from_bytes(bytes))
+pub(crate) fn decode_base32_uuid(_: Avx2, s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
+    // SAFETY: the token proves AVX2.
+    let x = unsafe {
+        match digits {
+            Digits32::Crockford => decode_base32_vector::<CROCKFORD>(s),
+            Digits32::CrockfordLower => decode_base32_vector::<CROCKFORD_LOWER_CASE>(s),
+            Digits32::Hex => decode_base32_vector::<HEX>(s),
+        }
+    };
+    uuid_from_vector(x)
+        .or_else(|| crate::encoding::decode_base32_portable(s, digits).map(Uuid::from_bytes))
 }
 
 /// The UUID whose bytes `x` holds, written with one 16-byte store (a
@@ -371,13 +385,41 @@ fn uuid_from_vector(x: __m128i) -> Option<Uuid> {
 /// outcome comes back apart from the bytes, so no value of the bytes is a
 /// sentinel.
 #[inline(always)]
-fn decode_base32_into(_: Avx2, s: &[u8; 26], digits: Digits32, out: &mut [u8; 16]) -> bool {
+pub(crate) fn decode_base32_into(
+    _: Avx2,
+    s: &[u8; 26],
+    digits: Digits32,
+    out: &mut [u8; 16],
+) -> bool {
     // SAFETY: the token proves AVX2.
     unsafe {
         match digits {
-            Digits32::Crockford => decode_base32_unchecked::<CROCKFORD>(s, out),
-            Digits32::CrockfordLower => decode_base32_unchecked::<CROCKFORD_LOWER_CASE>(s, out),
-            Digits32::Hex => decode_base32_unchecked::<HEX>(s, out),
+            Digits32::Crockford => decode_base32_store::<CROCKFORD>(s, out),
+            Digits32::CrockfordLower => decode_base32_store::<CROCKFORD_LOWER_CASE>(s, out),
+            Digits32::Hex => decode_base32_store::<HEX>(s, out),
+        }
+    }
+}
+
+/// [`decode_base32_unchecked`], all ones if the text is not valid.
+#[target_feature(enable = "avx2")]
+unsafe fn decode_base32_vector<const D: u8>(s: &[u8; 26]) -> __m128i {
+    // SAFETY: AVX2 is enabled.
+    unsafe { decode_base32_unchecked::<D>(s) }.unwrap_or(_mm_set1_epi8(-1))
+}
+
+/// [`decode_base32_unchecked`], stored into `out`; `false` if the text is
+/// not valid.
+#[target_feature(enable = "avx2")]
+unsafe fn decode_base32_store<const D: u8>(s: &[u8; 26], out: &mut [u8; 16]) -> bool {
+    // SAFETY: AVX2 is enabled; the store writes the 16 bytes of `out`.
+    unsafe {
+        match decode_base32_unchecked::<D>(s) {
+            Some(x) => {
+                _mm_storeu_si128(out.as_mut_ptr().cast(), x);
+                true
+            }
+            None => false,
         }
     }
 }
@@ -441,8 +483,11 @@ static NUMBER_BYTES: Table = {
     Table(t)
 };
 
+/// The 16 bytes of a 26-digit base32 text in `digits` (`D`), or `None` if
+/// it is not one.
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26], out: &mut [u8; 16]) -> bool {
+#[inline]
+unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> Option<__m128i> {
     let digits = const { digits_of(D) };
     let (valid, places) = match digits {
         Digits32::Crockford => (&CROCKFORD_ANY, &NUMBER_BYTES),
@@ -457,8 +502,7 @@ unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26], out: &mut [u8; 16])
         _ => (s[0].wrapping_sub(b'0') < 8).then_some(0),
     };
     // SAFETY: `lanes` reads s[0..16] and s[10..26], or run[0..16] and
-    // run[8..24]; the store writes the 16 bytes of `out`; the rest is
-    // register arithmetic, AVX2 enabled.
+    // run[8..24]; the rest is register arithmetic, AVX2 enabled.
     unsafe {
         let x = match digits {
             Digits32::Hex => {
@@ -519,14 +563,12 @@ unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26], out: &mut [u8; 16])
         );
         let edge = match edge {
             Some(e) if _mm256_movemask_epi8(bad) == 0 => e,
-            _ => return false,
+            _ => return None,
         };
-        let bytes = match digits {
+        Some(match digits {
             Digits32::Hex => _mm_insert_epi8(run, i32::from(edge), 15),
             _ => run,
-        };
-        _mm_storeu_si128(out.as_mut_ptr().cast(), bytes);
-        true
+        })
     }
 }
 
