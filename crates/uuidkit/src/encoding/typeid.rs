@@ -33,15 +33,14 @@ const MAX_PREFIX: usize = 63;
 /// # Ok::<(), uuidkit::DecodeError>(())
 /// ```
 // Layout: the UUID is held as its number, first, in a 32-byte-aligned
-// `repr(C)` struct. Where a `TypeId` is built inside a
-// `Result<TypeId, DecodeError>` (`new`, `parse`), the compiler gives the
-// `Result` a tag byte and lays the 17-byte error right after it; a `TypeId`
-// starting at 16 had its UUID overlapped by the error's last fields, and
-// the compiler then copied the UUID in pieces cut where those fields lie.
-// An encoder reading it back as whole words waited for the small stores to
-// reach memory, several times the cost of the encoding. Aligned to 32, the
-// `Ok` value starts past the error, so the UUID shares no byte with it.
-// Ordering is by prefix, then UUID (see the `Ord` impl).
+// `repr(C)` struct. `new` and `parse` build a `TypeId` inside a
+// `Result<TypeId, DecodeError>`, which has a tag byte with the 17-byte error
+// right after it. Were the UUID to share bytes with that error, the compiler
+// would copy it in pieces cut where the error's fields lie, and an encoder
+// reading it back as whole words would wait for those small stores to reach
+// memory, several times the cost of the encoding. Aligned to 32, the `Ok`
+// value starts past the error. Ordering is by prefix, then UUID (see the
+// `Ord` impl).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C, align(32))]
 pub struct TypeId<'a> {
