@@ -258,8 +258,9 @@ pub(crate) fn decode_portable(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bo
     Ok(())
 }
 
-/// 58^8, the weight of the middle pair of groups.
-pub(crate) const PAIR: u64 = GROUP * GROUP;
+/// 58^8, the value of eight digits: the weight of the middle pair of
+/// groups.
+const EIGHT: u64 = GROUP * GROUP;
 
 /// 58^16, the weight of the first pair of groups.
 const WEIGHT_16: u128 = 58u128.pow(16);
@@ -274,7 +275,7 @@ pub(crate) fn join(a: u64, b: u64, c: u64) -> Option<u128> {
     // below 2^101: only the high word's product and the last addition can
     // pass 2^128.
     let low = u128::from(a) * (WEIGHT_16 & u128::from(u64::MAX))
-        + u128::from(b) * u128::from(PAIR)
+        + u128::from(b) * u128::from(EIGHT)
         + u128::from(c);
     let high = u128::from(a) * (WEIGHT_16 >> 64);
     if high >> 64 != 0 {

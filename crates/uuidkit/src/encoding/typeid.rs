@@ -170,8 +170,8 @@ const fn gather(x: u64) -> u8 {
 
 /// Why `p` is not a valid prefix: its length, or its first bad character.
 /// It returns the error itself rather than a `Result`, so that a caller's
-/// valid path never joins the error path's value: a joined `Result` was
-/// built and read back in pieces shaped like the error's fields.
+/// valid path never joins the error path's value (a joined `Result` is
+/// built and read back in pieces shaped like the error's fields).
 #[cold]
 #[inline(never)]
 fn diagnose_prefix(p: &[u8]) -> DecodeError {
@@ -522,10 +522,10 @@ mod tests {
         }
     }
 
-    /// The word-at-a-time check against the rule byte by byte: every byte
-    /// value in every position of every length, the others valid.
+    /// The prefix check against the rule byte by byte: every byte value in
+    /// every position of every length, the others valid.
     #[test]
-    fn word_check_agrees_with_the_byte_rule() {
+    fn prefix_check_agrees_with_the_byte_rule() {
         let rule = |p: &[u8]| {
             p.len() <= MAX_PREFIX
                 && p.iter().all(|&c| c.is_ascii_lowercase() || c == b'_')

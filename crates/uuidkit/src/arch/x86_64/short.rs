@@ -438,23 +438,21 @@ const fn digits_of(d: u8) -> Digits32 {
     }
 }
 
-/// Where the 40-bit groups' bytes go (each group little-endian in its
-/// 64-bit lane): the low lane's two groups to bytes `at`…`at + 9`, the high
-/// lane's second group to bytes `at + 10`…`at + 14`, in text order.
-const fn run_bytes(at: u8) -> Table {
+/// Where the bytes form's 40-bit groups' bytes go (each group
+/// little-endian in its 64-bit lane): the low lane's two groups to bytes
+/// 0–9, the high lane's second group to bytes 10–14, in text order (its
+/// last byte is the edge byte, inserted apart).
+static HEX_BYTES: Table = {
     let mut t = [0x80u8; 32];
     let mut i = 0;
     while i < 5 {
-        t[(at + i) as usize] = 4 - i;
-        t[(at + 5 + i) as usize] = 12 - i;
-        t[16 + (at + 10 + i) as usize] = 12 - i;
+        t[i] = 4 - i as u8;
+        t[5 + i] = 12 - i as u8;
+        t[16 + 10 + i] = 12 - i as u8;
         i += 1;
     }
     Table(t)
-}
-
-/// The bytes form's run of 24 digits is its bytes 0–14.
-static HEX_BYTES: Table = run_bytes(0);
+};
 
 /// The number form whole: the low lane holds six `0`s and `s[0..10]` (the
 /// first two digits, which make byte 0, then one group of eight), the high
