@@ -145,7 +145,7 @@ impl V7Builder {
 
     /// What to do when the clock is behind the last timestamp by more than
     /// `tolerance_ns`. Within the tolerance the generator keeps its last
-    /// timestamp and counts on. Default [`ClockBackPolicy::Reset`] beyond 10 s;
+    /// timestamp and counts on. Default [`ClockBackPolicy::Error`] beyond 10 s;
     /// `u64::MAX` means no limit (the policy is then never applied).
     ///
     /// ```
@@ -266,7 +266,9 @@ pub struct V7State {
 ///
 /// Guarantees, for one generator: every UUID is greater than the previous one,
 /// unless the clock stepped back by more than the tolerance and the policy is
-/// [`ClockBackPolicy::Reset`]. A counter is never wrapped. For process-wide
+/// [`ClockBackPolicy::Reset`] (by default such a step is an error). A counter
+/// is never wrapped. A forked child goes on above its parent's last UUID on
+/// a freshly seeded counter, so parent and child never share a counter run. For process-wide
 /// monotonicity across threads use [`Uuid::now_v7`] (or share one generator
 /// behind a lock).
 ///
@@ -558,14 +560,47 @@ pub(crate) mod global {
 
     use core::sync::atomic::{AtomicU64, Ordering};
 
-    use crate::{Uuid, clock, rng};
+    use crate::{Uuid, clock, fork, rng};
 
     static STATE: AtomicU64 = AtomicU64::new(0);
+    /// The fork generation [`STATE`] was last used in.
+    static OWNER: AtomicU64 = AtomicU64::new(0);
     const COUNTER_BITS: u32 = 16;
+
+    /// In a forked child, whose parent goes on counting from the same
+    /// state: the first caller moves the state to the next millisecond with
+    /// a fresh 15-bit seed, as a new millisecond would (the child runs at
+    /// most 1 ms ahead of its clock, and stays above everything its parent
+    /// issued before the fork).
+    #[cold]
+    #[inline(never)]
+    fn after_fork() {
+        let generation = fork::generation();
+        if OWNER.swap(generation, Ordering::Relaxed) == generation {
+            return; // another thread of this child did it
+        }
+        let mut cur = STATE.load(Ordering::Relaxed);
+        loop {
+            let next_ms = ((cur >> COUNTER_BITS) + 1).min(crate::MAX_UNIX_TS_MS);
+            let seeded = (next_ms << COUNTER_BITS) | (rng::next_u64() & 0x7FFF);
+            match STATE.compare_exchange_weak(
+                cur,
+                seeded.max(cur),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(seen) => cur = seen,
+            }
+        }
+    }
 
     /// Reserves `n ≥ 1` consecutive state values; returns the first.
     #[inline]
     fn reserve(now_ms: u64, n: u64) -> u64 {
+        if fork::current() != OWNER.load(Ordering::Relaxed) {
+            after_fork();
+        }
         let target = now_ms << COUNTER_BITS;
         let mut cur = STATE.load(Ordering::Relaxed);
         loop {
@@ -627,9 +662,13 @@ pub(crate) mod global {
         /// If the system clock steps back, the generator keeps its last
         /// timestamp and counts on (unbounded tolerance: process-wide
         /// monotonicity is never given up); the timestamp catches up with the
-        /// clock when the clock passes it again. A forked child continues the
-        /// same counter with freshly seeded random bits, so it never repeats the
-        /// parent's values.
+        /// clock when the clock passes it again: this function cannot return
+        /// an error, so it holds, however far the clock went back (the
+        /// configurable [`V7Generator`](crate::V7Generator) reports instead).
+        /// A forked child moves on to the next millisecond with a freshly
+        /// seeded counter and freshly seeded random bits, so it never walks its
+        /// parent's counter run (one relaxed load and a compare per call see
+        /// the fork).
         ///
         /// In memory only, always: it takes no lock, reads no environment
         /// variable and touches no file. State in stable storage, shared with

@@ -13,8 +13,8 @@
 use rand_core::Rng;
 
 use super::{
-    ClockBackPolicy, GenError, GenErrorKind, Reading, Reservation, Reserve, RolloverPolicy, Stop,
-    Window,
+    ClockBackPolicy, GenError, GenErrorKind, Owner, Reading, Reservation, Reserve, RolloverPolicy,
+    Stop, Window,
 };
 use crate::{Clock, MAX_UNIX_TS_MS as MAX_MS, V7State};
 
@@ -47,11 +47,11 @@ pub(crate) struct CounterOptions {
 }
 
 impl CounterOptions {
-    /// One guard bit, advance on rollover, reset beyond a 10 s step back.
+    /// One guard bit, advance on rollover, an error beyond a 10 s step back.
     pub(crate) const DEFAULT: CounterOptions = CounterOptions {
         guard_bits: 1,
         rollover: RolloverPolicy::AdvanceTimestamp,
-        clock_back: ClockBackPolicy::Reset,
+        clock_back: ClockBackPolicy::Error,
         tolerance_ns: super::DEFAULT_TOLERANCE_NS,
     };
 
@@ -254,6 +254,7 @@ pub(crate) struct EngineCore<S: Reserve<V7State>> {
     engine: Engine,
     store: S,
     window: Window,
+    owner: Owner,
 }
 
 impl<S: Reserve<V7State>> Drop for EngineCore<S> {
@@ -269,6 +270,7 @@ impl<S: Reserve<V7State>> EngineCore<S> {
             engine: Engine::new(spec),
             store,
             window: Window::default(),
+            owner: Owner::here(),
         }
     }
 
@@ -278,6 +280,7 @@ impl<S: Reserve<V7State>> EngineCore<S> {
             engine: self.engine.clone(),
             store,
             window: Window::default(),
+            owner: self.owner,
         }
     }
 
@@ -347,6 +350,9 @@ impl<S: Reserve<V7State>> EngineCore<S> {
         rng: &mut R,
         reading: &mut Reading,
     ) -> Result<u128, GenError> {
+        if self.owner.forked() {
+            self.after_fork();
+        }
         let value = self.propose(clock, rng, reading)?;
         if self.engine.pinned {
             self.engine.unpin(reading.now);
@@ -356,6 +362,22 @@ impl<S: Reserve<V7State>> EngineCore<S> {
             return Ok(value);
         }
         self.admit(clock, rng, reading, value)
+    }
+
+    /// In a forked child: the parent goes on counting from the same value,
+    /// so the child moves on to the next tick with a freshly seeded counter
+    /// (as a new tick would), whatever the rollover policy; the clock
+    /// catches up within one tick. Its UUIDs stay above those its parent
+    /// issued before the fork.
+    #[cold]
+    fn after_fork(&mut self) {
+        self.owner.take_over();
+        if self.engine.started {
+            let c = self.engine.spec.counter_bits;
+            self.engine.last |= mask(c);
+            self.engine.pinned = true;
+        }
+        self.window.close();
     }
 
     /// The engine's next value, waiting for the clock on a `Wait` rollover.

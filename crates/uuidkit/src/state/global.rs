@@ -1,5 +1,6 @@
 //! Process-wide generators bound to one configured store.
 
+use core::time::Duration;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -21,6 +22,8 @@ use crate::{
 pub struct StateConfig {
     path: Option<PathBuf>,
     policy: BlockPolicy,
+    lock_timeout: Option<Duration>,
+    strict: bool,
 }
 
 impl StateConfig {
@@ -34,6 +37,8 @@ impl StateConfig {
         StateConfig {
             path: Some(path.into()),
             policy: BlockPolicy::default(),
+            lock_timeout: None,
+            strict: false,
         }
     }
 
@@ -48,6 +53,8 @@ impl StateConfig {
         StateConfig {
             path: FileStore::default_path(),
             policy: BlockPolicy::default(),
+            lock_timeout: None,
+            strict: false,
         }
     }
 
@@ -65,6 +72,31 @@ impl StateConfig {
         self
     }
 
+    /// How long a reservation waits for another process's lock (see
+    /// [`FileStore::with_lock_timeout`]; default 2 s).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").lock_timeout(Duration::from_millis(100));
+    /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
+    /// ```
+    pub fn lock_timeout(mut self, timeout: Duration) -> StateConfig {
+        self.lock_timeout = Some(timeout);
+        self
+    }
+
+    /// Strict mode (see [`Reserver::strict`]): the process-wide generators
+    /// return an error rather than fall back to in-process state.
+    ///
+    /// ```
+    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").strict(true);
+    /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
+    /// ```
+    pub fn strict(mut self, strict: bool) -> StateConfig {
+        self.strict = strict;
+        self
+    }
+
     /// The state file's path, if known.
     ///
     /// ```
@@ -75,11 +107,15 @@ impl StateConfig {
     }
 
     fn reserver(&self) -> Reserver {
-        let store: Arc<dyn StateStore> = match &self.path {
-            Some(p) => Arc::new(FileStore::new(p.clone())),
-            None => Arc::new(FileStore::from_env()),
+        let mut store = match &self.path {
+            Some(p) => FileStore::new(p.clone()),
+            None => FileStore::from_env(),
         };
-        Reserver::shared(store, self.policy)
+        if let Some(t) = self.lock_timeout {
+            store = store.with_lock_timeout(t);
+        }
+        let store: Arc<dyn StateStore> = Arc::new(store);
+        Reserver::shared(store, self.policy).strict(self.strict)
     }
 }
 
@@ -259,8 +295,10 @@ pub fn now_v1() -> Result<(Uuid, Status), GenError> {
 pub fn now_v6() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let generator = started(&mut g.v6, || {
+            // As now_v7: process-wide order is never given up.
             let v6 = V6Generator::builder()
                 .retain()
+                .clock_back(ClockBackPolicy::Reset, u64::MAX)
                 .build(CoarseClock::new(), ThreadRng)?;
             Ok(v6.with_store(g.reserver.lease_v6()))
         })?;

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
@@ -24,6 +25,8 @@ pub struct Source {
     /// The state file's reserver, for generators that use one.
     reserver: Option<Reserver>,
     kind: Kind,
+    /// Warnings already printed (each is printed once per run).
+    warned: std::cell::RefCell<Vec<String>>,
 }
 
 /// The same UUID every time: nil, max, name-based.
@@ -354,7 +357,11 @@ impl Source {
                 if let Some(cs) = plan.clock_seq {
                     check_clock_seq(plan, cs, &store, p)?;
                 }
-                Some(Reserver::new(store, BlockPolicy::default()))
+                let store = match plan.lock_timeout_ms {
+                    Some(ms) => store.with_lock_timeout(Duration::from_millis(ms)),
+                    None => store,
+                };
+                Some(Reserver::new(store, BlockPolicy::default()).strict(plan.strict))
             }
             None => None,
         };
@@ -372,12 +379,20 @@ impl Source {
             generator,
             reserver,
             kind: plan.kind,
+            warned: Default::default(),
         })
     }
 
     /// Fills `batch` with the next UUIDs.
     pub fn fill(&mut self, batch: &mut [Uuid]) -> Result<(), Error> {
-        self.generator.fill(batch).map_err(gen_error)
+        self.generator.fill(batch).map_err(|e| match self.status() {
+            // `--strict`: say why the state file was unavailable, and where.
+            Some(status) if e.kind() == uuidkit::GenErrorKind::Store => Error::Failed(format!(
+                "generation failed: {e}: {}",
+                status.reason().map_or_else(String::new, ToString::to_string)
+            )),
+            _ => gen_error(e),
+        })
     }
 
     /// The state file's status, for generators that use one.
@@ -386,30 +401,34 @@ impl Source {
     }
 
     /// Warns on stderr when the state file could not be used safely, or when
-    /// the clock is behind its mark (call once).
+    /// the clock is behind its mark; each warning once per run, so it can be
+    /// called after every batch.
     pub fn warn_if_unsafe(&self, path: Option<&Path>) {
-        if let (Some(by), Some(path)) = (
-            self.reserver.as_ref().and_then(Reserver::clock_behind),
-            path,
-        ) {
-            let _ = writeln!(
-                std::io::stderr(),
-                "uuidkit: warning: state file {}: {}",
-                path.display(),
-                behind_message(self.kind, by)
-            );
+        let Some(path) = path else { return };
+        let mut lines = Vec::new();
+        if let Some(by) = self.reserver.as_ref().and_then(Reserver::clock_behind) {
+            lines.push(behind_message(self.kind, by));
         }
-        if let (Some(status), Some(path)) = (self.status(), path) {
-            // A missing file is simply the first use; anything else is worth a word.
+        if let Some(status) = self.status() {
+            // A missing file is simply the first use; the mark ahead of the
+            // clock has its own line; anything else is worth a word.
             let first_use = |e: &&uuidkit::state::StateError| {
                 e.kind() == uuidkit::state::StateErrorKind::Missing && status.is_persisted()
             };
-            if let Some(reason) = status.reason().filter(|e| !first_use(e)) {
+            let reason = status.write_error().or(status.read_error());
+            if let Some(reason) = reason.filter(|e| !first_use(e)) {
+                lines.push(reason.to_string());
+            }
+        }
+        let mut warned = self.warned.borrow_mut();
+        for line in lines {
+            if !warned.contains(&line) {
                 let _ = writeln!(
                     std::io::stderr(),
-                    "uuidkit: warning: state file {}: {reason}",
+                    "uuidkit: warning: state file {}: {line}",
                     path.display()
                 );
+                warned.push(line);
             }
         }
     }
@@ -434,6 +453,8 @@ mod tests {
             node: NodeChoice::Default,
             method: None,
             state: None,
+            strict: false,
+            lock_timeout_ms: None,
             site: None,
         }
     }
