@@ -128,13 +128,11 @@ fn pre_fork(t: &mut Tally, dir: &Path) {
         let mut sets = fork_and_collect(4, |_| (0..20_000).map(|_| g()).collect());
         if ordered {
             // Order across the fork: each stream starts above the first UUID.
-            for s in &mut sets {
-                s.insert(0, first);
-            }
+            t.add_after(sc, name, first, sets);
         } else {
             sets.push(vec![first]);
+            t.add(sc, name, sets, false);
         }
-        t.add(sc, name, sets, ordered);
     };
     fork("Uuid::now_v7", true, &mut Uuid::now_v7);
     fork("Uuid::new_v4", false, &mut Uuid::new_v4);
