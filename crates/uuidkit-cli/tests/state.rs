@@ -525,7 +525,15 @@ fn strict_state_fails_when_the_lock_stays_busy_and_plain_state_falls_back() {
     let p = path.to_str().unwrap();
     let _held = hold_lock(&path);
     let err = fails(
-        &["new", "v1", "--state", p, "--strict", "--lock-timeout", "50"],
+        &[
+            "new",
+            "v1",
+            "--state",
+            p,
+            "--strict",
+            "--lock-timeout",
+            "50",
+        ],
         1,
     );
     assert!(
@@ -538,7 +546,10 @@ fn strict_state_fails_when_the_lock_stays_busy_and_plain_state_falls_back() {
     assert!(out.status.success());
     assert_eq!(lines(std::str::from_utf8(&out.stdout).unwrap()).len(), 3);
     let warn = String::from_utf8_lossy(&out.stderr);
-    assert!(warn.contains("not lockable, using in-process state"), "{warn}");
+    assert!(
+        warn.contains("not lockable, using in-process state"),
+        "{warn}"
+    );
 }
 
 #[test]

@@ -64,7 +64,11 @@ pub struct Tally {
 pub fn check(streams: &[Vec<Uuid>]) -> (usize, usize, usize) {
     let total = streams.iter().map(Vec::len).sum();
     let mut seen = HashSet::with_capacity(total);
-    let dups = streams.iter().flatten().filter(|u| !seen.insert(**u)).count();
+    let dups = streams
+        .iter()
+        .flatten()
+        .filter(|u| !seen.insert(**u))
+        .count();
     let order = streams
         .iter()
         .map(|s| s.windows(2).filter(|w| w[0] >= w[1]).count())
@@ -91,8 +95,17 @@ impl Tally {
     /// As [`add`](Self::add) for ordered streams that all continue from
     /// `first` (made before they were split, by a fork): a stream that
     /// starts at or below it counts as an order violation too.
-    pub fn add_after(&mut self, scenario: &str, generator: &str, first: Uuid, mut streams: Vec<Vec<Uuid>>) {
-        let behind = streams.iter().filter(|s| s.first().is_some_and(|u| *u <= first)).count();
+    pub fn add_after(
+        &mut self,
+        scenario: &str,
+        generator: &str,
+        first: Uuid,
+        mut streams: Vec<Vec<Uuid>>,
+    ) {
+        let behind = streams
+            .iter()
+            .filter(|s| s.first().is_some_and(|u| *u <= first))
+            .count();
         streams.push(vec![first]);
         let (uuids, duplicates, order) = check(&streams);
         self.push(Row {
@@ -128,14 +141,22 @@ impl Tally {
         let w = |f: fn(&Row) -> usize, title: &str| {
             self.rows.iter().map(f).max().unwrap_or(0).max(title.len())
         };
-        let (ws, wg) = (w(|r| r.scenario.len(), "scenario"), w(|r| r.generator.len(), "generator"));
+        let (ws, wg) = (
+            w(|r| r.scenario.len(), "scenario"),
+            w(|r| r.generator.len(), "generator"),
+        );
         let mut out = String::new();
         let _ = writeln!(
             out,
             "| {:ws$} | {:wg$} | {:>9} | {:>10} | {:>16} | result |",
             "scenario", "generator", "UUIDs", "duplicates", "order violations"
         );
-        let _ = writeln!(out, "|{}|{}|-----------|------------|------------------|--------|", "-".repeat(ws + 2), "-".repeat(wg + 2));
+        let _ = writeln!(
+            out,
+            "|{}|{}|-----------|------------|------------------|--------|",
+            "-".repeat(ws + 2),
+            "-".repeat(wg + 2)
+        );
         for r in &self.rows {
             let order = r.order_violations.map_or("n/a".into(), |o| o.to_string());
             let result = match (r.control, r.passed()) {
@@ -151,7 +172,11 @@ impl Tally {
             );
         }
         let failed = self.rows.iter().filter(|r| !r.passed()).count();
-        let _ = writeln!(out, "\n{} passed, {failed} failed", self.rows.len() - failed);
+        let _ = writeln!(
+            out,
+            "\n{} passed, {failed} failed",
+            self.rows.len() - failed
+        );
         out
     }
 
@@ -168,7 +193,10 @@ impl Tally {
 ///
 /// # Panics
 /// If a fork, a pipe or a child fails.
-pub fn fork_and_collect(children: usize, mut make: impl FnMut(usize) -> Vec<Uuid>) -> Vec<Vec<Uuid>> {
+pub fn fork_and_collect(
+    children: usize,
+    mut make: impl FnMut(usize) -> Vec<Uuid>,
+) -> Vec<Vec<Uuid>> {
     let mut readers = Vec::new();
     for i in 0..children {
         let mut fds = [0i32; 2];
@@ -183,7 +211,8 @@ pub fn fork_and_collect(children: usize, mut make: impl FnMut(usize) -> Vec<Uuid
             let mut off = 0;
             while off < bytes.len() {
                 // SAFETY: writing initialised bytes to our pipe.
-                let n = unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
+                let n =
+                    unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
                 if n <= 0 {
                     // SAFETY: ends the child at once, without the parent's atexit work.
                     unsafe { libc::_exit(2) };
@@ -216,7 +245,10 @@ pub fn fork_and_collect(children: usize, mut make: impl FnMut(usize) -> Vec<Uuid
             libc::close(fd);
             assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
         }
-        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "child {pid} failed");
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child {pid} failed"
+        );
         all.push(from_bytes(&bytes));
     }
     all.push(make(children));

@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use uuidkit::state::{BlockPolicy, FileStore, Reserver, StateRecord, StateStore, Status};
-use uuidkit::{CoarseClock, Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit::{
+    CoarseClock, Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
+};
 
 /// What one worker does.
 #[derive(Clone, Debug)]
@@ -81,11 +83,17 @@ pub fn wait_stopped(pid: u32) {
     let start = Instant::now();
     loop {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat.rsplit(')').next().and_then(|s| s.split_whitespace().next());
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|s| s.split_whitespace().next());
         if state == Some("T") {
             return;
         }
-        assert!(start.elapsed() < Duration::from_secs(60), "worker {pid} never stopped");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "worker {pid} never stopped"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
 }
@@ -128,23 +136,40 @@ pub fn run(args: &[String]) {
         panic!("worker arguments: {args:?}")
     };
     let count: usize = count.parse().expect("count");
-    let store = FileStore::new(state).with_lock_timeout(Duration::from_millis(timeout.parse().expect("timeout")));
+    let store = FileStore::new(state)
+        .with_lock_timeout(Duration::from_millis(timeout.parse().expect("timeout")));
     let policy = BlockPolicy {
         block: Duration::from_millis(block.parse().expect("block")),
         ..BlockPolicy::default()
     };
     let reserver = match stop.parse::<usize>() {
-        Ok(n) => Reserver::new(StopInside { inner: store, left: AtomicUsize::new(n) }, policy),
+        Ok(n) => Reserver::new(
+            StopInside {
+                inner: store,
+                left: AtomicUsize::new(n),
+            },
+            policy,
+        ),
         Err(_) => Reserver::new(store, policy),
     };
     let mut g: Box<dyn Generator> = match kind.as_str() {
-        "v1" => Box::new(V1Generator::new(CoarseClock::new(), ThreadRng).with_store(reserver.lease_v1())),
+        "v1" => Box::new(
+            V1Generator::new(CoarseClock::new(), ThreadRng).with_store(reserver.lease_v1()),
+        ),
         "v6" => Box::new(
-            V6Generator::builder().retain().build(CoarseClock::new(), ThreadRng).expect("v6").with_store(reserver.lease_v6()),
+            V6Generator::builder()
+                .retain()
+                .build(CoarseClock::new(), ThreadRng)
+                .expect("v6")
+                .with_store(reserver.lease_v6()),
         ),
         _ => Box::new(V7Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v7())),
     };
-    let mut file: File = OpenOptions::new().create(true).append(true).open(out).expect("output");
+    let mut file: File = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .expect("output");
     let mut batch = vec![Uuid::NIL; 1024];
     let (mut left, mut fallbacks, mut last) = (count, 0, None);
     while left > 0 {

@@ -72,18 +72,63 @@ fn shared<G: Generator + Send>(g: G) -> impl Fn() -> Uuid + Sync {
 
 fn threads(t: &mut Tally, dir: &Path) {
     let sc = "4 threads";
-    t.add(sc, "Uuid::now_v7", in_threads(4, 200_000, Uuid::now_v7), true);
-    t.add(sc, "Uuid::new_v4", in_threads(4, 200_000, Uuid::new_v4), false);
+    t.add(
+        sc,
+        "Uuid::now_v7",
+        in_threads(4, 200_000, Uuid::now_v7),
+        true,
+    );
+    t.add(
+        sc,
+        "Uuid::new_v4",
+        in_threads(4, 200_000, Uuid::new_v4),
+        false,
+    );
     let v7 = V7Generator::new(SystemClock, ThreadRng);
-    t.add(sc, "V7Generator (shared)", in_threads(4, 50_000, shared(v7)), true);
-    let v6 = V6Generator::builder().retain().build(CoarseClock::new(), ThreadRng).expect("v6");
-    t.add(sc, "V6Generator (shared)", in_threads(4, 50_000, shared(v6)), true);
-    t.add(sc, "V1Generator (shared)", in_threads(4, 50_000, shared(V1Generator::system())), false);
+    t.add(
+        sc,
+        "V7Generator (shared)",
+        in_threads(4, 50_000, shared(v7)),
+        true,
+    );
+    let v6 = V6Generator::builder()
+        .retain()
+        .build(CoarseClock::new(), ThreadRng)
+        .expect("v6");
+    t.add(
+        sc,
+        "V6Generator (shared)",
+        in_threads(4, 50_000, shared(v6)),
+        true,
+    );
+    t.add(
+        sc,
+        "V1Generator (shared)",
+        in_threads(4, 50_000, shared(V1Generator::system())),
+        false,
+    );
     state::configure(StateConfig::new(dir.join("threads-state")));
-    let stored = |f: fn() -> Result<(Uuid, state::Status), uuidkit::GenError>| move || f().expect("stored").0;
-    t.add(sc, "state::now_v7", in_threads(4, 20_000, stored(state::now_v7)), true);
-    t.add(sc, "state::now_v6", in_threads(4, 20_000, stored(state::now_v6)), true);
-    t.add(sc, "state::now_v1", in_threads(4, 20_000, stored(state::now_v1)), false);
+    let stored = |f: fn() -> Result<(Uuid, state::Status), uuidkit::GenError>| {
+        move || f().expect("stored").0
+    };
+    t.add(
+        sc,
+        "state::now_v7",
+        in_threads(4, 20_000, stored(state::now_v7)),
+        true,
+    );
+    t.add(
+        sc,
+        "state::now_v6",
+        in_threads(4, 20_000, stored(state::now_v6)),
+        true,
+    );
+    t.add(
+        sc,
+        "state::now_v1",
+        in_threads(4, 20_000, stored(state::now_v1)),
+        false,
+    );
     state::release();
 }
 
@@ -112,11 +157,26 @@ fn clock_steps(t: &mut Tally) {
         })
     };
     let c = || Arc::clone(&clock);
-    t.add(sc, "V7Generator", run(&shared(V7Generator::new(c(), ThreadRng))), true);
-    let v6 = V6Generator::builder().retain().build(c(), ThreadRng).expect("v6");
+    t.add(
+        sc,
+        "V7Generator",
+        run(&shared(V7Generator::new(c(), ThreadRng))),
+        true,
+    );
+    let v6 = V6Generator::builder()
+        .retain()
+        .build(c(), ThreadRng)
+        .expect("v6");
     t.add(sc, "V6Generator", run(&shared(v6)), true);
-    t.add(sc, "V8TimeGenerator", run(&shared(V8TimeGenerator::new(c(), ThreadRng))), true);
-    let dist = V8Distributed::builder(0x2A, 8).build(c(), ThreadRng).expect("v8");
+    t.add(
+        sc,
+        "V8TimeGenerator",
+        run(&shared(V8TimeGenerator::new(c(), ThreadRng))),
+        true,
+    );
+    let dist = V8Distributed::builder(0x2A, 8)
+        .build(c(), ThreadRng)
+        .expect("v8");
     t.add(sc, "V8Distributed", run(&shared(dist)), true);
 }
 
@@ -137,16 +197,32 @@ fn pre_fork(t: &mut Tally, dir: &Path) {
     fork("Uuid::now_v7", true, &mut Uuid::now_v7);
     fork("Uuid::new_v4", false, &mut Uuid::new_v4);
     let mut v1 = V1Generator::system();
-    fork("V1Generator (random node)", false, &mut || v1.generate().expect("v1"));
-    let mut v1n = V1Generator::builder().node(NODE).build(CoarseClock::new(), ThreadRng).expect("v1");
-    fork("V1Generator (node given)", false, &mut || v1n.generate().expect("v1"));
-    let mut v6 = V6Generator::builder().node(NODE).build(CoarseClock::new(), ThreadRng).expect("v6");
-    fork("V6Generator (node given)", true, &mut || v6.generate().expect("v6"));
+    fork("V1Generator (random node)", false, &mut || {
+        v1.generate().expect("v1")
+    });
+    let mut v1n = V1Generator::builder()
+        .node(NODE)
+        .build(CoarseClock::new(), ThreadRng)
+        .expect("v1");
+    fork("V1Generator (node given)", false, &mut || {
+        v1n.generate().expect("v1")
+    });
+    let mut v6 = V6Generator::builder()
+        .node(NODE)
+        .build(CoarseClock::new(), ThreadRng)
+        .expect("v6");
+    fork("V6Generator (node given)", true, &mut || {
+        v6.generate().expect("v6")
+    });
     let mut v7 = V7Generator::new(SystemClock, ThreadRng);
     fork("V7Generator", true, &mut || v7.generate().expect("v7"));
     state::configure(StateConfig::new(dir.join("fork-state")));
-    fork("state::now_v7", true, &mut || state::now_v7().expect("v7").0);
-    fork("state::now_v1", false, &mut || state::now_v1().expect("v1").0);
+    fork("state::now_v7", true, &mut || {
+        state::now_v7().expect("v7").0
+    });
+    fork("state::now_v1", false, &mut || {
+        state::now_v1().expect("v1").0
+    });
     state::release();
 }
 
@@ -198,7 +274,12 @@ fn failure(scenario: &str, generator: &str, why: &str) -> Row {
 fn flock(path: &Path) -> File {
     let mut lock = path.as_os_str().to_owned();
     lock.push(".lock");
-    let f = OpenOptions::new().create(true).truncate(false).write(true).open(PathBuf::from(lock)).expect("lock file");
+    let f = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(PathBuf::from(lock))
+        .expect("lock file");
     // SAFETY: flock on a descriptor we own.
     assert_eq!(unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) }, 0);
     f
@@ -258,7 +339,8 @@ fn stopped_and_killed(t: &mut Tally, dir: &Path) {
         }
         let fallbacks_after = procs::finish(after.spawn(&exe()));
         let what = if kill { "SIGKILL" } else { "SIGCONT" };
-        let sc = format!("stopped in a reservation, then {what} ({fallbacks_after} fallbacks after)");
+        let sc =
+            format!("stopped in a reservation, then {what} ({fallbacks_after} fallbacks after)");
         let mut streams: Vec<Vec<Uuid>> = during.iter().map(|w| procs::read(&w.out)).collect();
         streams.push(procs::read(&stopper.out));
         streams.push(procs::read(&after.out));
@@ -277,10 +359,16 @@ fn run_cli(bin: &Path, args: &[&str], faketime: Option<&str>) -> Vec<Uuid> {
     let mut cmd = Command::new(bin);
     cmd.args(args).stdout(Stdio::piped());
     if let Some(offset) = faketime {
-        cmd.env("LD_PRELOAD", FAKETIME).env("FAKETIME", offset).env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        cmd.env("LD_PRELOAD", FAKETIME)
+            .env("FAKETIME", offset)
+            .env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
     }
     let out = cmd.output().expect("run uuidkit");
-    assert!(out.status.success(), "uuidkit {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "uuidkit {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| Uuid::parse(l).expect("a UUID line"))
@@ -294,30 +382,59 @@ const FAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
 fn cli(t: &mut Tally, dir: &Path) {
     let test = "uuidkit-torture cli scenarios";
     let Some(bin) = cli_binary() else {
-        test_support::skip(test, "the uuidkit binary is not built (cargo test --workspace builds it)");
+        test_support::skip(
+            test,
+            "the uuidkit binary is not built (cargo test --workspace builds it)",
+        );
         return;
     };
-    if !test_support::require(test, Path::new(FAKETIME).is_file().then_some(()).ok_or("libfaketime (Debian: faketime)".into())) {
+    if !test_support::require(
+        test,
+        Path::new(FAKETIME)
+            .is_file()
+            .then_some(())
+            .ok_or("libfaketime (Debian: faketime)".into()),
+    ) {
         return;
     }
     let streams = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..4).map(|_| s.spawn(|| run_cli(&bin, &["new", "v7", "-n", "100000"], None))).collect();
+        let hs: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| run_cli(&bin, &["new", "v7", "-n", "100000"], None)))
+            .collect();
         hs.into_iter().map(|h| h.join().expect("cli")).collect()
     });
-    t.add("CLI, 4 processes, no --state", "uuidkit new v7", streams, true);
+    t.add(
+        "CLI, 4 processes, no --state",
+        "uuidkit new v7",
+        streams,
+        true,
+    );
     for kind in ["v7", "v1"] {
         let state = dir.join(format!("cli-{kind}"));
         let s = state.to_str().expect("utf-8 path");
         let first = run_cli(&bin, &["new", kind, "--state", s, "-n", "20000"], None);
-        let behind = run_cli(&bin, &["new", kind, "--state", s, "-n", "20000"], Some("-30"));
-        let ahead = run_cli(&bin, &["new", kind, "--state", s, "-n", "20000"], Some("+30"));
+        let behind = run_cli(
+            &bin,
+            &["new", kind, "--state", s, "-n", "20000"],
+            Some("-30"),
+        );
+        let ahead = run_cli(
+            &bin,
+            &["new", kind, "--state", s, "-n", "20000"],
+            Some("+30"),
+        );
         let streams = if kind == "v7" {
             // Order across restarts: the later runs continue above the file's mark.
             vec![[first, behind, ahead].concat()]
         } else {
             vec![first, behind, ahead]
         };
-        t.add("CLI --state, restarted at clock -30 s, +30 s", &format!("uuidkit new {kind}"), streams, kind == "v7");
+        t.add(
+            "CLI --state, restarted at clock -30 s, +30 s",
+            &format!("uuidkit new {kind}"),
+            streams,
+            kind == "v7",
+        );
     }
 }
 
@@ -326,11 +443,22 @@ fn cli(t: &mut Tally, dir: &Path) {
 fn negative_control(t: &mut Tally) {
     uuidkit::__test_only::disable_fork_detection();
     let _ = Uuid::new_v4();
-    let mut v1 = V1Generator::builder().node(NODE).build(CoarseClock::new(), ThreadRng).expect("v1");
+    let mut v1 = V1Generator::builder()
+        .node(NODE)
+        .build(CoarseClock::new(), ThreadRng)
+        .expect("v1");
     let _ = v1.generate();
     for (name, sets) in [
-        ("Uuid::new_v4", fork_and_collect(4, |_| (0..20_000).map(|_| Uuid::new_v4()).collect())),
-        ("V1Generator (node given)", fork_and_collect(4, |_| (0..20_000).map(|_| v1.generate().expect("v1")).collect())),
+        (
+            "Uuid::new_v4",
+            fork_and_collect(4, |_| (0..20_000).map(|_| Uuid::new_v4()).collect()),
+        ),
+        (
+            "V1Generator (node given)",
+            fork_and_collect(4, |_| {
+                (0..20_000).map(|_| v1.generate().expect("v1")).collect()
+            }),
+        ),
     ] {
         let (uuids, duplicates, _) = uuidkit_torture::check(&sets);
         t.push(Row {

@@ -244,7 +244,9 @@ fn fork_check(c: &mut Criterion) {
     });
     g.bench_function("now_v7", |b| b.iter(|| black_box(Uuid::now_v7())));
     let mut v7 = V7Generator::new(SystemClock, ThreadRng);
-    g.bench_function("V7Generator", |b| b.iter(|| black_box(v7.generate().unwrap())));
+    g.bench_function("V7Generator", |b| {
+        b.iter(|| black_box(v7.generate().unwrap()))
+    });
     let mut v1 = V1Generator::builder()
         .rollover(RolloverPolicy::AdvanceTimestamp)
         .build(CoarseClock::new(), ThreadRng)

@@ -14,9 +14,9 @@ use uuidkit::state::{
     StateRecord, StateStore, V7Mark,
 };
 use uuidkit::{
-    ClockBackPolicy, CoarseClock, GenErrorKind, Generator, MAX_GREGORIAN_TIMESTAMP,
-    MAX_UNIX_TS_MS, ManualClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator,
-    V7Generator, V8Distributed, V8TimeGenerator,
+    ClockBackPolicy, CoarseClock, GenErrorKind, Generator, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS,
+    ManualClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
+    V8Distributed, V8TimeGenerator,
 };
 
 const MS: u64 = 1_000_000;
@@ -43,13 +43,12 @@ fn fork_and_collect(children: usize, per: usize, mut make: impl FnMut() -> Uuid)
                 *slot = make();
             }
             // SAFETY: the bytes of `buf`, which outlives the slice.
-            let bytes = unsafe {
-                std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), per * 16)
-            };
+            let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), per * 16) };
             let mut off = 0;
             while off < bytes.len() {
                 // SAFETY: writing initialised bytes to our pipe.
-                let n = unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
+                let n =
+                    unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
                 if n <= 0 {
                     // SAFETY: ends the child at once.
                     unsafe { libc::_exit(2) };
@@ -212,7 +211,10 @@ fn a_fallback_never_reuses_the_stored_clock_sequence_or_node() {
             all.push(g.generate().unwrap());
         }
         let status = g.store().status().unwrap().clone();
-        assert_eq!(status.write_error().map(|e| e.kind()), Some(StateErrorKind::Unlockable));
+        assert_eq!(
+            status.write_error().map(|e| e.kind()),
+            Some(StateErrorKind::Unlockable)
+        );
         assert!(status.to_string().contains("lock timeout"), "{status}");
         assert_eq!(g.store().block().unwrap().origin, BlockOrigin::Fallback);
         assert_ne!(g.clock_seq(), stored.clock_seq);
@@ -250,7 +252,8 @@ fn a_waiter_gets_the_lock_when_it_is_released() {
     let p = path.clone();
     std::thread::spawn(move || {
         let store = FileStore::new(&p).with_lock_timeout(Duration::from_secs(30));
-        tx.send(store.transact(&mut |_| StateRecord::default())).unwrap();
+        tx.send(store.transact(&mut |_| StateRecord::default()))
+            .unwrap();
     });
     assert!(
         rx.recv_timeout(Duration::from_millis(300)).is_err(),
@@ -298,7 +301,10 @@ fn a_mark_at_the_end_of_its_range_is_an_error_not_a_loop() {
     // v1 may restart at the clock on another clock sequence (§6.1), and says so.
     assert_eq!(v1.unwrap().clock_seq(), Some(2));
     let status = v1_status.unwrap();
-    assert_eq!(status.reason().map(|e| e.kind()), Some(StateErrorKind::AheadOfClock));
+    assert_eq!(
+        status.reason().map(|e| e.kind()),
+        Some(StateErrorKind::AheadOfClock)
+    );
 
     // A v1 mark at the end that the clock has reached: nothing is left.
     let end = uuidkit::state::BlockPolicy::default().reserve_gregorian(
@@ -309,9 +315,15 @@ fn a_mark_at_the_end_of_its_range_is_an_error_not_a_loop() {
         }),
         MAX_GREGORIAN_TIMESTAMP,
         None,
-        uuidkit::state::Fresh { clock_seq: 0, node: NODE },
+        uuidkit::state::Fresh {
+            clock_seq: 0,
+            node: NODE,
+        },
     );
-    assert_eq!(end.start, end.end, "an empty block, which the lease reports");
+    assert_eq!(
+        end.start, end.end,
+        "an empty block, which the lease reports"
+    );
 }
 
 #[test]
@@ -326,7 +338,11 @@ fn blocks_are_bounded_and_a_far_future_mark_is_reported() {
     );
     let r = Reserver::new(MemoryStore::new(), huge);
     let (b, _) = r.reserve_v7(1_700_000_000_000);
-    assert_eq!(b.end_ms - b.start_ms, 10_000, "clamped to the largest block");
+    assert_eq!(
+        b.end_ms - b.start_ms,
+        10_000,
+        "clamped to the largest block"
+    );
 
     // 2058, as a crash under a huge block once left it.
     let far = StateRecord {
@@ -340,7 +356,10 @@ fn blocks_are_bounded_and_a_far_future_mark_is_reported() {
     g.generate().unwrap();
     let status = g.store().status().unwrap();
     assert!(!status.is_safe(), "{status}");
-    assert_eq!(status.reason().unwrap().kind(), StateErrorKind::AheadOfClock);
+    assert_eq!(
+        status.reason().unwrap().kind(),
+        StateErrorKind::AheadOfClock
+    );
     assert!(status.to_string().contains("2058-"), "{status}");
 }
 
@@ -350,10 +369,15 @@ fn blocks_are_bounded_and_a_far_future_mark_is_reported() {
 fn time_ordered_generators_never_go_back_silently() {
     let clock = ManualClock::new(T).with_resolution(1_000);
     let mut v6 = V6Generator::new(&clock, ThreadRng);
-    let mut v6r = V6Generator::builder().retain().build(&clock, ThreadRng).unwrap();
+    let mut v6r = V6Generator::builder()
+        .retain()
+        .build(&clock, ThreadRng)
+        .unwrap();
     let mut v7 = V7Generator::new(&clock, ThreadRng);
     let mut v8 = V8TimeGenerator::new(&clock, ThreadRng);
-    let mut dist = V8Distributed::builder(7, 8).build(&clock, ThreadRng).unwrap();
+    let mut dist = V8Distributed::builder(7, 8)
+        .build(&clock, ThreadRng)
+        .unwrap();
     let gens: [&mut dyn Generator; 5] = [&mut v6, &mut v6r, &mut v7, &mut v8, &mut dist];
     for g in gens {
         clock.set(T);
@@ -367,7 +391,10 @@ fn time_ordered_generators_never_go_back_silently() {
         clock.set(T - 3_600_000 * MS);
         assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::ClockBehind);
         clock.set(T);
-        assert!(g.generate().unwrap() > last, "resumes once the clock is back");
+        assert!(
+            g.generate().unwrap() > last,
+            "resumes once the clock is back"
+        );
     }
     // Reset is a choice, made explicitly.
     let mut g = V6Generator::builder()

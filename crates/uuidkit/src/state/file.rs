@@ -9,8 +9,8 @@ use std::sync::Mutex;
 use std::vec::Vec;
 
 use super::error::{StateError, StateErrorKind};
-use super::lock::Locker;
 use super::format::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
+use super::lock::Locker;
 use super::path;
 use super::{StateStore, Status};
 

@@ -389,7 +389,9 @@ impl Source {
             // `--strict`: say why the state file was unavailable, and where.
             Some(status) if e.kind() == uuidkit::GenErrorKind::Store => Error::Failed(format!(
                 "generation failed: {e}: {}",
-                status.reason().map_or_else(String::new, ToString::to_string)
+                status
+                    .reason()
+                    .map_or_else(String::new, ToString::to_string)
             )),
             _ => gen_error(e),
         })
