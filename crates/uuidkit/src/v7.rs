@@ -337,7 +337,9 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// let r = Reserver::new(MemoryStore::with_record(stored), BlockPolicy::default());
     /// let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
     /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1_645_557_747_000));
-    /// assert!(g.store().status().unwrap().is_safe());
+    /// let status = g.store().status().unwrap();
+    /// assert!(status.is_persisted() && !status.is_safe()); // 5 s ahead of the clock: reported
+    /// assert!(status.to_string().contains("found it 5000 ms ahead"), "{status}");
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn with_store<S2: Reserve<V7State>>(self, store: S2) -> V7Generator<C, R, S2> {
