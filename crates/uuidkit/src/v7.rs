@@ -548,8 +548,85 @@ impl Uuid {
 }
 
 #[cfg(feature = "std")]
+impl Uuid {
+    /// A v7 UUID for the current time (RFC 9562 §5.7), from the process-wide
+    /// generator.
+    ///
+    /// Guarantees: if one call happens-before another (in any threads), the
+    /// second UUID is greater; no two calls in a process return the same UUID.
+    /// Layout: 48-bit Unix milliseconds, a 16-bit counter (Method 1, seeded
+    /// with 15 random bits at each new millisecond, overflow advancing the
+    /// timestamp), then 58 random bits from [`ThreadRng`](crate::ThreadRng).
+    /// If the system clock steps back, the generator keeps its last
+    /// timestamp and counts on (unbounded tolerance: process-wide
+    /// monotonicity is never given up); the timestamp catches up with the
+    /// clock when the clock passes it again: this function cannot return
+    /// an error, so it holds, however far the clock went back (the
+    /// configurable [`V7Generator`](crate::V7Generator) reports instead).
+    /// A forked child moves on to the next millisecond with a freshly
+    /// seeded counter and freshly seeded random bits, so it never walks its
+    /// parent's counter run (one relaxed load and a compare per call see
+    /// the fork).
+    ///
+    /// In memory only, always: it takes no lock, reads no environment
+    /// variable and touches no file. State in stable storage, shared with
+    /// other processes, is the explicit [`state`](crate::state) API's.
+    ///
+    /// On `wasm32-unknown-unknown` (feature `js`) the clock is the host's
+    /// `Date.now()`, whole milliseconds, so the counter orders every
+    /// UUID within one; the seed and random bits come from
+    /// `crypto.getRandomValues`.
+    ///
+    /// ```
+    /// use uuidkit::{Uuid, Version};
+    /// let a = Uuid::now_v7();
+    /// let b = Uuid::now_v7();
+    /// assert!(a < b);
+    /// assert_eq!(a.version(), Some(Version::SortRand));
+    /// ```
+    ///
+    /// # References
+    /// RFC 9562 §5.7 and §6.2 (Method 1).
+    #[inline]
+    pub fn now_v7() -> Uuid {
+        let state = global::reserve(global::now_ms(), 1);
+        global::layout(state, crate::rng::next_u64())
+    }
+
+    /// Fills `out` with v7 UUIDs from the process-wide generator, reading the
+    /// clock once and updating the shared state once: the batch is increasing,
+    /// and ordered with every other [`Uuid::now_v7`] call as that function
+    /// documents.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let mut batch = [Uuid::NIL; 1000];
+    /// Uuid::fill_v7(&mut batch);
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// assert!(batch[999] < Uuid::now_v7());
+    /// ```
+    pub fn fill_v7(out: &mut [Uuid]) {
+        if out.is_empty() {
+            return;
+        }
+        let first = global::reserve(global::now_ms(), out.len() as u64);
+        // The random bits come in large fills (one thread-local access and
+        // one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
+        const CHUNK: usize = 256;
+        let mut randoms = [0u64; CHUNK];
+        for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {
+            let randoms = &mut randoms[..chunk.len()];
+            crate::rng::fill_u64(randoms);
+            let base = first + (chunk_index * CHUNK) as u64;
+            global::lay_out(base, randoms, chunk);
+        }
+    }
+}
+
+#[cfg(feature = "std")]
 pub(crate) mod global {
-    //! The process-wide v7 generator behind [`Uuid::now_v7`].
+    //! The state of the process-wide v7 generator behind [`Uuid::now_v7`]
+    //! and [`Uuid::fill_v7`] (defined above, in this file's `impl Uuid`).
     //!
     //! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
     //! clock, then either moves the word to `(now_ms << 16) | seed` (a new
@@ -599,7 +676,7 @@ pub(crate) mod global {
 
     /// Reserves `n ≥ 1` consecutive state values; returns the first.
     #[inline]
-    fn reserve(now_ms: u64, n: u64) -> u64 {
+    pub(super) fn reserve(now_ms: u64, n: u64) -> u64 {
         if fork::current() != OWNER.load(Ordering::Relaxed) {
             after_fork();
         }
@@ -639,7 +716,7 @@ pub(crate) mod global {
     /// `out[i] = layout(base + i, randoms[i])`, four UUIDs per step with AVX2
     /// where the CPU has it.
     #[inline]
-    fn lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) {
+    pub(super) fn lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) {
         let n = out.len().min(randoms.len());
         let done = crate::arch::v7_lay_out(base, &randoms[..n], &mut out[..n]);
         for i in done..n {
@@ -648,83 +725,8 @@ pub(crate) mod global {
     }
 
     #[inline]
-    fn now_ms() -> u64 {
+    pub(super) fn now_ms() -> u64 {
         (clock::system_now_ns() / 1_000_000).min(crate::MAX_UNIX_TS_MS)
-    }
-
-    impl Uuid {
-        /// A v7 UUID for the current time (RFC 9562 §5.7), from the process-wide
-        /// generator.
-        ///
-        /// Guarantees: if one call happens-before another (in any threads), the
-        /// second UUID is greater; no two calls in a process return the same UUID.
-        /// Layout: 48-bit Unix milliseconds, a 16-bit counter (Method 1, seeded
-        /// with 15 random bits at each new millisecond, overflow advancing the
-        /// timestamp), then 58 random bits from [`ThreadRng`](crate::ThreadRng).
-        /// If the system clock steps back, the generator keeps its last
-        /// timestamp and counts on (unbounded tolerance: process-wide
-        /// monotonicity is never given up); the timestamp catches up with the
-        /// clock when the clock passes it again: this function cannot return
-        /// an error, so it holds, however far the clock went back (the
-        /// configurable [`V7Generator`](crate::V7Generator) reports instead).
-        /// A forked child moves on to the next millisecond with a freshly
-        /// seeded counter and freshly seeded random bits, so it never walks its
-        /// parent's counter run (one relaxed load and a compare per call see
-        /// the fork).
-        ///
-        /// In memory only, always: it takes no lock, reads no environment
-        /// variable and touches no file. State in stable storage, shared with
-        /// other processes, is the explicit [`state`](crate::state) API's.
-        ///
-        /// On `wasm32-unknown-unknown` (feature `js`) the clock is the host's
-        /// `Date.now()`, whole milliseconds, so the counter orders every
-        /// UUID within one; the seed and random bits come from
-        /// `crypto.getRandomValues`.
-        ///
-        /// ```
-        /// use uuidkit::{Uuid, Version};
-        /// let a = Uuid::now_v7();
-        /// let b = Uuid::now_v7();
-        /// assert!(a < b);
-        /// assert_eq!(a.version(), Some(Version::SortRand));
-        /// ```
-        ///
-        /// # References
-        /// RFC 9562 §5.7 and §6.2 (Method 1).
-        #[inline]
-        pub fn now_v7() -> Uuid {
-            let state = reserve(now_ms(), 1);
-            layout(state, rng::next_u64())
-        }
-
-        /// Fills `out` with v7 UUIDs from the process-wide generator, reading the
-        /// clock once and updating the shared state once: the batch is increasing,
-        /// and ordered with every other [`Uuid::now_v7`] call as that function
-        /// documents.
-        ///
-        /// ```
-        /// use uuidkit::Uuid;
-        /// let mut batch = [Uuid::NIL; 1000];
-        /// Uuid::fill_v7(&mut batch);
-        /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
-        /// assert!(batch[999] < Uuid::now_v7());
-        /// ```
-        pub fn fill_v7(out: &mut [Uuid]) {
-            if out.is_empty() {
-                return;
-            }
-            let first = reserve(now_ms(), out.len() as u64);
-            // The random bits come in large fills (one thread-local access and
-            // one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
-            const CHUNK: usize = 256;
-            let mut randoms = [0u64; CHUNK];
-            for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {
-                let randoms = &mut randoms[..chunk.len()];
-                rng::fill_u64(randoms);
-                let base = first + (chunk_index * CHUNK) as u64;
-                lay_out(base, randoms, chunk);
-            }
-        }
     }
 
     #[cfg(test)]
