@@ -113,20 +113,20 @@ fn threads(t: &mut Tally, dir: &Path) {
     };
     t.add(
         sc,
-        "state::now_v7",
-        in_threads(4, 20_000, stored(state::now_v7)),
+        "state::stored_v7",
+        in_threads(4, 20_000, stored(state::stored_v7)),
         true,
     );
     t.add(
         sc,
-        "state::now_v6",
-        in_threads(4, 20_000, stored(state::now_v6)),
+        "state::stored_v6",
+        in_threads(4, 20_000, stored(state::stored_v6)),
         true,
     );
     t.add(
         sc,
-        "state::now_v1",
-        in_threads(4, 20_000, stored(state::now_v1)),
+        "state::stored_v1",
+        in_threads(4, 20_000, stored(state::stored_v1)),
         false,
     );
     state::release();
@@ -217,11 +217,11 @@ fn pre_fork(t: &mut Tally, dir: &Path) {
     let mut v7 = V7Generator::new(SystemClock, ThreadRng);
     fork("V7Generator", true, &mut || v7.generate().expect("v7"));
     state::configure(StateConfig::new(dir.join("fork-state")));
-    fork("state::now_v7", true, &mut || {
-        state::now_v7().expect("v7").0
+    fork("state::stored_v7", true, &mut || {
+        state::stored_v7().expect("v7").0
     });
-    fork("state::now_v1", false, &mut || {
-        state::now_v1().expect("v1").0
+    fork("state::stored_v1", false, &mut || {
+        state::stored_v1().expect("v1").0
     });
     state::release();
 }

@@ -52,7 +52,7 @@
 //!
 //! # Process-wide generators
 //!
-//! [`now_v1`], [`now_v6`] and [`now_v7`] use process-wide generators bound to
+//! [`stored_v1`], [`stored_v6`] and [`stored_v7`] use process-wide generators bound to
 //! the store set by [`configure`] (by default the file at
 //! [`FileStore::default_path`]), and return the status with each UUID. Call
 //! [`release`] before exiting to give back the unused tails of their blocks.
@@ -112,7 +112,7 @@ use std::sync::{Arc, Mutex};
 pub use error::{StateError, StateErrorKind};
 pub use file::{ENV_VAR, FileStore, MAX_LOCK_TIMEOUT};
 pub use format::{EARLIER_NODES, GregorianMark, HEADER, StateRecord, V7Mark};
-pub use global::{StateConfig, configure, now_v1, now_v6, now_v7, release};
+pub use global::{StateConfig, configure, release, stored_v1, stored_v6, stored_v7};
 pub use lease::{GregorianLease, V7Lease};
 pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
 pub use status::Status;
