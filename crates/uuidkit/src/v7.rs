@@ -82,6 +82,7 @@ impl Default for V7Method {
 pub struct V7Builder {
     method: V7Method,
     options: CounterOptions,
+    start_ms: u64,
 }
 
 impl Default for V7Builder {
@@ -163,6 +164,29 @@ impl V7Builder {
         self
     }
 
+    /// Starts time at the Unix millisecond `unix_ts_ms`: the clock's zero
+    /// stands for it, so the timestamp is `unix_ts_ms` plus the clock's
+    /// reading. With a [`ManualClock`](crate::ManualClock) standing at a
+    /// sub-millisecond offset this makes UUIDs "at" a given time anywhere in
+    /// the 48-bit range (to the year 10889, past the year 2554 where a
+    /// nanosecond clock in a `u64` ends), with the counter and rollover
+    /// working as at the real time. Default 0 (the clock reads Unix time).
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, MAX_UNIX_TS_MS};
+    /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(0), ThreadRng)?;
+    /// let (a, b) = (g.generate()?, g.generate()?);
+    /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(MAX_UNIX_TS_MS), Some(MAX_UNIX_TS_MS)));
+    /// assert!(a < b);
+    /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(1_000_000), ThreadRng)?;
+    /// assert_eq!(g.generate().unwrap_err().kind(), uuidkit::GenErrorKind::TimestampOutOfRange);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn start_ms(mut self, unix_ts_ms: u64) -> V7Builder {
+        self.start_ms = unix_ts_ms;
+        self
+    }
+
     /// Checks the configuration and makes the generator.
     ///
     /// # Errors
@@ -229,7 +253,9 @@ impl V7Builder {
                 (frac_bits, counter_bits, 0)
             }
         };
-        self.options.spec(frac, counter, inc)
+        let mut spec = self.options.spec(frac, counter, inc)?;
+        spec.start_ms = self.start_ms;
+        Ok(spec)
     }
 }
 
@@ -302,6 +328,7 @@ impl V7Generator<(), ()> {
         V7Builder {
             method: V7Method::Counter { bits: 42 },
             options: CounterOptions::DEFAULT,
+            start_ms: 0,
         }
     }
 }

@@ -34,6 +34,9 @@ pub(crate) struct EngineSpec {
     pub rollover: RolloverPolicy,
     pub clock_back: ClockBackPolicy,
     pub tolerance_ns: u64,
+    /// The Unix millisecond the clock's zero stands for (0: the clock reads
+    /// Unix time).
+    pub start_ms: u64,
 }
 
 /// The settings a counter-based builder shares: guard bits and the rollover
@@ -82,6 +85,7 @@ impl CounterOptions {
             rollover: self.rollover,
             clock_back: self.clock_back,
             tolerance_ns: self.tolerance_ns,
+            start_ms: 0,
         })
     }
 }
@@ -135,7 +139,7 @@ impl Engine {
     /// The tick (timestamp at the engine's precision) of `unix_ns`.
     #[inline]
     fn tick_of(&self, unix_ns: u64) -> Result<u64, GenError> {
-        let ms = unix_ns / NS_PER_MS;
+        let ms = (unix_ns / NS_PER_MS).saturating_add(self.spec.start_ms);
         if ms > MAX_MS {
             return Err(GenError::new(GenErrorKind::TimestampOutOfRange, MAX_MS, ms));
         }
@@ -144,10 +148,10 @@ impl Engine {
         Ok((ms << f) | frac)
     }
 
-    /// The start of `tick` in Unix nanoseconds (for error messages).
+    /// The start of `tick` as a clock reading in nanoseconds (for error messages).
     fn ns_of(&self, tick: u64) -> u64 {
         let f = self.spec.frac_bits;
-        let ms = tick >> f;
+        let ms = (tick >> f).saturating_sub(self.spec.start_ms);
         let frac = tick & ((1 << f) - 1);
         ms.saturating_mul(NS_PER_MS)
             .saturating_add((frac * NS_PER_MS) >> f)
@@ -469,6 +473,7 @@ mod tests {
             rollover: RolloverPolicy::AdvanceTimestamp,
             clock_back: ClockBackPolicy::Reset,
             tolerance_ns: DEFAULT_TOLERANCE_NS,
+            start_ms: 0,
         }
     }
 

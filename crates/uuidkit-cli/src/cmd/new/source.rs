@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS, ManualClock,
-    NodeSlot, SystemClock, ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator,
-    V7Generator, V7Method, V8Distributed, V8TimeGenerator,
+    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, ManualClock, NodeSlot, SystemClock,
+    ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method,
+    V8Distributed, V8TimeGenerator,
 };
 
 use super::rng::GenRng;
@@ -131,30 +131,6 @@ fn method(method: Option<MethodArg>) -> V7Method {
     }
 }
 
-/// v7 at a fixed time: a generator on a clock standing at the time's offset
-/// within its millisecond, whose UUIDs are moved forward by the time's whole
-/// milliseconds. The counter (and a rollover onto the next millisecond) works
-/// as at the real time, and the whole 48-bit range is reachable, including
-/// the part after 2554 that nanoseconds in a `u64` clock cannot express.
-struct FixedV7 {
-    inner: V7Generator<ManualClock, ThreadRng>,
-    base_ms: u64,
-}
-
-impl Generator for FixedV7 {
-    fn generate(&mut self) -> Result<Uuid, GenError> {
-        let u = self.inner.generate()?;
-        let offset_ms = u.unix_ts_ms().unwrap_or(0);
-        let ms = self.base_ms.saturating_add(offset_ms);
-        if ms > MAX_UNIX_TS_MS {
-            return Err(GenError::timestamp_out_of_range(MAX_UNIX_TS_MS, ms));
-        }
-        Ok(Uuid::from_u128(
-            (u.as_u128() & !(u128::from(MAX_UNIX_TS_MS) << 80)) | (u128::from(ms) << 80),
-        ))
-    }
-}
-
 /// The name-based UUID of a v3, v5 or v8 plan with a name.
 fn name_based(plan: &NewPlan) -> Option<Uuid> {
     let (ns, name) = plan.name.as_ref()?;
@@ -180,13 +156,18 @@ fn v7(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>,
         (Some(at), _, _) => {
             // A fixed time: the clock stands still, the counter orders the batch.
             // hiargs checked that `at` is in the v7 range.
+            // The clock stands at the offset within the millisecond; the
+            // generator's time starts at the millisecond, so the whole 48-bit
+            // range is reachable (past the end of a nanosecond clock in 2554).
             let ms = time::to_unix_ms(at, false).map_err(Error::Usage)?;
             let within_ms = (at - time::from_unix_ms(ms)) as u64;
             let clock = ManualClock::new(within_ms);
-            Box::new(FixedV7 {
-                inner: builder.build(clock, ThreadRng).map_err(gen_error)?,
-                base_ms: ms,
-            })
+            Box::new(
+                builder
+                    .start_ms(ms)
+                    .build(clock, ThreadRng)
+                    .map_err(gen_error)?,
+            )
         }
         (None, Some(r), _) => Box::new(
             builder
