@@ -207,6 +207,14 @@ fn pre_fork(t: &mut Tally, dir: &Path) {
     fork("V1Generator (node given)", false, &mut || {
         v1n.generate().expect("v1")
     });
+    let frozen = ManualClock::new(1_700_000_000_000_000_000).with_resolution(1_000_000_000);
+    let mut v1f = V1Generator::builder()
+        .node(NODE)
+        .build(frozen, ThreadRng)
+        .expect("v1");
+    fork("V1Generator (node given, frozen clock)", false, &mut || {
+        v1f.generate().expect("v1")
+    });
     let mut v6 = V6Generator::builder()
         .node(NODE)
         .build(CoarseClock::new(), ThreadRng)
@@ -443,9 +451,12 @@ fn cli(t: &mut Tally, dir: &Path) {
 fn negative_control(t: &mut Tally) {
     uuidkit::__test_only::disable_fork_detection();
     let _ = Uuid::new_v4();
+    // A clock that stands still (1 s resolution): parent and children would
+    // walk the same ticks from the same last timestamp, deterministically.
+    let frozen = ManualClock::new(1_700_000_000_000_000_000).with_resolution(1_000_000_000);
     let mut v1 = V1Generator::builder()
         .node(NODE)
-        .build(CoarseClock::new(), ThreadRng)
+        .build(frozen, ThreadRng)
         .expect("v1");
     let _ = v1.generate();
     for (name, sets) in [
@@ -454,7 +465,7 @@ fn negative_control(t: &mut Tally) {
             fork_and_collect(4, |_| (0..20_000).map(|_| Uuid::new_v4()).collect()),
         ),
         (
-            "V1Generator (node given)",
+            "V1Generator (node given, frozen clock)",
             fork_and_collect(4, |_| {
                 (0..20_000).map(|_| v1.generate().expect("v1")).collect()
             }),
