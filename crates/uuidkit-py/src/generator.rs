@@ -1,11 +1,11 @@
 //! `uuidkit.V7Generator`: a v7 generator with the RFC 9562 §6.2 method chosen.
 
-use std::sync::{Mutex, PoisonError};
-
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V7Generator as Inner, V7Method};
+use uuidkit::{
+    ForkSafeMutex, Generator, SystemClock, ThreadRng, Uuid, V7Generator as Inner, V7Method,
+};
 
 use crate::convert::{UuidType, list};
 use crate::stdlib::gen_error;
@@ -59,7 +59,7 @@ fn parse_method(
 /// bits are freshly seeded.
 #[pyclass(module = "uuidkit", frozen)]
 pub struct V7Generator {
-    inner: Mutex<Inner<SystemClock, ThreadRng>>,
+    inner: ForkSafeMutex<Inner<SystemClock, ThreadRng>>,
     method: String,
 }
 
@@ -68,7 +68,7 @@ impl V7Generator {
         &self,
         f: impl FnOnce(&mut Inner<SystemClock, ThreadRng>) -> Result<T, uuidkit::GenError>,
     ) -> PyResult<T> {
-        let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut g = self.inner.lock();
         f(&mut g).map_err(gen_error)
     }
 }
@@ -89,7 +89,7 @@ impl V7Generator {
             .build(SystemClock, ThreadRng)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(V7Generator {
-            inner: Mutex::new(inner),
+            inner: ForkSafeMutex::new(inner),
             method: method.to_owned(),
         })
     }

@@ -1,12 +1,12 @@
 //! The standard `uuid` module's generators, with its signatures (CPython 3.14's
 //! for `uuid6`, `uuid7` and `uuid8`) and semantics, over uuidkit's.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
-
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rand_core::Rng;
-use uuidkit::{CoarseClock, GenError, Generator, ThreadRng, Uuid, V1Generator, V6Generator};
+use uuidkit::{
+    CoarseClock, ForkSafeMutex, GenError, Generator, ThreadRng, Uuid, V1Generator, V6Generator,
+};
 
 use crate::convert::{UuidType, name_bytes};
 
@@ -15,14 +15,11 @@ pub fn gen_error(e: GenError) -> PyErr {
     PyRuntimeError::new_err(e.to_string())
 }
 
-/// Locks a process-wide generator. A panic cannot happen while one is held
-/// (generation reports errors as values), so poisoning is ignored.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-static V1: Mutex<Option<V1Generator<CoarseClock, ThreadRng>>> = Mutex::new(None);
-static V6: Mutex<Option<V6Generator<CoarseClock, ThreadRng>>> = Mutex::new(None);
+/// The process-wide generators. Fork-safe locks: a child forked while
+/// another thread (one that holds no interpreter lock, or a free-threaded
+/// build's) is inside a call finds them free.
+static V1: ForkSafeMutex<Option<V1Generator<CoarseClock, ThreadRng>>> = ForkSafeMutex::new(None);
+static V6: ForkSafeMutex<Option<V6Generator<CoarseClock, ThreadRng>>> = ForkSafeMutex::new(None);
 
 /// `value & mask` with Python's semantics (any int, negative ones too), as
 /// the standard module truncates `clock_seq`, `node` and the `uuid8` fields.
@@ -58,7 +55,8 @@ pub fn uuid1<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let node = node.map(node_arg).transpose()?;
     let clock_seq = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
-    let u = lock(&V1)
+    let u = V1
+        .lock()
         .get_or_insert_with(V1Generator::system)
         .generate()
         .map_err(gen_error)?;
@@ -103,7 +101,8 @@ pub fn uuid6<'py>(
             [b[2], b[3], b[4], b[5], b[6], b[7]]
         });
     let clock_seq = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
-    let u = lock(&V6)
+    let u = V6
+        .lock()
         .get_or_insert_with(V6Generator::system)
         .generate()
         .map_err(gen_error)?;

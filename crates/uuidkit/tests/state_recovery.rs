@@ -41,7 +41,10 @@ fn good_file() -> String {
 /// them and the status of the first reservation.
 fn v7_run(path: &Path, clock: &ManualClock, n: usize) -> (Vec<Uuid>, uuidkit::state::Status) {
     let r = Reserver::new(FileStore::new(path), BlockPolicy::default());
-    let mut g = V7Generator::new(clock, ThreadRng).with_store(r.lease_v7());
+    let mut g = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(clock, ThreadRng)
+        .unwrap();
     let first = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     let mut out = vec![first];
@@ -127,7 +130,10 @@ fn bad_file_gives_v1_a_random_clock_sequence_and_is_repaired() {
     fs::write(&path, b"uuidkit-state 1\nv1.hwm 1\n").unwrap(); // no checksum: truncated
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
-    let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    let mut g = V1Generator::builder()
+        .store(r.lease_v1())
+        .build(&clock, ThreadRng)
+        .unwrap();
     let u = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     assert_eq!(
@@ -162,7 +168,10 @@ fn a_directory_at_the_path_is_refused_and_state_stays_in_process() {
     fs::create_dir(&path).unwrap();
     let clock = ManualClock::new(T0);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
-    let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut g = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
     let mut last = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     let w = status.write_error().unwrap();
@@ -196,8 +205,14 @@ fn unwritable_parent_is_a_regular_file() {
     let path = blocker.join("state");
     let clock = ManualClock::new(T0);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
-    let mut a = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
-    let mut b = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut a = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
+    let mut b = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
     let x = a.generate().unwrap();
     let status = a.store().status().cloned().unwrap();
     assert!(!status.is_safe() && !status.is_persisted());
@@ -268,7 +283,10 @@ fn read_only_directory_honours_the_file_and_recovers() {
         fs::remove_dir_all(&dir).unwrap();
         return;
     }
-    let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut g = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
     let first = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     assert!(
@@ -298,7 +316,10 @@ fn read_only_directory_honours_the_file_and_recovers() {
 
     // Writable again: the next reservation persists, covering what was issued in memory.
     clock.advance(6_000_000_000);
-    let mut h = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut h = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
     let next = h.generate().unwrap();
     assert!(next > last);
     assert!(h.store().status().cloned().unwrap().is_safe());
@@ -324,9 +345,18 @@ fn a_held_lock_is_waited_for_once_per_store() {
     let r = Reserver::new(store, BlockPolicy::default());
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let start = std::time::Instant::now();
-    let mut v1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
-    let mut v6 = uuidkit::V6Generator::new(&clock, ThreadRng).with_store(r.lease_v6());
-    let mut v7 = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut v1 = V1Generator::builder()
+        .store(r.lease_v1())
+        .build(&clock, ThreadRng)
+        .unwrap();
+    let mut v6 = uuidkit::V6Generator::builder()
+        .store(r.lease_v6())
+        .build(&clock, ThreadRng)
+        .unwrap();
+    let mut v7 = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
     for _ in 0..20 {
         // Each round moves past the 100 ms block: 60 reservations in all.
         v1.generate().unwrap();
