@@ -23,7 +23,7 @@ use crate::{DaemonError, DaemonErrorKind};
 /// use uiapd::control::SpaceText;
 /// use uiapd::store::StoredClaim;
 ///
-/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
+/// let c = StoredClaim { id: 1, domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
 ///                       proxy: false, owner: 0, renew: false, expires_at: Some(1_700_000_060),
 ///                       origin: None };
 /// assert!(c.ended_by(1_700_000_060));
@@ -67,7 +67,7 @@ impl StoredClaim {
     /// use uiapd::control::SpaceText;
     /// use uiapd::store::StoredClaim;
     ///
-    /// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
+    /// let c = StoredClaim { id: 1, domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
     ///                       proxy: false, owner: 0, renew: true, expires_at: None, origin: None };
     /// assert!(!c.ended_by(u64::MAX));
     /// ```
@@ -329,7 +329,7 @@ mod tests {
             next_id: 3,
             claims: vec![StoredClaim {
                 id: 2,
-                domain: "fff:0:0:1".into(),
+                domain: "fff:0:1:0".into(),
                 space: SpaceText::Range("01-02".into()),
                 lifetime: 60,
                 proxy: true,

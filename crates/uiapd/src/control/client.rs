@@ -248,7 +248,7 @@ pub struct HeldClaim {
 /// ```no_run
 /// use uiapd::control::{hold, EventKind, Hold, Request, SpaceText};
 ///
-/// let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+/// let request = Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("c0a8".into()),
 ///                                lifetime: 60, proxy: false, renew: true };
 /// let Hold::Held(mut claim) = hold("/run/uiapd/control.sock".as_ref(), &request, None)? else {
 ///     return Ok(());
@@ -276,7 +276,7 @@ pub fn hold(path: &Path, request: &Request, limit: Option<Duration>) -> Result<H
 /// ```no_run
 /// use uiapd::control::{hold_while_connected, Hold, Request, SpaceText};
 ///
-/// let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+/// let request = Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("c0a8".into()),
 ///                                lifetime: 60, proxy: false, renew: true };
 /// if let Hold::Held(claim) = hold_while_connected("/run/uiapd/control.sock".as_ref(), &request, None)? {
 ///     assert_eq!(claim.claim().state, "held");
@@ -333,7 +333,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiapd::control::{hold, Hold, Request, SpaceText};
-    /// # let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
+    /// # let request = Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
     /// if let Hold::Held(claim) = hold("/run/uiapd/control.sock".as_ref(), &request, None)? {
     ///     assert!(claim.id() > 0);
     /// }
@@ -347,7 +347,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiapd::control::{hold, Hold, Request, SpaceText};
-    /// # let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
+    /// # let request = Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
     /// if let Hold::Held(claim) = hold("/run/uiapd/control.sock".as_ref(), &request, None)? {
     ///     assert_eq!(claim.claim().state, "held");
     /// }
@@ -361,7 +361,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiapd::control::{hold, Hold, Request, SpaceText};
-    /// # let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
+    /// # let request = Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
     /// if let Hold::Held(claim) = hold("/run/uiapd/control.sock".as_ref(), &request, None)? {
     ///     println!("{}", claim.reason().unwrap_or("claimed on the network"));
     /// }
@@ -382,7 +382,7 @@ impl HeldClaim {
     /// ```no_run
     /// # use std::time::Duration;
     /// # use uiapd::control::{hold, Hold, Request, SpaceText};
-    /// # let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: true };
+    /// # let request = Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: true };
     /// if let Hold::Held(mut claim) = hold("/run/uiapd/control.sock".as_ref(), &request, None)? {
     ///     assert!(claim.next_event(Some(Duration::from_millis(1)))?.is_none());
     /// }
@@ -412,7 +412,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiapd::control::{hold, Hold, Request, SpaceText};
-    /// # let request = Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
+    /// # let request = Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()), lifetime: 60, proxy: false, renew: false };
     /// if let Hold::Held(claim) = hold("/run/uiapd/control.sock".as_ref(), &request, None)? {
     ///     claim.release()?;
     /// }

@@ -15,7 +15,7 @@
 //!
 //! | request | meaning |
 //! |---|---|
-//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false}` | claim a space; `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite), `proxy` (default false) and `renew` (default false: defended for `lifetime`, then expired; true: renewed before it ends, for as long as the daemon runs: docs/uiap-design.md D32) are optional |
+//! | `{"op":"claim","domain":"fff:0:1:0","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false}` | claim a space; `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite), `proxy` (default false) and `renew` (default false: defended for `lifetime`, then expired; true: renewed before it ends, for as long as the daemon runs: docs/uiap-design.md D32) are optional |
 //! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28); also forgets an ended (`lost`, `expired`) claim |
 //! | `{"op":"list"}` | the claims held, in progress, or ended and not yet released |
 //! | `{"op":"status"}` | device ID, participating interfaces, counters, receive buffers, proxied claims |
@@ -51,10 +51,10 @@
 //!   Anything the client writes on a watching connection is ignored; a client that does not read its events is
 //!   disconnected rather than allowed to hold them back (the end of the stream says events may be missing).
 //!
-//! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false,"state":"held","expires_in":3599}`
+//! where `CLAIM` is `{"id":1,"domain":"fff:0:1:0","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false,"state":"held","expires_in":3599}`
 //! (`state`: `claiming`, `held`, `conflicted`, `lost`, `expired`, or in a claim's answer `denied`;
 //! `expires_in`: whole seconds left of a held claim's lifetime, absent for an infinite one),
-//! and `PROXY` is `{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}`.
+//! and `PROXY` is `{"origin":"0000000000000009","domain":"fff:0:1:0","space":{"uid":"07"},"expires_in":600}`.
 //!
 //! A request is one line of at most [`MAX_REQUEST_LINE`] bytes of UTF-8 (docs/uiap-design.md D25):
 //! a longer line is answered with an error and the connection closed; a malformed line is
@@ -89,8 +89,8 @@ fn default_lifetime() -> u32 {
 /// ```
 /// use uiapd::control::{Request, SpaceText};
 ///
-/// let r: Request = serde_json::from_str(r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"}}"#)?;
-/// assert_eq!(r, Request::Claim { domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+/// let r: Request = serde_json::from_str(r#"{"op":"claim","domain":"fff:0:1:0","space":{"uid":"c0a8"}}"#)?;
+/// assert_eq!(r, Request::Claim { domain: "fff:0:1:0".into(), space: SpaceText::Uid("c0a8".into()),
 ///                                lifetime: 3600, proxy: false, renew: false });
 /// assert_eq!(serde_json::to_string(&Request::List)?, r#"{"op":"list"}"#);
 /// Ok::<(), serde_json::Error>(())
@@ -223,7 +223,7 @@ impl SpaceText {
     /// use uiapd::control::SpaceText;
     /// use uiap::space::{DomainId, Uid, UidSpace};
     ///
-    /// let did: DomainId = "fff:0:0:1".parse()?;
+    /// let did: DomainId = "fff:0:1:0".parse()?;
     /// let space = SpaceText::Uid("abc".into()).parse(&did)?;
     /// assert_eq!(space, UidSpace::Unique(Uid::new(&[0xab, 0xc0], 12)?));
     /// let err = SpaceText::Range("02-01".into()).parse(&did).unwrap_err();
@@ -287,10 +287,10 @@ impl std::fmt::Display for SpaceText {
 /// ```
 /// use uiapd::control::{ClaimView, SpaceText};
 ///
-/// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+/// let c = ClaimView { id: 1, domain: "fff:0:1:0".into(), space: SpaceText::Uid("c0a8".into()),
 ///                     lifetime: 60, proxy: false, renew: false, state: "held".into(), expires_in: Some(59) };
 /// assert_eq!(serde_json::to_string(&c)?,
-///     r#"{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":60,"proxy":false,"renew":false,"state":"held","expires_in":59}"#);
+///     r#"{"id":1,"domain":"fff:0:1:0","space":{"uid":"c0a8"},"lifetime":60,"proxy":false,"renew":false,"state":"held","expires_in":59}"#);
 /// Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -383,7 +383,7 @@ impl std::fmt::Display for EventKind {
 /// ```
 /// use uiapd::control::{ClaimEvent, ClaimView, EventKind, SpaceText};
 ///
-/// let claim = ClaimView { id: 3, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()),
+/// let claim = ClaimView { id: 3, domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()),
 ///                         lifetime: 60, proxy: false, renew: true, state: "lost".into(), expires_in: None };
 /// let e = ClaimEvent { id: 3, kind: EventKind::Lost, reason: Some("denied".into()), claim };
 /// let text = serde_json::to_string(&e)?;
@@ -458,7 +458,7 @@ pub struct StatusView {
 /// use uiapd::control::{ProxyView, SpaceText};
 ///
 /// let p: ProxyView = serde_json::from_str(
-///     r#"{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}"#)?;
+///     r#"{"origin":"0000000000000009","domain":"fff:0:1:0","space":{"uid":"07"},"expires_in":600}"#)?;
 /// assert_eq!(p.space, SpaceText::Uid("07".into()));
 /// assert_eq!(p.expires_in, 600);
 /// Ok::<(), serde_json::Error>(())
@@ -581,7 +581,7 @@ impl Response {
     /// ```
     /// use uiapd::control::{ClaimView, Response, SpaceText};
     ///
-    /// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()),
+    /// let c = ClaimView { id: 1, domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()),
     ///                     lifetime: 60, proxy: false, renew: false, state: "held".into(), expires_in: None };
     /// assert_eq!(Response::claim("claimed", c).result.as_deref(), Some("claimed"));
     /// ```
@@ -615,8 +615,8 @@ mod tests {
 
     #[test]
     fn uid_text_left_and_right() {
-        let left: DomainId = "fff:0:0:1".parse().unwrap();
-        let right = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 0x81]);
+        let left: DomainId = "fff:0:1:0".parse().unwrap();
+        let right = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0x80]);
         assert_eq!(right.justification(), Justification::Right);
         let l = SpaceText::Uid("abc".into()).parse(&left).unwrap();
         assert_eq!(l, UidSpace::Unique(Uid::new(&[0xab, 0xc0], 12).unwrap()));
@@ -633,7 +633,7 @@ mod tests {
 
     #[test]
     fn bad_text_is_located() {
-        let did: DomainId = "fff:0:0:1".parse().unwrap();
+        let did: DomainId = "fff:0:1:0".parse().unwrap();
         let e = SpaceText::Uid("c0g8".into()).parse(&did).unwrap_err();
         assert_eq!(
             e.message(),
