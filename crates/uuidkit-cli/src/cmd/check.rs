@@ -19,10 +19,13 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
     let mut out = super::stdout();
     let mut invalid = 0u64;
     input::for_each(&args.uuids, &mut out, |out, item| {
-        if let Err(e) = crate::text::read(item.bytes, args.from, args.strict) {
+        let read = item
+            .text()
+            .and_then(|t| crate::text::read(t, args.from, args.strict));
+        if let Err(e) = read {
             invalid += 1;
             if !args.quiet {
-                let report = report(&item.label(), item.bytes, &e);
+                let report = report(&item.label(), item.bytes, item.len, &e);
                 for line in report.lines() {
                     out.line(line.as_bytes())?;
                 }
@@ -40,9 +43,10 @@ pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
 
 /// The report for one invalid input: the error, the input (escaped, and cut
 /// around the error if long), and a caret under the offending character when
-/// the error has a position.
-pub fn report(label: &str, text: &[u8], e: &InputError) -> String {
-    let shown = input::echo(text, e.position());
+/// the error has a position. `len` is the input's whole length (more than
+/// `text.len()` when only its start was kept).
+pub fn report(label: &str, text: &[u8], len: usize, e: &InputError) -> String {
+    let shown = input::echo(text, e.position(), len);
     let mut s = match shown.cut {
         None => format!("{label}: {e}\n    {}\n", shown.shown),
         Some(len) => format!(
@@ -60,12 +64,12 @@ pub fn report(label: &str, text: &[u8], e: &InputError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use uuidkit::Uuid;
 
     #[test]
     fn caret_under_the_bad_character() {
-        let e = InputError::Hex(Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err());
-        let r = report("line 3", b"f81d4fae-gdec-11d0-a765-00a0c91e6bf6", &e);
+        let text = b"f81d4fae-gdec-11d0-a765-00a0c91e6bf6";
+        let e = crate::text::read(text, None, false).unwrap_err();
+        let r = report("line 3", text, text.len(), &e);
         let lines: Vec<&str> = r.lines().collect();
         assert!(lines[0].starts_with("line 3: "), "{r}");
         assert_eq!(lines[1], "    f81d4fae-gdec-11d0-a765-00a0c91e6bf6");
@@ -74,9 +78,9 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped_and_counted() {
-        let e = input::echo(b"a\tb", Some(2));
+        let e = input::echo(b"a\tb", Some(2), 3);
         assert_eq!((e.shown.as_str(), e.column), ("a\\tb", Some(3)));
-        let e = input::echo("é-x".as_bytes(), Some(3));
+        let e = input::echo("é-x".as_bytes(), Some(3), 4);
         assert_eq!(e.column, Some(2));
     }
 }

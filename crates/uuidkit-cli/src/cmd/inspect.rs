@@ -22,7 +22,10 @@ pub fn run(args: &InspectArgs) -> Result<Outcome, Error> {
     let mut invalid = false;
     let mut first = true;
     input::for_each(&args.uuids, &mut out, |out, item| {
-        match crate::text::read(item.bytes, args.from, false) {
+        match item
+            .text()
+            .and_then(|t| crate::text::read(t, args.from, false))
+        {
             Ok(u) => {
                 let d = describe(&u);
                 if args.json {

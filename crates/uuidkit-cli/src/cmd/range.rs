@@ -6,21 +6,20 @@
 //! exactly the v7 UUIDs generated in [START, END].
 
 use crate::error::{Error, Outcome};
-use crate::flags::RangeArgs;
+use crate::flags::RangePlan;
 use crate::time;
 
 /// Runs `range`.
-pub fn run(args: &RangeArgs) -> Result<Outcome, Error> {
-    let prefix = crate::text::prefix_for(args.format, args.prefix.as_ref())?;
-    let (lo, hi) = bounds(args.start.0, args.end.0)?;
-    let mut out = super::stdout().with_prefix(&prefix);
-    if let Some(column) = &args.sql {
-        out.line(sql(&column.0, lo, hi, args.upper).as_bytes())?;
+pub fn run(plan: &RangePlan) -> Result<Outcome, Error> {
+    let (lo, hi) = bounds(plan.start, plan.end)?;
+    let mut out = super::stdout().with_prefix(&plan.prefix);
+    if let Some(column) = &plan.sql {
+        out.line(sql(&column.0, lo, hi, plan.upper).as_bytes())?;
         out.flush()?;
         return Ok(Outcome::Success);
     }
     for u in [lo, hi] {
-        out.uuid(&u, args.format, args.upper)?;
+        out.uuid(&u, plan.format, plan.upper)?;
     }
     out.flush()?;
     Ok(Outcome::Success)

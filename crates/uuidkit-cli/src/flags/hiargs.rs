@@ -2,13 +2,14 @@
 //! shorthands mapped onto `new`. Every rejection is a usage error (exit 2) that
 //! names the flag and says where it applies.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use uuidkit::Uuid;
 
 use super::{
-    CheckArgs, Cli, Command, Compat, ConvertArgs, Format, HashArg, InspectArgs, Kind, MethodArg,
-    NewArgs, NodeArg, NodeBits, PyKind, RangeArgs,
+    CheckArgs, Cli, Command, Compat, ConvertArgs, ConvertTarget, ConvertTo, Format, HashArg,
+    InspectArgs, Kind, MethodArg, NewArgs, NodeArg, NodeBits, PyKind, RangeArgs, SqlColumn,
 };
 use crate::error::Error;
 use crate::time::Nanos;
@@ -23,9 +24,9 @@ pub enum Mode {
     /// Validate UUIDs.
     Check(CheckArgs),
     /// Convert UUIDs.
-    Convert(ConvertArgs),
+    Convert(ConvertPlan),
     /// v7 bounds for a time range.
-    Range(RangeArgs),
+    Range(RangePlan),
     /// A completion script.
     Completions(clap_complete::Shell),
     /// The man page of uuidkit or of a subcommand.
@@ -92,8 +93,8 @@ impl Mode {
             Some(Command::New(args)) => Mode::New(NewPlan::from_new(args)?),
             Some(Command::Inspect(a)) => Mode::Inspect(a),
             Some(Command::Check(a)) => Mode::Check(a),
-            Some(Command::Convert(a)) => Mode::Convert(a),
-            Some(Command::Range(a)) => Mode::Range(a),
+            Some(Command::Convert(a)) => Mode::Convert(ConvertPlan::from_args(a)?),
+            Some(Command::Range(a)) => Mode::Range(RangePlan::from_args(a)?),
             Some(Command::Completions(a)) => Mode::Completions(a.shell),
             Some(Command::Man(a)) => Mode::Man(a.command),
             None => Mode::New(NewPlan::from_compat(cli.compat)?),
@@ -103,6 +104,110 @@ impl Mode {
 
 fn usage(msg: impl Into<String>) -> Error {
     Error::Usage(msg.into())
+}
+
+/// A validated `convert`.
+#[derive(Debug, Clone)]
+pub struct ConvertPlan {
+    /// The version to convert to, if any.
+    pub to: Option<ConvertTo>,
+    /// The output form.
+    pub format: Format,
+    /// Uppercase hex.
+    pub upper: bool,
+    /// The TypeID prefix as given (`-f typeid`); `None` if not given, so
+    /// that an input TypeID's prefix is not dropped unsaid.
+    pub prefix: Option<String>,
+    /// The input form, if named.
+    pub from: Option<Format>,
+    /// The inputs given as arguments.
+    pub uuids: Vec<OsString>,
+}
+
+impl ConvertPlan {
+    fn from_args(a: ConvertArgs) -> Result<ConvertPlan, Error> {
+        let (to, format) = convert_target(a.to, a.format)?;
+        check_upper(format, a.upper)?;
+        let prefix = a
+            .prefix
+            .as_ref()
+            .map(|p| crate::text::prefix_for(format, Some(p)))
+            .transpose()?;
+        Ok(ConvertPlan {
+            to,
+            format,
+            upper: a.upper,
+            prefix,
+            from: a.from,
+            uuids: a.uuids,
+        })
+    }
+}
+
+/// The version to convert to (if any) and the output form, from `--to` and
+/// `-f`; a usage error if they name two different forms.
+fn convert_target(
+    to: Option<ConvertTarget>,
+    format: Option<Format>,
+) -> Result<(Option<ConvertTo>, Format), Error> {
+    match (to, format) {
+        (Some(ConvertTarget::Version(v)), f) => Ok((Some(v), f.unwrap_or_default())),
+        (Some(ConvertTarget::Form(t)), Some(f)) if t != f => Err(usage(format!(
+            "--to {} and -f {} name two output forms: expected one",
+            crate::text::form_name(t),
+            crate::text::form_name(f)
+        ))),
+        (Some(ConvertTarget::Form(f)), _) | (None, Some(f)) => Ok((None, f)),
+        (None, None) => Ok((None, Format::default())),
+    }
+}
+
+/// A validated `range`.
+#[derive(Debug, Clone)]
+pub struct RangePlan {
+    /// Start time, inclusive.
+    pub start: Nanos,
+    /// End time, inclusive.
+    pub end: Nanos,
+    /// The output form.
+    pub format: Format,
+    /// Uppercase hex.
+    pub upper: bool,
+    /// The TypeID prefix (`-f typeid`; empty if none).
+    pub prefix: String,
+    /// The column of `--sql`.
+    pub sql: Option<SqlColumn>,
+}
+
+impl RangePlan {
+    fn from_args(a: RangeArgs) -> Result<RangePlan, Error> {
+        if a.sql.is_none() {
+            check_upper(a.format, a.upper)?;
+        }
+        Ok(RangePlan {
+            start: a.start.0,
+            end: a.end.0,
+            format: a.format,
+            upper: a.upper,
+            prefix: crate::text::prefix_for(a.format, a.prefix.as_ref())?,
+            sql: a.sql,
+        })
+    }
+}
+
+/// `-U` goes only with the forms whose digits have a case: the others are
+/// written one way (base32 and base32hex in upper case, a TypeID in lower
+/// case) or are case-sensitive (base58, base64url).
+fn check_upper(format: Format, upper: bool) -> Result<(), Error> {
+    match format {
+        Format::Canonical | Format::Simple | Format::Braced | Format::Urn => Ok(()),
+        _ if !upper => Ok(()),
+        f => Err(usage(format!(
+            "-U does not apply to -f {}: it applies to the hex forms (canonical, simple, \
+             braced, urn), whose digits may be written in either case",
+            crate::text::form_name(f)
+        ))),
+    }
 }
 
 impl NewPlan {
@@ -119,30 +224,32 @@ impl NewPlan {
         let time_based =
             matches!(k, Kind::V1 | Kind::V6 | Kind::V7) || (k == Kind::V8 && !name_based);
         let kname = kind_name(k);
+        // v8 is two kinds, and the flags that apply depend on which.
+        let kdesc = match (k, name_based) {
+            (Kind::V8, true) => "name-based v8",
+            (Kind::V8, false) => "time-based v8",
+            _ => kname,
+        };
 
         let reject = |flag: &str, present: bool, applies: &str| -> Result<(), Error> {
             if present {
                 Err(usage(format!(
-                    "{flag} does not apply to {kname}: it applies to {applies}"
+                    "{flag} does not apply to {kdesc}: it applies to {applies}"
                 )))
             } else {
                 Ok(())
             }
         };
         if !name_based {
-            let why = "v3, v5 and v8 (name-based)";
+            let why = "v3, v5 and name-based v8";
             reject("--namespace", a.namespace.is_some(), why)?;
             reject("--name", a.name.is_some(), why)?;
             reject("--name-hex", a.name_hex.is_some(), why)?;
             reject("--name-file", a.name_file.is_some(), why)?;
         }
-        reject(
-            "--hash",
-            a.hash.is_some() && k != Kind::V8,
-            "v8 (name-based)",
-        )?;
+        reject("--hash", a.hash.is_some() && k != Kind::V8, "name-based v8")?;
         if !time_based {
-            reject("--at", a.at.is_some(), "v1, v6, v7 and v8 (time-based)")?;
+            reject("--at", a.at.is_some(), "v1, v6, v7 and time-based v8")?;
             reject("--state", a.state.is_some(), "v1, v6 and v7")?;
         }
         let gregorian = matches!(k, Kind::V1 | Kind::V6);
@@ -163,7 +270,7 @@ impl NewPlan {
                 "--at and --state cannot be combined: a fixed time does not advance shared state",
             ));
         }
-        let site = site_plan(&a, gregorian, time_based)?;
+        let site = site_plan(&a, kdesc, gregorian, time_based)?;
 
         let name = if name_based {
             let Some(ns) = a.namespace else {
@@ -183,6 +290,7 @@ impl NewPlan {
         if let Some(t) = a.at {
             check_time_range(k, t.0)?;
         }
+        check_upper(a.format, a.upper)?;
         Ok(NewPlan {
             kind: k,
             count: a.count.0,
@@ -283,8 +391,12 @@ impl NewPlan {
 
 /// `--site-node` and its settings: v1 and v6 (a 48-bit node) and time-based v8 (a
 /// `--node-bits` node in the §6.4 distributed layout); not with a fixed time or a given node.
-fn site_plan(a: &NewArgs, gregorian: bool, time_based: bool) -> Result<Option<SitePlan>, Error> {
-    let kname = kind_name(a.kind);
+fn site_plan(
+    a: &NewArgs,
+    kname: &str,
+    gregorian: bool,
+    time_based: bool,
+) -> Result<Option<SitePlan>, Error> {
     let v8 = a.kind == Kind::V8 && time_based;
     if !a.site_node {
         for (flag, given) in [
@@ -300,7 +412,7 @@ fn site_plan(a: &NewArgs, gregorian: bool, time_based: bool) -> Result<Option<Si
     }
     if !gregorian && !v8 {
         return Err(usage(format!(
-            "--site-node does not apply to {kname}: it applies to v1, v6 and v8 (time-based)"
+            "--site-node does not apply to {kname}: it applies to v1, v6 and time-based v8"
         )));
     }
     if a.node_bits.is_some() && !v8 {
@@ -444,7 +556,7 @@ mod tests {
             "--uiap-control",
             "/tmp/c.sock",
             "--node-domain",
-            "ffe:1:2:3",
+            "ffe:1:2:300",
         ])
         .unwrap();
         let site = p.site.unwrap();
@@ -452,7 +564,7 @@ mod tests {
             (site.bits, site.control),
             (12, PathBuf::from("/tmp/c.sock"))
         );
-        assert_eq!(site.domain.to_string(), "ffe:1:2:3");
+        assert_eq!(site.domain.to_string(), "ffe:1:2:300");
         assert_eq!(
             plan(&["new", "v8", "--site-node"])
                 .unwrap()
@@ -507,10 +619,92 @@ mod tests {
             "--site-node",
         ])
         .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--site-node does not apply to name-based v8: it applies to v1, v6 and time-based v8"
+        );
+    }
+
+    /// A message about v8 says which v8 it is, and where the flag applies.
+    #[test]
+    fn v8_messages_say_which_v8() {
+        let e = plan(&[
+            "new",
+            "v8",
+            "--name",
+            "x",
+            "--namespace",
+            "dns",
+            "--at",
+            "@0",
+        ])
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--at does not apply to name-based v8: it applies to v1, v6, v7 and time-based v8"
+        );
+        let e = plan(&["new", "v8", "--clock-seq", "1"]).unwrap_err();
         assert!(
-            e.to_string().contains("--site-node does not apply to v8"),
+            e.to_string()
+                .starts_with("--clock-seq does not apply to time-based v8"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn to_names_a_version_or_the_output_form() {
+        use ConvertTarget::{Form, Version};
+        let v6 = Some(Version(ConvertTo::V6));
+        assert_eq!(
+            convert_target(None, None).unwrap(),
+            (None, Format::Canonical)
+        );
+        assert_eq!(
+            convert_target(v6, Some(Format::Base58)).unwrap(),
+            (Some(ConvertTo::V6), Format::Base58)
+        );
+        let b32 = Some(Form(Format::Base32));
+        assert_eq!(convert_target(b32, None).unwrap(), (None, Format::Base32));
+        assert_eq!(
+            convert_target(b32, Some(Format::Base32)).unwrap(),
+            (None, Format::Base32)
+        );
+        let e = convert_target(b32, Some(Format::Simple)).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(
+            e.to_string(),
+            "--to base32 and -f simple name two output forms: expected one"
+        );
+    }
+
+    /// `-U` with a form that has one case is a usage error, in every mode
+    /// that writes UUIDs.
+    #[test]
+    fn upper_goes_with_the_hex_forms_only() {
+        for args in [
+            &["new", "v4", "-U", "-f", "base58"][..],
+            &["convert", "-U", "--to", "base64url"],
+            &["convert", "-U", "-f", "typeid"],
+            &["range", "-U", "-f", "base32", "@0", "@0"],
+        ] {
+            let mut v = vec!["uuidkit"];
+            v.extend_from_slice(args);
+            let e = Mode::from_cli(parse_from(v).unwrap()).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            assert!(
+                e.to_string().starts_with("-U does not apply to -f "),
+                "{args:?}: {e}"
+            );
+        }
+        for args in [
+            &["new", "v4", "-U", "-f", "urn"][..],
+            &["convert", "-U", "--to", "v6", "-f", "braced"],
+            &["range", "-U", "--sql", "@0", "@0"],
+        ] {
+            let mut v = vec!["uuidkit"];
+            v.extend_from_slice(args);
+            assert!(Mode::from_cli(parse_from(v).unwrap()).is_ok(), "{args:?}");
+        }
     }
 
     #[test]
