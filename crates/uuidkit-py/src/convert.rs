@@ -152,7 +152,17 @@ pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
     UuidType::get(obj.py())?.value(obj)
 }
 
+/// How many UUIDs [`list`] makes between two chances for other threads to
+/// run: about a millisecond's work, as often as the interpreter itself
+/// offers the lock to a waiting thread.
+const YIELD_EVERY: usize = 16 * 1024;
+
 /// A `list` of `uuid.UUID`s.
+///
+/// The list is allocated at its full length first (a `MemoryError` if it
+/// cannot be), then filled. Every [`YIELD_EVERY`] UUIDs the interpreter is
+/// released for a moment, so that a large batch does not stall the other
+/// threads.
 ///
 /// The cyclic garbage collector is paused while the list is filled: every
 /// UUID is a GC-tracked object, so a million of them would trigger thousands
@@ -171,13 +181,52 @@ pub fn list<'py>(py: Python<'py>, uuids: &[Uuid]) -> PyResult<Bound<'py, pyo3::t
         }
     }
     let t = UuidType::get(py)?;
+    let len = ffi::Py_ssize_t::try_from(uuids.len())
+        .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("list too long"))?;
+    // SAFETY: `PyList_New` returns a new list of `len` empty (NULL) items,
+    // or NULL with the exception set. A list with empty items may be
+    // released and traversed, not handed out: it is returned only when
+    // every item is set.
+    let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))? };
     // SAFETY: as above; `PyGC_Disable` returns whether it was enabled.
     let _resume = Resume(unsafe { ffi::PyGC_Disable() } == 1);
-    let items = uuids
-        .iter()
-        .map(|&u| t.object(py, u))
-        .collect::<PyResult<Vec<_>>>()?;
-    pyo3::types::PyList::new(py, items)
+    for (c, chunk) in uuids.chunks(YIELD_EVERY).enumerate() {
+        if c > 0 {
+            py.detach(|| ());
+        }
+        for (i, &u) in chunk.iter().enumerate() {
+            let item = t.new_raw(py, u);
+            if item.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            let at = (c * YIELD_EVERY + i) as ffi::Py_ssize_t;
+            // SAFETY: `at < len`, the slot is empty, and the list takes over
+            // the new reference `item`.
+            unsafe { set_item(list.as_ptr(), at, item) };
+        }
+    }
+    // SAFETY: `PyList_New` made a list.
+    Ok(unsafe { list.cast_into_unchecked() })
+}
+
+/// Stores `item` in the empty slot `at` of a new `list`, taking over the
+/// reference.
+///
+/// # Safety
+/// `list` is a list from `PyList_New` with `at` below its length and that
+/// slot empty; `item` is an owned reference.
+#[inline]
+unsafe fn set_item(list: *mut ffi::PyObject, at: ffi::Py_ssize_t, item: *mut ffi::PyObject) {
+    // SAFETY: the caller's contract; `PyList_SetItem` cannot fail for an
+    // index in range of a list.
+    #[cfg(not(Py_LIMITED_API))]
+    unsafe {
+        ffi::PyList_SET_ITEM(list, at, item);
+    }
+    #[cfg(Py_LIMITED_API)]
+    unsafe {
+        ffi::PyList_SetItem(list, at, item);
+    }
 }
 
 /// A name as the standard module takes it: `str` (encoded as UTF-8) or bytes.

@@ -9,6 +9,7 @@
 //! `convert.rs` is the one bridge to `uuid.UUID` that every part uses
 //! (`long.rs` makes its `int`).
 
+mod args;
 mod convert;
 mod encoding;
 mod extra;

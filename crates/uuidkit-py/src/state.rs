@@ -68,6 +68,11 @@ impl State {
     #[new]
     #[pyo3(signature = (path, *, block_ms=100))]
     fn new(path: PathBuf, block_ms: u64) -> PyResult<Self> {
+        if let Some(at) = path.to_string_lossy().chars().position(|c| c == '\0') {
+            return Err(PyValueError::new_err(format!(
+                "path: expected no NUL character, found one at position {at}"
+            )));
+        }
         if block_ms == 0 {
             return Err(PyValueError::new_err(
                 "block_ms out of range: expected at least 1, found 0",
