@@ -73,9 +73,12 @@ pub struct Package {
 pub struct CargoTool {
     /// The crate to `cargo install` (`cargo-NAME`, run as `cargo NAME`).
     pub name: &'static str,
-    /// The crate whose version in `Cargo.lock` the tool must have; without
-    /// that crate in the lock file the tool is not needed.
+    /// The crate whose locked version the tool must have.
     pub locked_crate: &'static str,
+    /// The lock files (relative to the workspace root) looked in, in order:
+    /// the first that locks [`locked_crate`](Self::locked_crate) gives the
+    /// version. Without one, the tool is not needed.
+    pub lock_files: &'static [&'static str],
     /// What cannot build without it.
     pub builds: &'static [Build],
 }
@@ -247,8 +250,13 @@ pub struct Outcome {
 }
 
 /// Checks every row, installs what is missing where it can, and says what
-/// is still missing. `lock` is the text of `Cargo.lock`.
-pub fn provision(machine: &Machine, installer: &mut dyn Installer, lock: &str) -> Outcome {
+/// is still missing. `read` gives the text of a file of the workspace (a
+/// lock file) by its path relative to the root, if there is one.
+pub fn provision(
+    machine: &Machine,
+    installer: &mut dyn Installer,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Outcome {
     let absent = |machine: &Machine| -> Vec<&'static Package> {
         PACKAGES
             .iter()
@@ -263,7 +271,11 @@ pub fn provision(machine: &Machine, installer: &mut dyn Installer, lock: &str) -
     }
     let mut tools = Vec::new();
     for tool in CARGO_TOOLS {
-        let Some(version) = locked_version(lock, tool.locked_crate) else {
+        let version = tool
+            .lock_files
+            .iter()
+            .find_map(|f| locked_version(&read(f)?, tool.locked_crate));
+        let Some(version) = version else {
             continue;
         };
         let has = |i: &dyn Installer| {

@@ -24,14 +24,19 @@ pub const PACKAGES: &[Package] = &[
         ]),
         builds: &[],
     },
+    // `psql` on PATH is Debian's wrapper, there without any client: the
+    // client itself is looked for where test-support looks first.
     Package {
         name: "postgresql-client-15",
-        found: Probe::Program("psql"),
+        found: Probe::Path("/usr/lib/postgresql/*/bin/psql"),
         builds: &[],
     },
     Package {
         name: "mariadb-server",
-        found: Probe::Program("mariadbd"),
+        found: Probe::All(&[
+            Probe::Program("mariadbd"),
+            Probe::Program("mariadb-install-db"),
+        ]),
         builds: &[],
     },
     Package {
@@ -125,12 +130,14 @@ pub const PACKAGES: &[Package] = &[
 ];
 
 /// Cargo subcommands, each installed at the version of the crate it serves
-/// as `Cargo.lock` pins it, and only once the workspace uses that crate.
+/// as a lock file pins it, and only once a lock file has that crate.
 pub const CARGO_TOOLS: &[CargoTool] = &[
-    // A pgrx extension builds and tests with the cargo-pgrx of its pgrx.
+    // A pgrx extension builds and tests with the cargo-pgrx of its pgrx; the
+    // extension is a workspace of its own, with its own lock file.
     CargoTool {
         name: "cargo-pgrx",
         locked_crate: "pgrx",
+        lock_files: &["crates/uuidkit-pg/Cargo.lock", "Cargo.lock"],
         builds: &[],
     },
 ];

@@ -96,13 +96,13 @@ fn all_names() -> Vec<String> {
 fn a_fresh_machine_as_root_gets_every_package_in_one_install() {
     let dir = tempfile::tempdir().unwrap();
     let mut fake = Fake::new(dir.path(), true);
-    let outcome = provision(&machine(dir.path()), &mut fake, "");
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
     assert_eq!(fake.apt_calls, vec![all_names()]);
     assert!(outcome.complete(), "{outcome:?}");
     assert_eq!(outcome.command_line(), None);
     assert!(outcome.left_out().is_empty());
     // Run again: nothing is missing, nothing is installed.
-    let again = provision(&machine(dir.path()), &mut fake, "");
+    let again = provision(&machine(dir.path()), &mut fake, &no_files);
     assert!(again.complete());
     assert_eq!(fake.apt_calls.len(), 1);
 }
@@ -111,7 +111,7 @@ fn a_fresh_machine_as_root_gets_every_package_in_one_install() {
 fn a_fresh_machine_as_a_user_gets_one_line_and_builds_without_the_c_libraries() {
     let dir = tempfile::tempdir().unwrap();
     let mut fake = Fake::new(dir.path(), false);
-    let outcome = provision(&machine(dir.path()), &mut fake, "");
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
     assert!(fake.apt_calls.is_empty(), "apt-get ran without root");
     assert_eq!(outcome.packages.len(), PACKAGES.len());
     let line = outcome.command_line().unwrap();
@@ -139,7 +139,7 @@ fn only_what_is_missing_is_named() {
         }
     }
     let mut fake = Fake::new(dir.path(), false);
-    let outcome = provision(&machine(dir.path()), &mut fake, "");
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
     assert_eq!(
         outcome.command_line().unwrap(),
         "xtask: missing libmariadb-dev-compat, nftables; to install, run: \
@@ -159,7 +159,7 @@ fn a_failed_install_as_root_leaves_the_command_without_sudo() {
     let dir = tempfile::tempdir().unwrap();
     let mut fake = Fake::new(dir.path(), true);
     fake.apt_works = false;
-    let outcome = provision(&machine(dir.path()), &mut fake, "");
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
     assert_eq!(fake.apt_calls.len(), 1);
     assert!(!outcome.complete());
     let line = outcome.command_line().unwrap();
@@ -168,6 +168,17 @@ fn a_failed_install_as_root_leaves_the_command_without_sudo() {
         "{line}"
     );
     assert!(!line.contains("sudo"), "{line}");
+}
+
+/// A workspace without lock files.
+fn no_files(_: &str) -> Option<String> {
+    None
+}
+
+/// A workspace whose extension's own lock file locks pgrx (and whose main
+/// one does not).
+fn extension_locks_pgrx(path: &str) -> Option<String> {
+    (path == "crates/uuidkit-pg/Cargo.lock").then(|| LOCK_WITH_PGRX.to_string())
 }
 
 const LOCK_WITH_PGRX: &str = "\
@@ -190,16 +201,16 @@ fn cargo_tools_follow_the_lock_file() {
     }
     // Not used by the workspace: not installed.
     let mut fake = Fake::new(dir.path(), false);
-    assert!(provision(&machine(dir.path()), &mut fake, "").complete());
+    assert!(provision(&machine(dir.path()), &mut fake, &no_files).complete());
     assert!(fake.cargo_calls.is_empty());
     // Used: installed at the locked version, also without root.
-    let outcome = provision(&machine(dir.path()), &mut fake, LOCK_WITH_PGRX);
+    let outcome = provision(&machine(dir.path()), &mut fake, &extension_locks_pgrx);
     assert!(outcome.complete());
     assert_eq!(fake.cargo_calls, [("cargo-pgrx".into(), "0.16.1".into())]);
     // Installed at another version: installed again; failing, named.
     fake.tool_versions = vec![("cargo-pgrx".into(), "0.15.0".into())];
     fake.cargo_works = false;
-    let outcome = provision(&machine(dir.path()), &mut fake, LOCK_WITH_PGRX);
+    let outcome = provision(&machine(dir.path()), &mut fake, &extension_locks_pgrx);
     assert_eq!(fake.cargo_calls.len(), 2);
     assert_eq!(
         outcome.command_line().unwrap(),
