@@ -165,6 +165,27 @@ pub fn echo(text: &[u8], pos: Option<usize>, len: usize) -> Echo {
     }
 }
 
+/// The report of `check` for an input it rejects, in the style of regex's
+/// parse errors: the error, the input (escaped, and cut around the error if
+/// long), and a caret under the offending character when the error has a
+/// position.
+pub fn block(item: &Item<'_>, e: &crate::text::InputError) -> String {
+    let shown = echo(item.bytes, e.position(), item.len);
+    let label = item.label();
+    let mut s = match shown.cut {
+        None => format!("{label}: {e}\n    {}\n", shown.shown),
+        Some(len) => format!(
+            "{label}: {e} (input of {len} bytes, shown in part)\n    {}\n",
+            shown.shown
+        ),
+    };
+    if let Some(col) = shown.column {
+        s.push_str(&" ".repeat(4 + col));
+        s.push_str("^\n");
+    }
+    s
+}
+
 /// The report of `inspect` and `convert` for an input they reject: where,
 /// why, and the input (escaped, and cut if long).
 pub fn rejection(item: &Item<'_>, why: &dyn std::fmt::Display) -> String {

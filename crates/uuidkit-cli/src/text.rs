@@ -1,5 +1,4 @@
-//! The short encodings on the command line: reading any text form
-//! (`--from`), and the TypeID prefix of `-f typeid` (`--prefix`).
+//! Reading a UUID in any text form from the command line (`--from`).
 //!
 //! Without `--from`, input is a UUID in one of the four hex forms, or a
 //! TypeID with a prefix (text with an underscore, which no other form has).
@@ -16,7 +15,6 @@ use std::fmt;
 
 use uuidkit::{DecodeError, DecodeErrorKind, ParseError, ParseErrorKind, TypeId, Uuid};
 
-use crate::error::Error;
 use crate::flags::Format;
 
 /// Why an input is not a UUID in the expected form: the message, and the
@@ -128,9 +126,9 @@ pub fn read(bytes: &[u8], from: Option<Format>, strict: bool) -> Result<Uuid, In
             } else {
                 Err(InputError::whole(format!(
                     "not the {} form: expected {}, found the {} form",
-                    form_name(form),
+                    form.name(),
                     form_shape(form),
-                    form_name(found)
+                    found.name()
                 )))
             }
         }
@@ -153,11 +151,6 @@ fn hex_form(len: usize) -> Format {
     }
 }
 
-/// A form's name as the command line spells it.
-pub fn form_name(f: Format) -> String {
-    clap::ValueEnum::to_possible_value(&f).map_or_else(String::new, |v| v.get_name().to_string())
-}
-
 /// What a hex form looks like.
 fn form_shape(f: Format) -> &'static str {
     match f {
@@ -165,32 +158,6 @@ fn form_shape(f: Format) -> &'static str {
         Format::Braced => "'{', 8-4-4-4-12 hex digits, '}'",
         Format::Urn => "'urn:uuid:' and 8-4-4-4-12 hex digits",
         _ => "8-4-4-4-12 hex digits",
-    }
-}
-
-/// A TypeID prefix, checked as the TypeID specification asks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Prefix(pub String);
-
-impl std::str::FromStr for Prefix {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Prefix, String> {
-        match TypeId::new(s, Uuid::NIL) {
-            Ok(_) => Ok(Prefix(s.to_string())),
-            Err(e) => Err(e.to_string()),
-        }
-    }
-}
-
-/// The prefix to write: `--prefix` only goes with `-f typeid`.
-pub fn prefix_for(format: Format, prefix: Option<&Prefix>) -> Result<String, Error> {
-    match (format, prefix) {
-        (_, None) => Ok(String::new()),
-        (Format::Typeid, Some(p)) => Ok(p.0.clone()),
-        (_, Some(_)) => Err(Error::Usage(
-            "--prefix applies to -f typeid only".to_string(),
-        )),
     }
 }
 
@@ -253,9 +220,9 @@ mod tests {
                     let e = got.unwrap_err().to_string();
                     let want = format!(
                         "not the {} form: expected {}, found the {} form",
-                        form_name(from),
+                        from.name(),
                         form_shape(from),
-                        form_name(other)
+                        other.name()
                     );
                     assert_eq!(e, want, "{text}");
                 }
@@ -319,24 +286,5 @@ mod tests {
         }
         let e = read(b"1BzmjTFLHWXwiSK4y3H5i0", Some(Format::Base58), false).unwrap_err();
         assert_eq!(e.position(), Some(21));
-    }
-
-    #[test]
-    fn prefixes_are_checked_and_go_with_typeid_only() {
-        assert_eq!("user".parse::<Prefix>(), Ok(Prefix("user".into())));
-        let e = "User".parse::<Prefix>().unwrap_err();
-        assert!(
-            e.starts_with("invalid TypeID prefix character 'U' at position 0"),
-            "{e}"
-        );
-        let p = Prefix("user".into());
-        assert_eq!(prefix_for(Format::Typeid, Some(&p)).unwrap(), "user");
-        assert_eq!(prefix_for(Format::Typeid, None).unwrap(), "");
-        assert_eq!(
-            prefix_for(Format::Base58, Some(&p))
-                .unwrap_err()
-                .exit_code(),
-            2
-        );
     }
 }

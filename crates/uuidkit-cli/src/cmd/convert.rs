@@ -12,36 +12,22 @@ use uuidkit::{TypeId, Uuid};
 
 use crate::error::{Error, Outcome};
 use crate::flags::{ConvertPlan, ConvertTo, Format};
-use crate::input;
 
-/// Runs `convert`.
+use super::Reports;
+
+/// Runs `convert`: one output line per input that converts.
 pub fn run(plan: &ConvertPlan) -> Result<Outcome, Error> {
     let prefix = plan.prefix.as_deref().unwrap_or_default();
     let mut out = super::stdout().with_prefix(prefix);
-    let mut invalid = false;
-    input::for_each(&plan.uuids, &mut out, |out, item| {
-        let result = item
-            .text()
-            .and_then(|t| crate::text::read(t, plan.from, false).map(|u| (t, u)))
-            .map_err(|e| e.to_string())
-            .and_then(|(t, u)| {
-                keeps_prefix(plan, t)?;
-                convert(&u, plan.to)
-            });
-        match result {
-            Ok(u) => out.uuid(&u, plan.format, plan.upper)?,
-            Err(e) => {
-                invalid = true;
-                out.report(&input::rejection(&item, &e))?;
+    super::each_uuid(&mut out, &plan.input, Reports::Lines, |out, text, u| {
+        let converted = keeps_prefix(plan, text).and_then(|()| convert(&u, plan.to));
+        Ok(match converted {
+            Ok(u) => {
+                out.uuid(&u, plan.format, plan.upper)?;
+                Ok(())
             }
-        }
-        Ok(())
-    })?;
-    out.flush()?;
-    Ok(if invalid {
-        Outcome::SomeInvalid
-    } else {
-        Outcome::Success
+            Err(e) => Err(e),
+        })
     })
 }
 

@@ -1,6 +1,9 @@
-//! Validated arguments: which flags apply to which kind, and the uuidgen/python
-//! shorthands mapped onto `new`. Every rejection is a usage error (exit 2) that
-//! names the flag and says where it applies.
+//! Validated arguments: one plan per mode, the only place flags are checked
+//! against each other and turned into what the commands run with (the
+//! commands under `cmd/` check nothing the command line says). Which flags
+//! apply to which kind, the uuidgen/python shorthands mapped onto `new`, the
+//! forms of `convert`, the bounds of `range`. Every rejection is a usage
+//! error (exit 2) that names the flag and says where it applies.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -8,11 +11,11 @@ use std::path::PathBuf;
 use uuidkit::Uuid;
 
 use super::{
-    CheckArgs, Cli, Command, Compat, ConvertArgs, ConvertTarget, ConvertTo, Format, HashArg,
-    InspectArgs, Kind, MethodArg, NewArgs, NodeArg, NodeBits, PyKind, RangeArgs, SqlColumn,
+    Cli, Command, Compat, ConvertArgs, ConvertTarget, ConvertTo, Format, HashArg, Kind, MethodArg,
+    NewArgs, NodeArg, NodeBits, Prefix, PyKind, RangeArgs, SqlColumn,
 };
 use crate::error::Error;
-use crate::time::Nanos;
+use crate::time::{self, Nanos};
 
 /// One mode of operation, ready to run.
 #[derive(Debug)]
@@ -20,16 +23,16 @@ pub enum Mode {
     /// Generate UUIDs.
     New(NewPlan),
     /// Describe UUIDs.
-    Inspect(InspectArgs),
+    Inspect(InspectPlan),
     /// Validate UUIDs.
-    Check(CheckArgs),
+    Check(CheckPlan),
     /// Convert UUIDs.
     Convert(ConvertPlan),
     /// v7 bounds for a time range.
     Range(RangePlan),
     /// A completion script.
     Completions(clap_complete::Shell),
-    /// The man page of uuidkit or of a subcommand.
+    /// The man page of uuidkit or of a subcommand (one that exists).
     Man(Option<String>),
 }
 
@@ -91,12 +94,18 @@ impl Mode {
     pub fn from_cli(cli: Cli) -> Result<Mode, Error> {
         Ok(match cli.command {
             Some(Command::New(args)) => Mode::New(NewPlan::from_new(args)?),
-            Some(Command::Inspect(a)) => Mode::Inspect(a),
-            Some(Command::Check(a)) => Mode::Check(a),
+            Some(Command::Inspect(a)) => Mode::Inspect(InspectPlan {
+                json: a.json,
+                input: InputPlan::new(a.uuids, a.from, false),
+            }),
+            Some(Command::Check(a)) => Mode::Check(CheckPlan {
+                quiet: a.quiet,
+                input: InputPlan::new(a.uuids, a.from, a.strict),
+            }),
             Some(Command::Convert(a)) => Mode::Convert(ConvertPlan::from_args(a)?),
             Some(Command::Range(a)) => Mode::Range(RangePlan::from_args(a)?),
             Some(Command::Completions(a)) => Mode::Completions(a.shell),
-            Some(Command::Man(a)) => Mode::Man(a.command),
+            Some(Command::Man(a)) => Mode::Man(man_page(a.command)?),
             None => Mode::New(NewPlan::from_compat(cli.compat)?),
         })
     }
@@ -104,6 +113,47 @@ impl Mode {
 
 fn usage(msg: impl Into<String>) -> Error {
     Error::Usage(msg.into())
+}
+
+/// What `inspect`, `check` and `convert` read: the arguments, or else
+/// stdin one per line, in the form `--from` names (or a hex form or a
+/// prefixed TypeID), RFC 9562's hyphenated form only with `--strict`.
+#[derive(Debug, Clone)]
+pub struct InputPlan {
+    /// The inputs given as arguments.
+    pub uuids: Vec<OsString>,
+    /// The input form, if named.
+    pub from: Option<Format>,
+    /// `check --strict`.
+    pub strict: bool,
+}
+
+impl InputPlan {
+    fn new(uuids: Vec<OsString>, from: Option<Format>, strict: bool) -> InputPlan {
+        InputPlan {
+            uuids,
+            from,
+            strict,
+        }
+    }
+}
+
+/// A validated `inspect`.
+#[derive(Debug, Clone)]
+pub struct InspectPlan {
+    /// One JSON object per line.
+    pub json: bool,
+    /// What to read.
+    pub input: InputPlan,
+}
+
+/// A validated `check`.
+#[derive(Debug, Clone)]
+pub struct CheckPlan {
+    /// Report nothing.
+    pub quiet: bool,
+    /// What to read.
+    pub input: InputPlan,
 }
 
 /// A validated `convert`.
@@ -118,10 +168,8 @@ pub struct ConvertPlan {
     /// The TypeID prefix as given (`-f typeid`); `None` if not given, so
     /// that an input TypeID's prefix is not dropped unsaid.
     pub prefix: Option<String>,
-    /// The input form, if named.
-    pub from: Option<Format>,
-    /// The inputs given as arguments.
-    pub uuids: Vec<OsString>,
+    /// What to read.
+    pub input: InputPlan,
 }
 
 impl ConvertPlan {
@@ -131,16 +179,40 @@ impl ConvertPlan {
         let prefix = a
             .prefix
             .as_ref()
-            .map(|p| crate::text::prefix_for(format, Some(p)))
+            .map(|p| typeid_prefix(format, Some(p)))
             .transpose()?;
         Ok(ConvertPlan {
             to,
             format,
             upper: a.upper,
             prefix,
-            from: a.from,
-            uuids: a.uuids,
+            input: InputPlan::new(a.uuids, a.from, false),
         })
+    }
+}
+
+/// The prefix to write: `--prefix` only goes with `-f typeid`.
+fn typeid_prefix(format: Format, prefix: Option<&Prefix>) -> Result<String, Error> {
+    match (format, prefix) {
+        (_, None) => Ok(String::new()),
+        (Format::Typeid, Some(p)) => Ok(p.0.clone()),
+        (_, Some(_)) => Err(usage("--prefix applies to -f typeid only")),
+    }
+}
+
+/// `uuidkit man [SUBCOMMAND]`: the subcommand must exist.
+fn man_page(sub: Option<String>) -> Result<Option<String>, Error> {
+    let Some(name) = sub else { return Ok(None) };
+    let cmd = super::command();
+    match cmd.find_subcommand(&name) {
+        Some(s) => Ok(Some(s.get_name().to_string())),
+        None => {
+            let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
+            Err(usage(format!(
+                "no subcommand '{name}': expected one of {}",
+                names.join(", ")
+            )))
+        }
     }
 }
 
@@ -154,21 +226,21 @@ fn convert_target(
         (Some(ConvertTarget::Version(v)), f) => Ok((Some(v), f.unwrap_or_default())),
         (Some(ConvertTarget::Form(t)), Some(f)) if t != f => Err(usage(format!(
             "--to {} and -f {} name two output forms: expected one",
-            crate::text::form_name(t),
-            crate::text::form_name(f)
+            t.name(),
+            f.name()
         ))),
         (Some(ConvertTarget::Form(f)), _) | (None, Some(f)) => Ok((None, f)),
         (None, None) => Ok((None, Format::default())),
     }
 }
 
-/// A validated `range`.
+/// A validated `range`: its two bounds, and how to write them.
 #[derive(Debug, Clone)]
 pub struct RangePlan {
-    /// Start time, inclusive.
-    pub start: Nanos,
-    /// End time, inclusive.
-    pub end: Nanos,
+    /// The smallest v7 UUID whose timestamp is at least START.
+    pub lo: Uuid,
+    /// The largest v7 UUID whose timestamp is at most END.
+    pub hi: Uuid,
     /// The output form.
     pub format: Format,
     /// Uppercase hex.
@@ -184,15 +256,38 @@ impl RangePlan {
         if a.sql.is_none() {
             check_upper(a.format, a.upper)?;
         }
+        let (lo, hi) = v7_bounds(a.start.0, a.end.0)?;
         Ok(RangePlan {
-            start: a.start.0,
-            end: a.end.0,
+            lo,
+            hi,
             format: a.format,
             upper: a.upper,
-            prefix: crate::text::prefix_for(a.format, a.prefix.as_ref())?,
+            prefix: typeid_prefix(a.format, a.prefix.as_ref())?,
             sql: a.sql,
         })
     }
+}
+
+/// The smallest and largest v7 UUIDs with timestamps in `[start, end]`: v7
+/// timestamps are whole milliseconds, so START rounds up and END down.
+fn v7_bounds(start: Nanos, end: Nanos) -> Result<(Uuid, Uuid), Error> {
+    if start > end {
+        return Err(usage(format!(
+            "START {} is after END {}: expected START <= END",
+            time::format_rfc3339(start, 9),
+            time::format_rfc3339(end, 9)
+        )));
+    }
+    let lo = time::to_unix_ms(start, true).map_err(|e| usage(format!("invalid START: {e}")))?;
+    let hi = time::to_unix_ms(end, false).map_err(|e| usage(format!("invalid END: {e}")))?;
+    if lo > hi {
+        return Err(usage(format!(
+            "no whole millisecond lies in [{}, {}]: v7 timestamps are milliseconds",
+            time::format_rfc3339(start, 9),
+            time::format_rfc3339(end, 9)
+        )));
+    }
+    Ok((Uuid::v7_min(lo), Uuid::v7_max(hi)))
 }
 
 /// `-U` goes only with the forms whose digits have a case: the others are
@@ -205,7 +300,7 @@ fn check_upper(format: Format, upper: bool) -> Result<(), Error> {
         f => Err(usage(format!(
             "-U does not apply to -f {}: it applies to the hex forms (canonical, simple, \
              braced, urn), whose digits may be written in either case",
-            crate::text::form_name(f)
+            f.name()
         ))),
     }
 }
@@ -288,7 +383,7 @@ impl NewPlan {
             None
         };
         if let Some(t) = a.at {
-            check_time_range(k, t.0)?;
+            check_time_range(k, t.0, a.count.0)?;
         }
         check_upper(a.format, a.upper)?;
         Ok(NewPlan {
@@ -296,7 +391,7 @@ impl NewPlan {
             count: a.count.0,
             format: a.format,
             upper: a.upper,
-            prefix: crate::text::prefix_for(a.format, a.prefix.as_ref())?,
+            prefix: typeid_prefix(a.format, a.prefix.as_ref())?,
             name,
             hash: a.hash.unwrap_or(HashArg::Sha256),
             at: a.at.map(|t| t.0),
@@ -462,14 +557,27 @@ fn read_name_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
     })
 }
 
-fn check_time_range(kind: Kind, t: Nanos) -> Result<(), Error> {
+/// `--at` within the kind's range; for v1 and v6, whose successive UUIDs
+/// take successive ticks, with room for all `count` of them.
+fn check_time_range(kind: Kind, t: Nanos, count: u64) -> Result<(), Error> {
     let r = match kind {
-        Kind::V1 | Kind::V6 => crate::time::to_ts60(t).map(drop),
-        Kind::V7 => crate::time::to_unix_ms(t, false).map(drop),
-        Kind::V8 => crate::time::to_v8_10ns(t).map(drop),
-        _ => Ok(()),
+        Kind::V1 | Kind::V6 => time::to_ts60(t).map(Some),
+        Kind::V7 => time::to_unix_ms(t, false).map(|_| None),
+        Kind::V8 => time::to_v8_10ns(t).map(|_| None),
+        _ => Ok(None),
     };
-    r.map_err(|e| usage(format!("invalid value for --at: {e}")))
+    let ts60 = r.map_err(|e| usage(format!("invalid value for --at: {e}")))?;
+    let Some(ts60) = ts60 else { return Ok(()) };
+    let room = uuidkit::MAX_GREGORIAN_TIMESTAMP - ts60 + 1;
+    if count > room {
+        return Err(usage(format!(
+            "--at {} with {count} UUIDs runs past the end of the 60-bit v1/v6 timestamp \
+             ({}): expected at most {room}",
+            time::format_rfc3339(t, 7),
+            time::format_rfc3339(time::from_ts60(uuidkit::MAX_GREGORIAN_TIMESTAMP), 7),
+        )));
+    }
+    Ok(())
 }
 
 /// `v4`, `nil`… as users type them.
@@ -705,6 +813,66 @@ mod tests {
             v.extend_from_slice(args);
             assert!(Mode::from_cli(parse_from(v).unwrap()).is_ok(), "{args:?}");
         }
+    }
+
+    #[test]
+    fn bounds_of_a_millisecond() {
+        let t = 1_645_557_742_000_000_000; // A.6's millisecond
+        let (lo, hi) = v7_bounds(t, t).unwrap();
+        assert_eq!(lo.as_u128(), 0x017F22E2_79B0_7000_8000_000000000000);
+        assert_eq!(hi.as_u128(), 0x017F22E2_79B0_7FFF_BFFF_FFFFFFFFFFFF);
+        let a6 = Uuid::from_u128(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F);
+        assert!(lo <= a6 && a6 <= hi);
+    }
+
+    #[test]
+    fn start_rounds_up_end_rounds_down() {
+        let (lo, hi) = v7_bounds(1_500_000, 3_500_000).unwrap();
+        assert_eq!(lo.unix_ts_ms(), Some(2));
+        assert_eq!(hi.unix_ts_ms(), Some(3));
+        assert_eq!(v7_bounds(1_100_000, 1_200_000).unwrap_err().exit_code(), 2);
+        assert_eq!(v7_bounds(2, 1).unwrap_err().exit_code(), 2);
+        assert!(v7_bounds(-1_000_000, 0).is_err());
+    }
+
+    #[test]
+    fn man_pages_exist_for_the_subcommands_only() {
+        assert_eq!(man_page(None).unwrap(), None);
+        assert_eq!(
+            man_page(Some("new".into())).unwrap().as_deref(),
+            Some("new")
+        );
+        let e = man_page(Some("frob".into())).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string()
+                .starts_with("no subcommand 'frob': expected one of new, inspect"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn prefixes_go_with_typeid_only() {
+        let p = Prefix("user".into());
+        assert_eq!(typeid_prefix(Format::Typeid, Some(&p)).unwrap(), "user");
+        assert_eq!(typeid_prefix(Format::Typeid, None).unwrap(), "");
+        let e = typeid_prefix(Format::Base58, Some(&p)).unwrap_err();
+        assert_eq!(
+            (e.exit_code(), e.to_string().as_str()),
+            (2, "--prefix applies to -f typeid only")
+        );
+    }
+
+    /// A fixed-time v1/v6 run takes successive ticks: all of them must fit
+    /// the 60-bit timestamp.
+    #[test]
+    fn a_fixed_time_run_must_fit_the_timestamp() {
+        let last_but_one =
+            time::format_rfc3339(time::from_ts60(uuidkit::MAX_GREGORIAN_TIMESTAMP - 1), 7);
+        assert!(plan(&["new", "v1", "--at", &last_but_one, "-n", "2"]).is_ok());
+        let e = plan(&["new", "v6", "--at", &last_but_one, "-n", "3"]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().ends_with("expected at most 2"), "{e}");
     }
 
     #[test]

@@ -13,11 +13,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::text::Prefix;
-
-pub use hiargs::{ConvertPlan, Mode, NewPlan, NodeChoice, RangePlan, SitePlan};
+pub use hiargs::{
+    CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan, SitePlan,
+};
 pub use values::{
-    ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, SqlColumn, TimeArg,
+    ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
+    TimeArg,
 };
 
 const AFTER_HELP: &str = "\
@@ -139,6 +140,27 @@ pub enum Format {
     Base64url,
     /// A TypeID: `--prefix` and `_`, then 26 lower-case base32 digits.
     Typeid,
+}
+
+impl Format {
+    /// The form's name as the command line spells it.
+    ///
+    /// ```text
+    /// Format::Base64url.name() == "base64url"
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Canonical => "canonical",
+            Format::Simple => "simple",
+            Format::Braced => "braced",
+            Format::Urn => "urn",
+            Format::Base32 => "base32",
+            Format::Base32hex => "base32hex",
+            Format::Base58 => "base58",
+            Format::Base64url => "base64url",
+            Format::Typeid => "typeid",
+        }
+    }
 }
 
 /// Hash for name-based v8 UUIDs (RFC 9562 App. B.2).
@@ -691,6 +713,13 @@ mod tests {
                 panic!("{arg}")
             };
             assert_eq!(c.to, Some(want), "{arg}");
+        }
+    }
+
+    #[test]
+    fn form_names_are_the_command_lines() {
+        for f in Format::value_variants() {
+            assert_eq!(f.to_possible_value().unwrap().get_name(), f.name());
         }
     }
 

@@ -363,9 +363,35 @@ impl FromStr for SqlColumn {
     }
 }
 
+/// A TypeID prefix (`--prefix`), checked as the TypeID specification asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prefix(pub String);
+
+impl FromStr for Prefix {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Prefix, String> {
+        match uuidkit::TypeId::new(s, Uuid::NIL) {
+            Ok(_) => Ok(Prefix(s.to_string())),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefixes_are_checked() {
+        assert_eq!("user".parse::<Prefix>(), Ok(Prefix("user".into())));
+        assert_eq!("".parse::<Prefix>(), Ok(Prefix(String::new())));
+        let e = "User".parse::<Prefix>().unwrap_err();
+        assert!(
+            e.starts_with("invalid TypeID prefix character 'U' at position 0"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn sql_columns() {
