@@ -322,10 +322,10 @@ fn site_plan(a: &NewArgs, gregorian: bool, time_based: bool) -> Result<Option<Si
         control: a
             .uiap_control
             .clone()
-            .unwrap_or_else(|| uiapd::config::DEFAULT_CONTROL.into()),
+            .unwrap_or_else(|| uuidkit_lease::site::DEFAULT_CONTROL.into()),
         domain: a
             .node_domain
-            .map_or(uiapd::site_node::DEFAULT_NODE_DOMAIN, |d| d.0),
+            .map_or(uuidkit_lease::site::DEFAULT_NODE_DOMAIN, |d| d.0),
         bits: if v8 {
             a.node_bits.unwrap_or(NodeBits::DEFAULT).0
         } else {
@@ -433,7 +433,7 @@ mod tests {
         let p = plan(&["new", "v6", "--site-node"]).unwrap();
         let site = p.site.unwrap();
         assert_eq!(site.bits, 48);
-        assert_eq!(site.domain, uiapd::site_node::DEFAULT_NODE_DOMAIN);
+        assert_eq!(site.domain, uuidkit_lease::site::DEFAULT_NODE_DOMAIN);
         assert_eq!(site.control, PathBuf::from("/run/uiapd/control.sock"));
         let p = plan(&[
             "new",
