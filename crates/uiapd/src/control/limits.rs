@@ -51,4 +51,23 @@ mod tests {
         assert_eq!(cap(256, 10), 1, "always at least one connection");
         assert_eq!(cap(256, u64::MAX), 256);
     }
+
+    #[test]
+    fn the_defaults_are_256_connections_idle_for_a_minute() {
+        let default = limits(&Config::default());
+        assert!(default.max_connections <= 256 && default.max_connections >= 1);
+        assert_eq!(default.idle, Duration::from_secs(60));
+        let few = Config {
+            max_connections: 3,
+            control_idle_s: 8,
+            ..Config::default()
+        };
+        assert_eq!(
+            limits(&few),
+            Limits {
+                max_connections: 3,
+                idle: Duration::from_secs(8)
+            }
+        );
+    }
 }

@@ -328,3 +328,56 @@ async fn send<W: AsyncWrite + Unpin>(write: &mut W, response: &Response) -> std:
     text.push('\n');
     write.write_all(text.as_bytes()).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(input: &[u8]) -> Vec<Line> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let mut reader = tokio::io::BufReader::with_capacity(7, input);
+            let mut lines = Vec::new();
+            loop {
+                let line = read_line(&mut reader).await.unwrap();
+                let last = !matches!(line, Line::Bytes(_));
+                lines.push(line);
+                if last {
+                    return lines;
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn lines_are_read_whole_across_buffers_and_a_long_one_is_refused() {
+        let got = read(b"{\"op\":\"list\"}\n\nlast");
+        assert!(
+            matches!(got.as_slice(), [Line::Bytes(a), Line::Bytes(b), Line::Bytes(c), Line::End]
+                if a == br#"{"op":"list"}"# && b.is_empty() && c == b"last"),
+            "{} lines",
+            got.len()
+        );
+        let long = vec![b'x'; MAX_REQUEST_LINE + 1];
+        assert!(matches!(read(&long).as_slice(), [Line::TooLong]));
+        let mut exact = vec![b'x'; MAX_REQUEST_LINE];
+        exact.push(b'\n');
+        assert!(
+            matches!(read(&exact).as_slice(), [Line::Bytes(l), Line::End] if l.len() == MAX_REQUEST_LINE)
+        );
+    }
+
+    #[test]
+    fn a_bad_line_is_named_and_a_blank_one_is_no_request() {
+        assert_eq!(parse_line(b"  "), Ok(None));
+        assert_eq!(parse_line(br#"{"op":"list"}"#), Ok(Some(Request::List)));
+        assert_eq!(
+            parse_line(b"{\"op\":\"st\xffatus\"}"),
+            Err("expected UTF-8 text, found byte 0xff at 9".into())
+        );
+        let e = parse_line(b"not json").unwrap_err();
+        assert!(e.starts_with("expected a request object, "), "{e}");
+    }
+}
