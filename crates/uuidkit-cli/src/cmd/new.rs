@@ -59,9 +59,7 @@ fn generate<W: Write>(
             out.flush()?;
             return Err(e);
         }
-        if left == plan.count {
-            source.warn_if_unsafe(plan.state.as_deref());
-        }
+        source.warn_if_unsafe(plan.state.as_deref());
         write_batch(&mut out, batch, plan.format, plan.upper)?;
         left -= k as u64;
         if let Some(p) = &progress {

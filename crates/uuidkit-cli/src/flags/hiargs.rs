@@ -81,6 +81,10 @@ pub struct NewPlan {
     pub method: Option<MethodArg>,
     /// Shared state file.
     pub state: Option<PathBuf>,
+    /// `--strict`: state unavailable is an error.
+    pub strict: bool,
+    /// `--lock-timeout` in milliseconds.
+    pub lock_timeout_ms: Option<u64>,
     /// A site lease for the node (`--site-node`).
     pub site: Option<SitePlan>,
 }
@@ -200,6 +204,8 @@ impl NewPlan {
             },
             method: a.method,
             state: a.state,
+            strict: a.strict,
+            lock_timeout_ms: a.lock_timeout,
             site,
         })
     }
@@ -276,6 +282,8 @@ impl NewPlan {
             node: NodeChoice::Default,
             method: None,
             state: None,
+            strict: false,
+            lock_timeout_ms: None,
             site: None,
         })
     }
