@@ -115,6 +115,12 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Runs(&["python3", "-c", "import ensurepip, venv"]),
         builds: &[],
     },
+    // The torture suite steps the clock of CLI processes with libfaketime.
+    Package {
+        name: "faketime",
+        found: Probe::Path("/usr/lib/*/faketime/libfaketime.so.1"),
+        builds: &[],
+    },
     // The CLI's tests: what `inspect --json` prints read by JavaScript, and
     // the system calls of `convert` counted.
     Package {
