@@ -216,6 +216,28 @@ fn a_hex_uuid_cut_to_26_digits_is_never_read_as_a_uuid() {
     assert_contains!(err, "--from base32, --from typeid or --from base32hex");
 }
 
+/// The ULID specification's example, and uuidkit's own `-f base32` output
+/// (upper case), ask for `--from` without it (not a TypeID's lower-case
+/// error) and read as ULIDs with `--from base32`.
+#[test]
+fn a_ulid_asks_for_from_and_reads_with_from_base32() {
+    let ulid = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    let e = fails(&["convert", ulid], 1);
+    assert_contains!(e, "26 characters without a TypeID prefix");
+    assert!(!e.contains("lower"), "{e}");
+    assert_eq!(
+        ok(&["convert", "--from", "base32", ulid]),
+        "01563e3a-b5d3-d676-4c61-efb99302bd5b\n"
+    );
+    let own = ok(&["new", "v7", "-f", "base32"]);
+    let out = uk(&["check", own.trim_end()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert_contains!(report, "argument 1: 26 characters without a TypeID prefix");
+    assert!(!report.contains("lower"), "{report}");
+    assert_eq!(ok(&["check", "--from", "base32", own.trim_end()]), "");
+}
+
 /// What `new -f F` writes, `check --from F` accepts and `convert --from F`
 /// reads back as the same UUIDs, for every form (and in upper case where the
 /// form has case); a form other than the one named is refused.
