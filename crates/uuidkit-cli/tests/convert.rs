@@ -332,5 +332,7 @@ fn upper_with_a_caseless_form_is_a_usage_error() {
         );
         let e = fails(&["new", "v4", "-U", "-f", form], 2);
         assert_contains!(e, format!("-U does not apply to -f {form}"));
+        let e = fails(&["range", "-U", "-f", form, "2024-01-01", "2024-01-02"], 2);
+        assert_contains!(e, format!("-U does not apply to -f {form}"));
     }
 }
