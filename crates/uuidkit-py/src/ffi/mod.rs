@@ -15,8 +15,9 @@
 //! | `fast.rs`: `uuid4`'s cache, a plain `static` | every call of `uuid4` holds the interpreter lock (a C function CPython calls does) and one interpreter per process uses the module (PyO3 refuses a second); a free-threaded build (`Py_GIL_DISABLED`) has no such lock | at build: the free-threaded build makes each UUID on its own; PyO3 at import |
 //! | [`list`]: the collector paused | `PyGC_Disable` / `PyGC_Enable` (3.10) return and restore the previous state | `test_batch_restores_the_garbage_collector_state` |
 //!
-//! Versions checked: CPython 3.11 (CI's, Debian's 3.11.2, and 3.11.7), 3.12.1
-//! and 3.13.0, each with the version-specific wheel and with `abi3`.
+//! Versions checked: CPython 3.11.2 (Debian's, which CI uses; the
+//! version-specific wheel), and 3.11.7, 3.12.1 and 3.13.0, each with the
+//! version-specific wheel and with `abi3`.
 
 pub mod fastcall;
 pub mod instance;

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, Generator, ManualClock, NodeSlot, SystemClock,
-    ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method,
-    V8Distributed, V8TimeGenerator,
+    CoarseClock, GenError, Generator, ManualClock, NodeSlot, SystemClock, ThreadRng, Uuid,
+    V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8Distributed,
+    V8TimeGenerator,
 };
 
 use super::rng::GenRng;
