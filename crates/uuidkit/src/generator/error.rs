@@ -142,6 +142,10 @@ impl GenError {
     /// persist the reservation (`why`) and the caller asked for stored state
     /// or nothing (a strict [`Reserver`](crate::state::Reserver)).
     #[cold]
+    #[cfg(all(
+        feature = "std",
+        not(all(target_arch = "wasm32", target_os = "unknown"))
+    ))]
     pub(crate) const fn unavailable(why: &'static str) -> GenError {
         GenError {
             kind: GenErrorKind::Store,
