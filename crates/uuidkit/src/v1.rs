@@ -7,8 +7,8 @@ use core::marker::PhantomData;
 use rand_core::Rng;
 
 use crate::generator::{
-    ClockBackPolicy, GenError, Generator, GregorianCore, GregorianPolicy, NoReserve, NodeFollow,
-    Reading, Reserve, RolloverPolicy, random_clock_seq, random_node,
+    ClockBackPolicy, GenError, GregorianCore, GregorianPolicy, NoReserve, NodeFollow, Reserve,
+    RolloverPolicy, random_clock_seq, random_node,
 };
 use crate::{Clock, GregorianGenerator, MaybeNodeSource, NoNodeSource, V1Layout};
 
