@@ -58,7 +58,7 @@ impl<N, S> V6Builder<N, S> {
     /// assert_eq!((g.clock_seq(), g.is_retaining()), (0x33C8, true));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn clock_seq(self, clock_seq: u16) -> V6Builder<N, S> {
+    pub fn clock_seq(self, clock_seq: u16) -> V6Builder<N, S> {
         V6Builder {
             v1: self.v1.clock_seq(clock_seq),
             retain: true,
@@ -74,7 +74,7 @@ impl<N, S> V6Builder<N, S> {
     /// assert_eq!((g.node(), g.is_retaining()), ([2; 6], true));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn node(self, node: [u8; 6]) -> V6Builder<N, S> {
+    pub fn node(self, node: [u8; 6]) -> V6Builder<N, S> {
         V6Builder {
             v1: self.v1.node(node),
             retain: true,
@@ -91,7 +91,7 @@ impl<N, S> V6Builder<N, S> {
     /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::CounterExhausted);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn rollover(self, policy: RolloverPolicy) -> V6Builder<N, S> {
+    pub fn rollover(self, policy: RolloverPolicy) -> V6Builder<N, S> {
         V6Builder {
             v1: self.v1.rollover(policy),
             retain: self.retain,
@@ -123,7 +123,7 @@ impl<N, S> V6Builder<N, S> {
     /// assert!(g.generate()? < a, "Reset follows the clock");
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn clock_back(self, policy: ClockBackPolicy, tolerance_ns: u64) -> V6Builder<N, S> {
+    pub fn clock_back(self, policy: ClockBackPolicy, tolerance_ns: u64) -> V6Builder<N, S> {
         V6Builder {
             v1: self.v1.clock_back(policy, tolerance_ns),
             retain: self.retain,
@@ -263,7 +263,7 @@ impl V6Generator<(), ()> {
     /// assert!(!g.is_retaining());
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn builder() -> V6Builder<N, S> {
+    pub const fn builder() -> V6Builder {
         V6Builder {
             v1: V1Generator::builder(),
             retain: false,
