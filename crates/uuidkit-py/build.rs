@@ -1,5 +1,5 @@
 //! Exposes PyO3's `Py_3_*` / `Py_LIMITED_API` cfgs to this crate, and sets
-//! `int_digits` where `src/long.rs` may build an `int` digit by digit: the
+//! `int_digits` where `src/ffi/long.rs` may build an `int` digit by digit: the
 //! version-specific ABI of CPython 3.11 to 3.13 with the interpreter lock,
 //! whose `int` layout it knows.
 use pyo3_build_config::{GilUsed, PythonAbiKind, PythonImplementation};

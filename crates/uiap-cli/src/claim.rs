@@ -8,7 +8,7 @@ use uiap_control::{ClaimAnswer, ClaimRequest, SpaceText};
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("space").required(true).args(["uid", "range", "prefix"])))]
 pub struct Args {
-    /// The Domain ID, e.g. `fff:0:0:1`.
+    /// The Domain ID, e.g. `fff:0:1:0`.
     #[arg(long, value_name = "DID")]
     pub domain: String,
     /// A single UID: hex digits, optionally `/BITS` significant bits.

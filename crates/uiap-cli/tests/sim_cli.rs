@@ -243,13 +243,13 @@ fn a_rejection_is_a_sentence() {
     std::fs::write(
         &path,
         r#"{"segments":[{"name":"l"}],"devices":[{"name":"a","segments":["l"]}],"actions":[
-            {"claim":{"device":"a","domain":"fff:0:0:1","range":["00","0f"]}},
-            {"at_ms":10,"claim":{"device":"a","domain":"fff:0:0:1","unique":"05"}}]}"#,
+            {"claim":{"device":"a","domain":"fff:0:1:0","range":["00","0f"]}},
+            {"at_ms":10,"claim":{"device":"a","domain":"fff:0:1:0","unique":"05"}}]}"#,
     )
     .unwrap();
     let text = run_text(path.to_str().unwrap());
     assert!(
-        text.contains("a: claim 1 (uid 05 in fff:0:0:1) refused at once: the device already has an overlapping claim"),
+        text.contains("a: claim 1 (uid 05 in fff:0:1:0) refused at once: the device already has an overlapping claim"),
         "{text}"
     );
     assert!(!text.contains("LocalConflict"), "{text}");

@@ -11,7 +11,7 @@ use crate::ErrorBody;
 /// ```
 /// use uiap_control::{ControlErrorKind, SpaceText};
 ///
-/// let err = SpaceText::Uid("c0g8".into()).parse(&"fff:0:0:1".parse()?).unwrap_err();
+/// let err = SpaceText::Uid("c0g8".into()).parse(&"fff:0:1:0".parse()?).unwrap_err();
 /// assert_eq!(err.kind(), ControlErrorKind::Request);
 /// assert_eq!(err.to_string(), "request: uid: expected a hex digit, found `g` at 2 in `c0g8`");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -124,7 +124,7 @@ impl ControlError {
     /// ```
     /// use uiap_control::SpaceText;
     ///
-    /// let err = SpaceText::Range("05".into()).parse(&"fff:0:0:1".parse()?).unwrap_err();
+    /// let err = SpaceText::Range("05".into()).parse(&"fff:0:1:0".parse()?).unwrap_err();
     /// assert_eq!(err.message(), "range: expected `LOW-HIGH`, found `05` (no `-`)");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

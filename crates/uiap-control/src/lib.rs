@@ -8,7 +8,7 @@
 //! use uiap_control::{ClaimAnswer, ClaimRequest, Client, SpaceText};
 //!
 //! let uiapd = Client::default(); // /run/uiapd/control.sock
-//! let request = ClaimRequest { lifetime: 600, ..ClaimRequest::new("fff:0:0:1", SpaceText::Uid("c0a8".into())) };
+//! let request = ClaimRequest { lifetime: 600, ..ClaimRequest::new("fff:0:1:0", SpaceText::Uid("c0a8".into())) };
 //! match uiapd.claim(&request, None, &mut |waiting| eprintln!("{waiting}"))? {
 //!     ClaimAnswer::Claimed { claim, .. } => uiapd.release(claim.id)?,
 //!     ClaimAnswer::Denied { reason, .. } | ClaimAnswer::Failed { reason, .. } => eprintln!("{reason}"),
@@ -34,7 +34,7 @@
 //!
 //! | request | meaning |
 //! |---|---|
-//! | `{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false}` | claim a space ([`ClaimRequest`]); `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite), `proxy` (default false) and `renew` (default false: defended for `lifetime`, then expired; true: renewed before it ends, for as long as the daemon runs: docs/uiap-design.md D32) are optional |
+//! | `{"op":"claim","domain":"fff:0:1:0","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false}` | claim a space ([`ClaimRequest`]); `lifetime` (seconds, 1 or more, default 3600, 4294967295 = infinite), `proxy` (default false) and `renew` (default false: defended for `lifetime`, then expired; true: renewed before it ends, for as long as the daemon runs: docs/uiap-design.md D32) are optional |
 //! | `{"op":"release","id":1}` | release a claim by the `id` the daemon gave it (only the user who made it, or root: docs/uiap-design.md D28); also forgets an ended (`lost`, `expired`) claim |
 //! | `{"op":"list"}` | the claims held, in progress, or ended and not yet released |
 //! | `{"op":"status"}` | device ID, participating interfaces, counters, receive buffers, proxied claims |
@@ -71,11 +71,11 @@
 //!   is disconnected rather than allowed to hold them back (the end of the stream says events
 //!   may be missing).
 //!
-//! where `CLAIM` is `{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false,"state":"held","expires_in":3599}`
+//! where `CLAIM` is `{"id":1,"domain":"fff:0:1:0","space":{"uid":"c0a8"},"lifetime":3600,"proxy":false,"renew":false,"state":"held","expires_in":3599}`
 //! ([`ClaimView`]; `state` is a [`ClaimState`]: `claiming`, `held`, `conflicted`, `lost`,
 //! `expired`, or in a claim's answer `denied`; `expires_in`: whole seconds left of a held
 //! claim's lifetime, absent for an infinite one), and `PROXY` is
-//! `{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}`.
+//! `{"origin":"0000000000000009","domain":"fff:0:1:0","space":{"uid":"07"},"expires_in":600}`.
 //!
 //! A request is one line of at most [`MAX_REQUEST_LINE`] bytes of UTF-8 (docs/uiap-design.md
 //! D25): a longer line is answered with an error and the connection closed; a malformed line

@@ -25,8 +25,8 @@ fn default_lifetime() -> u32 {
 /// ```
 /// use uiap_control::{ClaimRequest, Request, SpaceText};
 ///
-/// let r: Request = serde_json::from_str(r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"c0a8"}}"#)?;
-/// assert_eq!(r, Request::Claim(ClaimRequest::new("fff:0:0:1", SpaceText::Uid("c0a8".into()))));
+/// let r: Request = serde_json::from_str(r#"{"op":"claim","domain":"fff:0:1:0","space":{"uid":"c0a8"}}"#)?;
+/// assert_eq!(r, Request::Claim(ClaimRequest::new("fff:0:1:0", SpaceText::Uid("c0a8".into()))));
 /// assert_eq!(serde_json::to_string(&Request::List)?, r#"{"op":"list"}"#);
 /// Ok::<(), serde_json::Error>(())
 /// ```
@@ -68,9 +68,9 @@ pub enum Request {
 /// ```
 /// use uiap_control::{ClaimRequest, Request, SpaceText};
 ///
-/// let claim = ClaimRequest { lifetime: 60, renew: true, ..ClaimRequest::new("fff:0:0:1", SpaceText::Uid("01".into())) };
+/// let claim = ClaimRequest { lifetime: 60, renew: true, ..ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into())) };
 /// assert_eq!(serde_json::to_string(&Request::Claim(claim))?,
-///     r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"01"},"lifetime":60,"proxy":false,"renew":true}"#);
+///     r#"{"op":"claim","domain":"fff:0:1:0","space":{"uid":"01"},"lifetime":60,"proxy":false,"renew":true}"#);
 /// Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,7 +99,7 @@ impl ClaimRequest {
     /// ```
     /// use uiap_control::{ClaimRequest, SpaceText, DEFAULT_LIFETIME};
     ///
-    /// let c = ClaimRequest::new("fff:0:0:1", SpaceText::Prefix("c0/4".into()));
+    /// let c = ClaimRequest::new("fff:0:1:0", SpaceText::Prefix("c0/4".into()));
     /// assert_eq!((c.lifetime, c.proxy, c.renew), (DEFAULT_LIFETIME, false, false));
     /// ```
     pub fn new(domain: impl Into<String>, space: SpaceText) -> ClaimRequest {
@@ -127,12 +127,12 @@ mod tests {
             lifetime: INFINITE_LIFETIME,
             proxy: true,
             renew: true,
-            ..ClaimRequest::new("fff:0:0:1", SpaceText::Range("10-1f".into()))
+            ..ClaimRequest::new("fff:0:1:0", SpaceText::Range("10-1f".into()))
         };
         for (request, line) in [
             (
                 Request::Claim(claim),
-                r#"{"op":"claim","domain":"fff:0:0:1","space":{"range":"10-1f"},"lifetime":4294967295,"proxy":true,"renew":true}"#,
+                r#"{"op":"claim","domain":"fff:0:1:0","space":{"range":"10-1f"},"lifetime":4294967295,"proxy":true,"renew":true}"#,
             ),
             (Request::Release { id: 7 }, r#"{"op":"release","id":7}"#),
             (Request::Status, r#"{"op":"status"}"#),
@@ -164,7 +164,7 @@ mod tests {
     fn unknown_operations_and_fields_are_refused() {
         let e = parse(r#"{"op":"frobnicate"}"#).unwrap_err();
         assert!(e.contains("frobnicate"), "{e}");
-        let e = parse(r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"01"},"color":1}"#)
+        let e = parse(r#"{"op":"claim","domain":"fff:0:1:0","space":{"uid":"01"},"color":1}"#)
             .unwrap_err();
         assert!(e.contains("color"), "{e}");
         let e = parse(r#"{"op":"release","id":1,"force":true}"#).unwrap_err();

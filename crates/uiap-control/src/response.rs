@@ -352,7 +352,7 @@ mod tests {
     fn view(state: ClaimState) -> ClaimView {
         ClaimView {
             id: 1,
-            domain: "fff:0:0:1".into(),
+            domain: "fff:0:1:0".into(),
             space: SpaceText::Uid("01".into()),
             lifetime: 60,
             proxy: false,
@@ -362,7 +362,7 @@ mod tests {
         }
     }
 
-    const CLAIM: &str = r#"{"id":1,"domain":"fff:0:0:1","space":{"uid":"01"},"lifetime":60,"proxy":false,"renew":false,"state":"held"}"#;
+    const CLAIM: &str = r#"{"id":1,"domain":"fff:0:1:0","space":{"uid":"01"},"lifetime":60,"proxy":false,"renew":false,"state":"held"}"#;
 
     #[test]
     fn every_answer_has_its_line() {
@@ -452,7 +452,7 @@ mod tests {
                 "expected `claim` in a `claimed` answer",
             ),
             (
-                r#"{"ok":true,"result":"denied","claim":{"id":0,"domain":"fff:0:0:1","space":{"uid":"01"},"lifetime":1,"proxy":false,"state":"denied"}}"#,
+                r#"{"ok":true,"result":"denied","claim":{"id":0,"domain":"fff:0:1:0","space":{"uid":"01"},"lifetime":1,"proxy":false,"state":"denied"}}"#,
                 "expected `reason` in a `denied` answer",
             ),
             (

@@ -94,7 +94,7 @@ impl SpaceText {
     /// use uiap_control::SpaceText;
     /// use uiap::space::{DomainId, Uid, UidSpace};
     ///
-    /// let did: DomainId = "fff:0:0:1".parse()?;
+    /// let did: DomainId = "fff:0:1:0".parse()?;
     /// let space = SpaceText::Uid("abc".into()).parse(&did)?;
     /// assert_eq!(space, UidSpace::Unique(Uid::new(&[0xab, 0xc0], 12)?));
     /// let err = SpaceText::Range("02-01".into()).parse(&did).unwrap_err();
@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn uid_text_left_and_right() {
-        let left: DomainId = "fff:0:0:1".parse().unwrap();
+        let left: DomainId = "fff:0:1:0".parse().unwrap();
         let right = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 0x81]);
         assert_eq!(right.justification(), Justification::Right);
         let l = SpaceText::Uid("abc".into()).parse(&left).unwrap();
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn bad_text_is_located() {
-        let did: DomainId = "fff:0:0:1".parse().unwrap();
+        let did: DomainId = "fff:0:1:0".parse().unwrap();
         let e = SpaceText::Uid("c0g8".into()).parse(&did).unwrap_err();
         assert_eq!(
             e.message(),

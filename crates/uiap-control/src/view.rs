@@ -90,10 +90,10 @@ impl fmt::Display for ClaimState {
 /// ```
 /// use uiap_control::{ClaimState, ClaimView, SpaceText};
 ///
-/// let c = ClaimView { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("c0a8".into()),
+/// let c = ClaimView { id: 1, domain: "fff:0:1:0".into(), space: SpaceText::Uid("c0a8".into()),
 ///                     lifetime: 60, proxy: false, renew: false, state: ClaimState::Held, expires_in: Some(59) };
 /// assert_eq!(serde_json::to_string(&c)?,
-///     r#"{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":60,"proxy":false,"renew":false,"state":"held","expires_in":59}"#);
+///     r#"{"id":1,"domain":"fff:0:1:0","space":{"uid":"c0a8"},"lifetime":60,"proxy":false,"renew":false,"state":"held","expires_in":59}"#);
 /// Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,7 +203,7 @@ impl fmt::Display for EventKind {
 /// ```
 /// use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, SpaceText};
 ///
-/// let claim = ClaimView { id: 3, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()),
+/// let claim = ClaimView { id: 3, domain: "fff:0:1:0".into(), space: SpaceText::Uid("01".into()),
 ///                         lifetime: 60, proxy: false, renew: true, state: ClaimState::Lost, expires_in: None };
 /// let e = ClaimEvent { id: 3, kind: EventKind::Lost, reason: Some("denied".into()), claim };
 /// let text = serde_json::to_string(&e)?;
@@ -278,7 +278,7 @@ pub struct StatusView {
 /// use uiap_control::{ProxyView, SpaceText};
 ///
 /// let p: ProxyView = serde_json::from_str(
-///     r#"{"origin":"0000000000000009","domain":"fff:0:0:1","space":{"uid":"07"},"expires_in":600}"#)?;
+///     r#"{"origin":"0000000000000009","domain":"fff:0:1:0","space":{"uid":"07"},"expires_in":600}"#)?;
 /// assert_eq!(p.space, SpaceText::Uid("07".into()));
 /// assert_eq!(p.expires_in, 600);
 /// Ok::<(), serde_json::Error>(())

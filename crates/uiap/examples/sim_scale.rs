@@ -18,7 +18,7 @@ fn main() {
         .collect();
     let devices = args.first().copied().unwrap_or(1000);
     let claims = args.get(1).copied().unwrap_or(100);
-    let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+    let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
     println!(
         "| devices | links | claims | succeeded | messages per claim | per claim per link | peak message table | peak proxy table | events | events/s |"
     );

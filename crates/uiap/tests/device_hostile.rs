@@ -13,7 +13,7 @@ use uiap::time::Instant;
 use uiap::wire::{DeviceId, MessageType, Repr, WireErrorKind};
 
 const IFACES: u32 = 3;
-const DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+const DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
 
 fn device() -> Device<ChaCha8Rng> {
     let cfg = Config {

@@ -451,7 +451,7 @@ fn a_second_overlapping_claim_on_one_device_fails_at_once() {
         format!("expected a space free on this device, found it overlaps {a}")
     );
     // Another domain does not conflict.
-    let other = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 2]);
+    let other = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 2, 0, 0]);
     assert!(
         d.claim(
             Instant::ZERO,
@@ -734,4 +734,162 @@ fn claims_are_rate_limited_after_repeated_conflicts() {
     // Two conflicts within 60 s: the third claim waits until 60 s after the previous start;
     // once those conflicts have left the 60 s window, the fourth starts at once.
     assert_eq!(starts, [0, 1_000, 61_000, 61_000]);
+}
+
+/// §4.1: the seven reserved flag bits of a Domain ID MUST be 0 on send. A claim in a domain with
+/// any of them set is refused before anything is sent; J alone, or no flag, is fine.
+#[test]
+fn a_domain_with_reserved_flag_bits_is_refused_when_claiming() {
+    let mut d = device(7, &[1]);
+    for (text, found) in [
+        ("fff:0:0:7f", 0x7f),
+        ("fff:0:0:1", 0x01),
+        ("fff:0:0:c0", 0x40),
+    ] {
+        let domain: DomainId = text.parse().unwrap();
+        let e = d
+            .claim(Instant::ZERO, ClaimSpec::new(domain, unique(1)))
+            .unwrap_err();
+        assert_eq!(e.kind(), ClaimErrorKind::ReservedFlags { found }, "{text}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "expected the reserved flag bits of the Domain ID (octet 7 but J) to be 0, found {found:#04x}"
+            )
+        );
+    }
+    assert!(run(&mut d, Instant::from_secs(10)).is_empty());
+    assert_eq!(d.claims().count(), 0);
+    for text in ["fff:0:1:0", "fff:0:1:80"] {
+        let domain: DomainId = text.parse().unwrap();
+        d.claim(Instant::ZERO, ClaimSpec::new(domain, unique(1)))
+            .unwrap();
+    }
+    let sent = run(&mut d, Instant::from_secs(1));
+    assert!(!sent.is_empty());
+    for (_, t) in sent {
+        assert_eq!(
+            t.payload[31] & DomainId::RESERVED_FLAGS,
+            0,
+            "{:02x?}",
+            t.payload
+        );
+    }
+}
+
+/// An RNG whose first `u32` is given, then ChaCha8: a device's first sequence number is the first
+/// `u32` it draws.
+struct FirstSequence(Option<u32>, ChaCha8Rng);
+
+impl rand_core::TryRng for FirstSequence {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self
+            .0
+            .take()
+            .unwrap_or_else(|| rand_core::Rng::next_u32(&mut self.1)))
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(rand_core::Rng::next_u64(&mut self.1))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        rand_core::Rng::fill_bytes(&mut self.1, dst);
+        Ok(())
+    }
+}
+
+/// Sequence numbers run from 0xFFFFFFFF to 0 (§4.1: a 32-bit number that wraps): the three
+/// attempts of a claim that starts at 0xFFFFFFFE are 0xFFFFFFFE, 0xFFFFFFFF and 0, the claim
+/// succeeds, and the flood numbered 0 coming back is known as our own, not a collision.
+#[test]
+fn sequence_numbers_wrap_from_the_last_to_zero() {
+    let mut d = Device::new(
+        config(),
+        DeviceId::new(7).unwrap(),
+        FirstSequence(Some(0xffff_fffe), ChaCha8Rng::seed_from_u64(7)),
+    );
+    d.add_interface(InterfaceId(1));
+    assert_eq!(d.next_sequence(), 0xffff_fffe);
+    let c = d
+        .claim(Instant::ZERO, ClaimSpec::new(DOMAIN, unique(9)))
+        .unwrap();
+    let sent = run(&mut d, Instant::from_secs(3));
+    let sequences: Vec<u32> = sent
+        .iter()
+        .map(|(_, t)| Repr::parse(&t.payload).unwrap().sequence)
+        .collect();
+    assert_eq!(sequences, [0xffff_fffe, 0xffff_ffff, 0]);
+    assert_eq!(d.next_sequence(), 1);
+    assert!(matches!(events(&mut d)[..], [Event::ClaimSucceeded { claim, .. }] if claim == c));
+    d.handle_datagram(Instant::from_secs(3), peer(1, 3), &sent[2].1.payload);
+    assert!(drain(&mut d).is_empty());
+    assert!(events(&mut d).is_empty());
+    assert_eq!(d.counters().dropped(DropReason::OwnLoop), 1);
+}
+
+/// A device that holds nothing overlapping an Attempt (it holds other UIDs, and claims in other
+/// domains) forwards it and sends no Deny, and its own claims are untouched.
+#[test]
+fn a_bystander_forwards_and_sends_no_deny() {
+    let mut d = device(9, &[1, 2]);
+    let held = hold(&mut d, unique(40));
+    let elsewhere: DomainId = "fff:0:2:0".parse().unwrap();
+    d.claim(Instant::from_secs(3), ClaimSpec::new(elsewhere, unique(41)))
+        .unwrap();
+    run(&mut d, Instant::from_secs(6));
+    events(&mut d);
+    for (seq, space) in [
+        (1, unique(41)),
+        (2, unique(39)),
+        (
+            3,
+            UidSpace::Range {
+                low: uid(&[1]),
+                high: uid(&[39]),
+            },
+        ),
+    ] {
+        d.handle_datagram(
+            Instant::from_secs(7),
+            peer(1, 5),
+            &attempt(5, seq, space, false, 9).to_vec(),
+        );
+        let out = drain(&mut d);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let forwarded = Repr::parse(&out[0].payload).unwrap();
+        assert_eq!(forwarded.msg_type, MessageType::ClaimAttempt);
+        assert_eq!((forwarded.sequence, forwarded.hop_limit), (seq, 8));
+    }
+    assert_eq!(d.counters().denies_sent, 0);
+    assert!(events(&mut d).is_empty());
+    assert_eq!(d.claim_info(held).map(|i| i.state), Some(ClaimState::Held));
+}
+
+/// Another device's Attempts may arrive in any order of sequence number (floods take different
+/// paths): each new message ID is processed whatever its number, and only a repeated one is a
+/// duplicate, including across the wrap from 0xFFFFFFFF to 0.
+#[test]
+fn another_devices_sequence_numbers_out_of_order_are_each_processed_once() {
+    let mut d = device(9, &[1, 2]);
+    let order = [100, 98, 99, 0, 0xffff_ffff, 101, 98, 0];
+    let mut forwarded = Vec::new();
+    for (i, &seq) in order.iter().enumerate() {
+        let at = Instant::from_millis(10 * i as u64);
+        d.handle_datagram(
+            at,
+            peer(1, 5),
+            &attempt(5, seq, unique(7), false, 9).to_vec(),
+        );
+        forwarded.extend(
+            drain(&mut d)
+                .iter()
+                .map(|t| Repr::parse(&t.payload).unwrap().sequence),
+        );
+    }
+    assert_eq!(forwarded, [100, 98, 99, 0, 0xffff_ffff, 101]);
+    assert_eq!(d.counters().dropped(DropReason::Duplicate), 2);
+    assert!(
+        events(&mut d).is_empty(),
+        "another device's numbers are no collision"
+    );
 }

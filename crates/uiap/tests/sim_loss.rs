@@ -15,7 +15,7 @@ fn wrongly_succeeds(seed: u64, loss_pct: u32) -> bool {
     let lan = sim.add_segment(SegmentParams::default());
     let h = sim.add_node("h", &[lan]);
     let c = sim.add_node("c", &[lan]);
-    let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+    let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
     let space = UidSpace::Unique(Uid::from_octets(&[0x2a]).unwrap());
     let held = sim.claim_at(Instant::ZERO, h, ClaimSpec::new(domain, space.clone()));
     sim.run_until(Instant::from_secs(4));

@@ -16,7 +16,7 @@ use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
 
 /// The default node-ID domain (docs/uiap-design.md D49).
-const NODE_DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xfe, 0x95, 0x62, 0, 0x06, 0, 0x04]);
+const NODE_DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xfe, 0x95, 0x62, 0, 0x06, 0x04, 0]);
 
 /// A 48-bit node with the multicast bit set, as a v1/v6 site lease claims it (D50).
 fn node_space() -> UidSpace {

@@ -18,7 +18,7 @@ pub fn run(devices: usize, links: usize, claims: usize, seed: u64) -> (Sim, Figu
     let mut sim = Sim::new(seed, Config::default());
     sim.track_forwards();
     let nodes = topology::random_mesh(&mut sim, devices, links, seed);
-    let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+    let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
     let refs: Vec<_> = (0..claims)
         .map(|i| {
             let node = nodes[(i * 7919) % devices];

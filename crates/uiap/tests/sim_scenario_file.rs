@@ -114,9 +114,9 @@ fn every_key_lands_in_its_field() {
             {"name": "b", "segments": ["wifi"], "id": "00000000000000FF"}
         ],
         "actions": [
-            {"at_ms": 1, "claim": {"device": "a", "domain": "fff:0:0:1", "range": ["20", "2f"],
+            {"at_ms": 1, "claim": {"device": "a", "domain": "fff:0:1:0", "range": ["20", "2f"],
                                    "lifetime": "infinite", "reclaim": true, "proxy": true}},
-            {"claim": {"device": "b", "domain": "fff:0:0:1", "prefix": "c0a0/12"}},
+            {"claim": {"device": "b", "domain": "fff:0:1:0", "prefix": "c0a0/12"}},
             {"at_ms": 2, "release": 1},
             {"at_ms": 3, "reclaim": 0},
             {"at_ms": 4, "link_down": {"device": "a", "segment": "wifi"}},
@@ -151,7 +151,7 @@ fn every_key_lands_in_its_field() {
         panic!("{:?}", scenario.actions[0]);
     };
     assert_eq!(range.device, "a");
-    assert_eq!(range.spec.domain.to_string(), "fff:0:0:1");
+    assert_eq!(range.spec.domain.to_string(), "fff:0:1:0");
     assert_eq!(
         range.spec.space,
         UidSpace::Range {
@@ -228,30 +228,30 @@ fn values_wrong_in_themselves_are_refused_with_line_and_column() {
         ),
         (
             r#"{"actions": [{"claim": {"device": "a", "domain": "1:2:3", "unique": "ab"}}]}"#,
-            "expected a domain ID like fff:0:0:1 in domain, found \"1:2:3\" (too few quads: expected 4 colon-separated quads, found 3 and end of input at 5) at line 1 column 74",
+            "expected a domain ID like fff:0:1:0 in domain, found \"1:2:3\" (too few quads: expected 4 colon-separated quads, found 3 and end of input at 5) at line 1 column 74",
         ),
         (
-            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1", "prefix": "2a/9"}}]}"#,
+            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0", "prefix": "2a/9"}}]}"#,
             "expected a valid UID in prefix, found \"2a/9\" (bit length mismatch: expected 1 to 8 bits for 1 octets, found 9) at line 1 column 80",
         ),
         (
-            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1", "unique": "2a/x"}}]}"#,
+            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0", "unique": "2a/x"}}]}"#,
             "expected a bit length in unique, found \"x\" at line 1 column 80",
         ),
         (
-            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1", "range": ["2a", "1a"]}}]}"#,
-            "expected a space valid in domain fff:0:0:1, found an invalid one (reversed range: expected low <= high, found low > high) at line 1 column 85",
+            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0", "range": ["2a", "1a"]}}]}"#,
+            "expected a space valid in domain fff:0:1:0, found an invalid one (reversed range: expected low <= high, found low > high) at line 1 column 85",
         ),
         (
-            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1", "range": ["2a"]}}]}"#,
+            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0", "range": ["2a"]}}]}"#,
             "invalid length 1, expected a tuple of size 2 at line 1 column 77",
         ),
         (
-            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1"}}]}"#,
+            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0"}}]}"#,
             "expected a claim with exactly one of unique, prefix, range, found 0 at line 1 column 62",
         ),
         (
-            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1", "unique": "2a", "lifetime": 4294967296}}]}"#,
+            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0", "unique": "2a", "lifetime": 4294967296}}]}"#,
             "invalid value: integer `4294967296`, expected a lifetime in seconds (0 to 4294967295) or \"infinite\" at line 1 column 100",
         ),
         (
@@ -279,10 +279,10 @@ fn values_wrong_in_themselves_are_refused_with_line_and_column() {
 fn references_are_checked_with_their_place_in_the_document() {
     let site = r#""segments": [{"name": "lan"}, {"name": "wan"}],
         "devices": [{"name": "a", "segments": ["lan"]}, {"name": "b", "segments": ["wan"]}]"#;
-    let claim = r#"{"claim": {"device": "a", "domain": "fff:0:0:1", "unique": "2a"}}"#;
+    let claim = r#"{"claim": {"device": "a", "domain": "fff:0:1:0", "unique": "2a"}}"#;
     for (actions, path, message) in [
         (
-            r#"[{"claim": {"device": "c", "domain": "fff:0:0:1", "unique": "2a"}}]"#.to_owned(),
+            r#"[{"claim": {"device": "c", "domain": "fff:0:1:0", "unique": "2a"}}]"#.to_owned(),
             "actions[0].claim.device",
             "expected a declared device name, found \"c\"",
         ),

@@ -179,7 +179,7 @@ fn the_schema_names_the_keys_serde_knows() {
         (Some("action"), r#"{"actions": [{"zz": 1}]}"#),
         (
             Some("claim"),
-            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1", "unique": "01", "zz": 1}}]}"#,
+            r#"{"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0", "unique": "01", "zz": 1}}]}"#,
         ),
         (
             Some("link"),
@@ -211,23 +211,23 @@ fn the_schema_and_serde_agree_on_a_corpus() {
         json!({"devices": [{"name": "a", "id": "0000000000000000"}]}),
         json!({"devices": [{"name": "a", "id": "ff"}]}),
         json!({"devices": [{"name": 3}]}),
-        claim(json!({"device": "a", "domain": "fff:0:0:1", "unique": "2a"})),
+        claim(json!({"device": "a", "domain": "fff:0:1:0", "unique": "2a"})),
         claim(
-            json!({"device": "a", "domain": "fff:0:0:1", "unique": "2a0/12", "lifetime": "infinite"}),
+            json!({"device": "a", "domain": "fff:0:1:0", "unique": "2a0/12", "lifetime": "infinite"}),
         ),
-        claim(json!({"device": "a", "domain": "fff:0:0:1", "range": ["20", "2f"], "lifetime": 60})),
+        claim(json!({"device": "a", "domain": "fff:0:1:0", "range": ["20", "2f"], "lifetime": 60})),
         claim(
-            json!({"device": "a", "domain": "fff:0:0:1", "prefix": "c0/4", "proxy": true, "reclaim": true}),
+            json!({"device": "a", "domain": "fff:0:1:0", "prefix": "c0/4", "proxy": true, "reclaim": true}),
         ),
-        claim(json!({"device": "a", "domain": "fff:0:0:1", "unique": "abc"})),
-        claim(json!({"device": "a", "domain": "fff:0:0:1", "unique": "2a", "prefix": "20/4"})),
-        claim(json!({"device": "a", "domain": "fff:0:0:1"})),
-        claim(json!({"device": "a", "domain": "fff:0:0:1", "range": ["20"]})),
-        claim(json!({"device": "a", "domain": "fff:0:0:1", "unique": "2a", "lifetime": "forever"})),
+        claim(json!({"device": "a", "domain": "fff:0:1:0", "unique": "abc"})),
+        claim(json!({"device": "a", "domain": "fff:0:1:0", "unique": "2a", "prefix": "20/4"})),
+        claim(json!({"device": "a", "domain": "fff:0:1:0"})),
+        claim(json!({"device": "a", "domain": "fff:0:1:0", "range": ["20"]})),
+        claim(json!({"device": "a", "domain": "fff:0:1:0", "unique": "2a", "lifetime": "forever"})),
         claim(
-            json!({"device": "a", "domain": "fff:0:0:1", "unique": "2a", "lifetime": 4294967296_u64}),
+            json!({"device": "a", "domain": "fff:0:1:0", "unique": "2a", "lifetime": 4294967296_u64}),
         ),
-        claim(json!({"domain": "fff:0:0:1", "unique": "2a"})),
+        claim(json!({"domain": "fff:0:1:0", "unique": "2a"})),
         json!({"actions": [{"release": 0}, {"reclaim": 1}, {"leave": "a"}, {"join": "a"}]}),
         json!({"actions": [{"link_down": {"device": "a", "segment": "l"}}]}),
         json!({"actions": [{"link_down": {"device": "a"}}]}),
@@ -254,7 +254,7 @@ fn beyond_the_schema() {
     for doc in [
         // A domain ID's text form and whether a UID fits its domain.
         json!({"actions": [{"claim": {"device": "a", "domain": "not a domain", "unique": "2a"}}]}),
-        json!({"actions": [{"claim": {"device": "a", "domain": "fff:0:0:1", "unique": "2a/99"}}]}),
+        json!({"actions": [{"claim": {"device": "a", "domain": "fff:0:1:0", "unique": "2a/99"}}]}),
     ] {
         assert!(schema_accepts(&doc), "{doc}");
         assert!(!serde_accepts(&doc), "{doc}");

@@ -9,7 +9,7 @@ use uiap::sim::{ClaimSpec, NodeId, Outcome, SegmentParams, Sim};
 use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
 
-const DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+const DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
 
 fn unique(b: u8) -> UidSpace {
     UidSpace::Unique(Uid::from_octets(&[b]).unwrap())

@@ -246,7 +246,7 @@ mod tests {
             next_id: 3,
             claims: vec![StoredClaim {
                 id: 2,
-                domain: "fff:0:0:1".into(),
+                domain: "fff:0:1:0".into(),
                 space: SpaceText::Range("01-02".into()),
                 lifetime: 60,
                 proxy: true,
@@ -301,7 +301,7 @@ mod tests {
     fn a_lifetime_ends_at_its_second_and_an_infinite_one_never() {
         let c = StoredClaim {
             id: 1,
-            domain: "fff:0:0:1".into(),
+            domain: "fff:0:1:0".into(),
             space: SpaceText::Uid("01".into()),
             lifetime: 60,
             proxy: false,

@@ -192,7 +192,7 @@ fn claim_list_release_and_exit_codes() {
     let (code, out, err) = d.uiap(&[
         "claim",
         "--domain",
-        "fff:0:0:1",
+        "fff:0:1:0",
         "--uid",
         "c0a8/16",
         "--lifetime",
@@ -202,9 +202,9 @@ fn claim_list_release_and_exit_codes() {
     // The response says the claim was made as a site of one, not only the log (D23).
     assert_eq!(
         out,
-        "claimed id=1 domain=fff:0:0:1 uid c0a8 (a site of one: no participating interface)\n"
+        "claimed id=1 domain=fff:0:1:0 uid c0a8 (a site of one: no participating interface)\n"
     );
-    let answer = d.raw(&[r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"d0"}}"#]);
+    let answer = d.raw(&[r#"{"op":"claim","domain":"fff:0:1:0","space":{"uid":"d0"}}"#]);
     assert_eq!(
         answer[0]["reason"], "a site of one: no participating interface",
         "{}",
@@ -214,14 +214,14 @@ fn claim_list_release_and_exit_codes() {
     assert!(d.log().contains("site of one"), "{}", d.log());
 
     // Overlapping claim on the same device: denied at once (exit 3).
-    let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--prefix", "c0/4"]);
+    let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:1:0", "--prefix", "c0/4"]);
     assert_eq!(code, 3);
     assert!(
         out.starts_with("denied") && out.contains("local conflict with claim 1"),
         "{out}"
     );
     // A malformed UID: exit 1 with the position.
-    let (code, _, err) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "c0g8"]);
+    let (code, _, err) = d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "c0g8"]);
     assert_eq!(code, 1);
     assert!(
         err.contains("uid: expected a hex digit, found `g` at 2 in `c0g8`"),
@@ -239,7 +239,7 @@ fn claim_list_release_and_exit_codes() {
     assert!((590..=600).contains(&left), "expires_in {left}");
     assert_eq!(
         list,
-        serde_json::json!([{"id":1,"domain":"fff:0:0:1","space":{"uid":"c0a8"},"lifetime":600,"proxy":false,"renew":false,"state":"held","expires_in":null}])
+        serde_json::json!([{"id":1,"domain":"fff:0:1:0","space":{"uid":"c0a8"},"lifetime":600,"proxy":false,"renew":false,"state":"held","expires_in":null}])
     );
     let (code, out, _) = d.uiap(&["list"]);
     assert_eq!(code, 0);
@@ -286,12 +286,12 @@ fn claim_list_release_and_exit_codes() {
 fn claims_and_device_id_survive_a_restart() {
     let mut d = Uiapd::new("persist", (47201, 47202));
     assert_eq!(
-        d.uiap(&["claim", "--domain", "fff:0:0:1", "--range", "10-1f"])
+        d.uiap(&["claim", "--domain", "fff:0:1:0", "--range", "10-1f"])
             .0,
         0
     );
     assert_eq!(
-        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "20", "--proxy"])
+        d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "20", "--proxy"])
             .0,
         0
     );
@@ -324,16 +324,16 @@ fn claims_and_device_id_survive_a_restart() {
     }
     assert!(d.log().contains("reclaiming"), "{}", d.log());
     // New IDs continue after the persisted ones; the reclaimed range is still ours.
-    let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "30"]);
+    let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "30"]);
     assert_eq!(
         (code, out.as_str()),
         (
             0,
-            "claimed id=3 domain=fff:0:0:1 uid 30 (a site of one: no participating interface)\n"
+            "claimed id=3 domain=fff:0:1:0 uid 30 (a site of one: no participating interface)\n"
         )
     );
     assert_eq!(
-        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "15"]).0,
+        d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "15"]).0,
         3
     );
 }
@@ -399,7 +399,7 @@ fn uiap_into_closed_pipe(d: &Uiapd, args: &[&str]) -> (Option<i32>, String) {
 fn list_and_status_into_a_closed_pipe_exit_quietly() {
     let d = Uiapd::new("pipe", (47301, 47302));
     assert_eq!(
-        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "01"]).0,
+        d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "01"]).0,
         0
     );
     for args in [
@@ -537,13 +537,13 @@ fn only_the_owner_or_root_releases_a_claim() {
         )
     };
     assert_eq!(
-        d.uiap(&["claim", "--domain", "fff:0:0:1", "--uid", "01"]).0,
+        d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "01"]).0,
         0
     );
-    let (code, out) = as_nobody(&["claim", "--domain", "fff:0:0:1", "--uid", "02"]);
+    let (code, out) = as_nobody(&["claim", "--domain", "fff:0:1:0", "--uid", "02"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(
-        as_nobody(&["claim", "--domain", "fff:0:0:1", "--uid", "03"]).0,
+        as_nobody(&["claim", "--domain", "fff:0:1:0", "--uid", "03"]).0,
         0
     );
     // nobody cannot release root's claim 1.
@@ -580,7 +580,7 @@ fn only_the_owner_or_root_releases_a_claim() {
 fn a_zero_lifetime_is_refused() {
     let d = Uiapd::new("zero", (47801, 47802));
     let answer =
-        d.raw(&[r#"{"op":"claim","domain":"fff:0:0:1","space":{"uid":"01"},"lifetime":0}"#]);
+        d.raw(&[r#"{"op":"claim","domain":"fff:0:1:0","space":{"uid":"01"},"lifetime":0}"#]);
     assert_eq!(answer[0]["ok"], false, "{}", answer[0]);
     assert_eq!(
         answer[0]["error"]["message"],
@@ -589,7 +589,7 @@ fn a_zero_lifetime_is_refused() {
     let (code, _, err) = d.uiap(&[
         "claim",
         "--domain",
-        "fff:0:0:1",
+        "fff:0:1:0",
         "--uid",
         "01",
         "--lifetime",
@@ -610,7 +610,7 @@ fn a_claim_whose_client_went_away_is_cancelled() {
     let d = Uiapd::new("gone", (47901, 47902));
     {
         let mut s = UnixStream::connect(&d.control).unwrap();
-        s.write_all(b"{\"op\":\"claim\",\"domain\":\"fff:0:0:1\",\"space\":{\"uid\":\"01\"}}\n")
+        s.write_all(b"{\"op\":\"claim\",\"domain\":\"fff:0:1:0\",\"space\":{\"uid\":\"01\"}}\n")
             .unwrap();
         std::thread::sleep(Duration::from_millis(300));
         let list = d.claims();
@@ -646,7 +646,7 @@ fn a_claim_client_times_out_and_its_claim_is_cancelled() {
     let (code, out, err) = d.uiap(&[
         "claim",
         "--domain",
-        "fff:0:0:1",
+        "fff:0:1:0",
         "--uid",
         "01",
         "--timeout",
@@ -672,7 +672,7 @@ fn next_answer(r: &mut BufReader<UnixStream>) -> Response {
 
 fn claim_line(uid: &str, lifetime: u32, renew: bool) -> String {
     format!(
-        r#"{{"op":"claim","domain":"fff:0:0:1","space":{{"uid":"{uid}"}},"lifetime":{lifetime},"renew":{renew}}}"#
+        r#"{{"op":"claim","domain":"fff:0:1:0","space":{{"uid":"{uid}"}},"lifetime":{lifetime},"renew":{renew}}}"#
     )
 }
 
@@ -906,7 +906,7 @@ fn uiap_watch_prints_events_as_they_happen() {
     let out = all.join().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert_eq!(text, "claim 1 (uid 0a in fff:0:0:1) released\n");
+    assert_eq!(text, "claim 1 (uid 0a in fff:0:1:0) released\n");
     let out = one.join().unwrap();
     let event: uiap_control::ClaimEvent = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((event.id, event.kind), (1, EventKind::Released));

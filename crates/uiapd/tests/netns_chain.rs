@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use netns_support::{Net, can_run, output_within};
 
-const DOMAIN: &str = "fff:0:0:1";
+const DOMAIN: &str = "fff:0:1:0";
 
 fn chain_with_daemons() -> Net {
     let mut net = Net::chain(4);

@@ -15,7 +15,7 @@ use socket2::{Domain, Protocol, Socket, Type};
 use uiap::wire::{MessageType, Packet};
 use uiap_control::{ClaimRequest, ClaimState, Client, EventKind, Hold, SpaceText};
 
-const DOMAIN: &str = "fff:0:0:1";
+const DOMAIN: &str = "fff:0:1:0";
 const GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
 
 fn can_run_muted(test: &str) -> bool {

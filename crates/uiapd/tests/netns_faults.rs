@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use netns_support::{Net, can_run, sh};
 use uiap_control::{ClaimRequest, ClaimState, Client, Hold, SpaceText};
 
-const DOMAIN: &str = "fff:0:0:1";
+const DOMAIN: &str = "fff:0:1:0";
 
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()

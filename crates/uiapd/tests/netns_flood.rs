@@ -130,8 +130,8 @@ fn flood_and_claim(spoof: bool) {
     let mut net = Net::hostile();
     net.start_hostile_daemons(&[], &[]);
     let (t, n) = (&net.daemons[0], &net.daemons[1]);
-    assert_eq!(t.claim("fff:0:0:2", &["--range", "10-1f"]).0, 0);
-    assert_eq!(n.claim("fff:0:0:2", &["--range", "20-2f"]).0, 0);
+    assert_eq!(t.claim("fff:0:2:0", &["--range", "10-1f"]).0, 0);
+    assert_eq!(n.claim("fff:0:2:0", &["--range", "20-2f"]).0, 0);
 
     let stop = Arc::new(AtomicBool::new(false));
     let flooder = {
@@ -148,12 +148,12 @@ fn flood_and_claim(spoof: bool) {
         outcomes.push((
             "N",
             into_t.clone(),
-            n.claim("fff:0:0:2", &["--uid", &into_t]).0,
+            n.claim("fff:0:2:0", &["--uid", &into_t]).0,
         ));
         outcomes.push((
             "T",
             into_n.clone(),
-            t.claim("fff:0:0:2", &["--uid", &into_n]).0,
+            t.claim("fff:0:2:0", &["--uid", &into_n]).0,
         ));
     }
     let claims_done = started.elapsed();

@@ -24,7 +24,7 @@ fn attempt(sequence: u32, uid: u8) -> Vec<u8> {
         origin: DeviceId::new(0x4242_4242_4242_4242).unwrap(),
         sequence,
         claim_ref: 9,
-        domain: "fff:0:0:2".parse::<DomainId>().unwrap(),
+        domain: "fff:0:2:0".parse::<DomainId>().unwrap(),
         space: UidSpace::Unique(Uid::from_octets(&[uid]).unwrap()),
     }
     .to_vec()
@@ -150,9 +150,9 @@ fn hostile_datagrams_are_dropped_and_counted() {
     assert_eq!(net.daemons[1].counter("attempts_received"), 1);
 
     // Still serving: N claims, T is denied the same UID, T claims another.
-    assert_eq!(net.daemons[1].claim("fff:0:0:2", &["--uid", "77"]).0, 0);
-    assert_eq!(net.daemons[0].claim("fff:0:0:2", &["--uid", "77"]).0, 3);
-    assert_eq!(net.daemons[0].claim("fff:0:0:2", &["--uid", "78"]).0, 0);
+    assert_eq!(net.daemons[1].claim("fff:0:2:0", &["--uid", "77"]).0, 0);
+    assert_eq!(net.daemons[0].claim("fff:0:2:0", &["--uid", "77"]).0, 3);
+    assert_eq!(net.daemons[0].claim("fff:0:2:0", &["--uid", "78"]).0, 0);
 }
 
 /// With `--psk-file`, datagrams without the right HMAC trailer are dropped and counted; two
@@ -205,8 +205,8 @@ fn psk_trailer_is_required() {
     });
     ready.recv().unwrap();
     let n = &net.daemons[1];
-    assert_eq!(n.claim("fff:0:0:2", &["--uid", "99"]).0, 0);
-    assert_eq!(net.daemons[0].claim("fff:0:0:2", &["--uid", "99"]).0, 3);
+    assert_eq!(n.claim("fff:0:2:0", &["--uid", "99"]).0, 0);
+    assert_eq!(net.daemons[0].claim("fff:0:2:0", &["--uid", "99"]).0, 3);
     let captured = capture.join().unwrap();
     // ... and sends it back unchanged: dropped and counted as a replay (design D41).
     net.in_ns(0, move || {
@@ -292,9 +292,9 @@ fn proxy_poisoning_is_capped_visible_and_flushable() {
     assert_eq!(n_status.counters.get("proxies_recorded"), Some(&0));
 
     // Defended: N's claim is denied by T's proxy, T's own claim fails at once.
-    assert_eq!(n.claim("fff:0:0:2", &["--uid", "55"]).0, 3);
+    assert_eq!(n.claim("fff:0:2:0", &["--uid", "55"]).0, 3);
     assert_eq!(t.counter("proxy_denies"), 1);
-    let (code, out) = t.claim("fff:0:0:2", &["--uid", "55"]);
+    let (code, out) = t.claim("fff:0:2:0", &["--uid", "55"]);
     assert_eq!(code, 3);
     assert!(out.contains("by proxy"), "{out}");
     // Visible, and flushed by the operator.
@@ -306,7 +306,7 @@ fn proxy_poisoning_is_capped_visible_and_flushable() {
     assert!(err.contains("flushed 1"), "{err}");
     assert!(t.status().proxies.is_empty());
     assert_eq!(t.counter("proxies_flushed"), 1);
-    assert_eq!(n.claim("fff:0:0:2", &["--uid", "55"]).0, 0);
+    assert_eq!(n.claim("fff:0:2:0", &["--uid", "55"]).0, 0);
 }
 
 /// One forged Attempt carrying T's (public) device ID makes T take a new ID (design D40, D47).
@@ -320,7 +320,7 @@ fn a_device_id_change_never_costs_a_held_claim_across_a_restart() {
     let mut net = Net::hostile();
     net.start_hostile_daemons(&[], &[]);
     let (code, _) = net.daemons[0].claim(
-        "fff:0:0:2",
+        "fff:0:2:0",
         &["--uid", "66", "--proxy", "--lifetime", "600"],
     );
     assert_eq!(code, 0);

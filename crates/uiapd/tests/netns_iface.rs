@@ -24,7 +24,7 @@ fn interfaces_follow_link_state() {
     sh(&["ip", "-n", &net.names[0], "link", "set", "p0", "down"]);
     net.daemons[0].wait_interfaces(0);
     // Alone now: a claim succeeds as a site of one.
-    let (code, out) = net.daemons[0].claim("fff:0:0:3", &["--uid", "05"]);
+    let (code, out) = net.daemons[0].claim("fff:0:3:0", &["--uid", "05"]);
     assert_eq!(code, 0, "{out}");
     assert!(net.daemons[0].log_text().contains("site of one"));
     sh(&["ip", "-n", &net.names[0], "link", "set", "p0", "up"]);
@@ -34,9 +34,9 @@ fn interfaces_follow_link_state() {
     assert_eq!(log.matches("interface participates").count(), 2, "{log}");
     assert_eq!(log.matches("interface left").count(), 1, "{log}");
     // Back in the site: P defends what it claimed alone, and conflicts are detected again.
-    assert_eq!(net.daemons[1].claim("fff:0:0:3", &["--uid", "05"]).0, 3);
-    assert_eq!(net.daemons[1].claim("fff:0:0:3", &["--uid", "01"]).0, 0);
-    assert_eq!(net.daemons[0].claim("fff:0:0:3", &["--uid", "01"]).0, 3);
+    assert_eq!(net.daemons[1].claim("fff:0:3:0", &["--uid", "05"]).0, 3);
+    assert_eq!(net.daemons[1].claim("fff:0:3:0", &["--uid", "01"]).0, 0);
+    assert_eq!(net.daemons[0].claim("fff:0:3:0", &["--uid", "01"]).0, 3);
 }
 
 /// A claim with a 12 s lifetime and `--renew` is renewed by a reclaim (2 more attempts) at 75 %
@@ -50,7 +50,7 @@ fn lifetime_is_renewed_by_reclaim() {
     let start = Instant::now();
     assert_eq!(
         net.daemons[0]
-            .claim("fff:0:0:3", &["--uid", "02", "--lifetime", "12", "--renew"])
+            .claim("fff:0:3:0", &["--uid", "02", "--lifetime", "12", "--renew"])
             .0,
         0
     );
@@ -72,7 +72,7 @@ fn lifetime_is_renewed_by_reclaim() {
     assert_eq!(claims.len(), 1, "{claims:?}");
     assert_eq!(claims[0].state, uiap_control::ClaimState::Held);
     assert_eq!(
-        net.daemons[1].claim("fff:0:0:3", &["--uid", "02"]).0,
+        net.daemons[1].claim("fff:0:3:0", &["--uid", "02"]).0,
         3,
         "renewed claim not defended"
     );

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use netns_support::{FAST_TIMERS, Net, can_run, output_within};
 use uiap_control::{ClaimState, ClaimView, Client, EventKind};
 
-const DOMAIN: &str = "ffe:9562:6:4";
+const DOMAIN: &str = "ffe:9562:6:400";
 
 /// The renewal interval of a lease under [`FAST_TIMERS`]: half of its 20 s lifetime.
 const RENEWAL: Duration = Duration::from_secs(10);

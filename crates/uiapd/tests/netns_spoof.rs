@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, ipv6_udp};
 
-const DOMAIN: &str = "fff:0:0:2";
+const DOMAIN: &str = "fff:0:2:0";
 /// The junk's rate: far above a neighbour's budget of 1,000 a second (D45).
 const RATE: u64 = 15_000;
 /// The flood's rate must reach this for the test to mean anything.

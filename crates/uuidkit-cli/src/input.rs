@@ -2,6 +2,9 @@
 //!
 //! Lines are split on `\n`; a trailing `\r` is removed and empty lines are skipped.
 //! Nothing else is trimmed, so stray spaces are reported, not silently accepted.
+//! At most [`MAX_LINE`] bytes of a line are kept: a longer one is reported with
+//! its length (see [`Item::text`]) and the run goes on, in bounded memory
+//! whatever the input (`< /dev/zero` included).
 //! Before each read that may block, the caller's output is flushed, so a pipeline
 //! that feeds one UUID at a time gets each answer at once, while bulk input still
 //! leaves in large chunks.
@@ -11,18 +14,39 @@ use std::io::{self, BufRead};
 use crate::error::Error;
 use crate::output::Output;
 
+/// The most bytes of a line kept: the longest text any form has (a TypeID
+/// with a 63-character prefix, 90 bytes) fits many times over, and a line
+/// this long is shown in part anyway.
+pub const MAX_LINE: usize = 1024;
+
 /// One input and where it came from.
 #[derive(Debug, Clone, Copy)]
 pub struct Item<'a> {
-    /// The raw bytes (without the line terminator).
+    /// The raw bytes (without the line terminator), at most [`MAX_LINE`].
     pub bytes: &'a [u8],
+    /// The input's whole length in bytes: more than `bytes.len()` for a
+    /// line longer than [`MAX_LINE`].
+    pub len: usize,
     /// 1-based line number on stdin, or 1-based argument index.
     pub number: usize,
     /// True for stdin lines, false for arguments.
     pub from_stdin: bool,
 }
 
-impl Item<'_> {
+impl<'a> Item<'a> {
+    /// The input's bytes, or the error for a line too long to be any form.
+    pub fn text(&self) -> Result<&'a [u8], crate::text::InputError> {
+        if self.len > self.bytes.len() {
+            return Err(crate::text::InputError::whole(format!(
+                "too long: expected at most {MAX_LINE} bytes (no text form of a UUID has more \
+                 than {}), found {} bytes",
+                uuidkit::TypeId::MAX_LENGTH,
+                self.len
+            )));
+        }
+        Ok(self.bytes)
+    }
+
     /// "line 3" or "argument 2".
     pub fn label(&self) -> String {
         if self.from_stdin {
@@ -97,8 +121,11 @@ fn units(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<char, u8>)> + '_ {
 /// longer than [`ECHO_MAX`] characters cut to a window of that many around
 /// byte `pos` (or its start), with `…` where text was left out. `column` is
 /// where byte `pos` shows (one past the end for a position at the end).
-pub fn echo(text: &[u8], pos: Option<usize>) -> Echo {
+/// `len` is the input's whole length: more than `text.len()` when only its
+/// start was kept.
+pub fn echo(text: &[u8], pos: Option<usize>, len: usize) -> Echo {
     let total = units(text).count();
+    let kept_all = len <= text.len();
     let (start, end) = if total > ECHO_MAX {
         let at = pos.map_or(0, |p| units(text).take_while(|&(i, _)| i < p).count());
         let start = at.saturating_sub(ECHO_MAX / 2).min(total - ECHO_MAX);
@@ -126,7 +153,7 @@ pub fn echo(text: &[u8], pos: Option<usize>) -> Echo {
         }
         width += shown[before..].chars().count();
     }
-    if end < total {
+    if end < total || !kept_all {
         shown.push('…');
     } else if pos.is_some_and(|p| p >= text.len()) {
         column = Some(width);
@@ -134,14 +161,35 @@ pub fn echo(text: &[u8], pos: Option<usize>) -> Echo {
     Echo {
         shown,
         column,
-        cut: (total > ECHO_MAX).then_some(text.len()),
+        cut: (total > ECHO_MAX || !kept_all).then_some(len.max(text.len())),
     }
+}
+
+/// The report of `check` for an input it rejects, in the style of regex's
+/// parse errors: the error, the input (escaped, and cut around the error if
+/// long), and a caret under the offending character when the error has a
+/// position.
+pub fn block(item: &Item<'_>, e: &crate::text::InputError) -> String {
+    let shown = echo(item.bytes, e.position(), item.len);
+    let label = item.label();
+    let mut s = match shown.cut {
+        None => format!("{label}: {e}\n    {}\n", shown.shown),
+        Some(len) => format!(
+            "{label}: {e} (input of {len} bytes, shown in part)\n    {}\n",
+            shown.shown
+        ),
+    };
+    if let Some(col) = shown.column {
+        s.push_str(&" ".repeat(4 + col));
+        s.push_str("^\n");
+    }
+    s
 }
 
 /// The report of `inspect` and `convert` for an input they reject: where,
 /// why, and the input (escaped, and cut if long).
 pub fn rejection(item: &Item<'_>, why: &dyn std::fmt::Display) -> String {
-    let e = echo(item.bytes, None);
+    let e = echo(item.bytes, None, item.len);
     match e.cut {
         None => format!("uuidkit: {}: {why} (input '{}')", item.label(), e.shown),
         Some(len) => format!(
@@ -164,10 +212,12 @@ pub fn for_each<W: io::Write>(
 ) -> Result<(), Error> {
     if !args.is_empty() {
         for (i, a) in args.iter().enumerate() {
+            let bytes = a.as_encoded_bytes();
             f(
                 out,
                 Item {
-                    bytes: a.as_encoded_bytes(),
+                    bytes,
+                    len: bytes.len(),
                     number: i + 1,
                     from_stdin: false,
                 },
@@ -177,34 +227,67 @@ pub fn for_each<W: io::Write>(
     }
     let stdin = io::stdin();
     let mut r = io::BufReader::with_capacity(1 << 16, stdin.lock());
-    let mut line = Vec::with_capacity(64);
+    let mut line = Vec::with_capacity(MAX_LINE);
     let mut number = 0;
     loop {
         if r.buffer().is_empty() {
             out.flush()?;
         }
-        line.clear();
-        if r.read_until(b'\n', &mut line)? == 0 {
+        let Some(len) = read_line(&mut r, &mut line)? else {
             return Ok(());
-        }
+        };
         number += 1;
-        let mut bytes = line.as_slice();
-        if let Some(rest) = bytes.strip_suffix(b"\n") {
-            bytes = rest;
-        }
-        if let Some(rest) = bytes.strip_suffix(b"\r") {
-            bytes = rest;
-        }
-        if bytes.is_empty() {
+        if len == 0 {
             continue;
         }
         f(
             out,
             Item {
-                bytes,
+                bytes: &line,
+                len,
                 number,
                 from_stdin: true,
             },
         )?;
     }
+}
+
+/// Reads the next line into `line`, keeping at most [`MAX_LINE`] bytes of
+/// it; returns its whole length (without `\n` and a `\r` before it), or
+/// `None` at the end of the input.
+fn read_line(r: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<usize>> {
+    line.clear();
+    let (mut len, mut read_any, mut last) = (0usize, false, 0u8);
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        read_any = true;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let part = &buf[..newline.unwrap_or(buf.len())];
+        let room = MAX_LINE.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        len += part.len();
+        last = part.last().copied().unwrap_or(last);
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        r.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    if !read_any {
+        return Ok(None);
+    }
+    if last == b'\r' && len > 0 {
+        len -= 1;
+        if line.len() > len {
+            line.truncate(len);
+        }
+    }
+    Ok(Some(len))
 }

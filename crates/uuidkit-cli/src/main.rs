@@ -97,10 +97,10 @@ mod stdio_probe {
 fn run(mode: Mode) -> Result<Outcome, Error> {
     match mode {
         Mode::New(plan) => cmd::new::run(&plan),
-        Mode::Inspect(args) => cmd::inspect::run(&args),
-        Mode::Check(args) => cmd::check::run(&args),
-        Mode::Convert(args) => cmd::convert::run(&args),
-        Mode::Range(args) => cmd::range::run(&args),
+        Mode::Inspect(plan) => cmd::inspect::run(&plan),
+        Mode::Check(plan) => cmd::check::run(&plan),
+        Mode::Convert(plan) => cmd::convert::run(&plan),
+        Mode::Range(plan) => cmd::range::run(&plan),
         Mode::Completions(shell) => cmd::doc::completions(shell),
         Mode::Man(sub) => cmd::doc::man(sub.as_deref()),
     }

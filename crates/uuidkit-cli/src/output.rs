@@ -84,7 +84,7 @@ impl<W: Write> Output<W> {
     }
 
     /// Sets the TypeID prefix of `Format::Typeid` lines (valid, as
-    /// [`crate::text::prefix_for`] returns it).
+    /// the `new` and `range` plans hold it).
     pub fn with_prefix(mut self, prefix: &str) -> Output<W> {
         prefix.clone_into(&mut self.prefix);
         self

@@ -1,94 +1,163 @@
-//! The short encodings on the command line: reading any text form
-//! (`--from`), and the TypeID prefix of `-f typeid` (`--prefix`).
+//! Reading a UUID in any text form from the command line (`--from`).
 //!
 //! Without `--from`, input is a UUID in one of the four hex forms, or a
-//! TypeID: text with an underscore, or of TypeID's (and base32's) 26
-//! characters, is read as a TypeID, so `inspect` and `check` take one as it
-//! is. The other encodings need `--from`, because their texts overlap
-//! (26 characters may be base32, base32hex or a TypeID; 22 may be base58 or
-//! base64url). Every error names the position and the expected characters.
+//! TypeID with a prefix (text with an underscore, which no other form has).
+//! A text of 26 characters without one is refused with a message asking for
+//! `--from`: it may be a ULID (base32), a TypeID without a prefix or
+//! base32hex, which read as three different UUIDs, and a hex UUID cut to 26
+//! digits is valid base32 too. The other encodings need `--from` for the same
+//! reason (22 characters may be base58 or base64url). With `--from`, the
+//! form named is the only one read: `--from simple` refuses a hyphenated
+//! UUID. Every error names the position and the expected characters;
+//! lengths count characters, and bytes as well where the two differ.
 
 use std::fmt;
 
-use uuidkit::{DecodeError, ParseError, TypeId, Uuid};
+use uuidkit::{DecodeError, DecodeErrorKind, ParseError, ParseErrorKind, TypeId, Uuid};
 
-use crate::error::Error;
 use crate::flags::Format;
 
-/// Why an input is not a UUID in the expected form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputError {
-    /// Not one of the hex forms.
-    Hex(ParseError),
-    /// Not the short encoding (or TypeID) asked for.
-    Encoded(DecodeError),
+/// Why an input is not a UUID in the expected form: the message, and the
+/// byte offset of the mistake if it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    message: String,
+    position: Option<usize>,
 }
 
 impl InputError {
     /// The byte offset of the mistake, if it has one.
     pub fn position(&self) -> Option<usize> {
-        match self {
-            InputError::Hex(e) => e.position(),
-            InputError::Encoded(e) => e.position(),
+        self.position
+    }
+
+    /// An error with no position.
+    pub fn whole(message: String) -> InputError {
+        InputError {
+            message,
+            position: None,
         }
     }
+
+    #[cold]
+    fn hex(e: ParseError, text: &[u8]) -> InputError {
+        let message = match e.kind() {
+            ParseErrorKind::InvalidLength { found } => with_length(e.to_string(), found, text),
+            _ => e.to_string(),
+        };
+        InputError {
+            message,
+            position: e.position(),
+        }
+    }
+
+    #[cold]
+    fn encoded(e: DecodeError, text: &[u8]) -> InputError {
+        let at = e.position().unwrap_or(0);
+        let message = match e.kind() {
+            DecodeErrorKind::InvalidLength { found, .. } => {
+                with_length(e.to_string(), found, text.get(at..).unwrap_or_default())
+            }
+            DecodeErrorKind::PrefixTooLong { found } => {
+                with_length(e.to_string(), found, text.get(..found).unwrap_or_default())
+            }
+            _ => e.to_string(),
+        };
+        InputError {
+            message,
+            position: e.position(),
+        }
+    }
+}
+
+/// `message` with the length it states (`found` bytes, those of `span`)
+/// counted in characters, and in bytes too where the two differ: the
+/// library counts bytes.
+fn with_length(message: String, found: usize, span: &[u8]) -> String {
+    let counted = match std::str::from_utf8(span) {
+        Ok(t) if t.is_ascii() => return message,
+        Ok(t) => format!("{} characters ({found} bytes)", t.chars().count()),
+        Err(_) => format!("{found} bytes"),
+    };
+    for (old, new) in [
+        (format!("of {found} characters"), format!("of {counted}")),
+        (format!("length {found}:"), format!("length {counted}:")),
+        (format!("length {found} "), format!("length {counted} ")),
+    ] {
+        if message.contains(&old) {
+            return message.replacen(&old, &new, 1);
+        }
+    }
+    message
 }
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InputError::Hex(e) => e.fmt(f),
-            InputError::Encoded(e) => e.fmt(f),
-        }
+        f.write_str(&self.message)
     }
 }
 
-/// Reads `bytes` as `from`, or, without it, as a hex form or a TypeID (see
-/// the module docs). `strict` asks for RFC 9562's hyphenated form only.
+/// The length of a ULID, a TypeID without a prefix and base32hex.
+const AMBIGUOUS_LEN: usize = 26;
+
+/// Reads `bytes` as `from`, or, without it, as a hex form or a TypeID with
+/// a prefix (see the module docs). `strict` asks for RFC 9562's hyphenated
+/// form only.
 pub fn read(bytes: &[u8], from: Option<Format>, strict: bool) -> Result<Uuid, InputError> {
-    let typeid = |b: &[u8]| {
-        TypeId::parse(b)
-            .map(|t| t.uuid())
-            .map_err(InputError::Encoded)
-    };
-    let encoded = |r: Result<Uuid, DecodeError>| r.map_err(InputError::Encoded);
+    let hex = |r: Result<Uuid, ParseError>| r.map_err(|e| InputError::hex(e, bytes));
+    let encoded = |r: Result<Uuid, DecodeError>| r.map_err(|e| InputError::encoded(e, bytes));
     match from {
-        None if strict => Uuid::parse_strict(bytes).map_err(InputError::Hex),
-        None if bytes.len() == 26 || bytes.contains(&b'_') => typeid(bytes),
-        None | Some(Format::Canonical | Format::Simple | Format::Braced | Format::Urn) => {
-            Uuid::parse(bytes).map_err(InputError::Hex)
+        None if strict => hex(Uuid::parse_strict(bytes)),
+        None if bytes.contains(&b'_') => encoded(TypeId::parse(bytes).map(|t| t.uuid())),
+        None if bytes.len() == AMBIGUOUS_LEN && bytes.is_ascii() => {
+            Err(InputError::whole(format!(
+                "{AMBIGUOUS_LEN} characters without a TypeID prefix: expected a hex UUID \
+                 (32 or 36 characters), or --from base32, --from typeid or --from base32hex \
+                 to read a ULID, a TypeID without a prefix or base32hex (the three read as \
+                 different UUIDs)"
+            )))
+        }
+        None => hex(Uuid::parse(bytes)),
+        Some(form @ (Format::Canonical | Format::Simple | Format::Braced | Format::Urn)) => {
+            let u = hex(Uuid::parse(bytes))?;
+            let found = hex_form(bytes.len());
+            if found == form {
+                Ok(u)
+            } else {
+                Err(InputError::whole(format!(
+                    "not the {} form: expected {}, found the {} form",
+                    form.name(),
+                    form_shape(form),
+                    found.name()
+                )))
+            }
         }
         Some(Format::Base32) => encoded(Uuid::parse_base32(bytes)),
         Some(Format::Base32hex) => encoded(Uuid::parse_base32hex(bytes)),
         Some(Format::Base58) => encoded(Uuid::parse_base58(bytes)),
         Some(Format::Base64url) => encoded(Uuid::parse_base64url(bytes)),
-        Some(Format::Typeid) => typeid(bytes),
+        Some(Format::Typeid) => encoded(TypeId::parse(bytes).map(|t| t.uuid())),
     }
 }
 
-/// A TypeID prefix, checked as the TypeID specification asks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Prefix(pub String);
-
-impl std::str::FromStr for Prefix {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Prefix, String> {
-        match TypeId::new(s, Uuid::NIL) {
-            Ok(_) => Ok(Prefix(s.to_string())),
-            Err(e) => Err(e.to_string()),
-        }
+/// Which hex form a text that `Uuid::parse` accepted is in: each has its
+/// own length.
+fn hex_form(len: usize) -> Format {
+    match len {
+        32 => Format::Simple,
+        38 => Format::Braced,
+        45 => Format::Urn,
+        _ => Format::Canonical,
     }
 }
 
-/// The prefix to write: `--prefix` only goes with `-f typeid`.
-pub fn prefix_for(format: Format, prefix: Option<&Prefix>) -> Result<String, Error> {
-    match (format, prefix) {
-        (_, None) => Ok(String::new()),
-        (Format::Typeid, Some(p)) => Ok(p.0.clone()),
-        (_, Some(_)) => Err(Error::Usage(
-            "--prefix applies to -f typeid only".to_string(),
-        )),
+/// What a hex form looks like.
+fn form_shape(f: Format) -> &'static str {
+    match f {
+        Format::Simple => "32 hex digits",
+        Format::Braced => "'{', 8-4-4-4-12 hex digits, '}'",
+        Format::Urn => "'urn:uuid:' and 8-4-4-4-12 hex digits",
+        _ => "8-4-4-4-12 hex digits",
     }
 }
 
@@ -99,17 +168,107 @@ mod tests {
     const U: Uuid = Uuid::from_u128(0x01890a5d_ac96_774b_bcce_b302099a8057);
 
     #[test]
-    fn without_from_hex_forms_and_typeids_are_read() {
+    fn without_from_hex_forms_and_prefixed_typeids_are_read() {
         let hex = "01890a5d-ac96-774b-bcce-b302099a8057";
         assert_eq!(read(hex.as_bytes(), None, false), Ok(U));
         assert_eq!(read(b"user_01h455vb4pex5vsknk084sn02q", None, false), Ok(U));
-        assert_eq!(read(b"01h455vb4pex5vsknk084sn02q", None, false), Ok(U));
         // Strict stays the hyphenated form only.
-        assert!(read(b"01h455vb4pex5vsknk084sn02q", None, true).is_err());
-        // A 26-character text is a TypeID, so its error is TypeID's.
-        let e = read(b"01H455VB4PEX5VSKNK084SN02Q", None, false).unwrap_err();
-        assert_eq!(e.position(), Some(2));
-        assert!(e.to_string().contains("expected 0-9 or a-z"), "{e}");
+        assert!(read(b"user_01h455vb4pex5vsknk084sn02q", None, true).is_err());
+    }
+
+    /// A ULID, a TypeID without a prefix, base32hex and a hex UUID cut to 26
+    /// digits: each needs `--from`, and none is read as some UUID.
+    #[test]
+    fn twenty_six_characters_without_a_prefix_need_from() {
+        for text in [
+            "01h455vb4pex5vsknk084sn02q",
+            "01H455VB4PEX5VSKNK084SN02Q",
+            "064GKNDCIPRKNF6EMC10J6K0AS",
+            "017f22e279b07cc398c4dc0c0c",
+        ] {
+            let e = read(text.as_bytes(), None, false).unwrap_err();
+            assert_eq!(e.position(), None);
+            assert!(e.to_string().starts_with("26 characters without a TypeID prefix: expected a hex UUID (32 or 36 characters), or --from base32, --from typeid or --from base32hex"), "{e}");
+        }
+        // A hyphenated UUID cut to 26 is a hex form's error as before.
+        let e = read(b"017f22e2-79b0-7cc3-98c4-dc", None, false).unwrap_err();
+        assert!(e.to_string().starts_with("26 characters"), "{e}");
+        assert_eq!(
+            read(b"01h455vb4pex5vsknk084sn02q", Some(Format::Typeid), false),
+            Ok(U)
+        );
+        assert_eq!(
+            read(b"01H455VB4PEX5VSKNK084SN02Q", Some(Format::Base32), false),
+            Ok(U)
+        );
+    }
+
+    #[test]
+    fn a_hex_form_named_by_from_is_the_only_one_read() {
+        let forms = [
+            (Format::Canonical, "01890a5d-ac96-774b-bcce-b302099a8057"),
+            (Format::Simple, "01890A5DAC96774BBCCEB302099A8057"),
+            (Format::Braced, "{01890a5d-ac96-774b-bcce-b302099a8057}"),
+            (Format::Urn, "URN:UUID:01890a5d-ac96-774b-bcce-b302099a8057"),
+        ];
+        for (from, _) in forms {
+            for (other, text) in forms {
+                let got = read(text.as_bytes(), Some(from), false);
+                if from == other {
+                    assert_eq!(got, Ok(U), "{text}");
+                } else {
+                    let e = got.unwrap_err().to_string();
+                    let want = format!(
+                        "not the {} form: expected {}, found the {} form",
+                        from.name(),
+                        form_shape(from),
+                        other.name()
+                    );
+                    assert_eq!(e, want, "{text}");
+                }
+            }
+        }
+    }
+
+    /// Lengths are counted in characters, and in bytes where those differ.
+    #[test]
+    fn lengths_count_characters() {
+        let e = read(
+            "1BzmjTFLHWXwiSK4y3H5€".as_bytes(),
+            Some(Format::Base58),
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid base58 length 21 characters (23 bytes): expected 22 characters"
+        );
+        let e = read(
+            "1BzmjTFLHWXwiSK4y3H5iW€".as_bytes(),
+            Some(Format::Base58),
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid base58 length 23 characters (25 bytes): expected 22 characters"
+        );
+        let e = read(b"1BzmjTFLHWXwiSK4y3H5iW\xff", Some(Format::Base58), false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid base58 length 23 bytes: expected 22 characters"
+        );
+        let e = read(b"1BzmjTFLHWXwiSK4y3H5iWx", Some(Format::Base58), false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid base58 length 23: expected 22 characters"
+        );
+        let e = read("user_01h455vb4pex5vsknk084sn0€".as_bytes(), None, false).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("length 25 characters (27 bytes) at position 5"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -127,24 +286,5 @@ mod tests {
         }
         let e = read(b"1BzmjTFLHWXwiSK4y3H5i0", Some(Format::Base58), false).unwrap_err();
         assert_eq!(e.position(), Some(21));
-    }
-
-    #[test]
-    fn prefixes_are_checked_and_go_with_typeid_only() {
-        assert_eq!("user".parse::<Prefix>(), Ok(Prefix("user".into())));
-        let e = "User".parse::<Prefix>().unwrap_err();
-        assert!(
-            e.starts_with("invalid TypeID prefix character 'U' at position 0"),
-            "{e}"
-        );
-        let p = Prefix("user".into());
-        assert_eq!(prefix_for(Format::Typeid, Some(&p)).unwrap(), "user");
-        assert_eq!(prefix_for(Format::Typeid, None).unwrap(), "");
-        assert_eq!(
-            prefix_for(Format::Base58, Some(&p))
-                .unwrap_err()
-                .exit_code(),
-            2
-        );
     }
 }

@@ -187,3 +187,141 @@ fn usage_errors_escape_what_would_not_show() {
         "expected a clock sequence as a decimal or 0x-hex number, found '0x+5'"
     );
 }
+
+/// A hex UUID cut to 26 digits is valid base32 more often than not; read
+/// without `--from` it is always refused, with a message asking for
+/// `--from`, and `convert` prints nothing for it.
+#[test]
+fn a_hex_uuid_cut_to_26_digits_is_never_read_as_a_uuid() {
+    let full = ok(&["new", "v4", "-n", "2000", "-f", "simple"]);
+    let cut: String = lines(&full)
+        .iter()
+        .map(|u| format!("{}\n", &u[..26]))
+        .collect();
+    let out = run_with_stdin(&["check"], &cut);
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    let refused = report
+        .lines()
+        .filter(|l| {
+            l.starts_with("line ")
+                && l.contains(": 26 characters without a TypeID prefix: expected a hex UUID")
+        })
+        .count();
+    assert_eq!(refused, 2000, "{}", &report[..report.len().min(2000)]);
+    let out = run_with_stdin(&["convert"], &cut);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_contains!(err, "--from base32, --from typeid or --from base32hex");
+}
+
+/// The ULID specification's example, and uuidkit's own `-f base32` output
+/// (upper case), ask for `--from` without it (not a TypeID's lower-case
+/// error) and read as ULIDs with `--from base32`.
+#[test]
+fn a_ulid_asks_for_from_and_reads_with_from_base32() {
+    let ulid = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    let e = fails(&["convert", ulid], 1);
+    assert_contains!(e, "26 characters without a TypeID prefix");
+    assert!(!e.contains("lower"), "{e}");
+    assert_eq!(
+        ok(&["convert", "--from", "base32", ulid]),
+        "01563e3a-b5d3-d676-4c61-efb99302bd5b\n"
+    );
+    let own = ok(&["new", "v7", "-f", "base32"]);
+    let out = uk(&["check", own.trim_end()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert_contains!(report, "argument 1: 26 characters without a TypeID prefix");
+    assert!(!report.contains("lower"), "{report}");
+    assert_eq!(ok(&["check", "--from", "base32", own.trim_end()]), "");
+}
+
+/// What `new -f F` writes, `check --from F` accepts and `convert --from F`
+/// reads back as the same UUIDs, for every form (and in upper case where the
+/// form has case); a form other than the one named is refused.
+#[test]
+fn every_form_reads_back_with_the_matching_from() {
+    let canonical = ok(&["new", "v7", "-n", "300"]);
+    let forms = [
+        "canonical",
+        "simple",
+        "braced",
+        "urn",
+        "base32",
+        "base32hex",
+        "base58",
+        "base64url",
+        "typeid",
+    ];
+    for (i, form) in forms.iter().enumerate() {
+        let cases: &[&[&str]] = if i < 4 { &[&[], &["-U"]] } else { &[&[]] };
+        for extra in cases {
+            let mut args = vec!["convert", "-f", form];
+            args.extend_from_slice(extra);
+            let out = run_with_stdin(&args, &canonical);
+            assert_success(&out, &args);
+            let written = String::from_utf8(out.stdout).unwrap();
+            let checked = run_with_stdin(&["check", "--from", form], &written);
+            assert_success(&checked, &["check", "--from", form]);
+            assert!(checked.stdout.is_empty(), "{form}");
+            let back = run_with_stdin(&["convert", "--from", form], &written);
+            assert_success(&back, &["convert", "--from", form]);
+            assert_eq!(
+                String::from_utf8(back.stdout).unwrap(),
+                canonical,
+                "{form} {extra:?}"
+            );
+        }
+    }
+    let e = fails(
+        &[
+            "convert",
+            "--from",
+            "canonical",
+            "017f22e279b07cc398c4dc0c0c07398f",
+        ],
+        1,
+    );
+    assert_contains!(
+        e,
+        "not the canonical form: expected 8-4-4-4-12 hex digits, found the simple form"
+    );
+    let e = fails(
+        &[
+            "convert",
+            "--from",
+            "simple",
+            "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+        ],
+        1,
+    );
+    assert_contains!(
+        e,
+        "not the simple form: expected 32 hex digits, found the canonical form"
+    );
+}
+
+/// A length in a message counts characters, and says the bytes as well
+/// where they differ (`€` is three bytes).
+#[test]
+fn lengths_in_messages_count_characters() {
+    let out = uk(&["check", "--from", "base58", "1BzmjTFLHWXwiSK4y3H5i€"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains!(
+        text,
+        "argument 1: invalid base58 length 22 characters (24 bytes): expected 22 characters"
+    );
+    let out = uk(&["check", "user_01h455vb4pex5vsknk084sn0€"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains!(
+        text,
+        "invalid TypeID suffix length 25 characters (27 bytes) at position 5"
+    );
+}

@@ -180,8 +180,8 @@ fn rejections_are_buffered_and_long_inputs_cut() {
         assert_eq!(
             err,
             format!(
-                "uuidkit: line 1: invalid length 1000000: expected 36 (hyphenated), 32, 38 or 45 \
-                 (input '{}…', 1000000 bytes)\n",
+                "uuidkit: line 1: too long: expected at most 1024 bytes (no text form of a UUID \
+                 has more than 90), found 1000000 bytes (input '{}…', 1000000 bytes)\n",
                 "a".repeat(80)
             )
         );
@@ -224,4 +224,115 @@ fn echoed_input_escapes_what_would_not_show() {
         text,
         "\n    a\\u{202e}b\\u{200b}c\\u{feff}d\\u{1b}[31m\\te\n"
     );
+}
+
+/// One base64url text in 64 begins with `-`: as a positional argument it
+/// is a value, after other flags or before them, as every command reads it.
+#[test]
+fn values_that_begin_with_a_hyphen_are_values() {
+    let text = "-B1Prn3sEdCnZQCgyR5r9g";
+    let want = ok(&["convert", "--from", "base64url", "--", text]);
+    assert_eq!(want.len(), 37);
+    assert_eq!(ok(&["convert", "--from", "base64url", text]), want);
+    assert_eq!(
+        ok(&["convert", "--from", "base64url", text, "-f", "base64url"]),
+        format!("{text}\n")
+    );
+    assert_eq!(
+        ok(&["convert", "--from", "base64url", text, "-U"]),
+        want.to_uppercase()
+    );
+    // Values keep their order, wherever the flags stand among them.
+    let other = "AYkKXayWd0u8zrMCCZqAVw";
+    let both = ok(&[
+        "convert",
+        other,
+        "--from",
+        "base64url",
+        text,
+        "-f",
+        "simple",
+        "--",
+        other,
+    ]);
+    let simple = |t: &str| ok(&["convert", "--from", "base64url", "-f", "simple", "--", t]);
+    assert_eq!(
+        both,
+        format!("{}{}", simple(other), simple(text)) + &simple(other)
+    );
+    assert_eq!(ok(&["check", "--from", "base64url", text]), "");
+    assert_eq!(ok(&["check", "--from", "base64url", "-q", text]), "");
+    let described = ok(&["inspect", "--from", "base64url", text, "--json"]);
+    assert_contains!(described, want.trim());
+    // An unknown flag before any value is still a usage error.
+    let e = fails(&["convert", "--bogus", text], 2);
+    assert_contains!(e, "--bogus");
+}
+
+/// `--to typeid` (or `-f typeid`) without `--prefix` would drop an input
+/// TypeID's prefix: that line is refused, naming the prefix; `--prefix` keeps
+/// or changes it, and `--prefix=` drops it on purpose.
+#[test]
+fn a_typeid_prefix_is_never_dropped_unsaid() {
+    let id = "user_01h455vb4pex5vsknk084sn02q";
+    let out = run_with_stdin(
+        &["convert", "--to", "typeid"],
+        &format!("{id}\n01h455vb4pex5vsknk084sn02q\n"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_contains!(
+        err,
+        "uuidkit: line 1: the input's TypeID prefix 'user' would be dropped: expected --prefix user to keep it, or --prefix= to drop it"
+    );
+    assert_contains!(err, "line 2: 26 characters");
+    assert_eq!(
+        ok(&["convert", "--to", "typeid", "--prefix", "user", id]),
+        format!("{id}\n")
+    );
+    assert_eq!(
+        ok(&["convert", "-f", "typeid", "--prefix", "post", id]),
+        "post_01h455vb4pex5vsknk084sn02q\n"
+    );
+    assert_eq!(
+        ok(&["convert", "--to", "typeid", "--prefix=", id]),
+        "01h455vb4pex5vsknk084sn02q\n"
+    );
+    assert_eq!(
+        ok(&[
+            "convert",
+            "--to",
+            "typeid",
+            "--from",
+            "typeid",
+            "01h455vb4pex5vsknk084sn02q"
+        ]),
+        "01h455vb4pex5vsknk084sn02q\n"
+    );
+}
+
+/// `-U` with a form that has one case is a usage error, not ignored.
+#[test]
+fn upper_with_a_caseless_form_is_a_usage_error() {
+    for form in ["base32", "base32hex", "base58", "base64url", "typeid"] {
+        let e = fails(
+            &[
+                "convert",
+                "-U",
+                "-f",
+                form,
+                "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+            ],
+            2,
+        );
+        assert_contains!(
+            e,
+            format!("-U does not apply to -f {form}: it applies to the hex forms")
+        );
+        let e = fails(&["new", "v4", "-U", "-f", form], 2);
+        assert_contains!(e, format!("-U does not apply to -f {form}"));
+        let e = fails(&["range", "-U", "-f", form, "2024-01-01", "2024-01-02"], 2);
+        assert_contains!(e, format!("-U does not apply to -f {form}"));
+    }
 }

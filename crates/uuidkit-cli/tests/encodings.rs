@@ -36,11 +36,13 @@ fn convert_writes_and_reads_every_encoding() {
     }
     // The hex forms are still what they were.
     assert_eq!(ok(&["convert", "-f", "canonical", A6]), format!("{A6}\n"));
-    // `ulid` is base32's alias, and upper case does not change it.
+    // `ulid` is base32's alias; it has one case, so `-U` is refused.
     assert_eq!(
-        ok(&["convert", "-f", "ulid", "-U", A6]),
+        ok(&["convert", "-f", "ulid", A6]),
         format!("{}\n", a6_forms()[0].1)
     );
+    let e = fails(&["convert", "-f", "ulid", "-U", A6], 2);
+    assert_contains!(e, "-U does not apply to -f base32");
 }
 
 #[test]
@@ -75,7 +77,7 @@ fn bad_prefixes_and_misplaced_prefixes_are_usage_errors() {
 }
 
 #[test]
-fn inspect_and_check_take_a_typeid_as_it_is() {
+fn inspect_and_check_take_a_prefixed_typeid_as_it_is() {
     let typeid = format!("user_{}", a6_forms()[4].1);
     let described = ok(&["inspect", &typeid]);
     assert_eq!(described, ok(&["inspect", A6]));

@@ -387,6 +387,9 @@ fn counts() {
     assert_eq!(lines(&new(&["v4", "--count", "7"])).len(), 7);
     assert_eq!(lines(&new(&["v4", "-C", "3"])).len(), 3);
     assert_eq!(lines(&new(&["v7", "-n", "10_000"])).len(), 10_000);
+    // Every integer flag takes `+` and `_` alike.
+    assert_eq!(lines(&new(&["v4", "-n", "+5"])).len(), 5);
+    assert_eq!(lines(&ok(&["-C", "+1_2"])).len(), 12);
     // Name-based: the same UUID, N times.
     let mut a = vec!["v5", "-n", "2"];
     a.extend_from_slice(DNS_NAME);
@@ -491,8 +494,18 @@ fn bad_node_clock_seq_count_name_hex() {
         e,
         "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found 0x4000"
     );
-    let e = fails(&["new", "v4", "-n", "-1"], 2);
-    assert_contains!(e, "-1");
+    // A negative count reaches the count's own check (no clap tip about `--`).
+    for args in [
+        &["new", "v4", "-n", "-1"][..],
+        &["-C", "-1"],
+        &["new", "v1", "--clock-seq", "-1"],
+    ] {
+        let e = fails(args, 2);
+        assert_contains!(e, "found '-1'");
+        assert!(!e.contains("tip:"), "{e}");
+    }
+    let e = fails(&["new", "v8", "--site-node", "--node-bits", "-5"], 2);
+    assert_contains!(e, "expected a node width of 1 to 32 bits, found '-5'");
     let e = fails(&["new", "v4", "-n", "many"], 2);
     assert_contains!(e, "expected a non-negative integer, found 'many'");
     let e = fails(&["new", "v5", "--namespace", "dns", "--name-hex", "abc"], 2);
@@ -518,7 +531,7 @@ fn flags_that_do_not_apply() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["new", "v4", "--name", "x"],
-            "--name does not apply to v4: it applies to v3, v5 and v8 (name-based)",
+            "--name does not apply to v4: it applies to v3, v5 and name-based v8",
         ),
         (&["new", "v4", "--at", "@0"], "--at does not apply to v4"),
         (

@@ -191,3 +191,36 @@ fn closed_stdout_is_exit_1_with_a_message() {
         );
     }
 }
+
+/// A line longer than any form is reported with its length, and the run
+/// goes on with the next line, in memory that does not grow with the line:
+/// a line of 1 GB passes under a 200 MB address-space limit.
+#[test]
+fn an_overlong_line_is_reported_in_bounded_memory() {
+    let a6 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    for (cmd, stream) in [("check", "out"), ("convert", "err")] {
+        let script = format!(
+            "ulimit -v 200000; {{ head -c 1000000000 /dev/zero; printf '\\n{a6}\\n'; }} \
+             | '{}' {cmd} >out 2>err; echo $?",
+            bin()
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n", "{cmd}");
+        let report = std::fs::read_to_string(dir.path().join(stream)).unwrap();
+        assert_contains!(
+            report,
+            "line 1: too long: expected at most 1024 bytes (no text form of a UUID has more than 90), found 1000000000 bytes"
+        );
+        assert_eq!(report.matches("line ").count(), 1, "{cmd}: {report}");
+        if cmd == "convert" {
+            let written = std::fs::read_to_string(dir.path().join("out")).unwrap();
+            assert_eq!(written, format!("{a6}\n"));
+        }
+    }
+}

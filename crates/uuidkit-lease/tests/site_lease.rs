@@ -188,7 +188,7 @@ impl Script {
             reason: Some("scripted".into()),
             claim: view(
                 id,
-                "ffe:9562:6:4",
+                "ffe:9562:6:400",
                 &space,
                 kind.state_after(ClaimState::Held),
             ),
@@ -263,7 +263,7 @@ fn denied_every_time_is_an_error_naming_the_count() {
     let text = err.to_string();
     assert!(
         text.starts_with(
-            "no node ID of 12 bits in domain ffe:9562:6:4: denied 4 times, last: denied node 0x"
+            "no node ID of 12 bits in domain ffe:9562:6:400: denied 4 times, last: denied node 0x"
         ),
         "{text}"
     );
@@ -291,7 +291,7 @@ fn no_daemon_names_the_path() {
 fn a_right_justified_domain_and_bad_widths_are_refused() {
     let script = Script::new(vec![Answer::Claim]);
     let config = LeaseConfig {
-        domain: "ffe:9562:6:84".parse::<DomainId>().unwrap(),
+        domain: "ffe:9562:6:480".parse::<DomainId>().unwrap(),
         ..script.config(16)
     };
     let err = SiteLease::acquire(&config, &mut rng(4)).unwrap_err();
@@ -415,7 +415,7 @@ fn a_real_lease_holds_a_renewed_claim_and_releases_it() {
         (c.id, c.renew, c.state),
         (lease.claim_id(), true, ClaimState::Held)
     );
-    assert_eq!(c.domain, "ffe:9562:6:4");
+    assert_eq!(c.domain, "ffe:9562:6:400");
     assert_eq!(uid_value(&c.space, 48), lease.node().value());
     // Another claim of the same node on this device is refused while the lease lives.
     let other = claim_of(site.control(), c.space.clone());

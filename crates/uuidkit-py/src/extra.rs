@@ -2,12 +2,14 @@
 //! timestamps as `datetime`, v8 name-based UUIDs with modern hashes, and
 //! batches for bulk loads.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use rand_core::Rng;
 use uuidkit::{NameHash, ThreadRng, Uuid};
 
+use crate::args::{batch_len, detached_if_large, type_name, uuids};
 use crate::convert::{from_py, list, name_bytes, to_py};
 use crate::time::{unix_nanos_to_datetime, when_to_unix_ms};
 
@@ -112,67 +114,80 @@ pub fn uuid8_name<'py>(
     to_py(py, Uuid::new_v8_name(hash, &ns, &name_bytes(name)?))
 }
 
-/// The most UUIDs one batch call makes (16 GiB as bytes): a guard against a
-/// mistyped count, not a limit anyone should reach.
-const MAX_BATCH: usize = 1 << 30;
-
-fn batch_len(n: i64) -> PyResult<usize> {
-    usize::try_from(n)
-        .ok()
-        .filter(|&n| n <= MAX_BATCH)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "batch size out of range: expected 0..={MAX_BATCH}, found {n}"
-            ))
-        })
-}
-
 /// `n` v7 UUIDs from the process-wide generator, strictly increasing and
 /// ordered with every other `uuid7()` call: one clock reading and one update
-/// of the shared state for the whole batch.
-fn v7_batch(n: usize) -> Vec<Uuid> {
-    let mut out = vec![Uuid::NIL; n];
-    Uuid::fill_v7(&mut out);
-    out
+/// of the shared state for the whole batch, made with the interpreter
+/// released when large.
+fn v7_batch(py: Python<'_>, n: usize) -> PyResult<Vec<Uuid>> {
+    let mut out = uuids(n)?;
+    detached_if_large(py, n, || Uuid::fill_v7(&mut out));
+    Ok(out)
 }
 
 /// `n` v7 UUIDs as a list of `uuid.UUID`, increasing, as `n` calls of
-/// `uuid7()` would give but faster.
+/// `uuid7()` would give but faster. `n` is an `int` in `0..=2**30`; a batch
+/// that does not fit in memory is a `MemoryError`.
 #[pyfunction]
-pub fn uuid7_batch(py: Python<'_>, n: i64) -> PyResult<Bound<'_, PyList>> {
-    list(py, &v7_batch(batch_len(n)?))
+pub fn uuid7_batch<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    list(py, &v7_batch(py, batch_len(n)?)?)
 }
 
 /// `n` v7 UUIDs as `16 * n` bytes (each UUID's 16 bytes, big-endian as
 /// `UUID.bytes`), for bulk loads that want bytes (`COPY … BINARY`, Parquet).
+/// Made straight into the `bytes` object, with the interpreter released
+/// when large.
 #[pyfunction]
-pub fn uuid7_batch_bytes(py: Python<'_>, n: i64) -> PyResult<Bound<'_, PyBytes>> {
-    let uuids = v7_batch(batch_len(n)?);
-    PyBytes::new_with(py, uuids.len() * 16, |buf| {
-        for (chunk, u) in buf.chunks_exact_mut(16).zip(&uuids) {
-            chunk.copy_from_slice(u.as_bytes());
-        }
+pub fn uuid7_batch_bytes<'py>(
+    py: Python<'py>,
+    n: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let n = batch_len(n)?;
+    PyBytes::new_with(py, n * 16, |buf| {
+        // SAFETY: `Uuid` is `repr(transparent)` over `[u8; 16]` (alignment
+        // 1, every bit pattern valid), and `buf` holds exactly `n` of them.
+        let out = unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<Uuid>(), n) };
+        detached_if_large(py, n, || Uuid::fill_v7(out));
         Ok(())
     })
 }
 
-/// `n` random v4 UUIDs as a list of `uuid.UUID`.
+/// `n` random v4 UUIDs as a list of `uuid.UUID` (`n` as for `uuid7_batch`).
 #[pyfunction]
-pub fn uuid4_batch(py: Python<'_>, n: i64) -> PyResult<Bound<'_, PyList>> {
-    let mut out = vec![Uuid::NIL; batch_len(n)?];
-    Uuid::fill_v4(&mut out);
+pub fn uuid4_batch<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let n = batch_len(n)?;
+    let mut out = uuids(n)?;
+    detached_if_large(py, n, || Uuid::fill_v4(&mut out));
     list(py, &out)
 }
 
 /// A `uuid.UUID` from its 16 bytes (big-endian, as `UUID.bytes`), for
-/// instance a slice of `uuid7_batch_bytes`; raises `ValueError` unless
-/// exactly 16 bytes are given.
+/// instance a slice of `uuid7_batch_bytes`: `bytes`, `bytearray`, a
+/// `memoryview` or any other object with a buffer of bytes. Raises
+/// `ValueError` unless exactly 16 bytes are given, `TypeError` for an object
+/// with no such buffer.
 #[pyfunction]
-pub fn from_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
-    let bytes: [u8; 16] = data.try_into().map_err(|_| {
+pub fn from_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let bytes: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
+        b.as_bytes().to_vec()
+    } else {
+        let buffer = PyBuffer::<u8>::get(data).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a bytes-like object (bytes, bytearray, memoryview), found {}",
+                type_name(data)
+            ))
+        })?;
+        if buffer.item_count() != 16 {
+            return Err(PyValueError::new_err(format!(
+                "wrong length: expected 16 bytes, found {}",
+                buffer.item_count()
+            )));
+        }
+        buffer.to_vec(py)?
+    };
+    let bytes: [u8; 16] = bytes.as_slice().try_into().map_err(|_| {
         PyValueError::new_err(format!(
             "wrong length: expected 16 bytes, found {}",
-            data.len()
+            bytes.len()
         ))
     })?;
     to_py(py, Uuid::from_bytes(bytes))

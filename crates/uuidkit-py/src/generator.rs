@@ -1,45 +1,68 @@
 //! `uuidkit.V7Generator`: a v7 generator with the RFC 9562 §6.2 method chosen.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError, TryLockError};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V7Generator as Inner, V7Method};
+use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator as Inner, V7Method};
 
+use crate::args::{batch_len, int_in, uuids};
 use crate::convert::{UuidType, list};
 use crate::stdlib::gen_error;
 use crate::time::when_to_unix_ms;
 
 /// The §6.2 method from its Python name and widths (`None`: the library's
-/// default width).
+/// default width). A width the method does not use is an error, not
+/// ignored.
 fn parse_method(
     name: &str,
-    bits: Option<u8>,
-    increment_bits: Option<u8>,
-    frac_bits: Option<u8>,
+    bits: Option<&Bound<'_, PyAny>>,
+    increment_bits: Option<&Bound<'_, PyAny>>,
+    frac_bits: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<V7Method> {
-    let width = |w: Option<u8>, default: u8| w.unwrap_or(default);
-    Ok(match name {
-        "counter" => V7Method::Counter {
-            bits: width(bits, 42),
-        },
-        "monotonic_random" => V7Method::MonotonicRandom {
-            increment_bits: width(increment_bits, 32),
-        },
-        "submillis" => V7Method::SubMillis {
-            bits: width(frac_bits, 12),
-        },
-        "submillis_counter" => V7Method::SubMillisCounter {
-            frac_bits: width(frac_bits, 12),
-            counter_bits: width(bits, 18),
-        },
+    let uses: &[&str] = match name {
+        "counter" => &["bits"],
+        "monotonic_random" => &["increment_bits"],
+        "submillis" => &["frac_bits"],
+        "submillis_counter" => &["frac_bits", "bits"],
         _ => {
             return Err(PyValueError::new_err(format!(
                 "unknown method: expected counter, monotonic_random, submillis or \
                  submillis_counter, found {name:?}"
             )));
         }
+    };
+    for (given, arg) in [
+        ("bits", bits),
+        ("increment_bits", increment_bits),
+        ("frac_bits", frac_bits),
+    ] {
+        if let (Some(v), false) = (arg, uses.contains(&given)) {
+            return Err(PyTypeError::new_err(format!(
+                "{given} does not apply to the {name} method: expected {}, found {given}={}",
+                uses.join(" and "),
+                v.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+            )));
+        }
+    }
+    let width = |arg: &str, v: Option<&Bound<'_, PyAny>>, lo: i64, hi: i64, default: u8| {
+        v.map_or(Ok(default), |v| int_in(arg, v, lo, hi).map(|w| w as u8))
+    };
+    Ok(match name {
+        "counter" => V7Method::Counter {
+            bits: width("bits", bits, 12, 42, 42)?,
+        },
+        "monotonic_random" => V7Method::MonotonicRandom {
+            increment_bits: width("increment_bits", increment_bits, 0, 32, 32)?,
+        },
+        "submillis" => V7Method::SubMillis {
+            bits: width("frac_bits", frac_bits, 1, 12, 12)?,
+        },
+        _ => V7Method::SubMillisCounter {
+            frac_bits: width("frac_bits", frac_bits, 1, 12, 12)?,
+            counter_bits: width("bits", bits, 1, 41, 18)?,
+        },
     })
 }
 
@@ -64,12 +87,24 @@ pub struct V7Generator {
 }
 
 impl V7Generator {
-    fn with<T>(
+    /// `f` on the generator. Uncontended, the interpreter stays attached;
+    /// when another thread holds the generator (a large batch, made
+    /// detached), the interpreter is released while this one waits, and `f`
+    /// runs detached too.
+    fn with<T: Send>(
         &self,
-        f: impl FnOnce(&mut Inner<SystemClock, ThreadRng>) -> Result<T, uuidkit::GenError>,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Inner<SystemClock, ThreadRng>) -> Result<T, uuidkit::GenError> + Send,
     ) -> PyResult<T> {
-        let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        f(&mut g).map_err(gen_error)
+        let result = match self.inner.try_lock() {
+            Ok(mut g) => f(&mut g),
+            Err(TryLockError::Poisoned(p)) => f(&mut p.into_inner()),
+            Err(TryLockError::WouldBlock) => py.detach(|| {
+                let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+                f(&mut g)
+            }),
+        };
+        result.map_err(gen_error)
     }
 }
 
@@ -79,9 +114,9 @@ impl V7Generator {
     #[pyo3(signature = (method="counter", *, bits=None, increment_bits=None, frac_bits=None))]
     fn new(
         method: &str,
-        bits: Option<u8>,
-        increment_bits: Option<u8>,
-        frac_bits: Option<u8>,
+        bits: Option<&Bound<'_, PyAny>>,
+        increment_bits: Option<&Bound<'_, PyAny>>,
+        frac_bits: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let m = parse_method(method, bits, increment_bits, frac_bits)?;
         let inner = Inner::builder()
@@ -96,7 +131,7 @@ impl V7Generator {
 
     /// The next UUID, for the current time.
     fn __call__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let u = self.with(Generator::generate)?;
+        let u = self.with(py, Generator::generate)?;
         UuidType::get(py)?.object(py, u)
     }
 
@@ -111,14 +146,24 @@ impl V7Generator {
         unix_ms: Option<i128>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let ms = when_to_unix_ms(when, unix_ms)?;
-        let u = self.with(|g| g.at(ms * 1_000_000))?;
+        let u = self.with(py, |g| g.at(ms * 1_000_000))?;
         UuidType::get(py)?.object(py, u)
     }
 
-    /// `n` increasing UUIDs, as a list.
-    fn batch<'py>(&self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyList>> {
-        let mut out = vec![Uuid::NIL; n];
-        self.with(|g| g.fill(&mut out))?;
+    /// `n` increasing UUIDs, as a list (`n` as for `uuid7_batch`). A large
+    /// batch is made with the interpreter released.
+    fn batch<'py>(&self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let n = batch_len(n)?;
+        let mut out = uuids(n)?;
+        if n >= crate::args::DETACH_FROM {
+            py.detach(|| {
+                let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+                g.fill(&mut out)
+            })
+            .map_err(gen_error)?;
+        } else {
+            self.with(py, |g| g.fill(&mut out))?;
+        }
         list(py, &out)
     }
 

@@ -2,19 +2,22 @@
 //!
 //! The package (`python/uuidkit/__init__.py`) re-exports everything here next
 //! to the standard module's constants. Each file is one part of the surface:
-//! `stdlib.rs` the standard module's generators (`fast.rs` the two hot
-//! ones), `extra.rs` what it lacks,
+//! `stdlib.rs` the standard module's generators (`fast.rs` the cache of the
+//! hot `uuid4`), `extra.rs` what it lacks,
 //! `generator.rs` the §6.2 method choice, `state.rs` the §6.3 state file,
 //! `parse.rs` text in, `encoding.rs` the short encodings and TypeID;
-//! `convert.rs` is the one bridge to `uuid.UUID` that every part uses
-//! (`long.rs` makes its `int`).
+//! `convert.rs` is the one bridge to `uuid.UUID` that every part uses, and
+//! `args.rs` checks arguments one way. All raw CPython code (the fast-call
+//! entry points, the instance allocator, the `int` builder, lists filled in
+//! place) is in `ffi/`, whose module doc lists every layout assumption.
 
+mod args;
 mod convert;
 mod encoding;
 mod extra;
 mod fast;
+mod ffi;
 mod generator;
-mod long;
 mod parse;
 mod state;
 mod stdlib;
@@ -55,6 +58,6 @@ mod _uuidkit {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         // Fail at import, with the reason, if `uuid.UUID` is not as expected.
         crate::convert::UuidType::get(m.py())?;
-        crate::fast::add(m)
+        crate::ffi::fastcall::add(m)
     }
 }

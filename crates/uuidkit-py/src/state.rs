@@ -104,6 +104,11 @@ impl State {
     #[new]
     #[pyo3(signature = (path, *, block_ms=100, lock_timeout_ms=2000, strict=false))]
     fn new(path: PathBuf, block_ms: u64, lock_timeout_ms: u64, strict: bool) -> PyResult<Self> {
+        if let Some(at) = path.to_string_lossy().chars().position(|c| c == '\0') {
+            return Err(PyValueError::new_err(format!(
+                "path: expected no NUL character, found one at position {at}"
+            )));
+        }
         let max_block = BlockPolicy::MAX_BLOCK.as_millis() as u64;
         let block_ms = bounded("block_ms", block_ms, 1..=max_block)?;
         let max_wait = MAX_LOCK_TIMEOUT.as_millis() as u64;
@@ -163,17 +168,22 @@ impl State {
     /// rewritten; an unwritable one leaves the state in this process).
     /// `None` before the first UUID.
     #[getter]
-    fn status(&self) -> Option<String> {
-        self.lock()
-            .as_ref()
-            .and_then(|b| b.last.as_ref())
-            .map(ToString::to_string)
+    fn status(&self, py: Python<'_>) -> Option<String> {
+        // Detached: another thread may hold the generators while it waits
+        // for the file lock.
+        py.detach(|| {
+            self.lock()
+                .as_ref()
+                .and_then(|b| b.last.as_ref())
+                .map(ToString::to_string)
+        })
     }
 
     /// Gives back the unused end of the current blocks; the object cannot
     /// generate afterwards. Idempotent.
-    fn close(&self) {
-        drop(self.lock().take());
+    fn close(&self, py: Python<'_>) {
+        // Giving back waits for the file lock: detached, as `generate`.
+        py.detach(|| drop(self.lock().take()));
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -181,8 +191,8 @@ impl State {
     }
 
     #[pyo3(signature = (*_args))]
-    fn __exit__(&self, _args: &pyo3::Bound<'_, pyo3::types::PyTuple>) -> bool {
-        self.close();
+    fn __exit__(&self, py: Python<'_>, _args: &pyo3::Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.close(py);
         false
     }
 

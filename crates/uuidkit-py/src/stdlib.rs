@@ -3,11 +3,13 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 use rand_core::Rng;
 use uuidkit::{CoarseClock, GenError, Generator, ThreadRng, Uuid, V1Generator, V6Generator};
 
+use crate::args::{int_in, type_name};
 use crate::convert::{UuidType, name_bytes};
 
 /// A generator error as Python sees it: the library's message.
@@ -25,18 +27,22 @@ static V1: Mutex<Option<V1Generator<CoarseClock, ThreadRng>>> = Mutex::new(None)
 static V6: Mutex<Option<V6Generator<CoarseClock, ThreadRng>>> = Mutex::new(None);
 
 /// `value & mask` with Python's semantics (any int, negative ones too), as
-/// the standard module truncates `clock_seq`, `node` and the `uuid8` fields.
-fn masked(value: &Bound<'_, PyAny>, mask: u64) -> PyResult<u64> {
+/// the standard module truncates `clock_seq`, `node` and the `uuid8` fields;
+/// `name` is the argument's, for the `TypeError` of a value that is not an
+/// `int`.
+fn masked(name: &str, value: &Bound<'_, PyAny>, mask: u64) -> PyResult<u64> {
+    if !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: expected an int, found {}",
+            type_name(value)
+        )));
+    }
     value.bitand(mask)?.extract()
 }
 
 /// A node given to `uuid1`: the standard module rejects one beyond 48 bits.
 fn node_arg(node: &Bound<'_, PyAny>) -> PyResult<[u8; 6]> {
-    let n: u64 = node
-        .extract()
-        .ok()
-        .filter(|&n| n < 1 << 48)
-        .ok_or_else(|| PyValueError::new_err("node out of range: expected 0..2**48"))?;
+    let n = int_in("node", node, 0, (1 << 48) - 1)?;
     let b = n.to_be_bytes();
     Ok([b[2], b[3], b[4], b[5], b[6], b[7]])
 }
@@ -57,7 +63,9 @@ pub fn uuid1<'py>(
     clock_seq: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let node = node.map(node_arg).transpose()?;
-    let clock_seq = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
+    let clock_seq = clock_seq
+        .map(|c| masked("clock_seq", c, 0x3fff))
+        .transpose()?;
     let u = lock(&V1)
         .get_or_insert_with(V1Generator::system)
         .generate()
@@ -76,8 +84,9 @@ fn replace_gregorian(
     if node.is_none() && clock_seq.is_none() {
         return u;
     }
+    // A v1/v6 generator makes v1/v6 UUIDs, which have all three fields.
     let (Some(ts), Some(cs), Some(n)) = (u.gregorian_timestamp(), u.clock_seq(), u.node()) else {
-        unreachable!("a v1/v6 generator makes v1/v6 UUIDs")
+        return u;
     };
     make(ts, clock_seq.map_or(cs, |c| c as u16), node.unwrap_or(n))
 }
@@ -96,13 +105,15 @@ pub fn uuid6<'py>(
     clock_seq: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let node = node
-        .map(|n| masked(n, (1 << 48) - 1))
+        .map(|n| masked("node", n, (1 << 48) - 1))
         .transpose()?
         .map(|n| {
             let b = n.to_be_bytes();
             [b[2], b[3], b[4], b[5], b[6], b[7]]
         });
-    let clock_seq = clock_seq.map(|c| masked(c, 0x3fff)).transpose()?;
+    let clock_seq = clock_seq
+        .map(|c| masked("clock_seq", c, 0x3fff))
+        .transpose()?;
     let u = lock(&V6)
         .get_or_insert_with(V6Generator::system)
         .generate()
@@ -147,11 +158,11 @@ pub fn uuid8<'py>(
     c: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut rng = ThreadRng;
-    let mut field = |v: Option<&Bound<'py, PyAny>>, bits: u32| match v {
-        Some(v) => masked(v, (1u64 << bits) - 1),
+    let mut field = |name: &str, v: Option<&Bound<'py, PyAny>>, bits: u32| match v {
+        Some(v) => masked(name, v, (1u64 << bits) - 1),
         None => Ok(rng.next_u64() & ((1u64 << bits) - 1)),
     };
-    let (a, b, c) = (field(a, 48)?, field(b, 12)?, field(c, 62)?);
+    let (a, b, c) = (field("a", a, 48)?, field("b", b, 12)?, field("c", c, 62)?);
     let u = Uuid::new_v8_from_parts(a, b as u16, c);
     UuidType::get(py)?.object(py, u)
 }

@@ -86,11 +86,35 @@ pub fn when_to_unix_ms(when: Option<&Bound<'_, PyAny>>, unix_ms: Option<i128>) -
 
 /// An aware UTC `datetime` for `unix_nanos` (truncated to microseconds,
 /// `datetime`'s resolution).
+///
+/// A time after `datetime`'s last (the year 9999: v1 and v6 reach 5236, v7
+/// 10889) is a `ValueError` that names its year.
 pub fn unix_nanos_to_datetime(py: Python<'_>, unix_nanos: i128) -> PyResult<Bound<'_, PyAny>> {
+    /// 10000-01-01T00:00:00Z in Unix microseconds.
+    const END_MICROS: i128 = 253_402_300_800_000_000;
     let d = datetime(py)?;
     let micros = unix_nanos.div_euclid(1000);
+    if micros >= END_MICROS {
+        return Err(PyValueError::new_err(format!(
+            "time out of datetime's range: expected one before the year 10000, found one in \
+             the year {}",
+            year_of(micros.div_euclid(86_400_000_000))
+        )));
+    }
     let kwargs = PyDict::new(py);
     kwargs.set_item("microseconds", micros)?;
     let delta = d.timedelta.bind(py).call((), Some(&kwargs))?;
     d.epoch.bind(py).add(delta)
+}
+
+/// The proleptic Gregorian year of a day counted from 1970-01-01.
+fn year_of(days: i128) -> i128 {
+    // Howard Hinnant's `civil_from_days`: eras of 400 years from 0000-03-01.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let month_from_march = (5 * doy + 2) / 153;
+    yoe + era * 400 + i128::from(month_from_march >= 10)
 }

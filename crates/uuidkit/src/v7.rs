@@ -49,11 +49,17 @@ pub enum V7Method {
         bits: u8,
     },
     /// Method 3 followed by a Method 1 counter: `frac_bits` (1..=12) fraction bits,
-    /// then `counter_bits` (1..=42) counter bits, then random bits.
+    /// then `counter_bits` (at least 1) counter bits, then random bits; the two widths
+    /// together are 12..=42 bits.
+    ///
+    /// Both parts order the UUIDs of one millisecond, the fraction by time and the
+    /// counter within a tick, so §6.2's bound on a counter's width (12 to 42 bits)
+    /// applies to their sum: at least 4096 UUIDs ordered per millisecond before the
+    /// rollover policy acts, and at least 32 random bits left, as with Method 1.
     SubMillisCounter {
         /// Fraction width, 1..=12.
         frac_bits: u8,
-        /// Counter width, 1..=42.
+        /// Counter width, at least 1, with `frac_bits + counter_bits` in 12..=42.
         counter_bits: u8,
     },
 }
@@ -244,10 +250,14 @@ impl V7Builder {
                         frac_bits.into(),
                     ));
                 }
-                if !(1..=42).contains(&counter_bits) {
+                if counter_bits == 0 {
+                    return Err(GenError::config("counter bits of at least 1", 0));
+                }
+                let ordering = u64::from(frac_bits) + u64::from(counter_bits);
+                if !(12..=42).contains(&ordering) {
                     return Err(GenError::config(
-                        "counter bits in 1..=42",
-                        counter_bits.into(),
+                        "fraction and counter bits together in 12..=42",
+                        ordering,
                     ));
                 }
                 (frac_bits, counter_bits, 0)

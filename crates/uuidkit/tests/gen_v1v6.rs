@@ -323,3 +323,41 @@ impl Reserve<V1State> for Counting {
         Ok(Reservation::Until(u64::MAX))
     }
 }
+
+/// RFC 9562 §5.1: the clock sequence starts at a random value, also when the node is given:
+/// generators sharing one node do not share a clock sequence, so their UUIDs differ even at the
+/// same timestamp.
+#[test]
+fn the_initial_clock_sequence_is_random_for_a_fixed_node() {
+    let node = [0x02, 0x11, 0x22, 0x33, 0x44, 0x55];
+    let mut v1_seqs = HashSet::new();
+    let mut v6_seqs = HashSet::new();
+    for seed in 0..1000 {
+        let mut g = V1Generator::builder()
+            .node(node)
+            .build(ManualClock::new(T_A), seeded(seed))
+            .unwrap();
+        let u = g.generate().unwrap();
+        assert_eq!(node_of(u), node);
+        assert_eq!(clock_seq_of(u), g.clock_seq());
+        v1_seqs.insert(g.clock_seq());
+        let mut g = V6Generator::builder()
+            .node(node)
+            .build(ManualClock::new(T_A), seeded(seed))
+            .unwrap();
+        let u = g.generate().unwrap();
+        assert_eq!(node_of(u), node);
+        v6_seqs.insert(clock_seq_of(u));
+    }
+    // 1000 draws of 14 bits: about 30 repeats are expected, 60 would be very unlikely.
+    assert!(
+        v1_seqs.len() >= 940,
+        "v1: {} distinct of 1000",
+        v1_seqs.len()
+    );
+    assert!(
+        v6_seqs.len() >= 940,
+        "v6: {} distinct of 1000",
+        v6_seqs.len()
+    );
+}

@@ -325,7 +325,7 @@ fn bounds_for_range_queries() {
 
 #[test]
 fn invalid_configs_are_rejected_with_the_field_and_value() {
-    let cases: [(V7Builder, &str); 6] = [
+    let cases: [(V7Builder, &str); 8] = [
         (
             V7Generator::builder().method(V7Method::Counter { bits: 11 }),
             "expected counter bits in 12..=42, found 11",
@@ -347,7 +347,22 @@ fn invalid_configs_are_rejected_with_the_field_and_value() {
                 frac_bits: 12,
                 counter_bits: 0,
             }),
-            "expected counter bits in 1..=42, found 0",
+            "expected counter bits of at least 1, found 0",
+        ),
+        // §6.2's 12 to 42 counter bits, for the fraction and the counter together.
+        (
+            V7Generator::builder().method(V7Method::SubMillisCounter {
+                frac_bits: 1,
+                counter_bits: 10,
+            }),
+            "expected fraction and counter bits together in 12..=42, found 11",
+        ),
+        (
+            V7Generator::builder().method(V7Method::SubMillisCounter {
+                frac_bits: 12,
+                counter_bits: 31,
+            }),
+            "expected fraction and counter bits together in 12..=42, found 43",
         ),
         (
             V7Generator::builder()
@@ -571,4 +586,25 @@ fn a_reservation_that_no_longer_holds_is_renewed_and_stores_are_released() {
     );
     drop(g);
     assert_eq!(released.get(), None, "the old store is released once");
+}
+
+/// The combined method's edges: fraction and counter together 12 and 42 bits build and keep
+/// order with at least 32 random bits left (74 - 42).
+#[test]
+fn method3_with_counter_takes_12_to_42_bits_together() {
+    for (frac_bits, counter_bits) in [(1, 11), (10, 2), (12, 30), (4, 38)] {
+        let clock = ManualClock::new(T + 456_700);
+        let mut g = V7Generator::builder()
+            .method(V7Method::SubMillisCounter {
+                frac_bits,
+                counter_bits,
+            })
+            .build(&clock, seeded(3))
+            .unwrap();
+        let us: Vec<Uuid> = (0..5000).map(|_| g.generate().unwrap()).collect();
+        assert!(
+            us.windows(2).all(|w| w[0] < w[1]),
+            "{frac_bits}+{counter_bits}"
+        );
+    }
 }

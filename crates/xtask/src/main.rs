@@ -1,10 +1,16 @@
 //! The workspace's own commands.
 //!
-//! - `cargo xtask test [ARGS…]`: the README's test command. Runs
-//!   `cargo test --workspace --all-features [ARGS…]`, then prints every test
-//!   that did not run for lack of a prerequisite, with the reason (see the
-//!   `test-support` crate). Under `CI=true` such tests fail instead. Then
-//!   it builds the Python package and runs its pytest suite (see `python.rs`).
+//! - `cargo xtask test [ARGS…]`: the README's test command. First it sets
+//!   up what the tests need (`cargo xtask provision`, below); then it runs
+//!   `cargo test --workspace --all-features [ARGS…]` (less the features
+//!   whose system libraries are missing), builds the Python package and runs
+//!   its pytest suite (see `python.rs`), and prints every test that did not
+//!   run for lack of a prerequisite, with the reason (see the `test-support`
+//!   crate). Under `CI=true` a missing prerequisite fails the run instead.
+//! - `cargo xtask provision`: installs the system packages and cargo tools
+//!   the tests need (see `provision/needs.rs`; packages only as root), and
+//!   makes the Python virtual environment. What it cannot install it names
+//!   in one line with the command to run; under `CI=true` that is a failure.
 //! - `cargo xtask lint`: what rustfmt and clippy do not check: source files
 //!   that grew past [`MAX_FILE_LINES`] lines of non-test code, and code or
 //!   docs that cite files outside the repository or narrate history.
@@ -14,6 +20,7 @@
 
 mod bench;
 mod lint;
+mod provision;
 mod python;
 
 use std::path::{Path, PathBuf};
@@ -30,11 +37,13 @@ fn main() -> ExitCode {
     let root = workspace_root();
     match args.next().as_deref() {
         Some("test") => test(&root, args.collect()),
+        Some("provision") => exit(provision_all(&root).is_some()),
         Some("lint") => lint::run(&root),
         Some("bench") => bench::run(&root, args.collect()),
         _ => {
             eprintln!(
-                "usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask lint \
+                "usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask provision \
+                 | cargo xtask lint \
                  | cargo xtask bench [--report | CRITERION ARGS…]"
             );
             ExitCode::from(2)
@@ -78,27 +87,109 @@ fn target_dir(root: &Path) -> PathBuf {
         .unwrap_or_else(|| root.join("target"))
 }
 
-fn test(root: &Path, extra: Vec<String>) -> ExitCode {
-    let target = target_dir(root);
-    let _ = std::fs::create_dir_all(&target);
-    let log = target.join("skipped-tests.txt");
-    let _ = std::fs::remove_file(&log);
-
-    let mut ok = step(
-        "cargo test --workspace --all-features",
-        cargo()
-            .current_dir(root)
-            .args(["test", "--workspace", "--all-features"])
-            .args(&extra)
-            .env(SKIP_LOG_VAR, &log),
-    );
-    ok &= python::test(root, &target, &log);
-    ok &= report_skips(&log);
+fn exit(ok: bool) -> ExitCode {
     if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// What the tests need, as far as it could be set up.
+struct Prepared {
+    /// The feature arguments of `cargo test`.
+    cargo_args: Vec<String>,
+    /// One line per test target or suite that will not run, and why.
+    not_run: Vec<String>,
+    /// The Python virtual environment, or why there is none.
+    venv: Result<PathBuf, String>,
+}
+
+/// Installs what the tests need and makes the Python environment; `None`
+/// if something is missing under CI (which then fails).
+fn provision_all(root: &Path) -> Option<Prepared> {
+    let machine = provision::Machine::this();
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).ok();
+    let outcome = provision::provision(
+        &machine,
+        &mut provision::System { machine: &machine },
+        &read,
+    );
+    let venv = python::ensure_venv(&target_dir(root));
+    if let Some(line) = outcome.command_line() {
+        eprintln!("{line}");
+    }
+    if python::is_ci() && (!outcome.complete() || venv.is_err()) {
+        if let Err(e) = &venv {
+            eprintln!("xtask: {e}");
+        }
+        eprintln!("xtask: a missing prerequisite under CI=true");
+        return None;
+    }
+    let left_out = outcome.left_out();
+    let metadata = cargo()
+        .current_dir(root)
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .output();
+    let ws = match metadata
+        .map(|o| provision::Workspace::from_metadata(&String::from_utf8_lossy(&o.stdout)))
+    {
+        Ok(Ok(ws)) => ws,
+        Ok(Err(e)) => {
+            eprintln!("xtask: {e}");
+            return None;
+        }
+        Err(e) => {
+            eprintln!("xtask: cargo metadata could not start: {e}");
+            return None;
+        }
+    };
+    Some(Prepared {
+        cargo_args: provision::cargo_args(&ws, &left_out),
+        not_run: ws.not_built(&left_out),
+        venv,
+    })
+}
+
+fn test(root: &Path, extra: Vec<String>) -> ExitCode {
+    let Some(prepared) = provision_all(root) else {
+        return ExitCode::FAILURE;
+    };
+    let target = target_dir(root);
+    let _ = std::fs::create_dir_all(&target);
+    let log = target.join("skipped-tests.txt");
+    let _ = std::fs::remove_file(&log);
+    let mut ok = log_skips(&log, &prepared.not_run);
+
+    let what = format!("cargo test --workspace {}", prepared.cargo_args.join(" "));
+    ok &= step(
+        &what,
+        cargo()
+            .current_dir(root)
+            .args(["test", "--workspace"])
+            .args(&prepared.cargo_args)
+            .args(&extra)
+            .env(SKIP_LOG_VAR, &log),
+    );
+    ok &= python::test(root, &target, prepared.venv, &log);
+    ok &= report_skips(&log);
+    exit(ok)
+}
+
+/// Appends `lines` to the list of what did not run.
+fn log_skips(log: &Path, lines: &[String]) -> bool {
+    use std::io::Write;
+    if lines.is_empty() {
+        return true;
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| eprintln!("xtask: cannot write {}: {e}", log.display()))
+        .is_ok()
 }
 
 /// Prints what did not run. Returns false only if the log cannot be read.

@@ -227,7 +227,7 @@ mod tests {
     fn no_final_answer_in_time_is_a_timeout_naming_the_limit() {
         let (client, mut daemon) = UnixStream::pair().unwrap();
         let mut c = Conn::on(Path::new("test-socket"), client);
-        let waiting = br#"{"ok":true,"result":"waiting","reason":"rate limited, starts in 9 s","claim":{"id":1,"domain":"fff:0:0:1","space":{"uid":"01"},"lifetime":60,"proxy":false,"state":"claiming"}}"#;
+        let waiting = br#"{"ok":true,"result":"waiting","reason":"rate limited, starts in 9 s","claim":{"id":1,"domain":"fff:0:1:0","space":{"uid":"01"},"lifetime":60,"proxy":false,"state":"claiming"}}"#;
         daemon.write_all(waiting).unwrap();
         daemon.write_all(b"\n").unwrap();
         let mut heard = Vec::new();

@@ -57,7 +57,7 @@ impl Client {
     /// ```no_run
     /// use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
     ///
-    /// let request = ClaimRequest { lifetime: 60, renew: true, ..ClaimRequest::new("fff:0:0:1", SpaceText::Uid("c0a8".into())) };
+    /// let request = ClaimRequest { lifetime: 60, renew: true, ..ClaimRequest::new("fff:0:1:0", SpaceText::Uid("c0a8".into())) };
     /// let Hold::Held(mut claim) = Client::default().hold(&request, None)? else {
     ///     return Ok(());
     /// };
@@ -89,7 +89,7 @@ impl Client {
     /// ```no_run
     /// use uiap_control::{ClaimRequest, ClaimState, Client, Hold, SpaceText};
     ///
-    /// let request = ClaimRequest { lifetime: 60, renew: true, ..ClaimRequest::new("fff:0:0:1", SpaceText::Uid("c0a8".into())) };
+    /// let request = ClaimRequest { lifetime: 60, renew: true, ..ClaimRequest::new("fff:0:1:0", SpaceText::Uid("c0a8".into())) };
     /// if let Hold::Held(claim) = Client::default().hold_while_connected(&request, None)? {
     ///     assert_eq!(claim.claim().state, ClaimState::Held);
     /// } // dropped: the daemon releases the claim
@@ -115,7 +115,7 @@ impl Client {
     /// use std::time::Duration;
     /// use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
     ///
-    /// let request = ClaimRequest::new("fff:0:0:1", SpaceText::Uid("c0a8".into()));
+    /// let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("c0a8".into()));
     /// let mut said = Vec::new();
     /// let held = Client::default().hold_while_connected_reporting(
     ///     &request,
@@ -185,7 +185,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
-    /// # let request = ClaimRequest::new("fff:0:0:1", SpaceText::Uid("01".into()));
+    /// # let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into()));
     /// if let Hold::Held(claim) = Client::default().hold(&request, None)? {
     ///     assert!(claim.id() > 0);
     /// }
@@ -199,7 +199,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiap_control::{ClaimRequest, ClaimState, Client, Hold, SpaceText};
-    /// # let request = ClaimRequest::new("fff:0:0:1", SpaceText::Uid("01".into()));
+    /// # let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into()));
     /// if let Hold::Held(claim) = Client::default().hold(&request, None)? {
     ///     assert_eq!(claim.claim().state, ClaimState::Held);
     /// }
@@ -213,7 +213,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
-    /// # let request = ClaimRequest::new("fff:0:0:1", SpaceText::Uid("01".into()));
+    /// # let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into()));
     /// if let Hold::Held(claim) = Client::default().hold(&request, None)? {
     ///     println!("{}", claim.note().unwrap_or("claimed on the network"));
     /// }
@@ -234,7 +234,7 @@ impl HeldClaim {
     /// ```no_run
     /// # use std::time::Duration;
     /// # use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
-    /// # let request = ClaimRequest::new("fff:0:0:1", SpaceText::Uid("01".into()));
+    /// # let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into()));
     /// if let Hold::Held(mut claim) = Client::default().hold(&request, None)? {
     ///     assert!(claim.next_event(Some(Duration::from_millis(1)))?.is_none());
     /// }
@@ -259,7 +259,7 @@ impl HeldClaim {
     ///
     /// ```no_run
     /// # use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
-    /// # let request = ClaimRequest::new("fff:0:0:1", SpaceText::Uid("01".into()));
+    /// # let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into()));
     /// if let Hold::Held(claim) = Client::default().hold(&request, None)? {
     ///     claim.release()?;
     /// }

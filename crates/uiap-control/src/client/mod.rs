@@ -133,7 +133,7 @@ impl Client {
     /// ```no_run
     /// use uiap_control::{ClaimAnswer, ClaimRequest, Client, SpaceText};
     ///
-    /// let request = ClaimRequest::new("fff:0:0:1", SpaceText::Uid("c0a8".into()));
+    /// let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("c0a8".into()));
     /// match Client::default().claim(&request, None, &mut |why| eprintln!("{why}"))? {
     ///     ClaimAnswer::Claimed { claim, .. } => println!("claimed as {}", claim.id),
     ///     ClaimAnswer::Denied { reason, .. } | ClaimAnswer::Failed { reason, .. } => eprintln!("{reason}"),

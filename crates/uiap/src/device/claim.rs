@@ -47,7 +47,7 @@ impl fmt::Display for ClaimId {
 /// use uiap::device::{ClaimSpec, INFINITE_LIFETIME};
 /// use uiap::space::{DomainId, Uid, UidSpace};
 ///
-/// let domain: DomainId = "fff:0:0:1".parse()?;
+/// let domain: DomainId = "fff:0:1:0".parse()?;
 /// let spec = ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[1])?));
 /// assert_eq!((spec.lifetime, spec.reclaim, spec.proxy), (3600, false, false));
 /// let forever = spec.lifetime(INFINITE_LIFETIME).reclaim(true);
@@ -222,7 +222,7 @@ pub struct ClaimInfo {
 /// use uiap::{config::Config, time::Instant, wire::DeviceId};
 ///
 /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
-/// let spec = ClaimSpec::new("fff:0:0:1".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
+/// let spec = ClaimSpec::new("fff:0:1:0".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
 /// let first = dev.claim(Instant::ZERO, spec.clone())?;
 /// let err = dev.claim(Instant::ZERO, spec).unwrap_err();
 /// assert_eq!(err.kind(), ClaimErrorKind::LocalConflict { existing: first });
@@ -259,6 +259,13 @@ pub enum ClaimErrorKind {
     },
     /// The claim is not held (still probing, or already reclaiming).
     NotHeld,
+    /// The Domain ID has reserved flag bits set: §4.1 says they MUST be 0 when sent, so a
+    /// device never originates an Attempt with them (received ones are compared as they are,
+    /// docs/uiap-design.md D8).
+    ReservedFlags {
+        /// The reserved bits found (octet 7 without the J flag).
+        found: u8,
+    },
 }
 
 impl ClaimError {
@@ -297,6 +304,10 @@ impl fmt::Display for ClaimError {
             ClaimErrorKind::NotHeld => {
                 f.write_str("expected a held claim, found one still probing or reclaiming")
             }
+            ClaimErrorKind::ReservedFlags { found } => write!(
+                f,
+                "expected the reserved flag bits of the Domain ID (octet 7 but J) to be 0, found {found:#04x}"
+            ),
         }
     }
 }

@@ -37,7 +37,7 @@
 //!
 //! let mut dev = Device::new(Config::default(), DeviceId::new(7).unwrap(), ChaCha8Rng::seed_from_u64(1));
 //! dev.add_interface(InterfaceId(1));
-//! let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+//! let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
 //! let space = UidSpace::Unique(Uid::from_octets(&[0x2a])?);
 //! let claim = dev.claim(Instant::ZERO, ClaimSpec::new(domain, space))?;
 //!
@@ -154,7 +154,7 @@ pub struct Transmit {
 ///
 /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
 /// dev.add_interface(InterfaceId(1));
-/// let spec = ClaimSpec::new("fff:0:0:1".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
+/// let spec = ClaimSpec::new("fff:0:1:0".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
 /// let claim = dev.claim(Instant::ZERO, spec)?;
 /// let first = dev.poll_timeout().expect("the first attempt is due");
 /// dev.handle_timeout(first);
@@ -204,7 +204,7 @@ pub enum FailureReason {
 ///
 /// // A device with no interface is a site of one: its claim succeeds, then expires.
 /// let mut dev = Device::new(Config::default(), DeviceId::new(1).unwrap(), ChaCha8Rng::seed_from_u64(0));
-/// let spec = ClaimSpec::new("fff:0:0:1".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
+/// let spec = ClaimSpec::new("fff:0:1:0".parse()?, UidSpace::Unique(Uid::from_octets(&[7])?));
 /// let claim = dev.claim(Instant::ZERO, spec.lifetime(60))?;
 /// let mut events = Vec::new();
 /// while let Some(at) = dev.poll_timeout() {
@@ -432,6 +432,8 @@ impl<R: Rng> Device<R> {
     /// [`ClaimErrorKind::ProxiedConflict`] at once if this device defends an overlapping claim of
     /// another device by proxy;
     /// [`ClaimErrorKind::InvalidSpace`] if the space is invalid in the domain;
+    /// [`ClaimErrorKind::ReservedFlags`] if the domain has a reserved flag bit set (§4.1: they
+    /// MUST be 0 when sent);
     /// [`ClaimErrorKind::TooManyClaims`] past [`Config::max_claims`].
     ///
     /// ```
@@ -457,6 +459,12 @@ impl<R: Rng> Device<R> {
             origin,
         } = spec;
         let origin = origin.unwrap_or(self.device_id);
+        let reserved = domain.as_bytes()[7] & DomainId::RESERVED_FLAGS;
+        if reserved != 0 {
+            return Err(ClaimError::new(ClaimErrorKind::ReservedFlags {
+                found: reserved,
+            }));
+        }
         if space.validate(domain.justification()).is_err() {
             return Err(ClaimError::new(ClaimErrorKind::InvalidSpace));
         }
@@ -727,7 +735,7 @@ impl<R: Rng> Device<R> {
     /// let announce = Repr {
     ///     msg_type: MessageType::ClaimAttempt, proxy: true, reclaim: true, hop_limit: 32,
     ///     lifetime: 600, origin: DeviceId::new(9).unwrap(), sequence: 1, claim_ref: 1,
-    ///     domain: "fff:0:0:1".parse()?, space: UidSpace::Unique(Uid::from_octets(&[7])?),
+    ///     domain: "fff:0:1:0".parse()?, space: UidSpace::Unique(Uid::from_octets(&[7])?),
     /// };
     /// let from = Peer { interface: InterfaceId(1), addr: "fe80::9".parse()? };
     /// dev.handle_datagram(Instant::ZERO, from, &announce.to_vec());

@@ -20,7 +20,7 @@
 //! let lan = sim.add_segment(SegmentParams::default());
 //! let a = sim.add_node("a", &[lan]);
 //! let _b = sim.add_node("b", &[lan]);
-//! let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+//! let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
 //! let c = sim.claim_at(Instant::ZERO, a, ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[7])?)));
 //! sim.run_until(Instant::from_secs(5));
 //! let outcome = sim.claim(c).outcome.as_ref().unwrap();
@@ -179,7 +179,7 @@ impl Sim {
     /// let a = sim.add_node("a", &[lan]);
     /// sim.add_node("b", &[lan]);
     /// sim.set_segment_params(lan, SegmentParams { loss: 1.0, ..SegmentParams::default() });
-    /// let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+    /// let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
     /// sim.claim_at(Instant::ZERO, a, ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[7])?)));
     /// sim.run_until(Instant::from_secs(5));
     /// // All three attempts to b were lost on the way.

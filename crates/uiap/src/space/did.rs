@@ -46,6 +46,19 @@ impl DomainId {
     /// The justification flag in the flags octet (octet 7).
     pub const J_FLAG: u8 = 0x80;
 
+    /// The other seven bits of the flags octet: reserved, and 0 in every Domain ID a device
+    /// sends (§4.1).
+    ///
+    /// ```
+    /// use uiap::space::DomainId;
+    ///
+    /// let did: DomainId = "fff:0:0:7f".parse()?;
+    /// assert_eq!(did.as_bytes()[7] & DomainId::RESERVED_FLAGS, 0x7f);
+    /// assert_eq!(DomainId::RESERVED_FLAGS | DomainId::J_FLAG, 0xff);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const RESERVED_FLAGS: u8 = !Self::J_FLAG;
+
     /// Creates a Domain ID from its 8 octets as they appear on the wire.
     ///
     /// ```

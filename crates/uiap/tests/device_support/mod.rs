@@ -12,7 +12,7 @@ use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
 use uiap::wire::{DeviceId, MessageType, Repr};
 
-pub const DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 0, 0, 1]);
+pub const DOMAIN: DomainId = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
 
 pub fn uid(b: &[u8]) -> Uid {
     Uid::from_octets(b).unwrap()
@@ -51,16 +51,16 @@ pub fn peer(iface: u32, last: u16) -> Peer {
     }
 }
 
-pub fn drain(d: &mut Device<ChaCha8Rng>) -> Vec<Transmit> {
+pub fn drain<R: rand_core::Rng>(d: &mut Device<R>) -> Vec<Transmit> {
     std::iter::from_fn(|| d.poll_transmit()).collect()
 }
 
-pub fn events(d: &mut Device<ChaCha8Rng>) -> Vec<Event> {
+pub fn events<R: rand_core::Rng>(d: &mut Device<R>) -> Vec<Event> {
     std::iter::from_fn(|| d.poll_event()).collect()
 }
 
 /// Runs timers until `end`, returning (time, transmit) pairs.
-pub fn run(d: &mut Device<ChaCha8Rng>, end: Instant) -> Vec<(Instant, Transmit)> {
+pub fn run<R: rand_core::Rng>(d: &mut Device<R>, end: Instant) -> Vec<(Instant, Transmit)> {
     let mut out = Vec::new();
     while let Some(t) = d.poll_timeout() {
         if t > end {

@@ -112,7 +112,7 @@ impl Bench {
 fn request(uid: &str) -> ClaimRequest {
     ClaimRequest {
         lifetime: 60,
-        ..ClaimRequest::new("fff:0:0:1", SpaceText::Uid(uid.into()))
+        ..ClaimRequest::new("fff:0:1:0", SpaceText::Uid(uid.into()))
     }
 }
 
@@ -195,7 +195,7 @@ fn a_malformed_claim_is_refused_at_once_and_nothing_is_claimed() {
 fn an_overlapping_claim_of_this_device_is_denied_at_once_with_id_0() {
     let mut b = Bench::new();
     let _first = b.claim(request("c0a8"), 0);
-    let prefix = ClaimRequest::new("fff:0:0:1", SpaceText::Prefix("c0/4".into()));
+    let prefix = ClaimRequest::new("fff:0:1:0", SpaceText::Prefix("c0/4".into()));
     let Response::Claim(ClaimAnswer::Denied { claim, reason }) = next(&mut b.claim(prefix, 0))
     else {
         panic!("expected denied")
@@ -341,7 +341,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
     // A persisted claim reclaimed after a restart waits for an interface instead.
     let stored = StoredClaim {
         id: 4,
-        domain: "fff:0:0:1".into(),
+        domain: "fff:0:1:0".into(),
         space: SpaceText::Uid("06".into()),
         lifetime: 60,
         proxy: false,
@@ -372,7 +372,7 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
     let mut b = Bench::new();
     let claim = |id: u64, uid: &str, expires_at| StoredClaim {
         id,
-        domain: "fff:0:0:1".into(),
+        domain: "fff:0:1:0".into(),
         space: SpaceText::Uid(uid.into()),
         lifetime: 60,
         proxy: false,

@@ -609,7 +609,7 @@ pub fn ipv6_udp(source: Ipv6Addr, destination: Ipv6Addr, port: u16, payload: &[u
     packet
 }
 
-/// A Claim-Attempt from a device that is not on the site (domain `fff:0:0:3`, a 4-octet UID of
+/// A Claim-Attempt from a device that is not on the site (domain `fff:0:3:0`, a 4-octet UID of
 /// zeros): a hostile sender changes its sequence and space to make each one new.
 pub fn hostile_attempt() -> uiap::wire::Repr {
     uiap::wire::Repr {
@@ -621,7 +621,7 @@ pub fn hostile_attempt() -> uiap::wire::Repr {
         origin: uiap::wire::DeviceId::new(0x0bad_0bad_0bad_0bad).unwrap(),
         sequence: 0,
         claim_ref: 1,
-        domain: "fff:0:0:3".parse().unwrap(),
+        domain: "fff:0:3:0".parse().unwrap(),
         space: uiap::space::UidSpace::Unique(uiap::space::Uid::from_octets(&[0; 4]).unwrap()),
     }
 }

@@ -10,62 +10,37 @@
 //! ```
 
 use crate::error::{Error, Outcome};
-use crate::flags::CheckArgs;
-use crate::input;
-use crate::text::InputError;
+use crate::flags::CheckPlan;
 
-/// Runs `check`.
-pub fn run(args: &CheckArgs) -> Result<Outcome, Error> {
-    let mut out = super::stdout();
-    let mut invalid = 0u64;
-    input::for_each(&args.uuids, &mut out, |out, item| {
-        if let Err(e) = crate::text::read(item.bytes, args.from, args.strict) {
-            invalid += 1;
-            if !args.quiet {
-                let report = report(&item.label(), item.bytes, &e);
-                for line in report.lines() {
-                    out.line(line.as_bytes())?;
-                }
-            }
-        }
-        Ok(())
-    })?;
-    out.flush()?;
-    Ok(if invalid == 0 {
-        Outcome::Success
+use super::Reports;
+
+/// Runs `check`: every input that reads as a UUID is valid.
+pub fn run(plan: &CheckPlan) -> Result<Outcome, Error> {
+    let reports = if plan.quiet {
+        Reports::Silent
     } else {
-        Outcome::SomeInvalid
-    })
-}
-
-/// The report for one invalid input: the error, the input (escaped, and cut
-/// around the error if long), and a caret under the offending character when
-/// the error has a position.
-pub fn report(label: &str, text: &[u8], e: &InputError) -> String {
-    let shown = input::echo(text, e.position());
-    let mut s = match shown.cut {
-        None => format!("{label}: {e}\n    {}\n", shown.shown),
-        Some(len) => format!(
-            "{label}: {e} (input of {len} bytes, shown in part)\n    {}\n",
-            shown.shown
-        ),
+        Reports::Blocks
     };
-    if let Some(col) = shown.column {
-        s.push_str(&" ".repeat(4 + col));
-        s.push_str("^\n");
-    }
-    s
+    super::each_uuid(&mut super::stdout(), &plan.input, reports, |_, _, _| {
+        Ok(Ok(()))
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use uuidkit::Uuid;
+    use crate::input::{self, Item};
 
     #[test]
     fn caret_under_the_bad_character() {
-        let e = InputError::Hex(Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err());
-        let r = report("line 3", b"f81d4fae-gdec-11d0-a765-00a0c91e6bf6", &e);
+        let text = b"f81d4fae-gdec-11d0-a765-00a0c91e6bf6";
+        let e = crate::text::read(text, None, false).unwrap_err();
+        let item = Item {
+            bytes: text,
+            len: text.len(),
+            number: 3,
+            from_stdin: true,
+        };
+        let r = input::block(&item, &e);
         let lines: Vec<&str> = r.lines().collect();
         assert!(lines[0].starts_with("line 3: "), "{r}");
         assert_eq!(lines[1], "    f81d4fae-gdec-11d0-a765-00a0c91e6bf6");
@@ -74,9 +49,9 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped_and_counted() {
-        let e = input::echo(b"a\tb", Some(2));
+        let e = input::echo(b"a\tb", Some(2), 3);
         assert_eq!((e.shown.as_str(), e.column), ("a\\tb", Some(3)));
-        let e = input::echo("é-x".as_bytes(), Some(3));
+        let e = input::echo("é-x".as_bytes(), Some(3), 4);
         assert_eq!(e.column, Some(2));
     }
 }

@@ -8,60 +8,43 @@
 //! `--to` names a version or a text form; a form there is the same as `-f`, so
 //! `--to base58` and `-f base58` agree, and `--to v6 -f base58` does both.
 
-use uuidkit::Uuid;
+use uuidkit::{TypeId, Uuid};
 
 use crate::error::{Error, Outcome};
-use crate::flags::{ConvertArgs, ConvertTarget, ConvertTo, Format};
-use crate::input;
+use crate::flags::{ConvertPlan, ConvertTo, Format};
 
-/// The version to convert to (if any) and the output form, from `--to` and
-/// `-f`; a usage error if they name two different forms.
-pub fn target(
-    to: Option<ConvertTarget>,
-    format: Option<Format>,
-) -> Result<(Option<ConvertTo>, Format), Error> {
-    match (to, format) {
-        (Some(ConvertTarget::Version(v)), f) => Ok((Some(v), f.unwrap_or_default())),
-        (Some(ConvertTarget::Form(t)), Some(f)) if t != f => Err(Error::Usage(format!(
-            "--to {} and -f {} name two output forms: expected one",
-            name(t),
-            name(f)
-        ))),
-        (Some(ConvertTarget::Form(f)), _) | (None, Some(f)) => Ok((None, f)),
-        (None, None) => Ok((None, Format::default())),
-    }
-}
+use super::Reports;
 
-/// A form's name as the command line spells it.
-fn name(f: Format) -> String {
-    clap::ValueEnum::to_possible_value(&f).map_or_else(String::new, |v| v.get_name().to_string())
-}
-
-/// Runs `convert`.
-pub fn run(args: &ConvertArgs) -> Result<Outcome, Error> {
-    let (to, format) = target(args.to, args.format)?;
-    let prefix = crate::text::prefix_for(format, args.prefix.as_ref())?;
-    let mut out = super::stdout().with_prefix(&prefix);
-    let mut invalid = false;
-    input::for_each(&args.uuids, &mut out, |out, item| {
-        let result = crate::text::read(item.bytes, args.from, false)
-            .map_err(|e| e.to_string())
-            .and_then(|u| convert(&u, to));
-        match result {
-            Ok(u) => out.uuid(&u, format, args.upper)?,
-            Err(e) => {
-                invalid = true;
-                out.report(&input::rejection(&item, &e))?;
+/// Runs `convert`: one output line per input that converts.
+pub fn run(plan: &ConvertPlan) -> Result<Outcome, Error> {
+    let prefix = plan.prefix.as_deref().unwrap_or_default();
+    let mut out = super::stdout().with_prefix(prefix);
+    super::each_uuid(&mut out, &plan.input, Reports::Lines, |out, text, u| {
+        let converted = keeps_prefix(plan, text).and_then(|()| convert(&u, plan.to));
+        Ok(match converted {
+            Ok(u) => {
+                out.uuid(&u, plan.format, plan.upper)?;
+                Ok(())
             }
-        }
-        Ok(())
-    })?;
-    out.flush()?;
-    Ok(if invalid {
-        Outcome::SomeInvalid
-    } else {
-        Outcome::Success
+            Err(e) => Err(e),
+        })
     })
+}
+
+/// A TypeID written without `--prefix` from an input TypeID that has one
+/// would lose it unsaid: that is an error naming the prefix.
+fn keeps_prefix(plan: &ConvertPlan, text: &[u8]) -> Result<(), String> {
+    if plan.format != Format::Typeid || plan.prefix.is_some() || !text.contains(&b'_') {
+        return Ok(());
+    }
+    match TypeId::parse(text) {
+        Ok(t) if !t.prefix().is_empty() => Err(format!(
+            "the input's TypeID prefix '{0}' would be dropped: expected --prefix {0} to \
+             keep it, or --prefix= to drop it",
+            t.prefix()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Converts one UUID to the requested version.
@@ -96,33 +79,6 @@ mod tests {
         assert_eq!(convert(&A5, Some(ConvertTo::V6)).unwrap(), A5);
         assert_eq!(convert(&A1, Some(ConvertTo::V1)).unwrap(), A1);
         assert_eq!(convert(&A1, None).unwrap(), A1);
-    }
-
-    #[test]
-    fn to_names_a_version_or_the_output_form() {
-        use ConvertTarget::{Form, Version};
-        let v6 = Some(Version(ConvertTo::V6));
-        assert_eq!(target(None, None).unwrap(), (None, Format::Canonical));
-        assert_eq!(
-            target(v6, None).unwrap(),
-            (Some(ConvertTo::V6), Format::Canonical)
-        );
-        assert_eq!(
-            target(v6, Some(Format::Base58)).unwrap(),
-            (Some(ConvertTo::V6), Format::Base58)
-        );
-        let b32 = Some(Form(Format::Base32));
-        assert_eq!(target(b32, None).unwrap(), (None, Format::Base32));
-        assert_eq!(
-            target(b32, Some(Format::Base32)).unwrap(),
-            (None, Format::Base32)
-        );
-        let e = target(b32, Some(Format::Simple)).unwrap_err();
-        assert_eq!(e.exit_code(), 2);
-        assert_eq!(
-            e.to_string(),
-            "--to base32 and -f simple name two output forms: expected one"
-        );
     }
 
     #[test]

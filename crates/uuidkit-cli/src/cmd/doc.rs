@@ -15,19 +15,14 @@ pub fn completions(shell: clap_complete::Shell) -> Result<Outcome, Error> {
     Ok(Outcome::Success)
 }
 
-/// Prints the man page (roff) for `uuidkit`, or for one subcommand (`uuidkit-new(1)` …).
+/// Prints the man page (roff) for `uuidkit`, or for one subcommand (`uuidkit-new(1)` …),
+/// which exists (hiargs checked).
 pub fn man(sub: Option<&str>) -> Result<Outcome, Error> {
     let cmd = flags::command();
-    let page = match sub {
+    // hiargs checked that the subcommand exists.
+    let page = match sub.and_then(|name| cmd.find_subcommand(name)) {
         None => cmd,
-        Some(name) => {
-            let Some(s) = cmd.find_subcommand(name) else {
-                let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
-                return Err(Error::Usage(format!(
-                    "no subcommand '{name}': expected one of {}",
-                    names.join(", ")
-                )));
-            };
+        Some(s) => {
             // A one-shot process: leaking the page name is the simplest 'static str.
             let full: &'static str =
                 Box::leak(format!("uuidkit-{}", s.get_name()).into_boxed_str());

@@ -12,44 +12,34 @@ use serde_json::{Map, Value, json};
 use uuidkit::{Uuid, Variant};
 
 use crate::error::{Error, Outcome};
-use crate::flags::InspectArgs;
-use crate::input;
+use crate::flags::InspectPlan;
 use crate::time;
 
-/// Runs `inspect`.
-pub fn run(args: &InspectArgs) -> Result<Outcome, Error> {
-    let mut out = super::stdout();
-    let mut invalid = false;
+use super::Reports;
+
+/// Runs `inspect`: a description per UUID, a blank line between two.
+pub fn run(plan: &InspectPlan) -> Result<Outcome, Error> {
     let mut first = true;
-    input::for_each(&args.uuids, &mut out, |out, item| {
-        match crate::text::read(item.bytes, args.from, false) {
-            Ok(u) => {
-                let d = describe(&u);
-                if args.json {
-                    out.line(d.to_json().to_string().as_bytes())?;
-                } else {
-                    if !first {
-                        out.line(b"")?;
-                    }
-                    for line in d.to_text().lines() {
-                        out.line(line.as_bytes())?;
-                    }
+    super::each_uuid(
+        &mut super::stdout(),
+        &plan.input,
+        Reports::Lines,
+        |out, _, u| {
+            let d = describe(&u);
+            if plan.json {
+                out.line(d.to_json().to_string().as_bytes())?;
+            } else {
+                if !first {
+                    out.line(b"")?;
                 }
-                first = false;
+                for line in d.to_text().lines() {
+                    out.line(line.as_bytes())?;
+                }
             }
-            Err(e) => {
-                invalid = true;
-                out.report(&input::rejection(&item, &e))?;
-            }
-        }
-        Ok(())
-    })?;
-    out.flush()?;
-    Ok(if invalid {
-        Outcome::SomeInvalid
-    } else {
-        Outcome::Success
-    })
+            first = false;
+            Ok(Ok(()))
+        },
+    )
 }
 
 /// Everything `inspect` says about one UUID.

@@ -1,17 +1,21 @@
-//! Validated arguments: which flags apply to which kind, and the uuidgen/python
-//! shorthands mapped onto `new`. Every rejection is a usage error (exit 2) that
-//! names the flag and says where it applies.
+//! Validated arguments: one plan per mode, the only place flags are checked
+//! against each other and turned into what the commands run with (the
+//! commands under `cmd/` check nothing the command line says). Which flags
+//! apply to which kind, the uuidgen/python shorthands mapped onto `new`, the
+//! forms of `convert`, the bounds of `range`. Every rejection is a usage
+//! error (exit 2) that names the flag and says where it applies.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use uuidkit::Uuid;
 
 use super::{
-    CheckArgs, Cli, Command, Compat, ConvertArgs, Format, HashArg, InspectArgs, Kind, MethodArg,
-    NewArgs, NodeArg, NodeBits, PyKind, RangeArgs,
+    Cli, Command, Compat, ConvertArgs, ConvertTarget, ConvertTo, Format, HashArg, Kind, MethodArg,
+    NewArgs, NodeArg, NodeBits, Prefix, PyKind, RangeArgs, SqlColumn,
 };
 use crate::error::Error;
-use crate::time::Nanos;
+use crate::time::{self, Nanos};
 
 /// One mode of operation, ready to run.
 #[derive(Debug)]
@@ -19,16 +23,16 @@ pub enum Mode {
     /// Generate UUIDs.
     New(NewPlan),
     /// Describe UUIDs.
-    Inspect(InspectArgs),
+    Inspect(InspectPlan),
     /// Validate UUIDs.
-    Check(CheckArgs),
+    Check(CheckPlan),
     /// Convert UUIDs.
-    Convert(ConvertArgs),
+    Convert(ConvertPlan),
     /// v7 bounds for a time range.
-    Range(RangeArgs),
+    Range(RangePlan),
     /// A completion script.
     Completions(clap_complete::Shell),
-    /// The man page of uuidkit or of a subcommand.
+    /// The man page of uuidkit or of a subcommand (one that exists).
     Man(Option<String>),
 }
 
@@ -94,12 +98,18 @@ impl Mode {
     pub fn from_cli(cli: Cli) -> Result<Mode, Error> {
         Ok(match cli.command {
             Some(Command::New(args)) => Mode::New(NewPlan::from_new(args)?),
-            Some(Command::Inspect(a)) => Mode::Inspect(a),
-            Some(Command::Check(a)) => Mode::Check(a),
-            Some(Command::Convert(a)) => Mode::Convert(a),
-            Some(Command::Range(a)) => Mode::Range(a),
+            Some(Command::Inspect(a)) => Mode::Inspect(InspectPlan {
+                json: a.json,
+                input: InputPlan::new(a.uuids, a.from, false),
+            }),
+            Some(Command::Check(a)) => Mode::Check(CheckPlan {
+                quiet: a.quiet,
+                input: InputPlan::new(a.uuids, a.from, a.strict),
+            }),
+            Some(Command::Convert(a)) => Mode::Convert(ConvertPlan::from_args(a)?),
+            Some(Command::Range(a)) => Mode::Range(RangePlan::from_args(a)?),
             Some(Command::Completions(a)) => Mode::Completions(a.shell),
-            Some(Command::Man(a)) => Mode::Man(a.command),
+            Some(Command::Man(a)) => Mode::Man(man_page(a.command)?),
             None => Mode::New(NewPlan::from_compat(cli.compat)?),
         })
     }
@@ -107,6 +117,196 @@ impl Mode {
 
 fn usage(msg: impl Into<String>) -> Error {
     Error::Usage(msg.into())
+}
+
+/// What `inspect`, `check` and `convert` read: the arguments, or else
+/// stdin one per line, in the form `--from` names (or a hex form or a
+/// prefixed TypeID), RFC 9562's hyphenated form only with `--strict`.
+#[derive(Debug, Clone)]
+pub struct InputPlan {
+    /// The inputs given as arguments.
+    pub uuids: Vec<OsString>,
+    /// The input form, if named.
+    pub from: Option<Format>,
+    /// `check --strict`.
+    pub strict: bool,
+}
+
+impl InputPlan {
+    fn new(uuids: Vec<OsString>, from: Option<Format>, strict: bool) -> InputPlan {
+        InputPlan {
+            uuids,
+            from,
+            strict,
+        }
+    }
+}
+
+/// A validated `inspect`.
+#[derive(Debug, Clone)]
+pub struct InspectPlan {
+    /// One JSON object per line.
+    pub json: bool,
+    /// What to read.
+    pub input: InputPlan,
+}
+
+/// A validated `check`.
+#[derive(Debug, Clone)]
+pub struct CheckPlan {
+    /// Report nothing.
+    pub quiet: bool,
+    /// What to read.
+    pub input: InputPlan,
+}
+
+/// A validated `convert`.
+#[derive(Debug, Clone)]
+pub struct ConvertPlan {
+    /// The version to convert to, if any.
+    pub to: Option<ConvertTo>,
+    /// The output form.
+    pub format: Format,
+    /// Uppercase hex.
+    pub upper: bool,
+    /// The TypeID prefix as given (`-f typeid`); `None` if not given, so
+    /// that an input TypeID's prefix is not dropped unsaid.
+    pub prefix: Option<String>,
+    /// What to read.
+    pub input: InputPlan,
+}
+
+impl ConvertPlan {
+    fn from_args(a: ConvertArgs) -> Result<ConvertPlan, Error> {
+        let (to, format) = convert_target(a.to, a.format)?;
+        check_upper(format, a.upper)?;
+        let prefix = a
+            .prefix
+            .as_ref()
+            .map(|p| typeid_prefix(format, Some(p)))
+            .transpose()?;
+        Ok(ConvertPlan {
+            to,
+            format,
+            upper: a.upper,
+            prefix,
+            input: InputPlan::new(a.uuids, a.from, false),
+        })
+    }
+}
+
+/// The prefix to write: `--prefix` only goes with `-f typeid`.
+fn typeid_prefix(format: Format, prefix: Option<&Prefix>) -> Result<String, Error> {
+    match (format, prefix) {
+        (_, None) => Ok(String::new()),
+        (Format::Typeid, Some(p)) => Ok(p.0.clone()),
+        (_, Some(_)) => Err(usage("--prefix applies to -f typeid only")),
+    }
+}
+
+/// `uuidkit man [SUBCOMMAND]`: the subcommand must exist.
+fn man_page(sub: Option<String>) -> Result<Option<String>, Error> {
+    let Some(name) = sub else { return Ok(None) };
+    let cmd = super::command();
+    match cmd.find_subcommand(&name) {
+        Some(s) => Ok(Some(s.get_name().to_string())),
+        None => {
+            let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
+            Err(usage(format!(
+                "no subcommand '{name}': expected one of {}",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// The version to convert to (if any) and the output form, from `--to` and
+/// `-f`; a usage error if they name two different forms.
+fn convert_target(
+    to: Option<ConvertTarget>,
+    format: Option<Format>,
+) -> Result<(Option<ConvertTo>, Format), Error> {
+    match (to, format) {
+        (Some(ConvertTarget::Version(v)), f) => Ok((Some(v), f.unwrap_or_default())),
+        (Some(ConvertTarget::Form(t)), Some(f)) if t != f => Err(usage(format!(
+            "--to {} and -f {} name two output forms: expected one",
+            t.name(),
+            f.name()
+        ))),
+        (Some(ConvertTarget::Form(f)), _) | (None, Some(f)) => Ok((None, f)),
+        (None, None) => Ok((None, Format::default())),
+    }
+}
+
+/// A validated `range`: its two bounds, and how to write them.
+#[derive(Debug, Clone)]
+pub struct RangePlan {
+    /// The smallest v7 UUID whose timestamp is at least START.
+    pub lo: Uuid,
+    /// The largest v7 UUID whose timestamp is at most END.
+    pub hi: Uuid,
+    /// The output form.
+    pub format: Format,
+    /// Uppercase hex.
+    pub upper: bool,
+    /// The TypeID prefix (`-f typeid`; empty if none).
+    pub prefix: String,
+    /// The column of `--sql`.
+    pub sql: Option<SqlColumn>,
+}
+
+impl RangePlan {
+    fn from_args(a: RangeArgs) -> Result<RangePlan, Error> {
+        if a.sql.is_none() {
+            check_upper(a.format, a.upper)?;
+        }
+        let (lo, hi) = v7_bounds(a.start.0, a.end.0)?;
+        Ok(RangePlan {
+            lo,
+            hi,
+            format: a.format,
+            upper: a.upper,
+            prefix: typeid_prefix(a.format, a.prefix.as_ref())?,
+            sql: a.sql,
+        })
+    }
+}
+
+/// The smallest and largest v7 UUIDs with timestamps in `[start, end]`: v7
+/// timestamps are whole milliseconds, so START rounds up and END down.
+fn v7_bounds(start: Nanos, end: Nanos) -> Result<(Uuid, Uuid), Error> {
+    if start > end {
+        return Err(usage(format!(
+            "START {} is after END {}: expected START <= END",
+            time::format_rfc3339(start, 9),
+            time::format_rfc3339(end, 9)
+        )));
+    }
+    let lo = time::to_unix_ms(start, true).map_err(|e| usage(format!("invalid START: {e}")))?;
+    let hi = time::to_unix_ms(end, false).map_err(|e| usage(format!("invalid END: {e}")))?;
+    if lo > hi {
+        return Err(usage(format!(
+            "no whole millisecond lies in [{}, {}]: v7 timestamps are milliseconds",
+            time::format_rfc3339(start, 9),
+            time::format_rfc3339(end, 9)
+        )));
+    }
+    Ok((Uuid::v7_min(lo), Uuid::v7_max(hi)))
+}
+
+/// `-U` goes only with the forms whose digits have a case: the others are
+/// written one way (base32 and base32hex in upper case, a TypeID in lower
+/// case) or are case-sensitive (base58, base64url).
+fn check_upper(format: Format, upper: bool) -> Result<(), Error> {
+    match format {
+        Format::Canonical | Format::Simple | Format::Braced | Format::Urn => Ok(()),
+        _ if !upper => Ok(()),
+        f => Err(usage(format!(
+            "-U does not apply to -f {}: it applies to the hex forms (canonical, simple, \
+             braced, urn), whose digits may be written in either case",
+            f.name()
+        ))),
+    }
 }
 
 impl NewPlan {
@@ -123,30 +323,32 @@ impl NewPlan {
         let time_based =
             matches!(k, Kind::V1 | Kind::V6 | Kind::V7) || (k == Kind::V8 && !name_based);
         let kname = kind_name(k);
+        // v8 is two kinds, and the flags that apply depend on which.
+        let kdesc = match (k, name_based) {
+            (Kind::V8, true) => "name-based v8",
+            (Kind::V8, false) => "time-based v8",
+            _ => kname,
+        };
 
         let reject = |flag: &str, present: bool, applies: &str| -> Result<(), Error> {
             if present {
                 Err(usage(format!(
-                    "{flag} does not apply to {kname}: it applies to {applies}"
+                    "{flag} does not apply to {kdesc}: it applies to {applies}"
                 )))
             } else {
                 Ok(())
             }
         };
         if !name_based {
-            let why = "v3, v5 and v8 (name-based)";
+            let why = "v3, v5 and name-based v8";
             reject("--namespace", a.namespace.is_some(), why)?;
             reject("--name", a.name.is_some(), why)?;
             reject("--name-hex", a.name_hex.is_some(), why)?;
             reject("--name-file", a.name_file.is_some(), why)?;
         }
-        reject(
-            "--hash",
-            a.hash.is_some() && k != Kind::V8,
-            "v8 (name-based)",
-        )?;
+        reject("--hash", a.hash.is_some() && k != Kind::V8, "name-based v8")?;
         if !time_based {
-            reject("--at", a.at.is_some(), "v1, v6, v7 and v8 (time-based)")?;
+            reject("--at", a.at.is_some(), "v1, v6, v7 and time-based v8")?;
             reject("--state", a.state.is_some(), "v1, v6 and v7")?;
         }
         let gregorian = matches!(k, Kind::V1 | Kind::V6);
@@ -167,7 +369,7 @@ impl NewPlan {
                 "--at and --state cannot be combined: a fixed time does not advance shared state",
             ));
         }
-        let site = site_plan(&a, gregorian, time_based)?;
+        let site = site_plan(&a, kdesc, gregorian, time_based)?;
 
         let name = if name_based {
             let Some(ns) = a.namespace else {
@@ -185,14 +387,15 @@ impl NewPlan {
             None
         };
         if let Some(t) = a.at {
-            check_time_range(k, t.0)?;
+            check_time_range(k, t.0, a.count.0)?;
         }
+        check_upper(a.format, a.upper)?;
         Ok(NewPlan {
             kind: k,
             count: a.count.0,
             format: a.format,
             upper: a.upper,
-            prefix: crate::text::prefix_for(a.format, a.prefix.as_ref())?,
+            prefix: typeid_prefix(a.format, a.prefix.as_ref())?,
             name,
             hash: a.hash.unwrap_or(HashArg::Sha256),
             at: a.at.map(|t| t.0),
@@ -291,8 +494,12 @@ impl NewPlan {
 
 /// `--site-node` and its settings: v1 and v6 (a 48-bit node) and time-based v8 (a
 /// `--node-bits` node in the §6.4 distributed layout); not with a fixed time or a given node.
-fn site_plan(a: &NewArgs, gregorian: bool, time_based: bool) -> Result<Option<SitePlan>, Error> {
-    let kname = kind_name(a.kind);
+fn site_plan(
+    a: &NewArgs,
+    kname: &str,
+    gregorian: bool,
+    time_based: bool,
+) -> Result<Option<SitePlan>, Error> {
     let v8 = a.kind == Kind::V8 && time_based;
     if !a.site_node {
         for (flag, given) in [
@@ -308,7 +515,7 @@ fn site_plan(a: &NewArgs, gregorian: bool, time_based: bool) -> Result<Option<Si
     }
     if !gregorian && !v8 {
         return Err(usage(format!(
-            "--site-node does not apply to {kname}: it applies to v1, v6 and v8 (time-based)"
+            "--site-node does not apply to {kname}: it applies to v1, v6 and time-based v8"
         )));
     }
     if a.node_bits.is_some() && !v8 {
@@ -358,14 +565,27 @@ fn read_name_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
     })
 }
 
-fn check_time_range(kind: Kind, t: Nanos) -> Result<(), Error> {
+/// `--at` within the kind's range; for v1 and v6, whose successive UUIDs
+/// take successive ticks, with room for all `count` of them.
+fn check_time_range(kind: Kind, t: Nanos, count: u64) -> Result<(), Error> {
     let r = match kind {
-        Kind::V1 | Kind::V6 => crate::time::to_ts60(t).map(drop),
-        Kind::V7 => crate::time::to_unix_ms(t, false).map(drop),
-        Kind::V8 => crate::time::to_v8_10ns(t).map(drop),
-        _ => Ok(()),
+        Kind::V1 | Kind::V6 => time::to_ts60(t).map(Some),
+        Kind::V7 => time::to_unix_ms(t, false).map(|_| None),
+        Kind::V8 => time::to_v8_10ns(t).map(|_| None),
+        _ => Ok(None),
     };
-    r.map_err(|e| usage(format!("invalid value for --at: {e}")))
+    let ts60 = r.map_err(|e| usage(format!("invalid value for --at: {e}")))?;
+    let Some(ts60) = ts60 else { return Ok(()) };
+    let room = uuidkit::MAX_GREGORIAN_TIMESTAMP - ts60 + 1;
+    if count > room {
+        return Err(usage(format!(
+            "--at {} with {count} UUIDs runs past the end of the 60-bit v1/v6 timestamp \
+             ({}): expected at most {room}",
+            time::format_rfc3339(t, 7),
+            time::format_rfc3339(time::from_ts60(uuidkit::MAX_GREGORIAN_TIMESTAMP), 7),
+        )));
+    }
+    Ok(())
 }
 
 /// `v4`, `nil`… as users type them.
@@ -452,7 +672,7 @@ mod tests {
             "--uiap-control",
             "/tmp/c.sock",
             "--node-domain",
-            "ffe:1:2:3",
+            "ffe:1:2:300",
         ])
         .unwrap();
         let site = p.site.unwrap();
@@ -460,7 +680,7 @@ mod tests {
             (site.bits, site.control),
             (12, PathBuf::from("/tmp/c.sock"))
         );
-        assert_eq!(site.domain.to_string(), "ffe:1:2:3");
+        assert_eq!(site.domain.to_string(), "ffe:1:2:300");
         assert_eq!(
             plan(&["new", "v8", "--site-node"])
                 .unwrap()
@@ -515,10 +735,152 @@ mod tests {
             "--site-node",
         ])
         .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--site-node does not apply to name-based v8: it applies to v1, v6 and time-based v8"
+        );
+    }
+
+    /// A message about v8 says which v8 it is, and where the flag applies.
+    #[test]
+    fn v8_messages_say_which_v8() {
+        let e = plan(&[
+            "new",
+            "v8",
+            "--name",
+            "x",
+            "--namespace",
+            "dns",
+            "--at",
+            "@0",
+        ])
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--at does not apply to name-based v8: it applies to v1, v6, v7 and time-based v8"
+        );
+        let e = plan(&["new", "v8", "--clock-seq", "1"]).unwrap_err();
         assert!(
-            e.to_string().contains("--site-node does not apply to v8"),
+            e.to_string()
+                .starts_with("--clock-seq does not apply to time-based v8"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn to_names_a_version_or_the_output_form() {
+        use ConvertTarget::{Form, Version};
+        let v6 = Some(Version(ConvertTo::V6));
+        assert_eq!(
+            convert_target(None, None).unwrap(),
+            (None, Format::Canonical)
+        );
+        assert_eq!(
+            convert_target(v6, Some(Format::Base58)).unwrap(),
+            (Some(ConvertTo::V6), Format::Base58)
+        );
+        let b32 = Some(Form(Format::Base32));
+        assert_eq!(convert_target(b32, None).unwrap(), (None, Format::Base32));
+        assert_eq!(
+            convert_target(b32, Some(Format::Base32)).unwrap(),
+            (None, Format::Base32)
+        );
+        let e = convert_target(b32, Some(Format::Simple)).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(
+            e.to_string(),
+            "--to base32 and -f simple name two output forms: expected one"
+        );
+    }
+
+    /// `-U` with a form that has one case is a usage error, in every mode
+    /// that writes UUIDs.
+    #[test]
+    fn upper_goes_with_the_hex_forms_only() {
+        for args in [
+            &["new", "v4", "-U", "-f", "base58"][..],
+            &["convert", "-U", "--to", "base64url"],
+            &["convert", "-U", "-f", "typeid"],
+            &["range", "-U", "-f", "base32", "@0", "@0"],
+        ] {
+            let mut v = vec!["uuidkit"];
+            v.extend_from_slice(args);
+            let e = Mode::from_cli(parse_from(v).unwrap()).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            assert!(
+                e.to_string().starts_with("-U does not apply to -f "),
+                "{args:?}: {e}"
+            );
+        }
+        for args in [
+            &["new", "v4", "-U", "-f", "urn"][..],
+            &["convert", "-U", "--to", "v6", "-f", "braced"],
+            &["range", "-U", "--sql", "@0", "@0"],
+        ] {
+            let mut v = vec!["uuidkit"];
+            v.extend_from_slice(args);
+            assert!(Mode::from_cli(parse_from(v).unwrap()).is_ok(), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn bounds_of_a_millisecond() {
+        let t = 1_645_557_742_000_000_000; // A.6's millisecond
+        let (lo, hi) = v7_bounds(t, t).unwrap();
+        assert_eq!(lo.as_u128(), 0x017F22E2_79B0_7000_8000_000000000000);
+        assert_eq!(hi.as_u128(), 0x017F22E2_79B0_7FFF_BFFF_FFFFFFFFFFFF);
+        let a6 = Uuid::from_u128(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F);
+        assert!(lo <= a6 && a6 <= hi);
+    }
+
+    #[test]
+    fn start_rounds_up_end_rounds_down() {
+        let (lo, hi) = v7_bounds(1_500_000, 3_500_000).unwrap();
+        assert_eq!(lo.unix_ts_ms(), Some(2));
+        assert_eq!(hi.unix_ts_ms(), Some(3));
+        assert_eq!(v7_bounds(1_100_000, 1_200_000).unwrap_err().exit_code(), 2);
+        assert_eq!(v7_bounds(2, 1).unwrap_err().exit_code(), 2);
+        assert!(v7_bounds(-1_000_000, 0).is_err());
+    }
+
+    #[test]
+    fn man_pages_exist_for_the_subcommands_only() {
+        assert_eq!(man_page(None).unwrap(), None);
+        assert_eq!(
+            man_page(Some("new".into())).unwrap().as_deref(),
+            Some("new")
+        );
+        let e = man_page(Some("frob".into())).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string()
+                .starts_with("no subcommand 'frob': expected one of new, inspect"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn prefixes_go_with_typeid_only() {
+        let p = Prefix("user".into());
+        assert_eq!(typeid_prefix(Format::Typeid, Some(&p)).unwrap(), "user");
+        assert_eq!(typeid_prefix(Format::Typeid, None).unwrap(), "");
+        let e = typeid_prefix(Format::Base58, Some(&p)).unwrap_err();
+        assert_eq!(
+            (e.exit_code(), e.to_string().as_str()),
+            (2, "--prefix applies to -f typeid only")
+        );
+    }
+
+    /// A fixed-time v1/v6 run takes successive ticks: all of them must fit
+    /// the 60-bit timestamp.
+    #[test]
+    fn a_fixed_time_run_must_fit_the_timestamp() {
+        let last_but_one =
+            time::format_rfc3339(time::from_ts60(uuidkit::MAX_GREGORIAN_TIMESTAMP - 1), 7);
+        assert!(plan(&["new", "v1", "--at", &last_but_one, "-n", "2"]).is_ok());
+        let e = plan(&["new", "v6", "--at", &last_but_one, "-n", "3"]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().ends_with("expected at most 2"), "{e}");
     }
 
     #[test]

@@ -13,11 +13,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::text::Prefix;
-
-pub use hiargs::{Mode, NewPlan, NodeChoice, SitePlan};
+pub use hiargs::{
+    CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan, SitePlan,
+};
 pub use values::{
-    ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, SqlColumn, TimeArg,
+    ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
+    TimeArg,
 };
 
 const AFTER_HELP: &str = "\
@@ -141,6 +142,27 @@ pub enum Format {
     Typeid,
 }
 
+impl Format {
+    /// The form's name as the command line spells it.
+    ///
+    /// ```text
+    /// Format::Base64url.name() == "base64url"
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Canonical => "canonical",
+            Format::Simple => "simple",
+            Format::Braced => "braced",
+            Format::Urn => "urn",
+            Format::Base32 => "base32",
+            Format::Base32hex => "base32hex",
+            Format::Base58 => "base58",
+            Format::Base64url => "base64url",
+            Format::Typeid => "typeid",
+        }
+    }
+}
+
 /// Hash for name-based v8 UUIDs (RFC 9562 App. B.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HashArg {
@@ -225,7 +247,8 @@ pub struct NewArgs {
         long = "count",
         short_alias = 'C',
         value_name = "N",
-        default_value = "1"
+        default_value = "1",
+        allow_negative_numbers = true
     )]
     pub count: Count,
 
@@ -272,7 +295,7 @@ pub struct NewArgs {
     pub at: Option<TimeArg>,
 
     /// v1/v6 clock sequence, 0 to 0x3fff (decimal or 0x-hex); default random.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub clock_seq: Option<ClockSeq>,
 
     /// v1/v6 node: a MAC address (9f:6b:de:ce:d8:46) or `random` (the default; multicast bit set).
@@ -309,12 +332,12 @@ pub struct NewArgs {
     pub uiap_control: Option<PathBuf>,
 
     /// The UIAP domain node IDs are claimed in, for --site-node (left-justified)
-    /// [default: ffe:9562:6:4].
+    /// [default: ffe:9562:6:400].
     #[arg(long, value_name = "DID")]
     pub node_domain: Option<DomainArg>,
 
     /// v8 --site-node: the node ID's width, 1 to 32 bits [default: 16].
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub node_bits: Option<NodeBits>,
 }
 
@@ -442,7 +465,11 @@ Prints two lines: the smallest v7 UUID with a timestamp of at least START, and t
 a timestamp of at most END (both inclusive, at millisecond resolution), so that
   START_UUID <= id AND id <= END_UUID
 selects exactly the v7 UUIDs generated in [START, END]. With --sql, one line instead: that
-condition, ready to paste (uuidkit range --sql=created 2024-01-01 2024-01-31T23:59:59.999Z).")]
+condition, ready to paste (uuidkit range --sql=created 2024-01-01 2024-01-31T23:59:59.999Z).
+
+The bounds are v7 bounds in every -f form. A ULID (-f base32) has 80 random bits where v7 has
+its version and variant, so ULIDs of the first and last milliseconds fall outside the bounds
+about half the time: for ULIDs, compare the first 10 characters (the 48-bit time) instead.")]
 pub struct RangeArgs {
     /// Start time, inclusive: RFC 3339, a date (midnight UTC), or @UNIX_MS.
     #[arg(value_name = "START", allow_hyphen_values = true)]
@@ -462,8 +489,9 @@ pub struct RangeArgs {
 
     /// Print one ready-to-paste SQL condition instead:
     /// WHERE COLUMN >= 'START_UUID' AND COLUMN <= 'END_UUID' (COLUMN: id unless given as
-    /// --sql=COLUMN). The bounds are hyphenated: for a uuid column (PostgreSQL, MariaDB) or
-    /// text stored in that form.
+    /// --sql=COLUMN: plain names of letters, digits and _, joined by '.', never quoted, so the
+    /// condition means the same in PostgreSQL, MySQL/MariaDB and SQLite). The bounds are
+    /// hyphenated: for a uuid column (PostgreSQL, MariaDB) or text stored in that form.
     #[arg(
         long,
         value_name = "COLUMN",
@@ -539,7 +567,12 @@ pub struct Compat {
     pub hex: bool,
 
     /// How many UUIDs, as `uuidgen -C`.
-    #[arg(short = 'C', long = "count", value_name = "N")]
+    #[arg(
+        short = 'C',
+        long = "count",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     pub count: Option<Count>,
 }
 
@@ -549,7 +582,75 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    Cli::try_parse_from(args)
+    Cli::try_parse_from(hyphen_values(args.into_iter().map(Into::into).collect()))
+}
+
+/// The length of a base64url text, the one form whose alphabet has `-`.
+const BASE64URL_LEN: usize = 22;
+
+/// `args` with the base64url texts that begin with `-` read as values.
+///
+/// One base64url text in 64 begins with `-`, and clap would read it as a
+/// flag. With `--from base64url`, `inspect`, `check` and `convert` take every
+/// argument of 22 base64url characters as a value, wherever it stands: the
+/// values are moved after a `--`, in their order, and the flags (with the
+/// values of those that take one) before it.
+fn hyphen_values(args: Vec<OsString>) -> Vec<OsString> {
+    let Some(sub) = args.get(1).and_then(|a| a.to_str()) else {
+        return args;
+    };
+    let command = command();
+    let Some(sub) = command
+        .find_subcommand(sub)
+        .filter(|c| c.get_arguments().any(|a| a.get_id() == "from"))
+    else {
+        return args;
+    };
+    let end = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    let base64url = args[2..end]
+        .windows(2)
+        .any(|w| w[0] == "--from" && w[1] == "base64url")
+        || args[2..end].iter().any(|a| a == "--from=base64url");
+    if !base64url {
+        return args;
+    }
+    // The flags that take a value in the next argument.
+    let takes_value = |a: &OsString| {
+        sub.get_arguments().any(|arg| {
+            arg.get_action().takes_values()
+                && (arg
+                    .get_long()
+                    .is_some_and(|l| a.to_str() == Some(&format!("--{l}")))
+                    || arg
+                        .get_short()
+                        .is_some_and(|c| a.to_str() == Some(&format!("-{c}"))))
+        })
+    };
+    let is_text = |a: &OsString| {
+        let b = a.as_encoded_bytes();
+        b.len() == BASE64URL_LEN
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || b"-_".contains(c))
+    };
+    let (mut flags, mut values) = (args[..2].to_vec(), Vec::new());
+    let mut i = 2;
+    while i < end {
+        let a = &args[i];
+        if is_text(a) || !a.as_encoded_bytes().starts_with(b"-") || a == "-" {
+            values.push(a.clone());
+        } else {
+            flags.push(a.clone());
+            if takes_value(a) && i + 1 < end {
+                i += 1;
+                flags.push(args[i].clone());
+            }
+        }
+        i += 1;
+    }
+    flags.push("--".into());
+    flags.extend(values);
+    flags.extend(args.into_iter().skip(end + 1));
+    flags
 }
 
 /// The clap command, for completions and the man page.
@@ -623,6 +724,13 @@ mod tests {
                 panic!("{arg}")
             };
             assert_eq!(c.to, Some(want), "{arg}");
+        }
+    }
+
+    #[test]
+    fn form_names_are_the_command_lines() {
+        for f in Format::value_variants() {
+            assert_eq!(f.to_possible_value().unwrap().get_name(), f.name());
         }
     }
 

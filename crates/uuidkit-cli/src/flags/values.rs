@@ -9,21 +9,37 @@ use uuidkit::Uuid;
 
 use crate::time::{self, Nanos};
 
-/// A UUID count: a non-negative integer; `_` may separate digits (`10_000_000`).
+/// The value of a non-negative integer as every integer flag takes it: an
+/// optional `+`, then decimal digits, which `_` may separate after the first
+/// (`10_000_000`, `+5`). `Err(false)` if `s` is not of that form,
+/// `Err(true)` if it is but exceeds `u64`.
+fn unsigned(s: &str) -> Result<u64, bool> {
+    let body = s.strip_prefix('+').unwrap_or(s);
+    if !body.starts_with(|c: char| c.is_ascii_digit())
+        || !body.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+    {
+        return Err(false);
+    }
+    body.bytes()
+        .filter(u8::is_ascii_digit)
+        .try_fold(0u64, |n, d| {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        })
+        .ok_or(true)
+}
+
+/// A UUID count: a non-negative integer (see [`unsigned`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Count(pub u64);
 
 impl FromStr for Count {
     type Err = String;
     fn from_str(s: &str) -> Result<Count, String> {
-        let digits: String = s.chars().filter(|&c| c != '_').collect();
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("expected a non-negative integer, found '{s}'"));
+        match unsigned(s) {
+            Ok(n) => Ok(Count(n)),
+            Err(true) => Err(format!("expected at most {}, found '{s}'", u64::MAX)),
+            Err(false) => Err(format!("expected a non-negative integer, found '{s}'")),
         }
-        digits
-            .parse::<u64>()
-            .map(Count)
-            .map_err(|_| format!("expected at most {}, found '{s}'", u64::MAX))
     }
 }
 
@@ -143,20 +159,25 @@ pub struct ClockSeq(pub u16);
 impl FromStr for ClockSeq {
     type Err = String;
     fn from_str(s: &str) -> Result<ClockSeq, String> {
-        // Digits only: the integer parsers would also take a sign (`0x+5`).
-        let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-            Some(h) => (h, 16),
-            None => (s, 10),
+        // Hex digits after `0x` (which `_` may separate, as decimal ones),
+        // else a decimal number as every integer flag takes one.
+        let v = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            Some(h)
+                if h.starts_with(|c: char| c.is_ascii_hexdigit())
+                    && h.bytes().all(|b| b.is_ascii_hexdigit() || b == b'_') =>
+            {
+                let digits: String = h.chars().filter(|&c| c != '_').collect();
+                Ok(u64::from_str_radix(&digits, 16).unwrap_or(u64::MAX))
+            }
+            Some(_) => Err(false),
+            None => unsigned(s),
         };
-        let well_formed = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
-        // Only too many digits can fail now: that is out of range too.
-        let v = well_formed.then(|| u32::from_str_radix(digits, radix).unwrap_or(u32::MAX));
         match v {
-            Some(v) if v <= u32::from(uuidkit::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
-            Some(_) => Err(format!(
+            Ok(v) if v <= u64::from(uuidkit::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
+            Ok(_) | Err(true) => Err(format!(
                 "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found {s}"
             )),
-            None => Err(format!(
+            Err(false) => Err(format!(
                 "expected a clock sequence as a decimal or 0x-hex number, found '{s}'"
             )),
         }
@@ -171,10 +192,14 @@ impl FromStr for DomainArg {
     type Err = String;
     fn from_str(s: &str) -> Result<DomainArg, String> {
         let did: uiap::space::DomainId = s.parse().map_err(|e| {
-            format!("expected a domain ID of four hex quads (ffe:9562:6:4), found '{s}': {e}")
+            format!("expected a domain ID of four hex quads (ffe:9562:6:400), found '{s}': {e}")
         })?;
-        uuidkit_lease::site::check_domain(&did)
-            .map_err(|_| format!("expected a left-justified domain ID (J = 0), found '{s}'"))?;
+        uuidkit_lease::site::check_domain(&did).map_err(|_| {
+            format!(
+                "expected a left-justified domain ID (J = 0) with no reserved flag bit (the \
+                 last quad's low 7 bits 0), found '{s}'"
+            )
+        })?;
         Ok(DomainArg(did))
     }
 }
@@ -191,10 +216,8 @@ impl NodeBits {
 impl FromStr for NodeBits {
     type Err = String;
     fn from_str(s: &str) -> Result<NodeBits, String> {
-        match s.parse::<u8>() {
-            Ok(k) if (1..=32).contains(&k) && s.bytes().all(|b| b.is_ascii_digit()) => {
-                Ok(NodeBits(k))
-            }
+        match unsigned(s) {
+            Ok(k @ 1..=32) => Ok(NodeBits(k as u8)),
             _ => Err(format!(
                 "expected a node width of 1 to 32 bits, found '{s}'"
             )),
@@ -256,50 +279,101 @@ impl FromStr for TimeArg {
     }
 }
 
-/// A column for `range --sql`: a name as SQL writes it unquoted (ASCII letters,
-/// digits, `_` and `$`, not starting with a digit) or a part quoted with `"` or
-/// `` ` ``; parts may be joined by `.` (`t.id`). Nothing else is accepted, so the
-/// printed condition can be pasted as it is.
+/// A column for `range --sql`: plain SQL identifiers (ASCII letters, digits
+/// and `_`, not starting with a digit) joined by `.` (`t.id`).
+///
+/// Only such a name means the same column in PostgreSQL, MySQL/MariaDB and
+/// SQLite: they quote names differently, and MySQL and MariaDB read `"…"` as
+/// a string literal with backslash escapes, so a quoted part would turn the
+/// condition into something else. A lone keyword that SQL reads as a value
+/// (`TRUE`, `NULL`, `CURRENT_DATE`, …) is refused too: compared with the
+/// bounds, it would select every row or none whatever the column holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlColumn(pub String);
+
+/// Keywords that are values in PostgreSQL, MySQL/MariaDB or SQLite.
+const SQL_VALUE_KEYWORDS: [&str; 20] = [
+    "true",
+    "false",
+    "null",
+    "unknown",
+    "default",
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "current_user",
+    "current_role",
+    "current_schema",
+    "current_catalog",
+    "localtime",
+    "localtimestamp",
+    "session_user",
+    "system_user",
+    "user",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+];
 
 impl FromStr for SqlColumn {
     type Err = String;
     fn from_str(s: &str) -> Result<SqlColumn, String> {
-        let expected = "expected a column name: ASCII letters, digits, '_' and '$', not \
-                        starting with a digit, or a part quoted with '\"' or '`'; parts joined by '.'";
+        let expected = "expected a column name: ASCII letters, digits and '_', not starting \
+                        with a digit, parts joined by '.'";
         let bad = |at: usize, what: &str| {
             Err(format!(
                 "{expected}; found {what} at position {at} in '{s}'"
             ))
         };
-        let char_at = |i: usize| format!("'{}'", s[i..].chars().next().unwrap_or('?'));
         let b = s.as_bytes();
         let mut i = 0;
         loop {
             match b.get(i) {
                 None => return bad(i, "the end"),
-                Some(&q @ (b'"' | b'`')) => match b[i + 1..].iter().position(|&c| c == q) {
-                    Some(0) => return bad(i, "an empty quoted part"),
-                    Some(len) => i += len + 2,
-                    None => return bad(i, "an unclosed quote"),
-                },
                 Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
-                    i += 1;
                     while b
                         .get(i)
-                        .is_some_and(|c| c.is_ascii_alphanumeric() || b"_$".contains(c))
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
                     {
                         i += 1;
                     }
                 }
-                Some(_) => return bad(i, &char_at(i)),
+                Some(c @ (b'"' | b'`')) => {
+                    return Err(format!(
+                        "{expected}; found {:?} at position {i} in '{s}': quoted names are not \
+                         accepted (PostgreSQL, MySQL/MariaDB and SQLite read quotes differently)",
+                        char::from(*c)
+                    ));
+                }
+                Some(_) => return bad(i, &format!("{:?}", s[i..].chars().next().unwrap_or('?'))),
             }
             match b.get(i) {
-                None => return Ok(SqlColumn(s.to_string())),
+                None => break,
                 Some(b'.') => i += 1,
-                Some(_) => return bad(i, &char_at(i)),
+                Some(_) => return bad(i, &format!("{:?}", s[i..].chars().next().unwrap_or('?'))),
             }
+        }
+        if SQL_VALUE_KEYWORDS.contains(&s.to_ascii_lowercase().as_str()) {
+            return Err(format!(
+                "{expected}, not a keyword SQL reads as a value; found '{s}' \
+                 (qualify the column: TABLE.{s})"
+            ));
+        }
+        Ok(SqlColumn(s.to_string()))
+    }
+}
+
+/// A TypeID prefix (`--prefix`), checked as the TypeID specification asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prefix(pub String);
+
+impl FromStr for Prefix {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Prefix, String> {
+        match uuidkit::TypeId::new(s, Uuid::NIL) {
+            Ok(_) => Ok(Prefix(s.to_string())),
+            Err(e) => Err(e.to_string()),
         }
     }
 }
@@ -309,17 +383,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn prefixes_are_checked() {
+        assert_eq!("user".parse::<Prefix>(), Ok(Prefix("user".into())));
+        assert_eq!("".parse::<Prefix>(), Ok(Prefix(String::new())));
+        let e = "User".parse::<Prefix>().unwrap_err();
+        assert!(
+            e.starts_with("invalid TypeID prefix character 'U' at position 0"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn sql_columns() {
-        for ok in [
-            "id",
-            "_id",
-            "Id2",
-            "t.id",
-            "s.t.id$",
-            "\"user id\"",
-            "`order`",
-            "t.\"ID\"",
-        ] {
+        for ok in ["id", "_id", "Id2", "t.id", "s.t.id_2", "t.true", "truth"] {
             assert_eq!(ok.parse::<SqlColumn>().unwrap().0, ok);
         }
         let cases = [
@@ -329,11 +405,21 @@ mod tests {
             ("a b", "found ' ' at position 1"),
             ("t.", "found the end at position 2"),
             (".id", "found '.' at position 0"),
-            ("\"x", "found an unclosed quote at position 0"),
-            ("\"\"", "found an empty quoted part at position 0"),
-            ("\"a\"b", "found 'b' at position 3"),
+            ("id$", "found '$' at position 2"),
             ("id-x", "found '-' at position 2"),
             ("é", "found 'é' at position 0"),
+            (
+                "\"user id\"",
+                "found '\"' at position 0 in '\"user id\"': quoted names",
+            ),
+            (
+                "t.`order`",
+                "found '`' at position 2 in 't.`order`': quoted names",
+            ),
+            ("\" OR 1=1 -- \\\"", "found '\"' at position 0"),
+            ("id\n", "found '\\n' at position 2"),
+            ("TRUE", "not a keyword SQL reads as a value; found 'TRUE'"),
+            ("current_date", "(qualify the column: TABLE.current_date)"),
         ];
         for (bad, want) in cases {
             let e = bad.parse::<SqlColumn>().unwrap_err();
@@ -344,20 +430,24 @@ mod tests {
 
     #[test]
     fn node_domain_and_bits() {
-        let d = "FFE:9562:6:4".parse::<DomainArg>().unwrap();
+        let d = "FFE:9562:6:400".parse::<DomainArg>().unwrap();
         assert_eq!(d.0, uuidkit_lease::site::DEFAULT_NODE_DOMAIN);
-        let e = "ffe:9562:6:84".parse::<DomainArg>().unwrap_err();
+        let e = "ffe:9562:6:480".parse::<DomainArg>().unwrap_err();
         assert_eq!(
             e,
-            "expected a left-justified domain ID (J = 0), found 'ffe:9562:6:84'"
+            "expected a left-justified domain ID (J = 0) with no reserved flag bit (the last \
+             quad's low 7 bits 0), found 'ffe:9562:6:480'"
         );
+        let e = "ffe:9562:6:4".parse::<DomainArg>().unwrap_err();
+        assert!(e.ends_with("found 'ffe:9562:6:4'"), "{e}");
         let e = "ffe:9562:6".parse::<DomainArg>().unwrap_err();
         assert!(
             e.starts_with("expected a domain ID of four hex quads"),
             "{e}"
         );
         assert_eq!("32".parse::<NodeBits>().unwrap(), NodeBits(32));
-        for bad in ["0", "33", "+5", "x", ""] {
+        assert_eq!("+1_6".parse::<NodeBits>().unwrap(), NodeBits(16));
+        for bad in ["0", "33", "-5", "x", "", "_5", "256"] {
             assert_eq!(
                 bad.parse::<NodeBits>().unwrap_err(),
                 format!("expected a node width of 1 to 32 bits, found '{bad}'")
@@ -387,8 +477,12 @@ mod tests {
         let e = "0x4000".parse::<ClockSeq>().unwrap_err();
         assert!(e.contains("found 0x4000"), "{e}");
         assert!("-1".parse::<ClockSeq>().is_err());
-        // A sign is not a digit, in either base; too many digits are out of range.
-        for bad in ["0x+5", "+5", "0x-5", "0x", "", "0x 5", "5_0"] {
+        // As every integer flag: `+` and `_` separators; a sign is not a hex
+        // digit; too many digits are out of range.
+        assert_eq!("+5".parse::<ClockSeq>().unwrap().0, 5);
+        assert_eq!("1_000".parse::<ClockSeq>().unwrap().0, 1000);
+        assert_eq!("0x3f_ff".parse::<ClockSeq>().unwrap().0, 0x3fff);
+        for bad in ["0x+5", "-5", "0x-5", "0x", "", "0x 5", "_5", "0x_5"] {
             assert_eq!(
                 bad.parse::<ClockSeq>(),
                 Err(format!(
@@ -433,10 +527,21 @@ mod tests {
     }
 
     #[test]
-    fn count_with_underscores() {
+    fn count_with_underscores_and_a_plus() {
         assert_eq!("10_000_000".parse::<Count>().unwrap().0, 10_000_000);
-        assert!("-3".parse::<Count>().is_err());
-        assert!("1e6".parse::<Count>().is_err());
+        assert_eq!("+5".parse::<Count>().unwrap().0, 5);
+        assert_eq!("+1_000".parse::<Count>().unwrap().0, 1000);
+        for bad in ["-3", "1e6", "_5", "+", "", "++5", " 5", "5 "] {
+            assert_eq!(
+                bad.parse::<Count>(),
+                Err(format!("expected a non-negative integer, found '{bad}'"))
+            );
+        }
+        let e = "18_446_744_073_709_551_616".parse::<Count>().unwrap_err();
+        assert!(
+            e.starts_with("expected at most 18446744073709551615"),
+            "{e}"
+        );
     }
 
     /// A rejection says what was expected and shows the input; where it names

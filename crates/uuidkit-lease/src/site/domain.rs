@@ -5,34 +5,48 @@ use uiap::space::{DomainId, Justification, Uid, UidSpace};
 
 use crate::{LeaseError, LeaseErrorKind, MAX_NODE_BITS, check_bits};
 
-/// The default node-ID domain, `ffe:9562:6:4`: the private-use space 0x0FFE, then "9562 §6.4"
-/// (docs/uiap-design.md D49). Left-justified (J = 0).
+/// The default node-ID domain, `ffe:9562:6:400`: the private-use space 0x0FFE, then "9562 §6.4"
+/// in the identifier octets (docs/uiap-design.md D49). Left-justified (J = 0), no reserved flag
+/// bit set.
 ///
 /// ```
 /// use uiap::space::Justification;
 /// use uuidkit_lease::site::DEFAULT_NODE_DOMAIN;
 ///
-/// assert_eq!(DEFAULT_NODE_DOMAIN.to_string(), "ffe:9562:6:4");
+/// assert_eq!(DEFAULT_NODE_DOMAIN.to_string(), "ffe:9562:6:400");
 /// assert_eq!(DEFAULT_NODE_DOMAIN.justification(), Justification::Left);
 /// ```
 pub const DEFAULT_NODE_DOMAIN: DomainId =
-    DomainId::from_bytes([0x0f, 0xfe, 0x95, 0x62, 0x00, 0x06, 0x00, 0x04]);
+    DomainId::from_bytes([0x0f, 0xfe, 0x95, 0x62, 0x00, 0x06, 0x04, 0x00]);
 
-/// Checks that `domain` can hold node IDs: it must be left-justified (docs/uiap-design.md D50).
+/// Checks that `domain` can hold node IDs: it must be left-justified (docs/uiap-design.md D50)
+/// and have no reserved flag bit set (§4.1: a device never sends one).
 ///
 /// # Errors
 ///
-/// [`LeaseErrorKind::Config`] for a right-justified domain.
+/// [`LeaseErrorKind::Config`] for a right-justified domain or one with reserved flags.
 ///
 /// ```
 /// use uuidkit_lease::site::{check_domain, DEFAULT_NODE_DOMAIN};
 ///
 /// assert!(check_domain(&DEFAULT_NODE_DOMAIN).is_ok());
-/// let err = check_domain(&"ffe:9562:6:84".parse()?).unwrap_err();
+/// let err = check_domain(&"ffe:9562:6:480".parse()?).unwrap_err();
 /// assert!(err.to_string().contains("left-justified"), "{err}");
+/// let err = check_domain(&"ffe:9562:6:4".parse()?).unwrap_err();
+/// assert!(err.to_string().contains("reserved flag bits"), "{err}");
 /// Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check_domain(domain: &DomainId) -> Result<(), LeaseError> {
+    let reserved = domain.as_bytes()[7] & DomainId::RESERVED_FLAGS;
+    if reserved != 0 {
+        return Err(LeaseError::new(
+            LeaseErrorKind::Config,
+            format!(
+                "node domain {domain}: expected the reserved flag bits (the low 7 bits of the \
+                 last quad) clear, found {reserved:#04x}"
+            ),
+        ));
+    }
     if domain.justification() == Justification::Left {
         Ok(())
     } else {

@@ -27,9 +27,15 @@ from uuid import (
     NAMESPACE_OID,
     NAMESPACE_URL,
     NAMESPACE_X500,
+    RESERVED_FUTURE,
+    RESERVED_MICROSOFT,
+    RESERVED_NCS,
+    RFC_4122,
     UUID,
     SafeUUID,
+    bytes_,
     getnode,
+    int_,
 )
 
 from uuidkit._uuidkit import (
@@ -70,6 +76,61 @@ from uuidkit._uuidkit import (
     v7_min,
 )
 
+
+def main():
+    """Run the uuid command line interface (``python -m uuidkit``), as the
+    standard module's ``main`` (CPython 3.12 and later; 3.14's ``uuid6``,
+    ``uuid7``, ``uuid8`` and ``-C`` too), with uuidkit's generators."""
+    import argparse
+
+    funcs = {
+        "uuid1": uuid1,
+        "uuid3": uuid3,
+        "uuid4": uuid4,
+        "uuid5": uuid5,
+        "uuid6": uuid6,
+        "uuid7": uuid7,
+        "uuid8": uuid8,
+    }
+    named = ("uuid3", "uuid5")
+    namespaces = {"@dns": NAMESPACE_DNS, "@url": NAMESPACE_URL, "@oid": NAMESPACE_OID, "@x500": NAMESPACE_X500}
+    parser = argparse.ArgumentParser(
+        prog="python -m uuidkit", description="Generate UUIDs using the selected UUID function."
+    )
+    parser.add_argument(
+        "-u",
+        "--uuid",
+        choices=funcs.keys(),
+        default="uuid4",
+        help="The function to use to generate the UUID. By default uuid4 is used.",
+    )
+    parser.add_argument(
+        "-n",
+        "--namespace",
+        help="The namespace is a UUID, or '@ns' where 'ns' is a well-known predefined "
+        "UUID addressed by namespace name: @dns, @url, @oid or @x500. "
+        "Only required for uuid3/uuid5.",
+    )
+    parser.add_argument(
+        "-N", "--name", help="The name used as part of generating the UUID. Only required for uuid3/uuid5."
+    )
+    parser.add_argument("-C", "--count", metavar="NUM", type=int, default=1, help="Generate NUM fresh UUIDs.")
+    args = parser.parse_args()
+    func = funcs[args.uuid]
+    if args.uuid in named:
+        if not args.namespace or not args.name:
+            parser.error(
+                f"Incorrect number of arguments. {args.uuid} requires a namespace and a name. "
+                "Run 'python -m uuidkit -h' for more information."
+            )
+        namespace = namespaces.get(args.namespace) or UUID(args.namespace)
+        for _ in range(args.count):
+            print(func(namespace, args.name))
+    else:
+        for _ in range(args.count):
+            print(func())
+
+
 #: The Nil UUID (RFC 9562 section 5.9), all 128 bits 0; as CPython 3.14's ``uuid.NIL``.
 NIL = UUID(int=0)
 #: The Max UUID (RFC 9562 section 5.10), all 128 bits 1; as CPython 3.14's ``uuid.MAX``.
@@ -84,10 +145,15 @@ __all__ = [
     "NAMESPACE_X500",
     "NIL",
     "ParseError",
+    "RESERVED_FUTURE",
+    "RESERVED_MICROSOFT",
+    "RESERVED_NCS",
+    "RFC_4122",
     "SafeUUID",
     "State",
     "UUID",
     "V7Generator",
+    "bytes_",
     "from_base32",
     "from_base32hex",
     "from_base58",
@@ -96,6 +162,8 @@ __all__ = [
     "from_typeid",
     "from_ulid",
     "getnode",
+    "int_",
+    "main",
     "parse",
     "parse_strict",
     "timestamp",

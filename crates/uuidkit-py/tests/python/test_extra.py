@@ -134,5 +134,50 @@ def test_v7_generator_at_keeps_order():
 def test_v7_generator_rejects_bad_settings():
     with pytest.raises(ValueError, match="unknown method"):
         uuidkit.V7Generator("fastest")
-    with pytest.raises(ValueError, match="invalid generator config"):
+    with pytest.raises(ValueError, match=r"^bits out of range: expected 12..=42, found 50$"):
         uuidkit.V7Generator("counter", bits=50)
+    with pytest.raises(ValueError, match=r"^increment_bits out of range: expected 0..=32, found -1$"):
+        uuidkit.V7Generator("monotonic_random", increment_bits=-1)
+    with pytest.raises(ValueError, match=r"^frac_bits out of range: expected 1..=12, found 1267650600228229401496703205376$"):
+        uuidkit.V7Generator("submillis", frac_bits=2**100)
+    with pytest.raises(TypeError, match=r"^bits: expected an int, found float$"):
+        uuidkit.V7Generator("counter", bits=20.0)
+
+
+@pytest.mark.parametrize(
+    "method,given,uses",
+    [
+        ("counter", {"increment_bits": 8}, "bits"),
+        ("counter", {"frac_bits": 4}, "bits"),
+        ("monotonic_random", {"bits": 20}, "increment_bits"),
+        ("submillis", {"bits": 20}, "frac_bits"),
+        ("submillis_counter", {"increment_bits": 8}, "frac_bits and bits"),
+    ],
+)
+def test_v7_generator_refuses_a_width_its_method_does_not_use(method, given, uses):
+    (name, value), = given.items()
+    with pytest.raises(
+        TypeError, match=rf"^{name} does not apply to the {method} method: expected {uses}, found {name}={value}$"
+    ):
+        uuidkit.V7Generator(method, **given)
+
+
+def test_timestamp_after_datetimes_last_year_names_the_year():
+    last = uuid.UUID(int=((1 << 48) - 1) << 80 | 0x7 << 76 | 0b10 << 62)
+    with pytest.raises(ValueError, match=r"^time out of datetime's range: expected one before the year 10000, found one in the year 10889$"):
+        uuidkit.timestamp(last)
+    # The last millisecond datetime has, and the first one it has not.
+    ms_9999 = 253_402_300_799_999
+    assert uuidkit.timestamp(uuidkit.v7_max(unix_ms=ms_9999)).year == 9999
+    with pytest.raises(ValueError, match="in the year 10000$"):
+        uuidkit.timestamp(uuidkit.v7_min(unix_ms=ms_9999 + 1))
+
+
+def test_from_bytes_takes_any_bytes_like_object():
+    u = uuidkit.uuid7()
+    for data in (u.bytes, bytearray(u.bytes), memoryview(u.bytes), memoryview(b"xx" + u.bytes)[2:]):
+        assert uuidkit.from_bytes(data) == u
+    with pytest.raises(ValueError, match=r"^wrong length: expected 16 bytes, found 17$"):
+        uuidkit.from_bytes(bytearray(17))
+    with pytest.raises(TypeError, match=r"^expected a bytes-like object \(bytes, bytearray, memoryview\), found str$"):
+        uuidkit.from_bytes("x" * 16)

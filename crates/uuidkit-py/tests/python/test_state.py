@@ -77,6 +77,11 @@ def test_bad_block_size(tmp_path):
         uuidkit.State(tmp_path / "s", block_ms=0)
 
 
+def test_a_path_with_a_nul_character_is_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"^path: expected no NUL character, found one at position 1$"):
+        uuidkit.State("a\x00b")
+
+
 def test_a_forked_child_reserves_its_own_blocks(tmp_path, in_child):
     with uuidkit.State(tmp_path / "state") as s:
         before = s.uuid7()

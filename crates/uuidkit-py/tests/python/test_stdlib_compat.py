@@ -2,6 +2,7 @@
 
 import copy
 import gc
+import inspect
 import pickle
 import random
 import subprocess
@@ -122,8 +123,15 @@ def test_uuid1_node_and_clock_seq_as_stdlib():
     u = uuidkit.uuid1(node=0x0123456789AB, clock_seq=0x12345)
     assert u.node == 0x0123456789AB
     assert u.clock_seq == 0x12345 & 0x3FFF
-    with pytest.raises(ValueError, match="node out of range"):
+    with pytest.raises(ValueError, match=r"^node out of range: expected 0..=281474976710655, found 281474976710656$"):
         uuidkit.uuid1(node=1 << 48)
+    with pytest.raises(ValueError, match=r"^node out of range: expected 0..=281474976710655, found -1$"):
+        uuidkit.uuid1(node=-1)
+    for bad, kind in (("1", "str"), (1.0, "float")):
+        with pytest.raises(TypeError, match=rf"^node: expected an int, found {kind}$"):
+            uuidkit.uuid1(node=bad)
+        with pytest.raises(TypeError, match=rf"^clock_seq: expected an int, found {kind}$"):
+            uuidkit.uuid1(node=1, clock_seq=bad)
     # The default node is random with the multicast bit (no hardware address).
     assert uuidkit.uuid1().node & (1 << 40)
     times = [uuidkit.uuid1().time for _ in range(1000)]
@@ -199,3 +207,87 @@ def test_no_argument_functions_refuse_arguments(name):
     with pytest.raises(TypeError, match=name):
         f(x=1)
     assert f().version == int(name[-1])
+
+
+def _public(module):
+    """A module's public names and their values, as `from module import *`
+    would see them without `__all__`: no private names, no modules, and not
+    the helpers the module imports for itself (`Enum`)."""
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if not name.startswith("_") and not inspect.ismodule(value) and name != "Enum"
+    }
+
+
+def test_every_name_of_the_standard_module_is_here_with_its_signature():
+    ours = _public(uuidkit)
+    for name, theirs in _public(uuid).items():
+        assert name in ours, f"uuidkit lacks uuid.{name}"
+        mine = ours[name]
+        if inspect.isclass(theirs) or not callable(theirs):
+            assert mine is theirs or mine == theirs, name
+        else:
+            assert inspect.signature(mine) == inspect.signature(theirs), name
+
+
+# What later CPython versions add to `uuid` (3.12: `main`; 3.14: `uuid6`,
+# `uuid7`, `uuid8`, `NIL`, `MAX`), as their documentation gives it, for
+# interpreters older than that.
+LATER = {
+    "main": "()",
+    "uuid6": "(node=None, clock_seq=None)",
+    "uuid7": "()",
+    "uuid8": "(a=None, b=None, c=None)",
+    "NIL": uuid.UUID(int=0),
+    "MAX": uuid.UUID(int=(1 << 128) - 1),
+}
+
+
+def test_what_later_versions_add_is_here_too():
+    for name, want in LATER.items():
+        mine = getattr(uuidkit, name)
+        if isinstance(want, str):
+            assert str(inspect.signature(mine)) == want, name
+        else:
+            assert mine == want, name
+
+
+def test_main_is_the_standard_command_line():
+    def run(*args):
+        out = subprocess.run([sys.executable, "-m", "uuidkit", *args], capture_output=True, text=True)
+        return out.returncode, out.stdout, out.stderr
+
+    code, out, _ = run()
+    assert code == 0 and uuid.UUID(out.strip()).version == 4
+    code, out, _ = run("-u", "uuid5", "-n", "@dns", "-N", "python.org")
+    assert (code, out) == (0, f"{uuid.uuid5(uuid.NAMESPACE_DNS, 'python.org')}\n")
+    code, out, _ = run("-u", "uuid3", "-n", str(uuid.NAMESPACE_URL), "-N", "x")
+    assert (code, out) == (0, f"{uuid.uuid3(uuid.NAMESPACE_URL, 'x')}\n")
+    code, out, _ = run("-u", "uuid7", "-C", "3")
+    us = [uuid.UUID(line) for line in out.splitlines()]
+    assert code == 0 and len(us) == 3 and us == sorted(us) and all(u.version == 7 for u in us)
+    code, _, err = run("-u", "uuid3")
+    assert code == 2 and "uuid3 requires a namespace and a name" in err
+
+
+# Arguments of every kind a caller may pass by mistake.
+ODD = [None, True, -1, 0, 2**64, -(2**200), 1.5, float("nan"), "", "x" * 100, "\x00", b"", b"\xff" * 16,
+       bytearray(16), memoryview(b"x"), [], {}, object(), uuid.NAMESPACE_DNS]
+
+
+def test_no_panic_ever_reaches_python():
+    # pyo3 turns a Rust panic into PanicException, a BaseException: whatever
+    # the arguments, each call returns or raises an ordinary Exception.
+    names = [n for n in uuidkit.__all__ if callable(getattr(uuidkit, n)) and n not in ("main", "State")]
+    for name in names:
+        f = getattr(uuidkit, name)
+        for arity in (0, 1, 2, 3):
+            for _ in range(200 if arity else 1):
+                args = tuple(RNG.choice(ODD) for _ in range(arity))
+                try:
+                    f(*args)
+                except Exception:
+                    pass
+                except BaseException as e:  # noqa: BLE001 - the point of the test
+                    pytest.fail(f"{name}{args!r} raised {type(e).__name__}: {e}")

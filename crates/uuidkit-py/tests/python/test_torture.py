@@ -152,6 +152,53 @@ def test_the_lock_wait_releases_the_gil(tmp_path):
     assert during > 10, f"the ticker ran {during} times during the wait"
 
 
+def test_close_and_status_wait_with_the_gil_released(tmp_path):
+    """`close()` waits for a held lock to give blocks back, and `status`
+    for a thread that holds the generators while it waits: other threads
+    run meanwhile."""
+    import threading
+
+    path = tmp_path / "state"
+    ticks = []
+    stop = threading.Event()
+
+    def ticker():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.001)
+
+    def ran_during(call):
+        start = time.monotonic()
+        call()
+        end = time.monotonic()
+        return end - start, len([t for t in ticks if start < t < end])
+
+    s = uuidkit.State(path, block_ms=10_000, lock_timeout_ms=400)
+    s.uuid7()  # a block reserved with the lock free: close() gives its end back
+    other = uuidkit.State(tmp_path / "other", lock_timeout_ms=400)
+    other.uuid7()
+    t = threading.Thread(target=ticker)
+    t.start()
+    try:
+        with open(f"{path}.lock", "w") as lock, open(f"{tmp_path / 'other'}.lock", "w") as lock2:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            fcntl.flock(lock2, fcntl.LOCK_EX)
+            waited, ran = ran_during(s.close)
+            assert waited > 0.3 and ran > 10, (waited, ran)
+            # A thread waits for the lock inside `other.uuid6()` (a new
+            # sequence: the file is read), holding the generators.
+            waiter = threading.Thread(target=other.uuid6)
+            waiter.start()
+            time.sleep(0.05)
+            waited, ran = ran_during(lambda: other.status)
+            waiter.join()
+            assert waited > 0.2 and ran > 10, (waited, ran)
+    finally:
+        stop.set()
+        t.join()
+        other.close()
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

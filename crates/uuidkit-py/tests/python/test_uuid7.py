@@ -1,6 +1,9 @@
 """uuid7: monotonic in one thread, across threads, and with batches."""
 
+import subprocess
+import sys
 import threading
+import time
 
 import uuidkit
 
@@ -73,12 +76,80 @@ def test_batch_bytes_are_the_uuids_bytes():
     assert all(u.version == 7 and u.bytes == data[16 * i : 16 * i + 16] for i, u in enumerate(us))
 
 
-def test_batch_rejects_a_negative_size():
+BATCHES = {
+    "uuid7_batch": uuidkit.uuid7_batch,
+    "uuid7_batch_bytes": uuidkit.uuid7_batch_bytes,
+    "uuid4_batch": uuidkit.uuid4_batch,
+    "V7Generator().batch": uuidkit.V7Generator().batch,
+}
+
+
+def test_every_batch_has_the_same_bounds():
     import pytest
 
-    for f in (uuidkit.uuid7_batch, uuidkit.uuid7_batch_bytes, uuidkit.uuid4_batch):
-        with pytest.raises(ValueError, match="batch size out of range: expected 0..=1073741824, found -1"):
-            f(-1)
+    for name, f in BATCHES.items():
+        for n in (-1, -(2**63), 2**30 + 1, 2**40, 2**60, 2**64, 2**200):
+            with pytest.raises(ValueError, match=rf"^batch size out of range: expected 0..=1073741824, found {n}$"):
+                f(n)
+        for n, kind in ((1.5, "float"), ("3", "str"), (None, "NoneType")):
+            with pytest.raises(TypeError, match=rf"^batch size: expected an int, found {kind}$"):
+                f(n)
+        assert len(f(0)) == 0, name
+        assert len(f(True)) in (1, 16), name  # an int, as everywhere in Python
+
+
+def test_a_batch_too_large_for_memory_is_a_memory_error():
+    # Under a 2 GiB address-space limit, 2**30 UUIDs (16 GiB as bytes, far
+    # more as objects) cannot be had: each entry point raises MemoryError and
+    # the interpreter goes on.
+    code = (
+        "import resource, uuidkit\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
+        "g = uuidkit.V7Generator()\n"
+        "for f in (uuidkit.uuid7_batch_bytes, uuidkit.uuid7_batch, uuidkit.uuid4_batch, g.batch):\n"
+        "    try:\n"
+        "        f(2**30)\n"
+        "        print('no error')\n"
+        "    except MemoryError as e:\n"
+        "        print('MemoryError', e)\n"
+        "print(len(uuidkit.uuid7_batch(1000)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 5 and lines[-1] == "1000", out.stdout
+    assert all(line.startswith("MemoryError") for line in lines[:4]), out.stdout
+
+
+def _ran_during(call):
+    """Whether another thread ran Python code while `call()` ran: it waits
+    for the interpreter lock from just before the call and records when it
+    got it. The switch interval is raised so that it can only get the lock
+    when the call releases it (or after the call)."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(0.05)
+    try:
+        for _ in range(5):
+            ran_at = []
+            go = threading.Event()
+            t = threading.Thread(target=lambda: (go.wait(), ran_at.append(time.perf_counter_ns())))
+            t.start()
+            time.sleep(0.01)  # t now waits on the event, not on the interpreter
+            go.set()
+            start = time.perf_counter_ns()
+            call()
+            end = time.perf_counter_ns()
+            t.join()
+            if start < ran_at[0] < end:
+                return True
+        return False
+    finally:
+        sys.setswitchinterval(old)
+
+
+def test_large_batches_let_other_threads_run():
+    for name, f in BATCHES.items():
+        assert _ran_during(lambda: f(2**22)), name
 
 
 def test_uuid4_batch():

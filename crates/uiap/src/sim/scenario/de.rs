@@ -409,7 +409,7 @@ impl TryFrom<RawClaim> for ClaimEntry {
     fn try_from(raw: RawClaim) -> Result<ClaimEntry, ScenarioError> {
         let domain: DomainId = raw.domain.parse().map_err(|e| {
             ScenarioError::new(
-                "a domain ID like fff:0:0:1 in domain",
+                "a domain ID like fff:0:1:0 in domain",
                 format!("{} ({e})", quoted(&raw.domain)),
                 "",
             )

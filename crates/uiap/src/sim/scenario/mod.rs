@@ -16,8 +16,8 @@
 //!     { "name": "b", "segments": ["wifi"] }
 //!   ],
 //!   "actions": [
-//!     { "at_ms": 0,     "claim": { "device": "a", "domain": "fff:0:0:1", "unique": "2a" } },
-//!     { "at_ms": 100,   "claim": { "device": "b", "domain": "fff:0:0:1", "range": ["20", "2f"], "lifetime": 60 } },
+//!     { "at_ms": 0,     "claim": { "device": "a", "domain": "fff:0:1:0", "unique": "2a" } },
+//!     { "at_ms": 100,   "claim": { "device": "b", "domain": "fff:0:1:0", "range": ["20", "2f"], "lifetime": 60 } },
 //!     { "at_ms": 5000,  "link_down": { "device": "r", "segment": "wifi" } },
 //!     { "at_ms": 9000,  "link_up": { "device": "r", "segment": "wifi" } },
 //!     { "at_ms": 10000, "reclaim": 0 },
@@ -66,7 +66,7 @@
 //!
 //! let text = r#"{"seed": 3, "segments": [{"name": "lan"}],
 //!     "devices": [{"name": "a", "segments": ["lan"]}],
-//!     "actions": [{"at_ms": 0, "claim": {"device": "a", "domain": "fff:0:0:1", "unique": "2a"}}]}"#;
+//!     "actions": [{"at_ms": 0, "claim": {"device": "a", "domain": "fff:0:1:0", "unique": "2a"}}]}"#;
 //! let scenario: Scenario = serde_json::from_str(text)?;
 //! assert_eq!(scenario.seed, 3);
 //! let mut sim = scenario.build()?;

@@ -49,6 +49,12 @@ mod digits {
     use pyo3::prelude::*;
 
     unsafe extern "C" {
+        /// CPython's allocator of an `int` with room for `size` digits
+        /// (private, exported by 3.11 to 3.13): a new reference to a
+        /// positive `int` whose size (3.11 `ob_size`, 3.12 and 3.13 the
+        /// digit count in `lv_tag`) says `size` and whose digits are not
+        /// initialised, or NULL with `MemoryError` set. Needs the thread
+        /// attached; called here with 2 to 5 only.
         fn _PyLong_New(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
     }
 

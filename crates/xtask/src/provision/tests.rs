@@ -1,0 +1,323 @@
+//! Provisioning on machines that are directory trees: an empty one stands
+//! for a fresh machine, and the fake installer "installs" a package by
+//! creating what its probe looks for.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+/// Makes `probe` hold under `root`: programs become scripts that exit 0.
+fn materialise(root: &Path, probe: &Probe) {
+    let file = |path: &str, script: bool| {
+        let p = root.join(path.trim_start_matches('/').replace('*', "15"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "#!/bin/sh\nexit 0\n").unwrap();
+        if script {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    };
+    match *probe {
+        Probe::Program(name) => file(&format!("/usr/bin/{name}"), true),
+        Probe::Path(path) => file(path, false),
+        Probe::Runs(argv) => file(&format!("/usr/bin/{}", argv[0]), true),
+        Probe::Any(ps) => materialise(root, &ps[0]),
+        Probe::All(ps) => ps.iter().for_each(|p| materialise(root, p)),
+    }
+}
+
+fn machine(root: &Path) -> Machine {
+    Machine::at(
+        root.to_path_buf(),
+        vec!["/usr/bin".into(), "/usr/sbin".into()],
+    )
+}
+
+/// An installer on a directory tree, recording what it was asked to do.
+struct Fake {
+    root: PathBuf,
+    user_is_root: bool,
+    apt_works: bool,
+    cargo_works: bool,
+    apt_calls: Vec<Vec<String>>,
+    cargo_calls: Vec<(String, String)>,
+    tool_versions: Vec<(String, String)>,
+}
+
+impl Fake {
+    fn new(root: &Path, user_is_root: bool) -> Fake {
+        Fake {
+            root: root.to_path_buf(),
+            user_is_root,
+            apt_works: true,
+            cargo_works: true,
+            apt_calls: Vec::new(),
+            cargo_calls: Vec::new(),
+            tool_versions: Vec::new(),
+        }
+    }
+}
+
+impl Installer for Fake {
+    fn has_apt(&self) -> bool {
+        true
+    }
+    fn is_root(&self) -> bool {
+        self.user_is_root
+    }
+    fn apt_install(&mut self, packages: &[&str]) -> bool {
+        self.apt_calls
+            .push(packages.iter().map(|p| (*p).to_string()).collect());
+        if self.apt_works {
+            for p in PACKAGES.iter().filter(|p| packages.contains(&p.name)) {
+                materialise(&self.root, &p.found);
+            }
+        }
+        self.apt_works
+    }
+    fn tool_version(&self, tool: &str) -> Option<String> {
+        let (_, v) = self.tool_versions.iter().find(|(t, _)| t == tool)?;
+        Some(format!("{tool} {v}"))
+    }
+    fn cargo_install(&mut self, name: &str, version: &str) -> bool {
+        self.cargo_calls.push((name.into(), version.into()));
+        if self.cargo_works {
+            self.tool_versions.push((name.into(), version.into()));
+        }
+        self.cargo_works
+    }
+}
+
+fn all_names() -> Vec<String> {
+    PACKAGES.iter().map(|p| p.name.to_string()).collect()
+}
+
+#[test]
+fn a_fresh_machine_as_root_gets_every_package_in_one_install() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut fake = Fake::new(dir.path(), true);
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
+    assert_eq!(fake.apt_calls, vec![all_names()]);
+    assert!(outcome.complete(), "{outcome:?}");
+    assert_eq!(outcome.command_line(), None);
+    assert!(outcome.left_out().is_empty());
+    // Run again: nothing is missing, nothing is installed.
+    let again = provision(&machine(dir.path()), &mut fake, &no_files);
+    assert!(again.complete());
+    assert_eq!(fake.apt_calls.len(), 1);
+}
+
+#[test]
+fn a_fresh_machine_as_a_user_gets_one_line_and_builds_without_the_c_libraries() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut fake = Fake::new(dir.path(), false);
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
+    assert!(fake.apt_calls.is_empty(), "apt-get ran without root");
+    assert_eq!(outcome.packages.len(), PACKAGES.len());
+    let line = outcome.command_line().unwrap();
+    assert!(!line.contains('\n'), "{line}");
+    let want = format!(
+        "run: sudo apt-get update && sudo apt-get install -y {}",
+        all_names().join(" ")
+    );
+    assert!(line.ends_with(&want), "{line}");
+    assert_eq!(
+        outcome.left_out(),
+        vec![(
+            Build::Feature("uuidkit/_db-tests"),
+            vec!["libpq-dev", "libmariadb-dev-compat"]
+        )]
+    );
+}
+
+#[test]
+fn only_what_is_missing_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for p in PACKAGES {
+        if !["libmariadb-dev-compat", "nftables"].contains(&p.name) {
+            materialise(dir.path(), &p.found);
+        }
+    }
+    let mut fake = Fake::new(dir.path(), false);
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
+    assert_eq!(
+        outcome.command_line().unwrap(),
+        "xtask: missing libmariadb-dev-compat, nftables; to install, run: \
+         sudo apt-get update && sudo apt-get install -y libmariadb-dev-compat nftables"
+    );
+    assert_eq!(
+        outcome.left_out(),
+        vec![(
+            Build::Feature("uuidkit/_db-tests"),
+            vec!["libmariadb-dev-compat"]
+        )]
+    );
+}
+
+#[test]
+fn a_failed_install_as_root_leaves_the_command_without_sudo() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut fake = Fake::new(dir.path(), true);
+    fake.apt_works = false;
+    let outcome = provision(&machine(dir.path()), &mut fake, &no_files);
+    assert_eq!(fake.apt_calls.len(), 1);
+    assert!(!outcome.complete());
+    let line = outcome.command_line().unwrap();
+    assert!(
+        line.contains("run: apt-get update && apt-get install -y "),
+        "{line}"
+    );
+    assert!(!line.contains("sudo"), "{line}");
+}
+
+/// A workspace without lock files.
+fn no_files(_: &str) -> Option<String> {
+    None
+}
+
+/// A workspace whose extension's own lock file locks pgrx (and whose main
+/// one does not).
+fn extension_locks_pgrx(path: &str) -> Option<String> {
+    (path == "crates/uuidkit-pg/Cargo.lock").then(|| LOCK_WITH_PGRX.to_string())
+}
+
+const LOCK_WITH_PGRX: &str = "\
+[[package]]
+name = \"pgrx\"
+version = \"0.16.1\"
+source = \"registry+https://github.com/rust-lang/crates.io-index\"
+";
+
+#[test]
+fn cargo_tools_follow_the_lock_file() {
+    assert_eq!(
+        locked_version(LOCK_WITH_PGRX, "pgrx").as_deref(),
+        Some("0.16.1")
+    );
+    assert_eq!(locked_version(LOCK_WITH_PGRX, "pgrx-macros"), None);
+    let dir = tempfile::tempdir().unwrap();
+    for p in PACKAGES {
+        materialise(dir.path(), &p.found);
+    }
+    // Not used by the workspace: not installed.
+    let mut fake = Fake::new(dir.path(), false);
+    assert!(provision(&machine(dir.path()), &mut fake, &no_files).complete());
+    assert!(fake.cargo_calls.is_empty());
+    // Used: installed at the locked version, also without root.
+    let outcome = provision(&machine(dir.path()), &mut fake, &extension_locks_pgrx);
+    assert!(outcome.complete());
+    assert_eq!(fake.cargo_calls, [("cargo-pgrx".into(), "0.16.1".into())]);
+    // Installed at another version: installed again; failing, named.
+    fake.tool_versions = vec![("cargo-pgrx".into(), "0.15.0".into())];
+    fake.cargo_works = false;
+    let outcome = provision(&machine(dir.path()), &mut fake, &extension_locks_pgrx);
+    assert_eq!(fake.cargo_calls.len(), 2);
+    assert_eq!(
+        outcome.command_line().unwrap(),
+        "xtask: missing cargo-pgrx 0.16.1; to install, run: \
+         cargo install --locked cargo-pgrx --version 0.16.1"
+    );
+}
+
+#[test]
+fn probes_look_under_the_root_and_along_the_search_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = machine(dir.path());
+    assert!(!m.found(&Probe::Program("nft")));
+    materialise(dir.path(), &Probe::Path("/usr/sbin/nft"));
+    // Not executable-checked, but a file in a searched directory.
+    assert!(m.found(&Probe::Program("nft")));
+    assert!(!m.found(&Probe::Path("/usr/lib/llvm-*/lib/libclang.so")));
+    materialise(dir.path(), &Probe::Path("/usr/lib/llvm-*/lib/libclang.so"));
+    assert!(m.found(&Probe::Path("/usr/lib/llvm-*/lib/libclang.so")));
+    assert!(!m.found(&Probe::All(&[Probe::Program("ip"), Probe::Program("nft")])));
+    assert!(m.found(&Probe::Any(&[Probe::Program("ip"), Probe::Program("nft")])));
+    assert!(!m.found(&Probe::Runs(&["python3", "-c", "import venv"])));
+    let failing = dir.path().join("usr/bin/python3");
+    std::fs::create_dir_all(failing.parent().unwrap()).unwrap();
+    std::fs::write(&failing, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&failing, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(!m.found(&Probe::Runs(&["python3", "-c", "import venv"])));
+    materialise(dir.path(), &Probe::Runs(&["python3"]));
+    assert!(m.found(&Probe::Runs(&["python3", "-c", "import venv"])));
+}
+
+/// `cargo metadata --no-deps` of this workspace.
+fn this_workspace() -> Workspace {
+    let out = crate::cargo()
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(crate::workspace_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Workspace::from_metadata(&String::from_utf8_lossy(&out.stdout)).unwrap()
+}
+
+#[test]
+fn every_build_in_the_table_is_a_crate_or_feature_of_the_workspace() {
+    let ws = this_workspace();
+    let builds = PACKAGES
+        .iter()
+        .flat_map(|p| p.builds)
+        .chain(CARGO_TOOLS.iter().flat_map(|t| t.builds));
+    for b in builds {
+        let args = cargo_args(&ws, &[(*b, vec!["x"])]);
+        match b {
+            Build::Feature(f) => {
+                assert!(ws.has_feature(f), "{f} is not a workspace feature");
+                assert!(!args[1].split(',').any(|x| x == *f), "{args:?}");
+            }
+            Build::Crate(k) => assert!(args.ends_with(&["--exclude".into(), (*k).into()])),
+        }
+    }
+}
+
+#[test]
+fn leaving_out_the_database_tests_keeps_every_other_feature() {
+    let ws = this_workspace();
+    assert_eq!(cargo_args(&ws, &[]), ["--all-features"]);
+    let left_out = [(Build::Feature("uuidkit/_db-tests"), vec!["libpq-dev"])];
+    let args = cargo_args(&ws, &left_out);
+    assert_eq!(args[0], "--features");
+    let on: Vec<&str> = args[1].split(',').collect();
+    for f in [
+        "uuidkit/serde",
+        "uuidkit/sqlx-mysql",
+        "uuidkit/diesel",
+        "uiap/serde",
+    ] {
+        assert!(on.contains(&f), "{f} missing from {on:?}");
+    }
+    assert!(!on.contains(&"uuidkit/_db-tests"), "{on:?}");
+    assert_eq!(
+        ws.not_built(&left_out),
+        [
+            "uuidkit test db_mysql: not built (feature uuidkit/_db-tests needs libpq-dev)",
+            "uuidkit test db_postgres: not built (feature uuidkit/_db-tests needs libpq-dev)",
+            "uuidkit test db_sqlite: not built (feature uuidkit/_db-tests needs libpq-dev)",
+        ]
+    );
+}
+
+#[test]
+fn a_feature_that_turns_on_a_left_out_one_is_left_out_too() {
+    let json = r#"{"packages": [
+        {"name": "a", "features": {"x": ["y"], "y": ["b/z"], "w": ["dep:q"]}, "targets": []},
+        {"name": "b", "features": {"z": [], "v": []}, "targets": []}
+    ]}"#;
+    let ws = Workspace::from_metadata(json).unwrap();
+    let args = cargo_args(&ws, &[(Build::Feature("b/z"), vec!["libz"])]);
+    assert_eq!(args, ["--features", "a/w,b/v"]);
+    let args = cargo_args(&ws, &[(Build::Crate("b"), vec!["protoc"])]);
+    assert_eq!(args, ["--features", "a/w", "--exclude", "b"]);
+}
