@@ -339,10 +339,8 @@ const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
 #[cold]
 #[inline(never)]
 pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
-    if strict {
-        if let Some(form) = lenient_form(s) {
-            return ParseError::new(ParseErrorKind::NotHyphenated { found: form }, None, true);
-        }
+    if strict && let Some(form) = lenient_form(s) {
+        return ParseError::new(ParseErrorKind::NotHyphenated { found: form }, None, true);
     }
     match Attempt::new(s, strict) {
         Ok(attempt) => attempt.characters().unwrap_or_else(|| attempt.grouping()),
@@ -506,10 +504,10 @@ fn found_at(s: &[u8], at: usize, expected: Expected) -> ParseErrorKind {
 pub(crate) fn char_at(s: &[u8], at: usize) -> Result<char, u8> {
     let rest = &s[at..];
     for n in 1..=rest.len().min(4) {
-        if let Ok(text) = core::str::from_utf8(&rest[..n]) {
-            if let Some(found) = text.chars().next() {
-                return Ok(found);
-            }
+        if let Ok(text) = core::str::from_utf8(&rest[..n])
+            && let Some(found) = text.chars().next()
+        {
+            return Ok(found);
         }
     }
     Err(s[at])

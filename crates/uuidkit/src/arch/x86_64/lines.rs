@@ -81,12 +81,12 @@ const fn build() -> Steps {
         let mut j = 0;
         while j < 32 {
             let p = 32 * t + j;
-            if p < PERIOD_TEXT {
-                if let Ok(d) = at(p % LINE) {
-                    let src = (p / LINE) * 16 + d / 2;
-                    if src < first {
-                        first = src;
-                    }
+            if p < PERIOD_TEXT
+                && let Ok(d) = at(p % LINE)
+            {
+                let src = (p / LINE) * 16 + d / 2;
+                if src < first {
+                    first = src;
                 }
             }
             j += 1;
