@@ -17,7 +17,13 @@
 //!
 //! On x86_64 the one detection module, `x86_64::cpu`, decides; every path
 //! beyond SSE2 (the target's baseline) runs only with a token that module
-//! makes where the CPU has the features, so holding one is the proof.
+//! makes where the CPU has the features, so holding one is the proof. The
+//! AVX2 kernels are safe `#[target_feature(enable = "avx2")]` functions,
+//! which call one another and the intrinsics without `unsafe`; the one
+//! `unsafe` call into them is made by the function that holds the token.
+//! Where a kernel must inline into a caller built without AVX2 (the hex
+//! encoder and decoders, whose call would cost a large share of their
+//! time), it is inline assembly instead, run under the same token.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
