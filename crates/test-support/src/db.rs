@@ -28,7 +28,7 @@
 
 mod mariadb;
 mod postgres;
-mod process;
+pub(crate) mod process;
 
 pub use mariadb::MariaDb;
 pub use postgres::Postgres;
