@@ -72,6 +72,14 @@ fn too_many(py: Python<'_>, name: &str, nargs: ffi::Py_ssize_t) -> *mut ffi::PyO
     ptr::null_mut()
 }
 
+/// `uuid4()`: a v4 UUID as a new `uuid.UUID` (CPython's `METH_FASTCALL` entry
+/// point).
+///
+/// # Safety
+///
+/// Only CPython calls it, from a thread attached to the interpreter (what
+/// `call` assumes); `_module` and `_args` are never read, so any pointers
+/// will do, and `nargs` is only compared.
 unsafe extern "C" fn uuid4(
     _module: *mut ffi::PyObject,
     _args: *mut *mut ffi::PyObject,
@@ -80,6 +88,14 @@ unsafe extern "C" fn uuid4(
     call("uuid4", nargs, v4::next)
 }
 
+/// `uuid7()`: a v7 UUID as a new `uuid.UUID` (CPython's `METH_FASTCALL` entry
+/// point).
+///
+/// # Safety
+///
+/// Only CPython calls it, from a thread attached to the interpreter (what
+/// `call` assumes); `_module` and `_args` are never read, so any pointers
+/// will do, and `nargs` is only compared.
 unsafe extern "C" fn uuid7(
     _module: *mut ffi::PyObject,
     _args: *mut *mut ffi::PyObject,

@@ -78,6 +78,16 @@ fn os_seed() -> [u8; 32] {
 }
 
 impl Stream {
+    /// A stream with no key and an empty buffer: what a thread holds before
+    /// its first draw seeds it (see [`UNSEEDED`]).
+    const EMPTY: Stream = Stream {
+        key: [0; 8],
+        counter: 0,
+        buf: [0; GROUP],
+        used: GROUP,
+        groups_left: 0,
+    };
+
     fn from_seed(seed: [u8; 32]) -> Stream {
         let mut key = [0u32; 8];
         for (k, c) in key.iter_mut().zip(seed.chunks_exact(4)) {
@@ -144,12 +154,18 @@ impl Stream {
     /// left (the rest of the old buffer is skipped, never reused).
     #[inline]
     fn next_bytes<const N: usize>(&mut self) -> [u8; N] {
-        if self.used + N > GROUP {
+        const { assert!(N <= GROUP) };
+        // Where the draw starts, known to leave `N` bytes in the buffer on
+        // both branches, so the copy needs no bounds check of its own.
+        let at = if self.used > GROUP - N {
             self.refill();
-        }
+            0
+        } else {
+            self.used
+        };
         let mut out = [0u8; N];
-        out.copy_from_slice(&self.buf[self.used..self.used + N]);
-        self.used += N;
+        out.copy_from_slice(&self.buf[at..at + N]);
+        self.used = at + N;
         out
     }
 
@@ -176,20 +192,28 @@ impl Stream {
 
 struct Local {
     rng: Stream,
+    /// The fork generation the stream was seeded in, or [`UNSEEDED`].
     generation: u64,
 }
 
+/// The generation of a thread's stream before its first seeding: the fork
+/// generation counts forks from 0 and never reaches it, so one compare per
+/// draw tells both "not seeded yet" and "forked since".
+const UNSEEDED: u64 = u64::MAX;
+
 thread_local! {
-    static LOCAL: RefCell<Option<Local>> = const { RefCell::new(None) };
+    static LOCAL: RefCell<Local> = const {
+        RefCell::new(Local { rng: Stream::EMPTY, generation: UNSEEDED })
+    };
 }
 
 #[cold]
 #[inline(never)]
-fn seed_local(slot: &mut Option<Local>) {
-    *slot = Some(Local {
+fn seed_local(local: &mut Local) {
+    *local = Local {
         rng: Stream::from_seed(os_seed()),
         generation: crate::fork::generation(),
-    });
+    };
 }
 
 /// Runs `f` on this thread's stream, (re)seeding it first if it has none
@@ -198,18 +222,11 @@ fn seed_local(slot: &mut Option<Local>) {
 #[inline]
 fn with_local<T>(f: impl FnOnce(&mut Stream) -> T) -> T {
     LOCAL.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let fresh = match &*slot {
-            Some(l) => l.generation == crate::fork::current(),
-            None => false,
-        };
-        if !fresh {
-            seed_local(&mut slot);
+        let mut local = cell.borrow_mut();
+        if local.generation != crate::fork::current() {
+            seed_local(&mut local);
         }
-        match &mut *slot {
-            Some(l) => f(&mut l.rng),
-            None => unreachable!("seed_local always fills the slot"),
-        }
+        f(&mut local.rng)
     })
 }
 
@@ -421,12 +438,26 @@ mod tests {
     }
 
     #[test]
+    fn a_threads_first_draw_seeds_its_stream() {
+        std::thread::spawn(|| {
+            assert_eq!(LOCAL.with(|c| c.borrow().generation), UNSEEDED);
+            let first = next_u64();
+            let local = LOCAL.with(|c| (c.borrow().generation, c.borrow().rng.key));
+            assert_ne!(local.0, UNSEEDED, "seeded in a fork generation");
+            assert_ne!(local.1, [0; 8], "a key from the OS, not the empty stream's");
+            assert_ne!(first, next_u64());
+        })
+        .join()
+        .expect("the thread's draws");
+    }
+
+    #[test]
     fn fork_generation_bump_forces_a_reseed() {
         let before = next_u64();
-        let gen_before = LOCAL.with(|c| c.borrow().as_ref().map(|l| l.generation));
+        let gen_before = LOCAL.with(|c| c.borrow().generation);
         crate::fork::bump_for_test();
         let after = next_u64();
-        let gen_after = LOCAL.with(|c| c.borrow().as_ref().map(|l| l.generation));
+        let gen_after = LOCAL.with(|c| c.borrow().generation);
         assert_ne!(before, after);
         assert_ne!(gen_before, gen_after, "the thread generator was reseeded");
     }
