@@ -209,12 +209,17 @@
 extern crate std;
 
 mod arch;
+#[cfg(feature = "std")]
+mod chacha;
+#[cfg(any(test, all(fuzzing, feature = "std")))]
+mod check;
 pub mod encoding;
 mod error;
 mod external;
 mod fields;
 mod fmt;
 mod guid;
+mod hex;
 mod layout;
 mod macros;
 mod name;
@@ -247,7 +252,7 @@ pub mod state;
 // The differential checks of the vector paths, for the fuzz targets only.
 #[cfg(all(fuzzing, feature = "std"))]
 #[doc(hidden)]
-pub use crate::arch::differential as __differential;
+pub use crate::check::differential as __differential;
 
 /// Hooks for the project's own tests and benchmarks, and for nothing else:
 /// hidden, with no semver promise.

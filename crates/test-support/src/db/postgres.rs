@@ -242,14 +242,13 @@ fn psql(bin: &Path, dir: &Path, database: &str, sql: &str) -> Result<String, Str
 /// (following a symlink), else the newest `/usr/lib/postgresql/*/bin`.
 fn bin_dir() -> Result<PathBuf, String> {
     let has_server = |dir: &Path| dir.join("initdb").is_file() && dir.join("postgres").is_file();
-    if let Ok(initdb) = find_program("initdb", &[]) {
-        if let Some(dir) = std::fs::canonicalize(&initdb)
+    if let Ok(initdb) = find_program("initdb", &[])
+        && let Some(dir) = std::fs::canonicalize(&initdb)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .filter(|d| has_server(d))
-        {
-            return Ok(dir);
-        }
+    {
+        return Ok(dir);
     }
     let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
         .into_iter()
