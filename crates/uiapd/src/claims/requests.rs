@@ -228,11 +228,11 @@ impl ClaimTable {
             )));
             return;
         }
-        if let (Some(id), true) = (id, release_on_close) {
-            if let Err(why) = self.tie_to_connection(id, uid) {
-                let _ = reply.try_send(*why);
-                return;
-            }
+        if let (Some(id), true) = (id, release_on_close)
+            && let Err(why) = self.tie_to_connection(id, uid)
+        {
+            let _ = reply.try_send(*why);
+            return;
         }
         if reply.try_send(Response::Watching(claims)).is_ok() {
             self.watchers.push(Watcher {
