@@ -545,7 +545,8 @@ impl Uuid {
 
 #[cfg(feature = "std")]
 pub(crate) mod global {
-    //! The process-wide v7 generator behind [`Uuid::now_v7`].
+    //! The process-wide v7 generator behind [`Uuid::now_v7`], and the
+    //! algorithm of [`SharedV7`](crate::SharedV7), whose word the caller places.
     //!
     //! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
     //! clock, then either moves the word to `(now_ms << 16) | seed` (a new
@@ -563,17 +564,18 @@ pub(crate) mod global {
     static STATE: AtomicU64 = AtomicU64::new(0);
     const COUNTER_BITS: u32 = 16;
 
-    /// Reserves `n ≥ 1` consecutive state values; returns the first.
+    /// Reserves `n ≥ 1` consecutive values of the state word `state`;
+    /// returns the first.
     #[inline]
-    fn reserve(now_ms: u64, n: u64) -> u64 {
+    fn reserve(state: &AtomicU64, now_ms: u64, n: u64) -> u64 {
         let target = now_ms << COUNTER_BITS;
-        let mut cur = STATE.load(Ordering::Relaxed);
+        let mut cur = state.load(Ordering::Relaxed);
         loop {
             if cur >= target {
-                return STATE.fetch_add(n, Ordering::Relaxed) + 1;
+                return state.fetch_add(n, Ordering::Relaxed) + 1;
             }
             let first = target | (rng::next_u64() & 0x7FFF);
-            match STATE.compare_exchange_weak(
+            match state.compare_exchange_weak(
                 cur,
                 first + (n - 1),
                 Ordering::Relaxed,
@@ -652,8 +654,7 @@ pub(crate) mod global {
         /// RFC 9562 §5.7 and §6.2 (Method 1).
         #[inline]
         pub fn now_v7() -> Uuid {
-            let state = reserve(now_ms(), 1);
-            layout(state, rng::next_u64())
+            next(&STATE)
         }
 
         /// Fills `out` with v7 UUIDs from the process-wide generator, reading the
@@ -669,20 +670,33 @@ pub(crate) mod global {
         /// assert!(batch[999] < Uuid::now_v7());
         /// ```
         pub fn fill_v7(out: &mut [Uuid]) {
-            if out.is_empty() {
-                return;
-            }
-            let first = reserve(now_ms(), out.len() as u64);
-            // The random bits come in large fills (one thread-local access and
-            // one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
-            const CHUNK: usize = 256;
-            let mut randoms = [0u64; CHUNK];
-            for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {
-                let randoms = &mut randoms[..chunk.len()];
-                rng::fill_u64(randoms);
-                let base = first + (chunk_index * CHUNK) as u64;
-                lay_out(base, randoms, chunk);
-            }
+            fill(&STATE, out);
+        }
+    }
+
+    /// The next UUID of the generator whose state word is `state`.
+    #[inline]
+    pub(crate) fn next(state: &AtomicU64) -> Uuid {
+        let value = reserve(state, now_ms(), 1);
+        layout(value, rng::next_u64())
+    }
+
+    /// Fills `out` from the generator whose state word is `state`: one clock
+    /// reading, one update of the word.
+    pub(crate) fn fill(state: &AtomicU64, out: &mut [Uuid]) {
+        if out.is_empty() {
+            return;
+        }
+        let first = reserve(state, now_ms(), out.len() as u64);
+        // The random bits come in large fills (one thread-local access and
+        // one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
+        const CHUNK: usize = 256;
+        let mut randoms = [0u64; CHUNK];
+        for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {
+            let randoms = &mut randoms[..chunk.len()];
+            rng::fill_u64(randoms);
+            let base = first + (chunk_index * CHUNK) as u64;
+            lay_out(base, randoms, chunk);
         }
     }
 

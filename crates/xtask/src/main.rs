@@ -5,15 +5,20 @@
 //!   that did not run for lack of a prerequisite, with the reason (see the
 //!   `test-support` crate). Under `CI=true` such tests fail instead. Then
 //!   it builds the Python package and runs its pytest suite (see `python.rs`).
+//!   Before the Rust tests it packages the PostgreSQL extension, whose tests
+//!   (the crate `uuidkit-pg-tests`) load it (see `pg.rs`).
 //! - `cargo xtask lint`: what rustfmt and clippy do not check: source files
 //!   that grew past [`MAX_FILE_LINES`] lines of non-test code, and code or
 //!   docs that cite files outside the repository or narrate history.
 //! - `cargo xtask bench [--report | CRITERION ARGS…]`: uuidkit's comparison
 //!   benches and the ratio tables of BENCHMARKS.md.
+//! - `cargo xtask pg-bench [CRITERION ARGS…]`: the PostgreSQL extension's
+//!   benchmarks (see `pg.rs`).
 #![deny(missing_docs)]
 
 mod bench;
 mod lint;
+mod pg;
 mod python;
 
 use std::path::{Path, PathBuf};
@@ -32,10 +37,12 @@ fn main() -> ExitCode {
         Some("test") => test(&root, args.collect()),
         Some("lint") => lint::run(&root),
         Some("bench") => bench::run(&root, args.collect()),
+        Some("pg-bench") => pg::bench(&root, args.collect()),
         _ => {
             eprintln!(
                 "usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask lint \
-                 | cargo xtask bench [--report | CRITERION ARGS…]"
+                 | cargo xtask bench [--report | CRITERION ARGS…] \
+                 | cargo xtask pg-bench [CRITERION ARGS…]"
             );
             ExitCode::from(2)
         }
@@ -84,14 +91,17 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     let log = target.join("skipped-tests.txt");
     let _ = std::fs::remove_file(&log);
 
-    let mut ok = step(
-        "cargo test --workspace --all-features",
-        cargo()
-            .current_dir(root)
-            .args(["test", "--workspace", "--all-features"])
-            .args(&extra)
-            .env(SKIP_LOG_VAR, &log),
-    );
+    let (pg_package, mut ok) = pg::package_for_tests(root, &target, &log);
+    let mut tests = cargo();
+    tests
+        .current_dir(root)
+        .args(["test", "--workspace", "--all-features"])
+        .args(&extra)
+        .env(SKIP_LOG_VAR, &log);
+    if let Some(dir) = &pg_package {
+        tests.env(pg::PACKAGE_VAR, dir);
+    }
+    ok &= step("cargo test --workspace --all-features", &mut tests);
     ok &= python::test(root, &target, &log);
     ok &= report_skips(&log);
     if ok {
@@ -99,6 +109,23 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// A prerequisite of a step is missing: under CI that is a failure (returns
+/// false); otherwise `line` is appended to the skip log (returns whether it
+/// could be).
+pub(crate) fn missing_prerequisite(skip_log: &Path, line: &str) -> bool {
+    if test_support::is_ci() {
+        eprintln!("xtask: {line} (a missing prerequisite under CI=true)");
+        return false;
+    }
+    eprintln!("xtask: not run: {line}");
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(skip_log)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, format!("{line}\n").as_bytes()))
+        .is_ok()
 }
 
 /// Prints what did not run. Returns false only if the log cannot be read.

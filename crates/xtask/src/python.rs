@@ -7,7 +7,6 @@
 //! `.ci/run`). Without it the suite is a missing prerequisite like any other:
 //! listed as not run, or under `CI=true` a failure.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,11 +14,6 @@ use crate::step;
 
 /// The environment variable naming the virtual environment.
 const VENV_VAR: &str = "UUIDKIT_PY_VENV";
-
-/// Whether this run is CI's, as the `test-support` crate decides it.
-fn is_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
 
 /// The virtual environment, if it has what the suite needs.
 fn venv(target: &Path) -> Result<PathBuf, String> {
@@ -48,16 +42,7 @@ pub fn test(root: &Path, target: &Path, skip_log: &Path) -> bool {
         Ok(v) => v,
         Err(reason) => {
             let line = format!("uuidkit-py pytest suite: {reason}");
-            if is_ci() {
-                eprintln!("xtask: {line} (a missing prerequisite under CI=true)");
-                return false;
-            }
-            let logged = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(skip_log)
-                .and_then(|mut f| writeln!(f, "{line}"));
-            return logged.is_ok();
+            return crate::missing_prerequisite(skip_log, &line);
         }
     };
     let bin = venv.join("bin");
