@@ -29,7 +29,7 @@
 mod install;
 mod mariadb;
 mod postgres;
-mod process;
+pub(crate) mod process;
 
 pub use mariadb::MariaDb;
 pub use postgres::Postgres;

@@ -21,6 +21,8 @@
 #![deny(missing_docs)]
 
 pub mod db;
+pub mod uiapd;
+pub mod workspace;
 
 use std::fmt::Display;
 use std::io::Write;

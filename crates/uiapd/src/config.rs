@@ -35,8 +35,8 @@ pub const DEFAULT_GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000,
 pub const DEFAULT_CLAIM_PORT: u16 = 61001;
 /// The default reply port (docs/uiap-design.md D20).
 pub const DEFAULT_REPLY_PORT: u16 = 61002;
-/// The default control socket.
-pub const DEFAULT_CONTROL: &str = "/run/uiapd/control.sock";
+/// The default control socket: where clients of the control protocol look first.
+pub const DEFAULT_CONTROL: &str = uiap_control::DEFAULT_CONTROL;
 /// The default state directory.
 pub const DEFAULT_STATE: &str = "/var/lib/uiapd";
 

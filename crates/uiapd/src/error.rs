@@ -4,7 +4,7 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Why the daemon, its configuration, its state or a control request failed.
+/// Why the daemon, its configuration or its state failed.
 ///
 /// ```
 /// use uiapd::{Config, DaemonErrorKind};
@@ -37,27 +37,21 @@ pub enum DaemonErrorKind {
     Io,
     /// The state directory holds something that cannot be read back.
     State,
-    /// A control request was malformed or refused.
-    Request,
-    /// The daemon did not answer as the control protocol says.
-    Protocol,
 }
 
 impl DaemonErrorKind {
-    /// A stable snake_case name (used as `error.kind` in control responses).
+    /// A stable snake_case name, the prefix of the error's message.
     ///
     /// ```
     /// use uiapd::DaemonErrorKind;
     ///
-    /// assert_eq!(DaemonErrorKind::Request.as_str(), "request");
+    /// assert_eq!(DaemonErrorKind::State.as_str(), "state");
     /// ```
     pub fn as_str(&self) -> &'static str {
         match self {
             DaemonErrorKind::Config => "config",
             DaemonErrorKind::Io => "io",
             DaemonErrorKind::State => "state",
-            DaemonErrorKind::Request => "request",
-            DaemonErrorKind::Protocol => "protocol",
         }
     }
 }

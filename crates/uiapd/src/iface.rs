@@ -23,22 +23,14 @@ const IFF_LOOPBACK: u32 = 0x8;
 const IFF_MULTICAST: u32 = 0x1000;
 
 /// A participating interface.
-///
-/// ```
-/// use uiapd::iface::Interface;
-///
-/// let i = Interface { index: 3, name: "veth0".into(), link_local: "fe80::1".parse()? };
-/// assert_eq!(i.to_string(), "veth0 (3, fe80::1%3)");
-/// Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Interface {
+pub(crate) struct Interface {
     /// The kernel's interface index (the scope ID of its link-local addresses).
-    pub index: u32,
+    pub(crate) index: u32,
     /// The interface name.
-    pub name: String,
+    pub(crate) name: String,
     /// A usable (non-tentative) link-local address.
-    pub link_local: Ipv6Addr,
+    pub(crate) link_local: Ipv6Addr,
 }
 
 impl std::fmt::Display for Interface {
@@ -52,35 +44,20 @@ impl std::fmt::Display for Interface {
 }
 
 /// One line of `/proc/net/if_inet6`.
-///
-/// ```
-/// use uiapd::iface::parse_if_inet6;
-///
-/// let lines = parse_if_inet6("fe800000000000000000000000000001 04 40 20 c0     eth0\n");
-/// assert_eq!(lines.len(), 1);
-/// assert_eq!(lines[0].addr.to_string(), "fe80::1");
-/// assert_eq!((lines[0].index, lines[0].flags, lines[0].name.as_str()), (4, 0xc0, "eth0"));
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AddrLine {
+pub(crate) struct AddrLine {
     /// The address.
-    pub addr: Ipv6Addr,
+    pub(crate) addr: Ipv6Addr,
     /// The interface index.
-    pub index: u32,
+    pub(crate) index: u32,
     /// The `IFA_F_*` flags.
-    pub flags: u32,
+    pub(crate) flags: u32,
     /// The interface name.
-    pub name: String,
+    pub(crate) name: String,
 }
 
 /// Parses the text of `/proc/net/if_inet6`; malformed lines are skipped.
-///
-/// ```
-/// use uiapd::iface::parse_if_inet6;
-///
-/// assert!(parse_if_inet6("garbage\n").is_empty());
-/// ```
-pub fn parse_if_inet6(text: &str) -> Vec<AddrLine> {
+pub(crate) fn parse_if_inet6(text: &str) -> Vec<AddrLine> {
     text.lines()
         .filter_map(|line| {
             let mut f = line.split_whitespace();
@@ -118,16 +95,7 @@ fn usable_link_local(line: &AddrLine) -> bool {
 /// # Errors
 ///
 /// An I/O error if `/proc/net/if_inet6` cannot be read (no IPv6 in this kernel).
-///
-/// ```
-/// use uiapd::iface::scan;
-///
-/// // Loopback never participates.
-/// let ifaces = scan(&["lo".to_string()])?;
-/// assert!(ifaces.is_empty());
-/// Ok::<(), std::io::Error>(())
-/// ```
-pub fn scan(only: &[String]) -> io::Result<Vec<Interface>> {
+pub(crate) fn scan(only: &[String]) -> io::Result<Vec<Interface>> {
     let text = std::fs::read_to_string("/proc/net/if_inet6")?;
     let mut out: Vec<Interface> = Vec::new();
     for line in parse_if_inet6(&text) {
@@ -168,16 +136,7 @@ pub fn scan(only: &[String]) -> io::Result<Vec<Interface>> {
 /// (RFC 4291 appendix A): a 48-bit MAC gets `ff:fe` in its middle, and the universal/local bit
 /// is inverted; a 64-bit EUI only has the bit inverted. `None` for another length or an
 /// all-zero address (no MAC: loopback, tunnels).
-///
-/// ```
-/// use uiapd::iface::modified_eui64;
-///
-/// // RFC 2464 §4: 34-56-78-9A-BC-DE gives the interface identifier 3656:78FF:FE9A:BCDE.
-/// assert_eq!(modified_eui64(&[0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde]), Some(0x3656_78ff_fe9a_bcde));
-/// assert_eq!(modified_eui64(&[0; 6]), None);
-/// assert_eq!(modified_eui64(&[1, 2, 3]), None);
-/// ```
-pub fn modified_eui64(mac: &[u8]) -> Option<u64> {
+pub(crate) fn modified_eui64(mac: &[u8]) -> Option<u64> {
     if mac.iter().all(|&b| b == 0) {
         return None;
     }
@@ -197,13 +156,7 @@ pub fn modified_eui64(mac: &[u8]) -> Option<u64> {
 ///
 /// [`DaemonErrorKind::Config`](crate::DaemonErrorKind::Config) naming the interface if it does
 /// not exist, or has no usable MAC address.
-///
-/// ```no_run
-/// let id = uiapd::iface::eui64_device_id("eth0")?;
-/// assert_ne!(id, 0);
-/// # Ok::<(), uiapd::DaemonError>(())
-/// ```
-pub fn eui64_device_id(name: &str) -> Result<u64, crate::DaemonError> {
+pub(crate) fn eui64_device_id(name: &str) -> Result<u64, crate::DaemonError> {
     let err = |m: String| crate::DaemonError::new(crate::DaemonErrorKind::Config, m);
     if name.is_empty() || name.contains('/') || name.starts_with('.') {
         return Err(err(format!(
@@ -249,5 +202,72 @@ fe800000000000000000000000000003 07 40 20 08     eth3
             .map(|l| l.index)
             .collect();
         assert_eq!(usable, [5]);
+    }
+
+    #[test]
+    fn a_line_of_if_inet6_reads_whole_and_garbage_is_skipped() {
+        let lines = parse_if_inet6("fe800000000000000000000000000001 04 40 20 c0     eth0\n");
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].addr.to_string(), "fe80::1");
+        assert_eq!(
+            (lines[0].index, lines[0].flags, lines[0].name.as_str()),
+            (4, 0xc0, "eth0")
+        );
+        assert!(parse_if_inet6("garbage\n").is_empty());
+        assert!(
+            parse_if_inet6("fe80 04 40 20 c0 eth0\n").is_empty(),
+            "a short address"
+        );
+    }
+
+    #[test]
+    fn an_interface_shows_its_name_index_and_scoped_address() {
+        let i = Interface {
+            index: 3,
+            name: "veth0".into(),
+            link_local: "fe80::1".parse().unwrap(),
+        };
+        assert_eq!(i.to_string(), "veth0 (3, fe80::1%3)");
+    }
+
+    #[test]
+    fn loopback_never_participates() {
+        assert!(scan(&["lo".to_string()]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_mac_gives_its_modified_eui64() {
+        // RFC 2464 §4: 34-56-78-9A-BC-DE gives the interface identifier 3656:78FF:FE9A:BCDE.
+        assert_eq!(
+            modified_eui64(&[0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde]),
+            Some(0x3656_78ff_fe9a_bcde)
+        );
+        assert_eq!(
+            modified_eui64(&[0x02, 0, 0, 0, 0, 0, 0, 1]),
+            Some(1),
+            "a 64-bit EUI only has the bit inverted"
+        );
+        assert_eq!(modified_eui64(&[0; 6]), None);
+        assert_eq!(modified_eui64(&[1, 2, 3]), None);
+    }
+
+    #[test]
+    fn a_device_id_comes_only_from_an_interface_with_a_mac() {
+        for (name, message) in [
+            ("", "expected an interface name, found ``"),
+            ("../x", "expected an interface name, found `../x`"),
+            (
+                "uiap-none0",
+                "expected an existing interface, found none named `uiap-none0`",
+            ),
+            (
+                "lo",
+                "expected an interface with a 48- or 64-bit MAC address, found `00:00:00:00:00:00` on `lo`",
+            ),
+        ] {
+            let e = eui64_device_id(name).unwrap_err();
+            assert_eq!(e.kind(), crate::DaemonErrorKind::Config);
+            assert!(e.to_string().contains(message), "{e}");
+        }
     }
 }

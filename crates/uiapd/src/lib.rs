@@ -1,25 +1,27 @@
-//! `uiapd`: UIAP on real IPv6 networks — the daemon library behind the `uiapd` and `uiap`
-//! binaries.
+//! `uiapd`: UIAP on real IPv6 networks — the daemon library behind the `uiapd` binary.
 //!
-//! The protocol core ([`uiap::device`], in the `uiap` crate) makes every protocol decision and
-//! does no I/O. This crate is the thin shell around it:
+//! The protocol core (`uiap::device`, in the `uiap` crate) makes every protocol decision and
+//! does no I/O; the control protocol (its requests, responses and a blocking client) is the
+//! `uiap-control` crate, which applications, the `uiap` command and the `uuidkit-lease` site
+//! lease use without this crate. This crate is the daemon around them:
 //!
-//! * [`socket`]: one UDP/IPv6 socket per role — the claim port joined to the group on every
-//!   participating interface, and the reply port Denies are sent from — with the source checks of
-//!   docs/uiap-design.md D21 (link-local source, hop limit 255, known interface, source port ≠ 0);
-//! * [`ingress`]: the per-neighbour rate limit and the port each message type belongs to, checked
-//!   before the protocol core parses anything;
-//! * [`iface`]: which interfaces participate, rescanned once a second from `/proc/net/if_inet6`
+//! * `socket`: one UDP/IPv6 socket per role — the claim port joined to the group on every
+//!   participating interface, and the reply port Denies are sent from ([`Sockets`]);
+//! * `link`: what a datagram must pass before the protocol core parses anything — the source
+//!   checks of docs/uiap-design.md D21 (link-local source, hop limit 255, known interface,
+//!   source port ≠ 0), the per-neighbour rate limit (D45), the optional PSK trailer (D41), the
+//!   port each message type belongs to (D42) — and the PSK seal on everything sent;
+//! * `iface`: which interfaces participate, rescanned once a second from `/proc/net/if_inet6`
 //!   and `/sys/class/net/*/flags` (up, multicast, a non-tentative link-local address);
-//! * [`control`]: the newline-delimited JSON API on a Unix socket that applications and the
-//!   `uiap` client use, and [`control::hold`], which claims a space and reports at once when the
-//!   claim is renewed, conflicted, lost or expired;
-//! * [`store`]: the device ID and the claims, persisted atomically in the state directory;
-//! * [`run()`]: the select loop that feeds datagrams, timers and control requests to the device;
+//! * `claims`: the claim table — one method per control request and per claim event of the
+//!   device, renewals, the reclaim after a restart, clients that went away;
+//! * `control`: the control socket's server (newline-delimited JSON, mode 0660);
+//! * `store`: the device ID and the claims, persisted atomically in the state directory
+//!   ([`Store`]);
+//! * [`run()`]: the select loop that feeds datagrams, timers and control requests to their
+//!   part;
 //! * [`config`]: flags and the optional TOML file; [`tuning`]: the protocol's settings among
-//!   them, each checked against its range;
-//! * [`site_node`]: a node ID for UUID generators, claimed and defended through the daemon
-//!   ([`site_node::SiteLease`]).
+//!   them, each checked against its range.
 //!
 //! # Example
 //!
@@ -34,18 +36,19 @@
 
 #![deny(missing_docs, missing_debug_implementations)]
 
+mod claims;
 pub mod config;
-pub mod control;
+mod control;
+mod daemon;
 mod error;
-pub mod iface;
-pub mod ingress;
-mod psk;
-mod run;
-pub mod site_node;
-pub mod socket;
-pub mod store;
+mod iface;
+mod link;
+mod socket;
+mod store;
 pub mod tuning;
 
 pub use config::Config;
+pub use daemon::{run, run_with_signals};
 pub use error::{DaemonError, DaemonErrorKind};
-pub use run::{run, run_with_signals};
+pub use socket::Sockets;
+pub use store::Store;

@@ -14,82 +14,55 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::control::SpaceText;
 use crate::{DaemonError, DaemonErrorKind};
+use uiap_control::SpaceText;
 
 /// One persisted claim.
-///
-/// ```
-/// use uiapd::control::SpaceText;
-/// use uiapd::store::StoredClaim;
-///
-/// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
-///                       proxy: false, owner: 0, renew: false, expires_at: Some(1_700_000_060),
-///                       origin: None };
-/// assert!(c.ended_by(1_700_000_060));
-/// assert!(!c.ended_by(1_700_000_059));
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredClaim {
+pub(crate) struct StoredClaim {
     /// The daemon's claim ID.
-    pub id: u64,
+    pub(crate) id: u64,
     /// Domain ID text.
-    pub domain: String,
+    pub(crate) domain: String,
     /// The space in text form.
-    pub space: SpaceText,
+    pub(crate) space: SpaceText,
     /// Lifetime in seconds.
-    pub lifetime: u32,
+    pub(crate) lifetime: u32,
     /// The X flag.
-    pub proxy: bool,
+    pub(crate) proxy: bool,
     /// The user ID of the application that made the claim: only it or root releases it
     /// (docs/uiap-design.md D28). Claims persisted without one belong to root.
     #[serde(default)]
-    pub owner: u32,
+    pub(crate) owner: u32,
     /// The device ID the claim was announced under, once it succeeded: a reclaim after a restart
     /// uses it even if the device's ID changed since (docs/uiap-design.md D40). Claims persisted
     /// without one use the current ID.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<u64>,
+    pub(crate) origin: Option<u64>,
     /// Whether the daemon renews it before its lifetime ends (docs/uiap-design.md D32).
     #[serde(default)]
-    pub renew: bool,
+    pub(crate) renew: bool,
     /// When its lifetime ends, in seconds since the Unix epoch (updated by every renewal);
     /// `None` for an infinite lifetime, or a claim persisted before this was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expires_at: Option<u64>,
+    pub(crate) expires_at: Option<u64>,
 }
 
 impl StoredClaim {
     /// Whether its lifetime has ended at `now` (seconds since the Unix epoch): a restart does
     /// not reclaim it (docs/uiap-design.md D32).
-    ///
-    /// ```
-    /// use uiapd::control::SpaceText;
-    /// use uiapd::store::StoredClaim;
-    ///
-    /// let c = StoredClaim { id: 1, domain: "fff:0:0:1".into(), space: SpaceText::Uid("01".into()), lifetime: 60,
-    ///                       proxy: false, owner: 0, renew: true, expires_at: None, origin: None };
-    /// assert!(!c.ended_by(u64::MAX));
-    /// ```
-    pub fn ended_by(&self, now: u64) -> bool {
+    pub(crate) fn ended_by(&self, now: u64) -> bool {
         self.expires_at.is_some_and(|at| at <= now)
     }
 }
 
 /// The content of `claims.json`.
-///
-/// ```
-/// use uiapd::store::Claims;
-///
-/// let c = Claims::default();
-/// assert_eq!((c.next_id, c.claims.len()), (1, 0));
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Claims {
+pub(crate) struct Claims {
     /// The next claim ID to hand out.
-    pub next_id: u64,
+    pub(crate) next_id: u64,
     /// The claims held or in progress.
-    pub claims: Vec<StoredClaim>,
+    pub(crate) claims: Vec<StoredClaim>,
 }
 
 impl Default for Claims {
@@ -101,21 +74,7 @@ impl Default for Claims {
     }
 }
 
-/// The state directory.
-///
-/// ```
-/// use uiapd::store::{Claims, Store};
-///
-/// let dir = std::env::temp_dir().join(format!("uiap-store-doc-{}", std::process::id()));
-/// let store = Store::open(&dir)?;
-/// let id = store.device_id(|| 0x1234)?;
-/// assert_eq!(id, 0x1234);
-/// assert_eq!(store.device_id(|| 99)?, 0x1234); // persisted
-/// store.save_claims(&Claims::default())?;
-/// assert_eq!(store.load_claims()?, Claims::default());
-/// std::fs::remove_dir_all(&dir).ok();
-/// Ok::<(), uiapd::DaemonError>(())
-/// ```
+/// The state directory: the device ID and the claims (the module docs say how they are kept).
 #[derive(Clone, Debug)]
 pub struct Store {
     dir: PathBuf,
@@ -133,8 +92,11 @@ impl Store {
     ///
     /// ```
     /// let dir = std::env::temp_dir().join(format!("uiap-store-open-{}", std::process::id()));
-    /// let store = uiapd::store::Store::open(&dir)?;
-    /// assert_eq!(store.dir(), dir.as_path());
+    /// let store = uiapd::Store::open(&dir)?;
+    /// assert!(dir.join("lock").exists());
+    /// // One daemon per state directory: a second store is refused while this one lives.
+    /// assert!(uiapd::Store::open(&dir).is_err());
+    /// drop(store);
     /// std::fs::remove_dir_all(&dir).ok();
     /// Ok::<(), uiapd::DaemonError>(())
     /// ```
@@ -167,19 +129,6 @@ impl Store {
         })
     }
 
-    /// The directory.
-    ///
-    /// ```
-    /// # let dir = std::env::temp_dir().join(format!("uiap-store-dir-{}", std::process::id()));
-    /// let store = uiapd::store::Store::open(&dir)?;
-    /// assert!(store.dir().is_dir());
-    /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiapd::DaemonError>(())
-    /// ```
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// The persisted device ID, or a new one from `generate` (persisted before it is returned).
     /// `generate` is called until it yields a non-zero value.
     ///
@@ -187,16 +136,7 @@ impl Store {
     ///
     /// [`DaemonErrorKind::State`] if `device-id` holds something other than 16 hex digits of a
     /// non-zero value; [`DaemonErrorKind::Io`] if it cannot be read or written.
-    ///
-    /// ```
-    /// # let dir = std::env::temp_dir().join(format!("uiap-store-id-{}", std::process::id()));
-    /// let store = uiapd::store::Store::open(&dir)?;
-    /// std::fs::write(dir.join("device-id"), "zz\n").unwrap();
-    /// assert!(store.device_id(|| 1).unwrap_err().to_string().contains("16 hex digits"));
-    /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiapd::DaemonError>(())
-    /// ```
-    pub fn device_id(&self, mut generate: impl FnMut() -> u64) -> Result<u64, DaemonError> {
+    pub(crate) fn device_id(&self, mut generate: impl FnMut() -> u64) -> Result<u64, DaemonError> {
         let path = self.dir.join("device-id");
         match fs::read_to_string(&path) {
             Ok(text) => {
@@ -229,16 +169,7 @@ impl Store {
     /// # Errors
     ///
     /// [`DaemonErrorKind::Io`].
-    ///
-    /// ```
-    /// # let dir = std::env::temp_dir().join(format!("uiap-store-set-{}", std::process::id()));
-    /// let store = uiapd::store::Store::open(&dir)?;
-    /// store.set_device_id(0xab)?;
-    /// assert_eq!(std::fs::read_to_string(dir.join("device-id")).unwrap(), "00000000000000ab\n");
-    /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiapd::DaemonError>(())
-    /// ```
-    pub fn set_device_id(&self, id: u64) -> Result<(), DaemonError> {
+    pub(crate) fn set_device_id(&self, id: u64) -> Result<(), DaemonError> {
         self.write_atomic("device-id", format!("{id:016x}\n").as_bytes())
     }
 
@@ -247,15 +178,7 @@ impl Store {
     /// # Errors
     ///
     /// [`DaemonErrorKind::State`] if `claims.json` does not parse; [`DaemonErrorKind::Io`].
-    ///
-    /// ```
-    /// # let dir = std::env::temp_dir().join(format!("uiap-store-load-{}", std::process::id()));
-    /// let store = uiapd::store::Store::open(&dir)?;
-    /// assert!(store.load_claims()?.claims.is_empty());
-    /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiapd::DaemonError>(())
-    /// ```
-    pub fn load_claims(&self) -> Result<Claims, DaemonError> {
+    pub(crate) fn load_claims(&self) -> Result<Claims, DaemonError> {
         let path = self.dir.join("claims.json");
         match fs::read(&path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
@@ -275,18 +198,7 @@ impl Store {
     /// # Errors
     ///
     /// [`DaemonErrorKind::Io`].
-    ///
-    /// ```
-    /// # let dir = std::env::temp_dir().join(format!("uiap-store-save-{}", std::process::id()));
-    /// use uiapd::store::{Claims, Store};
-    ///
-    /// let store = Store::open(&dir)?;
-    /// store.save_claims(&Claims { next_id: 7, claims: vec![] })?;
-    /// assert_eq!(store.load_claims()?.next_id, 7);
-    /// # std::fs::remove_dir_all(&dir).ok();
-    /// # Ok::<(), uiapd::DaemonError>(())
-    /// ```
-    pub fn save_claims(&self, claims: &Claims) -> Result<(), DaemonError> {
+    pub(crate) fn save_claims(&self, claims: &Claims) -> Result<(), DaemonError> {
         let mut text = serde_json::to_vec_pretty(claims).map_err(|e| {
             DaemonError::new(DaemonErrorKind::State, format!("cannot encode claims: {e}"))
         })?;
@@ -373,5 +285,73 @@ mod tests {
         drop(first);
         assert!(Store::open(&dir).is_ok(), "the lock ends with the store");
         fs::remove_dir_all(&dir).ok();
+    }
+
+    fn scratch(tag: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("uiap-store-{tag}-{}", std::process::id()))
+    }
+
+    #[test]
+    fn a_lifetime_ends_at_its_second_and_an_infinite_one_never() {
+        let c = StoredClaim {
+            id: 1,
+            domain: "fff:0:0:1".into(),
+            space: SpaceText::Uid("01".into()),
+            lifetime: 60,
+            proxy: false,
+            owner: 0,
+            renew: false,
+            expires_at: Some(1_700_000_060),
+            origin: None,
+        };
+        assert!(c.ended_by(1_700_000_060));
+        assert!(!c.ended_by(1_700_000_059));
+        let infinite = StoredClaim {
+            expires_at: None,
+            ..c
+        };
+        assert!(!infinite.ended_by(u64::MAX));
+    }
+
+    #[test]
+    fn a_new_directory_has_no_claims_and_a_persisted_device_id() {
+        let dir = scratch("new");
+        let store = Store::open(&dir).unwrap();
+        assert!(dir.join("lock").is_file());
+        assert_eq!(store.load_claims().unwrap(), Claims::default());
+        assert_eq!(
+            (Claims::default().next_id, Claims::default().claims.len()),
+            (1, 0)
+        );
+        assert_eq!(store.device_id(|| 0x1234).unwrap(), 0x1234);
+        assert_eq!(store.device_id(|| 99).unwrap(), 0x1234, "persisted");
+        store.set_device_id(0xab).unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.join("device-id")).unwrap(),
+            "00000000000000ab\n"
+        );
+        store
+            .save_claims(&Claims {
+                next_id: 7,
+                claims: vec![],
+            })
+            .unwrap();
+        assert_eq!(store.load_claims().unwrap().next_id, 7);
+        drop(store);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_device_id_that_is_not_16_hex_digits_is_refused() {
+        let dir = scratch("badid");
+        let store = Store::open(&dir).unwrap();
+        for text in ["zz\n", "00000000000000000\n", "0000000000000000\n"] {
+            fs::write(dir.join("device-id"), text).unwrap();
+            let e = store.device_id(|| 1).unwrap_err();
+            assert_eq!(e.kind(), DaemonErrorKind::State);
+            assert!(e.to_string().contains("16 hex digits"), "{e}");
+        }
+        drop(store);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use uiap_control::{ClaimAnswer, ClaimState, ClaimView, Client, EventKind, Response, SpaceText};
+
 struct Uiapd {
     dir: PathBuf,
     control: PathBuf,
@@ -29,6 +31,8 @@ impl Uiapd {
 
     /// A daemon with extra flags (protocol settings, limits).
     fn with_args(tag: &str, ports: (u16, u16), extra: &[&str]) -> Uiapd {
+        // The client is built before any test times it.
+        netns_support::uiap_bin();
         let dir = std::env::temp_dir().join(format!("uiapd-control-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -126,7 +130,7 @@ impl Uiapd {
     }
 
     fn uiap(&self, args: &[&str]) -> (i32, String, String) {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_uiap"));
+        let mut command = Command::new(netns_support::uiap_bin());
         command.args(args).arg("--control").arg(&self.control);
         let out = netns_support::output_within(command, Duration::from_secs(30));
         (
@@ -138,6 +142,18 @@ impl Uiapd {
 
     fn raw(&self, lines: &[&str]) -> Vec<serde_json::Value> {
         raw_call(&self.control, lines)
+    }
+
+    /// The answers to `lines`, read as the control protocol's responses.
+    fn answers(&self, lines: &[&str]) -> Vec<Response> {
+        self.raw(lines)
+            .into_iter()
+            .map(|v| serde_json::from_value(v).unwrap())
+            .collect()
+    }
+
+    fn claims(&self) -> Vec<ClaimView> {
+        Client::new(&self.control).list().unwrap()
     }
 }
 
@@ -297,22 +313,13 @@ fn claims_and_device_id_survive_a_restart() {
     // Reclaimed with R: "claiming" until the (shorter) reclaim window ends, then held.
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
-        let states: Vec<&str> = list["claims"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["state"].as_str().unwrap())
-            .collect();
-        if states == ["held", "held"] {
-            assert_eq!(
-                list["claims"][0]["space"],
-                serde_json::json!({"range":"10-1f"})
-            );
-            assert_eq!(list["claims"][1]["proxy"], true);
+        let list = d.claims();
+        if list.iter().map(|c| c.state).eq([ClaimState::Held; 2]) {
+            assert_eq!(list[0].space, SpaceText::Range("10-1f".into()));
+            assert!(list[1].proxy);
             break;
         }
-        assert!(Instant::now() < deadline, "not reclaimed: {list}");
+        assert!(Instant::now() < deadline, "not reclaimed: {list:?}");
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(d.log().contains("reclaiming"), "{}", d.log());
@@ -334,7 +341,7 @@ fn claims_and_device_id_survive_a_restart() {
 #[test]
 fn unreachable_daemon_and_bad_config_are_errors() {
     let (code, _, err) = {
-        let out = Command::new(env!("CARGO_BIN_EXE_uiap"))
+        let out = Command::new(netns_support::uiap_bin())
             .args(["status", "--control", "/nonexistent/uiapd.sock"])
             .output()
             .unwrap();
@@ -375,7 +382,7 @@ fn uiap_into_closed_pipe(d: &Uiapd, args: &[&str]) -> (Option<i32>, String) {
         )
     };
     drop(read);
-    let out = Command::new(env!("CARGO_BIN_EXE_uiap"))
+    let out = Command::new(netns_support::uiap_bin())
         .args(args)
         .arg("--control")
         .arg(&d.control)
@@ -515,7 +522,7 @@ fn only_the_owner_or_root_releases_a_claim() {
     }
     let d = Uiapd::new("owner", (47701, 47702));
     let as_nobody = |args: &[&str]| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_uiap"));
+        let mut command = Command::new(netns_support::uiap_bin());
         command
             .args(args)
             .arg("--control")
@@ -606,8 +613,8 @@ fn a_claim_whose_client_went_away_is_cancelled() {
         s.write_all(b"{\"op\":\"claim\",\"domain\":\"fff:0:0:1\",\"space\":{\"uid\":\"01\"}}\n")
             .unwrap();
         std::thread::sleep(Duration::from_millis(300));
-        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
-        assert_eq!(list["claims"][0]["state"], "claiming", "{list}");
+        let list = d.claims();
+        assert_eq!(list[0].state, ClaimState::Claiming, "{list:?}");
     } // The client closes its connection here, about 2 s before the claim would succeed.
     let deadline = Instant::now() + Duration::from_secs(3);
     loop {
@@ -656,8 +663,8 @@ fn a_claim_client_times_out_and_its_claim_is_cancelled() {
     assert_eq!(d.uiap(&["list", "--json"]).1, "[]\n", "{}", d.log());
 }
 
-/// Reads one JSON line from a watching connection.
-fn next_line(r: &mut BufReader<UnixStream>) -> serde_json::Value {
+/// Reads one answer from a watching connection.
+fn next_answer(r: &mut BufReader<UnixStream>) -> Response {
     let mut line = String::new();
     r.read_line(&mut line).unwrap();
     serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
@@ -677,38 +684,45 @@ fn a_claim_without_renew_expires_and_a_renewed_one_stays() {
     let mut watch = UnixStream::connect(&d.control).unwrap();
     watch.write_all(b"{\"op\":\"watch\"}\n").unwrap();
     let mut events = BufReader::new(watch);
-    assert_eq!(next_line(&mut events)["result"], "watching");
+    assert!(matches!(next_answer(&mut events), Response::Watching(_)));
 
     let once = claim_line("0a", 2, false);
     let kept = claim_line("0b", 3, true);
-    let answers = d.raw(&[&once, &kept]);
-    assert_eq!(answers[0]["result"], "claimed", "{}", answers[0]);
-    assert_eq!(answers[1]["claim"]["renew"], true, "{}", answers[1]);
+    let answers = d.answers(&[&once, &kept]);
+    let claimed = |r: &Response| match r {
+        Response::Claim(ClaimAnswer::Claimed { claim, .. }) => Some(claim.clone()),
+        _ => None,
+    };
+    assert!(claimed(&answers[0]).is_some(), "{:?}", answers[0]);
+    assert!(
+        claimed(&answers[1]).is_some_and(|c| c.renew),
+        "{:?}",
+        answers[1]
+    );
     let started = Instant::now();
-    let too_short = d.raw(&[&claim_line("0c", 2, true)]).remove(0);
+    let too_short = d.answers(&[&claim_line("0c", 2, true)]).remove(0);
     assert_eq!(
-        too_short["error"]["message"],
-        "lifetime: expected at least 3 s for a renewed claim, found 2"
+        too_short,
+        Response::error(
+            uiap_control::ErrorKind::Request,
+            "lifetime: expected at least 3 s for a renewed claim, found 2"
+        )
     );
 
     // Within 4.5 s: claim 1 expired (2 s), claim 2 renewed at least once (at 1.5 s).
     let mut seen = Vec::new();
     while started.elapsed() < Duration::from_millis(4500) {
-        let e = next_line(&mut events);
-        seen.push((e["event"]["id"].clone(), e["event"]["kind"].clone()));
-        if seen.contains(&(1.into(), "expired".into()))
-            && seen.contains(&(2.into(), "renewed".into()))
-        {
+        if let Response::Event(e) = next_answer(&mut events) {
+            seen.push((e.id, e.kind));
+        }
+        if seen.contains(&(1, EventKind::Expired)) && seen.contains(&(2, EventKind::Renewed)) {
             break;
         }
     }
-    assert!(seen.contains(&(1.into(), "expired".into())), "{seen:?}");
-    assert!(seen.contains(&(2.into(), "renewed".into())), "{seen:?}");
-    let two: serde_json::Value = 2.into();
+    assert!(seen.contains(&(1, EventKind::Expired)), "{seen:?}");
+    assert!(seen.contains(&(2, EventKind::Renewed)), "{seen:?}");
     assert!(
-        !seen
-            .iter()
-            .any(|(id, kind)| *id == two && kind == "expired"),
+        !seen.contains(&(2, EventKind::Expired)),
         "the renewed claim expired: {seen:?}"
     );
 
@@ -716,14 +730,14 @@ fn a_claim_without_renew_expires_and_a_renewed_one_stays() {
     while started.elapsed() < Duration::from_millis(3500) {
         std::thread::sleep(Duration::from_millis(50));
     }
-    let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
-    assert_eq!(list["claims"][0]["state"], "expired", "{list}");
-    assert_eq!(list["claims"][0]["expires_in"], serde_json::Value::Null);
-    assert_eq!(list["claims"][1]["state"], "held", "{list}");
-    assert!(
-        list["claims"][1]["expires_in"].as_u64().unwrap() <= 3,
-        "{list}"
+    let list = d.claims();
+    assert_eq!(
+        (list[0].state, list[0].expires_in),
+        (ClaimState::Expired, None),
+        "{list:?}"
     );
+    assert_eq!(list[1].state, ClaimState::Held, "{list:?}");
+    assert!(list[1].expires_in.unwrap() <= 3, "{list:?}");
     let (_, table, _) = d.uiap(&["list"]);
     assert!(table.lines().any(|l| l.contains("expired")), "{table}");
     // An ended claim is forgotten when released, and never persisted.
@@ -739,13 +753,15 @@ fn a_claim_without_renew_expires_and_a_renewed_one_stays() {
 #[test]
 fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
     let mut d = Uiapd::with_args("ended", (48201, 48202), &netns_support::FAST_TIMERS);
-    let answers = d.raw(&[
+    let answers = d.answers(&[
         &claim_line("0a", 2, false),
         &claim_line("0b", 600, false),
         &claim_line("0c", 600, true),
     ]);
     assert!(
-        answers.iter().all(|a| a["result"] == "claimed"),
+        answers
+            .iter()
+            .all(|a| matches!(a, Response::Claim(ClaimAnswer::Claimed { .. }))),
         "{answers:?}"
     );
     assert_eq!(d.stop(), Some(0));
@@ -765,22 +781,21 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
     d.start();
     let deadline = Instant::now() + Duration::from_secs(5);
     let list = loop {
-        let list = d.raw(&[r#"{"op":"list"}"#]).remove(0);
-        let claims = list["claims"].as_array().unwrap().clone();
-        if !claims.is_empty() && claims.iter().all(|c| c["state"] == "held") {
+        let claims = d.claims();
+        if !claims.is_empty() && claims.iter().all(|c| c.state == ClaimState::Held) {
             break claims;
         }
-        assert!(Instant::now() < deadline, "{list}");
+        assert!(Instant::now() < deadline, "{claims:?}");
         std::thread::sleep(Duration::from_millis(50));
     };
-    let ids: Vec<u64> = list.iter().map(|c| c["id"].as_u64().unwrap()).collect();
+    let ids: Vec<u64> = list.iter().map(|c| c.id).collect();
     assert_eq!(
         ids,
         [2, 3],
         "claim 1's lifetime ended while stopped: {list:?}"
     );
-    assert!(list[0]["expires_in"].as_u64().unwrap() < 598, "{list:?}");
-    assert_eq!(list[1]["renew"], true);
+    assert!(list[0].expires_in.unwrap() < 598, "{list:?}");
+    assert!(list[1].renew);
     assert!(
         d.log()
             .contains("its lifetime ended while the daemon was stopped"),
@@ -818,8 +833,11 @@ fn control_connections_are_capped_and_idle_ones_dropped() {
         .write_all(format!("{}\n", claim_line("0e", 600, false)).as_bytes())
         .unwrap();
     let mut r = BufReader::new(first.try_clone().unwrap());
-    let answer = next_line(&mut r);
-    assert_eq!(answer["result"], "claimed", "{answer}");
+    let answer = next_answer(&mut r);
+    assert!(
+        matches!(answer, Response::Claim(ClaimAnswer::Claimed { .. })),
+        "{answer:?}"
+    );
     std::thread::sleep(Duration::from_millis(500));
     let used = cpu_time(pid) - before;
     // A spinning accept loop burns the whole 3 s of the claim; a quiet one almost nothing.
@@ -864,20 +882,23 @@ fn control_connections_are_capped_and_idle_ones_dropped() {
 #[test]
 fn uiap_watch_prints_events_as_they_happen() {
     let d = Uiapd::with_args("watch", (48401, 48402), &netns_support::FAST_TIMERS);
-    let mut watch = Command::new(env!("CARGO_BIN_EXE_uiap"));
+    let mut watch = Command::new(netns_support::uiap_bin());
     watch
         .args(["watch", "--count", "1"])
         .arg("--control")
         .arg(&d.control);
-    let mut json = Command::new(env!("CARGO_BIN_EXE_uiap"));
+    let mut json = Command::new(netns_support::uiap_bin());
     json.args(["watch", "1", "--count", "1", "--json"])
         .arg("--control")
         .arg(&d.control);
     let all =
         std::thread::spawn(move || netns_support::output_within(watch, Duration::from_secs(20)));
     std::thread::sleep(Duration::from_millis(300));
-    let answers = d.raw(&[&claim_line("0a", 2, false)]);
-    assert_eq!(answers[0]["result"], "claimed");
+    let answers = d.answers(&[&claim_line("0a", 2, false)]);
+    assert!(
+        matches!(answers[0], Response::Claim(ClaimAnswer::Claimed { .. })),
+        "{answers:?}"
+    );
     let one =
         std::thread::spawn(move || netns_support::output_within(json, Duration::from_secs(20)));
     std::thread::sleep(Duration::from_millis(300));
@@ -887,11 +908,8 @@ fn uiap_watch_prints_events_as_they_happen() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert_eq!(text, "claim 1 (uid 0a in fff:0:0:1) released\n");
     let out = one.join().unwrap();
-    let event: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        (event["id"].as_u64(), event["kind"].as_str()),
-        (Some(1), Some("released"))
-    );
+    let event: uiap_control::ClaimEvent = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((event.id, event.kind), (1, EventKind::Released));
     let (code, _, err) = d.uiap(&["watch", "9"]);
     assert_eq!(code, 1);
     assert!(

@@ -35,7 +35,10 @@ fn chain_claim_deny_overlap_and_restart() {
         (0, Some("claimed")),
         "{out}"
     );
-    assert_eq!(net.daemons[0].list()[0].state, "held");
+    assert_eq!(
+        net.daemons[0].list()[0].state,
+        uiap_control::ClaimState::Held
+    );
 
     // Same UID from the far end: denied, and the Deny crossed both forwarders.
     let (code, out) = net.daemons[3].claim(DOMAIN, &["--uid", "c0a80114"]);

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use netns_support::{Net, can_run, output_within, sh};
 use socket2::{Domain, Protocol, Socket, Type};
 use uiap::wire::{MessageType, Packet};
-use uiapd::control::{EventKind, Hold, Request, SpaceText, hold};
+use uiap_control::{ClaimRequest, ClaimState, Client, EventKind, Hold, SpaceText};
 
 const DOMAIN: &str = "fff:0:0:1";
 const GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
@@ -47,7 +47,11 @@ fn a_claim_that_loses_every_interface_fails() {
     let claim = net.daemons[1].uiap_command(&["claim", "--domain", DOMAIN, "--uid", "c0a8"]);
     let client = std::thread::spawn(move || output_within(claim, Duration::from_secs(20)));
     let deadline = Instant::now() + Duration::from_secs(5);
-    while !net.daemons[1].list().iter().any(|c| c.state == "claiming") {
+    while !net.daemons[1]
+        .list()
+        .iter()
+        .any(|c| c.state == ClaimState::Claiming)
+    {
         assert!(Instant::now() < deadline, "the claim never started");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -68,7 +72,7 @@ fn a_claim_that_loses_every_interface_fails() {
         "{stderr}"
     );
     assert!(net.daemons[1].list().is_empty());
-    assert_eq!(net.daemons[0].list()[0].state, "held");
+    assert_eq!(net.daemons[0].list()[0].state, ClaimState::Held);
 }
 
 /// Captures the Claim-Attempts the daemon next door multicasts and answers them with forged
@@ -119,7 +123,7 @@ fn denier(to: Ipv6Addr, late: mpsc::Receiver<()>) {
     panic!("no renewal attempt seen");
 }
 
-/// docs/uiap-design.md D33: an application holding a claim (uiapd::control::hold) hears at once
+/// docs/uiap-design.md D33: an application holding a claim (uiap_control::Client::hold) hears at once
 /// of a Deny after success (`conflict`: still held) and of a denied renewal (`lost`), and
 /// `list` shows both states.
 #[test]
@@ -138,18 +142,16 @@ fn late_denies_reach_the_application_holding_the_claim() {
     let h = net.spawn_in_ns(0, move || denier(t_addr, late));
     std::thread::sleep(Duration::from_millis(200));
 
-    let request = Request::Claim {
-        domain: DOMAIN.into(),
-        space: SpaceText::Uid("0d".into()),
+    let request = ClaimRequest {
         lifetime: 4,
-        proxy: false,
         renew: true,
+        ..ClaimRequest::new(DOMAIN, SpaceText::Uid("0d".into()))
     };
-    let Hold::Held(mut claim) = hold(&t.control, &request, Some(Duration::from_secs(10))).unwrap()
-    else {
+    let held = Client::new(&t.control).hold(&request, Some(Duration::from_secs(10)));
+    let Hold::Held(mut claim) = held.unwrap() else {
         panic!("not claimed");
     };
-    assert_eq!(claim.claim().state, "held");
+    assert_eq!(claim.claim().state, ClaimState::Held);
     go.send(()).unwrap();
     let e = claim
         .next_event(Some(Duration::from_secs(2)))
@@ -163,20 +165,20 @@ fn late_denies_reach_the_application_holding_the_claim() {
             .contains("after the claim succeeded"),
         "{e:?}"
     );
-    assert_eq!(t.list()[0].state, "conflicted");
+    assert_eq!(t.list()[0].state, ClaimState::Conflicted);
 
     let e = claim
         .next_event(Some(Duration::from_secs(6)))
         .unwrap()
         .expect("a lost event");
     assert_eq!(
-        (e.kind, e.claim.state.as_str()),
-        (EventKind::Lost, "lost"),
+        (e.kind, e.claim.state),
+        (EventKind::Lost, ClaimState::Lost),
         "{e:?}"
     );
-    assert_eq!(claim.claim().state, "lost");
+    assert_eq!(claim.claim().state, ClaimState::Lost);
     h.join().unwrap();
-    assert_eq!(t.list()[0].state, "lost");
+    assert_eq!(t.list()[0].state, ClaimState::Lost);
     let (_, table, _) = t.uiap(&["list"]);
     assert!(table.contains("lost"), "{table}");
 }

@@ -283,7 +283,7 @@ fn proxy_poisoning_is_capped_visible_and_flushable() {
     };
     let p = &status.proxies[0];
     assert_eq!(p.origin, "4242424242424242");
-    assert_eq!(p.space, uiapd::control::SpaceText::from_space(&narrow));
+    assert_eq!(p.space, uiap_control::SpaceText::from_space(&narrow));
     assert!(p.expires_in <= 3600, "{p:?}");
     assert_eq!(status.counters["proxies_recorded"], 1);
     // N forwarded both, proxies neither.

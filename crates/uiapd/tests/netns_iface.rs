@@ -70,7 +70,7 @@ fn lifetime_is_renewed_by_reclaim() {
     }
     let claims = net.daemons[0].list();
     assert_eq!(claims.len(), 1, "{claims:?}");
-    assert_eq!(claims[0].state, "held");
+    assert_eq!(claims[0].state, uiap_control::ClaimState::Held);
     assert_eq!(
         net.daemons[1].claim("fff:0:0:3", &["--uid", "02"]).0,
         3,

@@ -506,3 +506,56 @@ fn v1_mark_ahead_of_the_clock_takes_a_new_clock_sequence_with_one_warning() {
     // An hour, give or take the coarse clock's resolution and the run's start.
     assert!((3_590.0..3_601.0).contains(&by), "{err}");
 }
+
+/// Holds `state`'s lock as another process would (`flock`).
+fn hold_lock(state: &std::path::Path) -> std::fs::File {
+    use std::os::unix::io::AsRawFd;
+    let mut lock = state.as_os_str().to_owned();
+    lock.push(".lock");
+    let f = std::fs::File::create(std::path::PathBuf::from(lock)).unwrap();
+    // SAFETY: flock on a descriptor we own.
+    assert_eq!(unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) }, 0);
+    f
+}
+
+#[test]
+fn strict_state_fails_when_the_lock_stays_busy_and_plain_state_falls_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let p = path.to_str().unwrap();
+    let _held = hold_lock(&path);
+    let err = fails(
+        &[
+            "new",
+            "v1",
+            "--state",
+            p,
+            "--strict",
+            "--lock-timeout",
+            "50",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("state unavailable (strict)") && err.contains("50 ms lock timeout"),
+        "{err}"
+    );
+    let out = uk(&["new", "v1", "-n", "3", "--state", p, "--lock-timeout", "50"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(lines(std::str::from_utf8(&out.stdout).unwrap()).len(), 3);
+    let warn = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        warn.contains("not lockable, using in-process state"),
+        "{warn}"
+    );
+}
+
+#[test]
+fn lock_timeout_and_strict_are_bounded_and_need_state() {
+    let err = fails(&["new", "v7", "--state", "s", "--lock-timeout", "60001"], 2);
+    assert!(err.contains("60001 is not in 0..=60000"), "{err}");
+    let err = fails(&["new", "v7", "--strict"], 2);
+    assert!(err.contains("--state"), "{err}");
+}

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status, V7Lease};
+use uuidkit::state::{
+    BlockPolicy, FileStore, GregorianLease, MAX_LOCK_TIMEOUT, Reserver, Status, V7Lease,
+};
 use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
 
 use crate::convert::UuidType;
@@ -28,10 +30,15 @@ struct Bound3 {
 /// each one's UUIDs increase; a restart (even after `kill -9`) continues above
 /// what the file records.
 ///
-/// `State(path, *, block_ms=100)`: `block_ms` is how far past its start a
-/// reserved block reaches. Call `close()` (or use `with State(…) as s:`) to
-/// give back the unused end of the current blocks; it is also done when the
-/// object is collected. A forked child reserves its own blocks.
+/// `State(path, *, block_ms=100, lock_timeout_ms=2000, strict=False)`:
+/// `block_ms` (1..=10000) is how far past its start a reserved block
+/// reaches; `lock_timeout_ms` (0..=60000) how long a reservation waits for
+/// another process's lock (with the GIL released) before it falls back to
+/// state in this process, with a fresh random clock sequence and node; with
+/// `strict=True` that is a `RuntimeError` instead. Call `close()` (or use
+/// `with State(…) as s:`) to give back the unused end of the current blocks;
+/// it is also done when the object is collected. A forked child reserves its
+/// own blocks.
 #[pyclass(module = "uuidkit", frozen)]
 pub struct State {
     path: PathBuf,
@@ -43,41 +50,71 @@ impl State {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Runs `f` on the generators with the GIL released: waiting for the
+    /// file lock (up to the lock timeout) and the file's I/O must not stop
+    /// the interpreter's other threads, nor Ctrl-C.
     fn generate<'py>(
         &self,
         py: Python<'py>,
-        f: impl FnOnce(&mut Bound3) -> (Result<Uuid, uuidkit::GenError>, Option<Status>),
+        f: impl FnOnce(&mut Bound3) -> (Result<Uuid, uuidkit::GenError>, Option<Status>) + Send,
     ) -> PyResult<pyo3::Bound<'py, PyAny>> {
-        let u = {
+        let u = py.detach(|| {
             let mut guard = self.lock();
-            let b = guard
-                .as_mut()
-                .ok_or_else(|| PyRuntimeError::new_err("state closed: expected an open State"))?;
+            let b = guard.as_mut().ok_or(Closed)?;
             let (u, status) = f(b);
             if status.is_some() {
                 b.last = status;
             }
-            u.map_err(gen_error)?
+            u.map_err(Failed)
+        });
+        let u = match u {
+            Ok(u) => u,
+            Err(Closed) => {
+                return Err(PyRuntimeError::new_err(
+                    "state closed: expected an open State",
+                ));
+            }
+            Err(Failed(e)) => return Err(gen_error(e)),
         };
         UuidType::get(py)?.object(py, u)
     }
 }
 
+/// Why a `State` call returned no UUID, carried out of the GIL-free section.
+enum Unissued {
+    Closed,
+    Failed(uuidkit::GenError),
+}
+use Unissued::{Closed, Failed};
+
+/// `value` if it is within `range`, else a `ValueError` naming `name`.
+fn bounded(name: &str, value: u64, range: std::ops::RangeInclusive<u64>) -> PyResult<u64> {
+    if range.contains(&value) {
+        return Ok(value);
+    }
+    Err(PyValueError::new_err(format!(
+        "{name} out of range: expected {}..={}, found {value}",
+        range.start(),
+        range.end()
+    )))
+}
+
 #[pymethods]
 impl State {
     #[new]
-    #[pyo3(signature = (path, *, block_ms=100))]
-    fn new(path: PathBuf, block_ms: u64) -> PyResult<Self> {
-        if block_ms == 0 {
-            return Err(PyValueError::new_err(
-                "block_ms out of range: expected at least 1, found 0",
-            ));
-        }
+    #[pyo3(signature = (path, *, block_ms=100, lock_timeout_ms=2000, strict=false))]
+    fn new(path: PathBuf, block_ms: u64, lock_timeout_ms: u64, strict: bool) -> PyResult<Self> {
+        let max_block = BlockPolicy::MAX_BLOCK.as_millis() as u64;
+        let block_ms = bounded("block_ms", block_ms, 1..=max_block)?;
+        let max_wait = MAX_LOCK_TIMEOUT.as_millis() as u64;
+        let lock_timeout_ms = bounded("lock_timeout_ms", lock_timeout_ms, 0..=max_wait)?;
         let policy = BlockPolicy {
             block: Duration::from_millis(block_ms),
             ..BlockPolicy::default()
         };
-        let reserver = Reserver::new(FileStore::new(path.clone()), policy);
+        let store =
+            FileStore::new(path.clone()).with_lock_timeout(Duration::from_millis(lock_timeout_ms));
+        let reserver = Reserver::new(store, policy).strict(strict);
         let bound = Bound3 {
             v1: V1Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v1()),
             v6: V6Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v6()),

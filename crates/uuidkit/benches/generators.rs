@@ -233,5 +233,38 @@ fn lines(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, v4, v7, v7_two_threads, v1_v6, node_source, lines);
+/// The fork check every generator makes before each UUID
+/// (docs/generator-design.md G1): alone, and the generators that pay it, so
+/// BENCHMARKS.md can put the check's share of a UUID.
+fn fork_check(c: &mut Criterion) {
+    let mut g = c.benchmark_group("fork_check");
+    let generation = uuidkit::__test_only::fork_generation();
+    g.bench_function("check_alone", |b| {
+        b.iter(|| black_box(uuidkit::__test_only::forked_since(black_box(generation))))
+    });
+    g.bench_function("now_v7", |b| b.iter(|| black_box(Uuid::now_v7())));
+    let mut v7 = V7Generator::new(SystemClock, ThreadRng);
+    g.bench_function("V7Generator", |b| {
+        b.iter(|| black_box(v7.generate().unwrap()))
+    });
+    let mut v1 = V1Generator::builder()
+        .rollover(RolloverPolicy::AdvanceTimestamp)
+        .build(CoarseClock::new(), ThreadRng)
+        .unwrap();
+    g.bench_function("V1Generator_advance", |b| {
+        b.iter(|| black_box(v1.generate().unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    v4,
+    v7,
+    v7_two_threads,
+    v1_v6,
+    node_source,
+    lines,
+    fork_check
+);
 criterion_main!(benches);

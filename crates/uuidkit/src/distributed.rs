@@ -84,7 +84,7 @@ impl<N> V8DistributedBuilder<N> {
 
     /// The clock-back policy beyond `tolerance_ns`; see
     /// [`V7Builder::clock_back`](crate::V7Builder::clock_back). Default
-    /// [`ClockBackPolicy::Reset`] beyond 10 s.
+    /// [`ClockBackPolicy::Error`] beyond 10 s.
     ///
     /// ```
     /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V8Distributed};

@@ -253,6 +253,33 @@ pub mod state;
 #[doc(hidden)]
 pub use crate::arch::differential as __differential;
 
+/// Hooks for the project's own tests and benchmarks, and for nothing else:
+/// hidden, with no semver promise.
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod __test_only {
+    /// Turns fork detection off in this process and every child it forks
+    /// from now on, so that forked children continue their parents'
+    /// generators unchanged and duplicate their UUIDs. Only the torture
+    /// suite's negative control calls it, to show that its checker finds
+    /// those duplicates.
+    pub fn disable_fork_detection() {
+        crate::fork::disable_for_tests();
+    }
+
+    /// The current fork generation (registering the fork handler).
+    pub fn fork_generation() -> u64 {
+        crate::fork::generation()
+    }
+
+    /// The check every generator makes before each UUID: whether the process
+    /// forked since `generation` was read. For its benchmark.
+    #[inline]
+    pub fn forked_since(generation: u64) -> bool {
+        crate::fork::current() != generation
+    }
+}
+
 pub use crate::encoding::{
     Alphabet, Base32, Base32Hex, Base58, Base64Url, DecodeError, DecodeErrorKind, Encoding, TypeId,
 };

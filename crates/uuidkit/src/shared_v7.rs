@@ -82,7 +82,8 @@ impl SharedV7 {
     /// ```
     #[inline]
     pub fn now_v7(&self) -> Uuid {
-        global::next(&self.state)
+        let value = global::reserve_in(&self.state, global::now_ms(), 1);
+        global::layout(value, crate::rng::next_u64())
     }
 
     /// Fills `out` with increasing v7 UUIDs, reading the clock once and
@@ -98,6 +99,10 @@ impl SharedV7 {
     /// assert!(batch[999] < g.now_v7());
     /// ```
     pub fn fill_v7(&self, out: &mut [Uuid]) {
-        global::fill(&self.state, out);
+        if out.is_empty() {
+            return;
+        }
+        let first = global::reserve_in(&self.state, global::now_ms(), out.len() as u64);
+        global::fill_from(first, out);
     }
 }

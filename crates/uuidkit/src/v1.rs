@@ -4,8 +4,8 @@
 use rand_core::Rng;
 
 use crate::generator::{
-    GenError, Generator, GregorianCore, NoReserve, NodeFollow, Reading, Reserve, RolloverPolicy,
-    random_clock_seq, random_node,
+    ClockBackPolicy, GenError, Generator, GregorianCore, GregorianPolicy, NoReserve, NodeFollow,
+    Reading, Reserve, RolloverPolicy, random_clock_seq, random_node,
 };
 use crate::{Clock, NodeSource, StaticNode, Uuid};
 
@@ -58,6 +58,7 @@ pub struct V1Builder {
     clock_seq: Option<u16>,
     node: Option<[u8; 6]>,
     rollover: Option<RolloverPolicy>,
+    clock_back: Option<(ClockBackPolicy, u64)>,
 }
 
 impl V1Builder {
@@ -106,6 +107,33 @@ impl V1Builder {
         self
     }
 
+    /// What to do when the clock reads earlier than the last timestamp by
+    /// more than `tolerance_ns` (`u64::MAX`: no limit). Within the tolerance
+    /// the generator holds: the next timestamp is the tick after the last
+    /// one, with the same clock sequence. The v1 default is RFC 9562 §5.1's
+    /// rule, [`ClockBackPolicy::Reset`] with no tolerance: any step back
+    /// changes the clock sequence and follows the clock (v1 UUIDs are not
+    /// ordered by time). v6 defaults to [`ClockBackPolicy::Error`] beyond
+    /// 10 s ([`V6Builder::clock_back`](crate::V6Builder::clock_back)).
+    ///
+    /// ```
+    /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V1Generator};
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
+    /// let mut g = V1Generator::builder().clock_back(ClockBackPolicy::Error, 1_000_000).build(&clock, ThreadRng)?;
+    /// let a = g.generate()?;
+    /// clock.step_back(500_000); // 0.5 ms: held above the last timestamp
+    /// let b = g.generate()?;
+    /// assert_eq!(b.gregorian_timestamp(), a.gregorian_timestamp().map(|t| t + 1));
+    /// assert_eq!(b.clock_seq(), a.clock_seq());
+    /// clock.step_back(1_000_000); // 1.5 ms behind: beyond the tolerance
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::ClockBehind);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn clock_back(mut self, policy: ClockBackPolicy, tolerance_ns: u64) -> V1Builder {
+        self.clock_back = Some((policy, tolerance_ns));
+        self
+    }
+
     /// Checks the configuration and makes the generator, drawing whatever was
     /// not given from `rng`.
     ///
@@ -119,7 +147,7 @@ impl V1Builder {
     /// assert_eq!(err.to_string(), "invalid generator config: expected clock sequence in 0..=16383, found 16384");
     /// ```
     pub fn build<C: Clock, R: Rng>(self, clock: C, rng: R) -> Result<V1Generator<C, R>, GenError> {
-        let (core, rng) = self.core(rng)?;
+        let (core, rng) = self.core(rng, GregorianPolicy::V1)?;
         Ok(V1Generator {
             clock,
             rng,
@@ -134,14 +162,23 @@ impl V1Builder {
     pub(crate) fn core<R: Rng>(
         self,
         mut rng: R,
+        defaults: GregorianPolicy,
     ) -> Result<(GregorianCore<NoReserve>, R), GenError> {
         let random = random_node(rng.next_u64());
         let random_seq = random_clock_seq(rng.next_u64());
         if let Some(cs) = self.clock_seq.filter(|&cs| cs > crate::MAX_CLOCK_SEQ) {
             return Err(GenError::config("clock sequence in 0..=16383", cs.into()));
         }
+        let mut policy = defaults;
+        if let Some(rollover) = self.rollover {
+            policy.rollover = rollover;
+        }
+        if let Some((clock_back, tolerance_ns)) = self.clock_back {
+            policy.clock_back = clock_back;
+            policy.tolerance = GregorianPolicy::ticks(tolerance_ns);
+        }
         let core = GregorianCore::new(
-            self.rollover.unwrap_or(RolloverPolicy::Wait),
+            policy,
             self.node.unwrap_or(random),
             self.node.is_some(),
             self.clock_seq.unwrap_or(random_seq),
@@ -215,6 +252,7 @@ impl V1Generator<(), ()> {
             clock_seq: None,
             node: None,
             rollover: None,
+            clock_back: None,
         }
     }
 }
@@ -229,7 +267,7 @@ impl<C: Clock, R: Rng> V1Generator<C, R> {
     /// assert_eq!(g.node()[0] & 0x01, 0x01);
     /// ```
     pub fn new(clock: C, rng: R) -> Self {
-        let (core, rng) = match V1Generator::builder().core(rng) {
+        let (core, rng) = match V1Generator::builder().core(rng, GregorianPolicy::V1) {
             Ok(parts) => parts,
             Err(_) => unreachable!("the default configuration is valid"),
         };

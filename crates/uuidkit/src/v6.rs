@@ -3,8 +3,8 @@
 use rand_core::Rng;
 
 use crate::generator::{
-    GenError, Generator, GregorianCore, NoReserve, NodeFollow, Reading, Reserve, RolloverPolicy,
-    random_node,
+    ClockBackPolicy, GenError, Generator, GregorianCore, GregorianPolicy, NoReserve, NodeFollow,
+    Reading, Reserve, RolloverPolicy, random_node,
 };
 use crate::{Clock, NodeSource, StaticNode, Uuid, V1Builder, V1Generator, V1State};
 
@@ -91,6 +91,38 @@ impl V6Builder {
         }
     }
 
+    /// What to do when the clock reads earlier than the last timestamp by
+    /// more than `tolerance_ns` (`u64::MAX`: no limit; see
+    /// [`V1Builder::clock_back`]). Within the tolerance the generator holds
+    /// above its last timestamp, so its UUIDs keep increasing. The default is
+    /// [`ClockBackPolicy::Error`] beyond 10 s: a v6 generator never goes
+    /// back silently. [`ClockBackPolicy::Reset`] follows the clock (a smaller
+    /// UUID, with the clock sequence changed as §5.1 requires).
+    ///
+    /// ```
+    /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V6Generator};
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
+    /// let mut g = V6Generator::new(&clock, ThreadRng); // the default: hold up to 10 s, then report
+    /// let a = g.generate()?;
+    /// clock.step_back(1_000_000_000);
+    /// let b = g.generate()?;
+    /// assert!(b > a, "1 s back: held above the last UUID");
+    /// clock.step_back(20_000_000_000);
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::ClockBehind);
+    ///
+    /// let mut g = V6Generator::builder().clock_back(ClockBackPolicy::Reset, 0).build(&clock, ThreadRng)?;
+    /// let a = g.generate()?;
+    /// clock.step_back(1_000);
+    /// assert!(g.generate()? < a, "Reset follows the clock");
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn clock_back(self, policy: ClockBackPolicy, tolerance_ns: u64) -> V6Builder {
+        V6Builder {
+            v1: self.v1.clock_back(policy, tolerance_ns),
+            retain: self.retain,
+        }
+    }
+
     /// Checks the configuration and makes the generator.
     ///
     /// # Errors
@@ -102,7 +134,7 @@ impl V6Builder {
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// ```
     pub fn build<C: Clock, R: Rng>(self, clock: C, rng: R) -> Result<V6Generator<C, R>, GenError> {
-        let (core, rng) = self.v1.core(rng)?;
+        let (core, rng) = self.v1.core(rng, GregorianPolicy::V6)?;
         Ok(V6Generator {
             clock,
             rng,

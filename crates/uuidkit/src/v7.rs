@@ -82,6 +82,7 @@ impl Default for V7Method {
 pub struct V7Builder {
     method: V7Method,
     options: CounterOptions,
+    start_ms: u64,
 }
 
 impl Default for V7Builder {
@@ -145,7 +146,7 @@ impl V7Builder {
 
     /// What to do when the clock is behind the last timestamp by more than
     /// `tolerance_ns`. Within the tolerance the generator keeps its last
-    /// timestamp and counts on. Default [`ClockBackPolicy::Reset`] beyond 10 s;
+    /// timestamp and counts on. Default [`ClockBackPolicy::Error`] beyond 10 s;
     /// `u64::MAX` means no limit (the policy is then never applied).
     ///
     /// ```
@@ -160,6 +161,29 @@ impl V7Builder {
     pub const fn clock_back(mut self, policy: ClockBackPolicy, tolerance_ns: u64) -> V7Builder {
         self.options.clock_back = policy;
         self.options.tolerance_ns = tolerance_ns;
+        self
+    }
+
+    /// Starts time at the Unix millisecond `unix_ts_ms`: the clock's zero
+    /// stands for it, so the timestamp is `unix_ts_ms` plus the clock's
+    /// reading. With a [`ManualClock`](crate::ManualClock) standing at a
+    /// sub-millisecond offset this makes UUIDs "at" a given time anywhere in
+    /// the 48-bit range (to the year 10889, past the year 2554 where a
+    /// nanosecond clock in a `u64` ends), with the counter and rollover
+    /// working as at the real time. Default 0 (the clock reads Unix time).
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, MAX_UNIX_TS_MS};
+    /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(0), ThreadRng)?;
+    /// let (a, b) = (g.generate()?, g.generate()?);
+    /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(MAX_UNIX_TS_MS), Some(MAX_UNIX_TS_MS)));
+    /// assert!(a < b);
+    /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(1_000_000), ThreadRng)?;
+    /// assert_eq!(g.generate().unwrap_err().kind(), uuidkit::GenErrorKind::TimestampOutOfRange);
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub const fn start_ms(mut self, unix_ts_ms: u64) -> V7Builder {
+        self.start_ms = unix_ts_ms;
         self
     }
 
@@ -229,7 +253,9 @@ impl V7Builder {
                 (frac_bits, counter_bits, 0)
             }
         };
-        self.options.spec(frac, counter, inc)
+        let mut spec = self.options.spec(frac, counter, inc)?;
+        spec.start_ms = self.start_ms;
+        Ok(spec)
     }
 }
 
@@ -266,7 +292,9 @@ pub struct V7State {
 ///
 /// Guarantees, for one generator: every UUID is greater than the previous one,
 /// unless the clock stepped back by more than the tolerance and the policy is
-/// [`ClockBackPolicy::Reset`]. A counter is never wrapped. For process-wide
+/// [`ClockBackPolicy::Reset`] (by default such a step is an error). A counter
+/// is never wrapped. A forked child goes on above its parent's last UUID on
+/// a freshly seeded counter, so parent and child never share a counter run. For process-wide
 /// monotonicity across threads use [`Uuid::now_v7`] (or share one generator
 /// behind a lock).
 ///
@@ -300,6 +328,7 @@ impl V7Generator<(), ()> {
         V7Builder {
             method: V7Method::Counter { bits: 42 },
             options: CounterOptions::DEFAULT,
+            start_ms: 0,
         }
     }
 }
@@ -335,7 +364,9 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// let r = Reserver::new(MemoryStore::with_record(stored), BlockPolicy::default());
     /// let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
     /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1_645_557_747_000));
-    /// assert!(g.store().status().unwrap().is_safe());
+    /// let status = g.store().status().unwrap();
+    /// assert!(status.is_persisted() && !status.is_safe()); // 5 s ahead of the clock: reported
+    /// assert!(status.to_string().contains("found it 5000 ms ahead"), "{status}");
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn with_store<S2: Reserve<V7State>>(self, store: S2) -> V7Generator<C, R, S2> {
@@ -544,9 +575,78 @@ impl Uuid {
 }
 
 #[cfg(feature = "std")]
+impl Uuid {
+    /// A v7 UUID for the current time (RFC 9562 §5.7), from the process-wide
+    /// generator.
+    ///
+    /// Guarantees: if one call happens-before another (in any threads), the
+    /// second UUID is greater; no two calls in a process return the same UUID.
+    /// Layout: 48-bit Unix milliseconds, a 16-bit counter (Method 1, seeded
+    /// with 15 random bits at each new millisecond, overflow advancing the
+    /// timestamp), then 58 random bits from [`ThreadRng`](crate::ThreadRng).
+    /// If the system clock steps back, the generator keeps its last
+    /// timestamp and counts on (unbounded tolerance: process-wide
+    /// monotonicity is never given up); the timestamp catches up with the
+    /// clock when the clock passes it again: this function cannot return
+    /// an error, so it holds, however far the clock went back (the
+    /// configurable [`V7Generator`](crate::V7Generator) reports instead).
+    /// A forked child moves on to the next millisecond with a freshly
+    /// seeded counter and freshly seeded random bits, so it never walks its
+    /// parent's counter run (one relaxed load and a compare per call see
+    /// the fork).
+    ///
+    /// In memory only, always: it takes no lock, reads no environment
+    /// variable and touches no file. State in stable storage, shared with
+    /// other processes, is the explicit [`state`](crate::state) API's.
+    ///
+    /// On `wasm32-unknown-unknown` (feature `js`) the clock is the host's
+    /// `Date.now()`, whole milliseconds, so the counter orders every
+    /// UUID within one; the seed and random bits come from
+    /// `crypto.getRandomValues`.
+    ///
+    /// ```
+    /// use uuidkit::{Uuid, Version};
+    /// let a = Uuid::now_v7();
+    /// let b = Uuid::now_v7();
+    /// assert!(a < b);
+    /// assert_eq!(a.version(), Some(Version::SortRand));
+    /// ```
+    ///
+    /// # References
+    /// RFC 9562 §5.7 and §6.2 (Method 1).
+    #[inline]
+    pub fn now_v7() -> Uuid {
+        let state = global::reserve(global::now_ms(), 1);
+        global::layout(state, crate::rng::next_u64())
+    }
+
+    /// Fills `out` with v7 UUIDs from the process-wide generator, reading the
+    /// clock once and updating the shared state once: the batch is increasing,
+    /// and ordered with every other [`Uuid::now_v7`] call as that function
+    /// documents.
+    ///
+    /// ```
+    /// use uuidkit::Uuid;
+    /// let mut batch = [Uuid::NIL; 1000];
+    /// Uuid::fill_v7(&mut batch);
+    /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
+    /// assert!(batch[999] < Uuid::now_v7());
+    /// ```
+    pub fn fill_v7(out: &mut [Uuid]) {
+        if out.is_empty() {
+            return;
+        }
+        let first = global::reserve(global::now_ms(), out.len() as u64);
+        global::fill_from(first, out);
+    }
+}
+
+#[cfg(feature = "std")]
 pub(crate) mod global {
-    //! The process-wide v7 generator behind [`Uuid::now_v7`], and the
-    //! algorithm of [`SharedV7`](crate::SharedV7), whose word the caller places.
+    //! The state of the process-wide v7 generator behind [`Uuid::now_v7`]
+    //! and [`Uuid::fill_v7`] (defined above, in this file's `impl Uuid`), and
+    //! the same algorithm on a word the caller places, for
+    //! [`SharedV7`](crate::SharedV7).
     //!
     //! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
     //! clock, then either moves the word to `(now_ms << 16) | seed` (a new
@@ -559,15 +659,55 @@ pub(crate) mod global {
 
     use core::sync::atomic::{AtomicU64, Ordering};
 
-    use crate::{Uuid, clock, rng};
+    use crate::{Uuid, clock, fork, rng};
 
     static STATE: AtomicU64 = AtomicU64::new(0);
+    /// The fork generation [`STATE`] was last used in.
+    static OWNER: AtomicU64 = AtomicU64::new(0);
     const COUNTER_BITS: u32 = 16;
+
+    /// In a forked child, whose parent goes on counting from the same
+    /// state: the first caller moves the state to the next millisecond with
+    /// a fresh 15-bit seed, as a new millisecond would (the child runs at
+    /// most 1 ms ahead of its clock, and stays above everything its parent
+    /// issued before the fork).
+    #[cold]
+    #[inline(never)]
+    fn after_fork() {
+        let generation = fork::generation();
+        if OWNER.swap(generation, Ordering::Relaxed) == generation {
+            return; // another thread of this child did it
+        }
+        let mut cur = STATE.load(Ordering::Relaxed);
+        loop {
+            let next_ms = ((cur >> COUNTER_BITS) + 1).min(crate::MAX_UNIX_TS_MS);
+            let seeded = (next_ms << COUNTER_BITS) | (rng::next_u64() & 0x7FFF);
+            match STATE.compare_exchange_weak(
+                cur,
+                seeded.max(cur),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(seen) => cur = seen,
+            }
+        }
+    }
+
+    /// Reserves `n ≥ 1` consecutive state values of the process-wide word;
+    /// returns the first.
+    #[inline]
+    pub(super) fn reserve(now_ms: u64, n: u64) -> u64 {
+        if fork::current() != OWNER.load(Ordering::Relaxed) {
+            after_fork();
+        }
+        reserve_in(&STATE, now_ms, n)
+    }
 
     /// Reserves `n ≥ 1` consecutive values of the state word `state`;
     /// returns the first.
     #[inline]
-    fn reserve(state: &AtomicU64, now_ms: u64, n: u64) -> u64 {
+    pub(crate) fn reserve_in(state: &AtomicU64, now_ms: u64, n: u64) -> u64 {
         let target = now_ms << COUNTER_BITS;
         let mut cur = state.load(Ordering::Relaxed);
         loop {
@@ -604,7 +744,7 @@ pub(crate) mod global {
     /// `out[i] = layout(base + i, randoms[i])`, four UUIDs per step with AVX2
     /// where the CPU has it.
     #[inline]
-    fn lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) {
+    pub(super) fn lay_out(base: u64, randoms: &[u64], out: &mut [Uuid]) {
         let n = out.len().min(randoms.len());
         let done = crate::arch::v7_lay_out(base, &randoms[..n], &mut out[..n]);
         for i in done..n {
@@ -613,83 +753,14 @@ pub(crate) mod global {
     }
 
     #[inline]
-    fn now_ms() -> u64 {
+    pub(crate) fn now_ms() -> u64 {
         (clock::system_now_ns() / 1_000_000).min(crate::MAX_UNIX_TS_MS)
     }
 
-    impl Uuid {
-        /// A v7 UUID for the current time (RFC 9562 §5.7), from the process-wide
-        /// generator.
-        ///
-        /// Guarantees: if one call happens-before another (in any threads), the
-        /// second UUID is greater; no two calls in a process return the same UUID.
-        /// Layout: 48-bit Unix milliseconds, a 16-bit counter (Method 1, seeded
-        /// with 15 random bits at each new millisecond, overflow advancing the
-        /// timestamp), then 58 random bits from [`ThreadRng`](crate::ThreadRng).
-        /// If the system clock steps back, the generator keeps its last
-        /// timestamp and counts on (unbounded tolerance: process-wide
-        /// monotonicity is never given up); the timestamp catches up with the
-        /// clock when the clock passes it again. A forked child continues the
-        /// same counter with freshly seeded random bits, so it never repeats the
-        /// parent's values.
-        ///
-        /// In memory only, always: it takes no lock, reads no environment
-        /// variable and touches no file. State in stable storage, shared with
-        /// other processes, is the explicit [`state`](crate::state) API's.
-        ///
-        /// On `wasm32-unknown-unknown` (feature `js`) the clock is the host's
-        /// `Date.now()`, whole milliseconds, so the counter orders every
-        /// UUID within one; the seed and random bits come from
-        /// `crypto.getRandomValues`.
-        ///
-        /// ```
-        /// use uuidkit::{Uuid, Version};
-        /// let a = Uuid::now_v7();
-        /// let b = Uuid::now_v7();
-        /// assert!(a < b);
-        /// assert_eq!(a.version(), Some(Version::SortRand));
-        /// ```
-        ///
-        /// # References
-        /// RFC 9562 §5.7 and §6.2 (Method 1).
-        #[inline]
-        pub fn now_v7() -> Uuid {
-            next(&STATE)
-        }
-
-        /// Fills `out` with v7 UUIDs from the process-wide generator, reading the
-        /// clock once and updating the shared state once: the batch is increasing,
-        /// and ordered with every other [`Uuid::now_v7`] call as that function
-        /// documents.
-        ///
-        /// ```
-        /// use uuidkit::Uuid;
-        /// let mut batch = [Uuid::NIL; 1000];
-        /// Uuid::fill_v7(&mut batch);
-        /// assert!(batch.windows(2).all(|w| w[0] < w[1]));
-        /// assert!(batch[999] < Uuid::now_v7());
-        /// ```
-        pub fn fill_v7(out: &mut [Uuid]) {
-            fill(&STATE, out);
-        }
-    }
-
-    /// The next UUID of the generator whose state word is `state`.
-    #[inline]
-    pub(crate) fn next(state: &AtomicU64) -> Uuid {
-        let value = reserve(state, now_ms(), 1);
-        layout(value, rng::next_u64())
-    }
-
-    /// Fills `out` from the generator whose state word is `state`: one clock
-    /// reading, one update of the word.
-    pub(crate) fn fill(state: &AtomicU64, out: &mut [Uuid]) {
-        if out.is_empty() {
-            return;
-        }
-        let first = reserve(state, now_ms(), out.len() as u64);
-        // The random bits come in large fills (one thread-local access and
-        // one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
+    /// Lays out `out` from the reserved run of state values starting at
+    /// `first`, with fresh random bits: in large fills (one thread-local
+    /// access and one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
+    pub(crate) fn fill_from(first: u64, out: &mut [Uuid]) {
         const CHUNK: usize = 256;
         let mut randoms = [0u64; CHUNK];
         for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {

@@ -225,7 +225,10 @@ fn clock_steps_back_within_tolerance_keep_increasing() {
 #[test]
 fn clock_steps_back_one_hour_reset_policy() {
     let clock = ManualClock::new(T);
-    let mut g = V7Generator::new(&clock, seeded(11));
+    let mut g = V7Generator::builder()
+        .clock_back(ClockBackPolicy::Reset, 10_000 * MS)
+        .build(&clock, seeded(11))
+        .unwrap();
     let a = g.generate().unwrap();
     clock.step_back(3_600_000 * MS);
     let b = g.generate().unwrap();

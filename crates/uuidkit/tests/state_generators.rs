@@ -111,7 +111,13 @@ fn crash_then_restart_with_clock_5s_back() {
             by: T0_MS + 100 - now_ms
         }
     );
-    assert!(b7.store().status().unwrap().is_safe());
+    let status = b7.store().status().unwrap();
+    assert!(status.is_persisted() && !status.is_safe(), "{status}");
+    assert_eq!(
+        status.reason().map(|e| e.kind()),
+        Some(uuidkit::state::StateErrorKind::AheadOfClock),
+        "the block 5 s ahead of the clock is reported"
+    );
 
     let mut b1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
     let post1: Vec<Uuid> = (0..1000).map(|_| b1.generate().unwrap()).collect();
@@ -164,7 +170,11 @@ fn v1_clock_step_back_within_a_process_goes_through_the_store() {
 #[test]
 fn v7_clock_far_behind_the_block_is_an_error_not_a_step_back() {
     let clock = ManualClock::new(T0);
-    let mut g = V7Generator::new(&clock, ThreadRng).with_store(reserver().lease_v7());
+    let mut g = V7Generator::builder()
+        .clock_back(uuidkit::ClockBackPolicy::Reset, 10_000_000_000)
+        .build(&clock, ThreadRng)
+        .unwrap()
+        .with_store(reserver().lease_v7());
     let before = g.generate().unwrap();
     clock.step_back(20_000_000_000); // beyond the generator's 10 s tolerance; its policy is Reset
     for _ in 0..3 {

@@ -45,7 +45,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// `Uuid::now_v7` and `Uuid::fill_v7` are in memory only: with
 /// `UUIDKIT_STATE` naming a file in an empty directory, they create nothing
 /// there (neither the state file nor the lock file a store would lock), while
-/// the explicit `state::now_v7` does use that path.
+/// the explicit `state::stored_v7` does use that path.
 #[test]
 fn uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock() {
     let name = "uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock";
@@ -70,13 +70,13 @@ fn uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock() {
             "Uuid::now_v7 touched the state directory: {left:?}"
         );
         // The variable was seen: the explicit API uses that path.
-        let (u, _) = state::now_v7().unwrap();
+        let (u, _) = state::stored_v7().unwrap();
         state::release();
         let stored = FileStore::new(&path).load().unwrap().v7.unwrap();
         assert_eq!(
             stored.hwm_ms,
             u.unix_ts_ms().unwrap() + 1,
-            "state::now_v7 wrote {}",
+            "state::stored_v7 wrote {}",
             path.display()
         );
         return;
@@ -89,7 +89,7 @@ fn uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock() {
 }
 
 /// `UUIDKIT_STATE` chooses the default store of the explicit process-wide API:
-/// two processes calling `state::now_v7` without `configure` share the file.
+/// two processes calling `state::stored_v7` without `configure` share the file.
 #[test]
 fn state_now_v7_shares_the_uuidkit_state_file_across_processes() {
     let name = "state_now_v7_shares_the_uuidkit_state_file_across_processes";
@@ -97,7 +97,7 @@ fn state_now_v7_shares_the_uuidkit_state_file_across_processes() {
         // Child: not configured, so the store is the file UUIDKIT_STATE names.
         let mut bytes = Vec::with_capacity(N * 16);
         for _ in 0..N {
-            bytes.extend_from_slice(state::now_v7().unwrap().0.as_bytes());
+            bytes.extend_from_slice(state::stored_v7().unwrap().0.as_bytes());
         }
         state::release();
         fs::write(out, bytes).unwrap();
@@ -144,9 +144,9 @@ fn configured_process_wide_generators_report_status_and_release() {
     fs::create_dir(&dir).unwrap(); // a path given explicitly: its directory must exist
     let path = dir.join("state");
     state::configure(StateConfig::new(&path));
-    let (a, s1) = state::now_v1().unwrap();
-    let (b, s6) = state::now_v6().unwrap();
-    let (c, s7) = state::now_v7().unwrap();
+    let (a, s1) = state::stored_v1().unwrap();
+    let (b, s6) = state::stored_v6().unwrap();
+    let (c, s7) = state::stored_v7().unwrap();
     assert_eq!(a.version().map(|v| v.number()), Some(1));
     assert_eq!(b.version().map(|v| v.number()), Some(6));
     assert_eq!(c.version().map(|v| v.number()), Some(7));
@@ -166,7 +166,7 @@ fn configured_process_wide_generators_report_status_and_release() {
     Uuid::fill_v7(&mut batch);
     assert!(batch.iter().all(|u| *u != c));
     assert_eq!(FileStore::new(&path).load().unwrap(), before);
-    let (d, s) = state::now_v7().unwrap();
+    let (d, s) = state::stored_v7().unwrap();
     assert!(s.is_safe(), "{s}");
     state::release();
     let rec = FileStore::new(&path).load().unwrap();
@@ -182,7 +182,7 @@ fn configured_process_wide_generators_report_status_and_release() {
         "v6 retains the stored node"
     );
     // After a release, the next call reserves anew: the file is good now.
-    let (e, s) = state::now_v7().unwrap();
+    let (e, s) = state::stored_v7().unwrap();
     assert!(e > d && s.is_safe(), "{s}");
     state::release();
     fs::remove_dir_all(&dir).unwrap();

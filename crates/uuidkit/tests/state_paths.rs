@@ -216,8 +216,8 @@ fn uuidkit_state_naming_a_fifo_or_a_device_is_refused() {
     if let Some(odd) = std::env::var_os("UUIDKIT_TEST_ODD_STATE") {
         let odd = PathBuf::from(odd);
         let print = fingerprint(&odd);
-        let (u, status) = state::now_v7().unwrap();
-        let (v, _) = state::now_v7().unwrap();
+        let (u, status) = state::stored_v7().unwrap();
+        let (v, _) = state::stored_v7().unwrap();
         assert!(u < v);
         assert_eq!(
             status.write_error().map(|e| e.kind()),

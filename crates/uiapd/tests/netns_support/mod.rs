@@ -10,23 +10,16 @@ use std::time::{Duration, Instant};
 
 use std::net::{Ipv6Addr, SocketAddrV6};
 
-/// Fast timers for the lifetime tests: a round takes 300 ms, a reclaim 300 ms, no start delay;
-/// renewals start at half the lifetime, and lifetimes of 3 s or more may be renewed.
-pub const FAST_TIMERS: [&str; 10] = [
-    "--claim-period-ms",
-    "100",
-    "--claim-timeout-ms",
-    "100",
-    "--start-jitter-ms",
-    "0",
-    "--renew-at-percent",
-    "50",
-    "--renew-min-lifetime-s",
-    "3",
-];
-
 use socket2::{Domain, Protocol, Socket, Type};
-use uiapd::control::{ClaimView, StatusView};
+use uiap_control::{ClaimView, StatusView};
+
+/// Fast timers for the lifetime tests (a round of 300 ms, renewals at half the lifetime).
+pub const FAST_TIMERS: [&str; 10] = test_support::uiapd::FAST_TIMERS;
+
+/// The `uiap` client (the `uiap-cli` package's), built for this test's profile.
+pub fn uiap_bin() -> PathBuf {
+    test_support::workspace::binary("uiap-cli", "uiap")
+}
 
 /// The default group and ports every daemon of these tests uses.
 pub const GROUP: Ipv6Addr = Ipv6Addr::new(0xff12, 0, 0, 0, 0, 0, 0x8000, 0x7569);
@@ -184,7 +177,7 @@ impl Daemon {
     }
 
     pub fn uiap_command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_uiap"));
+        let mut c = Command::new(uiap_bin());
         c.args(args).arg("--control").arg(&self.control);
         c
     }
@@ -245,7 +238,11 @@ impl Daemon {
         let deadline = Instant::now() + Duration::from_secs(15);
         loop {
             let claims = self.list();
-            if !claims.is_empty() && claims.iter().all(|c| c.state == "held") {
+            if !claims.is_empty()
+                && claims
+                    .iter()
+                    .all(|c| c.state == uiap_control::ClaimState::Held)
+            {
                 return;
             }
             assert!(
@@ -274,6 +271,8 @@ pub struct Net {
 impl Net {
     /// Creates `count` namespaces named `u<pid>x<n><letter>`.
     pub fn new(count: usize) -> Net {
+        // The client is built before any test times it.
+        uiap_bin();
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let pid = std::process::id();
         let names: Vec<String> = (0..count)

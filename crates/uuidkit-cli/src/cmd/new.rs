@@ -31,18 +31,10 @@ const BATCH: usize = 4096;
 /// One thread: a two-thread pipeline (generate | format+write) measured slower
 /// (BENCHMARKS.md), so the code stays simple.
 pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
-    let Some(site_plan) = &plan.site else {
-        let source = Source::new(plan, None)?;
-        return generate(plan, source, super::stdout());
-    };
-    // Held until the end of this function, whichever way it ends: then released.
-    let lease = site::acquire(site_plan)?;
-    let source = Source::new(plan, Some(lease.slot().clone()))?;
-    let out = Output::new(site::Guarded::new(
-        std::io::stdout().lock(),
-        lease.slot().clone(),
-    ));
-    generate(plan, source, out).map_err(site::explain)
+    match &plan.site {
+        None => generate(plan, Source::new(plan, None)?, super::stdout()),
+        Some(site) => site::run(plan, site),
+    }
 }
 
 fn generate<W: Write>(
@@ -67,9 +59,7 @@ fn generate<W: Write>(
             out.flush()?;
             return Err(e);
         }
-        if left == plan.count {
-            source.warn_if_unsafe(plan.state.as_deref());
-        }
+        source.warn_if_unsafe(plan.state.as_deref());
         write_batch(&mut out, batch, plan.format, plan.upper)?;
         left -= k as u64;
         if let Some(p) = &progress {

@@ -288,6 +288,17 @@ pub struct NewArgs {
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
 
+    /// With --state: fail (exit 1) when the state file cannot be locked or written, instead of
+    /// going on with state in this process (fresh random clock sequence and node).
+    #[arg(long, requires = "state")]
+    pub strict: bool,
+
+    /// With --state: how long to wait for another process's lock on FILE, 0 to 60000 ms
+    /// [default: 2000].
+    #[arg(long, value_name = "MS", requires = "state",
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub lock_timeout: Option<u64>,
+
     /// v1/v6/v8: take the node from a site lease: a random node ID claimed through the local
     /// uiapd, unique among the devices of the site, held while the command runs.
     #[arg(long)]

@@ -173,7 +173,7 @@ impl FromStr for DomainArg {
         let did: uiap::space::DomainId = s.parse().map_err(|e| {
             format!("expected a domain ID of four hex quads (ffe:9562:6:4), found '{s}': {e}")
         })?;
-        uiapd::site_node::check_domain(&did)
+        uuidkit_lease::site::check_domain(&did)
             .map_err(|_| format!("expected a left-justified domain ID (J = 0), found '{s}'"))?;
         Ok(DomainArg(did))
     }
@@ -345,7 +345,7 @@ mod tests {
     #[test]
     fn node_domain_and_bits() {
         let d = "FFE:9562:6:4".parse::<DomainArg>().unwrap();
-        assert_eq!(d.0, uiapd::site_node::DEFAULT_NODE_DOMAIN);
+        assert_eq!(d.0, uuidkit_lease::site::DEFAULT_NODE_DOMAIN);
         let e = "ffe:9562:6:84".parse::<DomainArg>().unwrap_err();
         assert_eq!(
             e,

@@ -13,8 +13,8 @@
 use rand_core::Rng;
 
 use super::{
-    ClockBackPolicy, GenError, GenErrorKind, Reading, Reservation, Reserve, RolloverPolicy, Stop,
-    Window,
+    ClockBackPolicy, GenError, GenErrorKind, Owner, Reading, Reservation, Reserve, RolloverPolicy,
+    Stop, Window,
 };
 use crate::{Clock, MAX_UNIX_TS_MS as MAX_MS, V7State};
 
@@ -34,6 +34,9 @@ pub(crate) struct EngineSpec {
     pub rollover: RolloverPolicy,
     pub clock_back: ClockBackPolicy,
     pub tolerance_ns: u64,
+    /// The Unix millisecond the clock's zero stands for (0: the clock reads
+    /// Unix time).
+    pub start_ms: u64,
 }
 
 /// The settings a counter-based builder shares: guard bits and the rollover
@@ -47,11 +50,11 @@ pub(crate) struct CounterOptions {
 }
 
 impl CounterOptions {
-    /// One guard bit, advance on rollover, reset beyond a 10 s step back.
+    /// One guard bit, advance on rollover, an error beyond a 10 s step back.
     pub(crate) const DEFAULT: CounterOptions = CounterOptions {
         guard_bits: 1,
         rollover: RolloverPolicy::AdvanceTimestamp,
-        clock_back: ClockBackPolicy::Reset,
+        clock_back: ClockBackPolicy::Error,
         tolerance_ns: super::DEFAULT_TOLERANCE_NS,
     };
 
@@ -82,6 +85,7 @@ impl CounterOptions {
             rollover: self.rollover,
             clock_back: self.clock_back,
             tolerance_ns: self.tolerance_ns,
+            start_ms: 0,
         })
     }
 }
@@ -135,7 +139,7 @@ impl Engine {
     /// The tick (timestamp at the engine's precision) of `unix_ns`.
     #[inline]
     fn tick_of(&self, unix_ns: u64) -> Result<u64, GenError> {
-        let ms = unix_ns / NS_PER_MS;
+        let ms = (unix_ns / NS_PER_MS).saturating_add(self.spec.start_ms);
         if ms > MAX_MS {
             return Err(GenError::new(GenErrorKind::TimestampOutOfRange, MAX_MS, ms));
         }
@@ -144,10 +148,10 @@ impl Engine {
         Ok((ms << f) | frac)
     }
 
-    /// The start of `tick` in Unix nanoseconds (for error messages).
+    /// The start of `tick` as a clock reading in nanoseconds (for error messages).
     fn ns_of(&self, tick: u64) -> u64 {
         let f = self.spec.frac_bits;
-        let ms = tick >> f;
+        let ms = (tick >> f).saturating_sub(self.spec.start_ms);
         let frac = tick & ((1 << f) - 1);
         ms.saturating_mul(NS_PER_MS)
             .saturating_add((frac * NS_PER_MS) >> f)
@@ -254,6 +258,7 @@ pub(crate) struct EngineCore<S: Reserve<V7State>> {
     engine: Engine,
     store: S,
     window: Window,
+    owner: Owner,
 }
 
 impl<S: Reserve<V7State>> Drop for EngineCore<S> {
@@ -269,6 +274,7 @@ impl<S: Reserve<V7State>> EngineCore<S> {
             engine: Engine::new(spec),
             store,
             window: Window::default(),
+            owner: Owner::here(),
         }
     }
 
@@ -278,6 +284,7 @@ impl<S: Reserve<V7State>> EngineCore<S> {
             engine: self.engine.clone(),
             store,
             window: Window::default(),
+            owner: self.owner,
         }
     }
 
@@ -347,6 +354,9 @@ impl<S: Reserve<V7State>> EngineCore<S> {
         rng: &mut R,
         reading: &mut Reading,
     ) -> Result<u128, GenError> {
+        if self.owner.forked() {
+            self.after_fork();
+        }
         let value = self.propose(clock, rng, reading)?;
         if self.engine.pinned {
             self.engine.unpin(reading.now);
@@ -356,6 +366,22 @@ impl<S: Reserve<V7State>> EngineCore<S> {
             return Ok(value);
         }
         self.admit(clock, rng, reading, value)
+    }
+
+    /// In a forked child: the parent goes on counting from the same value,
+    /// so the child moves on to the next tick with a freshly seeded counter
+    /// (as a new tick would), whatever the rollover policy; the clock
+    /// catches up within one tick. Its UUIDs stay above those its parent
+    /// issued before the fork.
+    #[cold]
+    fn after_fork(&mut self) {
+        self.owner.take_over();
+        if self.engine.started {
+            let c = self.engine.spec.counter_bits;
+            self.engine.last |= mask(c);
+            self.engine.pinned = true;
+        }
+        self.window.close();
     }
 
     /// The engine's next value, waiting for the clock on a `Wait` rollover.
@@ -447,6 +473,7 @@ mod tests {
             rollover: RolloverPolicy::AdvanceTimestamp,
             clock_back: ClockBackPolicy::Reset,
             tolerance_ns: DEFAULT_TOLERANCE_NS,
+            start_ms: 0,
         }
     }
 

@@ -138,6 +138,25 @@ impl GenError {
         }
     }
 
+    /// An error of kind [`GenErrorKind::Store`]: the store could not
+    /// persist the reservation (`why`) and the caller asked for stored state
+    /// or nothing (a strict [`Reserver`](crate::state::Reserver)).
+    #[cold]
+    #[cfg(all(
+        feature = "std",
+        not(all(target_arch = "wasm32", target_os = "unknown"))
+    ))]
+    pub(crate) const fn unavailable(why: &'static str) -> GenError {
+        GenError {
+            kind: GenErrorKind::Store,
+            detail: Detail::Values {
+                what: why,
+                expected: 0,
+                found: 0,
+            },
+        }
+    }
+
     #[cold]
     pub(crate) const fn new(kind: GenErrorKind, expected: u64, found: u64) -> GenError {
         GenError {
@@ -190,6 +209,10 @@ impl fmt::Display for GenError {
             GenErrorKind::InvalidConfig => {
                 write!(f, "invalid generator config: expected {what}, found {x}")
             }
+            GenErrorKind::Store if !what.is_empty() => write!(
+                f,
+                "state unavailable (strict): expected the reservation persisted, found {what}"
+            ),
             GenErrorKind::Store => write!(
                 f,
                 "state store failed: expected success, found error code {x}"

@@ -9,7 +9,10 @@
 
 use rand_core::Rng;
 
-use super::{GenError, GenErrorKind, Reading, Reservation, Reserve, RolloverPolicy, Stop, Window};
+use super::{
+    ClockBackPolicy, GenError, GenErrorKind, Owner, Reading, Reservation, Reserve, RolloverPolicy,
+    Stop, Window,
+};
 use crate::{
     Clock, GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_CLOCK_SEQ as CLOCK_SEQ_MASK,
     MAX_GREGORIAN_TIMESTAMP as MAX_TS60, NodeId, NodeSource, V1State,
@@ -43,11 +46,48 @@ pub(crate) struct Tick {
     clock: u64,
 }
 
+/// How a v1/v6 core handles an overrun and a clock that goes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GregorianPolicy {
+    pub(crate) rollover: RolloverPolicy,
+    pub(crate) clock_back: ClockBackPolicy,
+    /// How far (in 100-ns ticks) the clock may be behind the last timestamp
+    /// while the core holds above it.
+    pub(crate) tolerance: u64,
+}
+
+impl GregorianPolicy {
+    /// v1's rules (RFC 9562 §5.1): wait on an overrun; any step back changes
+    /// the clock sequence and follows the clock (v1 is not time-ordered).
+    pub(crate) const V1: GregorianPolicy = GregorianPolicy {
+        rollover: RolloverPolicy::Wait,
+        clock_back: ClockBackPolicy::Reset,
+        tolerance: 0,
+    };
+
+    /// v6's: as v1, but a step back of up to 10 s is held (the timestamp keeps
+    /// rising above the last one), and a longer one is an error.
+    pub(crate) const V6: GregorianPolicy = GregorianPolicy {
+        clock_back: ClockBackPolicy::Error,
+        tolerance: super::DEFAULT_TOLERANCE_NS / 100,
+        ..GregorianPolicy::V1
+    };
+
+    /// The tolerance given in nanoseconds (`u64::MAX`: unbounded).
+    pub(crate) const fn ticks(tolerance_ns: u64) -> u64 {
+        if tolerance_ns == u64::MAX {
+            u64::MAX
+        } else {
+            tolerance_ns / 100
+        }
+    }
+}
+
 /// The v1/v6 state machine and its store. Dropping it releases the store with
 /// the last state.
 #[derive(Debug)]
 pub(crate) struct GregorianCore<S: Reserve<V1State>> {
-    rollover: RolloverPolicy,
+    policy: GregorianPolicy,
     node: [u8; 6],
     node_given: bool,
     clock_seq: u16,
@@ -56,6 +96,7 @@ pub(crate) struct GregorianCore<S: Reserve<V1State>> {
     started: bool,
     store: S,
     window: Window,
+    owner: Owner,
 }
 
 impl<S: Reserve<V1State>> Drop for GregorianCore<S> {
@@ -69,14 +110,14 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
     /// A core that has issued nothing. `node_given` says whether `node` came
     /// from the caller (a store keeps it) or was drawn at random.
     pub(crate) fn new(
-        rollover: RolloverPolicy,
+        policy: GregorianPolicy,
         node: [u8; 6],
         node_given: bool,
         clock_seq: u16,
         store: S,
     ) -> GregorianCore<S> {
         GregorianCore {
-            rollover,
+            policy,
             node,
             node_given,
             clock_seq: clock_seq & CLOCK_SEQ_MASK,
@@ -85,13 +126,14 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
             started: false,
             store,
             window: Window::default(),
+            owner: Owner::here(),
         }
     }
 
     /// The same state with another store; this one is released.
     pub(crate) fn rebind<S2: Reserve<V1State>>(self, store: S2) -> GregorianCore<S2> {
         GregorianCore {
-            rollover: self.rollover,
+            policy: self.policy,
             node: self.node,
             node_given: self.node_given,
             clock_seq: self.clock_seq,
@@ -100,6 +142,7 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
             started: self.started,
             store,
             window: Window::default(),
+            owner: self.owner,
         }
     }
 
@@ -159,6 +202,33 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
         self.identify(node, true, clock_seq);
     }
 
+    /// Before every UUID: in a forked child, the parent goes on with the
+    /// same clock sequence and node from the same last timestamp, so the
+    /// child moves its clock sequence on by the difference of the two
+    /// process ids (two children of one parent never get the same one, nor
+    /// the parent's) and draws a new node unless the node was given.
+    #[inline(always)]
+    pub(crate) fn claim<R: Rng>(&mut self, rng: &mut R) {
+        if self.owner.forked() {
+            self.after_fork(rng);
+        }
+    }
+
+    #[cold]
+    fn after_fork<R: Rng>(&mut self, rng: &mut R) {
+        let delta = self.owner.take_over();
+        let node = if self.node_given {
+            self.node
+        } else {
+            random_node(rng.next_u64())
+        };
+        let mut clock_seq = self.clock_seq.wrapping_add(delta as u16) & CLOCK_SEQ_MASK;
+        if clock_seq == self.clock_seq {
+            clock_seq = (clock_seq + 1) & CLOCK_SEQ_MASK;
+        }
+        self.identify(node, self.node_given, clock_seq);
+    }
+
     /// The one place the node and clock sequence are set, whether the caller
     /// or a store changes them (apart from the increment a clock step back
     /// commits); the next UUID goes through the store.
@@ -189,19 +259,12 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
             return Ok(same_seq(now));
         }
         if now < self.last_clock {
-            // The clock went back: timestamps up to last_ts may have been used
-            // with this clock sequence, so change it (§5.1 MUST; incremented,
-            // as the MAY allows, so it cannot return to a recent value).
-            return Ok(Tick {
-                ts: now,
-                clock_seq: (self.clock_seq + 1) & CLOCK_SEQ_MASK,
-                clock: now,
-            });
+            return self.behind(now, unix_ns);
         }
         let ts = now.max(self.last_ts + 1);
         let ahead_allowed = (resolution_ns / 100).max(1);
         if ts - now >= ahead_allowed {
-            match self.rollover {
+            match self.policy.rollover {
                 RolloverPolicy::AdvanceTimestamp => {}
                 RolloverPolicy::Wait => return Err(Stop::Wait),
                 RolloverPolicy::Error => return Err(Stop::Err(self.exhausted(unix_ns))),
@@ -215,6 +278,44 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
             )));
         }
         Ok(same_seq(ts))
+    }
+
+    /// The clock reads `now`, earlier than at the last UUID. Within the
+    /// tolerance, hold: the next tick after the last timestamp, same clock
+    /// sequence, the clock reading kept (so order is kept). Beyond it, as
+    /// the policy says: `Reset` changes the clock sequence (§5.1 MUST;
+    /// incremented, as the MAY allows, so it cannot return to a recent
+    /// value) and follows the clock; `Error` reports.
+    #[cold]
+    fn behind(&self, now: u64, unix_ns: u64) -> Result<Tick, Stop> {
+        let tolerance = self.policy.tolerance;
+        if self.last_ts.saturating_sub(now) <= tolerance {
+            let ts = self.last_ts + 1;
+            if ts > MAX_TS60 {
+                return Err(Stop::Err(GenError::new(
+                    GenErrorKind::TimestampOutOfRange,
+                    MAX_TS60,
+                    ts,
+                )));
+            }
+            return Ok(Tick {
+                ts,
+                clock_seq: self.clock_seq,
+                clock: self.last_clock,
+            });
+        }
+        match self.policy.clock_back {
+            ClockBackPolicy::Reset => Ok(Tick {
+                ts: now,
+                clock_seq: (self.clock_seq + 1) & CLOCK_SEQ_MASK,
+                clock: now,
+            }),
+            ClockBackPolicy::Error => Err(Stop::Err(GenError::new(
+                GenErrorKind::ClockBehind,
+                unix_ns_of(self.last_ts).saturating_sub(tolerance.saturating_mul(100)),
+                unix_ns,
+            ))),
+        }
     }
 
     #[cold]
@@ -361,7 +462,8 @@ impl<N: NodeSource> NodeFollow<N> {
         })
     }
 
-    /// Reads the source before a UUID: an error if it holds no node; a new
+    /// Before every UUID: first the core's fork check
+    /// ([`GregorianCore::claim`]), then the source: an error if it holds no node; a new
     /// node (new epoch) goes into `core` with a new clock sequence, so the
     /// old node's sequence is never continued (RFC 9562 §6.3).
     ///
@@ -373,6 +475,7 @@ impl<N: NodeSource> NodeFollow<N> {
         core: &mut GregorianCore<S>,
         rng: &mut R,
     ) -> Result<(), GenError> {
+        core.claim(rng);
         if let Some(source) = &self.source {
             match source.current() {
                 Ok(id) if Some(id.epoch()) == self.epoch => {}

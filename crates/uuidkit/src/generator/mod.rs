@@ -11,7 +11,33 @@ use crate::Uuid;
 
 pub(crate) use engine::{CounterOptions, EngineCore, EngineSpec};
 pub use error::{GenError, GenErrorKind};
-pub(crate) use gregorian::{GregorianCore, NodeFollow, random_clock_seq, random_node};
+pub(crate) use gregorian::{
+    GregorianCore, GregorianPolicy, NodeFollow, random_clock_seq, random_node,
+};
+
+/// The process a generator's state belongs to ([`crate::fork`]); without
+/// `std` there is no fork to see.
+#[cfg(feature = "std")]
+pub(crate) use crate::fork::Owner;
+
+/// Without `std`: never forked.
+#[cfg(not(feature = "std"))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Owner;
+
+#[cfg(not(feature = "std"))]
+impl Owner {
+    pub(crate) fn here() -> Owner {
+        Owner
+    }
+    #[inline(always)]
+    pub(crate) fn forked(&self) -> bool {
+        false
+    }
+    pub(crate) fn take_over(&mut self) -> u32 {
+        0
+    }
+}
 
 /// What a generator does when its counter is used up within one clock tick
 /// (RFC 9562 §6.2: "counter rollovers MUST be handled"). No policy ever wraps the
@@ -39,24 +65,32 @@ pub enum RolloverPolicy {
     Error,
 }
 
-/// What a v7/v8 generator does when the clock reads earlier than the last
-/// timestamp it used by more than its tolerance (default 10 s). Within the
-/// tolerance it always keeps the last timestamp and keeps incrementing, so the
-/// output stays increasing.
+/// What a time-ordered generator (v6, v7, v8) does when the clock reads
+/// earlier than the last timestamp it used by more than its tolerance
+/// (default 10 s). Within the tolerance it always holds: it keeps counting
+/// above the last timestamp, so the output stays increasing. A tolerance of
+/// `u64::MAX` holds whatever the step, as [`Uuid::now_v7`](crate::Uuid::now_v7)
+/// does. The default never goes back silently: beyond the tolerance it is an
+/// error (`docs/generator-design.md`, G3, says why).
+///
+/// v1 UUIDs are not ordered by time, so a v1 generator follows RFC 9562 §5.1
+/// by default: any step back changes the clock sequence ([`Reset`](Self::Reset)
+/// with no tolerance).
 ///
 /// ```
 /// use uuidkit::ClockBackPolicy;
-/// assert_eq!(ClockBackPolicy::default(), ClockBackPolicy::Reset);
+/// assert_eq!(ClockBackPolicy::default(), ClockBackPolicy::Error);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ClockBackPolicy {
     /// Follow the clock: the next UUID uses the clock's (earlier) time, so it is
-    /// smaller than the previous one. Uniqueness then rests on the random bits.
-    #[default]
+    /// smaller than the previous one. Uniqueness then rests on the random bits
+    /// (v7, v8) or on a changed clock sequence (v1, v6).
     Reset,
     /// Return an error of kind [`GenErrorKind::ClockBehind`] and keep the state,
     /// so the generator resumes once the clock has caught up.
+    #[default]
     Error,
 }
 

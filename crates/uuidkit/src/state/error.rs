@@ -68,6 +68,13 @@ pub enum StateErrorKind {
     NoDirectory,
     /// No location for the state file is known (no `UUIDKIT_STATE`, `XDG_STATE_HOME` or `HOME`).
     NoPath,
+    /// The state was read and written, but the stored mark was ahead of the
+    /// clock by more than the tolerance
+    /// ([`BlockPolicy::behind_tolerance`](super::BlockPolicy::behind_tolerance)),
+    /// so the reserved block lies that far in the future (v7), or the clock
+    /// sequence had to change (v1/v6): either the clock was set back or
+    /// something wrote a mark ahead of it.
+    AheadOfClock,
 }
 
 impl StateErrorKind {
@@ -80,7 +87,8 @@ impl StateErrorKind {
     pub fn is_no_state(self) -> bool {
         !matches!(
             self,
-            StateErrorKind::Unwritable
+            StateErrorKind::AheadOfClock
+                | StateErrorKind::Unwritable
                 | StateErrorKind::Unlockable
                 | StateErrorKind::NotRegular
                 | StateErrorKind::NoDirectory
@@ -103,7 +111,7 @@ impl StateErrorKind {
         )
     }
 
-    fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             StateErrorKind::Missing => "no state file",
             StateErrorKind::Empty => "empty state file",
@@ -117,6 +125,7 @@ impl StateErrorKind {
             StateErrorKind::NotRegular => "state file refused, using in-process state",
             StateErrorKind::NoDirectory => "no state directory, using in-process state",
             StateErrorKind::NoPath => "no state file location, using in-process state",
+            StateErrorKind::AheadOfClock => "stored state ahead of the clock",
         }
     }
 }

@@ -6,16 +6,20 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::vec::Vec;
 
 use super::error::{StateError, StateErrorKind};
 use super::format::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
+use super::lock::Locker;
 use super::path;
 use super::{StateStore, Status};
 
 /// The environment variable that overrides the state file location.
 pub const ENV_VAR: &str = "UUIDKIT_STATE";
+
+/// The longest lock timeout a [`FileStore`] takes: a transaction never waits
+/// longer than this for another process's lock.
+pub const MAX_LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Generator state in a file (RFC 9562 §6.3), shared by every process that uses
 /// the same path.
@@ -65,9 +69,7 @@ pub struct FileStore {
     /// Create missing directories: only for the default location.
     create_dirs: bool,
     lock_timeout: Duration,
-    /// The last lock attempt timed out: the next one does not wait, so a
-    /// lock held elsewhere costs one wait per run, not one per transaction.
-    contended: AtomicBool,
+    locker: Locker,
     memory: Mutex<Memory>,
 }
 
@@ -91,7 +93,7 @@ impl FileStore {
             path: Some(path.into()),
             create_dirs: false,
             lock_timeout: Duration::from_secs(2),
-            contended: AtomicBool::new(false),
+            locker: Locker::default(),
             memory: Mutex::default(),
         }
     }
@@ -126,10 +128,13 @@ impl FileStore {
     }
 
     /// Sets how long a transaction waits for another process's lock before it
-    /// falls back to in-process state (default 2 s). After a wait that timed
-    /// out, the next transaction tries the lock once without waiting (and
-    /// falls back at once if it is still taken), until a lock succeeds: a lock
-    /// held elsewhere costs one wait, not one per block.
+    /// falls back to in-process state, or fails under a strict
+    /// [`Reserver`](super::Reserver) (default 2 s, at most
+    /// [`MAX_LOCK_TIMEOUT`]: a longer one is taken as that). The wait blocks
+    /// in the kernel, which wakes a waiter as soon as the lock is free. After
+    /// a wait that timed out, the request stays queued and later transactions
+    /// wait at most 10 ms for it, until a lock succeeds: a lock held
+    /// elsewhere costs one wait, not one per block.
     ///
     /// ```
     /// use core::time::Duration;
@@ -137,7 +142,7 @@ impl FileStore {
     /// assert!(format!("{store:?}").contains("lock_timeout: 50ms"));
     /// ```
     pub fn with_lock_timeout(mut self, timeout: Duration) -> FileStore {
-        self.lock_timeout = timeout;
+        self.lock_timeout = timeout.min(MAX_LOCK_TIMEOUT);
         self
     }
 
@@ -253,16 +258,9 @@ impl FileStore {
                 }));
             }
         }
-        let timeout = if self.contended.load(Ordering::Relaxed) {
-            Duration::ZERO
-        } else {
-            self.lock_timeout
-        };
-        let locked = flock_exclusive(&file, timeout);
-        self.contended.store(locked.is_err(), Ordering::Relaxed);
-        locked
-            .map_err(|e| StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e))?;
-        Ok(file)
+        self.locker
+            .lock(file, self.lock_timeout)
+            .map_err(|e| StateError::io(StateErrorKind::Unlockable, &lock_desc(&lock_path), &e))
     }
 }
 
@@ -293,10 +291,7 @@ impl StateStore for FileStore {
                 record: Some(record),
                 dirty: true,
             };
-            return Status {
-                read,
-                write: Some(no_path()),
-            };
+            return Status::new(read, Some(no_path()));
         };
         let path = &match self.target(path) {
             Ok(t) => t,
@@ -308,10 +303,7 @@ impl StateStore for FileStore {
                     record: Some(record),
                     dirty: true,
                 };
-                return Status {
-                    read: None,
-                    write: Some(e),
-                };
+                return Status::new(None, Some(e));
             }
         };
         let lock = match self.lock(path) {
@@ -325,10 +317,7 @@ impl StateStore for FileStore {
                     record: Some(record),
                     dirty: true,
                 };
-                return Status {
-                    read,
-                    write: Some(e),
-                };
+                return Status::new(read, Some(e));
             }
         };
         let (input, read) = merge_input(read_state(path), &mem);
@@ -339,7 +328,7 @@ impl StateStore for FileStore {
             dirty: write.is_some(),
         };
         drop(lock); // closing the descriptor releases the flock
-        Status { read, write }
+        Status::new(read, write)
     }
 }
 
@@ -459,37 +448,6 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
         })?;
     }
     Ok(())
-}
-
-#[cfg(unix)]
-fn flock_exclusive(file: &File, timeout: Duration) -> io::Result<()> {
-    use std::os::unix::io::AsRawFd;
-    let start = std::time::Instant::now();
-    let mut pause = Duration::from_micros(200);
-    loop {
-        // SAFETY: flock on a descriptor we own; no memory is passed.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        match err.raw_os_error() {
-            Some(libc::EINTR) => continue,
-            Some(libc::EWOULDBLOCK) if start.elapsed() < timeout => {
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(20));
-            }
-            _ => return Err(err),
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn flock_exclusive(_file: &File, _timeout: Duration) -> io::Result<()> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "file locking needs a Unix system",
-    ))
 }
 
 #[cfg(unix)]

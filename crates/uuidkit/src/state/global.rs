@@ -1,5 +1,6 @@
 //! Process-wide generators bound to one configured store.
 
+use core::time::Duration;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -21,6 +22,8 @@ use crate::{
 pub struct StateConfig {
     path: Option<PathBuf>,
     policy: BlockPolicy,
+    lock_timeout: Option<Duration>,
+    strict: bool,
 }
 
 impl StateConfig {
@@ -34,6 +37,8 @@ impl StateConfig {
         StateConfig {
             path: Some(path.into()),
             policy: BlockPolicy::default(),
+            lock_timeout: None,
+            strict: false,
         }
     }
 
@@ -48,6 +53,8 @@ impl StateConfig {
         StateConfig {
             path: FileStore::default_path(),
             policy: BlockPolicy::default(),
+            lock_timeout: None,
+            strict: false,
         }
     }
 
@@ -65,6 +72,31 @@ impl StateConfig {
         self
     }
 
+    /// How long a reservation waits for another process's lock (see
+    /// [`FileStore::with_lock_timeout`]; default 2 s).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").lock_timeout(Duration::from_millis(100));
+    /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
+    /// ```
+    pub fn lock_timeout(mut self, timeout: Duration) -> StateConfig {
+        self.lock_timeout = Some(timeout);
+        self
+    }
+
+    /// Strict mode (see [`Reserver::strict`]): the process-wide generators
+    /// return an error rather than fall back to in-process state.
+    ///
+    /// ```
+    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").strict(true);
+    /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
+    /// ```
+    pub fn strict(mut self, strict: bool) -> StateConfig {
+        self.strict = strict;
+        self
+    }
+
     /// The state file's path, if known.
     ///
     /// ```
@@ -75,11 +107,15 @@ impl StateConfig {
     }
 
     fn reserver(&self) -> Reserver {
-        let store: Arc<dyn StateStore> = match &self.path {
-            Some(p) => Arc::new(FileStore::new(p.clone())),
-            None => Arc::new(FileStore::from_env()),
+        let mut store = match &self.path {
+            Some(p) => FileStore::new(p.clone()),
+            None => FileStore::from_env(),
         };
-        Reserver::shared(store, self.policy)
+        if let Some(t) = self.lock_timeout {
+            store = store.with_lock_timeout(t);
+        }
+        let store: Arc<dyn StateStore> = Arc::new(store);
+        Reserver::shared(store, self.policy).strict(self.strict)
     }
 }
 
@@ -93,17 +129,17 @@ struct Global {
 
 static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
 
-/// Configures the process-wide stored generators ([`now_v1`], [`now_v6`],
-/// [`now_v7`]). Generators already running give back the unused tails of their
+/// Configures the process-wide stored generators ([`stored_v1`], [`stored_v6`],
+/// [`stored_v7`]). Generators already running give back the unused tails of their
 /// blocks and start over with the new store. Without it they use
 /// [`StateConfig::from_env`].
 ///
 /// ```rust,standalone_crate
-/// use uuidkit::state::{configure, now_v7, FileStore, StateConfig};
+/// use uuidkit::state::{configure, stored_v7, FileStore, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-configure-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// configure(StateConfig::new(dir.join("state")));
-/// let (u, _status) = now_v7()?;
+/// let (u, _status) = stored_v7()?;
 /// let stored = FileStore::new(dir.join("state")).load().unwrap();
 /// assert!(stored.v7.unwrap().hwm_ms > u.unix_ts_ms().unwrap()); // the file covers it
 /// # uuidkit::state::release();
@@ -129,11 +165,11 @@ pub fn configure(config: StateConfig) {
 /// next `now_*` call reserves anew.
 ///
 /// ```rust,standalone_crate
-/// use uuidkit::state::{configure, now_v7, release, FileStore, StateConfig};
+/// use uuidkit::state::{configure, stored_v7, release, FileStore, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-release-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// configure(StateConfig::new(dir.join("state")));
-/// let (u, _) = now_v7()?;
+/// let (u, _) = stored_v7()?;
 /// let mark = || FileStore::new(dir.join("state")).load().unwrap().v7.unwrap().hwm_ms;
 /// assert!(mark() > u.unix_ts_ms().unwrap() + 1); // the whole block is reserved
 /// release();
@@ -176,7 +212,9 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 /// ([`configure`]; by default [`StateConfig::from_env`]), with the status of
 /// its block's reservation. Monotonic within the process (one generator behind
 /// a lock, with unbounded clock-back tolerance) and unique across every
-/// process sharing the store.
+/// process sharing the store. Named apart from
+/// [`Uuid::now_v7`](crate::Uuid::now_v7), which is in memory only and cannot
+/// fail: this one uses the file, may fail, and returns a status.
 ///
 /// # Errors
 /// As [`V7Generator`]'s with a [`V7Lease`].
@@ -185,15 +223,15 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
-/// let (a, _) = uuidkit::state::now_v7()?;
-/// let (b, status) = uuidkit::state::now_v7()?;
+/// let (a, _) = uuidkit::state::stored_v7()?;
+/// let (b, status) = uuidkit::state::stored_v7()?;
 /// assert!(a < b);
 /// assert!(status.is_persisted(), "{status}"); // the block is in the file
 /// # uuidkit::state::release();
 /// # let _ = std::fs::remove_dir_all(&dir);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
-pub fn now_v7() -> Result<(Uuid, Status), GenError> {
+pub fn stored_v7() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let generator = started(&mut g.v7, || {
             // Process-wide monotonicity is never given up: unbounded clock-back tolerance.
@@ -211,7 +249,7 @@ pub fn now_v7() -> Result<(Uuid, Status), GenError> {
 }
 
 /// A v1 UUID from the process-wide generator bound to the configured store,
-/// with its status; see [`now_v7`].
+/// with its status; see [`stored_v7`].
 ///
 /// # Errors
 /// As [`V1Generator`]'s with a [`GregorianLease`].
@@ -220,13 +258,13 @@ pub fn now_v7() -> Result<(Uuid, Status), GenError> {
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
-/// let (u, _) = uuidkit::state::now_v1()?;
+/// let (u, _) = uuidkit::state::stored_v1()?;
 /// assert_eq!(u.version(), Some(uuidkit::Version::Mac));
 /// # uuidkit::state::release();
 /// # let _ = std::fs::remove_dir_all(&dir);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
-pub fn now_v1() -> Result<(Uuid, Status), GenError> {
+pub fn stored_v1() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let generator = started(&mut g.v1, || {
             Ok(V1Generator::new(CoarseClock::new(), ThreadRng).with_store(g.reserver.lease_v1()))
@@ -241,7 +279,7 @@ pub fn now_v1() -> Result<(Uuid, Status), GenError> {
 
 /// A v6 UUID from the process-wide generator bound to the configured store
 /// (retaining the stored clock sequence and node), with its status; see
-/// [`now_v7`].
+/// [`stored_v7`].
 ///
 /// # Errors
 /// As [`V6Generator`]'s with a [`GregorianLease`].
@@ -250,17 +288,19 @@ pub fn now_v1() -> Result<(Uuid, Status), GenError> {
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
-/// let (u, _) = uuidkit::state::now_v6()?;
+/// let (u, _) = uuidkit::state::stored_v6()?;
 /// assert_eq!(u.version(), Some(uuidkit::Version::SortMac));
 /// # uuidkit::state::release();
 /// # let _ = std::fs::remove_dir_all(&dir);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
-pub fn now_v6() -> Result<(Uuid, Status), GenError> {
+pub fn stored_v6() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let generator = started(&mut g.v6, || {
+            // As stored_v7: process-wide order is never given up.
             let v6 = V6Generator::builder()
                 .retain()
+                .clock_back(ClockBackPolicy::Reset, u64::MAX)
                 .build(CoarseClock::new(), ThreadRng)?;
             Ok(v6.with_store(g.reserver.lease_v6()))
         })?;

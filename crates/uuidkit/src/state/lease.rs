@@ -148,8 +148,17 @@ impl Reserve<V1State> for GregorianLease {
         let (b, status) = self
             .reserver
             .reserve_gregorian(self.which, needed, node, fresh);
-        self.current = Some(b);
+        let refused = self.reserver.refuse(&status);
+        self.current = Some(b).filter(|_| refused.is_ok());
         self.status = Some(status);
+        refused?;
+        if b.start >= b.end {
+            // The mark is at the end of the 60-bit field: nothing is left.
+            return Err(GenError::timestamp_out_of_range(
+                crate::MAX_GREGORIAN_TIMESTAMP,
+                b.start,
+            ));
+        }
         if Self::fits(&b, state, needed) {
             return Ok(Reservation::Until(b.end));
         }
@@ -276,8 +285,17 @@ impl Reserve<V7State> for V7Lease {
             }
         }
         let (b, status) = self.reserver.reserve_v7(needed);
-        self.current = Some(b);
+        let refused = self.reserver.refuse(&status);
+        self.current = Some(b).filter(|_| refused.is_ok());
         self.status = Some(status);
+        refused?;
+        if b.start_ms >= b.end_ms {
+            // The mark is at the end of the 48-bit field: nothing is left.
+            return Err(GenError::timestamp_out_of_range(
+                crate::MAX_UNIX_TS_MS,
+                b.start_ms,
+            ));
+        }
         if b.start_ms <= needed && needed < b.end_ms {
             return Ok(Reservation::Until(b.end_ms));
         }

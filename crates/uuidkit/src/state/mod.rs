@@ -52,7 +52,7 @@
 //!
 //! # Process-wide generators
 //!
-//! [`now_v1`], [`now_v6`] and [`now_v7`] use process-wide generators bound to
+//! [`stored_v1`], [`stored_v6`] and [`stored_v7`] use process-wide generators bound to
 //! the store set by [`configure`] (by default the file at
 //! [`FileStore::default_path`]), and return the status with each UUID. Call
 //! [`release`] before exiting to give back the unused tails of their blocks.
@@ -100,19 +100,22 @@ mod file;
 mod format;
 mod global;
 mod lease;
+mod lock;
 mod path;
 mod reserve;
+mod status;
 
 use core::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub use error::{StateError, StateErrorKind};
-pub use file::{ENV_VAR, FileStore};
+pub use file::{ENV_VAR, FileStore, MAX_LOCK_TIMEOUT};
 pub use format::{EARLIER_NODES, GregorianMark, HEADER, StateRecord, V7Mark};
-pub use global::{StateConfig, configure, now_v1, now_v6, now_v7, release};
+pub use global::{StateConfig, configure, release, stored_v1, stored_v6, stored_v7};
 pub use lease::{GregorianLease, V7Lease};
 pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
+pub use status::Status;
 
 /// Stable storage for generator state (RFC 9562 §6.3).
 ///
@@ -133,95 +136,6 @@ pub trait StateStore: Send + Sync + fmt::Debug {
     /// stores the record `update` returns. Never fails: problems are reported
     /// in the returned [`Status`].
     fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status;
-}
-
-/// The outcome of a [`StateStore::transact`]: whether the state was read and
-/// written back safely, and if not, why (cf. libuuid's `uuid_generate_time_safe`).
-///
-/// ```
-/// use uuidkit::state::{MemoryStore, StateErrorKind, StateRecord, StateStore};
-/// let store = MemoryStore::new();
-/// let status = store.transact(&mut |_| StateRecord::default());
-/// assert!(!status.is_safe());
-/// assert_eq!(status.reason().map(|e| e.kind()), Some(StateErrorKind::Missing));
-/// assert!(store.transact(&mut |old| *old.unwrap()).is_safe());
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Status {
-    read: Option<StateError>,
-    write: Option<StateError>,
-}
-
-impl Status {
-    /// Read and written back without trouble.
-    ///
-    /// ```
-    /// assert!(uuidkit::state::Status::SAFE.is_safe());
-    /// ```
-    pub const SAFE: Status = Status {
-        read: None,
-        write: None,
-    };
-
-    /// True if the stored state was read and the new state was persisted: no
-    /// other process sharing the store can issue what this reservation covers,
-    /// and a restart cannot either.
-    ///
-    /// ```
-    /// assert!(uuidkit::state::Status::SAFE.is_safe());
-    /// ```
-    pub fn is_safe(&self) -> bool {
-        self.read.is_none() && self.write.is_none()
-    }
-
-    /// True if the new state reached the store (a bad file was repaired, or a
-    /// good one updated).
-    ///
-    /// ```
-    /// assert!(uuidkit::state::Status::SAFE.is_persisted());
-    /// ```
-    pub fn is_persisted(&self) -> bool {
-        self.write.is_none()
-    }
-
-    /// Why the stored state could not be used ("no state"), if so.
-    ///
-    /// ```
-    /// assert!(uuidkit::state::Status::SAFE.read_error().is_none());
-    /// ```
-    pub fn read_error(&self) -> Option<&StateError> {
-        self.read.as_ref()
-    }
-
-    /// Why the new state could not be persisted (in-process fallback), if so.
-    ///
-    /// ```
-    /// assert!(uuidkit::state::Status::SAFE.write_error().is_none());
-    /// ```
-    pub fn write_error(&self) -> Option<&StateError> {
-        self.write.as_ref()
-    }
-
-    /// The main reason the status is unsafe: the write error (in-process
-    /// fallback) if any, else the read error.
-    ///
-    /// ```
-    /// assert!(uuidkit::state::Status::SAFE.reason().is_none());
-    /// ```
-    pub fn reason(&self) -> Option<&StateError> {
-        self.write.as_ref().or(self.read.as_ref())
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.read, &self.write) {
-            (None, None) => f.write_str("safe"),
-            (Some(r), None) => write!(f, "unsafe: {r} (state rewritten)"),
-            (None, Some(w)) => write!(f, "unsafe: {w}"),
-            (Some(r), Some(w)) => write!(f, "unsafe: {w}; {r}"),
-        }
-    }
 }
 
 /// A [`StateStore`] in this process's memory: for tests, and for generators that
@@ -284,7 +198,7 @@ impl StateStore for MemoryStore {
             )),
         };
         *rec = Some(update(rec.as_ref()));
-        Status { read, write: None }
+        Status::new(read, None)
     }
 }
 
@@ -307,6 +221,8 @@ pub struct Reserver {
     last_status: Arc<Mutex<Option<Status>>>,
     /// The `by` of the first [`BlockOrigin::ClockBehind`] reservation (0: none).
     behind: Arc<AtomicU64>,
+    /// State unavailable is an error, not a fallback.
+    strict: bool,
 }
 
 /// Which v1/v6 record of a [`StateRecord`].
@@ -317,6 +233,13 @@ pub(crate) enum Gregorian {
 }
 
 impl Gregorian {
+    fn name(self) -> &'static str {
+        match self {
+            Gregorian::V1 => "v1",
+            Gregorian::V6 => "v6",
+        }
+    }
+
     /// The version's current mark and the marks of its earlier nodes.
     fn slots(
         self,
@@ -388,12 +311,56 @@ impl Reserver {
     /// let (y, _) = b.reserve_v7(100);
     /// assert_eq!(y.start_ms, x.end_ms);
     /// ```
+    /// The policy is clamped to [`BlockPolicy::MAX_BLOCK`] and
+    /// [`BlockPolicy::MAX_BEHIND_TOLERANCE`].
     pub fn shared(store: Arc<dyn StateStore>, policy: BlockPolicy) -> Reserver {
         Reserver {
             store,
-            policy,
+            policy: policy.clamped(),
             last_status: Arc::default(),
             behind: Arc::default(),
+            strict: false,
+        }
+    }
+
+    /// Strict mode: when a reservation cannot be persisted (the lock was not
+    /// taken within the store's timeout, the file cannot be written, no
+    /// location is known), the generator returns an error of kind
+    /// [`GenErrorKind::Store`](crate::GenErrorKind::Store) and issues nothing,
+    /// instead of falling back to state in this process
+    /// ([`BlockOrigin::Fallback`]). For callers that need the cross-process
+    /// guarantee or nothing; the lease's status says what went wrong.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, FileStore, Reserver};
+    /// use uuidkit::{GenErrorKind, Generator, SystemClock, ThreadRng, V7Generator};
+    /// let r = Reserver::new(FileStore::new("/nonexistent-dir/state"), BlockPolicy::default()).strict(true);
+    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// let err = g.generate().unwrap_err();
+    /// assert_eq!(err.kind(), GenErrorKind::Store);
+    /// assert!(err.to_string().contains("no state directory"), "{err}");
+    /// ```
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Reserver {
+        self.strict = strict;
+        self
+    }
+
+    /// Whether the reserver is strict ([`strict`](Self::strict)).
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// assert!(!Reserver::new(MemoryStore::new(), BlockPolicy::default()).is_strict());
+    /// ```
+    pub fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// The error a strict reserver's lease returns for `status`, if any.
+    pub(crate) fn refuse(&self, status: &Status) -> Result<(), crate::GenError> {
+        match &status.write {
+            Some(e) if self.strict => Err(crate::GenError::unavailable(e.kind().describe())),
+            _ => Ok(()),
         }
     }
 
@@ -541,9 +508,45 @@ impl Reserver {
             rec
         });
         // `transact` calls the closure exactly once.
-        let block = out.unwrap_or_else(|| self.policy.reserve_gregorian(None, now, node, fresh));
+        let mut block =
+            out.unwrap_or_else(|| self.policy.reserve_gregorian(None, now, node, fresh));
+        if !status.is_persisted() {
+            // Others may reserve this range with the stored clock sequence
+            // and node: never use them (RFC 9562 §6.3, state unavailable).
+            block = GregorianBlock {
+                origin: BlockOrigin::Fallback,
+                ..self.policy.reserve_gregorian(None, now, node, fresh)
+            };
+        }
+        let status = self.with_ahead(status, block.origin, |by| {
+            let tolerance = self.policy.behind_tolerance.as_nanos();
+            std::format!(
+                "expected the stored {} mark at most {tolerance} ns ahead of the clock, found it \
+                 {} ns ahead; the clock sequence changed",
+                which.name(),
+                u128::from(by) * 100
+            )
+        });
         self.record(&status, block.origin);
         (block, status)
+    }
+
+    /// `status`, noting a block whose origin says the stored mark was ahead
+    /// of the clock (by `by`, in the version's unit), in `message(by)`.
+    fn with_ahead(
+        &self,
+        mut status: Status,
+        origin: BlockOrigin,
+        message: impl FnOnce(u64) -> std::string::String,
+    ) -> Status {
+        if let BlockOrigin::ClockBehind { by } = origin {
+            status.ahead = Some(StateError::new(
+                StateErrorKind::AheadOfClock,
+                None,
+                message(by),
+            ));
+        }
+        status
     }
 
     /// Reserves a v1 block at `now` (60-bit Gregorian timestamp) through one
@@ -602,7 +605,18 @@ impl Reserver {
             out = Some(b);
             rec
         });
-        let block = out.unwrap_or_else(|| self.policy.reserve_v7(None, now_ms));
+        let mut block = out.unwrap_or_else(|| self.policy.reserve_v7(None, now_ms));
+        if !status.is_persisted() && !matches!(block.origin, BlockOrigin::ClockBehind { .. }) {
+            block.origin = BlockOrigin::Fallback;
+        }
+        let status = self.with_ahead(status, block.origin, |by| {
+            std::format!(
+                "expected the stored v7 mark at most {} ms ahead of the clock, found it {by} ms \
+                 ahead; UUIDs are timestamped from {} on",
+                self.policy.behind_tolerance.as_millis(),
+                format::fmt_ms(block.start_ms)
+            )
+        });
         self.record(&status, block.origin);
         (block, status)
     }

@@ -70,6 +70,14 @@ pub enum BlockOrigin {
     /// drawn afresh (RFC 9562 §6.3); the block starts as for `Continued` (or at
     /// the clock if the clock is behind).
     NodeChanged,
+    /// The store could not persist the reservation (in-process fallback:
+    /// the lock was not taken in time, or the file could not be written), so
+    /// other processes may reserve the same range. v1/v6: the block has a
+    /// fresh random clock sequence, and a fresh random node unless the
+    /// generator was given one, never the stored ones (RFC 9562 §6.3: state
+    /// unavailable). v7: the block starts at the later of the clock and the
+    /// marks known to this process; uniqueness rests on the random bits.
+    Fallback,
 }
 
 /// Fresh random values for a v1/v6 reservation: used only when nothing usable is
@@ -159,6 +167,56 @@ impl V7Block {
 }
 
 impl BlockPolicy {
+    /// The longest block: a crash leaves the stored mark at most this far
+    /// ahead of what was issued.
+    pub const MAX_BLOCK: Duration = Duration::from_secs(10);
+
+    /// The longest behind-tolerance.
+    pub const MAX_BEHIND_TOLERANCE: Duration = Duration::from_secs(3_600);
+
+    /// The policy if both durations are within their bounds (a block of at
+    /// least 1 ms and at most [`MAX_BLOCK`](Self::MAX_BLOCK), a tolerance of
+    /// at most [`MAX_BEHIND_TOLERANCE`](Self::MAX_BEHIND_TOLERANCE)).
+    /// [`Reserver`](super::Reserver) takes any policy but clamps it to these
+    /// bounds; bindings that take the durations from users check them here.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig)
+    /// naming the field, its range and the value found (in milliseconds).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use uuidkit::state::BlockPolicy;
+    /// let p = BlockPolicy { block: Duration::from_secs(3_600), ..BlockPolicy::default() };
+    /// let err = p.checked().unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid generator config: expected block in 1..=10000 ms, found 3600000");
+    /// assert!(BlockPolicy::default().checked().is_ok());
+    /// ```
+    pub fn checked(self) -> Result<BlockPolicy, crate::GenError> {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        if self.block < Duration::from_millis(1) || self.block > Self::MAX_BLOCK {
+            return Err(crate::GenError::config(
+                "block in 1..=10000 ms",
+                ms(self.block),
+            ));
+        }
+        if self.behind_tolerance > Self::MAX_BEHIND_TOLERANCE {
+            return Err(crate::GenError::config(
+                "behind tolerance in 0..=3600000 ms",
+                ms(self.behind_tolerance),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The policy with both durations clamped to their bounds.
+    pub(crate) fn clamped(self) -> BlockPolicy {
+        BlockPolicy {
+            block: self.block.min(Self::MAX_BLOCK),
+            behind_tolerance: self.behind_tolerance.min(Self::MAX_BEHIND_TOLERANCE),
+        }
+    }
+
     /// Block length in 100-ns ticks (at least 1).
     fn ticks(d: Duration) -> u64 {
         u64::try_from(d.as_nanos() / 100).unwrap_or(u64::MAX).max(1)

@@ -19,8 +19,9 @@ use uuidkit::ThreadRng;
 #[cfg(debug_assertions)]
 pub const TEST_SEED_VAR: &str = "UUIDKIT_TEST_SEED";
 
-/// The environment variable of the site lease's test-only seed hook (debug builds).
-#[cfg(debug_assertions)]
+/// The environment variable of the site lease's test-only seed hook (debug builds; the lease is
+/// Unix-only).
+#[cfg(all(debug_assertions, unix))]
 pub const TEST_LEASE_SEED_VAR: &str = "UUIDKIT_TEST_LEASE_SEED";
 
 /// The randomness a generator of this run uses.
@@ -45,6 +46,7 @@ impl GenRng {
 
     /// The site lease's draws: as [`for_generator`](Self::for_generator), with
     /// [`TEST_LEASE_SEED_VAR`].
+    #[cfg(unix)]
     pub fn for_lease() -> GenRng {
         #[cfg(debug_assertions)]
         return GenRng::from_env(TEST_LEASE_SEED_VAR);

@@ -10,28 +10,62 @@
 //! for room with the slot in view, and writes at most what the pipe takes at once). So nothing
 //! reaches stdout after the loss was signalled, except a write that had already started — at
 //! most one pipe buffer's worth of UUIDs made before the loss.
+//!
+//! The lease talks to uiapd over a Unix socket: elsewhere `--site-node` fails with the reason.
 
+#[cfg(unix)]
 use std::io::{self, Write};
+#[cfg(unix)]
 use std::os::fd::{AsRawFd, RawFd};
+#[cfg(unix)]
 use std::sync::Arc;
+#[cfg(unix)]
 use std::time::Duration;
 
-use uiapd::site_node::{LeaseConfig, SiteLease};
-use uuidkit::{NodeLost, NodeSlot, NodeSource};
+use uuidkit::NodeLost;
+#[cfg(unix)]
+use uuidkit::{NodeSlot, NodeSource};
+#[cfg(unix)]
+use uuidkit_lease::site::{LeaseConfig, SiteLease};
 
-use crate::error::Error;
-use crate::flags::SitePlan;
+use crate::error::{Error, Outcome};
+use crate::flags::{NewPlan, SitePlan};
+#[cfg(unix)]
+use crate::output::Output;
+
+/// Runs `new` with the node of a site lease, held from before the first UUID to the end of the
+/// run, whichever way it ends: then released.
+#[cfg(unix)]
+pub fn run(plan: &NewPlan, site: &SitePlan) -> Result<Outcome, Error> {
+    let lease = acquire(site)?;
+    let source = super::Source::new(plan, Some(lease.slot().clone()))?;
+    let out = Output::new(Guarded::new(std::io::stdout().lock(), lease.slot().clone()));
+    super::generate(plan, source, out).map_err(explain)
+}
+
+/// `--site-node` where there are no Unix sockets to reach uiapd through.
+#[cfg(not(unix))]
+pub fn run(_plan: &NewPlan, _site: &SitePlan) -> Result<Outcome, Error> {
+    Err(Error::Failed(
+        "--site-node: the site lease reaches uiapd over a Unix socket, which this system does \
+         not have"
+            .into(),
+    ))
+}
 
 /// The most bytes one write hands the kernel: what a pipe with room for a write takes at once
 /// (`PIPE_BUF`), so a write that found room never blocks. Each write also ends at a line end,
 /// so a refused write never leaves half a UUID behind.
+#[cfg(unix)]
 const MAX_WRITE: usize = 4096;
 
 /// How often a wait for room in the pipe looks at the slot.
+#[cfg(unix)]
 const WAIT_TICK: Duration = Duration::from_millis(20);
 
 /// Claims the node for `plan` through the local uiapd.
-pub fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
+#[cfg(unix)]
+fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
     let config = LeaseConfig {
         domain: plan.domain,
         ..LeaseConfig::new(plan.control.clone(), plan.bits)
@@ -56,7 +90,8 @@ pub fn lost_error(lost: &NodeLost) -> Error {
 }
 
 /// Turns a write refused by [`Guarded`] into the lost-node error; other errors pass.
-pub fn explain(e: Error) -> Error {
+#[cfg(unix)]
+fn explain(e: Error) -> Error {
     match &e {
         Error::Io(io) => match io.get_ref().and_then(|r| r.downcast_ref::<NodeLost>()) {
             Some(lost) => lost_error(lost),
@@ -67,6 +102,7 @@ pub fn explain(e: Error) -> Error {
 }
 
 /// A writer that checks the lease's slot before every write (see the module docs).
+#[cfg(unix)]
 pub struct Guarded<W> {
     inner: W,
     slot: Arc<NodeSlot>,
@@ -74,6 +110,7 @@ pub struct Guarded<W> {
     fd: Option<RawFd>,
 }
 
+#[cfg(unix)]
 impl<W: Write + AsRawFd> Guarded<W> {
     /// Wraps `inner`, which writes to the descriptor it exposes.
     pub fn new(inner: W, slot: Arc<NodeSlot>) -> Guarded<W> {
@@ -91,6 +128,7 @@ impl<W: Write + AsRawFd> Guarded<W> {
     }
 }
 
+#[cfg(unix)]
 impl<W> Guarded<W> {
     fn check(&self) -> io::Result<()> {
         self.slot.current().map(drop).map_err(io::Error::other)
@@ -123,6 +161,7 @@ impl<W> Guarded<W> {
     }
 }
 
+#[cfg(unix)]
 impl<W: Write> Write for Guarded<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.wait_for_room()?;
@@ -140,7 +179,7 @@ impl<W: Write> Write for Guarded<W> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::io::Read;

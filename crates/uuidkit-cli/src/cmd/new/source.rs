@@ -4,12 +4,13 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS, ManualClock,
-    NodeSlot, SystemClock, ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator,
-    V7Generator, V7Method, V8Distributed, V8TimeGenerator,
+    CoarseClock, GenError, Generator, MAX_GREGORIAN_TIMESTAMP, ManualClock, NodeSlot, SystemClock,
+    ThreadRng, Uuid, V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method,
+    V8Distributed, V8TimeGenerator,
 };
 
 use super::rng::GenRng;
@@ -24,6 +25,8 @@ pub struct Source {
     /// The state file's reserver, for generators that use one.
     reserver: Option<Reserver>,
     kind: Kind,
+    /// Warnings already printed (each is printed once per run).
+    warned: std::cell::RefCell<Vec<String>>,
 }
 
 /// The same UUID every time: nil, max, name-based.
@@ -128,30 +131,6 @@ fn method(method: Option<MethodArg>) -> V7Method {
     }
 }
 
-/// v7 at a fixed time: a generator on a clock standing at the time's offset
-/// within its millisecond, whose UUIDs are moved forward by the time's whole
-/// milliseconds. The counter (and a rollover onto the next millisecond) works
-/// as at the real time, and the whole 48-bit range is reachable, including
-/// the part after 2554 that nanoseconds in a `u64` clock cannot express.
-struct FixedV7 {
-    inner: V7Generator<ManualClock, ThreadRng>,
-    base_ms: u64,
-}
-
-impl Generator for FixedV7 {
-    fn generate(&mut self) -> Result<Uuid, GenError> {
-        let u = self.inner.generate()?;
-        let offset_ms = u.unix_ts_ms().unwrap_or(0);
-        let ms = self.base_ms.saturating_add(offset_ms);
-        if ms > MAX_UNIX_TS_MS {
-            return Err(GenError::timestamp_out_of_range(MAX_UNIX_TS_MS, ms));
-        }
-        Ok(Uuid::from_u128(
-            (u.as_u128() & !(u128::from(MAX_UNIX_TS_MS) << 80)) | (u128::from(ms) << 80),
-        ))
-    }
-}
-
 /// The name-based UUID of a v3, v5 or v8 plan with a name.
 fn name_based(plan: &NewPlan) -> Option<Uuid> {
     let (ns, name) = plan.name.as_ref()?;
@@ -177,13 +156,18 @@ fn v7(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>,
         (Some(at), _, _) => {
             // A fixed time: the clock stands still, the counter orders the batch.
             // hiargs checked that `at` is in the v7 range.
+            // The clock stands at the offset within the millisecond; the
+            // generator's time starts at the millisecond, so the whole 48-bit
+            // range is reachable (past the end of a nanosecond clock in 2554).
             let ms = time::to_unix_ms(at, false).map_err(Error::Usage)?;
             let within_ms = (at - time::from_unix_ms(ms)) as u64;
             let clock = ManualClock::new(within_ms);
-            Box::new(FixedV7 {
-                inner: builder.build(clock, ThreadRng).map_err(gen_error)?,
-                base_ms: ms,
-            })
+            Box::new(
+                builder
+                    .start_ms(ms)
+                    .build(clock, ThreadRng)
+                    .map_err(gen_error)?,
+            )
         }
         (None, Some(r), _) => Box::new(
             builder
@@ -354,7 +338,11 @@ impl Source {
                 if let Some(cs) = plan.clock_seq {
                     check_clock_seq(plan, cs, &store, p)?;
                 }
-                Some(Reserver::new(store, BlockPolicy::default()))
+                let store = match plan.lock_timeout_ms {
+                    Some(ms) => store.with_lock_timeout(Duration::from_millis(ms)),
+                    None => store,
+                };
+                Some(Reserver::new(store, BlockPolicy::default()).strict(plan.strict))
             }
             None => None,
         };
@@ -372,12 +360,22 @@ impl Source {
             generator,
             reserver,
             kind: plan.kind,
+            warned: Default::default(),
         })
     }
 
     /// Fills `batch` with the next UUIDs.
     pub fn fill(&mut self, batch: &mut [Uuid]) -> Result<(), Error> {
-        self.generator.fill(batch).map_err(gen_error)
+        self.generator.fill(batch).map_err(|e| match self.status() {
+            // `--strict`: say why the state file was unavailable, and where.
+            Some(status) if e.kind() == uuidkit::GenErrorKind::Store => Error::Failed(format!(
+                "generation failed: {e}: {}",
+                status
+                    .reason()
+                    .map_or_else(String::new, ToString::to_string)
+            )),
+            _ => gen_error(e),
+        })
     }
 
     /// The state file's status, for generators that use one.
@@ -386,30 +384,34 @@ impl Source {
     }
 
     /// Warns on stderr when the state file could not be used safely, or when
-    /// the clock is behind its mark (call once).
+    /// the clock is behind its mark; each warning once per run, so it can be
+    /// called after every batch.
     pub fn warn_if_unsafe(&self, path: Option<&Path>) {
-        if let (Some(by), Some(path)) = (
-            self.reserver.as_ref().and_then(Reserver::clock_behind),
-            path,
-        ) {
-            let _ = writeln!(
-                std::io::stderr(),
-                "uuidkit: warning: state file {}: {}",
-                path.display(),
-                behind_message(self.kind, by)
-            );
+        let Some(path) = path else { return };
+        let mut lines = Vec::new();
+        if let Some(by) = self.reserver.as_ref().and_then(Reserver::clock_behind) {
+            lines.push(behind_message(self.kind, by));
         }
-        if let (Some(status), Some(path)) = (self.status(), path) {
-            // A missing file is simply the first use; anything else is worth a word.
+        if let Some(status) = self.status() {
+            // A missing file is simply the first use; the mark ahead of the
+            // clock has its own line; anything else is worth a word.
             let first_use = |e: &&uuidkit::state::StateError| {
                 e.kind() == uuidkit::state::StateErrorKind::Missing && status.is_persisted()
             };
-            if let Some(reason) = status.reason().filter(|e| !first_use(e)) {
+            let reason = status.write_error().or(status.read_error());
+            if let Some(reason) = reason.filter(|e| !first_use(e)) {
+                lines.push(reason.to_string());
+            }
+        }
+        let mut warned = self.warned.borrow_mut();
+        for line in lines {
+            if !warned.contains(&line) {
                 let _ = writeln!(
                     std::io::stderr(),
-                    "uuidkit: warning: state file {}: {reason}",
+                    "uuidkit: warning: state file {}: {line}",
                     path.display()
                 );
+                warned.push(line);
             }
         }
     }
@@ -434,6 +436,8 @@ mod tests {
             node: NodeChoice::Default,
             method: None,
             state: None,
+            strict: false,
+            lock_timeout_ms: None,
             site: None,
         }
     }

@@ -1,0 +1,74 @@
+//! Binaries of other workspace packages, for tests that run them.
+//!
+//! Cargo gives a test the path of its own package's binaries only
+//! (`CARGO_BIN_EXE_<name>`). A test that needs another package's binary —
+//! the `uiapd` daemon for a lease's tests, the `uiap` client for the
+//! daemon's — asks [`binary`], which builds it once per test process with
+//! the test's own profile, so it is never stale.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+
+/// The path of binary `bin` of workspace package `package`, built for the
+/// profile the running test was built with (`cargo build -p PACKAGE --bin
+/// BIN`, `--release` for a release test). Built once per process; a build
+/// that is up to date costs Cargo's check only.
+///
+/// # Panics
+/// When the build fails (its stderr is in the message), or the running
+/// executable is not in a Cargo target directory.
+///
+/// ```no_run
+/// let uiap = test_support::workspace::binary("uiap-cli", "uiap");
+/// assert!(uiap.ends_with("uiap"));
+/// ```
+pub fn binary(package: &str, bin: &str) -> PathBuf {
+    static BUILT: OnceLock<Mutex<HashMap<String, PathBuf>>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut built = built.lock().unwrap_or_else(|e| e.into_inner());
+    built
+        .entry(format!("{package}/{bin}"))
+        .or_insert_with(|| build(package, bin))
+        .clone()
+}
+
+/// The profile directory (`target/debug`, `target/release`) of the running
+/// test or benchmark, which Cargo runs from its `deps` directory.
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the running executable's path");
+    exe.parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .expect("a test executable in a Cargo target directory")
+}
+
+fn build(package: &str, bin: &str) -> PathBuf {
+    let profile = profile_dir();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.args(["build", "--quiet", "-p", package, "--bin", bin]);
+    if profile.file_name().is_some_and(|n| n == "release") {
+        command.arg("--release");
+    }
+    // The same target directory as the running test, wherever that is.
+    if let Some(target) = profile.parent() {
+        command.arg("--target-dir").arg(target);
+    }
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo to build {bin}: {e}"));
+    assert!(
+        out.status.success(),
+        "cargo build -p {package} --bin {bin} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = profile.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "cargo built {bin} but {} is missing",
+        path.display()
+    );
+    path
+}

@@ -1,0 +1,161 @@
+//! The protocol device's claim events: one method each. Each returns whether the persisted
+//! claims changed, so that a burst of events is written once.
+
+use tracing::{debug, info, warn};
+use uiap::device::{ClaimId, FailureReason};
+use uiap::time::Instant;
+use uiap::wire::MessageId;
+use uiap_control::{ClaimAnswer, ClaimState, EventKind, Response};
+
+use super::{ClaimTable, Ctx};
+
+/// Why a claim was denied, as a sentence for the `reason` of a control response
+/// (docs/uiap-design.md D26).
+pub(super) fn denial_text(reason: &FailureReason) -> String {
+    match reason {
+        FailureReason::Denied { message } => format!(
+            "another device holds an overlapping claim: a Claim-Deny answered attempt {message}"
+        ),
+        FailureReason::Simultaneous { message } => format!(
+            "device {} claimed an overlapping space at the same time; both claims fail",
+            message.origin
+        ),
+        FailureReason::Reclaimed { message } => format!(
+            "device {} reclaimed an overlapping space it already held",
+            message.origin
+        ),
+        // The enum is non-exhaustive: a reason added later still fails the claim.
+        other => format!("refused by the protocol ({other:?})"),
+    }
+}
+
+impl ClaimTable {
+    /// A claim (or a reclaim after a restart) succeeded: it is held, answered, and persisted.
+    #[must_use]
+    pub(crate) fn succeeded(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        claim: ClaimId,
+        expires: Option<Instant>,
+    ) -> bool {
+        let Some(&id) = self.by_device.get(&claim) else {
+            return false;
+        };
+        self.lifetime_starts(ctx, id, expires);
+        // A site of one is said in the response too: nobody could have denied the claim
+        // (docs/uiap-design.md D23).
+        let note =
+            (!ctx.networked).then(|| "a site of one: no participating interface".to_string());
+        let Some(entry) = self.claims.get_mut(&id) else {
+            return false;
+        };
+        entry.state = ClaimState::Held;
+        // The ID it was announced under, for a reclaim after a restart (D40).
+        entry.stored.origin = ctx.device.claim_info(claim).map(|i| i.origin.get());
+        match &note {
+            Some(n) => info!(id, "claimed as {n}"),
+            None => info!(id, "claimed"),
+        }
+        let claim = entry.view(ctx.now);
+        entry.answer(&Response::Claim(ClaimAnswer::Claimed { claim, note }));
+        entry.persisted = true;
+        true
+    }
+
+    /// A renewal succeeded: the lifetime starts again.
+    #[must_use]
+    pub(crate) fn renewed(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        claim: ClaimId,
+        expires: Option<Instant>,
+    ) -> bool {
+        let Some(&id) = self.by_device.get(&claim) else {
+            return false;
+        };
+        debug!(id, "renewed");
+        self.lifetime_starts(ctx, id, expires);
+        self.end_or_tell(id, ctx.now, EventKind::Renewed, None);
+        true
+    }
+
+    /// The device denied a claim: a first round is answered `denied` and forgotten; a claim
+    /// that had succeeded (a renewal, or the reclaim after a restart) is lost.
+    #[must_use]
+    pub(crate) fn denied(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        claim: ClaimId,
+        reason: &FailureReason,
+    ) -> bool {
+        let Some(id) = self.by_device.remove(&claim) else {
+            return false;
+        };
+        let why = denial_text(reason);
+        let Some(entry) = self.claims.get_mut(&id) else {
+            return false;
+        };
+        entry.device = None;
+        if entry.persisted {
+            // Lost after success: the application is told.
+            warn!(id, reason = %why, "held claim lost");
+            self.end_or_tell(id, ctx.now, EventKind::Lost, Some(why));
+            return true;
+        }
+        warn!(id, reason = %why, "claim denied");
+        let Some(mut entry) = self.claims.remove(&id) else {
+            return false;
+        };
+        entry.state = ClaimState::Denied;
+        let claim = entry.view(ctx.now);
+        entry.answer(&Response::Claim(ClaimAnswer::Denied { claim, reason: why }));
+        false
+    }
+
+    /// A claim's lifetime ended without renewal.
+    #[must_use]
+    pub(crate) fn expired(&mut self, ctx: &mut Ctx<'_>, claim: ClaimId) -> bool {
+        let Some(id) = self.by_device.remove(&claim) else {
+            return false;
+        };
+        info!(id, "claim expired");
+        if let Some(entry) = self.claims.get_mut(&id) {
+            entry.device = None;
+        }
+        self.end_or_tell(id, ctx.now, EventKind::Expired, None);
+        true
+    }
+
+    /// A Claim-Deny came after a claim succeeded: it stays held and defended, and its
+    /// watchers decide (docs/uiap-design.md D33).
+    pub(crate) fn late_conflict(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        claim: Option<ClaimId>,
+        message: MessageId,
+    ) {
+        let Some(id) = claim.and_then(|c| self.by_device.get(&c).copied()) else {
+            return;
+        };
+        let why = format!(
+            "another device holds an overlapping claim: a Claim-Deny answered attempt {message} after the claim succeeded"
+        );
+        warn!(id, reason = %why, "late conflict");
+        self.end_or_tell(id, ctx.now, EventKind::Conflict, Some(why));
+    }
+
+    /// A held claim's lifetime (re)starts at `ctx.now`: when it ends, and when to renew it.
+    fn lifetime_starts(&mut self, ctx: &Ctx<'_>, id: u64, expires: Option<Instant>) {
+        let percent = u32::from(ctx.device.config().renew_at_percent.clamp(1, 99));
+        let Some(entry) = self.claims.get_mut(&id) else {
+            return;
+        };
+        let now = ctx.now;
+        entry.expires = expires;
+        entry.stored.expires_at = expires.map(|at| ctx.wall + (at - now.min(at)).as_secs());
+        entry.renew_at = match expires {
+            Some(at) if entry.stored.renew => Some(now + (at - now.min(at)) * percent / 100),
+            _ => None,
+        };
+    }
+}

@@ -1,0 +1,202 @@
+//! What happens to claims over time: renewals, the reclaim after a restart, clients that went
+//! away, and the network going and coming back.
+
+use tokio::sync::mpsc;
+use tracing::{debug, info, warn};
+use uiap::device::{ClaimSpec, INFINITE_LIFETIME};
+use uiap::space::DomainId;
+use uiap::time::Instant;
+use uiap::wire::DeviceId;
+use uiap_control::{ClaimAnswer, ClaimState, Response};
+
+use super::{ClaimTable, Ctx, Entry};
+use crate::store::Claims;
+
+impl ClaimTable {
+    /// Reclaims (R flag) the persisted claims whose lifetime has not ended; a claim that does
+    /// not renew is reclaimed for what is left of its lifetime (docs/uiap-design.md D32).
+    pub(crate) fn reclaim_persisted(&mut self, ctx: &mut Ctx<'_>, persisted: Claims) {
+        self.next_id = self.next_id.max(persisted.next_id);
+        for stored in persisted.claims {
+            self.next_id = self.next_id.max(stored.id + 1);
+            if stored.ended_by(ctx.wall) {
+                info!(id = stored.id, domain = %stored.domain, space = %stored.space, "not reclaimed: its lifetime ended while the daemon was stopped");
+                continue;
+            }
+            let mut entry = Entry::new(stored, None, true, ctx.networked);
+            self.start_reclaim(ctx, &mut entry);
+            if entry.device.is_some() {
+                self.claims.insert(entry.stored.id, entry);
+            }
+        }
+        self.persist();
+    }
+
+    /// Starts the reclaim of a persisted claim.
+    fn start_reclaim(&mut self, ctx: &mut Ctx<'_>, entry: &mut Entry) {
+        let stored = &entry.stored;
+        let parsed = stored
+            .domain
+            .parse::<DomainId>()
+            .map_err(|e| e.to_string())
+            .and_then(|domain| {
+                stored
+                    .space
+                    .parse(&domain)
+                    .map(|s| (domain, s))
+                    .map_err(|e| e.to_string())
+            });
+        let (domain, space) = match parsed {
+            Ok(v) => v,
+            Err(e) => {
+                warn!(id = stored.id, error = %e, "dropping an unreadable persisted claim");
+                return;
+            }
+        };
+        let lifetime = match (stored.renew, stored.expires_at) {
+            (false, Some(at)) => u32::try_from(at.saturating_sub(ctx.wall))
+                .unwrap_or(INFINITE_LIFETIME - 1)
+                .max(1),
+            _ => stored.lifetime,
+        };
+        let spec = ClaimSpec::new(domain, space)
+            .lifetime(lifetime)
+            .reclaim(true)
+            .proxy(stored.proxy)
+            .origin(stored.origin.and_then(DeviceId::new));
+        match ctx.device.claim(ctx.now, spec) {
+            Ok(cid) => {
+                info!(id = stored.id, domain = %stored.domain, space = %stored.space, lifetime, "reclaiming");
+                self.by_device.insert(cid, stored.id);
+                entry.device = Some(cid);
+                entry.state = ClaimState::Claiming;
+            }
+            Err(e) => warn!(id = stored.id, error = %e, "cannot reclaim a persisted claim"),
+        }
+    }
+
+    /// Releases the claims of watchers that asked for it and went away (docs/uiap-design.md
+    /// D54), forgets watchers that went away, and cancels the claims still in their first
+    /// round whose every requesting connection has closed: nobody would learn the outcome, so
+    /// nothing is claimed or persisted (docs/uiap-design.md D30). Reclaims after a restart have
+    /// no requester and are kept.
+    pub(crate) fn cancel_abandoned(&mut self, ctx: &mut Ctx<'_>) {
+        let tied: Vec<(u64, u32)> = self
+            .watchers
+            .iter()
+            .filter(|w| w.tx.is_closed())
+            .filter_map(|w| Some((w.id?, w.release_on_close?)))
+            .collect();
+        self.watchers.retain(|w| !w.tx.is_closed());
+        for (id, uid) in tied {
+            if self.claims.contains_key(&id) {
+                info!(
+                    id,
+                    "its client's connection closed: releasing (release_on_close)"
+                );
+                let _ = self.release(ctx, id, uid);
+            }
+        }
+        let gone: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| {
+                e.state == ClaimState::Claiming
+                    && !e.persisted
+                    && !e.waiters.is_empty()
+                    && e.waiters.iter().all(mpsc::Sender::is_closed)
+            })
+            .map(|e| e.stored.id)
+            .collect();
+        for id in gone {
+            if let Some(mut entry) = self.claims.remove(&id) {
+                self.forget_device_claim(ctx.device, &mut entry);
+            }
+            info!(id, "claim cancelled: the requesting client went away");
+        }
+    }
+
+    /// Every participating interface left: a claim in its first round that started on the
+    /// network cannot have been heard, so it must not succeed as a site of one
+    /// (docs/uiap-design.md D31). A new claim fails; a reclaim after a restart waits for an
+    /// interface and starts again.
+    pub(crate) fn network_lost(&mut self, ctx: &mut Ctx<'_>) {
+        let stranded: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state == ClaimState::Claiming && e.networked && e.device.is_some())
+            .map(|e| e.stored.id)
+            .collect();
+        for id in stranded {
+            let Some(mut entry) = self.claims.remove(&id) else {
+                continue;
+            };
+            self.forget_device_claim(ctx.device, &mut entry);
+            if entry.persisted {
+                info!(id, "reclaim suspended: no participating interface left");
+                self.claims.insert(id, entry);
+                continue;
+            }
+            let why = "every participating interface left while claiming; nothing was claimed";
+            warn!(id, "claim failed: {why}");
+            let claim = Some(entry.view(ctx.now));
+            entry.answer(&Response::Claim(ClaimAnswer::Failed {
+                claim,
+                reason: why.into(),
+            }));
+        }
+    }
+
+    /// An interface participates again: suspended reclaims start over.
+    pub(crate) fn network_back(&mut self, ctx: &mut Ctx<'_>) {
+        let waiting: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state == ClaimState::Claiming && e.device.is_none())
+            .map(|e| e.stored.id)
+            .collect();
+        for id in waiting {
+            let Some(mut entry) = self.claims.remove(&id) else {
+                continue;
+            };
+            self.start_reclaim(ctx, &mut entry);
+            entry.networked = true;
+            if entry.device.is_some() {
+                self.claims.insert(id, entry);
+            }
+        }
+    }
+
+    /// The earliest renewal due.
+    pub(crate) fn next_renewal(&self) -> Option<Instant> {
+        self.claims.values().filter_map(|e| e.renew_at).min()
+    }
+
+    /// Starts the renewals that are due (docs/uiap-design.md D32).
+    pub(crate) fn renew_due(&mut self, ctx: &mut Ctx<'_>) {
+        for entry in self.claims.values_mut() {
+            if entry.renew_at.is_none_or(|at| at > ctx.now) {
+                continue;
+            }
+            entry.renew_at = None;
+            if let Some(cid) = entry.device {
+                match ctx.device.renew(ctx.now, cid) {
+                    Ok(()) => debug!(id = entry.stored.id, "renewing"),
+                    Err(e) => warn!(id = entry.stored.id, error = %e, "cannot renew"),
+                }
+            }
+        }
+    }
+
+    /// The daemon stops: every claim still waiting for its answer is told so. Claims stay
+    /// persisted.
+    pub(crate) fn shut_down(&mut self) {
+        let down = Response::Claim(ClaimAnswer::Failed {
+            claim: None,
+            reason: "the daemon is shutting down".into(),
+        });
+        for entry in self.claims.values_mut() {
+            entry.answer(&down);
+        }
+    }
+}

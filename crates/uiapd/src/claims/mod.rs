@@ -1,0 +1,209 @@
+//! The claim table: the daemon's claims, who waits for their answers and who watches them.
+//!
+//! One method per control request ([`requests`]), one per claim event of the protocol device
+//! ([`events`]), and what happens to claims over time — renewals, restarts, clients that went
+//! away, the network going and coming back ([`lifecycle`]). The table makes no protocol
+//! decision (the device does) and does no I/O but answering on reply channels and persisting
+//! through the [`Store`]; time comes in with each call ([`Ctx`]).
+
+mod events;
+mod lifecycle;
+mod requests;
+
+use std::collections::{BTreeMap, HashMap};
+
+use rand_chacha::ChaCha20Rng;
+use tokio::sync::mpsc;
+use tracing::warn;
+use uiap::device::{ClaimId, Device};
+use uiap::time::Instant;
+use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
+
+use crate::store::{Claims, Store, StoredClaim};
+
+/// Ended claims kept for `list` beyond this many are forgotten, oldest first.
+const MAX_ENDED: usize = 256;
+
+/// What one step of the table works with: the protocol device and the time.
+pub(crate) struct Ctx<'a> {
+    /// The protocol device the claims are made on.
+    pub device: &'a mut Device<ChaCha20Rng>,
+    /// The daemon's clock.
+    pub now: Instant,
+    /// Seconds since the Unix epoch: persisted lifetimes outlive the process.
+    pub wall: u64,
+    /// Whether any interface participates: a claim made without one is a site of one
+    /// (docs/uiap-design.md D23).
+    pub networked: bool,
+}
+
+/// One claim as the daemon tracks it.
+struct Entry {
+    stored: StoredClaim,
+    device: Option<ClaimId>,
+    state: ClaimState,
+    /// Persisted (it succeeded once, or was loaded from the state directory).
+    persisted: bool,
+    waiters: Vec<mpsc::Sender<Response>>,
+    /// When its lifetime ends on the daemon's clock (held claims with a finite lifetime).
+    expires: Option<Instant>,
+    /// When to renew it (held claims with `renew`).
+    renew_at: Option<Instant>,
+    /// It started while an interface participated: losing them all fails it
+    /// (docs/uiap-design.md D31).
+    networked: bool,
+}
+
+impl Entry {
+    fn new(
+        stored: StoredClaim,
+        device: Option<ClaimId>,
+        persisted: bool,
+        networked: bool,
+    ) -> Entry {
+        Entry {
+            stored,
+            device,
+            state: ClaimState::Claiming,
+            persisted,
+            waiters: Vec::new(),
+            expires: None,
+            renew_at: None,
+            networked,
+        }
+    }
+
+    fn view(&self, now: Instant) -> ClaimView {
+        ClaimView {
+            id: self.stored.id,
+            domain: self.stored.domain.clone(),
+            space: self.stored.space.clone(),
+            lifetime: self.stored.lifetime,
+            proxy: self.stored.proxy,
+            renew: self.stored.renew,
+            state: self.state,
+            expires_in: if self.state.is_held() {
+                self.expires.map(|at| (at - now.min(at)).as_secs())
+            } else {
+                None
+            },
+        }
+    }
+
+    /// Sends `answer` to everyone waiting for this claim's answer.
+    fn answer(&mut self, answer: &Response) {
+        for w in self.waiters.drain(..) {
+            let _ = w.try_send(answer.clone());
+        }
+    }
+}
+
+/// A connection that asked for events (docs/uiap-design.md D33).
+struct Watcher {
+    /// Only this claim's events.
+    id: Option<u64>,
+    tx: mpsc::Sender<Response>,
+    /// Release claim `id` as this user when the connection closes (docs/uiap-design.md D54).
+    release_on_close: Option<u32>,
+}
+
+/// The daemon's claims.
+pub(crate) struct ClaimTable {
+    claims: BTreeMap<u64, Entry>,
+    watchers: Vec<Watcher>,
+    /// The table's ID of each claim the device knows.
+    by_device: HashMap<ClaimId, u64>,
+    next_id: u64,
+    store: Store,
+}
+
+impl ClaimTable {
+    /// An empty table that persists to `store`; [`ClaimTable::reclaim_persisted`] takes up
+    /// what a previous run left there.
+    pub(crate) fn new(store: Store) -> ClaimTable {
+        ClaimTable {
+            claims: BTreeMap::new(),
+            watchers: Vec::new(),
+            by_device: HashMap::new(),
+            next_id: 1,
+            store,
+        }
+    }
+
+    /// How many claims are listed.
+    pub(crate) fn len(&self) -> usize {
+        self.claims.len()
+    }
+
+    /// Writes the claims that succeeded and have not ended to the state directory.
+    pub(crate) fn persist(&self) {
+        let claims = Claims {
+            next_id: self.next_id,
+            claims: self
+                .claims
+                .values()
+                .filter(|e| e.persisted && !e.state.has_ended())
+                .map(|e| e.stored.clone())
+                .collect(),
+        };
+        if let Err(e) = self.store.save_claims(&claims) {
+            warn!(error = %e, "cannot persist claims");
+        }
+    }
+
+    /// Forgets the device's claim of `entry`, if it has one.
+    fn forget_device_claim(&mut self, device: &mut Device<ChaCha20Rng>, entry: &mut Entry) {
+        if let Some(cid) = entry.device.take() {
+            device.release(cid);
+            self.by_device.remove(&cid);
+        }
+    }
+
+    /// Sends an event to the connections watching `entry`; a watcher that cannot take it is
+    /// disconnected (docs/uiap-design.md D33).
+    fn notify(&mut self, entry: &Entry, now: Instant, kind: EventKind, reason: Option<String>) {
+        let event = ClaimEvent {
+            id: entry.stored.id,
+            kind,
+            reason,
+            claim: entry.view(now),
+        };
+        self.watchers.retain(|w| {
+            if w.id.is_some_and(|id| id != event.id) {
+                return true;
+            }
+            w.tx.try_send(Response::Event(event.clone())).is_ok()
+        });
+    }
+
+    /// Moves a claim to the state `kind` leaves it in and tells its watchers.
+    fn end_or_tell(&mut self, id: u64, now: Instant, kind: EventKind, reason: Option<String>) {
+        let Some(mut entry) = self.claims.remove(&id) else {
+            return;
+        };
+        entry.state = kind.state_after(entry.state);
+        if entry.state.has_ended() {
+            entry.expires = None;
+            entry.renew_at = None;
+        }
+        self.notify(&entry, now, kind, reason);
+        self.claims.insert(id, entry);
+        self.trim_ended();
+    }
+
+    /// Keeps at most [`MAX_ENDED`] ended claims for `list`.
+    fn trim_ended(&mut self) {
+        let ended: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state.has_ended())
+            .map(|e| e.stored.id)
+            .collect();
+        for id in ended.iter().take(ended.len().saturating_sub(MAX_ENDED)) {
+            self.claims.remove(id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

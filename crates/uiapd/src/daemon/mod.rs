@@ -1,0 +1,391 @@
+//! The daemon: the protocol device, the claim table ([`crate::claims`]), the link
+//! ([`crate::link`]) and the participating interfaces, driven by one select loop — datagrams,
+//! the device's timer, interface rescans, control requests and shutdown. The loop moves bytes
+//! and hands each request and event to its one method; every protocol decision is the
+//! device's.
+
+mod interfaces;
+mod status;
+
+use std::future::Future;
+use std::time::Duration;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use tokio::sync::mpsc;
+use tracing::{debug, info, warn};
+use uiap::device::{Destination, Device, Event, InterfaceId};
+use uiap::time::Instant;
+use uiap::wire::DeviceId;
+use uiap_control::{Request, Response};
+
+use crate::claims::{ClaimTable, Ctx};
+use crate::control::{self, Incoming};
+use crate::link::Link;
+use crate::socket::{RECV_BUFFER, Received, Role, Sockets};
+use crate::store::{Claims, Store};
+use crate::{Config, DaemonError, DaemonErrorKind, iface};
+use interfaces::{Interfaces, Scan};
+
+/// How often claims whose client went away are looked for (docs/uiap-design.md D30).
+const ABANDONED_TICK: Duration = Duration::from_millis(200);
+
+struct Daemon {
+    config: Config,
+    /// The zero of the daemon's clock.
+    start: tokio::time::Instant,
+    device: Device<ChaCha20Rng>,
+    /// Where a new device ID is persisted.
+    store: Store,
+    interfaces: Interfaces,
+    link: Link,
+    claims: ClaimTable,
+}
+
+fn random_seed() -> [u8; 32] {
+    let mut seed = [0u8; 32];
+    if getrandom::fill(&mut seed).is_err() {
+        // No OS randomness: fall back on the clock and the PID (still unique per process).
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        seed[..16].copy_from_slice(&t.as_nanos().to_le_bytes());
+        seed[16..20].copy_from_slice(&std::process::id().to_le_bytes());
+    }
+    seed
+}
+
+fn random_u64() -> u64 {
+    let seed = random_seed();
+    u64::from_le_bytes([
+        seed[0], seed[1], seed[2], seed[3], seed[4], seed[5], seed[6], seed[7],
+    ])
+}
+
+/// The protocol device: its ID (an EUI-64 when configured, else the persisted random one) and
+/// the configured protocol settings.
+fn new_device(config: &Config, store: &Store) -> Result<Device<ChaCha20Rng>, DaemonError> {
+    // A configured EUI-64 is used as it is; the device may not replace it after a collision,
+    // only move its sequence number (docs/uiap-design.md D37).
+    let (device_id, random_id) = match &config.device_id_iface {
+        Some(name) => (iface::eui64_device_id(name)?, false),
+        None => (store.device_id(random_u64)?, true),
+    };
+    let device_id = DeviceId::new(device_id).ok_or_else(|| {
+        DaemonError::new(
+            DaemonErrorKind::State,
+            "device-id: expected non-zero, found 0",
+        )
+    })?;
+    // Renewal is each claim's choice, made by the daemon (docs/uiap-design.md D32).
+    let device_config = uiap::config::Config {
+        auto_renew: false,
+        random_device_id: random_id,
+        ..config.device.clone()
+    };
+    Ok(Device::new(
+        device_config,
+        device_id,
+        ChaCha20Rng::from_seed(random_seed()),
+    ))
+}
+
+/// Seconds since the Unix epoch (wall clock: persisted lifetimes outlive the process).
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The daemon's clock: time since `start`.
+fn now_since(start: tokio::time::Instant) -> Instant {
+    Instant::from_micros(u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX))
+}
+
+/// What the claim table works with now. A free function, so that it borrows the device alone
+/// and the table stays free to borrow beside it.
+fn claim_ctx<'a>(
+    device: &'a mut Device<ChaCha20Rng>,
+    start: tokio::time::Instant,
+    interfaces: &Interfaces,
+) -> Ctx<'a> {
+    Ctx {
+        device,
+        now: now_since(start),
+        wall: unix_now(),
+        networked: interfaces.any(),
+    }
+}
+
+/// Runs the daemon on `sockets` until `shutdown` completes: binds the control socket, loads the
+/// device ID and the claims from `store` (reclaiming every persisted claim with the R flag), and
+/// serves. On shutdown the control socket file is removed; claims stay persisted.
+///
+/// # Errors
+///
+/// [`DaemonErrorKind::Io`] if the control socket cannot be bound or interfaces cannot be scanned;
+/// [`DaemonErrorKind::State`] if the state directory holds unreadable data.
+///
+/// ```no_run
+/// use uiapd::{Config, Sockets, Store};
+///
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
+/// let config = Config::default();
+/// let sockets = Sockets::bind(config.group, config.claim_port, config.reply_port)?;
+/// let store = Store::open(&config.state)?;
+/// uiapd::run(config, sockets, store, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+/// # Ok(()) }
+/// ```
+pub async fn run(
+    config: Config,
+    mut sockets: Sockets,
+    store: Store,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), DaemonError> {
+    let (mut d, persisted) = Daemon::new(config, &sockets, store)?;
+    let listener = control::bind(&d.config.control)?;
+    let (tx, requests) = mpsc::channel::<Incoming>(64);
+    let limits = control::limits(&d.config);
+    let server = tokio::spawn(control::serve(listener, tx, limits));
+    let (claim, reply) = sockets.receive_buffers();
+    info!(claim, reply, "receive buffers granted (bytes)");
+    let device_id = d.device.device_id();
+    info!(device_id = %device_id, control = %d.config.control.display(), "uiapd starting");
+    d.rescan(&mut sockets);
+    let mut ctx = claim_ctx(&mut d.device, d.start, &d.interfaces);
+    d.claims.reclaim_persisted(&mut ctx, persisted);
+    d.flush(&sockets).await;
+    d.serve(&mut sockets, requests, shutdown).await;
+    info!("uiapd shutting down");
+    server.abort();
+    d.claims.shut_down();
+    let _ = std::fs::remove_file(&d.config.control);
+    Ok(())
+}
+
+/// Binds the sockets from `config`, opens the state directory and runs until SIGTERM or SIGINT.
+///
+/// # Errors
+///
+/// As [`Sockets::bind`], [`Store::open`] and [`run`].
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), uiapd::DaemonError> {
+/// uiapd::run_with_signals(uiapd::Config::default()).await?;
+/// # Ok(()) }
+/// ```
+pub async fn run_with_signals(config: Config) -> Result<(), DaemonError> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let sockets = Sockets::bind(config.group, config.claim_port, config.reply_port)?;
+    let store = Store::open(&config.state)?;
+    let mut term = signal(SignalKind::terminate())
+        .map_err(|e| DaemonError::io("cannot handle SIGTERM", None, e))?;
+    let mut int = signal(SignalKind::interrupt())
+        .map_err(|e| DaemonError::io("cannot handle SIGINT", None, e))?;
+    let shutdown = async move {
+        tokio::select! {
+            _ = term.recv() => info!("SIGTERM"),
+            _ = int.recv() => info!("SIGINT"),
+        }
+    };
+    run(config, sockets, store, shutdown).await
+}
+
+impl Daemon {
+    /// The daemon before it serves, and the claims a previous run persisted.
+    fn new(
+        config: Config,
+        sockets: &Sockets,
+        store: Store,
+    ) -> Result<(Daemon, Claims), DaemonError> {
+        let device = new_device(&config, &store)?;
+        let persisted = store.load_claims()?;
+        let receive_buffers = sockets.receive_buffers();
+        let d = Daemon {
+            link: Link::new(config.group, config.psk.clone(), receive_buffers),
+            claims: ClaimTable::new(store.clone()),
+            store,
+            start: tokio::time::Instant::now(),
+            device,
+            interfaces: Interfaces::default(),
+            config,
+        };
+        Ok((d, persisted))
+    }
+
+    /// The select loop, until `shutdown` completes.
+    async fn serve(
+        &mut self,
+        sockets: &mut Sockets,
+        mut requests: mpsc::Receiver<Incoming>,
+        shutdown: impl Future<Output = ()>,
+    ) {
+        let mut claim_buf = vec![0u8; RECV_BUFFER];
+        let mut reply_buf = vec![0u8; RECV_BUFFER];
+        let mut rescan =
+            tokio::time::interval(Duration::from_millis(self.config.rescan_ms.max(10)));
+        rescan.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut abandoned = tokio::time::interval(ABANDONED_TICK);
+        abandoned.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tokio::pin!(shutdown);
+        loop {
+            let deadline = self.next_timer();
+            let sleep = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                () = &mut shutdown => break,
+                r = sockets.recv(Role::Claim, &mut claim_buf) => self.on_datagram(sockets, r, &claim_buf),
+                r = sockets.recv(Role::Reply, &mut reply_buf) => self.on_datagram(sockets, r, &reply_buf),
+                () = sleep => self.on_timer(),
+                _ = rescan.tick() => self.rescan(sockets),
+                _ = abandoned.tick() => self.cancel_abandoned(),
+                Some(incoming) = requests.recv() => self.on_request(incoming),
+            }
+            self.flush(sockets).await;
+        }
+    }
+
+    /// When the device or a renewal needs the loop next, on the runtime's clock.
+    fn next_timer(&self) -> Option<tokio::time::Instant> {
+        let due = match (self.device.poll_timeout(), self.claims.next_renewal()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        due.map(|t| self.start + Duration::from_micros(t.as_micros()))
+    }
+
+    fn on_timer(&mut self) {
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        ctx.device.handle_timeout(ctx.now);
+        self.claims.renew_due(&mut ctx);
+    }
+
+    fn rescan(&mut self, sockets: &mut Sockets) {
+        let scan = self
+            .interfaces
+            .rescan(&self.config.ifaces, sockets, &mut self.device);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        match scan {
+            Scan::AllLeft => self.claims.network_lost(&mut ctx),
+            Scan::Participating => self.claims.network_back(&mut ctx),
+            Scan::Quiet => {}
+        }
+    }
+
+    fn cancel_abandoned(&mut self) {
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        self.claims.cancel_abandoned(&mut ctx);
+    }
+
+    /// A datagram (or a receive error) from `sockets`: through the link's checks to the device.
+    fn on_datagram(&mut self, sockets: &Sockets, r: std::io::Result<Received>, buf: &[u8]) {
+        self.link.note_overflows(sockets);
+        let elapsed = self.start.elapsed();
+        if let Some((peer, bytes)) = self.link.admit(r, buf, self.interfaces.known(), elapsed) {
+            self.device
+                .handle_datagram(now_since(self.start), peer, bytes);
+        }
+    }
+
+    /// One control request, to the part that answers it.
+    fn on_request(&mut self, incoming: Incoming) {
+        // Without credentials (not a Unix peer) nobody is trusted as root.
+        let uid = incoming.uid.unwrap_or(u32::MAX);
+        let reply = incoming.reply;
+        let answer = match incoming.request {
+            Request::Claim(request) => {
+                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+                return self.claims.claim(&mut ctx, request, uid, reply);
+            }
+            Request::Watch {
+                id,
+                release_on_close,
+            } => {
+                let now = now_since(self.start);
+                return self.claims.watch(now, id, release_on_close, uid, reply);
+            }
+            Request::Release { id } => {
+                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+                self.claims.release(&mut ctx, id, uid)
+            }
+            Request::List => self.claims.list(now_since(self.start)),
+            Request::Status => Response::Status(Box::new(self.status())),
+            Request::Proxies { flush } => self.proxies(flush, uid),
+        };
+        let _ = reply.try_send(answer);
+    }
+
+    /// One event of the device, to the claim table; whether the persisted claims changed.
+    fn on_event(&mut self, event: Event) -> bool {
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let claims = &mut self.claims;
+        match event {
+            Event::ClaimSucceeded { claim, expires } => claims.succeeded(&mut ctx, claim, expires),
+            Event::ClaimRenewed { claim, expires } => claims.renewed(&mut ctx, claim, expires),
+            Event::ClaimDenied { claim, reason } => claims.denied(&mut ctx, claim, &reason),
+            Event::ClaimExpired { claim } => claims.expired(&mut ctx, claim),
+            Event::LateConflict { claim, message } => {
+                claims.late_conflict(&mut ctx, claim, message);
+                false
+            }
+            Event::DeviceIdCollision {
+                sequence,
+                new_device_id,
+            } => {
+                device_id_collision(&self.store, sequence, new_device_id);
+                false
+            }
+            // The enum is non-exhaustive: an event added later changes nothing persisted.
+            other => {
+                debug!(event = ?other, "event");
+                false
+            }
+        }
+    }
+
+    /// Sends everything the device wants sent and handles its events.
+    async fn flush(&mut self, sockets: &Sockets) {
+        while let Some(t) = self.device.poll_transmit() {
+            let payload = self.link.seal(t.payload);
+            let result = match t.destination {
+                Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload).await,
+                Destination::Unicast(peer) => {
+                    sockets
+                        .send_unicast(peer.interface.0, peer.addr, &payload)
+                        .await
+                }
+            };
+            if let Err(e) = result {
+                debug!(error = %e, destination = ?t.destination, "send failed");
+                self.link.send_failed();
+            }
+        }
+        // A claim whose client left since the last check must not be reported held or persisted.
+        self.cancel_abandoned();
+        let mut changed = false;
+        while let Some(event) = self.device.poll_event() {
+            changed |= self.on_event(event);
+        }
+        if changed {
+            self.claims.persist();
+        }
+    }
+}
+
+/// The device saw its ID in use elsewhere; a new ID it took is persisted.
+fn device_id_collision(store: &Store, sequence: u32, new_device_id: Option<DeviceId>) {
+    // Without a new ID (at most one a minute) it is only counted: forged collisions must not
+    // flood the log.
+    if new_device_id.is_some() {
+        warn!(sequence, new = ?new_device_id, "device ID collision");
+    } else {
+        debug!(sequence, "device ID collision");
+    }
+    if let Some(Err(e)) = new_device_id.map(|id| store.set_device_id(id.get())) {
+        warn!(error = %e, "cannot persist the new device ID");
+    }
+}

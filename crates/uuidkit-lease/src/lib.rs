@@ -1,0 +1,47 @@
+//! `uuidkit-lease`: node sources for uuidkit's generators that lease their node ID from a
+//! registry, so that no two generators of a fleet embed the same node.
+//!
+//! `uuidkit` itself holds the seam — [`uuidkit::NodeSource`], read before every UUID, and
+//! [`uuidkit::NodeSlot`], the source a lease fills and marks lost — and the sources that need no
+//! registry ([`uuidkit::StaticNode`], [`uuidkit::RandomNode`]). The sources here talk to
+//! something outside the process, so they live outside the core, each behind a Cargo feature.
+//!
+//! # Which one should I use?
+//!
+//! * Devices on one site that UIAP's link-local multicast reaches, each running `uiapd`:
+//!   [`site::SiteLease`] (feature `uiap`, on by default; Unix). No server to run; a partition
+//!   is the one window in which two devices may hold one node.
+//! * One process, or nodes assigned by hand: no lease; [`uuidkit::StaticNode`].
+//!
+//! Every source hands out a [`uuidkit::NodeSlot`] and marks it lost the moment its lease
+//! ends, so a generator stops (an error of kind `NodeLost`) rather than write with a node
+//! someone else may hold. Errors are one type, [`LeaseError`], whatever the source.
+//!
+//! # Example
+//!
+//! ```no_run
+//! # #[cfg(unix)] {
+//! use uuidkit::{Generator, SystemClock, ThreadRng, V8Distributed};
+//! use uuidkit_lease::site::{LeaseConfig, SiteLease};
+//!
+//! let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;
+//! let mut g = V8Distributed::builder_from(lease.slot().clone()).build(SystemClock, ThreadRng)?;
+//! let id = g.generate()?; // an error of kind NodeLost once the lease is gone
+//! # let _ = id; }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Crate features
+//!
+//! * `uiap` (default): [`site`], the site lease through the local `uiapd` (the `uiap-control`
+//!   client: no async runtime).
+
+#![deny(missing_docs, missing_debug_implementations)]
+
+mod error;
+mod node;
+#[cfg(feature = "uiap")]
+pub mod site;
+
+pub use error::{LeaseError, LeaseErrorKind};
+pub use node::{MAX_NODE_BITS, check_bits};

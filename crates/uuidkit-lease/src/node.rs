@@ -1,0 +1,115 @@
+//! What every lease source does alike with the node it asks for: its width, a random draw of
+//! one, and the wait between two attempts.
+
+use std::time::Duration;
+
+use rand_core::Rng;
+use uuidkit::RandomNode;
+
+use crate::{LeaseError, LeaseErrorKind};
+
+/// The widest node ID: the 48-bit node field of v1 and v6.
+///
+/// ```
+/// use uuidkit_lease::{check_bits, MAX_NODE_BITS};
+///
+/// assert!(check_bits(MAX_NODE_BITS).is_ok());
+/// assert!(check_bits(MAX_NODE_BITS + 1).is_err());
+/// ```
+pub const MAX_NODE_BITS: u8 = 48;
+
+/// Checks a node width: 1 to 48 bits.
+///
+/// # Errors
+///
+/// [`LeaseErrorKind::Config`] naming the width.
+///
+/// ```
+/// use uuidkit_lease::check_bits;
+///
+/// assert!(check_bits(48).is_ok());
+/// assert!(check_bits(0).unwrap_err().to_string().contains("1 to 48"));
+/// ```
+pub fn check_bits(bits: u8) -> Result<(), LeaseError> {
+    if (1..=MAX_NODE_BITS).contains(&bits) {
+        Ok(())
+    } else {
+        Err(LeaseError::new(
+            LeaseErrorKind::Config,
+            format!("node bits: expected 1 to {MAX_NODE_BITS}, found {bits}"),
+        ))
+    }
+}
+
+/// A random node ID `bits` wide: uniform, and for 48 bits with the multicast bit set (RFC 9562
+/// §6.10: it is not an IEEE 802 address).
+#[cfg_attr(not(all(unix, feature = "uiap")), allow(dead_code))]
+pub(crate) fn draw(bits: u8, rng: &mut impl Rng) -> Result<u64, LeaseError> {
+    RandomNode::new(bits, rng)
+        .map(|n| n.id().value())
+        .map_err(|e| LeaseError::new(LeaseErrorKind::Config, format!("node bits: {e}")))
+}
+
+/// The wait before attempt `n + 1` after `n` denials (n ≥ 1): `first` doubled after each
+/// denial up to `max`, drawn uniformly from the upper half of that.
+#[cfg_attr(not(all(unix, feature = "uiap")), allow(dead_code))]
+pub(crate) fn backoff(first: Duration, max: Duration, n: u32, rng: &mut impl Rng) -> Duration {
+    let top = first
+        .saturating_mul(1u32 << n.saturating_sub(1).min(16))
+        .min(max);
+    let half = top / 2;
+    let span = u64::try_from((top - half).as_micros()).unwrap_or(u64::MAX);
+    half + Duration::from_micros(if span == 0 { 0 } else { rng.next_u64() % span })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::SeedableRng;
+
+    #[test]
+    fn widths_outside_1_to_48_are_refused() {
+        for bits in [0, 49, 64, 255] {
+            let e = check_bits(bits).unwrap_err();
+            assert_eq!(e.kind(), LeaseErrorKind::Config);
+            assert_eq!(
+                e.to_string(),
+                format!("node bits: expected 1 to 48, found {bits}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_48_bit_draw_is_never_a_mac_address() {
+        let mut rng = ChaCha20Rng::from_seed([3; 32]);
+        for _ in 0..64 {
+            let v = draw(48, &mut rng).unwrap();
+            assert_eq!(v >> 40 & 1, 1, "{v:#x}");
+            assert!(v >> 48 == 0);
+        }
+        let v = draw(12, &mut rng).unwrap();
+        assert!(v < 1 << 12);
+        assert_eq!(
+            draw(0, &mut rng).unwrap_err().kind(),
+            LeaseErrorKind::Config
+        );
+    }
+
+    #[test]
+    fn the_backoff_doubles_within_its_upper_half_up_to_the_cap() {
+        let mut rng = ChaCha20Rng::from_seed([4; 32]);
+        let (first, max) = (Duration::from_millis(250), Duration::from_secs(8));
+        for n in 1..=10u32 {
+            let top = (first * 2u32.pow(n - 1)).min(max);
+            for _ in 0..32 {
+                let w = backoff(first, max, n, &mut rng);
+                assert!(
+                    w >= top / 2 && w <= top,
+                    "attempt {n}: {w:?} outside {top:?}/2..{top:?}"
+                );
+            }
+        }
+        assert_eq!(backoff(Duration::ZERO, max, 3, &mut rng), Duration::ZERO);
+    }
+}

@@ -1,0 +1,489 @@
+//! `SiteLease` (docs/uiap-design.md D49–D52) against a scripted control server, which answers
+//! claims as a test says and sends events on the held claim's connection, and against a real
+//! `uiapd` running as a site of one (no root, no namespaces).
+
+#![cfg(all(unix, feature = "uiap"))]
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use test_support::uiapd::{FAST_TIMERS, SiteOfOne};
+use uiap::space::{DomainId, UidSpace};
+use uiap_control::{
+    ClaimAnswer, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, EventKind, Hold, Request,
+    Response, SpaceText,
+};
+use uuidkit::{NodeLostKind, NodeSource};
+use uuidkit_lease::LeaseErrorKind;
+use uuidkit_lease::site::{DEFAULT_NODE_DOMAIN, LeaseConfig, SiteLease, node_of_uid};
+
+/// What the scripted server does with each claim, in order.
+#[derive(Clone, Copy, Debug)]
+enum Answer {
+    Deny,
+    Claim,
+}
+
+/// A control server on a Unix socket in a temporary directory. Every request is recorded; the
+/// connection of a held claim is handed to the test, which writes events on it or drops it.
+struct Script {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    requests: Arc<Mutex<Vec<Request>>>,
+    held: mpsc::Receiver<UnixStream>,
+}
+
+fn line(stream: &mut UnixStream, r: &Response) {
+    let mut text = serde_json::to_string(r).unwrap();
+    text.push('\n');
+    let _ = stream.write_all(text.as_bytes());
+}
+
+fn view(id: u64, domain: &str, space: &SpaceText, state: ClaimState) -> ClaimView {
+    ClaimView {
+        id,
+        domain: domain.into(),
+        space: space.clone(),
+        lifetime: 20,
+        proxy: false,
+        renew: true,
+        state,
+        expires_in: Some(20),
+    }
+}
+
+impl Script {
+    fn new(answers: Vec<Answer>) -> Script {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("control.sock");
+        let listener = UnixListener::bind(&path).unwrap();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let (held_tx, held) = mpsc::channel();
+        let recorded = requests.clone();
+        std::thread::spawn(move || {
+            let mut answers = answers.into_iter();
+            let mut next_id = 1;
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { return };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut stream = stream;
+                let mut text = String::new();
+                while reader.read_line(&mut text).unwrap_or(0) > 0 {
+                    let request: Request = serde_json::from_str(&text).unwrap();
+                    text.clear();
+                    recorded.lock().unwrap().push(request.clone());
+                    match request {
+                        Request::Claim(ClaimRequest { domain, space, .. }) => {
+                            let id = next_id;
+                            next_id += 1;
+                            let answer = answers.next().unwrap_or(Answer::Deny);
+                            let r = match answer {
+                                Answer::Deny => ClaimAnswer::Denied {
+                                    claim: view(id, &domain, &space, ClaimState::Denied),
+                                    reason: "scripted denied".into(),
+                                },
+                                Answer::Claim => ClaimAnswer::Claimed {
+                                    claim: view(id, &domain, &space, ClaimState::Held),
+                                    note: Some("scripted claimed".into()),
+                                },
+                            };
+                            line(&mut stream, &Response::Claim(r));
+                            if matches!(answer, Answer::Deny) {
+                                break;
+                            }
+                            // The watch request, then hand the connection over.
+                            reader.read_line(&mut text).unwrap();
+                            recorded
+                                .lock()
+                                .unwrap()
+                                .push(serde_json::from_str(&text).unwrap());
+                            let watching = Response::Watching(vec![view(
+                                id,
+                                &domain,
+                                &space,
+                                ClaimState::Held,
+                            )]);
+                            line(&mut stream, &watching);
+                            let _ = held_tx.send(stream);
+                            break;
+                        }
+                        Request::Release { id } => line(&mut stream, &Response::Released { id }),
+                        _ => line(&mut stream, &Response::Released { id: 0 }),
+                    }
+                }
+            }
+        });
+        Script {
+            _dir: dir,
+            path,
+            requests,
+            held,
+        }
+    }
+
+    fn config(&self, bits: u8) -> LeaseConfig {
+        LeaseConfig {
+            backoff: Duration::from_millis(2),
+            max_backoff: Duration::from_millis(8),
+            ..LeaseConfig::new(self.path.clone(), bits)
+        }
+    }
+
+    fn claims(&self) -> Vec<SpaceText> {
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|r| match r {
+                Request::Claim(c) => {
+                    assert!(c.renew, "a lease asks the daemon to renew its claim");
+                    Some(c.space.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn tied_watches(&self) -> usize {
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r,
+                    Request::Watch {
+                        id: Some(_),
+                        release_on_close: true
+                    }
+                )
+            })
+            .count()
+    }
+
+    fn released(&self) -> Vec<u64> {
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|r| match r {
+                Request::Release { id } => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Sends one event for claim `id` on the held connection.
+    fn event(stream: &mut UnixStream, id: u64, kind: EventKind) {
+        let space = SpaceText::Uid("00".into());
+        let e = ClaimEvent {
+            id,
+            kind,
+            reason: Some("scripted".into()),
+            claim: view(
+                id,
+                "ffe:9562:6:4",
+                &space,
+                kind.state_after(ClaimState::Held),
+            ),
+        };
+        line(stream, &Response::Event(e));
+    }
+}
+
+fn rng(seed: u8) -> ChaCha20Rng {
+    ChaCha20Rng::from_seed([seed; 32])
+}
+
+/// Waits until `source` reports a loss, and returns it with the time it took.
+fn wait_lost(source: &dyn NodeSource, limit: Duration) -> (uuidkit::NodeLost, Duration) {
+    let start = Instant::now();
+    loop {
+        if let Err(lost) = source.current() {
+            return (lost, start.elapsed());
+        }
+        assert!(
+            start.elapsed() < limit,
+            "the node was not marked lost within {limit:?}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn uid_value(space: &SpaceText, bits: u8) -> u64 {
+    match space.parse(&DEFAULT_NODE_DOMAIN).unwrap() {
+        UidSpace::Unique(u) => node_of_uid(&u, bits).unwrap(),
+        other => panic!("expected a unique UID, found {other:?}"),
+    }
+}
+
+#[test]
+fn a_denied_claim_is_retried_with_a_fresh_value() {
+    let script = Script::new(vec![Answer::Deny, Answer::Deny, Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(48), &mut rng(1)).unwrap();
+    let claims = script.claims();
+    assert_eq!(claims.len(), 3);
+    let values: Vec<u64> = claims.iter().map(|s| uid_value(s, 48)).collect();
+    assert!(values[0] != values[1] && values[1] != values[2] && values[0] != values[2]);
+    for v in &values {
+        assert_eq!(v >> 40 & 1, 1, "{v:#x}: the multicast bit (RFC 9562 §6.10)");
+    }
+    let node = lease.source().current().unwrap();
+    assert_eq!((node.value(), node.bits()), (values[2], 48));
+    assert_eq!(lease.node(), node);
+    assert_eq!(lease.claim_id(), 3);
+    assert_eq!(lease.note(), Some("scripted claimed"));
+    assert_eq!(
+        script.tied_watches(),
+        1,
+        "the claim ends with the lease's connection"
+    );
+    // The same seed draws the same values: randomness is the caller's.
+    drop(lease);
+    let again = Script::new(vec![Answer::Deny, Answer::Deny, Answer::Claim]);
+    let _lease = SiteLease::acquire(&again.config(48), &mut rng(1)).unwrap();
+    assert_eq!(again.claims(), claims);
+}
+
+#[test]
+fn denied_every_time_is_an_error_naming_the_count() {
+    let script = Script::new(vec![]);
+    let config = LeaseConfig {
+        attempts: 4,
+        ..script.config(12)
+    };
+    let err = SiteLease::acquire(&config, &mut rng(2)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Denied);
+    let text = err.to_string();
+    assert!(
+        text.starts_with(
+            "no node ID of 12 bits in domain ffe:9562:6:4: denied 4 times, last: denied node 0x"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with(": scripted denied"), "{text}");
+    assert_eq!(script.claims().len(), 4);
+}
+
+#[test]
+fn no_daemon_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nobody.sock");
+    let err = SiteLease::acquire(&LeaseConfig::new(path.clone(), 16), &mut rng(3)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Unreachable);
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "cannot reach uiapd: is uiapd running? tried {}",
+            path.display()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_right_justified_domain_and_bad_widths_are_refused() {
+    let script = Script::new(vec![Answer::Claim]);
+    let config = LeaseConfig {
+        domain: "ffe:9562:6:84".parse::<DomainId>().unwrap(),
+        ..script.config(16)
+    };
+    let err = SiteLease::acquire(&config, &mut rng(4)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Config);
+    assert!(err.to_string().contains("left-justified"), "{err}");
+    for bits in [0, 49] {
+        let err = SiteLease::acquire(&script.config(bits), &mut rng(4)).unwrap_err();
+        assert_eq!(err.kind(), LeaseErrorKind::Config, "{bits}");
+    }
+    let zero = LeaseConfig {
+        lifetime: 0,
+        ..script.config(16)
+    };
+    assert!(
+        SiteLease::acquire(&zero, &mut rng(4))
+            .unwrap_err()
+            .to_string()
+            .contains("lifetime")
+    );
+    assert!(
+        script.claims().is_empty(),
+        "nothing was sent for a bad configuration"
+    );
+}
+
+#[test]
+fn a_late_conflict_marks_the_node_lost_at_once() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(16), &mut rng(5)).unwrap();
+    let source = lease.source();
+    let mut held = script.held.recv_timeout(Duration::from_secs(5)).unwrap();
+    Script::event(&mut held, 1, EventKind::Renewed);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(source.current().is_ok(), "a renewal keeps the node");
+    Script::event(&mut held, 1, EventKind::Conflict);
+    let (lost, took) = wait_lost(&*source, Duration::from_secs(2));
+    assert_eq!(lost.kind(), NodeLostKind::Conflict);
+    assert!(
+        lost.detail().contains("another device holds this node ID"),
+        "{lost}"
+    );
+    eprintln!("conflict event to node lost: {took:?}");
+    // The lease released its claim so that the other holder keeps the node in peace.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while script.released().is_empty() {
+        assert!(Instant::now() < deadline, "the claim was not released");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(script.released(), [1]);
+}
+
+#[test]
+fn each_end_of_the_claim_is_a_loss_of_its_kind() {
+    for (event, kind) in [
+        (EventKind::Lost, NodeLostKind::Conflict),
+        (EventKind::Expired, NodeLostKind::RenewalFailed),
+        (EventKind::Released, NodeLostKind::Released),
+    ] {
+        let script = Script::new(vec![Answer::Claim]);
+        let lease = SiteLease::acquire(&script.config(8), &mut rng(6)).unwrap();
+        let mut held = script.held.recv_timeout(Duration::from_secs(5)).unwrap();
+        Script::event(&mut held, 1, event);
+        let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
+        assert_eq!(lost.kind(), kind, "{event}");
+    }
+}
+
+#[test]
+fn the_daemon_gone_marks_the_node_lost_at_once() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(48), &mut rng(7)).unwrap();
+    let held = script.held.recv_timeout(Duration::from_secs(5)).unwrap();
+    drop(held); // end of stream: the daemon is gone
+    let (lost, took) = wait_lost(&*lease.source(), Duration::from_secs(2));
+    assert_eq!(lost.kind(), NodeLostKind::SourceGone);
+    assert!(lost.detail().starts_with("uiapd is gone"), "{lost}");
+    eprintln!("end of stream to node lost: {took:?}");
+}
+
+#[test]
+fn dropping_the_lease_marks_the_node_lost_then_releases_the_claim() {
+    let script = Script::new(vec![Answer::Deny, Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(16), &mut rng(8)).unwrap();
+    let slot = lease.slot().clone();
+    let _held = script.held.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert!(slot.current().is_ok());
+    drop(lease);
+    assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::Released);
+    assert_eq!(script.released(), [2]);
+}
+
+// ---- against a real daemon, a site of one ----
+
+fn claims(site: &SiteOfOne) -> Vec<ClaimView> {
+    Client::new(site.control()).list().unwrap()
+}
+
+/// Claims `space` of the node domain (not renewed) and returns what became of it.
+fn claim_of(control: &Path, space: SpaceText) -> Hold {
+    let request = ClaimRequest {
+        lifetime: 20,
+        ..ClaimRequest::new(DEFAULT_NODE_DOMAIN.to_string(), space)
+    };
+    Client::new(control)
+        .hold(&request, Some(Duration::from_secs(10)))
+        .unwrap()
+}
+
+#[test]
+fn a_real_lease_holds_a_renewed_claim_and_releases_it() {
+    let site = SiteOfOne::start((61611, 61612), &FAST_TIMERS);
+    let config = LeaseConfig {
+        lifetime: 4, // FAST_TIMERS renew at half of it
+        ..LeaseConfig::new(site.control().to_path_buf(), 48)
+    };
+    let lease = SiteLease::acquire(&config, &mut rng(9)).unwrap();
+    let held = claims(&site);
+    assert_eq!(held.len(), 1);
+    let c = &held[0];
+    assert_eq!(
+        (c.id, c.renew, c.state),
+        (lease.claim_id(), true, ClaimState::Held)
+    );
+    assert_eq!(c.domain, "ffe:9562:6:4");
+    assert_eq!(uid_value(&c.space, 48), lease.node().value());
+    // Another claim of the same node on this device is refused while the lease lives.
+    let other = claim_of(site.control(), c.space.clone());
+    assert!(matches!(other, Hold::Denied { .. }), "{other:?}");
+    // Renewals keep it (two renewal intervals).
+    std::thread::sleep(Duration::from_secs(5));
+    assert!(lease.source().current().is_ok());
+    assert_eq!(claims(&site)[0].state, ClaimState::Held);
+    let space = c.space.clone();
+    drop(lease);
+    assert!(claims(&site).is_empty(), "released: {:?}", claims(&site));
+    let again = claim_of(site.control(), space);
+    assert!(matches!(again, Hold::Held(_)), "{again:?}");
+}
+
+#[test]
+fn a_claim_held_while_connected_is_released_when_its_client_goes() {
+    let site = SiteOfOne::start((61615, 61616), &FAST_TIMERS);
+    let uiapd = Client::new(site.control());
+    let request = ClaimRequest {
+        lifetime: 20,
+        renew: true,
+        ..ClaimRequest::new(
+            DEFAULT_NODE_DOMAIN.to_string(),
+            SpaceText::Uid("0123456789ab".into()),
+        )
+    };
+    let Hold::Held(held) = uiapd.hold_while_connected(&request, None).unwrap() else {
+        panic!("a site of one grants the claim");
+    };
+    assert_eq!(claims(&site).len(), 1);
+    drop(held); // no release request: only the connection closes
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !claims(&site).is_empty() {
+        assert!(Instant::now() < deadline, "still held: {:?}", claims(&site));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A plain hold is not tied to its connection.
+    let Hold::Held(held) = uiapd.hold(&request, None).unwrap() else {
+        panic!("a site of one grants the claim");
+    };
+    drop(held);
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(claims(&site).len(), 1);
+    // Tying needs one claim's id.
+    let r = uiapd
+        .call(&Request::Watch {
+            id: None,
+            release_on_close: true,
+        })
+        .unwrap();
+    let Response::Error(e) = r else {
+        panic!("expected an error, found {r:?}")
+    };
+    assert!(e.message.contains("release_on_close needs the id"), "{e:?}");
+}
+
+#[test]
+fn a_real_daemon_killed_marks_the_node_lost_at_once() {
+    let mut site = SiteOfOne::start((61613, 61614), &FAST_TIMERS);
+    let config = LeaseConfig::new(site.control().to_path_buf(), 16);
+    let lease = SiteLease::acquire(&config, &mut rng(10)).unwrap();
+    let source = lease.source();
+    assert!(source.current().is_ok());
+    site.kill();
+    let (lost, took) = wait_lost(&*source, Duration::from_secs(2));
+    assert_eq!(lost.kind(), NodeLostKind::SourceGone);
+    eprintln!("daemon killed to node lost: {took:?}");
+    // Dropping a lease whose daemon is gone does not hang or panic.
+    drop(lease);
+}
