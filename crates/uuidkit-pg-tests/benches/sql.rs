@@ -12,11 +12,11 @@
 //! measures `v7()` on a second server without it (per-backend state).
 //!
 //! `cargo xtask pg-bench` packages the extension and runs this; by hand:
-//! `UUIDKIT_PG_PACKAGE=<cargo pgrx package output> cargo bench -p uuidkit-pg-tests --bench sql`.
+//! `UUIDKIT_PG_PACKAGE=<the package directory> cargo bench -p uuidkit-pg-tests --bench sql`.
 
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use uuidkit_pg_tests::postgres::Client;
 use uuidkit_pg_tests::{Scope, Server};
 
@@ -68,7 +68,9 @@ fn generate(cr: &mut Criterion) {
     );
     let mut b = backend.client();
     let mut g = cr.benchmark_group("pg_generate_1M");
-    g.sample_size(10);
+    // Each iteration is a million rows (up to seconds): the same number of
+    // iterations per sample, not criterion's linear ramp of 55.
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
     for (id, f) in [
         // What the query costs without a function: the floor under every row.
         ("count(1)", "1"),
@@ -91,7 +93,7 @@ fn insert(cr: &mut Criterion) {
     let server = server(Scope::Cluster);
     let mut c = server.client();
     let mut g = cr.benchmark_group("pg_insert_1M");
-    g.sample_size(10);
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
     let mut sizes = Vec::new();
     for (id, key) in [
         ("uuidkit.v7", "uuid PRIMARY KEY DEFAULT uuidkit.v7()"),

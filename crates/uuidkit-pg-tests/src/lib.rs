@@ -3,7 +3,7 @@
 //! its benchmarks (`benches/sql.rs`).
 //!
 //! The extension (`crates/uuidkit-pg`) is built outside the workspace with
-//! `cargo pgrx package`; `cargo xtask test` does that and names the package
+//! `cargo xtask test`, which lays it out as `cargo pgrx package` does and names the package
 //! directory in [`PACKAGE_VAR`]. [`Server::start`] installs a copy of that
 //! package into a private installation of the server
 //! ([`test_support::db::Postgres::start_with_package`]), starts it, and runs
@@ -55,9 +55,9 @@ pub enum Scope {
 pub fn package() -> Result<PathBuf, String> {
     let Some(dir) = std::env::var_os(PACKAGE_VAR) else {
         return Err(format!(
-            "the extension is not packaged: run `cargo xtask test` (which builds it with \
-             `cargo pgrx package` and sets {PACKAGE_VAR}), or set {PACKAGE_VAR} to the \
-             directory `cargo pgrx package` wrote"
+            "the extension is not packaged: run `cargo xtask test` (which builds \
+             and packages it and sets {PACKAGE_VAR}), or set {PACKAGE_VAR} to a directory \
+             `cargo pgrx package` wrote"
         ));
     };
     let dir = PathBuf::from(dir);

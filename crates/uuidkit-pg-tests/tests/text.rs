@@ -203,6 +203,26 @@ fn malformed_text_to_every_decoder_is_22p02_with_the_librarys_message() {
             Ok(p) => assert_eq!(scalar::<String>(&mut c, &sql), p),
             Err(e) => assert_eq!(sql_error(&mut c, &sql), ("22P02".into(), e.to_string())),
         }
+        // The TypeID decoder that requires a prefix: the library's error
+        // first, then the prefix check.
+        let sql = format!("SELECT uuidkit.from_typeid({}, 'user')", quote(&text));
+        let want = match prefix(&text) {
+            Ok(p) if p == "user" => None,
+            Ok(p) => Some(format!(
+                "expected a TypeID with the prefix \"user\", found the prefix {p:?}"
+            )),
+            Err(e) => Some(e.to_string()),
+        };
+        match want {
+            None => assert_eq!(
+                scalar::<Uuid>(&mut c, &sql),
+                TypeId::parse(&text).unwrap().uuid()
+            ),
+            Some(want) => {
+                assert_eq!(sql_error(&mut c, &sql), ("22P02".into(), want), "{sql}");
+                refused += 1;
+            }
+        }
     }
     assert!(refused > 150, "only {refused} refusals");
     // No backend crashed: this session is the one that started, and the

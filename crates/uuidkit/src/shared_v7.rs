@@ -29,7 +29,10 @@ use crate::v7::global;
 /// memory needs no initialisation. The random bits come from each process's
 /// own [`ThreadRng`](crate::ThreadRng), which reseeds after `fork()`. The
 /// state lives only as long as the memory: a new mapping starts again from
-/// the clock.
+/// the clock. In memory that `fork()` copies rather than shares (a `static`
+/// of a forked process), parent and child go on from the same state, their
+/// UUIDs told apart by their random bits only and not ordered with each
+/// other; [`Uuid::now_v7`] moves a child to the next millisecond instead.
 ///
 /// ```
 /// use uuidkit::{SharedV7, Uuid, Version};

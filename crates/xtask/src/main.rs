@@ -5,8 +5,8 @@
 //!   that did not run for lack of a prerequisite, with the reason (see the
 //!   `test-support` crate). Under `CI=true` such tests fail instead. Then
 //!   it builds the Python package and runs its pytest suite (see `python.rs`).
-//!   Before the Rust tests it packages the PostgreSQL extension, whose tests
-//!   (the crate `uuidkit-pg-tests`) load it (see `pg.rs`).
+//!   Before the Rust tests it builds and packages the PostgreSQL extension,
+//!   whose tests (the crate `uuidkit-pg-tests`) load it (see `pg.rs`).
 //! - `cargo xtask lint`: what rustfmt and clippy do not check: source files
 //!   that grew past [`MAX_FILE_LINES`] lines of non-test code, and code or
 //!   docs that cite files outside the repository or narrate history.
@@ -19,6 +19,7 @@
 mod bench;
 mod lint;
 mod pg;
+mod pg_schema;
 mod python;
 
 use std::path::{Path, PathBuf};
