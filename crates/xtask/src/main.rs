@@ -127,7 +127,7 @@ fn provision_all(root: &Path) -> Option<Prepared> {
     if let Some(line) = outcome.command_line() {
         eprintln!("{line}");
     }
-    if python::is_ci() && (!outcome.complete() || venv.is_err()) {
+    if test_support::is_ci() && (!outcome.complete() || venv.is_err()) {
         if let Err(e) = &venv {
             eprintln!("xtask: {e}");
         }
@@ -192,7 +192,7 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
 /// false); otherwise `line` is appended to the skip log (returns whether it
 /// could be).
 pub(crate) fn missing_prerequisite(skip_log: &Path, line: &str) -> bool {
-    if python::is_ci() {
+    if test_support::is_ci() {
         eprintln!("xtask: {line} (a missing prerequisite under CI=true)");
         return false;
     }
