@@ -26,6 +26,7 @@
 //!   dropping it (`PR_SET_PDEATHSIG`), so a killed test run leaves no server
 //!   behind; keep the value on the thread that called `start()`.
 
+mod install;
 mod mariadb;
 mod postgres;
 pub(crate) mod process;

@@ -160,3 +160,56 @@ fn two_postgres_servers_run_side_by_side() {
     assert_eq!(a.query("SELECT count(*) FROM only_in_a").unwrap(), "0");
     assert!(b.query("SELECT count(*) FROM only_in_a").is_err());
 }
+
+#[test]
+fn a_server_started_with_a_package_loads_its_extension_and_writes_nothing_else() {
+    let name = "a_server_started_with_a_package_loads_its_extension_and_writes_nothing_else";
+    let share = match Postgres::pg_config("--sharedir") {
+        Ok(dir) => dir,
+        Err(reason) => return test_support::skip(name, reason),
+    };
+    // A package as `make install DESTDIR=…` lays it out: a SQL-only extension.
+    let package = std::env::temp_dir().join(format!("uuidkit-pkg-{}", std::process::id()));
+    let ext = package
+        .join(share.strip_prefix("/").unwrap())
+        .join("extension");
+    std::fs::create_dir_all(&ext).unwrap();
+    let extname = format!("answer_{}", std::process::id());
+    std::fs::write(
+        ext.join(format!("{extname}.control")),
+        "default_version = '1'\nrelocatable = true\n",
+    )
+    .unwrap();
+    std::fs::write(
+        ext.join(format!("{extname}--1.sql")),
+        "CREATE FUNCTION answer() RETURNS int LANGUAGE sql AS 'SELECT 42';",
+    )
+    .unwrap();
+    let started = Postgres::start_with_package(&package, &[("work_mem", "8MB")]);
+    std::fs::remove_dir_all(&package).unwrap();
+    let pg = match started {
+        Ok(pg) => pg,
+        Err(reason) => return test_support::skip(name, reason),
+    };
+    pg.query(&format!("CREATE EXTENSION {extname}")).unwrap();
+    assert_eq!(pg.query("SELECT answer()").unwrap(), "42");
+    // The installation's own extensions and settings are all still there.
+    pg.query("CREATE EXTENSION pgstattuple").unwrap();
+    assert_eq!(pg.query("SHOW work_mem").unwrap(), "8MB");
+    // The package's files were copied into the server's private directory.
+    assert!(
+        !share
+            .join("extension")
+            .join(format!("{extname}.control"))
+            .exists()
+    );
+
+    let empty = std::env::temp_dir().join(format!("uuidkit-pkg-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let err = Postgres::start_with_package(&empty, &[]).unwrap_err();
+    std::fs::remove_dir_all(&empty).unwrap();
+    assert!(
+        err.contains("has no files under PostgreSQL's share or library directory"),
+        "{err}"
+    );
+}

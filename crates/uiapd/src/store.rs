@@ -2,7 +2,7 @@
 //!
 //! * `device-id`: 16 lowercase hex digits and a newline (random, non-zero:
 //!   docs/uiap-design.md D22);
-//! * `claims.json`: `{"next_id":N,"claims":[{"id":…,"domain":…,"space":…,"lifetime":…,"proxy":…,"owner":…,"renew":…,"expires_at":…}]}`.
+//! * `claims.json`: `{"next_id":N,"claims":[{"id":…,"domain":…,"space":…,"lifetime":…,"proxy":…,"owner":…,"renew":…,"expires_at":…,"release_on_close":…}]}`.
 //!
 //! Every write is atomic: the new content goes to a temporary file in the same directory, which
 //! is fsynced, renamed over the old file, and then the directory is fsynced. A crash leaves
@@ -46,6 +46,11 @@ pub(crate) struct StoredClaim {
     /// `None` for an infinite lifetime, or a claim persisted before this was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) expires_at: Option<u64>,
+    /// The user its client asked to release it as when the client's connection closes
+    /// (docs/uiap-design.md D54): a restart closed that connection, so the restarted daemon
+    /// releases it instead of reclaiming it (D59).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) release_on_close: Option<u32>,
 }
 
 impl StoredClaim {
@@ -249,6 +254,7 @@ mod tests {
                 origin: Some(0x77),
                 renew: true,
                 expires_at: Some(1_700_000_000),
+                release_on_close: Some(1000),
             }],
         };
         store.save_claims(&claims).unwrap();
@@ -303,6 +309,7 @@ mod tests {
             renew: false,
             expires_at: Some(1_700_000_060),
             origin: None,
+            release_on_close: None,
         };
         assert!(c.ended_by(1_700_000_060));
         assert!(!c.ended_by(1_700_000_059));

@@ -13,9 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, udp};
-use uiap::space::{DomainId, Uid, UidSpace};
-use uiap::wire::{DeviceId, MessageType, Repr};
+use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, ipv6_udp, udp};
+use uiap::space::{Uid, UidSpace};
 
 /// The flood must last at least this long ...
 const FLOOD: Duration = Duration::from_secs(20);
@@ -72,62 +71,13 @@ impl Sender {
     }
 }
 
-/// An IPv6 packet (hop limit 255) carrying `payload` in a UDP datagram from port 61001 to `port`,
-/// with the UDP checksum over the pseudo-header (RFC 8200 §8.1).
-fn ipv6_udp(source: Ipv6Addr, destination: Ipv6Addr, port: u16, payload: &[u8]) -> Vec<u8> {
-    let udp_len = (8 + payload.len()) as u16;
-    let mut udp = Vec::with_capacity(usize::from(udp_len));
-    udp.extend_from_slice(&CLAIM_PORT.to_be_bytes());
-    udp.extend_from_slice(&port.to_be_bytes());
-    udp.extend_from_slice(&udp_len.to_be_bytes());
-    udp.extend_from_slice(&[0, 0]);
-    udp.extend_from_slice(payload);
-    let mut sum: u32 = 0;
-    let mut add = |bytes: &[u8]| {
-        for pair in bytes.chunks(2) {
-            sum += u32::from(u16::from_be_bytes([pair[0], *pair.get(1).unwrap_or(&0)]));
-        }
-    };
-    add(&source.octets());
-    add(&destination.octets());
-    add(&u32::from(udp_len).to_be_bytes());
-    add(&[0, 0, 0, 17]);
-    add(&udp);
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    let checksum = match !(sum as u16) {
-        0 => 0xffff,
-        c => c,
-    };
-    udp[6..8].copy_from_slice(&checksum.to_be_bytes());
-    let mut packet = vec![0x60, 0, 0, 0];
-    packet.extend_from_slice(&udp_len.to_be_bytes());
-    packet.extend_from_slice(&[17, 255]);
-    packet.extend_from_slice(&source.octets());
-    packet.extend_from_slice(&destination.octets());
-    packet.extend_from_slice(&udp);
-    packet
-}
-
 /// Sends distinct Claim-Attempts (new message IDs, so none is a duplicate) to the group on `h0`
 /// at `TARGET_RATE` until `stop`, with hop limit 255, from one link-local source or (`spoof`)
 /// from a different one each time.
 fn flood(stop: Arc<AtomicBool>, spoof: bool) -> Flood {
     let index = index_of("h0");
     let sender = Sender::new(index, spoof);
-    let mut repr = Repr {
-        msg_type: MessageType::ClaimAttempt,
-        proxy: false,
-        reclaim: false,
-        hop_limit: 32,
-        lifetime: 60,
-        origin: DeviceId::new(0x0bad_0bad_0bad_0bad).unwrap(),
-        sequence: 0,
-        claim_ref: 1,
-        domain: "fff:0:3:0".parse::<DomainId>().unwrap(),
-        space: UidSpace::Unique(Uid::from_octets(&[0, 0, 0, 0]).unwrap()),
-    };
+    let mut repr = netns_support::hostile_attempt();
     let start = Instant::now();
     let (mut sent, mut failed) = (0u64, 0u64);
     while !stop.load(Ordering::Relaxed) {

@@ -39,6 +39,9 @@ pub enum LeaseErrorKind {
     /// The registry answered something its protocol does not allow, or the connection failed
     /// mid-request.
     Registry,
+    /// The registry did not answer in time (for a site lease: `uiapd` is stopped, hung, or
+    /// rate-limits claims for longer than the lease may wait).
+    Timeout,
 }
 
 impl LeaseError {

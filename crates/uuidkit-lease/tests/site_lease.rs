@@ -487,3 +487,57 @@ fn a_real_daemon_killed_marks_the_node_lost_at_once() {
     // Dropping a lease whose daemon is gone does not hang or panic.
     drop(lease);
 }
+
+/// A daemon that says the claim is rate limited and then does not answer: the lease reports
+/// what it waits for, gives up at its answer limit, and says why.
+#[test]
+fn a_rate_limited_daemon_is_reported_and_the_wait_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("control.sock");
+    let listener = UnixListener::bind(&path).unwrap();
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut text = String::new();
+        reader.read_line(&mut text).unwrap();
+        let Request::Claim(ClaimRequest { domain, space, .. }) =
+            serde_json::from_str(&text).unwrap()
+        else {
+            panic!("expected a claim: {text}")
+        };
+        let mut stream = stream;
+        let waiting = Response::Waiting {
+            claim: view(1, &domain, &space, ClaimState::Claiming),
+            reason: "rate limited, starts in 115 s".into(),
+        };
+        line(&mut stream, &waiting);
+        // Held open, silent, until the client gives up.
+        let _ = reader.read_line(&mut text);
+    });
+    let config = LeaseConfig {
+        answer_limit: Some(Duration::from_millis(500)),
+        attempts: 1,
+        ..LeaseConfig::new(path, 16)
+    };
+    let mut said = Vec::new();
+    let started = Instant::now();
+    let err = SiteLease::acquire_reporting(&config, &mut rng(9), &mut |w| said.push(w.to_string()))
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(said, ["uiapd: rate limited, starts in 115 s"]);
+    assert_eq!(err.kind(), LeaseErrorKind::Timeout);
+    let text = err.to_string();
+    assert!(
+        text.contains("did not answer the claim of node 0x"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("within 0.5 s (it said: rate limited, starts in 115 s): giving up"),
+        "{text}"
+    );
+    server.join().unwrap();
+}

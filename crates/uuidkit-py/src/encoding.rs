@@ -51,12 +51,11 @@ fn error(py: Python<'_>, e: uuidkit::DecodeError, text: Option<&str>) -> PyErr {
     };
     if let (DecodeErrorKind::InvalidByte { found, .. }, Some(text), Some(at)) =
         (e.kind(), text, e.position())
+        && let Some(c) = text.chars().nth(at)
     {
-        if let Some(c) = text.chars().nth(at) {
-            let byte = format!("byte 0x{found:02x} at");
-            message = message.replacen(&byte, &format!("character {c:?} at"), 1);
-            kind = "invalid_character";
-        }
+        let byte = format!("byte 0x{found:02x} at");
+        message = message.replacen(&byte, &format!("character {c:?} at"), 1);
+        kind = "invalid_character";
     }
     let err = DecodeError::new_err(message);
     let value = err.value(py);

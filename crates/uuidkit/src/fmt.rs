@@ -10,18 +10,14 @@
 use core::fmt;
 
 use crate::Uuid;
+use crate::hex::LINE;
 
 /// The portable encoder: 16 bytes to 32 hex digits (the fallback where
 /// [`crate::arch`] has no vector code, and the reference its encoders are
 /// tested against).
-#[cfg_attr(all(target_arch = "x86_64", not(any(test, fuzzing))), allow(dead_code))]
 #[inline]
 pub(crate) const fn encode32_scalar(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
-    let table = if upper {
-        b"0123456789ABCDEF"
-    } else {
-        b"0123456789abcdef"
-    };
+    let table = crate::hex::digits(upper);
     let mut out = [0u8; 32];
     let mut i = 0;
     while i < 16 {
@@ -35,7 +31,7 @@ pub(crate) const fn encode32_scalar(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
 /// 16 bytes to 32 hex digits with the best encoder this CPU has.
 #[inline(always)]
 fn encode32(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
-    crate::arch::encode32(bytes, upper)
+    crate::arch::encode32(bytes, upper).unwrap_or_else(|| encode32_scalar(bytes, upper))
 }
 
 /// Where the text goes, which decides the faster encoder.
@@ -50,15 +46,21 @@ pub(crate) enum Sink {
     Formatter,
 }
 
-/// Writes the 36-character hyphenated form.
+/// Writes the 36-character hyphenated form: into a caller's buffer with the
+/// widest encoder the CPU has, into a `Formatter` with the one the compiler
+/// sees whole.
 #[inline(always)]
 fn hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36], sink: Sink) {
-    crate::arch::encode_hyphenated(bytes, upper, out, sink);
+    if sink == Sink::Buffer && crate::arch::encode_hyphenated_wide(bytes, upper, out) {
+        return;
+    }
+    if !crate::arch::encode_hyphenated(bytes, upper, out) {
+        place_hyphens(&encode32_scalar(bytes, upper), out);
+    }
 }
 
 /// The 32 digits `d` as the 36-character hyphenated form (8-4-4-4-12): the
 /// portable path, and the reference the vector paths are tested against.
-#[cfg_attr(all(target_arch = "x86_64", not(any(test, fuzzing))), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn place_hyphens(d: &[u8; 32], out: &mut [u8; 36]) {
     out[0..8].copy_from_slice(&d[0..8]);
@@ -71,10 +73,6 @@ pub(crate) fn place_hyphens(d: &[u8; 32], out: &mut [u8; 36]) {
     out[23] = b'-';
     out[24..36].copy_from_slice(&d[20..32]);
 }
-
-/// The length of a line of [`Hyphenated::encode_lines_lower`]: the
-/// hyphenated form and a newline.
-pub(crate) const LINE: usize = 37;
 
 /// The portable line encoder, one UUID at a time with the best per-UUID
 /// encoder (the tail of a batch, and everything where [`crate::arch`] has no
@@ -452,7 +450,7 @@ impl fmt::UpperHex for Uuid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arch::sweep::{self, lines_with, sweep_batch};
+    use crate::check::sweep::{self, lines_with, sweep_batch};
 
     #[test]
     fn scalar_and_simd_encoders_agree_on_every_byte_in_every_lane() {

@@ -93,7 +93,9 @@
 //! defaults, in memory only: `now_v7` is monotonic across threads (if one
 //! call happens-before another, the second UUID is greater), both draw from
 //! [`ThreadRng`], an OS-seeded ChaCha12 per thread that is reseeded after
-//! `fork()`.
+//! `fork()`. [`SharedV7`] is the same v7 generator on a state word you
+//! place, for instance in memory shared between processes, which orders the
+//! UUIDs of all of them.
 //!
 //! For control, every generator has one shape: the [`Generator`] trait
 //! (`generate`, `fill`; object-safe), a validated builder for its settings,
@@ -210,12 +212,17 @@
 extern crate std;
 
 mod arch;
+#[cfg(feature = "std")]
+mod chacha;
+#[cfg(any(test, all(fuzzing, feature = "std")))]
+mod check;
 pub mod encoding;
 mod error;
 mod external;
 mod fields;
 mod fmt;
 mod guid;
+mod hex;
 mod layout;
 mod macros;
 mod name;
@@ -232,6 +239,8 @@ mod gregorian;
 mod node;
 #[cfg(feature = "std")]
 mod rng;
+#[cfg(feature = "std")]
+mod shared_v7;
 mod v1;
 mod v4;
 mod v6;
@@ -249,7 +258,7 @@ pub mod state;
 // The differential checks of the vector paths, for the fuzz targets only.
 #[cfg(all(fuzzing, feature = "std"))]
 #[doc(hidden)]
-pub use crate::arch::differential as __differential;
+pub use crate::check::differential as __differential;
 
 /// Hooks for the project's own tests and benchmarks, and for nothing else:
 /// hidden, with no semver promise.
@@ -314,6 +323,8 @@ pub use crate::node::{
 };
 #[cfg(feature = "std")]
 pub use crate::rng::{RESEED_INTERVAL, ThreadRng};
+#[cfg(feature = "std")]
+pub use crate::shared_v7::SharedV7;
 pub use crate::v1::{V1Builder, V1Generator, V1State};
 pub use crate::v6::{V6Builder, V6Generator};
 pub use crate::v7::{V7Builder, V7Generator, V7Method, V7State};

@@ -223,8 +223,10 @@ fn single_block_lanes(ns: &Uuid, name: &[u8], big_endian: bool) -> [[u64; 2]; 4]
 /// 16-byte store where the CPU has one (see [`crate::arch::store_16`]).
 #[inline(always)]
 fn store_lane(block: &mut [u8; 64], lane: usize, lo: u64, hi: u64) {
-    if let Some(dst) = block[16 * lane..].first_chunk_mut::<16>() {
-        crate::arch::store_16(dst, lo, hi);
+    if let Some(dst) = block[16 * lane..].first_chunk_mut::<16>()
+        && !crate::arch::store_16(dst, lo, hi)
+    {
+        *dst = (u128::from(lo) | u128::from(hi) << 64).to_le_bytes();
     }
 }
 

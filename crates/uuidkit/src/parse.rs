@@ -9,6 +9,7 @@
 
 use crate::Uuid;
 use crate::error::{Expected, Form, ParseError, ParseErrorKind};
+use crate::hex::{FAILED, Fast};
 
 /// Hex digit values, 0xff for anything else.
 const HEX: [u8; 256] = {
@@ -64,9 +65,19 @@ impl Uuid {
     #[inline]
     pub fn parse<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, ParseError> {
         let s = input.as_ref();
-        let bytes = lenient_fast(s);
-        if bytes != FAILED {
-            return Ok(Uuid::from_bytes(bytes.to_ne_bytes()));
+        match s.split_first_chunk::<36>() {
+            Some((body, [])) => {
+                let mut bytes = [0u8; 16];
+                if hyphenated(body, &mut bytes) {
+                    return Ok(Uuid::from_bytes(bytes));
+                }
+            }
+            _ => {
+                let bytes = other_forms_fast(s);
+                if bytes != FAILED {
+                    return Ok(Uuid::from_bytes(bytes.to_ne_bytes()));
+                }
+            }
         }
         max_or_error(s, false)
     }
@@ -89,9 +100,9 @@ impl Uuid {
     pub fn parse_strict<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, ParseError> {
         let s = input.as_ref();
         if let Some((body, [])) = s.split_first_chunk::<36>() {
-            let bytes = hyphenated_fast(body);
-            if bytes != FAILED {
-                return Ok(Uuid::from_bytes(bytes.to_ne_bytes()));
+            let mut bytes = [0u8; 16];
+            if hyphenated(body, &mut bytes) {
+                return Ok(Uuid::from_bytes(bytes));
             }
         }
         max_or_error(s, true)
@@ -211,41 +222,19 @@ const fn decode_scalar(s: &[u8], pos: &[u8; 32]) -> Option<[u8; 16]> {
 /// The portable decoder for 32 contiguous hex digits: a table lookup per
 /// digit (the fallback where [`crate::arch`] has no vector code, and the
 /// reference its decoders are tested against).
-#[cfg_attr(all(target_arch = "x86_64", not(any(test, fuzzing))), allow(dead_code))]
 #[inline]
 pub(crate) fn decode32_scalar(digits: &[u8; 32]) -> Option<[u8; 16]> {
     decode_scalar(digits, &SIMPLE)
 }
 
 /// The portable decoder of the hyphenated form (as [`decode32_scalar`]).
-#[cfg_attr(all(target_arch = "x86_64", not(any(test, fuzzing))), allow(dead_code))]
 #[inline]
 pub(crate) const fn decode_hyphenated_scalar(s: &[u8; 36]) -> Option<[u8; 16]> {
     decode_scalar_checked(s, 0)
 }
 
-/// The fast decoders' result: the 16 bytes as a native-endian `u128`, which
-/// the Rust ABI returns in two registers. An `Option<Uuid>` or a `[u8; 16]`
-/// would go through memory, and an `Option<Uuid>` keeps its UUID at offset 1,
-/// where reloading it whole from two 8-byte stores defeats store forwarding.
-///
-/// [`FAILED`] (the Max UUID's bytes) stands for "invalid"; a valid Max UUID
-/// also gives it, and [`is_valid_max`] tells the two apart.
-pub(crate) type Fast = u128;
-
-/// See [`Fast`].
-pub(crate) const FAILED: Fast = u128::MAX;
-
-/// Any of the four lenient forms, fast.
-#[inline(always)]
-fn lenient_fast(s: &[u8]) -> Fast {
-    if let Some((body, [])) = s.split_first_chunk::<36>() {
-        return hyphenated_fast(body);
-    }
-    other_forms_fast(s)
-}
-
-/// The slow end of the fast paths, for a [`FAILED`] result: the Max UUID in
+/// The slow end of the fast paths, for a text they refused or a [`FAILED`]
+/// result (which the Max UUID's text gives too, see [`Fast`]): the Max UUID in
 /// one of the accepted forms, or an error that says what and where.
 #[cold]
 #[inline(never)]
@@ -291,22 +280,31 @@ pub(crate) fn to_fast(decoded: Option<[u8; 16]>) -> Fast {
         None => FAILED,
     }
 }
-/// Decodes the 36-byte hyphenated form with the best decoder this CPU has.
+/// Decodes the 36-byte hyphenated form into `out` with the best decoder
+/// this CPU has; `false` (and `out` unspecified) if it is not one. The
+/// bytes go into the caller's buffer, and only the verdict comes back (see
+/// `arch::x86_64::decode`).
 #[inline(always)]
-fn hyphenated_fast(s: &[u8; 36]) -> Fast {
-    crate::arch::decode_hyphenated(s)
+fn hyphenated(s: &[u8; 36], out: &mut [u8; 16]) -> bool {
+    crate::arch::decode_hyphenated(s, out)
+        .unwrap_or_else(|| decode_hyphenated_scalar(s).map(|b| *out = b).is_some())
 }
 
-/// Decodes the simple form with the best decoder this CPU has.
+/// Decodes the simple form into `out`, as [`hyphenated`].
 #[inline(always)]
-fn simple_fast(digits: &[u8; 32]) -> Fast {
-    crate::arch::decode_simple(digits)
+fn simple(digits: &[u8; 32], out: &mut [u8; 16]) -> bool {
+    crate::arch::decode_simple(digits, out)
+        .unwrap_or_else(|| decode32_scalar(digits).map(|b| *out = b).is_some())
 }
 
 /// The lenient parser without a diagnosis: `None` on any error.
 #[inline]
 pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
-    let bytes = lenient_fast(s);
+    if let Some((body, [])) = s.split_first_chunk::<36>() {
+        let mut bytes = [0u8; 16];
+        return hyphenated(body, &mut bytes).then(|| Uuid::from_bytes(bytes));
+    }
+    let bytes = other_forms_fast(s);
     if bytes != FAILED {
         return Some(Uuid::from_bytes(bytes.to_ne_bytes()));
     }
@@ -314,24 +312,22 @@ pub(crate) fn parse_lenient(s: &[u8]) -> Option<Uuid> {
 }
 
 /// Simple, braced and URN forms, fast (out of line: the canonical form is
-/// the one to keep small in the caller).
+/// the one to keep small in the caller), as a [`Fast`] value (which comes
+/// back in two registers).
 #[inline(never)]
 fn other_forms_fast(s: &[u8]) -> Fast {
-    match s.len() {
-        32 => match s.first_chunk::<32>() {
-            Some(digits) => simple_fast(digits),
-            None => FAILED,
-        },
-        38 if s[0] == b'{' && s[37] == b'}' => match s[1..].first_chunk::<36>() {
-            Some(body) => hyphenated_fast(body),
-            None => FAILED,
-        },
-        45 if urn_prefix_ok(s) => match s[9..].first_chunk::<36>() {
-            Some(body) => hyphenated_fast(body),
-            None => FAILED,
-        },
-        _ => FAILED,
-    }
+    let mut bytes = [0u8; 16];
+    let valid = match s.len() {
+        32 => s.first_chunk::<32>().is_some_and(|d| simple(d, &mut bytes)),
+        38 if s[0] == b'{' && s[37] == b'}' => s[1..]
+            .first_chunk::<36>()
+            .is_some_and(|b| hyphenated(b, &mut bytes)),
+        45 if urn_prefix_ok(s) => s[9..]
+            .first_chunk::<36>()
+            .is_some_and(|b| hyphenated(b, &mut bytes)),
+        _ => false,
+    };
+    to_fast(valid.then_some(bytes))
 }
 
 // ---------------------------------------------------------------------------
@@ -343,47 +339,99 @@ const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
 #[cold]
 #[inline(never)]
 pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
-    if strict {
-        if let Some(form) = lenient_form(s) {
-            return ParseError::new(ParseErrorKind::NotHyphenated { found: form }, None, true);
-        }
+    if strict && let Some(form) = lenient_form(s) {
+        return ParseError::new(ParseErrorKind::NotHyphenated { found: form }, None, true);
     }
-    let err = |kind, at| ParseError::new(kind, at, strict);
-    let bad_char = |at: usize, expected| err(found_at(s, at, expected), Some(at));
+    match Attempt::new(s, strict) {
+        Ok(attempt) => attempt.characters().unwrap_or_else(|| attempt.grouping()),
+        Err(e) => e,
+    }
+}
 
-    // Which form does the input try to be? Strip its wrapping (strict parsing
-    // takes no wrapping: a brace or a prefix is then simply not a hex digit).
-    let (body, off, wrapped) = if strict {
-        (s, 0, false)
-    } else if s.len() >= 4 && s[..4].eq_ignore_ascii_case(&URN_PREFIX[..4]) {
-        // "urn:" — the rest of the prefix must follow.
-        for (i, &want) in URN_PREFIX.iter().enumerate().skip(4) {
-            match s.get(i) {
-                Some(c) if c.to_ascii_lowercase() == want => {}
-                Some(_) => return bad_char(i, Expected::UrnPrefix),
-                None => return err(ParseErrorKind::InvalidLength { found: s.len() }, None),
-            }
-        }
-        (&s[9..], 9, true)
-    } else if s.first() == Some(&b'{') {
-        let end = if s.len() > 1 && s[s.len() - 1] == b'}' {
-            s.len() - 1
-        } else {
-            s.len()
+/// The form an input that failed tries to be: the input, its body inside
+/// the wrapping (braces or the URN prefix), where the body starts, and
+/// whether there was a wrapping.
+struct Attempt<'a> {
+    s: &'a [u8],
+    body: &'a [u8],
+    off: usize,
+    wrapped: bool,
+    strict: bool,
+}
+
+impl<'a> Attempt<'a> {
+    /// Strips the wrapping of `s` (strict parsing takes no wrapping: a brace
+    /// or a prefix is then simply not a hex digit); the error if a URN
+    /// prefix goes wrong.
+    fn new(s: &'a [u8], strict: bool) -> Result<Self, ParseError> {
+        let at = |body, off, wrapped| Attempt {
+            s,
+            body,
+            off,
+            wrapped,
+            strict,
         };
-        (&s[1..end], 1, true)
-    } else {
-        (s, 0, false)
-    };
-
-    if !strict && !wrapped && s.len() == 38 && HEX[s[0] as usize] == 0xff && s[0] != b'-' {
-        // The braced length, without the opening brace.
-        return bad_char(0, Expected::OpeningBrace);
+        if strict {
+            return Ok(at(s, 0, false));
+        }
+        if s.len() >= 4 && s[..4].eq_ignore_ascii_case(&URN_PREFIX[..4]) {
+            // "urn:" — the rest of the prefix must follow.
+            let attempt = at(s, 0, false);
+            for (i, &want) in URN_PREFIX.iter().enumerate().skip(4) {
+                match s.get(i) {
+                    Some(c) if c.to_ascii_lowercase() == want => {}
+                    Some(_) => return Err(attempt.bad_char(i, Expected::UrnPrefix)),
+                    None => return Err(attempt.invalid_length()),
+                }
+            }
+            return Ok(at(&s[9..], 9, true));
+        }
+        if s.first() == Some(&b'{') {
+            let end = match s.last() {
+                Some(b'}') if s.len() > 1 => s.len() - 1,
+                _ => s.len(),
+            };
+            return Ok(at(&s[1..end], 1, true));
+        }
+        Ok(at(s, 0, false))
     }
-    // The first character that is neither a hex digit nor a hyphen.
-    let hyphens = body.contains(&b'-');
-    for (i, &c) in body.iter().enumerate() {
-        if HEX[c as usize] == 0xff && c != b'-' {
+
+    fn err(&self, kind: ParseErrorKind, at: Option<usize>) -> ParseError {
+        ParseError::new(kind, at, self.strict)
+    }
+
+    fn bad_char(&self, at: usize, expected: Expected) -> ParseError {
+        self.err(found_at(self.s, at, expected), Some(at))
+    }
+
+    fn invalid_length(&self) -> ParseError {
+        self.err(
+            ParseErrorKind::InvalidLength {
+                found: self.s.len(),
+            },
+            None,
+        )
+    }
+
+    /// The first character out of place: a missing opening brace, the
+    /// first that is neither a hex digit nor a hyphen, or a missing closing
+    /// brace.
+    fn characters(&self) -> Option<ParseError> {
+        let (s, off) = (self.s, self.off);
+        if !self.strict
+            && !self.wrapped
+            && s.len() == 38
+            && HEX[s[0] as usize] == 0xff
+            && s[0] != b'-'
+        {
+            // The braced length, without the opening brace.
+            return Some(self.bad_char(0, Expected::OpeningBrace));
+        }
+        if let Some(i) = self
+            .body
+            .iter()
+            .position(|&c| HEX[c as usize] == 0xff && c != b'-')
+        {
             let at = off + i;
             let expected = if off == 1 && s.len() == 38 && at == 37 {
                 // the last character of a braced form
@@ -391,57 +439,56 @@ pub(crate) fn diagnose(s: &[u8], strict: bool) -> ParseError {
             } else {
                 Expected::HexDigit
             };
-            return bad_char(at, expected);
+            return Some(self.bad_char(at, expected));
         }
-    }
-    if off == 1 && s.len() == body.len() + 1 {
         // "{" and valid digits, but no closing brace.
-        return err(
-            ParseErrorKind::UnexpectedEnd {
-                expected: Expected::ClosingBrace,
-            },
-            Some(s.len()),
-        );
+        (off == 1 && s.len() == self.body.len() + 1).then(|| {
+            let expected = Expected::ClosingBrace;
+            self.err(ParseErrorKind::UnexpectedEnd { expected }, Some(s.len()))
+        })
     }
 
-    if !hyphens {
-        if !wrapped && body.len() == 36 {
-            // 36 digits: the hyphenated length without its hyphens.
-            return bad_char(8, Expected::Hyphen);
+    /// What is wrong with a body of hex digits and hyphens: a hyphen
+    /// missing, the number of groups, a group's length, or the length.
+    fn grouping(&self) -> ParseError {
+        let (body, wrapped) = (self.body, self.wrapped);
+        if !body.contains(&b'-') {
+            if !wrapped && body.len() == 36 {
+                // 36 digits: the hyphenated length without its hyphens.
+                return self.bad_char(8, Expected::Hyphen);
+            }
+            if wrapped && body.len() == 32 {
+                return self.err(ParseErrorKind::GroupCount { found: 1 }, None);
+            }
+            if !wrapped || body.len() != 36 {
+                return self.invalid_length();
+            }
         }
-        if wrapped && body.len() == 32 {
-            return err(ParseErrorKind::GroupCount { found: 1 }, None);
+        if body.iter().all(|&c| c == b'-') {
+            // Hyphens only ("-"): no group of digits to count.
+            return self.invalid_length();
         }
-        if !wrapped || body.len() != 36 {
-            return err(ParseErrorKind::InvalidLength { found: s.len() }, None);
+        // Hyphenated: five groups of 8-4-4-4-12 digits.
+        let count = body.split(|&c| c == b'-').count();
+        if count != 5 {
+            return self.err(ParseErrorKind::GroupCount { found: count }, None);
         }
-    }
-
-    if body.iter().all(|&c| c == b'-') {
-        // Hyphens only ("-"): no group of digits to count.
-        return err(ParseErrorKind::InvalidLength { found: s.len() }, None);
-    }
-    // Hyphenated: five groups of 8-4-4-4-12 digits.
-    let count = body.split(|&c| c == b'-').count();
-    if count != 5 {
-        return err(ParseErrorKind::GroupCount { found: count }, None);
-    }
-    let mut start = 0;
-    for (n, group) in body.split(|&c| c == b'-').enumerate() {
-        if group.len() != GROUPS[n] {
-            return err(
-                ParseErrorKind::GroupLength {
+        let mut start = 0;
+        for (n, group) in body.split(|&c| c == b'-').enumerate() {
+            if group.len() != GROUPS[n] {
+                let (found, expected) = (group.len(), GROUPS[n]);
+                let kind = ParseErrorKind::GroupLength {
                     group: n + 1,
-                    found: group.len(),
-                    expected: GROUPS[n],
-                },
-                Some(off + start),
-            );
+                    found,
+                    expected,
+                };
+                return self.err(kind, Some(self.off + start));
+            }
+            start += group.len() + 1;
         }
-        start += group.len() + 1;
+        // Every part is well formed, so only the total length can be wrong.
+        self.invalid_length()
     }
-    // Every part is well formed, so only the total length can be wrong.
-    err(ParseErrorKind::InvalidLength { found: s.len() }, None)
 }
 
 /// The character (or, if not UTF-8, the byte) at `at`.
@@ -457,10 +504,10 @@ fn found_at(s: &[u8], at: usize, expected: Expected) -> ParseErrorKind {
 pub(crate) fn char_at(s: &[u8], at: usize) -> Result<char, u8> {
     let rest = &s[at..];
     for n in 1..=rest.len().min(4) {
-        if let Ok(text) = core::str::from_utf8(&rest[..n]) {
-            if let Some(found) = text.chars().next() {
-                return Ok(found);
-            }
+        if let Ok(text) = core::str::from_utf8(&rest[..n])
+            && let Some(found) = text.chars().next()
+        {
+            return Ok(found);
         }
     }
     Err(s[at])
@@ -496,7 +543,7 @@ const fn const_diagnose(s: &[u8]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arch::sweep;
+    use crate::check::sweep;
 
     #[test]
     fn scalar_decoders_decode_every_digit_and_reject_everything_else() {
@@ -513,14 +560,20 @@ mod tests {
 
     #[test]
     fn hyphenated_dispatched_decoder_agrees_with_the_scalar_parser() {
-        sweep::check_hyphenated_decoder(|s| sweep::from_fast(hyphenated_fast(s)));
+        sweep::check_hyphenated_decoder(|s| {
+            let mut out = [0u8; 16];
+            hyphenated(s, &mut out).then_some(out)
+        });
         sweep::check_hyphenated_decoder(|s| Uuid::parse(s).ok().map(Uuid::into_bytes));
         sweep::check_hyphenated_decoder(|s| Uuid::parse_strict(s).ok().map(Uuid::into_bytes));
     }
 
     #[test]
     fn simple_dispatched_decoder_agrees_with_the_scalar_parser() {
-        sweep::check_simple_decoder(|s| sweep::from_fast(simple_fast(s)));
+        sweep::check_simple_decoder(|d| {
+            let mut out = [0u8; 16];
+            simple(d, &mut out).then_some(out)
+        });
         sweep::check_simple_decoder(|s| Uuid::parse(s).ok().map(Uuid::into_bytes));
     }
 

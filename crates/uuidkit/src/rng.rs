@@ -4,8 +4,8 @@
 //! # The generator
 //! ChaCha with 12 rounds (as `rand`'s `StdRng`), a 256-bit key from the OS, a
 //! 64-bit block counter from 0 and stream 0: the block function of
-//! `rand_chacha::ChaCha12Rng`, computed 8 blocks at a time with AVX2 (4 with
-//! SSE2, 1 portably; the vector lanes are in [`crate::arch`]), so that a bulk
+//! `rand_chacha::ChaCha12Rng` ([`crate::chacha`]), computed 8 blocks at a
+//! time with AVX2 (4 with SSE2, in [`crate::arch`]; 1 portably), so that a bulk
 //! fill runs straight into the caller's buffer. The SIMD paths emit each group of blocks word-interleaved (word `w`
 //! of blocks `0..n`, then word `w + 1`, …): a fixed permutation of the same
 //! keystream words, tested word for word against `rand_chacha`.
@@ -24,6 +24,8 @@ use std::thread_local;
 
 use rand_core::{TryCryptoRng, TryRng};
 
+use crate::chacha::{self, GROUP};
+
 /// Draws (8-byte words of output) after which a thread's generator reseeds
 /// from the operating system: every `8 × RESEED_INTERVAL` bytes (512 KiB) it
 /// generates, whatever the calls that consume them.
@@ -31,155 +33,6 @@ pub const RESEED_INTERVAL: u32 = 1 << 16;
 
 /// [`RESEED_INTERVAL`] in groups of blocks.
 const RESEED_GROUPS: u32 = RESEED_INTERVAL / (GROUP / 8) as u32;
-
-/// Double rounds: ChaCha12.
-const DOUBLE_ROUNDS: usize = 6;
-/// Bytes per group of blocks (8 blocks), the unit of generation and buffering.
-pub(crate) const GROUP: usize = 512;
-
-/// The ChaCha block function over 8 blocks, in lanes of `V` (1 wide here;
-/// [`crate::arch`] has the vector lanes).
-pub(crate) mod block {
-    use super::DOUBLE_ROUNDS;
-    pub(crate) use super::GROUP;
-
-    /// Lanes of 32-bit words.
-    pub(crate) trait Lanes: Copy {
-        /// What proves that the CPU can run these lanes' instructions (`()`
-        /// where every CPU of the target can). The constructors take it, so
-        /// a value exists only where its methods may run.
-        type Token: Copy;
-        /// Words per vector.
-        const N: usize;
-        /// Loads `N` words.
-        fn load(t: Self::Token, w: &[u32]) -> Self;
-        /// All lanes `x`.
-        fn splat(t: Self::Token, x: u32) -> Self;
-        fn add(self, o: Self) -> Self;
-        fn xor(self, o: Self) -> Self;
-        fn rotl<const R: u32>(self) -> Self;
-        /// Stores the lanes as little-endian bytes into `out[..4 * N]`.
-        fn store(self, out: &mut [u8]);
-    }
-
-    impl Lanes for u32 {
-        type Token = ();
-        const N: usize = 1;
-        #[inline(always)]
-        fn load((): (), w: &[u32]) -> u32 {
-            w[0]
-        }
-        #[inline(always)]
-        fn splat((): (), x: u32) -> u32 {
-            x
-        }
-        #[inline(always)]
-        fn add(self, o: u32) -> u32 {
-            self.wrapping_add(o)
-        }
-        #[inline(always)]
-        fn xor(self, o: u32) -> u32 {
-            self ^ o
-        }
-        #[inline(always)]
-        fn rotl<const R: u32>(self) -> u32 {
-            self.rotate_left(R)
-        }
-        #[inline(always)]
-        fn store(self, out: &mut [u8]) {
-            out[..4].copy_from_slice(&self.to_le_bytes());
-        }
-    }
-
-    #[inline(always)]
-    fn quarter<V: Lanes>(x: &mut [V; 16], a: usize, b: usize, c: usize, d: usize) {
-        x[a] = x[a].add(x[b]);
-        x[d] = x[d].xor(x[a]).rotl::<16>();
-        x[c] = x[c].add(x[d]);
-        x[b] = x[b].xor(x[c]).rotl::<12>();
-        x[a] = x[a].add(x[b]);
-        x[d] = x[d].xor(x[a]).rotl::<8>();
-        x[c] = x[c].add(x[d]);
-        x[b] = x[b].xor(x[c]).rotl::<7>();
-    }
-
-    /// `V::N` blocks from block `counter` on, into `out[..64 * V::N]`: word `w`
-    /// of block `j` at word `w * V::N + j` (the standard order when `N == 1`).
-    #[inline(always)]
-    pub(crate) fn blocks<V: Lanes>(t: V::Token, key: &[u32; 8], counter: u64, out: &mut [u8]) {
-        let mut lo = [0u32; 8];
-        let mut hi = [0u32; 8];
-        for j in 0..V::N {
-            let c = counter.wrapping_add(j as u64);
-            lo[j] = c as u32;
-            hi[j] = (c >> 32) as u32;
-        }
-        let init: [V; 16] = [
-            V::splat(t, 0x6170_7865),
-            V::splat(t, 0x3320_646e),
-            V::splat(t, 0x7962_2d32),
-            V::splat(t, 0x6b20_6574),
-            V::splat(t, key[0]),
-            V::splat(t, key[1]),
-            V::splat(t, key[2]),
-            V::splat(t, key[3]),
-            V::splat(t, key[4]),
-            V::splat(t, key[5]),
-            V::splat(t, key[6]),
-            V::splat(t, key[7]),
-            V::load(t, &lo),
-            V::load(t, &hi),
-            V::splat(t, 0),
-            V::splat(t, 0),
-        ];
-        let mut x = init;
-        for _ in 0..DOUBLE_ROUNDS {
-            quarter(&mut x, 0, 4, 8, 12);
-            quarter(&mut x, 1, 5, 9, 13);
-            quarter(&mut x, 2, 6, 10, 14);
-            quarter(&mut x, 3, 7, 11, 15);
-            quarter(&mut x, 0, 5, 10, 15);
-            quarter(&mut x, 1, 6, 11, 12);
-            quarter(&mut x, 2, 7, 8, 13);
-            quarter(&mut x, 3, 4, 9, 14);
-        }
-        for (w, (v, i)) in x.iter().zip(init.iter()).enumerate() {
-            v.add(*i).store(&mut out[4 * V::N * w..]);
-        }
-    }
-
-    /// A group (8 blocks, 512 bytes) with the portable lanes.
-    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-    pub(crate) fn group_scalar(key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
-        for (j, block) in out.chunks_exact_mut(64).enumerate() {
-            blocks::<u32>((), key, counter.wrapping_add(j as u64), block);
-        }
-    }
-
-    /// The keystream of a group as lanes `n` wide emit it: in runs of `n`
-    /// blocks, word `w` of each block of the run, then word `w + 1`, …
-    #[cfg(any(test, fuzzing))]
-    pub(crate) fn interleaved(plain: &[u8; GROUP], n: usize) -> [u8; GROUP] {
-        let mut out = [0u8; GROUP];
-        for run in 0..8 / n {
-            for j in 0..n {
-                for w in 0..16 {
-                    let from = 64 * (run * n + j) + 4 * w;
-                    let to = 64 * run * n + 4 * (w * n + j);
-                    out[to..to + 4].copy_from_slice(&plain[from..from + 4]);
-                }
-            }
-        }
-        out
-    }
-
-    /// One group of 8 blocks from block `counter` on, with the widest lanes
-    /// this CPU has.
-    #[inline]
-    pub(super) fn group(key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
-        crate::arch::chacha_group(key, counter, out);
-    }
-}
 
 /// The first 8 bytes of `b`.
 #[inline(always)]
@@ -206,7 +59,9 @@ struct Stream {
 /// it (a free function so that `Stream` can pass its own buffer).
 #[inline]
 fn advance(key: &[u32; 8], counter: &mut u64, out: &mut [u8; GROUP]) {
-    block::group(key, *counter, out);
+    if !crate::arch::chacha_group(key, *counter, out) {
+        chacha::group_scalar(key, *counter, out);
+    }
     *counter = counter.wrapping_add((GROUP / 64) as u64);
 }
 
@@ -223,6 +78,16 @@ fn os_seed() -> [u8; 32] {
 }
 
 impl Stream {
+    /// A stream with no key and an empty buffer: what a thread holds before
+    /// its first draw seeds it (see [`UNSEEDED`]).
+    const EMPTY: Stream = Stream {
+        key: [0; 8],
+        counter: 0,
+        buf: [0; GROUP],
+        used: GROUP,
+        groups_left: 0,
+    };
+
     fn from_seed(seed: [u8; 32]) -> Stream {
         let mut key = [0u32; 8];
         for (k, c) in key.iter_mut().zip(seed.chunks_exact(4)) {
@@ -261,8 +126,10 @@ impl Stream {
         advance(&self.key, &mut self.counter, out);
     }
 
-    /// Generates the next group into the buffer, in place.
-    #[inline]
+    /// Generates the next group into the buffer, in place. Out of line: it
+    /// runs once per group, and kept apart it leaves the draws' path small
+    /// enough to inline whole into the caller, thread-local access and all.
+    #[inline(never)]
     fn refill(&mut self) {
         self.count_group();
         advance(&self.key, &mut self.counter, &mut self.buf);
@@ -287,12 +154,18 @@ impl Stream {
     /// left (the rest of the old buffer is skipped, never reused).
     #[inline]
     fn next_bytes<const N: usize>(&mut self) -> [u8; N] {
-        if self.used + N > GROUP {
+        const { assert!(N <= GROUP) };
+        // Where the draw starts, known to leave `N` bytes in the buffer on
+        // both branches, so the copy needs no bounds check of its own.
+        let at = if self.used > GROUP - N {
             self.refill();
-        }
+            0
+        } else {
+            self.used
+        };
         let mut out = [0u8; N];
-        out.copy_from_slice(&self.buf[self.used..self.used + N]);
-        self.used += N;
+        out.copy_from_slice(&self.buf[at..at + N]);
+        self.used = at + N;
         out
     }
 
@@ -319,20 +192,28 @@ impl Stream {
 
 struct Local {
     rng: Stream,
+    /// The fork generation the stream was seeded in, or [`UNSEEDED`].
     generation: u64,
 }
 
+/// The generation of a thread's stream before its first seeding: the fork
+/// generation counts forks from 0 and never reaches it, so one compare per
+/// draw tells both "not seeded yet" and "forked since".
+const UNSEEDED: u64 = u64::MAX;
+
 thread_local! {
-    static LOCAL: RefCell<Option<Local>> = const { RefCell::new(None) };
+    static LOCAL: RefCell<Local> = const {
+        RefCell::new(Local { rng: Stream::EMPTY, generation: UNSEEDED })
+    };
 }
 
 #[cold]
 #[inline(never)]
-fn seed_local(slot: &mut Option<Local>) {
-    *slot = Some(Local {
+fn seed_local(local: &mut Local) {
+    *local = Local {
         rng: Stream::from_seed(os_seed()),
         generation: crate::fork::generation(),
-    });
+    };
 }
 
 /// Runs `f` on this thread's stream, (re)seeding it first if it has none
@@ -341,18 +222,11 @@ fn seed_local(slot: &mut Option<Local>) {
 #[inline]
 fn with_local<T>(f: impl FnOnce(&mut Stream) -> T) -> T {
     LOCAL.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let fresh = match &*slot {
-            Some(l) => l.generation == crate::fork::current(),
-            None => false,
-        };
-        if !fresh {
-            seed_local(&mut slot);
+        let mut local = cell.borrow_mut();
+        if local.generation != crate::fork::current() {
+            seed_local(&mut local);
         }
-        match &mut *slot {
-            Some(l) => f(&mut l.rng),
-            None => unreachable!("seed_local always fills the slot"),
-        }
+        f(&mut local.rng)
     })
 }
 
@@ -459,7 +333,7 @@ mod tests {
     /// The reference, word-interleaved in runs of `n` blocks as the SIMD lanes emit it.
     fn interleaved(counter: u64, n: usize) -> Vec<u8> {
         let plain: [u8; GROUP] = reference(counter, 8).try_into().unwrap();
-        block::interleaved(&plain, n).to_vec()
+        chacha::interleaved(&plain, n).to_vec()
     }
 
     /// Block counters to check: the start, and across the carry into the high word.
@@ -470,7 +344,7 @@ mod tests {
         let key = Stream::from_seed(SEED).key;
         for counter in COUNTERS {
             let mut out = [0u8; GROUP];
-            block::group_scalar(&key, counter, &mut out);
+            chacha::group_scalar(&key, counter, &mut out);
             assert_eq!(&out[..], &reference(counter, 8)[..], "counter {counter:#x}");
         }
     }
@@ -478,11 +352,11 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn sse2_blocks_are_chacha12_word_for_word() {
-        use crate::arch::x86_64::chacha;
+        use crate::arch::x86_64::chacha::group_sse2;
         let key = Stream::from_seed(SEED).key;
         for counter in COUNTERS {
             let mut out = [0u8; GROUP];
-            chacha::group_sse2(&key, counter, &mut out);
+            group_sse2(&key, counter, &mut out);
             assert_eq!(
                 &out[..],
                 &interleaved(counter, 4)[..],
@@ -494,7 +368,7 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn simd_blocks_are_chacha12_word_for_word() {
-        use crate::arch::x86_64::{chacha, cpu};
+        use crate::arch::x86_64::{chacha::group_avx2, cpu};
         let test = "rng::tests::simd_blocks_are_chacha12_word_for_word";
         let Some(t) = cpu::require(test, "avx2", cpu::avx2()) else {
             return;
@@ -502,14 +376,14 @@ mod tests {
         let key = Stream::from_seed(SEED).key;
         for counter in COUNTERS {
             let mut out = [0u8; GROUP];
-            chacha::group_avx2(t, &key, counter, &mut out);
+            group_avx2(t, &key, counter, &mut out);
             assert_eq!(
                 &out[..],
                 &interleaved(counter, 8)[..],
                 "counter {counter:#x}"
             );
             let mut best = [0u8; GROUP];
-            block::group(&key, counter, &mut best);
+            advance(&key, &mut counter.clone(), &mut best);
             assert_eq!(best, out, "the dispatcher takes the best path");
         }
     }
@@ -564,12 +438,26 @@ mod tests {
     }
 
     #[test]
+    fn a_threads_first_draw_seeds_its_stream() {
+        std::thread::spawn(|| {
+            assert_eq!(LOCAL.with(|c| c.borrow().generation), UNSEEDED);
+            let first = next_u64();
+            let local = LOCAL.with(|c| (c.borrow().generation, c.borrow().rng.key));
+            assert_ne!(local.0, UNSEEDED, "seeded in a fork generation");
+            assert_ne!(local.1, [0; 8], "a key from the OS, not the empty stream's");
+            assert_ne!(first, next_u64());
+        })
+        .join()
+        .expect("the thread's draws");
+    }
+
+    #[test]
     fn fork_generation_bump_forces_a_reseed() {
         let before = next_u64();
-        let gen_before = LOCAL.with(|c| c.borrow().as_ref().map(|l| l.generation));
+        let gen_before = LOCAL.with(|c| c.borrow().generation);
         crate::fork::bump_for_test();
         let after = next_u64();
-        let gen_after = LOCAL.with(|c| c.borrow().as_ref().map(|l| l.generation));
+        let gen_after = LOCAL.with(|c| c.borrow().generation);
         assert_ne!(before, after);
         assert_ne!(gen_before, gen_after, "the thread generator was reseeded");
     }

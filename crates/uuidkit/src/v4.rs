@@ -63,7 +63,10 @@ impl Uuid {
     /// RFC 9562 §5.4, §6.9.
     #[inline]
     pub fn new_v4() -> Uuid {
-        Uuid::from_u128(with_v4_bits(crate::rng::next_u128()))
+        // The generator's 16 bytes in the order they come: `from_u128`
+        // writes the value big-endian, which undoes the swap (the compiler
+        // drops both).
+        Uuid::from_u128(with_v4_bits(crate::rng::next_u128().swap_bytes()))
     }
 
     /// Fills `out` with v4 UUIDs, drawing the random bits in bulk.

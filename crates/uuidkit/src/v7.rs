@@ -656,23 +656,16 @@ impl Uuid {
             return;
         }
         let first = global::reserve(global::now_ms(), out.len() as u64);
-        // The random bits come in large fills (one thread-local access and
-        // one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
-        const CHUNK: usize = 256;
-        let mut randoms = [0u64; CHUNK];
-        for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {
-            let randoms = &mut randoms[..chunk.len()];
-            crate::rng::fill_u64(randoms);
-            let base = first + (chunk_index * CHUNK) as u64;
-            global::lay_out(base, randoms, chunk);
-        }
+        global::fill_from(first, out);
     }
 }
 
 #[cfg(feature = "std")]
 pub(crate) mod global {
     //! The state of the process-wide v7 generator behind [`Uuid::now_v7`]
-    //! and [`Uuid::fill_v7`] (defined above, in this file's `impl Uuid`).
+    //! and [`Uuid::fill_v7`] (defined above, in this file's `impl Uuid`), and
+    //! the same algorithm on a word the caller places, for
+    //! [`SharedV7`](crate::SharedV7).
     //!
     //! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
     //! clock, then either moves the word to `(now_ms << 16) | seed` (a new
@@ -720,20 +713,28 @@ pub(crate) mod global {
         }
     }
 
-    /// Reserves `n ≥ 1` consecutive state values; returns the first.
+    /// Reserves `n ≥ 1` consecutive state values of the process-wide word;
+    /// returns the first.
     #[inline]
     pub(super) fn reserve(now_ms: u64, n: u64) -> u64 {
         if fork::current() != OWNER.load(Ordering::Relaxed) {
             after_fork();
         }
+        reserve_in(&STATE, now_ms, n)
+    }
+
+    /// Reserves `n ≥ 1` consecutive values of the state word `state`;
+    /// returns the first.
+    #[inline]
+    pub(crate) fn reserve_in(state: &AtomicU64, now_ms: u64, n: u64) -> u64 {
         let target = now_ms << COUNTER_BITS;
-        let mut cur = STATE.load(Ordering::Relaxed);
+        let mut cur = state.load(Ordering::Relaxed);
         loop {
             if cur >= target {
-                return STATE.fetch_add(n, Ordering::Relaxed) + 1;
+                return state.fetch_add(n, Ordering::Relaxed) + 1;
             }
             let first = target | (rng::next_u64() & 0x7FFF);
-            match STATE.compare_exchange_weak(
+            match state.compare_exchange_weak(
                 cur,
                 first + (n - 1),
                 Ordering::Relaxed,
@@ -771,8 +772,22 @@ pub(crate) mod global {
     }
 
     #[inline]
-    pub(super) fn now_ms() -> u64 {
+    pub(crate) fn now_ms() -> u64 {
         (clock::system_now_ns() / 1_000_000).min(crate::MAX_UNIX_TS_MS)
+    }
+
+    /// Lays out `out` from the reserved run of state values starting at
+    /// `first`, with fresh random bits: in large fills (one thread-local
+    /// access and one reseed check per `CHUNK` UUIDs), 8 bytes per UUID.
+    pub(crate) fn fill_from(first: u64, out: &mut [Uuid]) {
+        const CHUNK: usize = 256;
+        let mut randoms = [0u64; CHUNK];
+        for (chunk_index, chunk) in out.chunks_mut(CHUNK).enumerate() {
+            let randoms = &mut randoms[..chunk.len()];
+            rng::fill_u64(randoms);
+            let base = first + (chunk_index * CHUNK) as u64;
+            lay_out(base, randoms, chunk);
+        }
     }
 
     #[cfg(test)]

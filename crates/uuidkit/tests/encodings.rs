@@ -33,7 +33,7 @@ fn number(mut v: u128, alphabet: &[u8], len: usize) -> String {
 /// `bits` bits, each digit looked up in `alphabet` (RFC 4648 without `=`).
 fn bytes_form(v: u128, alphabet: &[u8], bits: usize) -> String {
     let mut s: Vec<bool> = (0..128).rev().map(|i| v >> i & 1 == 1).collect();
-    while s.len() % bits != 0 {
+    while !s.len().is_multiple_of(bits) {
         s.push(false);
     }
     s.chunks(bits)

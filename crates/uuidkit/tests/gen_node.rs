@@ -571,7 +571,7 @@ fn a_slot_flipped_by_a_writer_is_never_torn_and_a_seen_loss_holds() {
             let (mut sets, mut losses) = (0u64, 0u64);
             while !stop.load(Ordering::Relaxed) {
                 let r = rng.next_u64();
-                if r % 3 == 0 {
+                if r.is_multiple_of(3) {
                     losses += 1;
                     let detail = format!("flip {losses}");
                     slot.lose(NodeLost::new(NodeLostKind::Conflict).with_detail(&detail));
@@ -580,7 +580,7 @@ fn a_slot_flipped_by_a_writer_is_never_torn_and_a_seen_loss_holds() {
                     assert_eq!(slot.set(sets).unwrap().epoch(), sets, "one epoch per set");
                     progress.store(sets, Ordering::Relaxed);
                 }
-                if r % 64 == 0 {
+                if r.is_multiple_of(64) {
                     std::thread::yield_now();
                 }
             }

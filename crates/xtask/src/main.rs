@@ -7,6 +7,8 @@
 //!   its pytest suite (see `python.rs`), and prints every test that did not
 //!   run for lack of a prerequisite, with the reason (see the `test-support`
 //!   crate). Under `CI=true` a missing prerequisite fails the run instead.
+//!   Before the Rust tests it builds and packages the PostgreSQL extension,
+//!   whose tests (the crate `uuidkit-pg-tests`) load it (see `pg.rs`).
 //! - `cargo xtask provision`: installs the system packages and cargo tools
 //!   the tests need (see `provision/needs.rs`; packages only as root), and
 //!   makes the Python virtual environment. What it cannot install it names
@@ -16,10 +18,14 @@
 //!   docs that cite files outside the repository or narrate history.
 //! - `cargo xtask bench [--report | CRITERION ARGS…]`: uuidkit's comparison
 //!   benches and the ratio tables of BENCHMARKS.md.
+//! - `cargo xtask pg-bench [CRITERION ARGS…]`: the PostgreSQL extension's
+//!   benchmarks (see `pg.rs`).
 #![deny(missing_docs)]
 
 mod bench;
 mod lint;
+mod pg;
+mod pg_schema;
 mod provision;
 mod python;
 
@@ -40,11 +46,13 @@ fn main() -> ExitCode {
         Some("provision") => exit(provision_all(&root).is_some()),
         Some("lint") => lint::run(&root),
         Some("bench") => bench::run(&root, args.collect()),
+        Some("pg-bench") => pg::bench(&root, args.collect()),
         _ => {
             eprintln!(
                 "usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask provision \
                  | cargo xtask lint \
-                 | cargo xtask bench [--report | CRITERION ARGS…]"
+                 | cargo xtask bench [--report | CRITERION ARGS…] \
+                 | cargo xtask pg-bench [CRITERION ARGS…]"
             );
             ExitCode::from(2)
         }
@@ -119,7 +127,7 @@ fn provision_all(root: &Path) -> Option<Prepared> {
     if let Some(line) = outcome.command_line() {
         eprintln!("{line}");
     }
-    if python::is_ci() && (!outcome.complete() || venv.is_err()) {
+    if test_support::is_ci() && (!outcome.complete() || venv.is_err()) {
         if let Err(e) = &venv {
             eprintln!("xtask: {e}");
         }
@@ -160,20 +168,36 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     let log = target.join("skipped-tests.txt");
     let _ = std::fs::remove_file(&log);
     let mut ok = log_skips(&log, &prepared.not_run);
+    let (pg_package, packaged) = pg::package_for_tests(root, &target, &log);
+    ok &= packaged;
 
     let what = format!("cargo test --workspace {}", prepared.cargo_args.join(" "));
-    ok &= step(
-        &what,
-        cargo()
-            .current_dir(root)
-            .args(["test", "--workspace"])
-            .args(&prepared.cargo_args)
-            .args(&extra)
-            .env(SKIP_LOG_VAR, &log),
-    );
+    let mut tests = cargo();
+    tests
+        .current_dir(root)
+        .args(["test", "--workspace"])
+        .args(&prepared.cargo_args)
+        .args(&extra)
+        .env(SKIP_LOG_VAR, &log);
+    if let Some(dir) = &pg_package {
+        tests.env(pg::PACKAGE_VAR, dir);
+    }
+    ok &= step(&what, &mut tests);
     ok &= python::test(root, &target, prepared.venv, &log);
     ok &= report_skips(&log);
     exit(ok)
+}
+
+/// A prerequisite of a step is missing: under CI that is a failure (returns
+/// false); otherwise `line` is appended to the skip log (returns whether it
+/// could be).
+pub(crate) fn missing_prerequisite(skip_log: &Path, line: &str) -> bool {
+    if test_support::is_ci() {
+        eprintln!("xtask: {line} (a missing prerequisite under CI=true)");
+        return false;
+    }
+    eprintln!("xtask: not run: {line}");
+    log_skips(skip_log, &[line.to_owned()])
 }
 
 /// Appends `lines` to the list of what did not run.

@@ -21,11 +21,6 @@ const VENV_VAR: &str = "UUIDKIT_PY_VENV";
 /// runner, and the peer the compatibility tests compare against.
 pub const PIP_PACKAGES: [&str; 3] = ["maturin", "pytest", "uuid-utils"];
 
-/// Whether this run is CI's, as the `test-support` crate decides it.
-pub fn is_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
-
 /// The tools of the environment that are missing.
 fn missing_tools(venv: &Path) -> Vec<&'static str> {
     ["python", "maturin", "pytest"]
@@ -87,7 +82,7 @@ pub fn test(root: &Path, target: &Path, venv: Result<PathBuf, String>, skip_log:
         Ok(v) => v,
         Err(reason) => {
             let line = format!("uuidkit-py pytest suite: {reason}");
-            if is_ci() {
+            if test_support::is_ci() {
                 eprintln!("xtask: {line} (a missing prerequisite under CI=true)");
                 return false;
             }

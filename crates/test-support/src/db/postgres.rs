@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::DATABASE;
+use super::install;
 use super::process::{ScratchDir, Server, User, find_program, percent_encode, run};
 
 /// The port number in the socket's name (`.s.PGSQL.<port>`); no TCP port is
@@ -70,6 +71,58 @@ impl Postgres {
     /// assert_eq!(pg.query("SHOW work_mem").unwrap(), "8MB");
     /// ```
     pub fn start_with(settings: &[(&str, &str)]) -> Result<Self, String> {
+        Self::start_from(None, settings)
+    }
+
+    /// As [`start_with`](Self::start_with), from a private copy of the
+    /// installation with the files of `package` added: a directory laid out
+    /// as the installation's own (`usr/lib/postgresql/15/lib/…`,
+    /// `usr/share/postgresql/15/extension/…` on Debian), as `cargo pgrx
+    /// package` and `make install DESTDIR=…` write it. So `CREATE EXTENSION`
+    /// and `shared_preload_libraries` find an extension that is not
+    /// installed, and nothing outside the server's temporary directory is
+    /// written.
+    ///
+    /// # Errors
+    /// As [`start`](Self::start); also when `package` has no files under the
+    /// share or library directory, or they cannot be copied.
+    ///
+    /// ```no_run
+    /// use test_support::db::Postgres;
+    /// // As `cargo pgrx package` leaves it (PostgreSQL 15 on Debian):
+    /// // target/release/uuidkit-pg15/usr/share/postgresql/15/extension/uuidkit.control, …
+    /// // target/release/uuidkit-pg15/usr/lib/postgresql/15/lib/uuidkit.so
+    /// let package = std::path::Path::new("target/release/uuidkit-pg15");
+    /// let pg = Postgres::start_with_package(package, &[("shared_preload_libraries", "uuidkit")])?;
+    /// pg.query("CREATE EXTENSION uuidkit")?;
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn start_with_package(package: &Path, settings: &[(&str, &str)]) -> Result<Self, String> {
+        Self::start_from(Some(package), settings)
+    }
+
+    /// One of the directories `pg_config` reports (`--sharedir`,
+    /// `--pkglibdir`, `--bindir`, …) for the installation the servers start
+    /// from; for laying out a package for
+    /// [`start_with_package`](Self::start_with_package), or finding a tool
+    /// such as `pg_regress` (under `--pkglibdir`, in `pgxs/src/test/regress`).
+    ///
+    /// # Errors
+    /// PostgreSQL or its `pg_config` is not installed, or it reported
+    /// something other than an absolute path.
+    ///
+    /// ```
+    /// use test_support::db::Postgres;
+    /// let Ok(share) = Postgres::pg_config("--sharedir") else {
+    ///     return test_support::skip("postgres_pg_config_doc", "no PostgreSQL");
+    /// };
+    /// assert!(share.join("extension").join("plpgsql.control").is_file());
+    /// ```
+    pub fn pg_config(flag: &str) -> Result<PathBuf, String> {
+        install::pg_config(&bin_dir()?, flag)
+    }
+
+    fn start_from(package: Option<&Path>, settings: &[(&str, &str)]) -> Result<Self, String> {
         let bin = bin_dir()?;
         let user = User::unprivileged(&["postgres", "nobody"])?;
         let dir = ScratchDir::new("pg", user.as_ref())?;
@@ -86,7 +139,11 @@ impl Postgres {
         }
         run("initdb", &mut initdb)?;
 
-        let mut postgres = Command::new(bin.join("postgres"));
+        let server_bin = match package {
+            Some(p) => install::build(&bin, p, &dir.path().join("install"))?,
+            None => bin.clone(),
+        };
+        let mut postgres = Command::new(server_bin.join("postgres"));
         postgres
             .arg("-D")
             .arg(&data)
@@ -242,14 +299,13 @@ fn psql(bin: &Path, dir: &Path, database: &str, sql: &str) -> Result<String, Str
 /// (following a symlink), else the newest `/usr/lib/postgresql/*/bin`.
 fn bin_dir() -> Result<PathBuf, String> {
     let has_server = |dir: &Path| dir.join("initdb").is_file() && dir.join("postgres").is_file();
-    if let Ok(initdb) = find_program("initdb", &[]) {
-        if let Some(dir) = std::fs::canonicalize(&initdb)
+    if let Ok(initdb) = find_program("initdb", &[])
+        && let Some(dir) = std::fs::canonicalize(&initdb)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .filter(|d| has_server(d))
-        {
-            return Ok(dir);
-        }
+    {
+        return Ok(dir);
     }
     let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
         .into_iter()

@@ -47,10 +47,10 @@ pub(super) fn space_text(c: &ClaimRecord) -> String {
 fn releases(scenario: &Scenario, count: usize) -> Vec<Option<Instant>> {
     let mut at = vec![None; count];
     for a in &scenario.actions {
-        if let Action::Release(i) = a.action {
-            if let Some(slot) = at.get_mut(i) {
-                *slot = Some(slot.map_or(a.at, |t: Instant| t.min(a.at)));
-            }
+        if let Action::Release(i) = a.action
+            && let Some(slot) = at.get_mut(i)
+        {
+            *slot = Some(slot.map_or(a.at, |t: Instant| t.min(a.at)));
         }
     }
     at

@@ -135,16 +135,22 @@ impl Conn {
     }
 
     /// Sends a `watch` request and reads its `watching` answer: the watched claims as they are.
+    /// Waits until `deadline` at most.
     pub(crate) fn start_watch(
         &mut self,
         id: Option<u64>,
         release_on_close: bool,
+        deadline: Option<Instant>,
     ) -> Result<Vec<ClaimView>, ControlError> {
         self.send(&Request::Watch {
             id,
             release_on_close,
         })?;
-        match self.read(None)? {
+        match self.read(deadline)? {
+            None if deadline.is_some() => Err(ControlError::new(
+                ControlErrorKind::Timeout,
+                format!("no `watching` answer in time from {}", self.path.display()),
+            )),
             Some(Response::Watching(claims)) => Ok(claims),
             Some(Response::Error(e)) => Err(ControlError::refused(&e)),
             other => Err(unexpected("a `watching` answer", other.as_ref())),

@@ -74,7 +74,7 @@ impl Client {
         request: &ClaimRequest,
         limit: Option<Duration>,
     ) -> Result<Hold, ControlError> {
-        self.hold_with(request, limit, false)
+        self.hold_with(request, limit, false, &mut |_| {})
     }
 
     /// [`Client::hold`], and the daemon releases the claim when this connection closes — when
@@ -100,7 +100,40 @@ impl Client {
         request: &ClaimRequest,
         limit: Option<Duration>,
     ) -> Result<Hold, ControlError> {
-        self.hold_with(request, limit, true)
+        self.hold_with(request, limit, true, &mut |_| {})
+    }
+
+    /// [`Client::hold_while_connected`], and `progress` is told what the daemon says while the
+    /// claim waits to start ("rate limited, starts in 42 s": docs/uiap-design.md D34). `limit`
+    /// bounds the whole wait, the watch's confirmation included.
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::hold`]; [`Timeout`](ControlErrorKind::Timeout) when `limit` passes first.
+    ///
+    /// ```no_run
+    /// use std::time::Duration;
+    /// use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
+    ///
+    /// let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("c0a8".into()));
+    /// let mut said = Vec::new();
+    /// let held = Client::default().hold_while_connected_reporting(
+    ///     &request,
+    ///     Some(Duration::from_secs(30)),
+    ///     &mut |why| said.push(why.to_string()),
+    /// )?;
+    /// if let Hold::Held(claim) = held {
+    ///     assert_eq!(claim.claim().id, claim.id());
+    /// }
+    /// Ok::<(), uiap_control::ControlError>(())
+    /// ```
+    pub fn hold_while_connected_reporting(
+        &self,
+        request: &ClaimRequest,
+        limit: Option<Duration>,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Hold, ControlError> {
+        self.hold_with(request, limit, true, progress)
     }
 
     fn hold_with(
@@ -108,10 +141,17 @@ impl Client {
         request: &ClaimRequest,
         limit: Option<Duration>,
         release_on_close: bool,
+        progress: &mut dyn FnMut(&str),
     ) -> Result<Hold, ControlError> {
+        let deadline = deadline_after(limit.filter(|l| !l.is_zero()));
         let mut conn = Conn::open(self.path())?;
         conn.send(&Request::Claim(request.clone()))?;
-        let (claim, note) = match conn.final_answer(limit, &mut |_| {})? {
+        let mut tell = |r: &Response| {
+            if let Response::Waiting { reason, .. } = r {
+                progress(reason);
+            }
+        };
+        let (claim, note) = match conn.final_answer(limit, &mut tell)? {
             Response::Claim(ClaimAnswer::Claimed { claim, note }) => (claim, note),
             Response::Claim(ClaimAnswer::Denied { claim, reason }) => {
                 return Ok(Hold::Denied { claim, reason });
@@ -122,7 +162,7 @@ impl Client {
             other => return Err(refused_or_unexpected("a claim's answer", &other)),
         };
         // The watch starts after the answer: the claim as it is now covers anything in between.
-        let mut now = conn.start_watch(Some(claim.id), release_on_close)?;
+        let mut now = conn.start_watch(Some(claim.id), release_on_close, deadline)?;
         let Some(now) = now.pop().filter(|c| c.id == claim.id) else {
             return Err(ControlError::new(
                 ControlErrorKind::Protocol,

@@ -30,7 +30,7 @@ impl Client {
     /// ```
     pub fn watch(&self, id: Option<u64>) -> Result<Watch, ControlError> {
         let mut conn = Conn::open(self.path())?;
-        let claims = conn.start_watch(id, false)?;
+        let claims = conn.start_watch(id, false, None)?;
         Ok(Watch { conn, claims })
     }
 }

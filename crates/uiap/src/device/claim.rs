@@ -476,13 +476,12 @@ impl<R: Rng> Device<R> {
         claim.held = true;
         claim.expires = lifetime_duration(claim.lifetime).map(|d| now + d);
         claim.renew_at = None;
-        if self.config.auto_renew {
-            if let Some(d) = lifetime_duration(claim.lifetime) {
-                if d >= self.config.renew_min_lifetime {
-                    let pct = u32::from(self.config.renew_at_percent.clamp(1, 99));
-                    claim.renew_at = Some(now + d * pct / 100);
-                }
-            }
+        if self.config.auto_renew
+            && let Some(d) = lifetime_duration(claim.lifetime)
+            && d >= self.config.renew_min_lifetime
+        {
+            let pct = u32::from(self.config.renew_at_percent.clamp(1, 99));
+            claim.renew_at = Some(now + d * pct / 100);
         }
         match kind {
             RoundKind::Initial => {
@@ -571,10 +570,10 @@ impl<R: Rng> Device<R> {
         while self.conflicts.front().is_some_and(|&t| now - t >= window) {
             self.conflicts.pop_front();
         }
-        if self.conflicts.len() >= self.config.conflict_limit.max(1) {
-            if let Some(last) = self.last_claim_start {
-                start = start.max(last + self.config.conflict_rate_limit);
-            }
+        if self.conflicts.len() >= self.config.conflict_limit.max(1)
+            && let Some(last) = self.last_claim_start
+        {
+            start = start.max(last + self.config.conflict_rate_limit);
         }
         self.last_claim_start = Some(start);
         start

@@ -111,11 +111,11 @@ impl MessageTable {
     /// Refreshes the record's expiry (a duplicate arrived).
     pub fn refresh(&mut self, now: Instant, id: &MessageId) {
         let expires = now + self.ttl;
-        if let Some(r) = self.map.get_mut(id) {
-            if r.expires != expires {
-                r.expires = expires;
-                self.queue.push_back((expires, *id));
-            }
+        if let Some(r) = self.map.get_mut(id)
+            && r.expires != expires
+        {
+            r.expires = expires;
+            self.queue.push_back((expires, *id));
         }
     }
 

@@ -111,17 +111,17 @@ impl Sim {
             return;
         }
         let (from, seg) = (src.addr, src.segment);
-        if unicast.is_none() {
-            if let Some(f) = &mut self.forwards {
-                let attempt = Packet::new_checked(&payload[..])
-                    .ok()
-                    .filter(|p| p.msg_type_raw() == MessageType::ClaimAttempt.raw())
-                    .and_then(|p| p.message_id());
-                if let Some(id) = attempt {
-                    if id.origin != self.nodes[node.0].device.device_id() {
-                        *f.entry((node, idx, id)).or_insert(0) += 1;
-                    }
-                }
+        if unicast.is_none()
+            && let Some(f) = &mut self.forwards
+        {
+            let attempt = Packet::new_checked(&payload[..])
+                .ok()
+                .filter(|p| p.msg_type_raw() == MessageType::ClaimAttempt.raw())
+                .and_then(|p| p.message_id());
+            if let Some(id) = attempt
+                && id.origin != self.nodes[node.0].device.device_id()
+            {
+                *f.entry((node, idx, id)).or_insert(0) += 1;
             }
         }
         let members = self.segments[seg.0].members.clone();

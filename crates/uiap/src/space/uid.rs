@@ -267,15 +267,15 @@ pub(super) fn check_shape(bytes: &[u8], bit_len: u16, j: Justification) -> Resul
             0,
         ));
     }
-    if let Some((at, octet, mask)) = padding(bytes, bit_len, j) {
-        if octet & mask != 0 {
-            return Err(SpaceError::new(
-                SpaceErrorKind::NonZeroPadding,
-                u32::from(octet),
-                at,
-                u32::from(mask),
-            ));
-        }
+    if let Some((at, octet, mask)) = padding(bytes, bit_len, j)
+        && octet & mask != 0
+    {
+        return Err(SpaceError::new(
+            SpaceErrorKind::NonZeroPadding,
+            u32::from(octet),
+            at,
+            u32::from(mask),
+        ));
     }
     Ok(())
 }

@@ -30,7 +30,10 @@ pub(super) fn denial_text(reason: &FailureReason) -> String {
 }
 
 impl ClaimTable {
-    /// A claim (or a reclaim after a restart) succeeded: it is held, answered, and persisted.
+    /// A claim (or a reclaim after a restart) succeeded: it is persisted, then held and
+    /// answered. A first success that cannot be persisted is released and answered as a
+    /// failure: a restart would forget it while another device could take it
+    /// (docs/uiap-design.md D60).
     #[must_use]
     pub(crate) fn succeeded(
         &mut self,
@@ -52,14 +55,40 @@ impl ClaimTable {
         entry.state = ClaimState::Held;
         // The ID it was announced under, for a reclaim after a restart (D40).
         entry.stored.origin = ctx.device.claim_info(claim).map(|i| i.origin.get());
+        let first = !entry.persisted;
+        entry.persisted = true;
+        if let Err(e) = self.save(None) {
+            if first {
+                self.unpersisted(ctx, id, &e);
+                return false;
+            }
+            warn!(id, error = %e, "cannot persist claims");
+        }
+        let Some(entry) = self.claims.get_mut(&id) else {
+            return false;
+        };
         match &note {
             Some(n) => info!(id, "claimed as {n}"),
             None => info!(id, "claimed"),
         }
         let claim = entry.view(ctx.now);
         entry.answer(&Response::Claim(ClaimAnswer::Claimed { claim, note }));
-        entry.persisted = true;
-        true
+        false
+    }
+
+    /// A first success that could not be persisted: released, forgotten and answered as a
+    /// failure.
+    fn unpersisted(&mut self, ctx: &mut Ctx<'_>, id: u64, error: &crate::DaemonError) {
+        let Some(mut entry) = self.claims.remove(&id) else {
+            return;
+        };
+        self.forget_device_claim(ctx.device, &mut entry);
+        let why =
+            format!("cannot persist the claim ({error}); it was released, nothing is claimed");
+        warn!(id, reason = %why, "claim failed");
+        entry.state = ClaimState::Claiming;
+        let claim = Some(entry.view(ctx.now));
+        entry.answer(&Response::Claim(ClaimAnswer::Failed { claim, reason: why }));
     }
 
     /// A renewal succeeded: the lifetime starts again.

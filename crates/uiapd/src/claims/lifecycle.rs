@@ -14,13 +14,20 @@ use crate::store::Claims;
 
 impl ClaimTable {
     /// Reclaims (R flag) the persisted claims whose lifetime has not ended; a claim that does
-    /// not renew is reclaimed for what is left of its lifetime (docs/uiap-design.md D32).
+    /// not renew is reclaimed for what is left of its lifetime (docs/uiap-design.md D32). A
+    /// claim tied to its client's connection (`release_on_close`) is released instead: that
+    /// connection closed with the previous run (D59).
     pub(crate) fn reclaim_persisted(&mut self, ctx: &mut Ctx<'_>, persisted: Claims) {
         self.next_id = self.next_id.max(persisted.next_id);
         for stored in persisted.claims {
             self.next_id = self.next_id.max(stored.id + 1);
             if stored.ended_by(ctx.wall) {
                 info!(id = stored.id, domain = %stored.domain, space = %stored.space, "not reclaimed: its lifetime ended while the daemon was stopped");
+                continue;
+            }
+            if stored.release_on_close.is_some() {
+                // Its client's connection ended with the previous run (docs/uiap-design.md D59).
+                info!(id = stored.id, domain = %stored.domain, space = %stored.space, "released: its client's connection closed with the previous run (release_on_close)");
                 continue;
             }
             let mut entry = Entry::new(stored, None, true, ctx.networked);
@@ -94,7 +101,7 @@ impl ClaimTable {
                     id,
                     "its client's connection closed: releasing (release_on_close)"
                 );
-                let _ = self.release(ctx, id, uid);
+                let _ = self.release_as(ctx, id, uid, true);
             }
         }
         let gone: Vec<u64> = self

@@ -19,6 +19,7 @@ use uiap::device::{ClaimId, Device};
 use uiap::time::Instant;
 use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
 
+use crate::DaemonError;
 use crate::store::{Claims, Store, StoredClaim};
 
 /// Ended claims kept for `list` beyond this many are forgotten, oldest first.
@@ -115,6 +116,8 @@ pub(crate) struct ClaimTable {
     by_device: HashMap<ClaimId, u64>,
     next_id: u64,
     store: Store,
+    /// Writes of the claims that failed (`status` counter `persist_failures`).
+    persist_failures: u64,
 }
 
 impl ClaimTable {
@@ -127,6 +130,7 @@ impl ClaimTable {
             by_device: HashMap::new(),
             next_id: 1,
             store,
+            persist_failures: 0,
         }
     }
 
@@ -135,20 +139,37 @@ impl ClaimTable {
         self.claims.len()
     }
 
-    /// Writes the claims that succeeded and have not ended to the state directory.
-    pub(crate) fn persist(&self) {
+    /// Writes the claims that succeeded and have not ended to the state directory; a failure
+    /// is logged and counted (what must not be acknowledged unless persisted uses
+    /// [`ClaimTable::save`]).
+    pub(crate) fn persist(&mut self) {
+        if let Err(e) = self.save(None) {
+            warn!(error = %e, "cannot persist claims");
+        }
+    }
+
+    /// Writes the claims that succeeded and have not ended, leaving out claim `without`; a
+    /// failure is counted and returned (docs/uiap-design.md D60).
+    fn save(&mut self, without: Option<u64>) -> Result<(), DaemonError> {
         let claims = Claims {
             next_id: self.next_id,
             claims: self
                 .claims
                 .values()
-                .filter(|e| e.persisted && !e.state.has_ended())
+                .filter(|e| e.persisted && !e.state.has_ended() && Some(e.stored.id) != without)
                 .map(|e| e.stored.clone())
                 .collect(),
         };
-        if let Err(e) = self.store.save_claims(&claims) {
-            warn!(error = %e, "cannot persist claims");
+        let saved = self.store.save_claims(&claims);
+        if saved.is_err() {
+            self.persist_failures += 1;
         }
+        saved
+    }
+
+    /// How many writes of the claims failed.
+    pub(crate) fn persist_failures(&self) -> u64 {
+        self.persist_failures
     }
 
     /// Forgets the device's claim of `entry`, if it has one.

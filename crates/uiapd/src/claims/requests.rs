@@ -1,7 +1,7 @@
 //! The control requests about claims: one method each.
 
 use tokio::sync::mpsc;
-use tracing::info;
+use tracing::{info, warn};
 use uiap::device::{ClaimErrorKind, ClaimSpec, INFINITE_LIFETIME};
 use uiap::space::{DomainId, UidSpace};
 use uiap::time::Instant;
@@ -106,6 +106,7 @@ impl ClaimTable {
             renew: c.renew,
             expires_at: None,
             origin: None,
+            release_on_close: None,
         };
         let spec = ClaimSpec::new(domain, space)
             .lifetime(c.lifetime)
@@ -144,6 +145,19 @@ impl ClaimTable {
 
     /// `release`: only the claim's owner or root may (docs/uiap-design.md D28).
     pub(crate) fn release(&mut self, ctx: &mut Ctx<'_>, id: u64, uid: u32) -> Response {
+        self.release_as(ctx, id, uid, false)
+    }
+
+    /// Releases claim `id` as user `uid`. A release that cannot be persisted is refused,
+    /// unless the claim is `tied` to a connection that closed: its persisted
+    /// `release_on_close` makes a restart release it anyway (docs/uiap-design.md D60, D59).
+    pub(super) fn release_as(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        id: u64,
+        uid: u32,
+        tied: bool,
+    ) -> Response {
         let Some(owner) = self.claims.get(&id).map(|e| e.stored.owner) else {
             return refusal(format!("release: expected a claim id, found no claim {id}"));
         };
@@ -151,6 +165,21 @@ impl ClaimTable {
             return refusal(format!(
                 "release: claim {id} belongs to uid {owner}; only that user or root may release it"
             ));
+        }
+        // The release is persisted before it is done: a release that a restart would undo
+        // is refused, and the claim stays held (docs/uiap-design.md D60).
+        match self.save(Some(id)) {
+            Err(e) if tied => warn!(id, error = %e, "cannot persist the release"),
+            Err(e) => {
+                warn!(id, error = %e, "release refused: cannot persist it");
+                return Response::error(
+                    ErrorKind::Io,
+                    format!(
+                        "release: cannot persist the release of claim {id} ({e}); it stays held"
+                    ),
+                );
+            }
+            Ok(()) => {}
         }
         let Some(mut entry) = self.claims.remove(&id) else {
             return Response::Released { id };
@@ -164,7 +193,6 @@ impl ClaimTable {
         if !entry.state.has_ended() {
             self.notify(&entry, ctx.now, EventKind::Released, None);
         }
-        self.persist();
         Response::Released { id }
     }
 
@@ -200,6 +228,12 @@ impl ClaimTable {
             )));
             return;
         }
+        if let (Some(id), true) = (id, release_on_close)
+            && let Err(why) = self.tie_to_connection(id, uid)
+        {
+            let _ = reply.try_send(*why);
+            return;
+        }
         if reply.try_send(Response::Watching(claims)).is_ok() {
             self.watchers.push(Watcher {
                 id,
@@ -207,5 +241,35 @@ impl ClaimTable {
                 release_on_close: release_on_close.then_some(uid),
             });
         }
+    }
+
+    /// Ties claim `id` to a connection of user `uid`, persisted before it is acknowledged: only
+    /// its owner or root may, and a restart releases it (docs/uiap-design.md D54, D59).
+    fn tie_to_connection(&mut self, id: u64, uid: u32) -> Result<(), Box<Response>> {
+        let Some(entry) = self.claims.get_mut(&id) else {
+            return Err(Box::new(refusal(format!(
+                "watch: expected a claim id, found no claim {id}"
+            ))));
+        };
+        let owner = entry.stored.owner;
+        if uid != 0 && uid != owner {
+            return Err(Box::new(refusal(format!(
+                "watch: release_on_close: claim {id} belongs to uid {owner}; only that user or root may release it"
+            ))));
+        }
+        let before = entry.stored.release_on_close.replace(uid);
+        if !entry.persisted {
+            return Ok(());
+        }
+        if let Err(e) = self.save(None) {
+            if let Some(entry) = self.claims.get_mut(&id) {
+                entry.stored.release_on_close = before;
+            }
+            return Err(Box::new(Response::error(
+                ErrorKind::Io,
+                format!("watch: cannot persist release_on_close for claim {id} ({e})"),
+            )));
+        }
+        Ok(())
     }
 }

@@ -349,6 +349,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
         renew: true,
         expires_at: None,
         origin: None,
+        release_on_close: None,
     };
     let mut ctx = Bench::ctx_of(&mut b.device, b.now, true);
     b.table.reclaim_persisted(
@@ -379,15 +380,42 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
         renew: false,
         expires_at,
         origin: None,
+        release_on_close: None,
+    };
+    // A claim its client tied to its connection: that connection ended with the previous run.
+    let tied = StoredClaim {
+        release_on_close: Some(1000),
+        ..claim(5, "0b", Some(WALL + 30))
     };
     let persisted = Claims {
         next_id: 3,
-        claims: vec![claim(1, "07", Some(WALL)), claim(7, "08", Some(WALL + 30))],
+        claims: vec![
+            claim(1, "07", Some(WALL)),
+            claim(7, "08", Some(WALL + 30)),
+            tied,
+        ],
     };
     let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
     b.table.reclaim_persisted(&mut ctx, persisted);
     let ids: Vec<u64> = b.list().iter().map(|c| c.id).collect();
-    assert_eq!(ids, [7], "the ended claim is not reclaimed");
+    assert_eq!(
+        ids,
+        [7],
+        "neither the ended claim nor the tied one is reclaimed"
+    );
+    let kept: Vec<u64> = b
+        .store
+        .load_claims()
+        .unwrap()
+        .claims
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(
+        kept,
+        [7],
+        "the tied claim is released from the state directory too"
+    );
     b.run_for(Duration::from_secs(3));
     // Reclaimed for what was left of its lifetime (30 s from the reclaim's success, 1 s ago);
     // new IDs continue after the persisted ones.
@@ -412,4 +440,30 @@ fn shutting_down_tells_every_claim_still_waiting() {
             reason: "the daemon is shutting down".into()
         })
     );
+}
+
+#[test]
+fn a_claim_or_release_that_cannot_be_persisted_is_not_acknowledged() {
+    let mut b = Bench::new();
+    let mut held = b.claim(request("0c"), 0);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Claimed { claim, .. }) = next(&mut held) else {
+        panic!("expected claimed")
+    };
+    // The state directory goes away: every write fails.
+    std::fs::remove_dir_all(b._dir.path()).unwrap();
+    let mut rx = b.claim(request("0d"), 0);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected a failure")
+    };
+    assert!(reason.starts_with("cannot persist the claim"), "{reason}");
+    let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
+    let Response::Error(e) = b.table.release(&mut ctx, claim.id, 0) else {
+        panic!("expected a refusal")
+    };
+    assert!(e.message.contains("cannot persist the release"), "{e:?}");
+    let listed: Vec<_> = b.list().into_iter().map(|c| (c.id, c.state)).collect();
+    assert_eq!(listed, [(claim.id, ClaimState::Held)]);
+    assert_eq!(b.table.persist_failures(), 2);
 }

@@ -146,16 +146,16 @@ pub(crate) async fn serve(
                 tokio::spawn(connection(stream, requests.clone(), slot, limits.idle));
             }
             Err(e) => {
-                if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) {
-                    if let Some(reserve) = spare.take() {
-                        drop(reserve);
-                        let pending =
-                            tokio::time::timeout(Duration::from_millis(10), listener.accept());
-                        if let Ok(Ok((stream, _))) = pending.await {
-                            refuse(&stream, "uiapd is out of file descriptors; try again later");
-                        }
-                        spare = std::fs::File::open("/dev/null").ok();
+                if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+                    && let Some(reserve) = spare.take()
+                {
+                    drop(reserve);
+                    let pending =
+                        tokio::time::timeout(Duration::from_millis(10), listener.accept());
+                    if let Ok(Ok((stream, _))) = pending.await {
+                        refuse(&stream, "uiapd is out of file descriptors; try again later");
                     }
+                    spare = std::fs::File::open("/dev/null").ok();
                 }
                 backoff = (backoff * 2).clamp(Duration::from_millis(10), MAX_ACCEPT_BACKOFF);
                 warn!(error = %e, pause_ms = backoff.as_millis() as u64, "cannot accept a control connection");

@@ -32,6 +32,7 @@ impl Daemon {
             ("proxy_table_full", c.proxy_table_full),
             ("proxies_flushed", c.proxies_flushed),
             ("send_errors", link.send_errors),
+            ("persist_failures", self.claims.persist_failures()),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))

@@ -2,8 +2,9 @@
 //! protocol core sees it, the seal on everything going out, and the counts `status` reports.
 //!
 //! On the way in, in order: the source checks of docs/uiap-design.md D21 ([`source`]), the
-//! per-neighbour rate limit (D45, [`limiter`]), the PSK trailer when a key is configured (D41,
-//! [`psk`]), and the port and destination the message type belongs to (D42, [`port`]). Each
+//! PSK trailer when a key is configured (D41, [`psk`]) within a budget of failures shared by
+//! every source (D58), the per-neighbour rate limit (D45, [`limiter`]), and the port and
+//! destination the message type belongs to (D42, [`port`]). Each
 //! refusal is counted by reason. On the way out, the PSK seal; the seals sent are remembered so
 //! that our own datagrams coming back are replays.
 
@@ -14,7 +15,7 @@ mod source;
 
 pub(crate) use source::SourceDrop;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::Ipv6Addr;
 use std::time::Duration;
 
@@ -26,6 +27,15 @@ use crate::socket::{Received, Role, Sockets};
 use limiter::RateLimiter;
 pub(crate) use limiter::{MAX_NEIGHBOURS, NEIGHBOUR_BURST, NEIGHBOUR_RATE};
 
+/// Datagrams a second that may fail authentication, all sources together: far above what
+/// honest neighbours send, and a small part of a core's worth of HMAC work
+/// (docs/uiap-design.md D58).
+pub(crate) const UNAUTHENTICATED_RATE: u32 = 50_000;
+/// How many may fail at once.
+pub(crate) const UNAUTHENTICATED_BURST: u32 = 100_000;
+/// A neighbour that authenticated this recently is verified whatever the budget of failures.
+const AUTHENTICATED_FOR: Duration = Duration::from_secs(3600);
+
 /// The ingress checks and the egress seal, with their counts.
 pub(crate) struct Link {
     group: Ipv6Addr,
@@ -35,6 +45,11 @@ pub(crate) struct Link {
     /// Per-neighbour rate limits, one set per socket (claim, reply), applied before anything is
     /// parsed (docs/uiap-design.md D45): a neighbour's Attempts never use up its Denies' budget.
     limits: [RateLimiter; 2],
+    /// With a key: the budget of datagrams that fail authentication, all sources together
+    /// (docs/uiap-design.md D58).
+    unauthenticated: RateLimiter,
+    /// With a key: when each neighbour last authenticated.
+    authenticated: HashMap<(u32, Ipv6Addr), Duration>,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
     /// The receive buffers the kernel granted (claim, reply).
@@ -69,6 +84,9 @@ impl Link {
             sealer: psk::Sealer::default(),
             limits: [Role::Claim, Role::Reply]
                 .map(|_| RateLimiter::new(NEIGHBOUR_RATE, NEIGHBOUR_BURST, MAX_NEIGHBOURS)),
+            // No bucket of its own for anyone: every source shares the one budget.
+            unauthenticated: RateLimiter::new(UNAUTHENTICATED_RATE, UNAUTHENTICATED_BURST, 0),
+            authenticated: HashMap::new(),
             drops: BTreeMap::new(),
             send_errors: 0,
             receive_buffers,
@@ -119,19 +137,15 @@ impl Link {
                 return None;
             }
         };
+        let mut bytes = &buf[..r.len.min(buf.len())];
+        if self.psk.is_some() {
+            // Authenticated first: junk under a neighbour's address never spends that
+            // neighbour's budget (docs/uiap-design.md D58).
+            bytes = self.authenticate(bytes, (index, addr), now)?;
+        }
         if !self.limits[r.role as usize].allow(now, (index, addr)) {
             self.count(SourceDrop::RateLimited);
             return None;
-        }
-        let mut bytes = &buf[..r.len.min(buf.len())];
-        if let Some(key) = &self.psk {
-            match self.sealer.open(key, bytes, psk::wall_clock_ms()) {
-                Ok(m) => bytes = m,
-                Err(refused) => {
-                    self.count(SourceDrop::from(refused));
-                    return None;
-                }
-            }
         }
         if let Err(reason) = port::check_port(&r, self.group, bytes) {
             debug!(source = %r.source, role = r.role.as_str(), reason = reason.as_str(), "dropped");
@@ -143,6 +157,46 @@ impl Link {
             addr,
         };
         Some((peer, bytes))
+    }
+
+    /// The message under `bytes`' PSK trailer, or `None` when it does not verify (counted).
+    /// A source that has not authenticated within [`AUTHENTICATED_FOR`] is verified only while
+    /// the shared budget of failures has a token; each failure takes one
+    /// (docs/uiap-design.md D58).
+    fn authenticate<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        source: (u32, Ipv6Addr),
+        now: Duration,
+    ) -> Option<&'a [u8]> {
+        let key = self.psk.as_ref()?;
+        let known = self
+            .authenticated
+            .get(&source)
+            .is_some_and(|&at| now.saturating_sub(at) < AUTHENTICATED_FOR);
+        if !known && !self.unauthenticated.allow(now, source) {
+            self.count(SourceDrop::AuthBudget);
+            return None;
+        }
+        match self.sealer.open(key, bytes, psk::wall_clock_ms()) {
+            Ok(message) => {
+                if self.authenticated.len() >= limiter::MAX_NEIGHBOURS && !known {
+                    self.authenticated
+                        .retain(|_, at| now.saturating_sub(*at) < AUTHENTICATED_FOR);
+                }
+                if self.authenticated.len() < limiter::MAX_NEIGHBOURS || known {
+                    self.authenticated.insert(source, now);
+                }
+                Some(message)
+            }
+            Err(refused) => {
+                if known {
+                    let _ = self.unauthenticated.allow(now, source);
+                }
+                self.count(SourceDrop::from(refused));
+                None
+            }
+        }
     }
 
     /// `payload` as it goes on the wire: sealed when a key is configured.

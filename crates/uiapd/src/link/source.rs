@@ -40,6 +40,9 @@ pub(crate) enum SourceDrop {
     PskStale,
     /// A PSK is configured and this sealed datagram was seen before (docs/uiap-design.md D41).
     PskReplay,
+    /// A PSK is configured, the source has not authenticated lately, and the budget of
+    /// datagrams failing authentication is spent: dropped unverified (docs/uiap-design.md D58).
+    AuthBudget,
 }
 
 impl SourceDrop {
@@ -61,6 +64,7 @@ impl SourceDrop {
             SourceDrop::DenyOnClaimPort => "deny_on_claim_port",
             SourceDrop::PskStale => "psk_stale",
             SourceDrop::PskReplay => "psk_replay",
+            SourceDrop::AuthBudget => "auth_budget",
         }
     }
 }

@@ -137,3 +137,54 @@ fn with_a_key_only_fresh_datagrams_sealed_with_it_pass() {
     );
     assert_eq!(drops(&sender), [("psk_replay", 1)]);
 }
+
+#[test]
+fn with_a_key_junk_under_a_neighbours_address_spends_only_the_shared_budget_of_failures() {
+    let key = b"site key".to_vec();
+    let mut sender = Link::new(GROUP, Some(key.clone()), (0, 0));
+    let mut receiver = Link::new(GROUP, Some(key), (0, 0));
+    let now = Duration::ZERO;
+    let mut junk = ATTEMPT.to_vec();
+    junk.extend_from_slice(&[0u8; psk::TRAILER_LEN]);
+    let admit = |link: &mut Link, bytes: &[u8], source: &str| {
+        let mut r = received(Role::Claim, bytes.len(), GROUP);
+        r.source = source.parse().unwrap();
+        link.admit(Ok(r), bytes, &known(), now).is_some()
+    };
+    // Far more junk than the neighbour's burst, under its address: none of it passes…
+    let flood = NEIGHBOUR_BURST * 3;
+    assert!((0..flood).all(|_| !admit(&mut receiver, &junk, "[fe80::1%2]:61001")));
+    // … and the neighbour's own datagrams still do, past the junk.
+    for i in 0..10 {
+        let sealed = sender.seal(vec![1, 0x00, 0, i]);
+        assert!(admit(&mut receiver, &sealed, "[fe80::1%2]:61001"));
+    }
+    assert_eq!(drops(&receiver), [("psk_mismatch", u64::from(flood))]);
+
+    // The failures' budget is shared: once spent, sources never authenticated are dropped
+    // unverified, while the neighbour heard before is still verified.
+    // (The neighbour's first datagram was verified on the budget too: it had not
+    // authenticated yet.)
+    let budget = UNAUTHENTICATED_BURST - flood - 1;
+    for i in 0..budget + 5 {
+        let _ = admit(
+            &mut receiver,
+            &junk,
+            &format!("[fe80::{:x}%2]:61001", 0x100 + i % 500),
+        );
+    }
+    let counts: Vec<_> = drops(&receiver);
+    assert!(counts.contains(&("auth_budget", 5)), "{counts:?}");
+    let fresh = sender.seal(vec![1, 0x00, 0, 99]);
+    assert!(
+        !admit(&mut receiver, &fresh, "[fe80::9999%2]:61001"),
+        "unknown"
+    );
+    let sealed = sender.seal(DENY.to_vec());
+    let mut r = received(Role::Reply, sealed.len(), "fe80::2".parse().unwrap());
+    r.source = "[fe80::1%2]:61002".parse().unwrap();
+    assert!(
+        receiver.admit(Ok(r), &sealed, &known(), now).is_some(),
+        "known"
+    );
+}

@@ -323,6 +323,48 @@ impl Net {
         wait_not_tentative(&self.names[0], "h0");
     }
 
+    /// A LAN: namespace 0 holds a bridge (multicast snooping off, so multicast reaches every
+    /// port) that namespaces 1…count−1 join through their interface `l0`.
+    pub fn lan(count: usize) -> Net {
+        let net = Net::new(count);
+        let sw = net.names[0].clone();
+        sh(&[
+            "ip",
+            "-n",
+            &sw,
+            "link",
+            "add",
+            "br0",
+            "type",
+            "bridge",
+            "mcast_snooping",
+            "0",
+        ]);
+        for i in 1..count {
+            let port = format!("p{i}");
+            sh(&[
+                "ip",
+                "link",
+                "add",
+                "l0",
+                "netns",
+                &net.names[i],
+                "type",
+                "veth",
+                "peer",
+                "name",
+                &port,
+                "netns",
+                &sw,
+            ]);
+            sh(&["ip", "-n", &sw, "link", "set", &port, "master", "br0"]);
+            sh(&["ip", "-n", &sw, "link", "set", &port, "up"]);
+            sh(&["ip", "-n", &net.names[i], "link", "set", "l0", "up"]);
+        }
+        sh(&["ip", "-n", &sw, "link", "set", "br0", "up"]);
+        net
+    }
+
     /// A veth pair between namespace `a` (interface `ia`) and `b` (interface `ib`).
     pub fn link(&self, a: usize, ia: &str, b: usize, ib: &str) {
         let (na, nb) = (&self.names[a], &self.names[b]);
@@ -526,5 +568,60 @@ pub fn wait_not_tentative(ns: &str, dev: &str) {
             "{ns}/{dev} still tentative: {text}"
         );
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// An IPv6 packet (hop limit 255) carrying `payload` in a UDP datagram from port 61001 to `port`,
+/// with the UDP checksum over the pseudo-header (RFC 8200 §8.1).
+pub fn ipv6_udp(source: Ipv6Addr, destination: Ipv6Addr, port: u16, payload: &[u8]) -> Vec<u8> {
+    let udp_len = (8 + payload.len()) as u16;
+    let mut udp = Vec::with_capacity(usize::from(udp_len));
+    udp.extend_from_slice(&CLAIM_PORT.to_be_bytes());
+    udp.extend_from_slice(&port.to_be_bytes());
+    udp.extend_from_slice(&udp_len.to_be_bytes());
+    udp.extend_from_slice(&[0, 0]);
+    udp.extend_from_slice(payload);
+    let mut sum: u32 = 0;
+    let mut add = |bytes: &[u8]| {
+        for pair in bytes.chunks(2) {
+            sum += u32::from(u16::from_be_bytes([pair[0], *pair.get(1).unwrap_or(&0)]));
+        }
+    };
+    add(&source.octets());
+    add(&destination.octets());
+    add(&u32::from(udp_len).to_be_bytes());
+    add(&[0, 0, 0, 17]);
+    add(&udp);
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    let checksum = match !(sum as u16) {
+        0 => 0xffff,
+        c => c,
+    };
+    udp[6..8].copy_from_slice(&checksum.to_be_bytes());
+    let mut packet = vec![0x60, 0, 0, 0];
+    packet.extend_from_slice(&udp_len.to_be_bytes());
+    packet.extend_from_slice(&[17, 255]);
+    packet.extend_from_slice(&source.octets());
+    packet.extend_from_slice(&destination.octets());
+    packet.extend_from_slice(&udp);
+    packet
+}
+
+/// A Claim-Attempt from a device that is not on the site (domain `fff:0:3:0`, a 4-octet UID of
+/// zeros): a hostile sender changes its sequence and space to make each one new.
+pub fn hostile_attempt() -> uiap::wire::Repr {
+    uiap::wire::Repr {
+        msg_type: uiap::wire::MessageType::ClaimAttempt,
+        proxy: false,
+        reclaim: false,
+        hop_limit: 32,
+        lifetime: 60,
+        origin: uiap::wire::DeviceId::new(0x0bad_0bad_0bad_0bad).unwrap(),
+        sequence: 0,
+        claim_ref: 1,
+        domain: "fff:0:3:0".parse().unwrap(),
+        space: uiap::space::UidSpace::Unique(uiap::space::Uid::from_octets(&[0; 4]).unwrap()),
     }
 }

@@ -243,7 +243,7 @@ impl FromStr for HexBytes {
                 i + off
             ));
         }
-        if h.len() % 2 != 0 {
+        if !h.len().is_multiple_of(2) {
             return Err(format!(
                 "expected an even number of hex digits, found {} in '{s}'",
                 h.len()

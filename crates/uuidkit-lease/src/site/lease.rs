@@ -27,6 +27,7 @@ use crate::{LeaseError, LeaseErrorKind, check_bits};
 /// let c = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
 /// assert_eq!(c.domain, DEFAULT_NODE_DOMAIN);
 /// assert_eq!(c.lifetime, 20);
+/// assert_eq!(c.answer_limit, Some(std::time::Duration::from_secs(30)));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseConfig {
@@ -48,8 +49,9 @@ pub struct LeaseConfig {
     pub backoff: Duration,
     /// The longest wait between two attempts (8 s).
     pub max_backoff: Duration,
-    /// How long one claim may take to be answered (`None`: as long as the daemon needs, e.g. when
-    /// it rate-limits claims after conflicts).
+    /// How long one claim may take to be answered (30 s; `None`: as long as the daemon needs,
+    /// e.g. when it rate-limits claims after conflicts). A daemon that does not answer in time
+    /// ends [`SiteLease::acquire`] with [`LeaseErrorKind::Timeout`] and what it said meanwhile.
     pub answer_limit: Option<Duration>,
 }
 
@@ -70,7 +72,7 @@ impl LeaseConfig {
             attempts: 8,
             backoff: Duration::from_millis(250),
             max_backoff: Duration::from_secs(8),
-            answer_limit: None,
+            answer_limit: Some(DEFAULT_ANSWER_LIMIT),
         }
     }
 }
@@ -98,6 +100,10 @@ pub struct SiteLease {
     stop: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
 }
+
+/// How long a claim may wait for its answer unless configured: a few claim windows, far less
+/// than a rate limit after repeated conflicts (docs/uiap-design.md D34, D61).
+const DEFAULT_ANSWER_LIMIT: Duration = Duration::from_secs(30);
 
 /// How often the watcher looks at its stop flag between events. Events and the end of the
 /// daemon's stream are seen as they come; only a drop waits for this.
@@ -127,6 +133,31 @@ impl SiteLease {
     /// assert_eq!(err.kind(), LeaseErrorKind::Unreachable);
     /// ```
     pub fn acquire(config: &LeaseConfig, rng: &mut impl Rng) -> Result<SiteLease, LeaseError> {
+        SiteLease::acquire_reporting(config, rng, &mut |_| {})
+    }
+
+    /// [`SiteLease::acquire`], telling `report` what it waits for while it waits: what the
+    /// daemon says when a claim cannot start at once ("uiapd: rate limited, starts in 42 s").
+    ///
+    /// # Errors
+    ///
+    /// As [`SiteLease::acquire`].
+    ///
+    /// ```no_run
+    /// use uuidkit_lease::site::{LeaseConfig, SiteLease};
+    /// # use rand_core::SeedableRng;
+    ///
+    /// let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 16);
+    /// let mut rng = rand_chacha::ChaCha20Rng::from_seed([1; 32]);
+    /// let lease = SiteLease::acquire_reporting(&config, &mut rng, &mut |what| eprintln!("waiting: {what}"))?;
+    /// assert_eq!(lease.node().bits(), 16);
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn acquire_reporting(
+        config: &LeaseConfig,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&str),
+    ) -> Result<SiteLease, LeaseError> {
         check_domain(&config.domain)?;
         check_bits(config.bits)?;
         if config.lifetime == 0 || config.lifetime == u32::MAX {
@@ -146,7 +177,7 @@ impl SiteLease {
                 std::thread::sleep(backoff(config.backoff, config.max_backoff, n, rng));
             }
             let value = draw(config.bits, rng)?;
-            match try_claim(config, value)? {
+            match try_claim(config, value, report)? {
                 Ok(held) => return SiteLease::start(config, value, held),
                 Err(reason) => last = reason,
             }
@@ -310,7 +341,11 @@ impl Drop for SiteLease {
 
 /// One claim of `value`: the held claim, or the reason it was denied (a retry may do better),
 /// or an error no retry can fix.
-fn try_claim(config: &LeaseConfig, value: u64) -> Result<Result<HeldClaim, String>, LeaseError> {
+fn try_claim(
+    config: &LeaseConfig,
+    value: u64,
+    report: &mut dyn FnMut(&str),
+) -> Result<Result<HeldClaim, String>, LeaseError> {
     let space = node_space(value, config.bits)?;
     let request = ClaimRequest {
         lifetime: config.lifetime,
@@ -318,9 +353,26 @@ fn try_claim(config: &LeaseConfig, value: u64) -> Result<Result<HeldClaim, Strin
         ..ClaimRequest::new(config.domain.to_string(), SpaceText::from_space(&space))
     };
     let uiapd = Client::new(&config.control);
+    let mut said = None;
+    let mut tell = |why: &str| {
+        report(&format!("uiapd: {why}"));
+        said = Some(why.to_string());
+    };
     let answer = uiapd
-        .hold_while_connected(&request, config.answer_limit)
-        .map_err(|e| lease_error(&uiapd, &e))?;
+        .hold_while_connected_reporting(&request, config.answer_limit, &mut tell)
+        .map_err(|e| match e.kind() {
+            ControlErrorKind::Timeout => LeaseError::new(
+                LeaseErrorKind::Timeout,
+                format!(
+                    "uiapd did not answer the claim of node {value:#x} within {} s{}: giving up",
+                    config.answer_limit.unwrap_or_default().as_secs_f64(),
+                    said.as_ref()
+                        .map(|s| format!(" (it said: {s})"))
+                        .unwrap_or_default()
+                ),
+            ),
+            _ => lease_error(&uiapd, &e),
+        })?;
     Ok(match answer {
         Hold::Held(held) => Ok(held),
         Hold::Denied { reason, .. } => Err(format!("denied node {value:#x}: {reason}")),

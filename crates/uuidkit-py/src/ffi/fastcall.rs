@@ -76,6 +76,12 @@ fn too_many(py: Python<'_>, name: &str, nargs: ffi::Py_ssize_t) -> *mut ffi::PyO
 /// `nargs` borrowed references (none expected) and the result is a new
 /// reference or NULL with the exception set. Never unwinds: nothing in it
 /// panics.
+///
+/// # Safety
+///
+/// Only CPython calls it, from a thread attached to the interpreter (what
+/// `call` assumes); `_module` and `_args` are never read, so any pointers
+/// will do, and `nargs` is only compared.
 unsafe extern "C" fn uuid4(
     _module: *mut ffi::PyObject,
     _args: *mut *mut ffi::PyObject,
@@ -85,6 +91,12 @@ unsafe extern "C" fn uuid4(
 }
 
 /// `uuidkit.uuid7()`, as [`uuid4`]: the process-wide monotonic v7 generator.
+///
+/// # Safety
+///
+/// Only CPython calls it, from a thread attached to the interpreter (what
+/// `call` assumes); `_module` and `_args` are never read, so any pointers
+/// will do, and `nargs` is only compared.
 unsafe extern "C" fn uuid7(
     _module: *mut ffi::PyObject,
     _args: *mut *mut ffi::PyObject,

@@ -7,72 +7,11 @@
 //! `Base32Hex` puts them last (the bytes are right-padded, so the last digit
 //! is one of `0 4 8 C G K O S`). Their alphabets agree on `0-9 A-H` only.
 
+use super::digits::{
+    BAD, CROCKFORD_ANY, CROCKFORD_LOWER, CROCKFORD_UPPER, Digits32, HEX_ANY, HEX_UPPER,
+};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, bad_char, encoding_adapter, swar};
 use crate::Uuid;
-
-/// Crockford's digits, upper case (the output of [`Base32`] and ULIDs).
-pub(crate) const CROCKFORD_UPPER: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-/// Crockford's digits, lower case (a TypeID suffix).
-pub(crate) const CROCKFORD_LOWER: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
-/// RFC 4648 §7's "Extended Hex" digits.
-pub(crate) const HEX_UPPER: &[u8; 32] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
-
-/// A 32-digit alphabet, for the base32 code paths shared by the forms.
-/// Encoding writes Crockford's digits in upper case ([`Digits32::Crockford`])
-/// or lower case ([`Digits32::CrockfordLower`]), and base32hex's in upper
-/// case; decoding accepts Crockford's in either case, Crockford's in lower
-/// case only (TypeID), and base32hex's in either case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Digits32 {
-    /// Crockford's alphabet, the number form (two zero bits in front).
-    Crockford,
-    /// Crockford's alphabet in lower case only (a TypeID suffix).
-    CrockfordLower,
-    /// RFC 4648 base32hex, the bytes form (two zero bits at the end).
-    Hex,
-}
-
-impl Digits32 {
-    /// Every alphabet, for the tests of the vector paths.
-    #[cfg(any(test, fuzzing))]
-    pub(crate) const ALL: [Digits32; 3] =
-        [Digits32::Crockford, Digits32::CrockfordLower, Digits32::Hex];
-
-    /// The decoding table of the characters this alphabet accepts.
-    #[inline(always)]
-    pub(crate) fn table(self) -> &'static [u8; 256] {
-        match self {
-            Digits32::Crockford => &CROCKFORD_ANY,
-            Digits32::CrockfordLower => &CROCKFORD_LOWER_ONLY,
-            Digits32::Hex => &HEX_ANY,
-        }
-    }
-}
-
-/// Not a digit, in a decoding table (its top three bits are set, so OR-ing
-/// the looked-up values of a whole text tells at once whether all were digits).
-pub(crate) const BAD: u8 = 0xff;
-
-/// The decoding table of `digits`, and of their lower-case forms if `fold`.
-pub(crate) const fn decode_table<const N: usize>(digits: &[u8; N], fold: bool) -> [u8; 256] {
-    let mut t = [BAD; 256];
-    let mut i = 0;
-    while i < N {
-        t[digits[i] as usize] = i as u8;
-        if fold {
-            t[digits[i].to_ascii_lowercase() as usize] = i as u8;
-        }
-        i += 1;
-    }
-    t
-}
-
-/// Crockford, either case. `I L O U` are not digits (see docs/encodings.md).
-static CROCKFORD_ANY: [u8; 256] = decode_table(CROCKFORD_UPPER, true);
-/// Crockford, lower case only (TypeID).
-static CROCKFORD_LOWER_ONLY: [u8; 256] = decode_table(CROCKFORD_LOWER, false);
-/// base32hex, either case.
-static HEX_ANY: [u8; 256] = decode_table(HEX_UPPER, true);
 
 /// Eight digits for the 40 bits `bits`, each value made a character by
 /// `map` (one of [`swar`]'s), into `out[..8]`.
@@ -138,7 +77,16 @@ pub(crate) fn encode_number(uuid: &Uuid, lower: bool, out: &mut [u8; 26]) {
     } else {
         Digits32::Crockford
     };
-    crate::arch::encode_base32(uuid.as_bytes(), digits, out);
+    encode(uuid.as_bytes(), digits, out);
+}
+
+/// The 26 digits of `bytes` in `digits`, with the vector code where the CPU
+/// has it.
+#[inline(always)]
+fn encode(bytes: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
+    if !crate::arch::encode_base32(bytes, digits, out) {
+        encode_portable(bytes, digits, out);
+    }
 }
 
 const MASK40: u64 = (1 << 40) - 1;
@@ -156,37 +104,6 @@ fn decode_run_portable(s: &[u8; 24], digits: Digits32) -> Option<u128> {
         return None;
     }
     Some((u128::from(a) << 80) | (u128::from(b) << 40) | u128::from(c))
-}
-
-impl Digits32 {
-    /// The 24 digits of a text that make 15 whole bytes: all but the first
-    /// two in the number form, all but the last two in the bytes form.
-    #[inline(always)]
-    pub(crate) fn run(self, s: &[u8; 26]) -> &[u8; 24] {
-        let run = match self {
-            Digits32::Hex => s.first_chunk::<24>(),
-            _ => s.last_chunk::<24>(),
-        };
-        run.unwrap_or(&[0; 24])
-    }
-
-    /// The byte the other two digits make (the first byte of the number
-    /// form: its first digit at most 7; the last byte of the bytes form: the
-    /// last digit's two padding bits zero), or `None` if they are not valid
-    /// there.
-    #[inline(always)]
-    pub(crate) fn edge_byte(self, s: &[u8; 26]) -> Option<u8> {
-        let table = self.table();
-        let (a, b, first_mask, second_mask, shift) = match self {
-            Digits32::Hex => (s[24], s[25], 31, 28, (3, 2)),
-            _ => (s[0], s[1], 7, 31, (5, 0)),
-        };
-        let (a, b) = (table[a as usize], table[b as usize]);
-        if (a & !first_mask) | (b & !second_mask) != 0 {
-            return None;
-        }
-        Some((a << shift.0) | (b >> shift.1))
-    }
 }
 
 /// The 16 bytes of a 26-digit text in `digits` (either form), portably, or
@@ -207,6 +124,7 @@ pub(crate) fn decode_portable(s: &[u8; 26], digits: Digits32) -> Option<[u8; 16]
 #[inline(always)]
 pub(crate) fn decode_number(s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
     crate::arch::decode_base32(s, digits)
+        .or_else(|| decode_portable(s, digits).map(Uuid::from_bytes))
 }
 
 /// Why `s` (26 bytes) is not the number form in `table`: the first bad
@@ -328,7 +246,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base32hex().to_string(), "VVVVVVVVVVVVVVVVVVVVVVVVVS");
     /// ```
     Base32Hex, 26, base32hex, "V0EKVBJTTG8T19R502GCI7JBUO",
-    |uuid, out| { crate::arch::encode_base32(uuid.as_bytes(), Digits32::Hex, out) }
+    |uuid, out| { encode(uuid.as_bytes(), Digits32::Hex, out) }
 );
 
 impl Base32 {

@@ -1,13 +1,12 @@
 //! [`Base64Url`]: RFC 4648 §5 over the 16 bytes, without `=` padding.
 
-use super::base32::{decode_table, diagnose_bytes, fixed, refused};
+use super::base32::{diagnose_bytes, fixed, refused};
+use super::digits::{BASE64URL, decode_table};
 use super::{Alphabet, DecodeError, Encoding, encoding_adapter, swar};
-
-const MASK48: u64 = (1 << 48) - 1;
 use crate::Uuid;
 
-const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-static TABLE: [u8; 256] = decode_table(DIGITS, false);
+const MASK48: u64 = (1 << 48) - 1;
+static TABLE: [u8; 256] = decode_table(BASE64URL, false);
 
 encoding_adapter!(
     /// The base64url form of RFC 4648 §5: the 16 bytes, six bits at a time,
@@ -20,7 +19,11 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base64url().to_string(), "_____________________w");
     /// ```
     Base64Url, 22, base64url, "-B1Prn3sEdCnZQCgyR5r9g",
-    |uuid, out| { crate::arch::encode_base64url(uuid.as_bytes(), out) }
+    |uuid, out| {
+        if !crate::arch::encode_base64url(uuid.as_bytes(), out) {
+            encode_portable(uuid.as_bytes(), out);
+        }
+    }
 );
 
 /// The base64url text of `bytes`, portably.
@@ -34,6 +37,13 @@ pub(crate) fn encode_portable(bytes: &[u8; 16], out: &mut [u8; 22]) {
         .copy_from_slice(&swar::base64url(swar::spread6((v >> 32) as u64 & MASK48)).to_be_bytes());
     let last = swar::base64url(swar::spread6((v as u64 & 0xffff_ffff) << 16)).to_be_bytes();
     out[16..22].copy_from_slice(&last[..6]);
+}
+
+/// The UUID of a base64url text, with the vector code where the CPU has
+/// it, or `None` if it is not one.
+#[inline(always)]
+fn decode(s: &[u8; 22]) -> Option<Uuid> {
+    crate::arch::decode_base64url(s).or_else(|| decode_portable(s).map(Uuid::from_bytes))
 }
 
 /// The 16 bytes of a base64url text, portably, or `None` if a character is
@@ -88,7 +98,7 @@ impl Uuid {
     #[inline]
     pub fn parse_base64url<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();
-        match fixed::<22>(s).and_then(crate::arch::decode_base64url) {
+        match fixed::<22>(s).and_then(decode) {
             Some(u) => Ok(u),
             None => Err(refused::<22>(s, Encoding::Base64Url, || {
                 diagnose_bytes(

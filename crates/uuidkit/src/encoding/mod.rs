@@ -13,42 +13,19 @@
 //! Encoders write into a caller's buffer (`encode`) or through `Display`,
 //! without allocating; decoders read a `&str` or a `&[u8]`.
 
-mod base32;
-mod base58;
-mod base64;
+pub(crate) mod base32;
+pub(crate) mod base58;
+pub(crate) mod base64;
+pub(crate) mod digits;
 mod error;
 mod swar;
-mod typeid;
+pub(crate) mod typeid;
 
 pub use base32::{Base32, Base32Hex};
 pub use base58::Base58;
 pub use base64::Base64Url;
 pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
 pub use typeid::TypeId;
-
-pub(crate) use base32::Digits32;
-#[cfg(any(test, fuzzing))]
-pub(crate) use base58::groups_portable as base58_groups_portable;
-pub(crate) use base58::{
-    decode_portable as decode_base58_portable, encode_portable as encode_base58_portable,
-};
-// The digits, the division and the joining, for the vector paths (and the
-// tests).
-#[cfg(any(test, fuzzing, target_arch = "x86_64"))]
-pub(crate) use base58::DIGITS as BASE58_DIGITS;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use base58::{GROUP as BASE58_GROUP, join as base58_join, parts as base58_parts};
-#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
-pub(crate) use typeid::prefix_classes_portable;
-// The alphabets, for the vector paths' tables.
-#[cfg(target_arch = "x86_64")]
-pub(crate) use base32::{CROCKFORD_LOWER, CROCKFORD_UPPER, HEX_UPPER};
-pub(crate) use base32::{
-    decode_portable as decode_base32_portable, encode_portable as encode_base32_portable,
-};
-pub(crate) use base64::{
-    decode_portable as decode_base64url_portable, encode_portable as encode_base64url_portable,
-};
 
 use crate::Uuid;
 

@@ -5,7 +5,10 @@ use core::fmt;
 
 #[cfg(doc)]
 use super::Base32;
-use super::base32::{Digits32, decode_number, diagnose_number, encode_number, unreachable_valid};
+use super::base32::{
+    decode_number, decode_portable, diagnose_number, encode_number, unreachable_valid,
+};
+use super::digits::Digits32;
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, bad_char};
 use crate::Uuid;
 
@@ -71,7 +74,7 @@ impl Ord for TypeId<'_> {
 
 /// Whether `p` is a valid prefix: at most 63 characters of `a-z` and `_`,
 /// starting and ending with a letter (or empty). The characters are
-/// classified 16 at a time (see [`crate::arch::prefix_classes`]): a prefix of
+/// classified 16 at a time (see [`classes`]): a prefix of
 /// up to 16 bytes is two words, with its first and last character at known
 /// places in them, so the usual short prefix costs a few instructions and
 /// no branch per character.
@@ -101,7 +104,7 @@ fn prefix_is_valid(p: &[u8]) -> bool {
             },
         },
     };
-    let (letters, valid) = crate::arch::prefix_classes(lo, hi);
+    let (letters, valid) = classes(lo, hi);
     let edges = 1 | 1 << last;
     (valid == u16::MAX) & (letters & edges == edges)
 }
@@ -119,7 +122,7 @@ fn long_prefix_is_valid(p: &[u8]) -> bool {
         c.first_chunk::<8>(),
         c.get(8..).and_then(<[u8]>::first_chunk::<8>),
     ) {
-        (Some(a), Some(b)) => crate::arch::prefix_classes(le(a), le(b)).1 == u16::MAX,
+        (Some(a), Some(b)) => classes(le(a), le(b)).1 == u16::MAX,
         _ => false,
     };
     let whole = p.chunks_exact(16).fold(true, |ok, c| ok & words(c));
@@ -128,15 +131,21 @@ fn long_prefix_is_valid(p: &[u8]) -> bool {
     whole & edges & p.len().checked_sub(16).is_some_and(|at| words(&p[at..]))
 }
 
-#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
+/// Which of the 16 bytes of `lo` and `hi` (little-endian words, `lo`
+/// first) are prefix letters (`a-z`), and which are letters or `_`: one
+/// bit per byte, byte 0 in bit 0; with the vector code where the CPU has
+/// it.
+#[inline(always)]
+fn classes(lo: u64, hi: u64) -> (u16, u16) {
+    crate::arch::prefix_classes(lo, hi).unwrap_or_else(|| prefix_classes_portable(lo, hi))
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
-#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
 const HIGH: u64 = ONES * 0x80;
 
-/// [`crate::arch::prefix_classes`], portably: eight bytes at a time in a
+/// [`classes`], portably: eight bytes at a time in a
 /// word, without branches (no step carries from one byte into the next),
 /// then each byte's verdict gathered into one bit.
-#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
 pub(crate) fn prefix_classes_portable(lo: u64, hi: u64) -> (u16, u16) {
     let classes = |w: u64| {
         // With every top bit set, subtracting a byte value below 0x80 cannot
@@ -162,10 +171,19 @@ pub(crate) fn prefix_classes_portable(lo: u64, hi: u64) -> (u16, u16) {
 /// The top bits of the eight bytes of `x` (its only set bits), as bits 0–7:
 /// the multiplication moves the top bit of byte `i` to bit 56 + `i`, and no
 /// two of the partial products meet.
-#[cfg(any(test, all(fuzzing, feature = "std"), not(target_arch = "x86_64")))]
 #[inline(always)]
 const fn gather(x: u64) -> u8 {
     (x.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u8
+}
+
+/// Whether `s` is a TypeID suffix, its bytes then written into `out`, with
+/// the vector code where the CPU has it.
+#[inline(always)]
+fn decode_suffix(s: &[u8; 26], out: &mut [u8; 16]) -> bool {
+    crate::arch::decode_base32_into(s, Digits32::CrockfordLower, out)
+        || decode_portable(s, Digits32::CrockfordLower)
+            .map(|b| *out = b)
+            .is_some()
 }
 
 /// Why `p` is not a valid prefix: its length, or its first bad character.
@@ -256,9 +274,10 @@ impl<'a> TypeId<'a> {
             _ => (&s[..0], &s[..0]),
         };
         let mut bytes = [0u8; 16];
-        if digits.first_chunk::<26>().is_some_and(|d| {
-            crate::arch::decode_base32_into(d, Digits32::CrockfordLower, &mut bytes)
-        }) {
+        if digits
+            .first_chunk::<26>()
+            .is_some_and(|d| decode_suffix(d, &mut bytes))
+        {
             if !prefix_is_valid(prefix) {
                 return Err(diagnose_prefix(prefix));
             }
@@ -515,7 +534,7 @@ mod tests {
                         le(b[..8].try_into().unwrap()),
                         le(b[8..].try_into().unwrap()),
                     );
-                    assert_eq!(crate::arch::prefix_classes(lo, hi), rule(b), "{b:?}");
+                    assert_eq!(classes(lo, hi), rule(b), "{b:?}");
                     assert_eq!(prefix_classes_portable(lo, hi), rule(b), "{b:?}");
                 }
             }

@@ -247,16 +247,16 @@ impl FileStore {
                 })?
             }
         };
-        if let Ok(meta) = file.metadata() {
-            if !meta.is_file() {
-                return Err(path::resolve(&lock_path).err().unwrap_or_else(|| {
-                    StateError::new(
-                        StateErrorKind::NotRegular,
-                        None,
-                        std::format!("{} is not a regular file", lock_path.display()),
-                    )
-                }));
-            }
+        if let Ok(meta) = file.metadata()
+            && !meta.is_file()
+        {
+            return Err(path::resolve(&lock_path).err().unwrap_or_else(|| {
+                StateError::new(
+                    StateErrorKind::NotRegular,
+                    None,
+                    std::format!("{} is not a regular file", lock_path.display()),
+                )
+            }));
         }
         self.locker
             .lock(file, self.lock_timeout)

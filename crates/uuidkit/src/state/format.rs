@@ -229,17 +229,18 @@ impl StateRecord {
         // Header.
         let head = text(0)?;
         if head != HEADER {
-            if let Some(v) = head.strip_prefix(HEADER_PREFIX) {
-                if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(StateError::new(
-                        StateErrorKind::UnsupportedVersion,
-                        Some(1),
-                        format!(
-                            "expected format version 1, found `{}` at line 1",
-                            escape(v.as_bytes())
-                        ),
-                    ));
-                }
+            if let Some(v) = head.strip_prefix(HEADER_PREFIX)
+                && !v.is_empty()
+                && v.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(StateError::new(
+                    StateErrorKind::UnsupportedVersion,
+                    Some(1),
+                    format!(
+                        "expected format version 1, found `{}` at line 1",
+                        escape(v.as_bytes())
+                    ),
+                ));
             }
             return Err(garbage(
                 1,

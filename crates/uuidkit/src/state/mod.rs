@@ -629,10 +629,12 @@ impl Reserver {
         self.store.transact(&mut |old| {
             let mut rec = old.copied().unwrap_or_default();
             let (slot, _) = which.slots(&mut rec);
-            if let Some(m) = slot {
-                if *m == block.stored() && next >= block.start && next < block.end {
-                    m.hwm = next;
-                }
+            if let Some(m) = slot
+                && *m == block.stored()
+                && next >= block.start
+                && next < block.end
+            {
+                m.hwm = next;
             }
             rec
         })
@@ -681,10 +683,12 @@ impl Reserver {
     pub fn release_v7(&self, block: &V7Block, next_ms: u64) -> Status {
         self.store.transact(&mut |old| {
             let mut rec = old.copied().unwrap_or_default();
-            if let Some(m) = &mut rec.v7 {
-                if *m == block.stored() && next_ms >= block.start_ms && next_ms < block.end_ms {
-                    m.hwm_ms = next_ms;
-                }
+            if let Some(m) = &mut rec.v7
+                && *m == block.stored()
+                && next_ms >= block.start_ms
+                && next_ms < block.end_ms
+            {
+                m.hwm_ms = next_ms;
             }
             rec
         })

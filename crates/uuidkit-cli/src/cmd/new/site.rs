@@ -70,8 +70,14 @@ fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
         domain: plan.domain,
         ..LeaseConfig::new(plan.control.clone(), plan.bits)
     };
-    let lease = SiteLease::acquire(&config, &mut super::rng::GenRng::for_lease())
-        .map_err(|e| Error::Failed(format!("--site-node: {e}")))?;
+    // What the claim waits for is said as it waits; the wait is bounded by the lease's answer
+    // limit (docs/uiap-design.md D61).
+    let mut report = |what: &str| {
+        let _ = writeln!(io::stderr(), "uuidkit: --site-node: waiting: {what}");
+    };
+    let lease =
+        SiteLease::acquire_reporting(&config, &mut super::rng::GenRng::for_lease(), &mut report)
+            .map_err(|e| Error::Failed(format!("--site-node: {e}")))?;
     if let Some(note) = lease.note() {
         // Unique on this device only: say so, the user may have expected a network.
         let _ = writeln!(

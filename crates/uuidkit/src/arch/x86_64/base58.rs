@@ -1,6 +1,6 @@
 //! Base58 encoding with AVX2.
 //!
-//! The value's four parts (`encoding::base58_parts`: 5, 6, 5 and 6 digits,
+//! The value's four parts (`encoding::base58::arith::parts`: 5, 6, 5 and 6 digits,
 //! each below 58^6 < 2^36) go into the four `f64` lanes of one register,
 //! where they are exact. Each lane then becomes its three pairs of digits
 //! (base 58^2 = 3364) with floating-point division by constants; each pair
@@ -35,7 +35,8 @@
 use core::arch::x86_64::*;
 
 use super::cpu::Avx2;
-use crate::encoding::{BASE58_DIGITS, base58_parts};
+use crate::encoding::base58::arith::parts;
+use crate::encoding::digits::BASE58;
 
 /// 58^2: the base of the pairs.
 const PAIR: f64 = 3364.0;
@@ -81,7 +82,7 @@ static OFFSETS: Table = {
     let mut d = 0;
     while d < 58 {
         let past = (d as i8 > PAST[0]) as u8 + (d as i8 > PAST[1]) as u8;
-        let offset = BASE58_DIGITS[d] - d as u8 - past;
+        let offset = BASE58[d] - d as u8 - past;
         let group = d.div_ceil(4);
         assert!(t[group] == 0 || t[group] == offset, "one offset per group");
         t[group] = offset;
@@ -100,9 +101,11 @@ static ORDER: Table = Table([
     5, 2, 3, 0, 1, 12, 13, 10, 0, 1, 12, 13, 10, 11, 8, 9,
 ]);
 
-#[inline(always)]
-unsafe fn load32(t: &Table) -> __m256i {
-    // SAFETY: a `Table` is 32 bytes.
+/// A table in a register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load32(t: &Table) -> __m256i {
+    // SAFETY: reads the 32 bytes of `t`, which is 32-byte aligned.
     unsafe { _mm256_load_si256((t as *const Table).cast()) }
 }
 
@@ -110,7 +113,7 @@ unsafe fn load32(t: &Table) -> __m256i {
 #[inline]
 pub(crate) fn encode(_: Avx2, v: u128, out: &mut [u8; 22]) {
     // SAFETY: the token proves AVX2.
-    unsafe { encode_unchecked(v, out) }
+    unsafe { encode_avx2(v, out) }
 }
 
 /// The whole encoder in one function with AVX2 enabled, so that the parts
@@ -118,20 +121,19 @@ pub(crate) fn encode(_: Avx2, v: u128, out: &mut [u8; 22]) {
 /// it with them in memory would store four words and load them as one
 /// vector, which cannot take its data from the four pending stores).
 #[target_feature(enable = "avx2")]
-unsafe fn encode_unchecked(v: u128, out: &mut [u8; 22]) {
-    // SAFETY: AVX2 is enabled; the stores write out[0..16], out[11..19] and
-    // out[14..22], in that order (the later ones overwrite the first one's
-    // five unused bytes).
+fn encode_avx2(v: u128, out: &mut [u8; 22]) {
+    let text = _mm256_shuffle_epi8(characters(parts(v)), load32(&ORDER));
+    let high = _mm256_extracti128_si256(text, 1);
+    let (low, last) = (_mm256_castsi256_si128(text), _mm_extract_epi64(high, 1));
+    // SAFETY: the stores write out[0..16], out[11..19] and out[14..22], in
+    // that order (the later ones overwrite the first one's five unused
+    // bytes), unaligned.
     unsafe {
-        let text = _mm256_shuffle_epi8(characters(base58_parts(v)), load32(&ORDER));
-        let high = _mm256_extracti128_si256(text, 1);
         let out = out.as_mut_ptr();
         let at = |k: usize| out.add(k);
-        _mm_storeu_si128(at(0).cast(), _mm256_castsi256_si128(text));
+        _mm_storeu_si128(at(0).cast(), low);
         _mm_storel_epi64(at(11).cast(), high);
-        at(14)
-            .cast::<i64>()
-            .write_unaligned(_mm_extract_epi64(high, 1));
+        at(14).cast::<i64>().write_unaligned(last);
     }
 }
 
@@ -141,49 +143,46 @@ unsafe fn encode_unchecked(v: u128, out: &mut [u8; 22]) {
 /// are not characters).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn characters(parts: [u64; 4]) -> __m256i {
-    // SAFETY: register arithmetic, AVX2 enabled.
-    unsafe {
-        let [a, b, c, d] = parts.map(|p| p as i64);
-        // 2^52 + x exactly (x < 2^52), then x.
-        let f = _mm256_castsi256_pd(_mm256_or_si256(
-            _mm256_set_epi64x(d, c, b, a),
-            _mm256_set1_epi64x(TWO_52.to_bits() as i64),
-        ));
-        let x = _mm256_sub_pd(f, _mm256_set1_pd(TWO_52));
-        let q1 = _mm256_floor_pd(_mm256_mul_pd(x, _mm256_set1_pd(C1)));
-        let q2 = _mm256_floor_pd(_mm256_mul_pd(x, _mm256_set1_pd(C2)));
-        // 2^52 + x + (2^16 − 3364)·q1 + 2^16·(2^16 − 3364)·q2
-        //   = 2^52 + t0 + 2^16·t1 + 2^32·t2.
-        let w = _mm256_add_pd(
-            f,
-            _mm256_add_pd(
-                _mm256_mul_pd(q1, _mm256_set1_pd(K1)),
-                _mm256_mul_pd(q2, _mm256_set1_pd(K2)),
-            ),
-        );
-        let pairs = _mm256_castpd_si256(w);
-        // Each pair p < 3364 as its digits: high = p / 58 (p·1130 / 2^16 is
-        // exact below 3364: the error p·4 / (2^16·58) stays under 1/58),
-        // then high + 256·(p − 58·high) = 256·p − 14847·high, in memory
-        // order (high first).
-        let high = _mm256_mulhi_epu16(pairs, _mm256_set1_epi16(1130));
-        let digits = _mm256_sub_epi16(
-            _mm256_slli_epi16(pairs, 8),
-            _mm256_mullo_epi16(high, _mm256_set1_epi16(14847)),
-        );
-        // Digit d < 58 as d + its offset: one lookup by its group of four
-        // (the 16-bit shift brings in bits of the next byte, which the mask
-        // clears), one more for each of `PAST` (a compare is −1 where true).
-        let group = _mm256_and_si256(
-            _mm256_srli_epi16(_mm256_add_epi8(digits, _mm256_set1_epi8(3)), 2),
-            _mm256_set1_epi8(15),
-        );
-        let offset = _mm256_shuffle_epi8(load32(&OFFSETS), group);
-        let above = |c: i8| _mm256_cmpgt_epi8(digits, _mm256_set1_epi8(c));
-        let past = _mm256_add_epi8(above(PAST[0]), above(PAST[1]));
-        _mm256_add_epi8(_mm256_sub_epi8(digits, past), offset)
-    }
+fn characters(parts: [u64; 4]) -> __m256i {
+    let [a, b, c, d] = parts.map(|p| p as i64);
+    // 2^52 + x exactly (x < 2^52), then x.
+    let f = _mm256_castsi256_pd(_mm256_or_si256(
+        _mm256_set_epi64x(d, c, b, a),
+        _mm256_set1_epi64x(TWO_52.to_bits() as i64),
+    ));
+    let x = _mm256_sub_pd(f, _mm256_set1_pd(TWO_52));
+    let q1 = _mm256_floor_pd(_mm256_mul_pd(x, _mm256_set1_pd(C1)));
+    let q2 = _mm256_floor_pd(_mm256_mul_pd(x, _mm256_set1_pd(C2)));
+    // 2^52 + x + (2^16 − 3364)·q1 + 2^16·(2^16 − 3364)·q2
+    //   = 2^52 + t0 + 2^16·t1 + 2^32·t2.
+    let w = _mm256_add_pd(
+        f,
+        _mm256_add_pd(
+            _mm256_mul_pd(q1, _mm256_set1_pd(K1)),
+            _mm256_mul_pd(q2, _mm256_set1_pd(K2)),
+        ),
+    );
+    let pairs = _mm256_castpd_si256(w);
+    // Each pair p < 3364 as its digits: high = p / 58 (p·1130 / 2^16 is
+    // exact below 3364: the error p·4 / (2^16·58) stays under 1/58),
+    // then high + 256·(p − 58·high) = 256·p − 14847·high, in memory
+    // order (high first).
+    let high = _mm256_mulhi_epu16(pairs, _mm256_set1_epi16(1130));
+    let digits = _mm256_sub_epi16(
+        _mm256_slli_epi16(pairs, 8),
+        _mm256_mullo_epi16(high, _mm256_set1_epi16(14847)),
+    );
+    // Digit d < 58 as d + its offset: one lookup by its group of four
+    // (the 16-bit shift brings in bits of the next byte, which the mask
+    // clears), one more for each of `PAST` (a compare is −1 where true).
+    let group = _mm256_and_si256(
+        _mm256_srli_epi16(_mm256_add_epi8(digits, _mm256_set1_epi8(3)), 2),
+        _mm256_set1_epi8(15),
+    );
+    let offset = _mm256_shuffle_epi8(load32(&OFFSETS), group);
+    let above = |c: i8| _mm256_cmpgt_epi8(digits, _mm256_set1_epi8(c));
+    let past = _mm256_add_epi8(above(PAST[0]), above(PAST[1]));
+    _mm256_add_epi8(_mm256_sub_epi8(digits, past), offset)
 }
 
 #[cfg(test)]
@@ -206,7 +205,7 @@ mod tests {
         let lanes: [u8; 32] = unsafe { core::mem::transmute(characters(parts)) };
         for (k, part) in parts.iter().enumerate() {
             let text = [4, 5, 2, 3, 0, 1].map(|i| lanes[8 * k + i]);
-            let expected = crate::arch::sweep::base58_reference::<6>(u128::from(*part));
+            let expected = crate::check::sweep::base58_reference::<6>(u128::from(*part));
             assert_eq!(text, expected, "{part}");
         }
     }
@@ -251,6 +250,6 @@ mod tests {
         let Some(t) = token("encoder_agrees_with_the_portable_one_and_the_reference") else {
             return;
         };
-        crate::arch::sweep::check_base58_encoder(|v, out| encode(t, v, out));
+        crate::check::sweep::check_base58_encoder(|v, out| encode(t, v, out));
     }
 }

@@ -9,7 +9,7 @@
 use core::arch::x86_64::*;
 
 use super::cpu;
-use crate::rng::block::{GROUP, Lanes, blocks};
+use crate::chacha::{GROUP, Lanes, blocks};
 
 /// One group of 8 blocks from block `counter` on, with the widest lanes this
 /// CPU has.
@@ -31,15 +31,12 @@ pub(crate) fn group_sse2(key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
 /// A group as one run of 8 blocks, AVX2.
 pub(crate) fn group_avx2(t: cpu::Avx2, key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
     // SAFETY: the token proves AVX2.
-    unsafe { group_avx2_unchecked(t, key, counter, out) }
+    unsafe { blocks_avx2(t, key, counter, out) }
 }
 
 /// As [`group_avx2`], compiled for AVX2 so that the lanes' methods inline.
-///
-/// # Safety
-/// The CPU must support AVX2 (as the token already proves).
 #[target_feature(enable = "avx2")]
-unsafe fn group_avx2_unchecked(t: cpu::Avx2, key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
+fn blocks_avx2(t: cpu::Avx2, key: &[u32; 8], counter: u64, out: &mut [u8; GROUP]) {
     blocks::<Avx2>(t, key, counter, out);
 }
 

@@ -1,28 +1,9 @@
 //! Hex encoding for the formatter: 16 bytes to 32 hex digits, and the
 //! hyphenated form. SSE2 (the x86_64 baseline) for `Display` and the other
 //! forms; AVX2, as inline assembly, for the hyphenated form written into a
-//! caller's buffer.
-
-use super::cpu;
-use crate::fmt::Sink;
-
-/// 16 bytes to 32 hex digits.
-#[inline(always)]
-pub(crate) fn encode32(bytes: &[u8; 16], upper: bool) -> [u8; 32] {
-    sse2::encode32(bytes, upper)
-}
-
-/// Writes the 36-character hyphenated form: AVX2 into a caller's buffer
-/// when the CPU has it, else SSE2. A `Formatter` gets the SSE2 encoder: the
-/// compiler sees all of it, so it drops the zeroing of the stack buffer and
-/// there is no feature check, and it reads the UUID in two halves.
-#[inline(always)]
-pub(crate) fn hyphenated(bytes: &[u8; 16], upper: bool, out: &mut [u8; 36], sink: Sink) {
-    match cpu::avx2() {
-        Some(t) if sink == Sink::Buffer => avx2::hyphenated(t, bytes, upper, out),
-        _ => sse2::hyphenated(bytes, upper, out),
-    }
-}
+//! caller's buffer. A `Formatter` gets the SSE2 encoder: the compiler sees
+//! all of it, so it drops the zeroing of the stack buffer and there is no
+//! feature check, and it reads the UUID in two halves.
 
 /// SSE2, part of every x86_64 CPU: no detection, no token.
 pub(crate) mod sse2 {
@@ -186,6 +167,17 @@ pub(crate) mod avx2 {
         index
     }
 
+    /// A 16-byte table in both 128-bit lanes.
+    const fn twice(t: &[u8; 16]) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        let mut i = 0;
+        while i < 32 {
+            out[i] = t[i % 16];
+            i += 1;
+        }
+        out
+    }
+
     pub(crate) static CONSTS: Consts = Consts {
         nibbles: [0x0f; 32],
         place: place(),
@@ -197,8 +189,8 @@ pub(crate) mod avx2 {
             h[23] = b'-';
             h
         },
-        lower: *b"0123456789abcdef0123456789abcdef",
-        upper: *b"0123456789ABCDEF0123456789ABCDEF",
+        lower: twice(crate::hex::digits(false)),
+        upper: twice(crate::hex::digits(true)),
     };
 
     /// Writes the hyphenated form of `bytes` into `out`.
@@ -247,8 +239,9 @@ pub(crate) mod avx2 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::cpu;
     use super::*;
-    use crate::arch::sweep;
+    use crate::check::sweep;
 
     #[test]
     fn sse2_encoders_agree_with_the_scalar_ones_on_every_byte_in_every_lane() {

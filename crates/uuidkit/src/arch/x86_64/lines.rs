@@ -14,8 +14,8 @@
 use core::arch::x86_64::*;
 
 use super::cpu::{self, Avx2};
-use crate::Uuid;
-use crate::fmt::LINE;
+use crate::hex::LINE;
+use crate::uuid::Uuid;
 
 /// Encodes as many of `uuids` as whole periods allow, as lines into the
 /// start of `out`, with the best path this CPU has; returns how many UUIDs
@@ -81,12 +81,12 @@ const fn build() -> Steps {
         let mut j = 0;
         while j < 32 {
             let p = 32 * t + j;
-            if p < PERIOD_TEXT {
-                if let Ok(d) = at(p % LINE) {
-                    let src = (p / LINE) * 16 + d / 2;
-                    if src < first {
-                        first = src;
-                    }
+            if p < PERIOD_TEXT
+                && let Ok(d) = at(p % LINE)
+            {
+                let src = (p / LINE) * 16 + d / 2;
+                if src < first {
+                    first = src;
                 }
             }
             j += 1;
@@ -122,38 +122,30 @@ const fn build() -> Steps {
 
 pub(crate) static STEP: Steps = build();
 
-fn table(upper: bool) -> [u8; 16] {
-    if upper {
-        *b"0123456789ABCDEF"
-    } else {
-        *b"0123456789abcdef"
-    }
-}
-
 /// Encodes whole periods of 16 UUIDs with AVX2; returns how many UUIDs were
 /// done.
 ///
 /// # Panics
 /// If `out` is shorter than `LINE * uuids.len()` bytes.
 pub(crate) fn avx2(_: Avx2, uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
-    assert!(out.len() >= LINE * uuids.len());
-    // SAFETY: the token proves AVX2; `out` is long enough (asserted).
-    unsafe { avx2_unchecked(uuids, out, upper) }
+    // SAFETY: the token proves AVX2.
+    unsafe { periods_avx2(uuids, out, upper) }
 }
 
-/// As [`avx2`].
+/// As [`avx2`], compiled for AVX2.
 ///
-/// # Safety
-/// The CPU must support AVX2; `out` must hold `LINE * uuids.len()` bytes.
+/// # Panics
+/// If `out` is shorter than `LINE * uuids.len()` bytes.
 #[target_feature(enable = "avx2")]
-unsafe fn avx2_unchecked(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
+fn periods_avx2(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
+    assert!(out.len() >= LINE * uuids.len());
     let periods = uuids.len() / PERIOD;
-    debug_assert!(out.len() >= periods * PERIOD_TEXT);
-    let t = table(upper);
-    // SAFETY: every load reads 16 bytes at `window ≤ 240` inside a period's
-    // 256 source bytes, or 32 bytes of `STEP`; every store writes inside the
-    // period's 592 bytes of `out` (steps 0..18 at 32 × t, step 18's low half
-    // at 576..592). All unaligned.
+    let t = crate::hex::digits(upper);
+    // SAFETY: `out` holds at least `periods * PERIOD_TEXT` bytes (asserted);
+    // every load reads 16 bytes at `window ≤ 240` inside a period's 256
+    // source bytes, 16 bytes of `t`, or 32 bytes of `STEP`; every store
+    // writes inside the period's 592 bytes of `out` (steps 0..18 at 32 × t,
+    // step 18's low half at 576..592). All unaligned.
     unsafe {
         let lut = _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast()));
         for p in 0..periods {
@@ -195,7 +187,7 @@ unsafe fn avx2_unchecked(uuids: &[Uuid], out: &mut [u8], upper: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arch::sweep;
+    use crate::check::sweep;
     use crate::fmt::lines_each;
 
     /// A bulk path, finished one UUID at a time as `fmt` does.

@@ -18,15 +18,16 @@
 //! whole decode fail; the portable code then finds and names it.
 //!
 //! Every function here takes an [`Avx2`] token, and is tested against the
-//! portable code (`arch::sweep`, `arch::differential`).
+//! portable code (`check::sweep`, `check::differential`).
 
 use core::arch::x86_64::*;
 
 use super::cpu::Avx2;
-use crate::Uuid;
-use crate::encoding::Digits32;
+use crate::encoding::base58::arith;
+use crate::encoding::digits::{self, Digits32};
 #[cfg(any(test, fuzzing))]
-use crate::parse::Fast;
+use crate::hex::Fast;
+use crate::uuid::Uuid;
 
 /// Where each digit's bits are: `vpshufb` indices that put the two bytes
 /// digit `d` spans into 16-bit lane `d` (`0x80`, a zero byte, outside the
@@ -35,8 +36,8 @@ use crate::parse::Fast;
 /// `b` the next eight of each.
 #[repr(C, align(32))]
 struct Fields {
-    index_a: [u8; 32],
-    index_b: [u8; 32],
+    index_a: Table,
+    index_b: Table,
     mul_a: [u16; 16],
     mul_b: [u16; 16],
 }
@@ -46,8 +47,8 @@ struct Fields {
 /// bit 0), the high lane starting at digit `second`.
 const fn fields(width: i32, pad: i32, second: i32) -> Fields {
     let mut f = Fields {
-        index_a: [0; 32],
-        index_b: [0; 32],
+        index_a: Table([0; 32]),
+        index_b: Table([0; 32]),
         mul_a: [0; 16],
         mul_b: [0; 16],
     };
@@ -64,12 +65,12 @@ const fn fields(width: i32, pad: i32, second: i32) -> Fields {
         let mul = 1u16 << (16 - shift);
         let at = (lane * 8 + j) as usize;
         if vector == 0 {
-            f.index_a[2 * at] = byte_index(high + 1);
-            f.index_a[2 * at + 1] = byte_index(high);
+            f.index_a.0[2 * at] = byte_index(high + 1);
+            f.index_a.0[2 * at + 1] = byte_index(high);
             f.mul_a[at] = mul;
         } else {
-            f.index_b[2 * at] = byte_index(high + 1);
-            f.index_b[2 * at + 1] = byte_index(high);
+            f.index_b.0[2 * at] = byte_index(high + 1);
+            f.index_b.0[2 * at + 1] = byte_index(high);
             f.mul_b[at] = mul;
         }
         slot += 1;
@@ -123,9 +124,9 @@ const fn alphabet32(digits: &[u8; 32]) -> Alphabet32 {
     }
 }
 
-static CROCKFORD_UPPER: Alphabet32 = alphabet32(crate::encoding::CROCKFORD_UPPER);
-static CROCKFORD_LOWER: Alphabet32 = alphabet32(crate::encoding::CROCKFORD_LOWER);
-static HEX_UPPER: Alphabet32 = alphabet32(crate::encoding::HEX_UPPER);
+static CROCKFORD_UPPER: Alphabet32 = alphabet32(digits::CROCKFORD_UPPER);
+static CROCKFORD_LOWER: Alphabet32 = alphabet32(digits::CROCKFORD_LOWER);
+static HEX_UPPER: Alphabet32 = alphabet32(digits::HEX_UPPER);
 
 /// base64url's offset from a value class to its character: class 0 is
 /// `a-z` (values 26–51), 1–10 the digits, 11 `-`, 12 `_`, 13 `A-Z`.
@@ -133,10 +134,22 @@ static BASE64_OFFSETS: Table = both_lanes(&[
     71, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 239, 32, 65, 0, 0,
 ]);
 
+/// A table in a register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load32(t: &Table) -> __m256i {
+    // SAFETY: reads the 32 bytes of `t`.
+    unsafe { _mm256_load_si256((t as *const Table).cast()) }
+}
+
+/// The 16 bytes of `s` from `AT` on (checked at compile time to be inside
+/// `s`).
 #[inline(always)]
-unsafe fn load32<T>(p: &T) -> __m256i {
-    // SAFETY: the callers pass 32-byte values.
-    unsafe { _mm256_loadu_si256((p as *const T).cast()) }
+fn window<const N: usize, const AT: usize>(s: &[u8; N]) -> &[u8; 16] {
+    const { assert!(AT + 16 <= N) };
+    // SAFETY: `AT + 16 <= N`, so the 16 bytes are inside `s`, and a
+    // `[u8; 16]` has the alignment of `u8`.
+    unsafe { &*s.as_ptr().add(AT).cast::<[u8; 16]>() }
 }
 
 /// The UUID's 16 bytes as two words in registers, in memory order.
@@ -161,35 +174,39 @@ pub(crate) fn words(bytes: &[u8; 16]) -> (u64, u64) {
 /// [`Fields`]).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn values(words: (u64, u64), f: &Fields, mask: i16) -> __m256i {
-    // SAFETY: register arithmetic, and AVX2 is enabled (the callers hold
-    // the token).
-    unsafe {
-        let x = _mm256_broadcastsi128_si256(_mm_set_epi64x(words.1 as i64, words.0 as i64));
-        let m = _mm256_set1_epi16(mask);
-        // The multipliers are read as unknown values: where the compiler
-        // knows them, it turns each multiply into a widening, two variable
-        // shifts and a narrowing, ten instructions more.
-        let opaque = |mul: &[u16; 16]| core::ptr::read_volatile(mul.as_ptr().cast::<__m256i>());
-        let a = _mm256_mulhi_epu16(_mm256_shuffle_epi8(x, load32(&f.index_a)), opaque(&f.mul_a));
-        let b = _mm256_mulhi_epu16(_mm256_shuffle_epi8(x, load32(&f.index_b)), opaque(&f.mul_b));
-        _mm256_packus_epi16(_mm256_and_si256(a, m), _mm256_and_si256(b, m))
-    }
+fn values(words: (u64, u64), f: &Fields, mask: i16) -> __m256i {
+    let x = _mm256_broadcastsi128_si256(_mm_set_epi64x(words.1 as i64, words.0 as i64));
+    let m = _mm256_set1_epi16(mask);
+    // The multipliers are read as unknown values: where the compiler
+    // knows them, it turns each multiply into a widening, two variable
+    // shifts and a narrowing, ten instructions more.
+    // SAFETY: each read is of the 32 bytes of a 32-byte-aligned `Fields`
+    // field (`Fields` is `align(32)` and its fields are 32 bytes each).
+    let (mul_a, mul_b) = unsafe {
+        (
+            core::ptr::read_volatile(f.mul_a.as_ptr().cast::<__m256i>()),
+            core::ptr::read_volatile(f.mul_b.as_ptr().cast::<__m256i>()),
+        )
+    };
+    let a = _mm256_mulhi_epu16(_mm256_shuffle_epi8(x, load32(&f.index_a)), mul_a);
+    let b = _mm256_mulhi_epu16(_mm256_shuffle_epi8(x, load32(&f.index_b)), mul_b);
+    _mm256_packus_epi16(_mm256_and_si256(a, m), _mm256_and_si256(b, m))
 }
 
 /// Writes the low lane of `text` at `out[0..16]` and the high lane at
 /// `out[N - 16..N]`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn store<const N: usize>(text: __m256i, out: &mut [u8; N]) {
+fn store<const N: usize>(text: __m256i, out: &mut [u8; N]) {
     const { assert!(N >= 16 && N <= 32) };
-    // SAFETY: two 16-byte stores inside `out` (N is 16 to 32).
+    let (low, high) = (
+        _mm256_castsi256_si128(text),
+        _mm256_extracti128_si256(text, 1),
+    );
+    // SAFETY: two 16-byte stores inside `out` (N is 16 to 32), unaligned.
     unsafe {
-        _mm_storeu_si128(out.as_mut_ptr().cast(), _mm256_castsi256_si128(text));
-        _mm_storeu_si128(
-            out.as_mut_ptr().add(N - 16).cast(),
-            _mm256_extracti128_si256(text, 1),
-        );
+        _mm_storeu_si128(out.as_mut_ptr().cast(), low);
+        _mm_storeu_si128(out.as_mut_ptr().add(N - 16).cast(), high);
     }
 }
 
@@ -201,34 +218,29 @@ pub(crate) fn encode_base32(_: Avx2, bytes: &[u8; 16], digits: Digits32, out: &m
     // SAFETY: the token proves AVX2.
     unsafe {
         match digits {
-            Digits32::Crockford => encode_base32_unchecked::<CROCKFORD>(lo, hi, out),
-            Digits32::CrockfordLower => {
-                encode_base32_unchecked::<CROCKFORD_LOWER_CASE>(lo, hi, out)
-            }
-            Digits32::Hex => encode_base32_unchecked::<HEX>(lo, hi, out),
+            Digits32::Crockford => encode_base32_avx2::<CROCKFORD>(lo, hi, out),
+            Digits32::CrockfordLower => encode_base32_avx2::<CROCKFORD_LOWER_CASE>(lo, hi, out),
+            Digits32::Hex => encode_base32_avx2::<HEX>(lo, hi, out),
         }
     }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn encode_base32_unchecked<const D: u8>(lo: u64, hi: u64, out: &mut [u8; 26]) {
+fn encode_base32_avx2<const D: u8>(lo: u64, hi: u64, out: &mut [u8; 26]) {
     let (fields, alphabet) = match const { digits_of(D) } {
         Digits32::Crockford => (&CROCKFORD_FIELDS, &CROCKFORD_UPPER),
         Digits32::CrockfordLower => (&CROCKFORD_FIELDS, &CROCKFORD_LOWER),
         Digits32::Hex => (&HEX_FIELDS, &HEX_UPPER),
     };
-    // SAFETY: AVX2 is enabled; register arithmetic and `store`.
-    unsafe {
-        let v = values((lo, hi), fields, 31);
-        // Values 16–31 have bit 4 set, which the shift makes each byte's top
-        // bit, the one `vpblendvb` reads (`vpshufb` uses the low four).
-        let text = _mm256_blendv_epi8(
-            _mm256_shuffle_epi8(load32(&alphabet.low), v),
-            _mm256_shuffle_epi8(load32(&alphabet.high), v),
-            _mm256_slli_epi16(v, 3),
-        );
-        store(text, out);
-    }
+    let v = values((lo, hi), fields, 31);
+    // Values 16–31 have bit 4 set, which the shift makes each byte's top
+    // bit, the one `vpblendvb` reads (`vpshufb` uses the low four).
+    let text = _mm256_blendv_epi8(
+        _mm256_shuffle_epi8(load32(&alphabet.low), v),
+        _mm256_shuffle_epi8(load32(&alphabet.high), v),
+        _mm256_slli_epi16(v, 3),
+    );
+    store(text, out);
 }
 
 /// The base64url text of `bytes`.
@@ -236,26 +248,23 @@ unsafe fn encode_base32_unchecked<const D: u8>(lo: u64, hi: u64, out: &mut [u8; 
 pub(crate) fn encode_base64url(_: Avx2, bytes: &[u8; 16], out: &mut [u8; 22]) {
     let (lo, hi) = words(bytes);
     // SAFETY: the token proves AVX2.
-    unsafe { encode_base64url_unchecked(lo, hi, out) }
+    unsafe { encode_base64url_avx2(lo, hi, out) }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn encode_base64url_unchecked(lo: u64, hi: u64, out: &mut [u8; 22]) {
-    // SAFETY: AVX2 is enabled; register arithmetic and `store`.
-    unsafe {
-        let v = values((lo, hi), &BASE64_FIELDS, 63);
-        // The class of each value (see `BASE64_OFFSETS`): 52–63 saturate to
-        // 1–12, 26–51 to 0, and 0–25 get 13.
-        let class = _mm256_or_si256(
-            _mm256_subs_epu8(v, _mm256_set1_epi8(51)),
-            _mm256_and_si256(
-                _mm256_cmpgt_epi8(_mm256_set1_epi8(26), v),
-                _mm256_set1_epi8(13),
-            ),
-        );
-        let text = _mm256_add_epi8(v, _mm256_shuffle_epi8(load32(&BASE64_OFFSETS), class));
-        store(text, out);
-    }
+fn encode_base64url_avx2(lo: u64, hi: u64, out: &mut [u8; 22]) {
+    let v = values((lo, hi), &BASE64_FIELDS, 63);
+    // The class of each value (see `BASE64_OFFSETS`): 52–63 saturate to
+    // 1–12, 26–51 to 0, and 0–25 get 13.
+    let class = _mm256_or_si256(
+        _mm256_subs_epu8(v, _mm256_set1_epi8(51)),
+        _mm256_and_si256(
+            _mm256_cmpgt_epi8(_mm256_set1_epi8(26), v),
+            _mm256_set1_epi8(13),
+        ),
+    );
+    let text = _mm256_add_epi8(v, _mm256_shuffle_epi8(load32(&BASE64_OFFSETS), class));
+    store(text, out);
 }
 
 /// The character check of an alphabet: for each low nibble, the set of
@@ -276,7 +285,7 @@ static HIGH_BITS: Table = both_lanes(&[1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 
 
 /// The characters each decoder accepts.
 static CROCKFORD_ANY: Table = valid_sets(b"0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz");
-static CROCKFORD_LOWER_ONLY: Table = valid_sets(crate::encoding::CROCKFORD_LOWER);
+static CROCKFORD_LOWER_ONLY: Table = valid_sets(digits::CROCKFORD_LOWER);
 static HEX_ANY: Table = valid_sets(b"0123456789ABCDEFGHIJKLMNOPQRSTUVabcdefghijklmnopqrstuv");
 static BASE64_VALID: Table =
     valid_sets(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
@@ -285,32 +294,26 @@ static BASE64_VALID: Table =
 /// and the high nibbles of `x`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn invalid(x: __m256i, valid: &Table) -> (__m256i, __m256i) {
-    // SAFETY: register arithmetic, AVX2 enabled.
-    unsafe {
-        let nibble = _mm256_set1_epi8(15);
-        let high = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
-        let sets = _mm256_shuffle_epi8(load32(valid), _mm256_and_si256(x, nibble));
-        let found = _mm256_and_si256(sets, _mm256_shuffle_epi8(load32(&HIGH_BITS), high));
-        (_mm256_cmpeq_epi8(found, _mm256_setzero_si256()), high)
-    }
+fn invalid(x: __m256i, valid: &Table) -> (__m256i, __m256i) {
+    let nibble = _mm256_set1_epi8(15);
+    let high = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+    let sets = _mm256_shuffle_epi8(load32(valid), _mm256_and_si256(x, nibble));
+    let found = _mm256_and_si256(sets, _mm256_shuffle_epi8(load32(&HIGH_BITS), high));
+    (_mm256_cmpeq_epi8(found, _mm256_setzero_si256()), high)
 }
 
-/// The 16 bytes at `low` in the low lane, the 16 at `high` in the high one.
-///
-/// # Safety
-/// Both must point to 16 readable bytes; AVX2 must be present.
+/// `low` in the low lane, `high` in the high one.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn lanes(low: *const u8, high: *const u8) -> __m256i {
-    // SAFETY: as the caller promises.
-    unsafe {
-        _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128(low.cast())),
-            _mm_loadu_si128(high.cast()),
-            1,
+fn lanes(low: &[u8; 16], high: &[u8; 16]) -> __m256i {
+    // SAFETY: each load reads the 16 bytes of its array, unaligned.
+    let (low, high) = unsafe {
+        (
+            _mm_loadu_si128(low.as_ptr().cast()),
+            _mm_loadu_si128(high.as_ptr().cast()),
         )
-    }
+    };
+    _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1)
 }
 
 /// A 22-character text in a register: `s[0..16]` in the low lane and
@@ -318,16 +321,13 @@ unsafe fn lanes(low: *const u8, high: *const u8) -> __m256i {
 /// OR-ed with `fill` (characters for the lanes `shift` zeroes).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn load_22(s: &[u8; 22], shift: &Table, fill: &Table) -> __m256i {
-    // SAFETY: both loads are inside the 22 bytes of `s`.
-    unsafe {
-        let x = lanes(s.as_ptr(), s.as_ptr().add(6));
-        _mm256_or_si256(_mm256_shuffle_epi8(x, load32(shift)), load32(fill))
-    }
+fn load_22(s: &[u8; 22], shift: &Table, fill: &Table) -> __m256i {
+    let x = lanes(window::<22, 0>(s), window::<22, 6>(s));
+    _mm256_or_si256(_mm256_shuffle_epi8(x, load32(shift)), load32(fill))
 }
 
 /// The 16 bytes of a 26-digit base32 text in `digits` as a [`Fast`] value
-/// (for the tests), or [`FAILED`](crate::parse::FAILED) if a
+/// (for the tests), or [`FAILED`](crate::hex::FAILED) if a
 /// character is not one `digits` accepts (either case, but for
 /// [`Digits32::CrockfordLower`]: lower case only) or the two digits at the
 /// edge (see [`Digits32::edge_byte`]) are not valid there.
@@ -336,14 +336,14 @@ pub(crate) fn decode_base32(t: Avx2, s: &[u8; 26], digits: Digits32) -> Fast {
     let mut bytes = [0u8; 16];
     match decode_base32_into(t, s, digits, &mut bytes) {
         true => Fast::from_ne_bytes(bytes),
-        false => crate::parse::FAILED,
+        false => crate::hex::FAILED,
     }
 }
 
 /// As [`decode_base32`], the UUID as a value: the bytes come back in a
 /// vector register and leave it with one 16-byte store (see
-/// [`uuid_from_vector`]); the Max UUID's text and invalid texts take the
-/// portable decoder, which tells them apart.
+/// [`uuid_from_vector`]); `None` for an invalid text and for the Max UUID's
+/// (the caller's portable decoder tells them apart).
 ///
 /// The decoder has two shapes, this one and [`decode_base32_into`] (which
 /// stores the bytes itself and returns only the outcome); each caller uses
@@ -359,7 +359,6 @@ pub(crate) fn decode_base32_uuid(_: Avx2, s: &[u8; 26], digits: Digits32) -> Opt
         }
     };
     uuid_from_vector(x)
-        .or_else(|| crate::encoding::decode_base32_portable(s, digits).map(Uuid::from_bytes))
 }
 
 /// The UUID whose bytes `x` holds, written with one 16-byte store (a
@@ -401,26 +400,23 @@ pub(crate) fn decode_base32_into(
     }
 }
 
-/// [`decode_base32_unchecked`], all ones if the text is not valid.
+/// [`decode_base32_avx2`], all ones if the text is not valid.
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base32_vector<const D: u8>(s: &[u8; 26]) -> __m128i {
-    // SAFETY: AVX2 is enabled.
-    unsafe { decode_base32_unchecked::<D>(s) }.unwrap_or(_mm_set1_epi8(-1))
+fn decode_base32_vector<const D: u8>(s: &[u8; 26]) -> __m128i {
+    decode_base32_avx2::<D>(s).unwrap_or(_mm_set1_epi8(-1))
 }
 
-/// [`decode_base32_unchecked`], stored into `out`; `false` if the text is
+/// [`decode_base32_avx2`], stored into `out`; `false` if the text is
 /// not valid.
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base32_store<const D: u8>(s: &[u8; 26], out: &mut [u8; 16]) -> bool {
-    // SAFETY: AVX2 is enabled; the store writes the 16 bytes of `out`.
-    unsafe {
-        match decode_base32_unchecked::<D>(s) {
-            Some(x) => {
-                _mm_storeu_si128(out.as_mut_ptr().cast(), x);
-                true
-            }
-            None => false,
+fn decode_base32_store<const D: u8>(s: &[u8; 26], out: &mut [u8; 16]) -> bool {
+    match decode_base32_avx2::<D>(s) {
+        Some(x) => {
+            // SAFETY: the store writes the 16 bytes of `out`, unaligned.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), x) };
+            true
         }
+        None => false,
     }
 }
 
@@ -485,7 +481,7 @@ static NUMBER_BYTES: Table = {
 /// it is not one.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> Option<__m128i> {
+fn decode_base32_avx2<const D: u8>(s: &[u8; 26]) -> Option<__m128i> {
     let digits = const { digits_of(D) };
     let (valid, places) = match digits {
         Digits32::Crockford => (&CROCKFORD_ANY, &NUMBER_BYTES),
@@ -499,85 +495,81 @@ unsafe fn decode_base32_unchecked<const D: u8>(s: &[u8; 26]) -> Option<__m128i> 
         Digits32::Hex => digits.edge_byte(s),
         _ => (s[0].wrapping_sub(b'0') < 8).then_some(0),
     };
-    // SAFETY: `lanes` reads s[0..16] and s[10..26], or run[0..16] and
-    // run[8..24]; the rest is register arithmetic, AVX2 enabled.
-    unsafe {
-        let x = match digits {
-            Digits32::Hex => {
-                let run = digits.run(s);
-                lanes(run.as_ptr(), run.as_ptr().add(8))
-            }
-            _ => {
-                let x = lanes(s.as_ptr(), s.as_ptr().add(10));
-                _mm256_or_si256(
-                    _mm256_shuffle_epi8(x, load32(&NUMBER_SHIFT)),
-                    load32(&NUMBER_FILL),
-                )
-            }
-        };
-        let (bad, _) = invalid(x, valid);
-        // Lower case to upper (only valid letters matter here), unless only
-        // lower case is valid: then the letters' thresholds are lower case.
-        let (u, case) = match digits {
-            Digits32::CrockfordLower => (x, 0x20),
-            _ => {
-                let lower = _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x5f));
-                (
-                    _mm256_sub_epi8(x, _mm256_and_si256(lower, _mm256_set1_epi8(0x20))),
-                    0,
-                )
-            }
-        };
-        let above = |c: u8| _mm256_cmpgt_epi8(u, _mm256_set1_epi8((c | case) as i8));
-        // `'0' + v` below 10, then letters from `A` (or `a`) = 10; Crockford
-        // skips I, L, O and U, each one more past its place. (A compare is
-        // −1.)
-        let mut v = _mm256_add_epi8(
-            _mm256_sub_epi8(u, _mm256_set1_epi8(b'0' as i8)),
-            _mm256_and_si256(
-                _mm256_cmpgt_epi8(u, _mm256_set1_epi8(b'9' as i8)),
-                _mm256_set1_epi8(-7 - case as i8),
-            ),
-        );
-        if digits != Digits32::Hex {
-            let skipped = _mm256_add_epi8(
-                _mm256_add_epi8(above(b'I'), above(b'L')),
-                _mm256_add_epi8(above(b'O'), above(b'U')),
-            );
-            v = _mm256_add_epi8(v, skipped);
+    let x = match digits {
+        Digits32::Hex => {
+            let run = digits.run(s);
+            lanes(window::<24, 0>(run), window::<24, 8>(run))
         }
-        // Pairs of digits (10 bits), then fours (20 bits), then eights (40
-        // bits, one per 64-bit lane).
-        let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0120));
-        let fours = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_0400));
-        let eights = _mm256_or_si256(
-            _mm256_slli_epi64(_mm256_and_si256(fours, _mm256_set1_epi64x(0xf_ffff)), 20),
-            _mm256_srli_epi64(fours, 32),
+        _ => {
+            let x = lanes(window::<26, 0>(s), window::<26, 10>(s));
+            _mm256_or_si256(
+                _mm256_shuffle_epi8(x, load32(&NUMBER_SHIFT)),
+                load32(&NUMBER_FILL),
+            )
+        }
+    };
+    let (bad, _) = invalid(x, valid);
+    // Lower case to upper (only valid letters matter here), unless only
+    // lower case is valid: then the letters' thresholds are lower case.
+    let (u, case) = match digits {
+        Digits32::CrockfordLower => (x, 0x20),
+        _ => {
+            let lower = _mm256_cmpgt_epi8(x, _mm256_set1_epi8(0x5f));
+            (
+                _mm256_sub_epi8(x, _mm256_and_si256(lower, _mm256_set1_epi8(0x20))),
+                0,
+            )
+        }
+    };
+    let above = |c: u8| _mm256_cmpgt_epi8(u, _mm256_set1_epi8((c | case) as i8));
+    // `'0' + v` below 10, then letters from `A` (or `a`) = 10; Crockford
+    // skips I, L, O and U, each one more past its place. (A compare is
+    // −1.)
+    let mut v = _mm256_add_epi8(
+        _mm256_sub_epi8(u, _mm256_set1_epi8(b'0' as i8)),
+        _mm256_and_si256(
+            _mm256_cmpgt_epi8(u, _mm256_set1_epi8(b'9' as i8)),
+            _mm256_set1_epi8(-7 - case as i8),
+        ),
+    );
+    if digits != Digits32::Hex {
+        let skipped = _mm256_add_epi8(
+            _mm256_add_epi8(above(b'I'), above(b'L')),
+            _mm256_add_epi8(above(b'O'), above(b'U')),
         );
-        let placed = _mm256_shuffle_epi8(eights, load32(places));
-        let run = _mm_or_si128(
-            _mm256_castsi256_si128(placed),
-            _mm256_extracti128_si256(placed, 1),
-        );
-        let edge = match edge {
-            Some(e) if _mm256_movemask_epi8(bad) == 0 => e,
-            _ => return None,
-        };
-        Some(match digits {
-            Digits32::Hex => _mm_insert_epi8(run, i32::from(edge), 15),
-            _ => run,
-        })
+        v = _mm256_add_epi8(v, skipped);
     }
+    // Pairs of digits (10 bits), then fours (20 bits), then eights (40
+    // bits, one per 64-bit lane).
+    let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0120));
+    let fours = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_0400));
+    let eights = _mm256_or_si256(
+        _mm256_slli_epi64(_mm256_and_si256(fours, _mm256_set1_epi64x(0xf_ffff)), 20),
+        _mm256_srli_epi64(fours, 32),
+    );
+    let placed = _mm256_shuffle_epi8(eights, load32(places));
+    let run = _mm_or_si128(
+        _mm256_castsi256_si128(placed),
+        _mm256_extracti128_si256(placed, 1),
+    );
+    let edge = match edge {
+        Some(e) if _mm256_movemask_epi8(bad) == 0 => e,
+        _ => return None,
+    };
+    Some(match digits {
+        Digits32::Hex => _mm_insert_epi8(run, i32::from(edge), 15),
+        _ => run,
+    })
 }
 
 /// The 16 bytes of a base64url text as a [`Fast`] value (for the tests), or
-/// [`FAILED`](crate::parse::FAILED) if a
+/// [`FAILED`](crate::hex::FAILED) if a
 /// character is not in the alphabet or the last one's four padding bits
 /// are not zero.
 #[cfg(any(test, fuzzing))]
 pub(crate) fn decode_base64url(_: Avx2, s: &[u8; 22]) -> Fast {
     // SAFETY: the token proves AVX2; same size, every bit pattern valid.
-    unsafe { core::mem::transmute::<__m128i, Fast>(decode_base64url_unchecked(s)) }
+    unsafe { core::mem::transmute::<__m128i, Fast>(decode_base64url_avx2(s)) }
 }
 
 /// As [`decode_base64url`], the UUID as a value (see
@@ -585,8 +577,7 @@ pub(crate) fn decode_base64url(_: Avx2, s: &[u8; 22]) -> Fast {
 #[inline]
 pub(crate) fn decode_base64url_uuid(_: Avx2, s: &[u8; 22]) -> Option<Uuid> {
     // SAFETY: the token proves AVX2.
-    uuid_from_vector(unsafe { decode_base64url_unchecked(s) })
-        .or_else(|| crate::encoding::decode_base64url_portable(s).map(Uuid::from_bytes))
+    uuid_from_vector(unsafe { decode_base64url_avx2(s) })
 }
 
 /// The high lane's characters: `s[8..22]` from a load of `s[6..22]`, then
@@ -617,30 +608,26 @@ static BASE64_BYTES: Table = Table([
 ]);
 
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base64url_unchecked(s: &[u8; 22]) -> __m128i {
-    // SAFETY: `load_22` reads the 22 bytes of `s`; the rest is register
-    // arithmetic, AVX2 enabled.
-    unsafe {
-        let x = load_22(s, &BASE64_SHIFT, &BASE64_FILL);
-        let (bad, high) = invalid(x, &BASE64_VALID);
-        let underscore = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'_' as i8));
-        let v = _mm256_add_epi8(
-            _mm256_add_epi8(x, _mm256_shuffle_epi8(load32(&BASE64_VALUES), high)),
-            _mm256_and_si256(underscore, _mm256_set1_epi8(33)),
-        );
-        let padding = _mm256_and_si256(v, load32(&BASE64_PADDING));
-        let padding_bad = _mm256_cmpgt_epi8(padding, _mm256_setzero_si256());
-        if _mm256_movemask_epi8(_mm256_or_si256(bad, padding_bad)) != 0 {
-            return _mm_set1_epi8(-1);
-        }
-        let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0140));
-        let groups = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_1000));
-        let bytes = _mm256_shuffle_epi8(groups, load32(&BASE64_BYTES));
-        _mm_or_si128(
-            _mm256_castsi256_si128(bytes),
-            _mm256_extracti128_si256(bytes, 1),
-        )
+fn decode_base64url_avx2(s: &[u8; 22]) -> __m128i {
+    let x = load_22(s, &BASE64_SHIFT, &BASE64_FILL);
+    let (bad, high) = invalid(x, &BASE64_VALID);
+    let underscore = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'_' as i8));
+    let v = _mm256_add_epi8(
+        _mm256_add_epi8(x, _mm256_shuffle_epi8(load32(&BASE64_VALUES), high)),
+        _mm256_and_si256(underscore, _mm256_set1_epi8(33)),
+    );
+    let padding = _mm256_and_si256(v, load32(&BASE64_PADDING));
+    let padding_bad = _mm256_cmpgt_epi8(padding, _mm256_setzero_si256());
+    if _mm256_movemask_epi8(_mm256_or_si256(bad, padding_bad)) != 0 {
+        return _mm_set1_epi8(-1);
     }
+    let pairs = _mm256_maddubs_epi16(v, _mm256_set1_epi16(0x0140));
+    let groups = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_1000));
+    let bytes = _mm256_shuffle_epi8(groups, load32(&BASE64_BYTES));
+    _mm_or_si128(
+        _mm256_castsi256_si128(bytes),
+        _mm256_extracti128_si256(bytes, 1),
+    )
 }
 
 /// The values of a base58 text's digit groups: the first two digits, then
@@ -668,35 +655,31 @@ pub(crate) fn base58_groups(_: Avx2, s: &[u8; 22]) -> Option<[u32; 6]> {
 #[inline]
 pub(crate) fn decode_base58(_: Avx2, s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
     // SAFETY: the token proves AVX2.
-    unsafe { decode_base58_unchecked(s, out) }
+    unsafe { decode_base58_avx2(s, out) }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn decode_base58_unchecked(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
-    // SAFETY: `base58_groups_vector` as below; the rest is register
-    // arithmetic, AVX2 enabled.
-    unsafe {
-        let g = base58_groups_vector(s).ok_or(true)?;
-        // Each 64-bit lane: its even group times the odd one's weight, plus
-        // the odd group: the first six digits (`s[4..6]` weighs 58²), then
-        // two groups of eight (58^4). Lane 1 is not used.
-        let group = crate::encoding::BASE58_GROUP as i64;
-        let weight = _mm256_set_epi64x(group, group, 0, 58 * 58);
-        let pairs = _mm256_add_epi64(_mm256_mul_epu32(g, weight), _mm256_srli_epi64(g, 32));
-        let high = _mm256_extracti128_si256(pairs, 1);
-        let a = _mm_cvtsi128_si64(_mm256_castsi256_si128(pairs)) as u64;
-        let (b, c) = (
-            _mm_cvtsi128_si64(high) as u64,
-            _mm_extract_epi64(high, 1) as u64,
-        );
-        let v = crate::encoding::base58_join(a, b, c).ok_or(false)?;
-        super::store_16(
-            out,
-            ((v >> 64) as u64).swap_bytes(),
-            (v as u64).swap_bytes(),
-        );
-        Ok(())
-    }
+fn decode_base58_avx2(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
+    let g = base58_groups_vector(s).ok_or(true)?;
+    // Each 64-bit lane: its even group times the odd one's weight, plus
+    // the odd group: the first six digits (`s[4..6]` weighs 58²), then
+    // two groups of eight (58^4). Lane 1 is not used.
+    let group = arith::GROUP as i64;
+    let weight = _mm256_set_epi64x(group, group, 0, 58 * 58);
+    let pairs = _mm256_add_epi64(_mm256_mul_epu32(g, weight), _mm256_srli_epi64(g, 32));
+    let high = _mm256_extracti128_si256(pairs, 1);
+    let a = _mm_cvtsi128_si64(_mm256_castsi256_si128(pairs)) as u64;
+    let (b, c) = (
+        _mm_cvtsi128_si64(high) as u64,
+        _mm_extract_epi64(high, 1) as u64,
+    );
+    let v = arith::join(a, b, c).ok_or(false)?;
+    super::store_16(
+        out,
+        ((v >> 64) as u64).swap_bytes(),
+        (v as u64).swap_bytes(),
+    );
+    Ok(())
 }
 
 static BASE58_VALID: Table =
@@ -728,42 +711,38 @@ static BASE58_PAIR_WEIGHTS: Table = {
 /// is not a digit.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn base58_groups_vector(s: &[u8; 22]) -> Option<__m256i> {
-    // SAFETY: `lanes` reads s[0..16] and s[6..22]; the rest is register
-    // arithmetic, AVX2 enabled.
-    unsafe {
-        let x = lanes(s.as_ptr(), s.as_ptr().add(6));
-        let (bad, _) = invalid(x, &BASE58_VALID);
-        if _mm256_movemask_epi8(bad) != 0 {
-            return None;
-        }
-        // `'1'` is 0; each skipped run of ASCII (`:`–`@`, `I`, `O`, `[`–`` ` ``,
-        // `l`) lowers what follows. (A compare is −1.)
-        let above = |c: u8| _mm256_cmpgt_epi8(x, _mm256_set1_epi8(c as i8));
-        let v = _mm256_add_epi8(
-            _mm256_add_epi8(
-                _mm256_sub_epi8(x, _mm256_set1_epi8(b'1' as i8)),
-                _mm256_and_si256(above(b'9'), _mm256_set1_epi8(-7)),
-            ),
-            _mm256_add_epi8(
-                _mm256_add_epi8(above(b'H'), above(b'N')),
-                _mm256_add_epi8(
-                    _mm256_and_si256(above(b'Z'), _mm256_set1_epi8(-6)),
-                    above(b'k'),
-                ),
-            ),
-        );
-        // Pairs (below 58^2), then groups of four (below 58^4).
-        let pairs = _mm256_maddubs_epi16(v, load32(&BASE58_DIGIT_WEIGHTS));
-        Some(_mm256_madd_epi16(pairs, load32(&BASE58_PAIR_WEIGHTS)))
+fn base58_groups_vector(s: &[u8; 22]) -> Option<__m256i> {
+    let x = lanes(window::<22, 0>(s), window::<22, 6>(s));
+    let (bad, _) = invalid(x, &BASE58_VALID);
+    if _mm256_movemask_epi8(bad) != 0 {
+        return None;
     }
+    // `'1'` is 0; each skipped run of ASCII (`:`–`@`, `I`, `O`, `[`–`` ` ``,
+    // `l`) lowers what follows. (A compare is −1.)
+    let above = |c: u8| _mm256_cmpgt_epi8(x, _mm256_set1_epi8(c as i8));
+    let v = _mm256_add_epi8(
+        _mm256_add_epi8(
+            _mm256_sub_epi8(x, _mm256_set1_epi8(b'1' as i8)),
+            _mm256_and_si256(above(b'9'), _mm256_set1_epi8(-7)),
+        ),
+        _mm256_add_epi8(
+            _mm256_add_epi8(above(b'H'), above(b'N')),
+            _mm256_add_epi8(
+                _mm256_and_si256(above(b'Z'), _mm256_set1_epi8(-6)),
+                above(b'k'),
+            ),
+        ),
+    );
+    // Pairs (below 58^2), then groups of four (below 58^4).
+    let pairs = _mm256_maddubs_epi16(v, load32(&BASE58_DIGIT_WEIGHTS));
+    Some(_mm256_madd_epi16(pairs, load32(&BASE58_PAIR_WEIGHTS)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::cpu;
     use super::*;
-    use crate::arch::sweep;
+    use crate::check::sweep;
 
     /// The AVX2 token, or the skip recorded (a failure under CI).
     fn token(test: &str) -> Option<Avx2> {
@@ -821,27 +800,5 @@ mod tests {
             return;
         };
         sweep::check_base58_groups(|s| base58_groups(t, s));
-    }
-
-    /// A dispatched decoder's result as the sweeps compare it.
-    fn fast(u: Option<Uuid>) -> Fast {
-        crate::parse::to_fast(u.map(|u| *u.as_bytes()))
-    }
-
-    /// The portable paths pass the same sweeps (they are the reference,
-    /// and the dispatched functions run them on CPUs without AVX2).
-    #[test]
-    fn portable_and_dispatched_paths_pass_the_sweeps() {
-        use crate::encoding::*;
-        sweep::check_base32_encoder(encode_base32_portable);
-        sweep::check_base64url_encoder(encode_base64url_portable);
-        sweep::check_base32_decoder(|s, d| crate::parse::to_fast(decode_base32_portable(s, d)));
-        sweep::check_base64url_decoder(|s| crate::parse::to_fast(decode_base64url_portable(s)));
-        sweep::check_base32_encoder(crate::arch::encode_base32);
-        sweep::check_base64url_encoder(crate::arch::encode_base64url);
-        sweep::check_base32_decoder(|s, d| fast(crate::arch::decode_base32(s, d)));
-        sweep::check_base64url_decoder(|s| fast(crate::arch::decode_base64url(s)));
-        sweep::check_base58_groups(base58_groups_portable);
-        sweep::check_base58_groups(crate::arch::base58_groups);
     }
 }

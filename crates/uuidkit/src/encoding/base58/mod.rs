@@ -1,30 +1,25 @@
 //! [`Base58`]: the 128-bit value as a number in Bitcoin's alphabet,
 //! left-padded with `1` (the zero digit) to 22 digits.
 //!
-//! Turning 128 bits into base 58 is division, and a `u128` division is a
-//! library call. The encoder needs one 128-by-64-bit division only: 58^11 is
-//! 2^11 · 29^11 and 29^11 is below 2^54, so `v / 58^11` is `(v / 2)` divided
-//! by 29^11 · 2^10, a normalised divisor, which is one step of the
-//! invariant-divisor method of Möller and Granlund ("Improved division by
-//! invariant integers", 2011: two multiplications and two corrections, with a
-//! reciprocal computed at compile time). The quotient and the remainder (11
-//! digits each) split again by a 64-bit division by a constant into four
-//! parts of 5 or 6 digits ([`parts`]), which become digits independently:
-//! here two at a time from a table of the 58^2 pairs, in `arch` with vector
-//! code where the CPU has it. The decoder reads the digits in groups of four
-//! (vector code where the CPU has it) and joins the groups with a few
-//! multiplications.
+//! The value is cut into four parts of 5 or 6 digits ([`arith`]), which
+//! become digits independently: here two at a time from a table of the 58^2
+//! pairs, in `arch` with vector code where the CPU has it. The decoder reads
+//! the digits in groups of four (vector code where the CPU has it) and joins
+//! the groups with a few multiplications.
 
-use super::base32::{decode_table, diagnose_bytes, fixed, refused};
+pub(crate) mod arith;
+
+use self::arith::{GROUP, join, parts};
+use super::base32::{diagnose_bytes, fixed, refused};
+use super::digits::{BASE58 as DIGITS, decode_table};
 use super::{Alphabet, DecodeError, DecodeErrorKind, Encoding, encoding_adapter};
 use crate::Uuid;
 
-/// The digits, value order.
-pub(crate) const DIGITS: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 static TABLE: [u8; 256] = decode_table(DIGITS, false);
 
 #[cfg(test)]
 mod tests {
+    use super::arith::SIX;
     use super::*;
 
     /// The number whose digits the four parts are.
@@ -39,8 +34,8 @@ mod tests {
     /// runs), against the reference on the edge values and a sweep.
     #[test]
     fn portable_and_dispatched_encoders_agree_with_the_reference() {
-        crate::arch::sweep::check_base58_encoder(encode_portable);
-        crate::arch::sweep::check_base58_encoder(crate::arch::encode_base58);
+        crate::check::sweep::check_base58_encoder(encode_portable);
+        crate::check::sweep::check_base58_encoder(encode);
     }
 
     /// The division against `u128`'s own, on the values where corrections
@@ -49,7 +44,7 @@ mod tests {
     #[test]
     fn parts_agree_with_u128_division() {
         let eleven = 58u128.pow(11);
-        let mut values = crate::arch::sweep::base58_values();
+        let mut values = crate::check::sweep::base58_values();
         for m in [1, 2, 57, 58, 1 << 10, 58u128.pow(6), u128::MAX / eleven] {
             values.extend([eleven * m - 1, eleven * m, eleven * m + 1]);
         }
@@ -128,65 +123,6 @@ mod tests {
 /// The text of the Max UUID, the largest value 22 digits may have here.
 pub(crate) const MAX_TEXT: &str = "YcVfxkQb6JRzqk5kF2tNLv";
 
-/// 29^11, the odd factor of 58^11 (below 2^54).
-const ODD: u64 = 29u64.pow(11);
-/// How far [`ODD`] is shifted to set its top bit (Möller–Granlund need a
-/// normalised divisor).
-const SHIFT: u32 = ODD.leading_zeros();
-/// [`ODD`], normalised: 58^11 / 2^(11 − SHIFT).
-const D: u64 = ODD << SHIFT;
-/// Its reciprocal: ⌊(2^128 − 1) / D⌋ − 2^64.
-const RECIPROCAL: u64 = (u128::MAX / D as u128 - (1u128 << 64)) as u64;
-/// 58^6, the value of six digits.
-const SIX: u64 = 58u64.pow(6);
-
-/// `(u1·2^64 + u0) / D` and the remainder, for `u1 < D` (Möller and
-/// Granlund, algorithm 4).
-#[inline(always)]
-const fn div_2by1(u1: u64, u0: u64) -> (u64, u64) {
-    let q = (RECIPROCAL as u128 * u1 as u128).wrapping_add(((u1 as u128) << 64) | u0 as u128);
-    let (mut q1, q0) = (((q >> 64) as u64).wrapping_add(1), q as u64);
-    let mut r = u0.wrapping_sub(q1.wrapping_mul(D));
-    if r > q0 {
-        q1 = q1.wrapping_sub(1);
-        r = r.wrapping_add(D);
-    }
-    if r >= D {
-        q1 += 1;
-        r -= D;
-    }
-    (q1, r)
-}
-
-/// `x / 58^6` and `x % 58^6`, for `x < 58^11` given as `x mod 2^64` and
-/// `x >> 6` (`x` itself may not fit in 64 bits; the remainder does, so
-/// wrapping arithmetic finds it).
-#[inline(always)]
-const fn split_six(x: u64, x_64: u64) -> (u64, u64) {
-    // x / 58^6 = (x >> 6) / 29^6: a 64-bit division by a constant, which
-    // the compiler makes a multiplication.
-    let q = x_64 / 29u64.pow(6);
-    (q, x.wrapping_sub(q.wrapping_mul(SIX)))
-}
-
-/// The four parts of `v`'s 22 digits: digits 0–4, 5–10, 11–15 and 16–21,
-/// as numbers (each below 58^6 < 2^36; the first and third below 58^5).
-#[inline(always)]
-pub(crate) const fn parts(v: u128) -> [u64; 4] {
-    // v / 58^11 = (v >> 1) / (29^11 · 2^10) = (v >> 1) / D, and the top
-    // word of `v >> 1` is below 2^63 <= D, so one step divides. It leaves
-    // r = (v >> 1) mod D, and v mod 58^11 = 2r + (v & 1), below 58^11 but
-    // possibly above 2^64: its low 64 bits, and it shifted right by 6
-    // (= r >> 5, the low bit falling away), are what `split_six` needs.
-    let n = v >> 1;
-    let (high, r) = div_2by1((n >> 64) as u64, n as u64);
-    let low = (r << 1) | (v as u64 & 1);
-    // high < 2^128 / 58^11 < 2^64: both forms are exact.
-    let (a, b) = split_six(high, high >> 6);
-    let (c, d) = split_six(low, r >> 5);
-    [a, b, c, d]
-}
-
 /// Every two-digit number in base 58, as its two digits: one lookup and one
 /// division by a constant per pair instead of two divisions.
 static PAIRS: [[u8; 2]; 58 * 58] = {
@@ -212,6 +148,14 @@ fn put(part: u64, out: &mut [u8; 22], at: usize, n: usize) {
     out[at..end - 4].copy_from_slice(&PAIRS[top][6 - n..]);
 }
 
+/// `v` as 22 digits, with the vector code where the CPU has it.
+#[inline(always)]
+fn encode(v: u128, out: &mut [u8; 22]) {
+    if !crate::arch::encode_base58(v, out) {
+        encode_portable(v, out);
+    }
+}
+
 /// `v` as 22 digits, portably (the reference for the vector paths).
 #[inline(always)]
 pub(crate) fn encode_portable(v: u128, out: &mut [u8; 22]) {
@@ -221,9 +165,6 @@ pub(crate) fn encode_portable(v: u128, out: &mut [u8; 22]) {
     put(c, out, 11, 5);
     put(d, out, 16, 6);
 }
-
-/// 58^4, the value of one group of four digits.
-pub(crate) const GROUP: u64 = 58u64.pow(4);
 
 /// The values of a text's digit groups, portably: the first two digits,
 /// then five groups of four (each below 58^4); `None` if a character is not
@@ -244,6 +185,13 @@ pub(crate) fn groups_portable(s: &[u8; 22]) -> Option<[u32; 6]> {
     (seen & !63 == 0).then_some(g)
 }
 
+/// Whether `s` is a base58 text, its bytes then written into `out`, with the
+/// vector code where the CPU has it.
+#[inline(always)]
+fn decode(s: &[u8; 22], out: &mut [u8; 16]) -> bool {
+    crate::arch::decode_base58(s, out) || decode_portable(s, out).is_ok()
+}
+
 /// The UUID of 22 digits, its bytes written into `out`; `Err(true)` if one
 /// is not a digit, `Err(false)` if the value does not fit in 128 bits.
 pub(crate) fn decode_portable(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bool> {
@@ -258,32 +206,6 @@ pub(crate) fn decode_portable(s: &[u8; 22], out: &mut [u8; 16]) -> Result<(), bo
     Ok(())
 }
 
-/// 58^8, the value of eight digits: the weight of the middle pair of
-/// groups.
-const EIGHT: u64 = GROUP * GROUP;
-
-/// 58^16, the weight of the first pair of groups.
-const WEIGHT_16: u128 = 58u128.pow(16);
-
-/// The value `a·58^16 + b·58^8 + c` of three pairs of digit groups (`a`
-/// below 58^6, `b` and `c` below 58^8 < 2^47), or `None` past 2^128 − 1.
-/// The three multiplications are independent of each other rather than a
-/// chain of multiply-adds, so that they overlap.
-#[inline(always)]
-pub(crate) fn join(a: u64, b: u64, c: u64) -> Option<u128> {
-    // a < 58^6 < 2^36, so the low word's product is below 2^100 and the sum
-    // below 2^101: only the high word's product and the last addition can
-    // pass 2^128.
-    let low = u128::from(a) * (WEIGHT_16 & u128::from(u64::MAX))
-        + u128::from(b) * u128::from(EIGHT)
-        + u128::from(c);
-    let high = u128::from(a) * (WEIGHT_16 >> 64);
-    if high >> 64 != 0 {
-        return None;
-    }
-    low.checked_add(high << 64)
-}
-
 encoding_adapter!(
     /// The base58 form: the 128-bit value as a number in Bitcoin's alphabet
     /// (`1-9 A-Z a-z` without `I O l`, in that order, `1` being zero),
@@ -296,7 +218,7 @@ encoding_adapter!(
     /// assert_eq!(Uuid::MAX.base58().to_string(), "YcVfxkQb6JRzqk5kF2tNLv");
     /// ```
     Base58, 22, base58, "Xe22UfxT3rxcKJEAfL5373",
-    |uuid, out| { crate::arch::encode_base58(uuid.as_u128(), out) }
+    |uuid, out| { encode(uuid.as_u128(), out) }
 );
 
 impl Uuid {
@@ -334,8 +256,8 @@ impl Uuid {
         // on its way out. The valid path is small enough to inline; every
         // error is worked out again, apart.
         let mut bytes = [0u8; 16];
-        match fixed::<22>(s).map(|d| crate::arch::decode_base58(d, &mut bytes)) {
-            Some(Ok(())) => Ok(Uuid::from_bytes(bytes)),
+        match fixed::<22>(s) {
+            Some(d) if decode(d, &mut bytes) => Ok(Uuid::from_bytes(bytes)),
             _ => Err(refused::<22>(s, Encoding::Base58, || parse_error(s))),
         }
     }

@@ -5,14 +5,21 @@
 use std::vec::Vec;
 
 use crate::Uuid;
-use crate::encoding::{
-    Digits32, base58_groups_portable, decode_base32_portable, decode_base64url_portable,
-    encode_base32_portable, encode_base58_portable, encode_base64url_portable,
+use crate::encoding::base32::{
+    decode_portable as decode_base32_portable, encode_portable as encode_base32_portable,
 };
-use crate::fmt::{LINE, encode32_scalar, lines_scalar, place_hyphens};
-use crate::parse::{Fast, decode_hyphenated_scalar, decode32_scalar, to_fast};
+use crate::encoding::base58::{
+    encode_portable as encode_base58_portable, groups_portable as base58_groups_portable,
+};
+use crate::encoding::base64::{
+    decode_portable as decode_base64url_portable, encode_portable as encode_base64url_portable,
+};
+use crate::encoding::digits::Digits32;
+use crate::fmt::{encode32_scalar, lines_scalar, place_hyphens};
+use crate::hex::{Fast, LINE};
+use crate::parse::{decode_hyphenated_scalar, decode32_scalar, to_fast};
 
-pub(crate) use super::differential::{base58_reference, from_fast};
+pub(crate) use super::differential::base58_reference;
 
 /// Whether `byte` is a hex digit.
 fn is_hex(byte: u8) -> bool {
@@ -326,5 +333,49 @@ pub(crate) fn check_base58_encoder(encode: impl Fn(u128, &mut [u8; 22])) {
         encode(v, body);
         assert_eq!(*body, expected, "{v:#x}");
         assert!(rest.iter().all(|&x| x == 0x55), "wrote past 22 bytes");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TypeId;
+
+    /// The public base32 encoder of `digits`.
+    fn public_base32(b: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {
+        let u = Uuid::from_bytes(*b);
+        match digits {
+            Digits32::Crockford => u.base32().encode(out),
+            Digits32::CrockfordLower => u.base32().encode_lower(out),
+            Digits32::Hex => u.base32hex().encode(out),
+        };
+    }
+
+    /// The public base32 decoder of `digits`, as the sweeps compare it.
+    fn public_base32_decode(s: &[u8; 26], digits: Digits32) -> Fast {
+        let u = match digits {
+            Digits32::Crockford => Uuid::parse_base32(s).ok(),
+            Digits32::CrockfordLower => TypeId::parse(s).ok().map(|id| id.uuid()),
+            Digits32::Hex => Uuid::parse_base32hex(s).ok(),
+        };
+        to_fast(u.map(Uuid::into_bytes))
+    }
+
+    /// The portable paths pass the same sweeps as the vector ones (they are
+    /// the reference, and what runs on CPUs without the vector paths), and
+    /// so do the public operations, whatever path this CPU gives them.
+    #[test]
+    fn portable_and_public_short_encodings_pass_the_sweeps() {
+        check_base32_encoder(encode_base32_portable);
+        check_base64url_encoder(encode_base64url_portable);
+        check_base32_decoder(|s, d| to_fast(decode_base32_portable(s, d)));
+        check_base64url_decoder(|s| to_fast(decode_base64url_portable(s)));
+        check_base58_groups(base58_groups_portable);
+        check_base32_encoder(public_base32);
+        check_base64url_encoder(|b, out| {
+            Uuid::from_bytes(*b).base64url().encode(out);
+        });
+        check_base32_decoder(public_base32_decode);
+        check_base64url_decoder(|s| to_fast(Uuid::parse_base64url(s).ok().map(Uuid::into_bytes)));
     }
 }

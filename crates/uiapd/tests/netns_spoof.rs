@@ -1,0 +1,119 @@
+//! A hostile host on the link sends junk under an honest neighbour's link-local address
+//! (docs/uiap-design.md D58): with a key, the junk fails authentication before it can spend
+//! that neighbour's rate-limit budget, so the neighbour's Claim-Attempts still reach the device
+//! that must deny them. Needs root and iproute2.
+
+mod netns_support;
+
+use std::net::{Ipv6Addr, SocketAddrV6};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, ipv6_udp};
+
+const DOMAIN: &str = "fff:0:2:0";
+/// The junk's rate: far above a neighbour's budget of 1,000 a second (D45).
+const RATE: u64 = 15_000;
+/// The flood's rate must reach this for the test to mean anything.
+const MIN_RATE: f64 = 8_000.0;
+
+/// Junk shaped like a sealed Claim-Attempt (a trailer of zeros), sent from `source` to the
+/// group's claim port on `l0` at [`RATE`] until `stop`; how many were sent and over how long.
+fn spoof(source: Ipv6Addr, stop: Arc<AtomicBool>) -> (u64, Duration) {
+    let index = index_of("l0");
+    let raw = socket2::Socket::new(
+        socket2::Domain::IPV6,
+        socket2::Type::RAW,
+        Some(socket2::Protocol::from(libc::IPPROTO_RAW)),
+    )
+    .expect("raw socket");
+    let mut repr = netns_support::hostile_attempt();
+    let to = SocketAddrV6::new(GROUP, 0, 0, index).into();
+    let start = Instant::now();
+    let mut sent = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let due = u64::try_from(start.elapsed().as_micros()).unwrap() * RATE / 1_000_000;
+        if sent >= due {
+            std::thread::sleep(Duration::from_micros(500));
+            continue;
+        }
+        for _ in 0..(due - sent).min(256) {
+            repr.sequence = repr.sequence.wrapping_add(1);
+            let mut junk = repr.to_vec();
+            junk.extend_from_slice(&[0u8; 40]);
+            if raw
+                .send_to(&ipv6_udp(source, GROUP, CLAIM_PORT, &junk), &to)
+                .is_ok()
+            {
+                sent += 1;
+            }
+        }
+    }
+    (sent, start.elapsed())
+}
+
+/// T holds a range; H floods junk under N's address while N claims UIDs in T's range. With a
+/// key every one of N's claims is denied.
+#[test]
+fn junk_under_a_neighbours_address_cannot_silence_it() {
+    if !can_run("junk_under_a_neighbours_address_cannot_silence_it") {
+        return;
+    }
+    let mut net = Net::lan(4);
+    let key = net.dir.join("psk");
+    std::fs::write(&key, "correct horse battery staple\n").unwrap();
+    let mut flags: Vec<String> = netns_support::FAST_TIMERS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    flags.extend(["--psk-file".to_string(), key.display().to_string()]);
+    net.start_daemon(1, &flags);
+    net.start_daemon(2, &flags);
+    net.daemons[0].wait_interfaces(1);
+    net.daemons[1].wait_interfaces(1);
+    let (t, n) = (&net.daemons[0], &net.daemons[1]);
+    assert_eq!(t.claim(DOMAIN, &["--range", "10-1f"]).0, 0);
+    let n_addr: Ipv6Addr = n.status().interfaces[0].link_local.parse().unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flooder = {
+        let stop = stop.clone();
+        net.spawn_in_ns(3, move || spoof(n_addr, stop))
+    };
+    let started = Instant::now();
+    std::thread::sleep(Duration::from_secs(1));
+    let outcomes: Vec<(String, i32)> = (0x10..0x1a)
+        .map(|u| {
+            let uid = format!("{u:02x}");
+            let code = n.claim(DOMAIN, &["--uid", &uid]).0;
+            (uid, code)
+        })
+        .collect();
+    while started.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let (sent, elapsed) = flooder.join().expect("flooder");
+
+    let rate = sent as f64 / elapsed.as_secs_f64();
+    let granted: Vec<_> = outcomes.iter().filter(|(_, code)| *code == 0).collect();
+    let status = t.status();
+    let drop = |k: &str| status.drops.get(k).copied().unwrap_or(0);
+    eprintln!(
+        "spoofed junk: {sent} datagrams in {:.1} s ({rate:.0}/s); N's conflicting claims granted: \
+         {} of {}; T dropped {} as psk_mismatch, {} as rate_limited, {} as auth_budget",
+        elapsed.as_secs_f64(),
+        granted.len(),
+        outcomes.len(),
+        drop("psk_mismatch"),
+        drop("rate_limited"),
+        drop("auth_budget"),
+    );
+    assert!(rate >= MIN_RATE, "the junk reached only {rate:.0}/s");
+    assert!(drop("psk_mismatch") > 1000, "T never saw the junk");
+    assert!(
+        granted.is_empty(),
+        "conflicting claims granted: {granted:?}"
+    );
+}

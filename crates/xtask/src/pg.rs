@@ -1,0 +1,220 @@
+//! The PostgreSQL extension (`crates/uuidkit-pg`), built outside the
+//! workspace: its pgrx features are mutually exclusive, so the workspace's
+//! `--all-features` cannot build it.
+//!
+//! `cargo xtask test` packages it here for the PostgreSQL the tests start,
+//! into `target/uuidkit-pg/package`, then runs the workspace's tests with
+//! [`PACKAGE_VAR`] naming the package: the crate `uuidkit-pg-tests` loads it
+//! into throwaway servers. The package is what `cargo pgrx package` makes,
+//! without `cargo-pgrx` (a large program to install): `cargo build` of the
+//! library with the pgrx feature of that PostgreSQL, then the control file
+//! and the SQL script that pgrx's own schema code writes from the library
+//! (see `pg_schema.rs`). Without PostgreSQL's server headers that is a
+//! missing prerequisite like any other: listed as not run, or under
+//! `CI=true` a failure.
+//!
+//! `cargo xtask pg-bench [CRITERION ARGS…]` packages it the same way and
+//! runs its benchmarks (`cargo bench -p uuidkit-pg-tests --bench sql`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use test_support::db::Postgres;
+
+use crate::{cargo, pg_schema, step};
+
+/// The variable the extension's tests read the package directory from
+/// (`uuidkit_pg_tests::PACKAGE_VAR`).
+pub const PACKAGE_VAR: &str = "UUIDKIT_PG_PACKAGE";
+
+/// The extension crate, relative to the workspace root.
+const CRATE: &str = "crates/uuidkit-pg";
+
+/// The extension's manifest.
+fn manifest(root: &Path) -> Result<(PathBuf, String), String> {
+    let path = root.join(CRATE).join("Cargo.toml");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok((path, text))
+}
+
+/// The value of the first line `key = "value"` of `manifest` (the
+/// package's `version` comes before any dependency's).
+fn manifest_value(manifest: &(PathBuf, String), key: &str) -> Result<String, String> {
+    let prefix = format!("{key} = \"");
+    manifest
+        .1
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(prefix.as_str()))
+        .and_then(|rest| rest.split('"').next())
+        .map(str::to_string)
+        .ok_or_else(|| format!("{}: expected a line `{key} = \"…\"`", manifest.0.display()))
+}
+
+/// What packaging needs: the extension pinning the pgrx this program reads
+/// schemas with, and the `pg_config` of the server the tests start, with
+/// its server headers. Returns that `pg_config`.
+fn prerequisites(root: &Path) -> Result<PathBuf, String> {
+    let pinned = manifest_value(&manifest(root)?, "pgrx")?;
+    if pinned != format!("={}", pg_schema::PGRX_VERSION) {
+        return Err(format!(
+            "{CRATE}/Cargo.toml pins pgrx {pinned:?}, xtask reads schemas of pgrx ={} \
+             (pgrx-sql-entity-graph in crates/xtask/Cargo.toml): expected the same version",
+            pg_schema::PGRX_VERSION
+        ));
+    }
+    let pg_config = Postgres::pg_config("--bindir")?.join("pg_config");
+    let headers = run_pg_config(&pg_config, "--includedir-server")?.join("postgres.h");
+    if !headers.is_file() {
+        return Err(format!(
+            "PostgreSQL's server headers are not installed (no {}; Debian: postgresql-server-dev-NN)",
+            headers.display()
+        ));
+    }
+    Ok(pg_config)
+}
+
+fn run_pg_config(pg_config: &Path, flag: &str) -> Result<PathBuf, String> {
+    let out = Command::new(pg_config)
+        .arg(flag)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", pg_config.display()))?;
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
+
+/// The pgrx feature for the PostgreSQL of `pg_config` (`pg15` for
+/// "PostgreSQL 15.18 (Debian 15.18-0+deb12u1)").
+fn pg_feature(pg_config: &Path) -> Result<String, String> {
+    let version = run_pg_config(pg_config, "--version")?;
+    let version = version.to_string_lossy();
+    version
+        .strip_prefix("PostgreSQL ")
+        .and_then(|v| v.split(|c: char| !c.is_ascii_digit()).next())
+        .filter(|major| !major.is_empty())
+        .map(|major| format!("pg{major}"))
+        .ok_or_else(|| {
+            format!("pg_config --version: expected \"PostgreSQL N…\", found {version:?}")
+        })
+}
+
+/// `path` under `root`, as `make install DESTDIR=root` places it.
+fn under(root: &Path, path: &Path) -> PathBuf {
+    root.join(path.strip_prefix("/").unwrap_or(path))
+}
+
+/// Builds the extension with plain `cargo build` and lays out what `cargo
+/// pgrx package` would: the library, the control file and the SQL script
+/// under the installation's directories in `out`.
+fn build_and_lay_out(
+    root: &Path,
+    target: &Path,
+    pg_config: &Path,
+    out: &Path,
+) -> Result<bool, String> {
+    let manifest = manifest(root)?;
+    let built = step(
+        "cargo build (the PostgreSQL extension, crates/uuidkit-pg)",
+        cargo()
+            .current_dir(root)
+            .args([
+                "build",
+                "--release",
+                "--lib",
+                "--no-default-features",
+                "--features",
+            ])
+            .arg(pg_feature(pg_config)?)
+            .arg("--manifest-path")
+            .arg(&manifest.0)
+            // As `cargo pgrx` builds it: the linker must keep the section
+            // holding the SQL schema, which nothing references.
+            .args(["--config", pg_schema::KEEP_SECTION])
+            // Its own target directory: it is its own workspace.
+            .env("CARGO_TARGET_DIR", target)
+            // pgrx's build reads this instead of `cargo pgrx init`'s ~/.pgrx.
+            .env("PGRX_PG_CONFIG_PATH", pg_config),
+    );
+    if !built {
+        return Ok(false);
+    }
+    let version = manifest_value(&manifest, "version")?;
+    let control = std::fs::read_to_string(root.join(CRATE).join("uuidkit.control"))
+        .map_err(|e| format!("cannot read {CRATE}/uuidkit.control: {e}"))?
+        .replace("@CARGO_VERSION@", &version);
+    let library = target.join("release").join("libuuidkit_pg.so");
+    let sql = pg_schema::sql(&library, &control, "uuidkit_pg")?;
+    let ext = under(out, &run_pg_config(pg_config, "--sharedir")?).join("extension");
+    let lib = under(out, &run_pg_config(pg_config, "--pkglibdir")?);
+    for dir in [&ext, &lib] {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let write = |path: PathBuf, bytes: &[u8]| {
+        std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write(ext.join("uuidkit.control"), control.as_bytes())?;
+    write(ext.join(format!("uuidkit--{version}.sql")), sql.as_bytes())?;
+    std::fs::copy(&library, lib.join("uuidkit.so"))
+        .map_err(|e| format!("cannot copy {}: {e}", library.display()))?;
+    Ok(true)
+}
+
+/// Builds and packages the extension; returns the package directory.
+/// `Err(None)`: the build failed (its output said why); `Err(Some(reason))`:
+/// a prerequisite is missing.
+fn package(root: &Path, target: &Path) -> Result<PathBuf, Option<String>> {
+    let pg_config = prerequisites(root).map_err(Some)?;
+    let ext_target = target.join("uuidkit-pg");
+    let out_dir = ext_target.join("package");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    match build_and_lay_out(root, &ext_target, &pg_config, &out_dir) {
+        Ok(true) => Ok(out_dir),
+        Ok(false) => Err(None),
+        Err(e) => {
+            eprintln!("xtask: packaging the PostgreSQL extension failed: {e}");
+            Err(None)
+        }
+    }
+}
+
+/// For `cargo xtask test`: the package the tests should load, if it could
+/// be built. Returns `(package, ok)`: `ok` is false if the build failed, or
+/// if a prerequisite is missing under CI; otherwise a missing prerequisite is
+/// appended to the skip log (the tests then skip too).
+pub fn package_for_tests(root: &Path, target: &Path, skip_log: &Path) -> (Option<PathBuf>, bool) {
+    match package(root, target) {
+        Ok(dir) => (Some(dir), true),
+        Err(None) => (None, false),
+        Err(Some(reason)) => {
+            let line = format!("uuidkit-pg extension package: {reason}");
+            (None, crate::missing_prerequisite(skip_log, &line))
+        }
+    }
+}
+
+/// `cargo xtask pg-bench [CRITERION ARGS…]`.
+pub fn bench(root: &Path, extra: Vec<String>) -> ExitCode {
+    let target = crate::target_dir(root);
+    let dir = match package(root, &target) {
+        Ok(dir) => dir,
+        Err(reason) => {
+            if let Some(reason) = reason {
+                eprintln!("xtask: cannot package the extension: {reason}");
+            }
+            return ExitCode::FAILURE;
+        }
+    };
+    let ok = step(
+        "cargo bench -p uuidkit-pg-tests --bench sql",
+        cargo()
+            .current_dir(root)
+            .args(["bench", "-p", "uuidkit-pg-tests", "--bench", "sql", "--"])
+            .args(extra)
+            .env(PACKAGE_VAR, &dir),
+    );
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
