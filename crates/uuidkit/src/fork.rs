@@ -26,7 +26,7 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 static GENERATION: AtomicU64 = AtomicU64::new(0);
 /// Whether the handlers are registered: 0 not yet, [`REGISTERED`] done,
@@ -211,7 +211,21 @@ struct Section {
 }
 
 impl Section {
+    /// Enters, waiting while a fork is under way.
     fn enter() -> Section {
+        let mut round = 0;
+        loop {
+            if let Some(section) = Section::try_enter() {
+                return section;
+            }
+            while FORKING.load(Ordering::SeqCst) {
+                pause(&mut round);
+            }
+        }
+    }
+
+    /// Enters unless a fork is under way (then `None`, at once).
+    fn try_enter() -> Option<Section> {
         // The handlers are registered before anything can be inside.
         let _ = generation();
         let nested = DEPTH.with(|d| {
@@ -219,21 +233,13 @@ impl Section {
             d.set(depth + 1);
             depth > 0
         });
-        let mut round = 0;
-        loop {
-            INSIDE.fetch_add(1, Ordering::SeqCst);
-            // A nested section must not wait: the fork waits for its outer one.
-            if nested || !FORKING.load(Ordering::SeqCst) {
-                break;
-            }
-            INSIDE.fetch_sub(1, Ordering::SeqCst);
-            while FORKING.load(Ordering::SeqCst) {
-                pause(&mut round);
-            }
-        }
-        Section {
+        INSIDE.fetch_add(1, Ordering::SeqCst);
+        let section = Section {
             _thread_bound: PhantomData,
-        }
+        };
+        // A nested section must not wait: the fork waits for its outer one.
+        // Otherwise dropped at once, which counts it out again.
+        (nested || !FORKING.load(Ordering::SeqCst)).then_some(section)
     }
 }
 
@@ -334,6 +340,31 @@ impl<T: ?Sized> ForkSafeMutex<T> {
             _section: section,
         }
     }
+
+    /// Locks the mutex if that needs no wait: `None` while another thread
+    /// holds it or a fork is under way. For a caller that must not block
+    /// where it stands (holding an interpreter's lock, say) and waits
+    /// elsewhere with [`lock`](Self::lock) instead.
+    ///
+    /// ```
+    /// let m = uuidkit::ForkSafeMutex::new(1);
+    /// let held = m.try_lock().expect("free");
+    /// assert!(m.try_lock().is_none(), "held");
+    /// drop(held);
+    /// assert_eq!(m.try_lock().map(|g| *g), Some(1));
+    /// ```
+    pub fn try_lock(&self) -> Option<ForkSafeGuard<'_, T>> {
+        let section = Section::try_enter()?;
+        let guard = match self.inner.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => return None,
+        };
+        Some(ForkSafeGuard {
+            guard,
+            _section: section,
+        })
+    }
 }
 
 impl<T: Default> Default for ForkSafeMutex<T> {
@@ -344,14 +375,11 @@ impl<T: Default> Default for ForkSafeMutex<T> {
 
 impl<T: ?Sized + fmt::Debug> fmt::Debug for ForkSafeMutex<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Through `try_lock`, as `Mutex`'s own Debug: printing never blocks;
-        // inside a section, as every lock of it.
-        let _section = Section::enter();
+        // Through `try_lock`, as `Mutex`'s own Debug: printing never blocks.
         let mut d = f.debug_struct("ForkSafeMutex");
-        match self.inner.try_lock() {
-            Ok(v) => d.field("data", &&*v),
-            Err(std::sync::TryLockError::Poisoned(p)) => d.field("data", &&*p.into_inner()),
-            Err(std::sync::TryLockError::WouldBlock) => d.field("data", &format_args!("<locked>")),
+        match self.try_lock() {
+            Some(v) => d.field("data", &&*v),
+            None => d.field("data", &format_args!("<locked>")),
         };
         d.finish()
     }

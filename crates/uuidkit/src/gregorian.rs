@@ -20,10 +20,15 @@ use crate::{Clock, MaybeNodeSource, NoNodeSource, Uuid, V1State};
 /// [`V6Layout`]. Sealed.
 ///
 /// ```
-/// use uuidkit::{GregorianLayout, V1Layout, V6Layout};
-/// fn layout<L: GregorianLayout>(_: L) {}
-/// layout(V1Layout);
-/// layout(V6Layout);
+/// use uuidkit::{Generator, GregorianGenerator, GregorianLayout, ManualClock, ThreadRng, Version};
+/// use uuidkit::{V1Generator, V6Generator};
+/// // One function for both versions.
+/// fn version<L: GregorianLayout>(g: &mut GregorianGenerator<L, ManualClock, ThreadRng>) -> Option<Version> {
+///     g.generate().ok()?.version()
+/// }
+/// let clock = || ManualClock::new(1_645_557_742_000_000_000);
+/// assert_eq!(version(&mut V1Generator::new(clock(), ThreadRng)), Some(Version::Mac));
+/// assert_eq!(version(&mut V6Generator::new(clock(), ThreadRng)), Some(Version::SortMac));
 /// ```
 pub trait GregorianLayout: layout::Sealed + fmt::Debug {}
 
@@ -31,8 +36,12 @@ pub trait GregorianLayout: layout::Sealed + fmt::Debug {}
 /// bits first; the layout of a [`V1Generator`](crate::V1Generator).
 ///
 /// ```
-/// use uuidkit::{GregorianGenerator, ManualClock, ThreadRng, V1Generator, V1Layout};
-/// let _: GregorianGenerator<V1Layout, ManualClock, ThreadRng> = V1Generator::new(ManualClock::new(0), ThreadRng);
+/// use uuidkit::{GregorianGenerator, ManualClock, ThreadRng, V1Layout};
+/// let mut g: GregorianGenerator<V1Layout, ManualClock, ThreadRng> =
+///     uuidkit::V1Generator::new(ManualClock::new(0), ThreadRng);
+/// let u = g.at(1_645_557_742_000_000_000)?;
+/// assert_eq!(u.as_u128() >> 96, 0xC232_AB00); // time_low first (RFC 9562 A.1)
+/// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct V1Layout;
@@ -42,8 +51,12 @@ pub struct V1Layout;
 /// [`V6Generator`](crate::V6Generator).
 ///
 /// ```
-/// use uuidkit::{GregorianGenerator, ManualClock, ThreadRng, V6Generator, V6Layout};
-/// let _: GregorianGenerator<V6Layout, ManualClock, ThreadRng> = V6Generator::new(ManualClock::new(0), ThreadRng);
+/// use uuidkit::{GregorianGenerator, ManualClock, ThreadRng, V6Layout};
+/// let mut g: GregorianGenerator<V6Layout, ManualClock, ThreadRng> =
+///     uuidkit::V6Generator::new(ManualClock::new(0), ThreadRng);
+/// let u = g.at(1_645_557_742_000_000_000)?;
+/// assert_eq!(u.as_u128() >> 80, 0x1EC9414C_232A); // time_high first (RFC 9562 A.5)
+/// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct V6Layout;

@@ -370,11 +370,13 @@ pub struct NoNodeSource;
 /// for exactly those.
 ///
 /// ```
-/// use uuidkit::{MaybeNodeSource, NoNodeSource, StaticNode};
-/// fn slot<N: MaybeNodeSource>(_: &N) {}
-/// slot(&NoNodeSource);
-/// slot(&StaticNode::from_bytes6([1; 6]));
-/// slot(&None::<StaticNode>);
+/// use uuidkit::{Generator, ManualClock, StaticNode, ThreadRng, V1Generator};
+/// let clock = ManualClock::new(1 << 60);
+/// for (source, node) in [(Some(StaticNode::from_bytes6([3; 6])), [3; 6]), (None, [2; 6])] {
+///     let mut g = V1Generator::builder().node([2; 6]).node_source(source).build(&clock, ThreadRng)?;
+///     assert_eq!(g.generate()?.node(), Some(node)); // the source's node, or its own without one
+/// }
+/// # Ok::<(), uuidkit::GenError>(())
 /// ```
 pub trait MaybeNodeSource: sealed::Sealed {}
 

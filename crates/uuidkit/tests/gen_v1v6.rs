@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use gen_support::{MS, NODE_A, T_A, seeded};
 use uuidkit::{
     GREGORIAN_TO_UNIX_100NS, GenError, GenErrorKind, Generator, ManualClock, Reservation, Reserve,
-    RolloverPolicy, Uuid, V1Generator, V1State, V6Generator, V8Distributed, V8DistributedBuilder,
-    Version,
+    RolloverPolicy, StaticNode, Uuid, V1Generator, V1State, V6Generator, V8Distributed,
+    V8DistributedBuilder, Version,
 };
 
 fn node_of(u: Uuid) -> [u8; 6] {
@@ -216,7 +216,7 @@ fn v8_distributed_layout() {
 #[test]
 fn v8_distributed_config_errors() {
     let clock = ManualClock::new(0);
-    let cases: [(V8DistributedBuilder, &str); 4] = [
+    let cases: [(V8DistributedBuilder<StaticNode>, &str); 4] = [
         (
             V8Distributed::builder().node(0, 0),
             "expected node bits in 1..=32, found 0",

@@ -341,6 +341,7 @@ impl Reserver {
     /// let err = g.generate().unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::Store);
     /// assert!(err.to_string().contains("no state directory"), "{err}");
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
     pub fn strict(mut self, strict: bool) -> Reserver {
