@@ -175,11 +175,16 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     let (pg_package, packaged) = pg::package_for_tests(root, &target, &log);
     ok &= packaged;
 
-    let what = format!("cargo test --workspace {}", prepared.cargo_args.join(" "));
+    let what = format!(
+        "cargo test --workspace --no-fail-fast {}",
+        prepared.cargo_args.join(" ")
+    );
     let mut tests = cargo();
     tests
         .current_dir(root)
-        .args(["test", "--workspace"])
+        // Every failure in one run: without this, cargo stops at the first
+        // test target that fails and the rest never run.
+        .args(["test", "--workspace", "--no-fail-fast"])
         .args(&prepared.cargo_args)
         .args(&extra)
         .env(SKIP_LOG_VAR, &log);
