@@ -85,6 +85,14 @@ impl SiteOfOne {
         &self.control
     }
 
+    /// Sends `signal` to the daemon: `libc::SIGSTOP` freezes it (it answers nothing and defends
+    /// nothing), `libc::SIGCONT` resumes it. A frozen daemon is still killed when dropped.
+    pub fn signal(&self, signal: libc::c_int) {
+        if let Some(server) = &self.server {
+            server.signal(signal);
+        }
+    }
+
     /// Kills the daemon at once (SIGKILL) and waits for it: its clients'
     /// connections end without a word.
     pub fn kill(&mut self) {

@@ -38,10 +38,12 @@
 
 #![deny(missing_docs, missing_debug_implementations)]
 
+mod deadline;
 mod error;
 mod node;
 #[cfg(feature = "uiap")]
 pub mod site;
 
+pub use deadline::{BootClock, BootTime, LeaseSlot, ManualBootClock, default_margin};
 pub use error::{LeaseError, LeaseErrorKind};
 pub use node::{MAX_NODE_BITS, check_bits};

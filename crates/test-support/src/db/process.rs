@@ -167,6 +167,14 @@ pub(crate) struct Server {
 }
 
 impl Server {
+    /// Sends `signal` to the server (SIGSTOP freezes it, SIGCONT resumes it).
+    pub(crate) fn signal(&self, signal: libc::c_int) {
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: `pid` is our own child, not yet reaped, so the id is not reused.
+            unsafe { libc::kill(pid, signal) };
+        }
+    }
+
     /// Starts `cmd` with stdout and stderr appended to `log`.
     pub(crate) fn spawn(
         name: &str,
@@ -251,8 +259,12 @@ impl Drop for Server {
         let Ok(pid) = libc::pid_t::try_from(self.child.id()) else {
             return;
         };
-        // SAFETY: `pid` is our own child, not yet reaped, so the id is not reused.
-        unsafe { libc::kill(pid, self.stop_signal) };
+        // SAFETY: `pid` is our own child, not yet reaped, so the id is not reused. A server a
+        // test stopped (SIGSTOP) is continued, so that it can act on the stop signal.
+        unsafe {
+            libc::kill(pid, self.stop_signal);
+            libc::kill(pid, libc::SIGCONT);
+        }
         let deadline = Instant::now() + STOP_TIMEOUT;
         while Instant::now() < deadline {
             match self.child.try_wait() {

@@ -8,16 +8,16 @@ use std::time::Duration;
 
 use rand_core::Rng;
 use uiap::space::DomainId;
-use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
+use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use uiap_control::{
-    ClaimEvent, ClaimRequest, Client, ControlError, ControlErrorKind, EventKind, HeldClaim, Hold,
-    SpaceText,
+    ClaimEvent, ClaimRequest, ClaimView, Client, ControlError, ControlErrorKind, EventKind,
+    HeldClaim, Hold, Request, Response, SpaceText,
 };
 
 use super::domain::{check_domain, node_space};
 use crate::node::{backoff, draw};
-use crate::{LeaseError, LeaseErrorKind, check_bits};
+use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
 
 /// How a [`SiteLease`] claims its node ID.
 ///
@@ -28,6 +28,7 @@ use crate::{LeaseError, LeaseErrorKind, check_bits};
 /// assert_eq!(c.domain, DEFAULT_NODE_DOMAIN);
 /// assert_eq!(c.lifetime, 20);
 /// assert_eq!(c.answer_limit, Some(std::time::Duration::from_secs(30)));
+/// assert_eq!(c.liveness, std::time::Duration::from_secs(2));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseConfig {
@@ -53,6 +54,16 @@ pub struct LeaseConfig {
     /// e.g. when it rate-limits claims after conflicts). A daemon that does not answer in time
     /// ends [`SiteLease::acquire`] with [`LeaseErrorKind::Timeout`] and what it said meanwhile.
     pub answer_limit: Option<Duration>,
+    /// How long the node stays usable after the daemon last proved it alive and still holding
+    /// the claim (2 s): the lease asks the daemon every quarter of this, each question bounded by
+    /// a quarter of it, and counts it from when the question was sent. A daemon that stops
+    /// answering (SIGSTOP, blocked I/O) also stops defending the node, and another device may
+    /// win it after one claim window (2.5 s by default, docs/uiap-design.md D44): this must be
+    /// shorter, less `margin`, for the node to be reported lost first.
+    pub liveness: Duration,
+    /// Taken off each deadline for clock-rate error and scheduling (100 ms:
+    /// [`default_margin`](crate::default_margin) of the liveness window).
+    pub margin: Duration,
 }
 
 impl LeaseConfig {
@@ -73,6 +84,8 @@ impl LeaseConfig {
             backoff: Duration::from_millis(250),
             max_backoff: Duration::from_secs(8),
             answer_limit: Some(DEFAULT_ANSWER_LIMIT),
+            liveness: DEFAULT_LIVENESS,
+            margin: crate::default_margin(DEFAULT_LIVENESS),
         }
     }
 }
@@ -92,7 +105,7 @@ impl LeaseConfig {
 /// ```
 #[derive(Debug)]
 pub struct SiteLease {
-    slot: Arc<NodeSlot>,
+    slot: Arc<LeaseSlot>,
     node: NodeId,
     claim: u64,
     uiapd: Client,
@@ -104,6 +117,10 @@ pub struct SiteLease {
 /// How long a claim may wait for its answer unless configured: a few claim windows, far less
 /// than a rate limit after repeated conflicts (docs/uiap-design.md D34, D61).
 const DEFAULT_ANSWER_LIMIT: Duration = Duration::from_secs(30);
+
+/// The liveness window unless configured: under the default claim window (2.5 s) by more than
+/// the default margin.
+const DEFAULT_LIVENESS: Duration = Duration::from_secs(2);
 
 /// How often the watcher looks at its stop flag between events. Events and the end of the
 /// daemon's stream are seen as they come; only a drop waits for this.
@@ -170,6 +187,16 @@ impl SiteLease {
                 ),
             ));
         }
+        if config.liveness <= config.margin {
+            return Err(LeaseError::new(
+                LeaseErrorKind::Config,
+                format!(
+                    "lease liveness: expected more than the margin ({:?}), found {:?}",
+                    config.margin, config.liveness
+                ),
+            ));
+        }
+        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
         let attempts = config.attempts.max(1);
         let mut last = String::new();
         for n in 0..attempts {
@@ -177,8 +204,9 @@ impl SiteLease {
                 std::thread::sleep(backoff(config.backoff, config.max_backoff, n, rng));
             }
             let value = draw(config.bits, rng)?;
+            let sent = slot.now();
             match try_claim(config, value, report)? {
-                Ok(held) => return SiteLease::start(config, value, held),
+                Ok(held) => return SiteLease::start(config, slot, value, sent, held),
                 Err(reason) => last = reason,
             }
         }
@@ -191,23 +219,28 @@ impl SiteLease {
         ))
     }
 
-    fn start(config: &LeaseConfig, value: u64, held: HeldClaim) -> Result<SiteLease, LeaseError> {
-        let slot_error = |e: uuidkit::GenError| {
-            LeaseError::new(
-                LeaseErrorKind::Config,
-                format!("node {value:#x}/{}: {e}", config.bits),
-            )
-        };
-        let slot = Arc::new(NodeSlot::new(config.bits).map_err(slot_error)?);
-        let node = slot.set(value).map_err(slot_error)?;
+    fn start(
+        config: &LeaseConfig,
+        slot: Arc<LeaseSlot>,
+        value: u64,
+        sent: Duration,
+        held: HeldClaim,
+    ) -> Result<SiteLease, LeaseError> {
+        let node = slot.grant(value, sent, granted(held.claim(), config.liveness))?;
         let stop = Arc::new(AtomicBool::new(false));
         let (claim, note) = (held.id(), held.note().map(str::to_string));
         let uiapd = Client::new(&config.control);
         let watcher = {
-            let (slot, stop, uiapd) = (slot.clone(), stop.clone(), uiapd.clone());
+            let watcher = Watcher {
+                held,
+                slot: slot.clone(),
+                stop: stop.clone(),
+                uiapd: uiapd.clone(),
+                liveness: config.liveness,
+            };
             std::thread::Builder::new()
                 .name(format!("site-lease-{claim}"))
-                .spawn(move || watch(held, &slot, &stop, &uiapd))
+                .spawn(move || watcher.run())
                 .ok()
         };
         if watcher.is_none() {
@@ -281,7 +314,7 @@ impl SiteLease {
     /// assert_eq!(lease.slot().current().unwrap(), lease.node());
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
-    pub fn slot(&self) -> &Arc<NodeSlot> {
+    pub fn slot(&self) -> &Arc<LeaseSlot> {
         &self.slot
     }
 
@@ -434,30 +467,89 @@ fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
     Some(NodeLost::new(kind).with_detail(&detail))
 }
 
-/// The watcher thread: reads the claim's events until the node is lost or the lease is dropped.
-fn watch(mut held: HeldClaim, slot: &NodeSlot, stop: &AtomicBool, uiapd: &Client) {
-    while !stop.load(Ordering::Acquire) {
-        match held.next_event(Some(WATCH_TICK)) {
-            Ok(None) => {}
-            Ok(Some(event)) => {
-                if let Some(lost) = lost_by(&event) {
-                    slot.lose(lost);
-                    // A late conflict leaves our claim held and defended (docs/uiap-design.md
-                    // D33): release it, so the device that keeps the node is not denied at its
-                    // next renewal (docs/uiap-design.md D52).
-                    if event.kind == EventKind::Conflict {
-                        let _ = release(uiapd, held.id());
-                    }
+/// How long a grant or an answered question keeps the node: the liveness window, or what is
+/// left of the claim's lifetime if that is shorter (whole seconds, rounded down by the daemon).
+fn granted(claim: &ClaimView, liveness: Duration) -> Duration {
+    claim
+        .expires_in
+        .map_or(liveness, |left| Duration::from_secs(left).min(liveness))
+}
+
+/// The watcher thread's state: the held claim's event stream, the slot it keeps, and the daemon
+/// it questions.
+struct Watcher {
+    held: HeldClaim,
+    slot: Arc<LeaseSlot>,
+    stop: Arc<AtomicBool>,
+    uiapd: Client,
+    liveness: Duration,
+}
+
+impl Watcher {
+    /// Reads the claim's events and questions the daemon every quarter of the liveness window,
+    /// until the node is lost or the lease is dropped.
+    fn run(mut self) {
+        let every = self.liveness / 4;
+        let mut next = self.slot.now();
+        while !self.stop.load(Ordering::Acquire) {
+            if self.slot.now() >= next {
+                next = self.slot.now() + every;
+                if let Some(lost) = self.ask() {
+                    self.slot.lose(lost);
                     return;
                 }
             }
-            Err(e) => {
-                slot.lose(
-                    NodeLost::new(NodeLostKind::SourceGone)
-                        .with_detail(&format!("uiapd is gone ({e})")),
-                );
-                return;
+            match self.held.next_event(Some(WATCH_TICK.min(every))) {
+                Ok(None) => {}
+                Ok(Some(event)) => {
+                    if let Some(lost) = lost_by(&event) {
+                        self.slot.lose(lost);
+                        // A late conflict leaves our claim held and defended
+                        // (docs/uiap-design.md D33): release it, so the device that keeps the
+                        // node is not denied at its next renewal (docs/uiap-design.md D52).
+                        if event.kind == EventKind::Conflict {
+                            let _ = release(&self.uiapd, self.held.id());
+                        }
+                        return;
+                    }
+                }
+                Err(e) => {
+                    self.slot.lose(
+                        NodeLost::new(NodeLostKind::SourceGone)
+                            .with_detail(&format!("uiapd is gone ({e})")),
+                    );
+                    return;
+                }
             }
+        }
+    }
+
+    /// Asks the daemon for the claim, bounded by a quarter of the liveness window. An answer
+    /// that lists it held moves the deadline to the question's send instant plus the liveness
+    /// window (or the lifetime left); one that does not is a loss. No answer in time moves
+    /// nothing: the deadline passes unless a later question is answered.
+    fn ask(&self) -> Option<NodeLost> {
+        let id = self.held.id();
+        let sent = self.slot.now();
+        let answer = self
+            .uiapd
+            .call_within(&Request::List, Some(self.liveness / 4), &mut |_| {});
+        let Ok(Response::Claims(claims)) = answer else {
+            return None;
+        };
+        match claims.iter().find(|c| c.id == id) {
+            Some(claim) if claim.state.is_held() => {
+                self.slot.renew(sent, granted(claim, self.liveness));
+                None
+            }
+            Some(claim) => Some(
+                NodeLost::new(NodeLostKind::RenewalFailed)
+                    .with_detail(&format!("uiapd lists claim {id} as {}", claim.state)),
+            ),
+            None => Some(
+                NodeLost::new(NodeLostKind::SourceGone)
+                    .with_detail(&format!("uiapd no longer lists claim {id}")),
+            ),
         }
     }
 }

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use uuidkit::NodeLost;
 #[cfg(unix)]
-use uuidkit::{NodeSlot, NodeSource};
+use uuidkit::NodeSource;
 #[cfg(unix)]
 use uuidkit_lease::site::{LeaseConfig, SiteLease};
 
@@ -39,7 +39,7 @@ use crate::output::Output;
 pub fn run(plan: &NewPlan, site: &SitePlan) -> Result<Outcome, Error> {
     let lease = acquire(site)?;
     let source = super::Source::new(plan, Some(lease.slot().clone()))?;
-    let out = Output::new(Guarded::new(std::io::stdout().lock(), lease.slot().clone()));
+    let out = Output::new(Guarded::new(std::io::stdout().lock(), lease.source()));
     super::generate(plan, source, out).map_err(explain)
 }
 
@@ -111,7 +111,7 @@ fn explain(e: Error) -> Error {
 #[cfg(unix)]
 pub struct Guarded<W> {
     inner: W,
-    slot: Arc<NodeSlot>,
+    slot: Arc<dyn NodeSource>,
     /// The descriptor to wait on when it is a pipe, socket or terminal; `None` for a file.
     fd: Option<RawFd>,
 }
@@ -119,7 +119,7 @@ pub struct Guarded<W> {
 #[cfg(unix)]
 impl<W: Write + AsRawFd> Guarded<W> {
     /// Wraps `inner`, which writes to the descriptor it exposes.
-    pub fn new(inner: W, slot: Arc<NodeSlot>) -> Guarded<W> {
+    pub fn new(inner: W, slot: Arc<dyn NodeSource>) -> Guarded<W> {
         let fd = inner.as_raw_fd();
         // SAFETY: fstat fills a plain struct for a descriptor we were handed.
         let regular = unsafe {
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn nothing_is_written_once_the_slot_is_lost() {
-        let slot = Arc::new(NodeSlot::new(16).unwrap());
+        let slot = Arc::new(uuidkit::NodeSlot::new(16).unwrap());
         slot.set(7).unwrap();
         let file = tempfile::tempfile().unwrap();
         let mut g = Guarded::new(file, slot.clone());
@@ -223,7 +223,7 @@ mod tests {
     #[test]
     fn a_full_pipe_is_waited_on_with_the_slot_in_view() {
         let (reader, writer) = std::os::unix::net::UnixStream::pair().unwrap();
-        let slot = Arc::new(NodeSlot::new(8).unwrap());
+        let slot = Arc::new(uuidkit::NodeSlot::new(8).unwrap());
         slot.set(1).unwrap();
         let mut g = Guarded::new(writer, slot.clone());
         assert!(g.fd.is_some());

@@ -1,0 +1,585 @@
+//! The safety rule every lease source keeps: a local deadline after which its node is reported
+//! lost even though no failure has been observed (docs/distributed-generation.md, "The lease
+//! deadline").
+//!
+//! A registry grants a node for a time to live (TTL) counted from when it *received* the grant
+//! or renewal request; the holder counts the same TTL from when it *sent* that request, which is
+//! earlier, on a clock that keeps running while the process is stopped or the machine sleeps
+//! ([`BootTime`]), and takes a margin off for the two clocks' rate difference. Its deadline is
+//! therefore before the registry can grant the node to anyone else, whatever happened in
+//! between: a pause (SIGSTOP, a frozen VM), a partition, a renewal thread that never ran.
+
+use std::fmt;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
+
+use crate::{LeaseError, LeaseErrorKind};
+
+/// A clock that never goes back and keeps counting while the process is stopped and while the
+/// machine is suspended: what a lease deadline is measured on. Its zero is arbitrary; only
+/// differences count.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_lease::{BootClock, BootTime, ManualBootClock};
+///
+/// let a = BootTime.now();
+/// assert!(BootTime.now() >= a);
+/// let manual = ManualBootClock::new(Duration::from_secs(5));
+/// manual.advance(Duration::from_millis(1500));
+/// assert_eq!(manual.now(), Duration::from_millis(6500));
+/// ```
+pub trait BootClock: Send + Sync + fmt::Debug {
+    /// The time since the clock's zero.
+    fn now(&self) -> Duration;
+}
+
+impl<C: BootClock + ?Sized> BootClock for &C {
+    fn now(&self) -> Duration {
+        (**self).now()
+    }
+}
+
+impl<C: BootClock + ?Sized> BootClock for std::sync::Arc<C> {
+    fn now(&self) -> Duration {
+        (**self).now()
+    }
+}
+
+/// The system's boot clock: `CLOCK_BOOTTIME` on Linux and Android, which counts time suspended;
+/// elsewhere the monotonic clock of [`std::time::Instant`], which keeps counting while the
+/// process is stopped but, on some systems, not while the machine sleeps.
+///
+/// ```
+/// use uuidkit_lease::{BootClock, BootTime};
+///
+/// let (a, b) = (BootTime.now(), BootTime.now());
+/// assert!(b >= a && a.as_nanos() > 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BootTime;
+
+impl BootClock for BootTime {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn now(&self) -> Duration {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime fills the timespec it is given; CLOCK_BOOTTIME exists on every
+        // Linux this crate builds for (2.6.39 and later).
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut ts) };
+        debug_assert_eq!(rc, 0);
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    }
+
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    fn now(&self) -> Duration {
+        static ZERO: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        ZERO.get_or_init(std::time::Instant::now).elapsed()
+    }
+}
+
+/// A boot clock that moves only when told: deadlines tested without waiting.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_lease::{BootClock, ManualBootClock};
+///
+/// let c = ManualBootClock::new(Duration::ZERO);
+/// c.set(Duration::from_secs(3));
+/// assert_eq!(c.now(), Duration::from_secs(3));
+/// ```
+#[derive(Debug, Default)]
+pub struct ManualBootClock {
+    nanos: AtomicU64,
+}
+
+impl ManualBootClock {
+    /// A clock reading `start`.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use uuidkit_lease::{BootClock, ManualBootClock};
+    /// assert_eq!(ManualBootClock::new(Duration::from_secs(1)).now(), Duration::from_secs(1));
+    /// ```
+    pub fn new(start: Duration) -> ManualBootClock {
+        ManualBootClock {
+            nanos: AtomicU64::new(nanos(start)),
+        }
+    }
+
+    /// Moves the clock forward by `by`.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use uuidkit_lease::{BootClock, ManualBootClock};
+    /// let c = ManualBootClock::new(Duration::ZERO);
+    /// c.advance(Duration::from_millis(7));
+    /// assert_eq!(c.now(), Duration::from_millis(7));
+    /// ```
+    pub fn advance(&self, by: Duration) {
+        self.nanos.fetch_add(nanos(by), Ordering::SeqCst);
+    }
+
+    /// Sets the clock to `to`.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use uuidkit_lease::{BootClock, ManualBootClock};
+    /// let c = ManualBootClock::new(Duration::ZERO);
+    /// c.set(Duration::from_secs(9));
+    /// assert_eq!(c.now(), Duration::from_secs(9));
+    /// ```
+    pub fn set(&self, to: Duration) {
+        self.nanos.store(nanos(to), Ordering::SeqCst);
+    }
+}
+
+impl BootClock for ManualBootClock {
+    fn now(&self) -> Duration {
+        Duration::from_nanos(self.nanos.load(Ordering::SeqCst))
+    }
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// The margin taken off a lease's TTL unless configured: a twentieth of the TTL, at least
+/// 100 ms. It covers a rate difference between the holder's and the registry's clocks of up to
+/// 5 % (a hundred times the 500 ppm an NTP-disciplined clock may slew) and, for short TTLs, the
+/// scheduling delay between a check of the deadline and the UUID it allows.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_lease::default_margin;
+///
+/// assert_eq!(default_margin(Duration::from_secs(60)), Duration::from_secs(3));
+/// assert_eq!(default_margin(Duration::from_secs(1)), Duration::from_millis(100));
+/// ```
+pub fn default_margin(ttl: Duration) -> Duration {
+    (ttl / 20).max(MIN_MARGIN)
+}
+
+const MIN_MARGIN: Duration = Duration::from_millis(100);
+
+/// The deadline word: the deadline in whole milliseconds of the boot clock (rounded down) above
+/// the low [`TAG_BITS`] bits, which hold the epoch of the tenure it belongs to.
+const TAG_BITS: u32 = 24;
+const TAG: u64 = (1 << TAG_BITS) - 1;
+
+/// The writer's side: the tenure the slot publishes.
+#[derive(Debug, Default)]
+struct Tenure {
+    /// The slot's epoch: the number of grants so far (the slot counts the same).
+    epoch: u64,
+    /// The node held, if any.
+    value: Option<u64>,
+    /// The deadline, for the writer's own decisions (exact, not rounded).
+    deadline: Duration,
+}
+
+/// A [`NodeSlot`] with a lease deadline: the [`NodeSource`] every lease source hands to its
+/// generators. The lease's client thread publishes grants and renewals
+/// ([`grant`](Self::grant), [`renew`](Self::renew)), each with the boot-clock instant its request
+/// was sent and the TTL the registry granted; [`current`](NodeSource::current) gives the node
+/// only before `sent + TTL − margin`, and reports it lost after that even if no renewal failed
+/// yet (the client may be stopped, cut off, or waiting for an answer that will not come).
+///
+/// A node that comes back after its deadline passed comes back as a new epoch, so generators
+/// start a new clock sequence (v1/v6) or counter (v8) for it, as for any new tenure.
+///
+/// Reading costs the slot's few atomic loads, one more, and one read of the boot clock.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use uuidkit::{NodeLostKind, NodeSource};
+/// use uuidkit_lease::{LeaseSlot, ManualBootClock};
+///
+/// let clock = Arc::new(ManualBootClock::new(Duration::from_secs(100)));
+/// let slot = LeaseSlot::new(16, clock.clone(), Duration::from_millis(100))?;
+/// let sent = clock.now();
+/// let node = slot.grant(0xBEEF, sent, Duration::from_secs(2))?; // TTL 2 s
+/// assert_eq!(slot.current(), Ok(node));
+/// clock.advance(Duration::from_millis(1899));
+/// assert_eq!(slot.current(), Ok(node));
+/// clock.advance(Duration::from_millis(1)); // sent + 2 s − 100 ms: no renewal arrived
+/// assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::RenewalFailed);
+/// # use uuidkit_lease::BootClock;
+/// # Ok::<(), uuidkit_lease::LeaseError>(())
+/// ```
+#[derive(Debug)]
+pub struct LeaseSlot<C: BootClock = BootTime> {
+    slot: NodeSlot,
+    word: AtomicU64,
+    clock: C,
+    margin: Duration,
+    enforced: AtomicBool,
+    writer: Mutex<Tenure>,
+}
+
+impl<C: BootClock> LeaseSlot<C> {
+    /// An empty slot for nodes `bits` wide (1 to 48), whose deadlines are measured on `clock`
+    /// and fall `margin` before the end of each TTL ([`default_margin`] is the usual choice).
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseErrorKind::Config`] for a width outside 1 to 48.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_lease::{BootTime, LeaseSlot};
+    ///
+    /// assert!(LeaseSlot::new(49, BootTime, Duration::ZERO).is_err());
+    /// ```
+    pub fn new(bits: u8, clock: C, margin: Duration) -> Result<LeaseSlot<C>, LeaseError> {
+        crate::check_bits(bits)?;
+        let slot = NodeSlot::new(bits)
+            .map_err(|e| LeaseError::new(LeaseErrorKind::Config, format!("node bits: {e}")))?;
+        Ok(LeaseSlot {
+            slot,
+            word: AtomicU64::new(0),
+            clock,
+            margin,
+            enforced: AtomicBool::new(true),
+            writer: Mutex::new(Tenure::default()),
+        })
+    }
+
+    /// The boot clock's time now: what a client records as a request's send instant, just
+    /// before sending it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_lease::{LeaseSlot, ManualBootClock};
+    ///
+    /// let slot = LeaseSlot::new(8, ManualBootClock::new(Duration::from_secs(4)), Duration::ZERO)?;
+    /// assert_eq!(slot.now(), Duration::from_secs(4));
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn now(&self) -> Duration {
+        self.clock.now()
+    }
+
+    /// The margin taken off each TTL.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_lease::{BootTime, LeaseSlot};
+    ///
+    /// let slot = LeaseSlot::new(8, BootTime, Duration::from_millis(250))?;
+    /// assert_eq!(slot.margin(), Duration::from_millis(250));
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn margin(&self) -> Duration {
+        self.margin
+    }
+
+    /// Publishes `value` as newly granted, under a new epoch, with the deadline
+    /// `sent + ttl − margin` (`sent`: the boot-clock instant the grant request was sent).
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseErrorKind::Config`] if `value` does not fit the slot's width; the slot is then
+    /// unchanged.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::NodeSource;
+    /// use uuidkit_lease::{LeaseSlot, ManualBootClock};
+    ///
+    /// let slot = LeaseSlot::new(8, ManualBootClock::new(Duration::ZERO), Duration::ZERO)?;
+    /// assert!(slot.grant(256, Duration::ZERO, Duration::from_secs(1)).is_err());
+    /// assert_eq!(slot.grant(7, Duration::ZERO, Duration::from_secs(1))?.epoch(), 1);
+    /// assert_eq!(slot.grant(7, Duration::ZERO, Duration::from_secs(1))?.epoch(), 2);
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn grant(&self, value: u64, sent: Duration, ttl: Duration) -> Result<NodeId, LeaseError> {
+        NodeId::new(value, self.slot.bits(), 0).map_err(|e| {
+            LeaseError::new(
+                LeaseErrorKind::Config,
+                format!("node {value:#x}/{}: {e}", self.slot.bits()),
+            )
+        })?;
+        let mut tenure = self.lock();
+        Ok(self.publish(&mut tenure, value, self.end(sent, ttl)))
+    }
+
+    /// Publishes a renewal sent at `sent` and granted for `ttl`: the deadline moves to
+    /// `sent + ttl − margin` if that is later. Returns the node as generators now see it: the
+    /// same epoch while the deadline had not passed; a new epoch if it had (readers may have
+    /// reported the node lost meanwhile, and a node that comes back is a new tenure); `None` if
+    /// no node is held (never granted, or lost: a renewal does not bring it back).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::NodeSource;
+    /// use uuidkit_lease::{BootClock, LeaseSlot, ManualBootClock};
+    ///
+    /// let clock = ManualBootClock::new(Duration::ZERO);
+    /// let slot = LeaseSlot::new(8, &clock, Duration::ZERO)?;
+    /// assert!(slot.renew(clock.now(), Duration::from_secs(1)).is_none()); // nothing held
+    /// slot.grant(9, clock.now(), Duration::from_secs(1))?;
+    /// clock.advance(Duration::from_millis(500));
+    /// assert_eq!(slot.renew(clock.now(), Duration::from_secs(1)).map(|n| n.epoch()), Some(1));
+    /// clock.advance(Duration::from_secs(2)); // past the deadline: lost until a renewal
+    /// assert!(slot.current().is_err());
+    /// assert_eq!(slot.renew(clock.now(), Duration::from_secs(1)).map(|n| n.epoch()), Some(2));
+    /// assert_eq!(slot.current()?.epoch(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn renew(&self, sent: Duration, ttl: Duration) -> Option<NodeId> {
+        let mut tenure = self.lock();
+        let value = tenure.value?;
+        let end = self.end(sent, ttl).max(tenure.deadline);
+        if passed(self.clock.now(), tenure.deadline) {
+            return Some(self.publish(&mut tenure, value, end));
+        }
+        tenure.deadline = end;
+        self.word
+            .store(word(end, tenure.epoch), Ordering::Release);
+        NodeId::new(value, self.slot.bits(), tenure.epoch).ok()
+    }
+
+    /// Publishes that the node is no longer held, and why: generators stop at their next UUID.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::{NodeLost, NodeLostKind, NodeSource};
+    /// use uuidkit_lease::{BootTime, LeaseSlot};
+    ///
+    /// let slot = LeaseSlot::new(8, BootTime, Duration::ZERO)?;
+    /// slot.grant(3, BootTime.now(), Duration::from_secs(60))?;
+    /// slot.lose(NodeLost::new(NodeLostKind::Conflict).with_detail("taken"));
+    /// assert_eq!(slot.current().unwrap_err().detail(), "taken");
+    /// # use uuidkit_lease::BootClock;
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn lose(&self, lost: NodeLost) {
+        let mut tenure = self.lock();
+        tenure.value = None;
+        // The word first: a reader that still sees the node sees no deadline for it.
+        self.word.store(0, Ordering::Release);
+        self.slot.lose(lost);
+    }
+
+    /// The deadline of the node held, on the boot clock; `None` if none is held.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_lease::{LeaseSlot, ManualBootClock};
+    ///
+    /// let slot = LeaseSlot::new(8, ManualBootClock::new(Duration::ZERO), Duration::from_millis(100))?;
+    /// slot.grant(1, Duration::from_secs(10), Duration::from_secs(2))?;
+    /// assert_eq!(slot.deadline(), Some(Duration::from_millis(11_900)));
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn deadline(&self) -> Option<Duration> {
+        let tenure = self.lock();
+        tenure.value.map(|_| tenure.deadline)
+    }
+
+    /// Test-only: with `false`, [`current`](NodeSource::current) ignores the deadline (losses
+    /// and grants still count). It exists so that a fault test can show that its checker finds
+    /// the overlap the deadline prevents; nothing else may call it.
+    #[doc(hidden)]
+    pub fn enforce_deadline(&self, on: bool) {
+        self.enforced.store(on, Ordering::Relaxed);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Tenure> {
+        // The tenure is rewritten whole by every writer: a panic elsewhere leaves it usable.
+        self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn end(&self, sent: Duration, ttl: Duration) -> Duration {
+        (sent + ttl).saturating_sub(self.margin)
+    }
+
+    /// A new tenure of `value` until `end`: the deadline word before the slot, so a reader that
+    /// sees the new epoch sees its deadline.
+    fn publish(&self, tenure: &mut Tenure, value: u64, end: Duration) -> NodeId {
+        tenure.epoch += 1;
+        tenure.value = Some(value);
+        tenure.deadline = end;
+        self.word.store(word(end, tenure.epoch), Ordering::Release);
+        // The width was checked by `grant`, and `renew` republishes a granted value.
+        self.slot
+            .set(value)
+            .expect("a value that fits the slot was checked before")
+    }
+}
+
+/// Whether a deadline has passed, as readers judge it: in whole milliseconds (the word's unit).
+fn passed(now: Duration, deadline: Duration) -> bool {
+    now.as_millis() >= deadline.as_millis()
+}
+
+fn word(end: Duration, epoch: u64) -> u64 {
+    let millis = u64::try_from(end.as_millis()).unwrap_or(u64::MAX);
+    (millis.min(u64::MAX >> TAG_BITS) << TAG_BITS) | (epoch & TAG)
+}
+
+impl<C: BootClock> NodeSource for LeaseSlot<C> {
+    #[inline]
+    fn bits(&self) -> u8 {
+        self.slot.bits()
+    }
+
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        loop {
+            let id = self.slot.current()?;
+            let word = self.word.load(Ordering::Acquire);
+            if word & TAG == id.epoch() & TAG {
+                let now = self.clock.now().as_millis();
+                if now < u128::from(word >> TAG_BITS) || !self.enforced.load(Ordering::Relaxed) {
+                    return Ok(id);
+                }
+                return Err(deadline_passed());
+            }
+            // A grant or loss is being published (the word is written first): read again.
+            std::thread::yield_now();
+        }
+    }
+}
+
+#[cold]
+fn deadline_passed() -> NodeLost {
+    NodeLost::new(NodeLostKind::RenewalFailed)
+        .with_detail("the lease's deadline passed before a renewal was confirmed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    fn slot(clock: &Arc<ManualBootClock>) -> LeaseSlot<Arc<ManualBootClock>> {
+        LeaseSlot::new(12, clock.clone(), 100 * MS).unwrap()
+    }
+
+    #[test]
+    fn the_deadline_counts_from_the_send_instant_not_the_answer() {
+        let clock = Arc::new(ManualBootClock::new(1000 * MS));
+        let s = slot(&clock);
+        let sent = clock.now();
+        clock.advance(700 * MS); // the answer took 700 ms
+        s.grant(5, sent, 2000 * MS).unwrap();
+        assert_eq!(s.deadline(), Some(2900 * MS));
+        clock.set(2899 * MS);
+        assert!(s.current().is_ok());
+        clock.set(2900 * MS);
+        let lost = s.current().unwrap_err();
+        assert_eq!(lost.kind(), NodeLostKind::RenewalFailed);
+        assert!(lost.detail().contains("deadline"), "{lost}");
+    }
+
+    #[test]
+    fn a_renewal_in_time_keeps_the_epoch_and_an_older_one_never_shortens() {
+        let clock = Arc::new(ManualBootClock::new(Duration::ZERO));
+        let s = slot(&clock);
+        s.grant(5, Duration::ZERO, 1000 * MS).unwrap();
+        clock.set(500 * MS);
+        assert_eq!(s.renew(400 * MS, 1000 * MS).unwrap().epoch(), 1);
+        assert_eq!(s.deadline(), Some(1300 * MS));
+        // A late answer to an earlier request does not pull the deadline back.
+        assert_eq!(s.renew(100 * MS, 1000 * MS).unwrap().epoch(), 1);
+        assert_eq!(s.deadline(), Some(1300 * MS));
+        clock.set(1299 * MS);
+        assert_eq!(s.current().unwrap().epoch(), 1);
+    }
+
+    #[test]
+    fn a_node_back_after_its_deadline_is_a_new_epoch() {
+        let clock = Arc::new(ManualBootClock::new(Duration::ZERO));
+        let s = slot(&clock);
+        s.grant(5, Duration::ZERO, 1000 * MS).unwrap();
+        clock.set(950 * MS); // stopped past the deadline (900 ms)
+        assert!(s.current().is_err());
+        let back = s.renew(950 * MS, 1000 * MS).unwrap();
+        assert_eq!((back.value(), back.epoch()), (5, 2));
+        assert_eq!(s.current(), Ok(back));
+        assert_eq!(s.deadline(), Some(1850 * MS));
+    }
+
+    #[test]
+    fn a_lost_node_is_not_revived_by_a_renewal() {
+        let clock = Arc::new(ManualBootClock::new(Duration::ZERO));
+        let s = slot(&clock);
+        assert!(s.renew(Duration::ZERO, 1000 * MS).is_none());
+        s.grant(5, Duration::ZERO, 1000 * MS).unwrap();
+        s.lose(NodeLost::new(NodeLostKind::SourceGone));
+        assert!(s.renew(10 * MS, 1000 * MS).is_none());
+        assert_eq!(s.current().unwrap_err().kind(), NodeLostKind::SourceGone);
+        assert_eq!(s.deadline(), None);
+        assert_eq!(s.grant(6, 10 * MS, 1000 * MS).unwrap().epoch(), 2);
+    }
+
+    #[test]
+    fn a_ttl_shorter_than_the_margin_is_lost_at_once() {
+        let clock = Arc::new(ManualBootClock::new(5000 * MS));
+        let s = slot(&clock);
+        s.grant(5, clock.now(), 50 * MS).unwrap();
+        assert!(s.current().is_err());
+    }
+
+    #[test]
+    fn the_test_switch_ignores_the_deadline_only() {
+        let clock = Arc::new(ManualBootClock::new(Duration::ZERO));
+        let s = slot(&clock);
+        s.grant(5, Duration::ZERO, 1000 * MS).unwrap();
+        s.enforce_deadline(false);
+        clock.set(10_000 * MS);
+        assert!(s.current().is_ok());
+        s.lose(NodeLost::new(NodeLostKind::Released));
+        assert!(s.current().is_err());
+    }
+
+    #[test]
+    fn readers_never_see_a_node_with_another_tenures_deadline() {
+        // Tenures alternate between a node with a live deadline and one already expired;
+        // a reader that pairs a node with the other tenure's deadline would see an expired
+        // value as held or a held one as expired.
+        let clock = Arc::new(ManualBootClock::new(10_000 * MS));
+        let s = Arc::new(slot(&clock));
+        s.grant(1, clock.now(), 5000 * MS).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = {
+            let (s, stop) = (s.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut seen = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    match s.current() {
+                        Ok(id) => {
+                            assert_eq!(id.value(), 1, "epoch {}", id.epoch());
+                            seen += 1;
+                        }
+                        Err(lost) => assert_eq!(lost.kind(), NodeLostKind::RenewalFailed),
+                    }
+                }
+                seen
+            })
+        };
+        for _ in 0..20_000 {
+            s.grant(2, Duration::ZERO, 1000 * MS).unwrap(); // expired long ago
+            s.grant(1, clock.now(), 5000 * MS).unwrap();
+        }
+        stop.store(true, Ordering::Relaxed);
+        assert!(reader.join().unwrap() > 0);
+    }
+
+    #[test]
+    fn the_boot_clock_moves_forward() {
+        let a = BootTime.now();
+        std::thread::sleep(5 * MS);
+        assert!(BootTime.now() >= a + 5 * MS);
+    }
+}
