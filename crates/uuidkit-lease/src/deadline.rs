@@ -384,6 +384,27 @@ impl<C: BootClock> LeaseSlot<C> {
         tenure.value.map(|_| tenure.deadline)
     }
 
+    /// Whether the deadline of the node held has passed (readers report it lost), or no node
+    /// is held.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit_lease::{LeaseSlot, ManualBootClock};
+    ///
+    /// let clock = ManualBootClock::new(Duration::ZERO);
+    /// let slot = LeaseSlot::new(8, &clock, Duration::ZERO)?;
+    /// assert!(slot.expired());
+    /// slot.grant(1, Duration::ZERO, Duration::from_secs(1))?;
+    /// assert!(!slot.expired());
+    /// clock.advance(Duration::from_secs(1));
+    /// assert!(slot.expired());
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn expired(&self) -> bool {
+        let tenure = self.lock();
+        tenure.value.is_none() || passed(self.clock.now(), tenure.deadline)
+    }
+
     /// Test-only: with `false`, [`current`](NodeSource::current) ignores the deadline (losses
     /// and grants still count). It exists so that a fault test can show that its checker finds
     /// the overlap the deadline prevents; nothing else may call it.

@@ -7,6 +7,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -37,6 +38,10 @@ struct Script {
     path: PathBuf,
     requests: Arc<Mutex<Vec<Request>>>,
     held: mpsc::Receiver<UnixStream>,
+    /// What a `list` answers: the claims granted, as the test leaves them.
+    listed: Arc<Mutex<Vec<ClaimView>>>,
+    /// While set, a `list` is read and never answered, as by a stopped daemon.
+    frozen: Arc<AtomicBool>,
 }
 
 fn line(stream: &mut UnixStream, r: &Response) {
@@ -66,7 +71,11 @@ impl Script {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let (held_tx, held) = mpsc::channel();
         let recorded = requests.clone();
+        let listed = Arc::new(Mutex::new(Vec::new()));
+        let frozen = Arc::new(AtomicBool::new(false));
+        let (list, freeze) = (listed.clone(), frozen.clone());
         std::thread::spawn(move || {
+            let mut unanswered = Vec::new();
             let mut answers = answers.into_iter();
             let mut next_id = 1;
             for stream in listener.incoming() {
@@ -97,6 +106,12 @@ impl Script {
                             if matches!(answer, Answer::Deny) {
                                 break;
                             }
+                            list.lock().unwrap().push(view(
+                                id,
+                                &domain,
+                                &space,
+                                ClaimState::Held,
+                            ));
                             // The watch request, then hand the connection over.
                             reader.read_line(&mut text).unwrap();
                             recorded
@@ -114,6 +129,14 @@ impl Script {
                             break;
                         }
                         Request::Release { id } => line(&mut stream, &Response::Released { id }),
+                        Request::List if freeze.load(Ordering::SeqCst) => {
+                            unanswered.push(stream);
+                            break;
+                        }
+                        Request::List => {
+                            let claims = list.lock().unwrap().clone();
+                            line(&mut stream, &Response::Claims(claims));
+                        }
                         _ => line(&mut stream, &Response::Released { id: 0 }),
                     }
                 }
@@ -124,13 +147,28 @@ impl Script {
             path,
             requests,
             held,
+            listed,
+            frozen,
         }
+    }
+
+    /// Stops (`true`) or resumes answering `list`, as SIGSTOP and SIGCONT would.
+    fn freeze(&self, on: bool) {
+        self.frozen.store(on, Ordering::SeqCst);
+    }
+
+    /// How many `list` questions have come.
+    fn lists(&self) -> usize {
+        let requests = self.requests.lock().unwrap();
+        requests.iter().filter(|r| matches!(r, Request::List)).count()
     }
 
     fn config(&self, bits: u8) -> LeaseConfig {
         LeaseConfig {
             backoff: Duration::from_millis(2),
             max_backoff: Duration::from_millis(8),
+            liveness: LIVENESS,
+            margin: Duration::from_millis(50),
             ..LeaseConfig::new(self.path.clone(), bits)
         }
     }
@@ -196,6 +234,10 @@ impl Script {
         line(stream, &Response::Event(e));
     }
 }
+
+/// The scripted leases' liveness window: short, so that the tests of a silent daemon take a
+/// fraction of a second.
+const LIVENESS: Duration = Duration::from_millis(400);
 
 fn rng(seed: u8) -> ChaCha20Rng {
     ChaCha20Rng::from_seed([seed; 32])
@@ -540,4 +582,85 @@ fn a_rate_limited_daemon_is_reported_and_the_wait_is_bounded() {
         "{text}"
     );
     server.join().unwrap();
+}
+
+#[test]
+fn answered_questions_keep_the_node_past_many_liveness_windows() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(16), &mut rng(5)).unwrap();
+    let _held = script.held.recv().unwrap();
+    std::thread::sleep(LIVENESS * 3);
+    let node = lease.source().current().unwrap();
+    assert_eq!((node.value(), node.epoch()), (lease.node().value(), 1));
+    assert!(script.lists() >= 6, "{} questions in 3 windows", script.lists());
+}
+
+#[test]
+fn a_daemon_that_stops_answering_loses_the_node_within_its_liveness_window() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(16), &mut rng(6)).unwrap();
+    let _held = script.held.recv().unwrap();
+    std::thread::sleep(LIVENESS);
+    assert!(lease.source().current().is_ok());
+    script.freeze(true);
+    // The event stream stays open and silent: only the deadline can tell.
+    let (lost, took) = wait_lost(&*lease.source(), LIVENESS * 4);
+    assert_eq!(lost.kind(), NodeLostKind::RenewalFailed, "{lost}");
+    assert!(lost.detail().contains("deadline"), "{lost}");
+    assert!(took < LIVENESS, "lost {took:?} after the daemon froze");
+    // Answers after the deadline do not bring the node back: it may have been won meanwhile.
+    script.freeze(false);
+    std::thread::sleep(LIVENESS);
+    let lost = lease.source().current().unwrap_err();
+    assert_eq!(lost.kind(), NodeLostKind::SourceGone, "{lost}");
+    assert!(lost.detail().contains("liveness window"), "{lost}");
+}
+
+#[test]
+fn a_claim_the_daemon_no_longer_lists_is_lost() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(16), &mut rng(7)).unwrap();
+    let _held = script.held.recv().unwrap();
+    script.listed.lock().unwrap().clear();
+    let (lost, took) = wait_lost(&*lease.source(), LIVENESS * 4);
+    assert!(lost.detail().contains("no longer lists claim"), "{lost}");
+    assert!(took < LIVENESS, "{took:?}");
+}
+
+#[test]
+fn a_frozen_real_daemon_loses_the_node_within_the_liveness_window() {
+    let site = SiteOfOne::start((61617, 61618), &FAST_TIMERS);
+    let config = LeaseConfig {
+        lifetime: 3,
+        liveness: LIVENESS,
+        margin: Duration::from_millis(50),
+        ..LeaseConfig::new(site.control().to_path_buf(), 12)
+    };
+    let lease = SiteLease::acquire(&config, &mut rng(8)).unwrap();
+    std::thread::sleep(LIVENESS);
+    if let Err(lost) = lease.source().current() {
+        panic!("lost before the daemon froze: {lost}");
+    }
+    site.signal(libc::SIGSTOP);
+    let (lost, took) = wait_lost(&*lease.source(), LIVENESS * 4);
+    site.signal(libc::SIGCONT);
+    assert_eq!(lost.kind(), NodeLostKind::RenewalFailed, "{lost}");
+    assert!(took < LIVENESS, "lost {took:?} after the daemon froze");
+}
+
+#[test]
+fn a_daemon_frozen_before_the_claim_ends_the_acquisition_at_the_answer_limit() {
+    let site = SiteOfOne::start((61619, 61620), &FAST_TIMERS);
+    site.signal(libc::SIGSTOP);
+    let config = LeaseConfig {
+        answer_limit: Some(Duration::from_millis(500)),
+        ..LeaseConfig::new(site.control().to_path_buf(), 12)
+    };
+    let start = Instant::now();
+    let err = SiteLease::acquire(&config, &mut rng(9)).unwrap_err();
+    let took = start.elapsed();
+    site.signal(libc::SIGCONT);
+    assert_eq!(err.kind(), LeaseErrorKind::Timeout, "{err}");
+    assert!(err.to_string().contains("did not answer"), "{err}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }

@@ -204,9 +204,8 @@ impl SiteLease {
                 std::thread::sleep(backoff(config.backoff, config.max_backoff, n, rng));
             }
             let value = draw(config.bits, rng)?;
-            let sent = slot.now();
             match try_claim(config, value, report)? {
-                Ok(held) => return SiteLease::start(config, slot, value, sent, held),
+                Ok(held) => return SiteLease::start(config, slot, value, held),
                 Err(reason) => last = reason,
             }
         }
@@ -223,10 +222,29 @@ impl SiteLease {
         config: &LeaseConfig,
         slot: Arc<LeaseSlot>,
         value: u64,
-        sent: Duration,
         held: HeldClaim,
     ) -> Result<SiteLease, LeaseError> {
-        let node = slot.grant(value, sent, granted(held.claim(), config.liveness))?;
+        // The claim round may take longer than the liveness window: the first deadline counts
+        // from a question asked once the claim is held.
+        let sent = slot.now();
+        let node = match ask(&Client::new(&config.control), held.id(), config.liveness) {
+            Said::Held(ttl) => slot.grant(value, sent, ttl)?,
+            Said::Lost(lost) => {
+                return Err(LeaseError::new(
+                    LeaseErrorKind::Registry,
+                    format!("uiapd granted node {value:#x}, then: {lost}"),
+                ));
+            }
+            Said::Silent => {
+                return Err(LeaseError::new(
+                    LeaseErrorKind::Timeout,
+                    format!(
+                        "uiapd granted node {value:#x}, then did not answer within {:?}",
+                        config.liveness / 4
+                    ),
+                ));
+            }
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let (claim, note) = (held.id(), held.note().map(str::to_string));
         let uiapd = Client::new(&config.control);
@@ -528,28 +546,56 @@ impl Watcher {
     /// that lists it held moves the deadline to the question's send instant plus the liveness
     /// window (or the lifetime left); one that does not is a loss. No answer in time moves
     /// nothing: the deadline passes unless a later question is answered.
+    ///
+    /// An answer that comes after the deadline passed is a loss too: UIAP keeps a node by
+    /// defending it, and a daemon that did not answer for the liveness window may not have
+    /// defended it either, so another device may hold it now; its own daemon would learn that
+    /// only at its next renewal.
     fn ask(&self) -> Option<NodeLost> {
-        let id = self.held.id();
         let sent = self.slot.now();
-        let answer = self
-            .uiapd
-            .call_within(&Request::List, Some(self.liveness / 4), &mut |_| {});
-        let Ok(Response::Claims(claims)) = answer else {
-            return None;
-        };
-        match claims.iter().find(|c| c.id == id) {
-            Some(claim) if claim.state.is_held() => {
-                self.slot.renew(sent, granted(claim, self.liveness));
+        let said = ask(&self.uiapd, self.held.id(), self.liveness);
+        if self.slot.expired() {
+            return Some(NodeLost::new(NodeLostKind::SourceGone).with_detail(&format!(
+                "uiapd did not answer within the {:?} liveness window",
+                self.liveness
+            )));
+        }
+        match said {
+            Said::Held(ttl) => {
+                self.slot.renew(sent, ttl);
                 None
             }
-            Some(claim) => Some(
-                NodeLost::new(NodeLostKind::RenewalFailed)
-                    .with_detail(&format!("uiapd lists claim {id} as {}", claim.state)),
-            ),
-            None => Some(
-                NodeLost::new(NodeLostKind::SourceGone)
-                    .with_detail(&format!("uiapd no longer lists claim {id}")),
-            ),
+            Said::Lost(lost) => Some(lost),
+            Said::Silent => None,
         }
+    }
+}
+
+/// What the daemon says of a claim when asked.
+enum Said {
+    /// Held: for how long the answer keeps the node, counted from the question's send instant.
+    Held(Duration),
+    /// Not held any more.
+    Lost(NodeLost),
+    /// No answer in time, or none that makes sense.
+    Silent,
+}
+
+/// Asks the daemon for claim `id`, bounded by a quarter of the liveness window.
+fn ask(uiapd: &Client, id: u64, liveness: Duration) -> Said {
+    let answer = uiapd.call_within(&Request::List, Some(liveness / 4), &mut |_| {});
+    let Ok(Response::Claims(claims)) = answer else {
+        return Said::Silent;
+    };
+    match claims.iter().find(|c| c.id == id) {
+        Some(claim) if claim.state.is_held() => Said::Held(granted(claim, liveness)),
+        Some(claim) => Said::Lost(
+            NodeLost::new(NodeLostKind::RenewalFailed)
+                .with_detail(&format!("uiapd lists claim {id} as {}", claim.state)),
+        ),
+        None => Said::Lost(
+            NodeLost::new(NodeLostKind::SourceGone)
+                .with_detail(&format!("uiapd no longer lists claim {id}")),
+        ),
     }
 }
