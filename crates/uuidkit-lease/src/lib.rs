@@ -13,9 +13,13 @@
 //!   is the one window in which two devices may hold one node.
 //! * One process, or nodes assigned by hand: no lease; [`uuidkit::StaticNode`].
 //!
-//! Every source hands out a [`uuidkit::NodeSlot`] and marks it lost the moment its lease
-//! ends, so a generator stops (an error of kind `NodeLost`) rather than write with a node
-//! someone else may hold. Errors are one type, [`LeaseError`], whatever the source.
+//! Every source hands out a [`LeaseSlot`] and marks it lost the moment its lease ends, so a
+//! generator stops (an error of kind `NodeLost`) rather than write with a node someone else may
+//! hold. The slot also keeps the lease's deadline — the send instant of the last confirmed grant
+//! or renewal, plus its TTL, less a margin, on `CLOCK_BOOTTIME` — and reports the node lost past
+//! it even when nothing has failed yet: a stopped process, a frozen VM or a partition cannot
+//! leave a generator writing with a node the registry may have granted to someone else. Errors
+//! are one type, [`LeaseError`], whatever the source.
 //!
 //! # Example
 //!
