@@ -1,5 +1,6 @@
 //! Throwaway database servers for tests and benchmarks: [`Postgres`] and
-//! [`MariaDb`].
+//! [`MariaDb`], and a registry: a three-member [`EtcdCluster`] on loopback
+//! ports.
 //!
 //! Each `start()` creates a fresh data directory under the system temporary
 //! directory, starts the server on a Unix socket inside it (no TCP port, so
@@ -26,11 +27,13 @@
 //!   dropping it (`PR_SET_PDEATHSIG`), so a killed test run leaves no server
 //!   behind; keep the value on the thread that called `start()`.
 
+mod etcd;
 mod install;
 mod mariadb;
 mod postgres;
 pub(crate) mod process;
 
+pub use etcd::{EtcdCluster, MEMBERS as ETCD_MEMBERS};
 pub use mariadb::MariaDb;
 pub use postgres::Postgres;
 

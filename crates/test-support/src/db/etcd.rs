@@ -1,0 +1,231 @@
+//! A throwaway three-member etcd cluster on loopback ports.
+//!
+//! etcd has no Unix-socket listener for its peers, so each member listens on
+//! two TCP ports of 127.0.0.1 (clients, peers). The ports are ones the kernel
+//! just handed out as free; if another process takes one before etcd binds
+//! it, the start is retried on new ports.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use super::process::{ScratchDir, Server, find_program};
+
+/// How many members a cluster has: a majority survives the loss of one.
+pub const MEMBERS: usize = 3;
+
+/// Starts tried on new ports before giving up (a port taken meanwhile).
+const PORT_TRIES: usize = 3;
+
+/// A three-member etcd cluster in a temporary directory, stopped (and the
+/// directory removed) on drop, also when a test panics. Members can be
+/// stopped and started again, for fault tests.
+///
+/// Needs `etcd` (Debian's `etcd-server`) on `PATH` or in `/usr/bin`.
+///
+/// ```
+/// let Some(cluster) = test_support::db::EtcdCluster::for_test("etcd_doc") else { return };
+/// assert_eq!(cluster.endpoints().len(), 3);
+/// for e in cluster.endpoints() {
+///     assert!(e.parse::<std::net::SocketAddr>().is_ok(), "{e}");
+/// }
+/// assert!(cluster.healthy(0));
+/// ```
+#[derive(Debug)]
+pub struct EtcdCluster {
+    // Declared before `dir`: the members stop before their directory goes.
+    members: Vec<Option<Server>>,
+    clients: Vec<u16>,
+    peers: Vec<u16>,
+    etcd: PathBuf,
+    dir: ScratchDir,
+}
+
+impl EtcdCluster {
+    /// Starts a cluster and waits until every member reports itself healthy
+    /// (which needs an elected leader).
+    ///
+    /// # Errors
+    /// Why no cluster could be started: etcd is not installed, or the
+    /// members did not become healthy in time (with the end of their logs).
+    ///
+    /// ```
+    /// let cluster = match test_support::db::EtcdCluster::start() {
+    ///     Ok(c) => c,
+    ///     Err(reason) => return test_support::skip("etcd_start_doc", reason),
+    /// };
+    /// assert!(cluster.endpoints()[0].starts_with("127.0.0.1:"));
+    /// ```
+    pub fn start() -> Result<Self, String> {
+        let etcd = find_program("etcd", &[PathBuf::from("/usr/bin/etcd")])?;
+        let mut last = String::new();
+        for _ in 0..PORT_TRIES {
+            match Self::start_on(&etcd, &free_ports(2 * MEMBERS)?) {
+                Ok(cluster) => return Ok(cluster),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    /// [`start`](Self::start), or `None` after recording why `test` is
+    /// skipped ([`crate::skip`]: under `CI=true` that panics).
+    ///
+    /// # Panics
+    /// Under CI, when no cluster can be started.
+    #[must_use]
+    pub fn for_test(test: &str) -> Option<Self> {
+        Self::start().map_err(|e| crate::skip(test, e)).ok()
+    }
+
+    fn start_on(etcd: &std::path::Path, ports: &[u16]) -> Result<Self, String> {
+        let dir = ScratchDir::new("etcd", None)?;
+        let mut cluster = Self {
+            members: Vec::new(),
+            clients: ports[..MEMBERS].to_vec(),
+            peers: ports[MEMBERS..].to_vec(),
+            etcd: etcd.to_path_buf(),
+            dir,
+        };
+        for i in 0..MEMBERS {
+            let server = cluster.spawn(i, "new")?;
+            cluster.members.push(Some(server));
+        }
+        for i in 0..MEMBERS {
+            cluster.wait_healthy(i)?;
+        }
+        Ok(cluster)
+    }
+
+    fn spawn(&self, i: usize, state: &str) -> Result<Server, String> {
+        let url = |port: u16| format!("http://127.0.0.1:{port}");
+        let initial = (0..MEMBERS)
+            .map(|j| format!("m{j}={}", url(self.peers[j])))
+            .collect::<Vec<_>>()
+            .join(",");
+        let mut cmd = Command::new(&self.etcd);
+        cmd.args(["--name", &format!("m{i}")])
+            .arg("--data-dir")
+            .arg(self.dir.path().join(format!("m{i}")))
+            .args(["--listen-client-urls", &url(self.clients[i])])
+            .args(["--advertise-client-urls", &url(self.clients[i])])
+            .args(["--listen-peer-urls", &url(self.peers[i])])
+            .args(["--initial-advertise-peer-urls", &url(self.peers[i])])
+            .args(["--initial-cluster", &initial])
+            .args(["--initial-cluster-token", &self.token()])
+            .args(["--initial-cluster-state", state])
+            .args(["--logger", "zap", "--log-outputs", "stderr"]);
+        Server::spawn("etcd", cmd, self.log(i), libc::SIGTERM)
+    }
+
+    /// A token unique to this cluster: members of another test's cluster
+    /// that happen to reach these ports refuse to join.
+    fn token(&self) -> String {
+        format!("uuidkit-{}", self.peers[0])
+    }
+
+    fn log(&self, i: usize) -> PathBuf {
+        self.dir.path().join(format!("m{i}.log"))
+    }
+
+    fn wait_healthy(&mut self, i: usize) -> Result<(), String> {
+        let port = self.clients[i];
+        let Some(server) = self.members[i].as_mut() else {
+            return Err(format!("etcd member m{i} is stopped"));
+        };
+        server.wait_ready(&format!("etcd member m{i}"), || health(port))
+    }
+
+    /// The members' client endpoints, `127.0.0.1:PORT`, in member order
+    /// (see the [type's example](Self)).
+    #[must_use]
+    pub fn endpoints(&self) -> Vec<String> {
+        self.clients
+            .iter()
+            .map(|p| format!("127.0.0.1:{p}"))
+            .collect()
+    }
+
+    /// Whether member `i` answers its health check (running, and part of a
+    /// cluster with a leader).
+    ///
+    /// ```
+    /// let Some(mut cluster) = test_support::db::EtcdCluster::for_test("etcd_healthy_doc") else { return };
+    /// cluster.stop(2);
+    /// assert!(!cluster.healthy(2));
+    /// assert!(cluster.healthy(0)); // two of three: still a majority
+    /// ```
+    #[must_use]
+    pub fn healthy(&self, i: usize) -> bool {
+        self.members[i].is_some() && health(self.clients[i]).is_ok()
+    }
+
+    /// Stops member `i` (SIGTERM, then SIGKILL if it lingers) and waits for
+    /// it; its data stays, for [`restart`](Self::restart).
+    pub fn stop(&mut self, i: usize) {
+        self.members[i] = None;
+    }
+
+    /// Starts member `i` again on its data and ports, and waits until it is
+    /// healthy.
+    ///
+    /// # Errors
+    /// When it does not become healthy in time (with the end of its log).
+    ///
+    /// ```
+    /// let Some(mut cluster) = test_support::db::EtcdCluster::for_test("etcd_restart_doc") else { return };
+    /// cluster.stop(1);
+    /// cluster.restart(1).unwrap();
+    /// assert!(cluster.healthy(1));
+    /// ```
+    pub fn restart(&mut self, i: usize) -> Result<(), String> {
+        if self.members[i].is_none() {
+            self.members[i] = Some(self.spawn(i, "existing")?);
+        }
+        self.wait_healthy(i)
+    }
+
+    /// Sends `signal` to member `i` (SIGSTOP freezes it, SIGCONT resumes).
+    pub fn signal(&self, i: usize, signal: libc::c_int) {
+        if let Some(server) = &self.members[i] {
+            server.signal(signal);
+        }
+    }
+}
+
+/// `count` distinct loopback ports that were free a moment ago.
+fn free_ports(count: usize) -> Result<Vec<u16>, String> {
+    // All held at once, so the kernel hands out distinct ones.
+    let listeners = (0..count)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("cannot find free loopback ports: {e}"))?;
+    listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.port()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())
+}
+
+/// etcd's `/health` on a member's client port: `Ok` when it says
+/// `"health":"true"`.
+fn health(port: u16) -> Result<(), String> {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let timeout = Duration::from_secs(2);
+    let mut s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+    s.write_all(b"GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    if answer.contains("\"health\":\"true\"") {
+        Ok(())
+    } else {
+        Err(format!(
+            "etcd on port {port} is not healthy: {}",
+            answer.lines().last().unwrap_or("no answer")
+        ))
+    }
+}
