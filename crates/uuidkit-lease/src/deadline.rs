@@ -341,8 +341,7 @@ impl<C: BootClock> LeaseSlot<C> {
             return Some(self.publish(&mut tenure, value, end));
         }
         tenure.deadline = end;
-        self.word
-            .store(word(end, tenure.epoch), Ordering::Release);
+        self.word.store(word(end, tenure.epoch), Ordering::Release);
         NodeId::new(value, self.slot.bits(), tenure.epoch).ok()
     }
 

@@ -11,6 +11,9 @@
 //! * Devices on one site that UIAP's link-local multicast reaches, each running `uiapd`:
 //!   [`site::SiteLease`] (feature `uiap`, on by default; Unix). No server to run; a partition
 //!   is the one window in which two devices may hold one node.
+//! * Generators anywhere that reach one etcd cluster (cloud VPCs, Kubernetes, hosts in
+//!   different subnets): `etcd::EtcdLease` (feature `etcd`). A node key attached to an etcd
+//!   lease; nothing to run on each host.
 //! * One process, or nodes assigned by hand: no lease; [`uuidkit::StaticNode`].
 //!
 //! Every source hands out a [`LeaseSlot`] and marks it lost the moment its lease ends, so a
@@ -39,11 +42,15 @@
 //!
 //! * `uiap` (default): [`site`], the site lease through the local `uiapd` (the `uiap-control`
 //!   client: no async runtime).
+//! * `etcd`: `etcd`, the etcd v3 lease (the `etcd-client` crate, on a tokio runtime the lease
+//!   starts and stops itself).
 
 #![deny(missing_docs, missing_debug_implementations)]
 
 mod deadline;
 mod error;
+#[cfg(feature = "etcd")]
+pub mod etcd;
 mod node;
 #[cfg(feature = "uiap")]
 pub mod site;

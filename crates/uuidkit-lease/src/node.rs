@@ -43,7 +43,10 @@ pub fn check_bits(bits: u8) -> Result<(), LeaseError> {
 
 /// A random node ID `bits` wide: uniform, and for 48 bits with the multicast bit set (RFC 9562
 /// §6.10: it is not an IEEE 802 address).
-#[cfg_attr(not(all(unix, feature = "uiap")), allow(dead_code))]
+#[cfg_attr(
+    not(any(all(unix, feature = "uiap"), feature = "etcd")),
+    allow(dead_code)
+)]
 pub(crate) fn draw(bits: u8, rng: &mut impl Rng) -> Result<u64, LeaseError> {
     RandomNode::new(bits, rng)
         .map(|n| n.id().value())
@@ -52,7 +55,10 @@ pub(crate) fn draw(bits: u8, rng: &mut impl Rng) -> Result<u64, LeaseError> {
 
 /// The wait before attempt `n + 1` after `n` denials (n ≥ 1): `first` doubled after each
 /// denial up to `max`, drawn uniformly from the upper half of that.
-#[cfg_attr(not(all(unix, feature = "uiap")), allow(dead_code))]
+#[cfg_attr(
+    not(any(all(unix, feature = "uiap"), feature = "etcd")),
+    allow(dead_code)
+)]
 pub(crate) fn backoff(first: Duration, max: Duration, n: u32, rng: &mut impl Rng) -> Duration {
     let top = first
         .saturating_mul(1u32 << n.saturating_sub(1).min(16))

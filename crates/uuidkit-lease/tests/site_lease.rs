@@ -106,12 +106,9 @@ impl Script {
                             if matches!(answer, Answer::Deny) {
                                 break;
                             }
-                            list.lock().unwrap().push(view(
-                                id,
-                                &domain,
-                                &space,
-                                ClaimState::Held,
-                            ));
+                            list.lock()
+                                .unwrap()
+                                .push(view(id, &domain, &space, ClaimState::Held));
                             // The watch request, then hand the connection over.
                             reader.read_line(&mut text).unwrap();
                             recorded
@@ -160,7 +157,10 @@ impl Script {
     /// How many `list` questions have come.
     fn lists(&self) -> usize {
         let requests = self.requests.lock().unwrap();
-        requests.iter().filter(|r| matches!(r, Request::List)).count()
+        requests
+            .iter()
+            .filter(|r| matches!(r, Request::List))
+            .count()
     }
 
     fn config(&self, bits: u8) -> LeaseConfig {
@@ -592,7 +592,11 @@ fn answered_questions_keep_the_node_past_many_liveness_windows() {
     std::thread::sleep(LIVENESS * 3);
     let node = lease.source().current().unwrap();
     assert_eq!((node.value(), node.epoch()), (lease.node().value(), 1));
-    assert!(script.lists() >= 6, "{} questions in 3 windows", script.lists());
+    assert!(
+        script.lists() >= 6,
+        "{} questions in 3 windows",
+        script.lists()
+    );
 }
 
 #[test]

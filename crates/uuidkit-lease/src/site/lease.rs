@@ -555,10 +555,12 @@ impl Watcher {
         let sent = self.slot.now();
         let said = ask(&self.uiapd, self.held.id(), self.liveness);
         if self.slot.expired() {
-            return Some(NodeLost::new(NodeLostKind::SourceGone).with_detail(&format!(
-                "uiapd did not answer within the {:?} liveness window",
-                self.liveness
-            )));
+            return Some(
+                NodeLost::new(NodeLostKind::SourceGone).with_detail(&format!(
+                    "uiapd did not answer within the {:?} liveness window",
+                    self.liveness
+                )),
+            );
         }
         match said {
             Said::Held(ttl) => {

@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, Generator, ManualClock, NodeSlot, SystemClock, ThreadRng, Uuid,
-    V1Builder, V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8Distributed,
-    V8TimeGenerator,
+    CoarseClock, GenError, Generator, ManualClock, SystemClock, ThreadRng, Uuid, V1Builder,
+    V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8Distributed, V8TimeGenerator,
 };
+use uuidkit_lease::LeaseSlot;
 
 use super::rng::GenRng;
 
@@ -205,7 +205,7 @@ fn fixed_gregorian(
 fn gregorian(
     plan: &NewPlan,
     reserver: Option<&Reserver>,
-    site: Option<Arc<NodeSlot>>,
+    site: Option<Arc<LeaseSlot>>,
 ) -> Result<Box<dyn Generator>, Error> {
     let mac = match plan.node {
         NodeChoice::Mac(m) => Some(m),
@@ -236,7 +236,7 @@ fn gregorian(
 
 /// Time-based v8: the §6.4 distributed layout with the site node, else the 10-ns time layout
 /// (at a fixed time or now).
-fn v8_time(plan: &NewPlan, site: Option<Arc<NodeSlot>>) -> Result<Box<dyn Generator>, Error> {
+fn v8_time(plan: &NewPlan, site: Option<Arc<LeaseSlot>>) -> Result<Box<dyn Generator>, Error> {
     if let Some(slot) = site {
         return Ok(Box::new(
             V8Distributed::builder()
@@ -303,7 +303,7 @@ fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
 impl Source {
     /// Configures the generator for `plan`; v1, v6 and v8 take their node from `site` when
     /// given (`--site-node`).
-    pub fn new(plan: &NewPlan, site: Option<Arc<NodeSlot>>) -> Result<Source, Error> {
+    pub fn new(plan: &NewPlan, site: Option<Arc<LeaseSlot>>) -> Result<Source, Error> {
         let reserver = match plan.state.as_deref() {
             Some(p) => {
                 // Refuse up front what the library would only work around:

@@ -1,0 +1,473 @@
+//! [`EtcdLease`]: grant, claim, keep alive and revoke (the [module docs](super)).
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use etcd_client::{Client, Compare, CompareOp, ConnectOptions, GetOptions, PutOptions, Txn, TxnOp};
+use rand_core::Rng;
+use tokio::runtime::Runtime;
+use tokio::sync::watch;
+use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSource};
+
+use super::EtcdConfig;
+use crate::node::{backoff, draw};
+use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
+
+/// A node ID held as an etcd key attached to a lease, and the slot generators read it from
+/// (the [module docs](super)). Dropping it marks the node lost, stops the keep-alive and
+/// revokes the lease, which deletes the key.
+///
+/// ```no_run
+/// use uuidkit::NodeSource;
+/// use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+/// # use rand_core::SeedableRng;
+///
+/// let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/uuidkit/n12", 12);
+/// let lease = EtcdLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
+/// assert_eq!(lease.source().current()?, lease.node());
+/// assert_eq!(lease.key(), config.key(lease.node().value()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct EtcdLease {
+    slot: Arc<LeaseSlot>,
+    node: NodeId,
+    key: String,
+    lease: i64,
+    client: Client,
+    answer_limit: Duration,
+    stop: watch::Sender<bool>,
+    // Declared last: the runtime, with the keep-alive task, goes after the rest.
+    runtime: Option<Runtime>,
+}
+
+impl EtcdLease {
+    /// Grants a lease of `config.ttl`, claims a free node under `config.prefix` with it (drawn
+    /// with `rng`), and keeps the lease alive until the returned value is dropped.
+    ///
+    /// # Errors
+    ///
+    /// * [`LeaseErrorKind::Config`]: an invalid width, TTL, prefix or endpoint list;
+    /// * [`LeaseErrorKind::Unreachable`]: no endpoint answers;
+    /// * [`LeaseErrorKind::Denied`]: every node tried was taken ("… N of M nodes under PREFIX
+    ///   are taken");
+    /// * [`LeaseErrorKind::Timeout`]: a request was not answered within `config.answer_limit`;
+    /// * [`LeaseErrorKind::Registry`]: etcd answered with an error.
+    ///
+    /// ```no_run
+    /// use uuidkit_lease::LeaseErrorKind;
+    /// use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # use rand_core::SeedableRng;
+    ///
+    /// let config = EtcdConfig::new(vec![], "/uuidkit/n", 12);
+    /// let err = EtcdLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32])).unwrap_err();
+    /// assert_eq!(err.kind(), LeaseErrorKind::Config);
+    /// ```
+    pub fn acquire(config: &EtcdConfig, rng: &mut impl Rng) -> Result<EtcdLease, LeaseError> {
+        let ttl_secs = check(config)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("etcd-lease")
+            .enable_all()
+            .build()
+            .map_err(|e| {
+                LeaseError::new(
+                    LeaseErrorKind::Config,
+                    format!("cannot start the etcd lease's runtime: {e}"),
+                )
+            })?;
+        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
+        let limit = config.answer_limit;
+        let mut client = runtime.block_on(connect(config))?;
+        let sent = slot.now();
+        let granted = within(limit, "grant a lease", client.lease_grant(ttl_secs, None));
+        let granted = runtime.block_on(granted).map_err(|e| match e.kind() {
+            LeaseErrorKind::Unreachable => LeaseError::new(
+                LeaseErrorKind::Unreachable,
+                format!("cannot reach etcd at {}: {e}", config.endpoints.join(",")),
+            ),
+            _ => e,
+        })?;
+        let (lease, ttl) = (granted.id(), secs(granted.ttl()));
+        let claimed = runtime.block_on(claim(&mut client, config, lease, rng));
+        let value = match claimed {
+            Ok(value) => value,
+            Err(e) => {
+                let _ = runtime.block_on(within(limit, "revoke", client.lease_revoke(lease)));
+                return Err(e);
+            }
+        };
+        let node = slot.grant(value, sent, ttl)?;
+        let (stop, stopped) = watch::channel(false);
+        let keeper = Keeper {
+            slot: slot.clone(),
+            client: client.clone(),
+            lease,
+            every: config.ttl / 3,
+            limit,
+        };
+        runtime.spawn(keeper.run(stopped));
+        Ok(EtcdLease {
+            slot,
+            node,
+            key: config.key(value),
+            lease,
+            client,
+            answer_limit: limit,
+            stop,
+            runtime: Some(runtime),
+        })
+    }
+
+    /// The node ID held (as the slot first gave it out).
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n48", 48);
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// assert_eq!(lease.node().as_bytes6().unwrap()[0] & 1, 1); // the multicast bit
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+
+    /// The node's key, `PREFIX/NODE`.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// assert!(lease.key().starts_with("/n/"));
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The etcd lease's ID.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// assert_ne!(lease.lease_id(), 0);
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn lease_id(&self) -> i64 {
+        self.lease
+    }
+
+    /// The slot generators read the node from.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # use uuidkit::NodeSource;
+    /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// assert!(lease.slot().deadline().is_some());
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn slot(&self) -> &Arc<LeaseSlot> {
+        &self.slot
+    }
+
+    /// The slot as a [`NodeSource`] for a generator.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// assert_eq!(lease.source().bits(), 8);
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn source(&self) -> Arc<dyn NodeSource> {
+        self.slot.clone()
+    }
+
+    /// Marks the node lost (generators stop), stops the keep-alive and revokes the lease (etcd
+    /// deletes the node key).
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseErrorKind::Timeout`] or [`LeaseErrorKind::Registry`] if the revocation failed;
+    /// the node is marked lost either way, and etcd deletes the key when the TTL runs out.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # use uuidkit::NodeSource;
+    /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// let source = lease.source();
+    /// lease.release()?;
+    /// assert!(source.current().is_err());
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn release(mut self) -> Result<(), LeaseError> {
+        self.finish()
+    }
+
+    fn finish(&mut self) -> Result<(), LeaseError> {
+        let Some(runtime) = self.runtime.take() else {
+            return Ok(());
+        };
+        self.slot
+            .lose(NodeLost::new(NodeLostKind::Released).with_detail("the etcd lease was released"));
+        let _ = self.stop.send(true);
+        let revoke = within(
+            self.answer_limit,
+            "revoke the lease",
+            self.client.lease_revoke(self.lease),
+        );
+        let revoked = runtime.block_on(revoke).map(drop);
+        runtime.shutdown_timeout(self.answer_limit);
+        revoked
+    }
+}
+
+impl std::fmt::Debug for EtcdLease {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EtcdLease")
+            .field("node", &self.node)
+            .field("key", &self.key)
+            .field("lease", &self.lease)
+            .field("slot", &self.slot)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for EtcdLease {
+    fn drop(&mut self) {
+        let _ = self.finish();
+    }
+}
+
+/// Checks `config`; returns the TTL in whole seconds.
+fn check(config: &EtcdConfig) -> Result<i64, LeaseError> {
+    let bad = |what: String| Err(LeaseError::new(LeaseErrorKind::Config, what));
+    check_bits(config.bits)?;
+    if config.endpoints.is_empty() {
+        return bad("etcd endpoints: expected at least one host:port, found none".into());
+    }
+    if config.prefix.is_empty() || config.prefix.ends_with('/') {
+        return bad(format!(
+            "etcd prefix: expected a key prefix not ending in '/', found {:?}",
+            config.prefix
+        ));
+    }
+    if config.ttl < Duration::from_secs(1) || config.ttl.subsec_nanos() != 0 {
+        return bad(format!(
+            "etcd lease TTL: expected whole seconds, at least 1, found {:?}",
+            config.ttl
+        ));
+    }
+    if config.margin >= config.ttl {
+        return bad(format!(
+            "lease margin: expected less than the TTL ({:?}), found {:?}",
+            config.ttl, config.margin
+        ));
+    }
+    i64::try_from(config.ttl.as_secs()).or_else(|_| bad("etcd lease TTL: too long".into()))
+}
+
+fn secs(ttl: i64) -> Duration {
+    Duration::from_secs(u64::try_from(ttl).unwrap_or(0))
+}
+
+async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
+    let options = ConnectOptions::new()
+        .with_connect_timeout(config.answer_limit)
+        .with_timeout(config.answer_limit)
+        .with_keep_alive(config.answer_limit, config.answer_limit);
+    within(
+        config.answer_limit,
+        "connect",
+        Client::connect(&config.endpoints, Some(options)),
+    )
+    .await
+    .map_err(|e| {
+        LeaseError::new(
+            LeaseErrorKind::Unreachable,
+            format!("cannot reach etcd at {}: {e}", config.endpoints.join(",")),
+        )
+    })
+}
+
+/// Runs one request, bounded by `limit`; an error names `what`.
+async fn within<T>(
+    limit: Duration,
+    what: &str,
+    request: impl Future<Output = Result<T, etcd_client::Error>>,
+) -> Result<T, LeaseError> {
+    match tokio::time::timeout(limit, request).await {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(e)) => Err(LeaseError::new(
+            if unreachable(&e) {
+                LeaseErrorKind::Unreachable
+            } else {
+                LeaseErrorKind::Registry
+            },
+            format!("etcd: cannot {what}: {e}"),
+        )),
+        Err(_) => Err(LeaseError::new(
+            LeaseErrorKind::Timeout,
+            format!("etcd did not answer within {limit:?} to a request to {what}"),
+        )),
+    }
+}
+
+/// Whether `e` says that no member could be reached (the client connects lazily: the first
+/// request is the one that finds out).
+fn unreachable(e: &etcd_client::Error) -> bool {
+    match e {
+        etcd_client::Error::TransportError(_) | etcd_client::Error::IoError(_) => true,
+        // gRPC's UNAVAILABLE: no connection to any endpoint.
+        etcd_client::Error::GRpcStatus(status) => status.code() as i32 == 14,
+        _ => false,
+    }
+}
+
+/// Claims a free node with `lease`: the value claimed.
+async fn claim(
+    client: &mut Client,
+    config: &EtcdConfig,
+    lease: i64,
+    rng: &mut impl Rng,
+) -> Result<u64, LeaseError> {
+    let attempts = config.attempts.max(1);
+    let mut taken = Vec::new();
+    for n in 0..attempts {
+        if n > 0 {
+            tokio::time::sleep(backoff(config.backoff, config.max_backoff, n, rng)).await;
+            taken = taken_nodes(client, config).await?;
+            if space(config.bits).is_some_and(|size| taken.len() as u64 >= size) {
+                return Err(full(config, taken.len(), n));
+            }
+        }
+        let value = pick(config.bits, &taken, rng)?;
+        let key = config.key(value);
+        let txn = Txn::new()
+            .when([Compare::create_revision(key.clone(), CompareOp::Equal, 0)])
+            .and_then([TxnOp::put(
+                key,
+                config.holder.clone(),
+                Some(PutOptions::new().with_lease(lease)),
+            )]);
+        if within(config.answer_limit, "claim a node", client.txn(txn))
+            .await?
+            .succeeded()
+        {
+            return Ok(value);
+        }
+    }
+    let taken = taken_nodes(client, config).await?;
+    Err(full(config, taken.len(), attempts))
+}
+
+/// How many node IDs `bits` wide there are, when small enough to count (a 48-bit draw keeps
+/// the multicast bit set: 2^47 values).
+fn space(bits: u8) -> Option<u64> {
+    (bits < 48).then(|| 1u64 << bits)
+}
+
+/// The largest space whose free nodes are listed and drawn from once it is more than half full.
+const LISTED_SPACE: u64 = 1 << 16;
+
+/// A node to try: a uniform draw, or, in a small space that is more than half taken, a uniform
+/// pick among the free ones (a draw would mostly hit taken ones).
+fn pick(bits: u8, taken: &[u64], rng: &mut impl Rng) -> Result<u64, LeaseError> {
+    match space(bits) {
+        Some(size) if size <= LISTED_SPACE && taken.len() as u64 * 2 > size => {
+            let free: Vec<u64> = (0..size)
+                .filter(|v| taken.binary_search(v).is_err())
+                .collect();
+            let i = rng.next_u64() % free.len().max(1) as u64;
+            Ok(free.get(i as usize).copied().unwrap_or(0))
+        }
+        _ => draw(bits, rng),
+    }
+}
+
+/// The nodes held under the prefix, sorted.
+async fn taken_nodes(client: &mut Client, config: &EtcdConfig) -> Result<Vec<u64>, LeaseError> {
+    let dir = format!("{}/", config.prefix);
+    let options = GetOptions::new().with_prefix().with_keys_only();
+    let answer = within(
+        config.answer_limit,
+        "list the nodes taken",
+        client.get(dir.clone(), Some(options)),
+    )
+    .await?;
+    let mut taken: Vec<u64> = answer
+        .kvs()
+        .iter()
+        .filter_map(|kv| {
+            let key = std::str::from_utf8(kv.key()).ok()?;
+            u64::from_str_radix(key.strip_prefix(&dir)?, 16).ok()
+        })
+        .collect();
+    taken.sort_unstable();
+    Ok(taken)
+}
+
+fn full(config: &EtcdConfig, taken: usize, attempts: u32) -> LeaseError {
+    let of = space(config.bits).map_or_else(|| format!("2^{}", config.bits), |s| s.to_string());
+    LeaseError::new(
+        LeaseErrorKind::Denied,
+        format!(
+            "no free node of {} bits under etcd prefix {}: {taken} of {of} nodes are taken \
+             ({attempts} attempts)",
+            config.bits, config.prefix
+        ),
+    )
+}
+
+/// The keep-alive task: renews the lease every third of its TTL until stopped, or until etcd
+/// says the lease is gone.
+struct Keeper {
+    slot: Arc<LeaseSlot>,
+    client: Client,
+    lease: i64,
+    every: Duration,
+    limit: Duration,
+}
+
+impl Keeper {
+    async fn run(mut self, mut stopped: watch::Receiver<bool>) {
+        let mut ticks = tokio::time::interval(self.every);
+        loop {
+            tokio::select! {
+                _ = stopped.changed() => return,
+                _ = ticks.tick() => {}
+            }
+            if let Some(lost) = self.renew().await {
+                self.slot.lose(lost);
+                return;
+            }
+        }
+    }
+
+    /// One renewal on a fresh stream (the member that served the last one may be gone): a
+    /// confirmed one moves the deadline; `Some` when etcd says the lease is gone; a failure or
+    /// a silence moves nothing, and the deadline passes unless a later renewal is confirmed.
+    async fn renew(&mut self) -> Option<NodeLost> {
+        let sent = self.slot.now();
+        let answer = tokio::time::timeout(self.limit, async {
+            let (mut keeper, mut stream) = self.client.lease_keep_alive(self.lease).await?;
+            keeper.keep_alive().await?;
+            stream.message().await
+        })
+        .await;
+        match answer {
+            Ok(Ok(Some(r))) if r.ttl() > 0 => {
+                self.slot.renew(sent, secs(r.ttl()));
+                None
+            }
+            Ok(Ok(Some(_))) => Some(
+                NodeLost::new(NodeLostKind::RenewalFailed)
+                    .with_detail("etcd says the lease has expired"),
+            ),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Node IDs leased from etcd v3: a key `PREFIX/NODE` attached to an etcd lease with a TTL,
+//! created by a transaction only if it does not exist, and kept alive from a runtime of the
+//! lease's own.
+//!
+//! [`EtcdLease::acquire`] grants a lease, draws a random node ID of the requested width and
+//! claims it with one transaction: *if* `create_revision(PREFIX/NODE) == 0` (nobody holds it)
+//! *then* put it, attached to the lease. A taken node is retried with another, after a back-off,
+//! a bounded number of times; once more than half of a small space is taken, the next node is
+//! drawn among the free ones. A keep-alive every third of the TTL renews the lease; each
+//! confirmed renewal moves the [`LeaseSlot`](crate::LeaseSlot)'s deadline to its send instant
+//! plus the TTL etcd granted, less a margin, so a holder that is stopped or cut off stops using
+//! the node before etcd can let the key expire and another holder create it
+//! (docs/distributed-generation.md, "The lease deadline").
+//!
+//! The node key's value is the holder's description ([`EtcdConfig::holder`]), for operators.
+//! One prefix holds nodes of one width: holders of different widths must use different
+//! prefixes. The etcd client runs on a tokio runtime that this lease starts (one worker
+//! thread) and stops when it is dropped; it never leaks into the caller, and the calls of this
+//! module block. Do not call them from inside an async runtime.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use uuidkit::{Generator, SystemClock, ThreadRng, V8Distributed};
+//! use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+//!
+//! let config = EtcdConfig::new(vec!["10.0.0.1:2379".into(), "10.0.0.2:2379".into()], "/uuidkit/v8-16", 16);
+//! let lease = EtcdLease::acquire(&config, &mut ThreadRng)?;
+//! let mut g = V8Distributed::builder().node_source(lease.source()).build(SystemClock, ThreadRng)?;
+//! let id = g.generate()?; // an error of kind NodeLost once the lease is gone or its deadline passed
+//! # let _ = id;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod lease;
+
+use std::time::Duration;
+
+pub use lease::EtcdLease;
+
+/// How an [`EtcdLease`] claims its node ID.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_lease::etcd::EtcdConfig;
+///
+/// let c = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/uuidkit/nodes", 48);
+/// assert_eq!(c.ttl, Duration::from_secs(10));
+/// assert_eq!(c.margin, Duration::from_millis(500));
+/// assert_eq!(c.attempts, 16);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EtcdConfig {
+    /// The cluster's client endpoints (`host:port`, or `http://host:port`), any number: the
+    /// client balances over them and goes on through the others when one fails.
+    pub endpoints: Vec<String>,
+    /// The key prefix; a node's key is `PREFIX/NODE`, NODE in lower-case hexadecimal, as many
+    /// digits as the width needs. Must not be empty or end in `/`.
+    pub prefix: String,
+    /// The node ID's width, 1 to 48 (48: the v1/v6 node field, drawn with the multicast bit set).
+    pub bits: u8,
+    /// The lease's time to live (10 s; whole seconds, at least 1 s, as etcd counts it).
+    pub ttl: Duration,
+    /// Taken off each deadline for clock-rate error and scheduling
+    /// ([`default_margin`](crate::default_margin) of the TTL: 500 ms for 10 s).
+    pub margin: Duration,
+    /// Nodes tried before giving up (16).
+    pub attempts: u32,
+    /// The wait after the first taken node, doubled after each one up to `max_backoff`, each
+    /// drawn uniformly from its upper half (50 ms).
+    pub backoff: Duration,
+    /// The longest wait between two attempts (2 s).
+    pub max_backoff: Duration,
+    /// How long one request may take, connecting included (a third of the TTL unless set
+    /// lower): a request not answered in time counts as failed.
+    pub answer_limit: Duration,
+    /// What the node key holds: who holds the node, for operators (`uuidkit pid PID`).
+    pub holder: String,
+}
+
+impl EtcdConfig {
+    /// The defaults for node IDs `bits` wide under `prefix`, from the cluster at `endpoints`.
+    ///
+    /// ```
+    /// use uuidkit_lease::etcd::EtcdConfig;
+    ///
+    /// let c = EtcdConfig::new(vec!["a:2379".into(), "b:2379".into()], "/n", 12);
+    /// assert_eq!((c.endpoints.len(), c.prefix.as_str(), c.bits), (2, "/n", 12));
+    /// assert!(c.holder.starts_with("uuidkit pid "));
+    /// ```
+    pub fn new(endpoints: Vec<String>, prefix: impl Into<String>, bits: u8) -> EtcdConfig {
+        let ttl = Duration::from_secs(10);
+        EtcdConfig {
+            endpoints,
+            prefix: prefix.into(),
+            bits,
+            ttl,
+            margin: crate::default_margin(ttl),
+            attempts: 16,
+            backoff: Duration::from_millis(50),
+            max_backoff: Duration::from_secs(2),
+            answer_limit: ttl / 3,
+            holder: format!("uuidkit pid {}", std::process::id()),
+        }
+    }
+
+    /// The key of node `value`.
+    ///
+    /// ```
+    /// use uuidkit_lease::etcd::EtcdConfig;
+    ///
+    /// let c = EtcdConfig::new(vec![], "/uuidkit/v8", 12);
+    /// assert_eq!(c.key(0x2a), "/uuidkit/v8/02a");
+    /// assert_eq!(EtcdConfig::new(vec![], "/p", 48).key(1), "/p/000000000001");
+    /// ```
+    pub fn key(&self, value: u64) -> String {
+        let digits = usize::from(self.bits).div_ceil(4);
+        format!("{}/{value:0digits$x}", self.prefix)
+    }
+}

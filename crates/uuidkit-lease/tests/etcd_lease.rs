@@ -1,0 +1,209 @@
+//! `EtcdLease` against a real three-member etcd cluster started by each test (test-support's
+//! `EtcdCluster`, on free loopback ports), with TTLs of 2 s so that faults take seconds.
+
+#![cfg(feature = "etcd")]
+
+use std::time::{Duration, Instant};
+
+use etcd_client::{Client, GetOptions};
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use test_support::db::EtcdCluster;
+use uuidkit::{NodeLostKind, NodeSource};
+use uuidkit_lease::LeaseErrorKind;
+use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+
+const TTL: Duration = Duration::from_secs(2);
+
+fn config(cluster: &EtcdCluster, prefix: &str, bits: u8) -> EtcdConfig {
+    EtcdConfig {
+        ttl: TTL,
+        margin: Duration::from_millis(200),
+        answer_limit: Duration::from_millis(600),
+        backoff: Duration::from_millis(5),
+        max_backoff: Duration::from_millis(20),
+        ..EtcdConfig::new(cluster.endpoints(), prefix, bits)
+    }
+}
+
+fn rng(seed: u8) -> ChaCha20Rng {
+    ChaCha20Rng::from_seed([seed; 32])
+}
+
+/// Runs `f` with a client of its own, on a runtime of its own.
+fn with_client<T>(endpoints: &[String], f: impl AsyncFnOnce(&mut Client) -> T) -> T {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut c = Client::connect(endpoints, None).await.unwrap();
+        f(&mut c).await
+    })
+}
+
+/// The node keys under `prefix`, with the lease each is attached to and its value.
+fn keys(cluster: &EtcdCluster, prefix: &str) -> Vec<(String, i64, String)> {
+    with_client(&cluster.endpoints(), async |c| {
+        let r = c
+            .get(format!("{prefix}/"), Some(GetOptions::new().with_prefix()))
+            .await
+            .unwrap();
+        r.kvs()
+            .iter()
+            .map(|kv| {
+                (
+                    kv.key_str().unwrap().to_string(),
+                    kv.lease(),
+                    kv.value_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    })
+}
+
+/// Waits until `source` reports a loss; returns it with the time it took.
+fn wait_lost(source: &dyn NodeSource, limit: Duration) -> (uuidkit::NodeLost, Duration) {
+    let start = Instant::now();
+    loop {
+        if let Err(lost) = source.current() {
+            return (lost, start.elapsed());
+        }
+        assert!(start.elapsed() < limit, "not lost within {limit:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn a_node_is_a_key_attached_to_the_lease_and_released_on_drop() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_key_attached") else {
+        return;
+    };
+    let c = config(&cluster, "/t/a", 12);
+    let lease = EtcdLease::acquire(&c, &mut rng(1)).unwrap();
+    let node = lease.source().current().unwrap();
+    assert_eq!((node.bits(), node.epoch()), (12, 1));
+    assert_eq!(
+        keys(&cluster, "/t/a"),
+        vec![(c.key(node.value()), lease.lease_id(), c.holder.clone())]
+    );
+    // Kept alive past several TTLs, without a lapse.
+    std::thread::sleep(TTL * 2);
+    assert_eq!(lease.source().current(), Ok(node));
+    let source = lease.source();
+    lease.release().unwrap();
+    assert_eq!(source.current().unwrap_err().kind(), NodeLostKind::Released);
+    assert!(
+        keys(&cluster, "/t/a").is_empty(),
+        "the key goes with the lease"
+    );
+}
+
+#[test]
+fn leases_hold_distinct_nodes_until_the_space_is_full_then_say_so() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_full_space") else {
+        return;
+    };
+    let c = config(&cluster, "/t/full", 2);
+    let leases: Vec<EtcdLease> = (0..4)
+        .map(|i| EtcdLease::acquire(&c, &mut rng(i)).unwrap())
+        .collect();
+    let mut nodes: Vec<u64> = leases.iter().map(|l| l.node().value()).collect();
+    nodes.sort_unstable();
+    assert_eq!(nodes, vec![0, 1, 2, 3]);
+    let err = EtcdLease::acquire(&c, &mut rng(9)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Denied, "{err}");
+    let text = err.to_string();
+    assert!(text.contains("/t/full"), "{text}");
+    assert!(text.contains("4 of 4 nodes are taken"), "{text}");
+    drop(leases);
+}
+
+#[test]
+fn bad_settings_are_refused_with_what_was_wrong() {
+    let endpoints = vec!["127.0.0.1:1".to_string()];
+    let cases = [
+        (
+            EtcdConfig::new(vec![], "/p", 8),
+            "expected at least one host:port",
+        ),
+        (
+            EtcdConfig::new(endpoints.clone(), "/p/", 8),
+            "not ending in '/'",
+        ),
+        (
+            EtcdConfig::new(endpoints.clone(), "/p", 49),
+            "expected 1 to 48",
+        ),
+        (
+            EtcdConfig {
+                ttl: Duration::from_millis(1500),
+                ..EtcdConfig::new(endpoints.clone(), "/p", 8)
+            },
+            "whole seconds",
+        ),
+    ];
+    for (c, says) in cases {
+        let err = EtcdLease::acquire(&c, &mut rng(1)).unwrap_err();
+        assert_eq!(err.kind(), LeaseErrorKind::Config, "{err}");
+        assert!(err.to_string().contains(says), "{err}");
+    }
+    let c = EtcdConfig {
+        answer_limit: Duration::from_millis(300),
+        ..EtcdConfig::new(endpoints, "/p", 8)
+    };
+    let err = EtcdLease::acquire(&c, &mut rng(1)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Unreachable, "{err}");
+    assert!(err.to_string().contains("127.0.0.1:1"), "{err}");
+}
+
+/// The member that is the cluster's leader.
+fn leader(cluster: &EtcdCluster) -> usize {
+    let endpoints = cluster.endpoints();
+    for (i, e) in endpoints.iter().enumerate() {
+        let (me, leader) = with_client(std::slice::from_ref(e), async |c| {
+            let s = c.status().await.unwrap();
+            (s.header().unwrap().member_id(), s.leader())
+        });
+        if me == leader {
+            return i;
+        }
+    }
+    panic!("no member says it is the leader");
+}
+
+#[test]
+fn the_node_survives_the_leaders_death_while_keep_alives_go_on() {
+    let Some(mut cluster) = EtcdCluster::for_test("etcd_leader_death") else {
+        return;
+    };
+    let lease = EtcdLease::acquire(&config(&cluster, "/t/leader", 16), &mut rng(3)).unwrap();
+    let node = lease.node();
+    cluster.stop(leader(&cluster));
+    // Three TTLs with a new election in them: the same tenure throughout.
+    let start = Instant::now();
+    while start.elapsed() < TTL * 3 {
+        assert_eq!(lease.source().current(), Ok(node));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_lost_majority_stops_the_generator_at_the_deadline() {
+    let Some(mut cluster) = EtcdCluster::for_test("etcd_majority_lost") else {
+        return;
+    };
+    let lease = EtcdLease::acquire(&config(&cluster, "/t/majority", 16), &mut rng(4)).unwrap();
+    cluster.stop(1);
+    std::thread::sleep(TTL);
+    assert!(
+        lease.source().current().is_ok(),
+        "a minority lost costs nothing"
+    );
+    cluster.stop(2);
+    let (lost, took) = wait_lost(&*lease.source(), TTL * 3);
+    assert_eq!(lost.kind(), NodeLostKind::RenewalFailed, "{lost}");
+    assert!(lost.detail().contains("deadline"), "{lost}");
+    // The last confirmed renewal was sent at most a renewal interval before the majority went.
+    assert!(took < TTL, "lost {took:?} after the majority went");
+}
