@@ -14,6 +14,8 @@
 //! * Generators anywhere that reach one etcd cluster (cloud VPCs, Kubernetes, hosts in
 //!   different subnets): `etcd::EtcdLease` (feature `etcd`). A node key attached to an etcd
 //!   lease; nothing to run on each host.
+//! * Generators whose one shared system is a PostgreSQL database: `postgres::PgLease`
+//!   (feature `postgres`), a row of a lease table with an expiry by the server's clock.
 //! * One process, or nodes assigned by hand: no lease; [`uuidkit::StaticNode`].
 //!
 //! Every source hands out a [`LeaseSlot`] and marks it lost the moment its lease ends, so a
@@ -44,6 +46,7 @@
 //!   client: no async runtime).
 //! * `etcd`: `etcd`, the etcd v3 lease (the `etcd-client` crate, on a tokio runtime the lease
 //!   starts and stops itself).
+//! * `postgres`: `postgres`, the PostgreSQL lease (the synchronous `postgres` client).
 
 #![deny(missing_docs, missing_debug_implementations)]
 
@@ -52,6 +55,8 @@ mod error;
 #[cfg(feature = "etcd")]
 pub mod etcd;
 mod node;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 #[cfg(feature = "uiap")]
 pub mod site;
 

@@ -68,6 +68,48 @@ pub(crate) fn backoff(first: Duration, max: Duration, n: u32, rng: &mut impl Rng
     half + Duration::from_micros(if span == 0 { 0 } else { rng.next_u64() % span })
 }
 
+/// How many node IDs `bits` wide there are, when few enough to count (a 48-bit draw keeps the
+/// multicast bit set: 2^47 values).
+#[cfg_attr(not(any(feature = "etcd", feature = "postgres")), allow(dead_code))]
+pub(crate) fn space(bits: u8) -> Option<u64> {
+    (bits < MAX_NODE_BITS).then(|| 1u64 << bits)
+}
+
+/// The largest space whose free nodes are listed and drawn from once it is more than half full.
+const LISTED_SPACE: u64 = 1 << 16;
+
+/// A node to try, given the nodes `taken` (sorted): a uniform draw, or, in a space of at most
+/// 2^16 that is more than half taken, a uniform pick among the free ones (a draw would mostly
+/// hit taken ones).
+#[cfg_attr(not(any(feature = "etcd", feature = "postgres")), allow(dead_code))]
+pub(crate) fn pick(bits: u8, taken: &[u64], rng: &mut impl Rng) -> Result<u64, LeaseError> {
+    match space(bits) {
+        Some(size) if size <= LISTED_SPACE && taken.len() as u64 * 2 > size => {
+            let free: Vec<u64> = (0..size)
+                .filter(|v| taken.binary_search(v).is_err())
+                .collect();
+            if free.is_empty() {
+                return draw(bits, rng);
+            }
+            Ok(free[(rng.next_u64() % free.len() as u64) as usize])
+        }
+        _ => draw(bits, rng),
+    }
+}
+
+/// The error of a full node space: where, and how many of how many are taken.
+#[cfg_attr(not(any(feature = "etcd", feature = "postgres")), allow(dead_code))]
+pub(crate) fn full(bits: u8, place: &str, taken: usize, attempts: u32) -> LeaseError {
+    let of = space(bits).map_or_else(|| format!("2^{bits}"), |s| s.to_string());
+    LeaseError::new(
+        LeaseErrorKind::Denied,
+        format!(
+            "no free node of {bits} bits {place}: {taken} of {of} nodes are taken \
+             ({attempts} attempts)"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +141,23 @@ mod tests {
         assert_eq!(
             draw(0, &mut rng).unwrap_err().kind(),
             LeaseErrorKind::Config
+        );
+    }
+
+    #[test]
+    fn a_small_space_more_than_half_taken_is_picked_from_its_free_nodes() {
+        let mut rng = ChaCha20Rng::from_seed([5; 32]);
+        let taken: Vec<u64> = (0..16).filter(|v| *v != 11).collect();
+        for _ in 0..32 {
+            assert_eq!(pick(4, &taken, &mut rng).unwrap(), 11);
+        }
+        assert_eq!(space(48), None);
+        assert_eq!(space(12), Some(4096));
+        let e = full(2, "under etcd prefix /p", 4, 3);
+        assert_eq!(e.kind(), LeaseErrorKind::Denied);
+        assert_eq!(
+            e.to_string(),
+            "no free node of 2 bits under etcd prefix /p: 4 of 4 nodes are taken (3 attempts)"
         );
     }
 

@@ -11,7 +11,7 @@ use tokio::sync::watch;
 use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use super::EtcdConfig;
-use crate::node::{backoff, draw};
+use crate::node::{backoff, full, pick, space};
 use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
 
 /// A node ID held as an etcd key attached to a lease, and the slot generators read it from
@@ -341,7 +341,12 @@ async fn claim(
             tokio::time::sleep(backoff(config.backoff, config.max_backoff, n, rng)).await;
             taken = taken_nodes(client, config).await?;
             if space(config.bits).is_some_and(|size| taken.len() as u64 >= size) {
-                return Err(full(config, taken.len(), n));
+                return Err(full(
+                    config.bits,
+                    &format!("under etcd prefix {}", config.prefix),
+                    taken.len(),
+                    n,
+                ));
             }
         }
         let value = pick(config.bits, &taken, rng)?;
@@ -361,31 +366,12 @@ async fn claim(
         }
     }
     let taken = taken_nodes(client, config).await?;
-    Err(full(config, taken.len(), attempts))
-}
-
-/// How many node IDs `bits` wide there are, when small enough to count (a 48-bit draw keeps
-/// the multicast bit set: 2^47 values).
-fn space(bits: u8) -> Option<u64> {
-    (bits < 48).then(|| 1u64 << bits)
-}
-
-/// The largest space whose free nodes are listed and drawn from once it is more than half full.
-const LISTED_SPACE: u64 = 1 << 16;
-
-/// A node to try: a uniform draw, or, in a small space that is more than half taken, a uniform
-/// pick among the free ones (a draw would mostly hit taken ones).
-fn pick(bits: u8, taken: &[u64], rng: &mut impl Rng) -> Result<u64, LeaseError> {
-    match space(bits) {
-        Some(size) if size <= LISTED_SPACE && taken.len() as u64 * 2 > size => {
-            let free: Vec<u64> = (0..size)
-                .filter(|v| taken.binary_search(v).is_err())
-                .collect();
-            let i = rng.next_u64() % free.len().max(1) as u64;
-            Ok(free.get(i as usize).copied().unwrap_or(0))
-        }
-        _ => draw(bits, rng),
-    }
+    Err(full(
+        config.bits,
+        &format!("under etcd prefix {}", config.prefix),
+        taken.len(),
+        attempts,
+    ))
 }
 
 /// The nodes held under the prefix, sorted.
@@ -408,18 +394,6 @@ async fn taken_nodes(client: &mut Client, config: &EtcdConfig) -> Result<Vec<u64
         .collect();
     taken.sort_unstable();
     Ok(taken)
-}
-
-fn full(config: &EtcdConfig, taken: usize, attempts: u32) -> LeaseError {
-    let of = space(config.bits).map_or_else(|| format!("2^{}", config.bits), |s| s.to_string());
-    LeaseError::new(
-        LeaseErrorKind::Denied,
-        format!(
-            "no free node of {} bits under etcd prefix {}: {taken} of {of} nodes are taken \
-             ({attempts} attempts)",
-            config.bits, config.prefix
-        ),
-    )
 }
 
 /// The keep-alive task: renews the lease every third of its TTL until stopped, or until etcd

@@ -1,0 +1,147 @@
+//! `PgLease` against a real PostgreSQL started by each test (test-support's `Postgres`), with
+//! TTLs of 1–2 s so that expiries take seconds.
+
+#![cfg(feature = "postgres")]
+
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use test_support::db::Postgres;
+use uuidkit::{NodeLostKind, NodeSource};
+use uuidkit_lease::LeaseErrorKind;
+use uuidkit_lease::postgres::{PgConfig, PgLease};
+
+fn config(pg: &Postgres, bits: u8) -> PgConfig {
+    PgConfig {
+        ttl: Duration::from_secs(2),
+        margin: Duration::from_millis(200),
+        answer_limit: Duration::from_secs(2),
+        backoff: Duration::from_millis(5),
+        max_backoff: Duration::from_millis(20),
+        ..PgConfig::new(pg.url(), bits)
+    }
+}
+
+fn rng(seed: u8) -> ChaCha20Rng {
+    ChaCha20Rng::from_seed([seed; 32])
+}
+
+/// The rows of the lease table: node, holder, and whether the server sees them unexpired.
+fn rows(pg: &Postgres) -> String {
+    pg.query("SELECT node, holder, expires > now() FROM uuidkit_node_leases ORDER BY node")
+        .unwrap()
+}
+
+#[test]
+fn a_node_is_a_row_renewed_by_the_server_clock_and_deleted_on_drop() {
+    let Some(pg) = Postgres::for_test("pg_lease_row") else {
+        return;
+    };
+    let c = config(&pg, 12);
+    let lease = PgLease::acquire(&c, &mut rng(1)).unwrap();
+    let node = lease.source().current().unwrap();
+    assert_eq!((node.bits(), node.epoch()), (12, 1));
+    let row = rows(&pg);
+    assert!(row.starts_with(&format!("{}|", node.value())), "{row}");
+    assert!(row.contains(&c.holder) && row.ends_with("|t"), "{row}");
+    // Renewed past several TTLs without a lapse.
+    std::thread::sleep(Duration::from_secs(5));
+    assert_eq!(lease.source().current(), Ok(node));
+    assert!(rows(&pg).ends_with("|t"));
+    let source = lease.source();
+    drop(lease);
+    assert_eq!(source.current().unwrap_err().kind(), NodeLostKind::Released);
+    assert_eq!(rows(&pg), "", "the row goes with the lease");
+}
+
+#[test]
+fn leases_hold_distinct_nodes_until_the_table_is_full_then_say_so() {
+    let Some(pg) = Postgres::for_test("pg_lease_full") else {
+        return;
+    };
+    let c = config(&pg, 2);
+    let leases: Vec<PgLease> = (0..4)
+        .map(|i| PgLease::acquire(&c, &mut rng(i)).unwrap())
+        .collect();
+    let mut nodes: Vec<u64> = leases.iter().map(|l| l.node().value()).collect();
+    nodes.sort_unstable();
+    assert_eq!(nodes, vec![0, 1, 2, 3]);
+    let err = PgLease::acquire(&c, &mut rng(9)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Denied, "{err}");
+    assert!(
+        err.to_string()
+            .contains("in PostgreSQL table uuidkit_node_leases: 4 of 4 nodes are taken"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_expired_row_is_taken_over_and_its_old_holder_stops_at_its_next_renewal() {
+    let Some(pg) = Postgres::for_test("pg_lease_takeover") else {
+        return;
+    };
+    let c = config(&pg, 1);
+    let first = PgLease::acquire(&c, &mut rng(1)).unwrap();
+    let other = PgLease::acquire(&c, &mut rng(2)).unwrap();
+    // Someone else's row for the other node: expire both behind the holders' backs, as a
+    // stalled renewal would leave them, and claim again.
+    pg.query("UPDATE uuidkit_node_leases SET expires = now() - interval '1 second'")
+        .unwrap();
+    let start = Instant::now();
+    let third = PgLease::acquire(&c, &mut rng(3)).unwrap();
+    // The holder whose row was taken finds out at its next renewal, within a third of the TTL.
+    let taken = [&first, &other]
+        .into_iter()
+        .find(|l| l.node().value() == third.node().value())
+        .unwrap();
+    loop {
+        match taken.source().current() {
+            Err(lost) => {
+                assert_eq!(lost.kind(), NodeLostKind::RenewalFailed, "{lost}");
+                assert!(lost.detail().contains("expired or was taken"), "{lost}");
+                break;
+            }
+            Ok(_) => assert!(
+                start.elapsed() < c.ttl,
+                "still held after {:?}",
+                start.elapsed()
+            ),
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn bad_settings_are_refused_with_what_was_wrong() {
+    let cases = [
+        (
+            PgConfig {
+                table: "leases; DROP TABLE x".into(),
+                ..PgConfig::new("host=/nonexistent", 8)
+            },
+            LeaseErrorKind::Config,
+            "expected an identifier",
+        ),
+        (
+            PgConfig::new("host=/nonexistent", 0),
+            LeaseErrorKind::Config,
+            "expected 1 to 48",
+        ),
+        (
+            PgConfig::new("port=notanumber", 8),
+            LeaseErrorKind::Config,
+            "connection string",
+        ),
+        (
+            PgConfig::new("host=/nonexistent-uuidkit dbname=x", 8),
+            LeaseErrorKind::Unreachable,
+            "cannot reach PostgreSQL",
+        ),
+    ];
+    for (c, kind, says) in cases {
+        let err = PgLease::acquire(&c, &mut rng(1)).unwrap_err();
+        assert_eq!(err.kind(), kind, "{err}");
+        assert!(err.to_string().contains(says), "{err}");
+    }
+}
