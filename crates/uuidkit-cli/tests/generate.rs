@@ -505,7 +505,7 @@ fn bad_node_clock_seq_count_name_hex() {
         assert!(!e.contains("tip:"), "{e}");
     }
     let e = fails(&["new", "v8", "--site-node", "--node-bits", "-5"], 2);
-    assert_contains!(e, "expected a node width of 1 to 32 bits, found '-5'");
+    assert_contains!(e, "expected a node width of 1 to 48 bits, found '-5'");
     let e = fails(&["new", "v4", "-n", "many"], 2);
     assert_contains!(e, "expected a non-negative integer, found 'many'");
     let e = fails(&["new", "v5", "--namespace", "dns", "--name-hex", "abc"], 2);

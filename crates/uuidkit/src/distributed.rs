@@ -111,12 +111,12 @@ impl<N, S> V8DistributedBuilder<N, S> {
         self
     }
 
-    /// A fixed node, `node_id` of `node_bits` (1..=32) bits.
+    /// A fixed node, `node_id` of `node_bits` (1..=48) bits.
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(0, 0).build(ManualClock::new(0), ThreadRng).unwrap_err();
-    /// assert_eq!(err.to_string(), "invalid generator config: expected node bits in 1..=32, found 0");
+    /// assert_eq!(err.to_string(), "invalid generator config: expected node bits in 1..=48, found 0");
     /// ```
     pub fn node(self, node_id: u64, node_bits: u8) -> V8DistributedBuilder<StaticNode, S> {
         V8DistributedBuilder {
@@ -128,8 +128,8 @@ impl<N, S> V8DistributedBuilder<N, S> {
         }
     }
 
-    /// Nodes from `source`, of its [`bits`](NodeSource::bits) (1..=32
-    /// here), asked before every UUID. Pass an `Arc` of a shared source (a
+    /// Nodes from `source`, of its [`bits`](NodeSource::bits) (1..=48,
+    /// as every source's), asked before every UUID. Pass an `Arc` of a shared source (a
     /// [`NodeSlot`](crate::NodeSlot)) to keep a handle on it, or a `&` of
     /// one.
     ///
@@ -201,9 +201,9 @@ impl<N: NodeSource, S: Reserve<V7State>> V8DistributedBuilder<N, S> {
         clock: C,
         rng: R,
     ) -> Result<V8Distributed<C, R, S, N>, GenError> {
-        if !(1..=32).contains(&self.node_bits) {
+        if !(1..=48).contains(&self.node_bits) {
             return Err(GenError::config(
-                "node bits in 1..=32",
+                "node bits in 1..=48",
                 self.node_bits.into(),
             ));
         }
@@ -212,6 +212,14 @@ impl<N: NodeSource, S: Reserve<V7State>> V8DistributedBuilder<N, S> {
             return Err(GenError::config(
                 "counter bits in 0..=42",
                 self.counter_bits.into(),
+            ));
+        }
+        // The node and the counter share the 74 payload bits; what is left is random.
+        let shared = u32::from(self.node_bits) + u32::from(self.counter_bits);
+        if shared > PAYLOAD_BITS {
+            return Err(GenError::config(
+                "node bits + counter bits at most 74",
+                shared.into(),
             ));
         }
         Ok(V8Distributed {

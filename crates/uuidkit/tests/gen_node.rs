@@ -237,14 +237,25 @@ fn sources_of_the_wrong_width_are_refused() {
             .build(&clock, ThreadRng)
             .is_err()
     );
-    let wide = NodeSlot::new(33).unwrap();
+    // A 48-bit node (a v1/v6-wide lease) fits the §6.4 layout beside the default 24-bit
+    // counter; with a 42-bit counter it would not.
+    let wide = NodeSlot::new(48).unwrap();
+    wide.set((1 << 48) - 1).unwrap();
+    let mut g = V8Distributed::builder()
+        .node_source(&wide)
+        .build(&clock, ThreadRng)
+        .unwrap();
+    let u = g.generate().unwrap().as_u128();
+    let payload = (u >> 66 & 0xFFF) << 62 | (u & ((1 << 62) - 1));
+    assert_eq!(payload >> (74 - 48), (1 << 48) - 1, "the node's 48 bits first");
     let e = V8Distributed::builder()
         .node_source(&wide)
+        .counter_bits(42)
         .build(&clock, ThreadRng)
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "invalid generator config: expected node bits in 1..=32, found 33"
+        "invalid generator config: expected node bits + counter bits at most 74, found 90"
     );
     let e = V8Distributed::builder()
         .node_source(NodeSlot::new(32).unwrap())

@@ -219,7 +219,7 @@ fn v8_distributed_config_errors() {
     let cases: [(V8DistributedBuilder<StaticNode>, &str); 4] = [
         (
             V8Distributed::builder().node(0, 0),
-            "expected node bits in 1..=32, found 0",
+            "expected node bits in 1..=48, found 0",
         ),
         (
             V8Distributed::builder().node(16, 4),

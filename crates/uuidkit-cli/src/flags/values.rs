@@ -217,9 +217,9 @@ impl FromStr for NodeBits {
     type Err = String;
     fn from_str(s: &str) -> Result<NodeBits, String> {
         match unsigned(s) {
-            Ok(k @ 1..=32) => Ok(NodeBits(k as u8)),
+            Ok(k @ 1..=48) => Ok(NodeBits(k as u8)),
             _ => Err(format!(
-                "expected a node width of 1 to 32 bits, found '{s}'"
+                "expected a node width of 1 to 48 bits, found '{s}'"
             )),
         }
     }
