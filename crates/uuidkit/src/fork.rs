@@ -48,7 +48,9 @@ std::thread_local! {
     static DEPTH: Cell<usize> = const { Cell::new(0) };
 }
 
-/// This thread's [`DEPTH`] (0 if its thread-locals are gone).
+/// This thread's [`DEPTH`] (0 if its thread-locals are gone); only the fork
+/// handlers ask.
+#[cfg(unix)]
 fn own_depth() -> usize {
     DEPTH.try_with(Cell::get).unwrap_or(0)
 }
