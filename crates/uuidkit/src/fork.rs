@@ -125,6 +125,15 @@ pub(crate) fn generation() -> u64 {
     GENERATION.load(Ordering::Relaxed)
 }
 
+/// Without `fork()` (Windows, WebAssembly) there is nothing to register, and
+/// no process id to ask for (WebAssembly has none: `std::process::id` panics).
+#[cfg(not(unix))]
+#[cold]
+fn register() {
+    REGISTRATION.store(REGISTERED, Ordering::Release);
+}
+
+#[cfg(unix)]
 #[cold]
 fn register() {
     let me = u64::from(std::process::id());
@@ -141,7 +150,6 @@ fn register() {
                     .compare_exchange(idle, me, Ordering::AcqRel, Ordering::Acquire)
                     .is_ok()
                 {
-                    #[cfg(unix)]
                     // SAFETY: the handlers take no lock and allocate
                     // nothing: atomics, a constant-initialised thread-local,
                     // and in the parent's prepare handler yields and sleeps;
