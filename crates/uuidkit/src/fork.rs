@@ -48,7 +48,9 @@ std::thread_local! {
     static DEPTH: Cell<usize> = const { Cell::new(0) };
 }
 
-/// This thread's [`DEPTH`] (0 if its thread-locals are gone).
+/// This thread's [`DEPTH`] (0 if its thread-locals are gone); only the fork
+/// handlers ask.
+#[cfg(unix)]
 fn own_depth() -> usize {
     DEPTH.try_with(Cell::get).unwrap_or(0)
 }
@@ -123,6 +125,15 @@ pub(crate) fn generation() -> u64 {
     GENERATION.load(Ordering::Relaxed)
 }
 
+/// Without `fork()` (Windows, WebAssembly) there is nothing to register, and
+/// no process id to ask for (WebAssembly has none: `std::process::id` panics).
+#[cfg(not(unix))]
+#[cold]
+fn register() {
+    REGISTRATION.store(REGISTERED, Ordering::Release);
+}
+
+#[cfg(unix)]
 #[cold]
 fn register() {
     let me = u64::from(std::process::id());
@@ -139,7 +150,6 @@ fn register() {
                     .compare_exchange(idle, me, Ordering::AcqRel, Ordering::Acquire)
                     .is_ok()
                 {
-                    #[cfg(unix)]
                     // SAFETY: the handlers take no lock and allocate
                     // nothing: atomics, a constant-initialised thread-local,
                     // and in the parent's prepare handler yields and sleeps;
