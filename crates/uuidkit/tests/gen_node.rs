@@ -246,8 +246,12 @@ fn sources_of_the_wrong_width_are_refused() {
         .build(&clock, ThreadRng)
         .unwrap();
     let u = g.generate().unwrap().as_u128();
-    let payload = (u >> 66 & 0xFFF) << 62 | (u & ((1 << 62) - 1));
-    assert_eq!(payload >> (74 - 48), (1 << 48) - 1, "the node's 48 bits first");
+    let payload = (u >> 64 & 0xFFF) << 62 | (u & ((1 << 62) - 1));
+    assert_eq!(
+        payload >> (74 - 48),
+        (1 << 48) - 1,
+        "the node's 48 bits first"
+    );
     let e = V8Distributed::builder()
         .node_source(&wide)
         .counter_bits(42)
