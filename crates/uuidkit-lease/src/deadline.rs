@@ -19,7 +19,7 @@ use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
 use crate::{LeaseError, LeaseErrorKind};
 
 /// A clock that never goes back and keeps counting while the process is stopped and while the
-/// machine is suspended: what a lease deadline is measured on. Its zero is arbitrary; only
+/// machine is suspended: the clock lease deadlines are kept on. Its zero is arbitrary; only
 /// differences count.
 ///
 /// ```
@@ -224,7 +224,7 @@ pub struct LeaseSlot<C: BootClock = BootTime> {
 }
 
 impl<C: BootClock> LeaseSlot<C> {
-    /// An empty slot for nodes `bits` wide (1 to 48), whose deadlines are measured on `clock`
+    /// An empty slot for nodes `bits` wide (1 to 48), whose deadlines are kept on `clock`
     /// and fall `margin` before the end of each TTL ([`default_margin`] is the usual choice).
     ///
     /// # Errors
