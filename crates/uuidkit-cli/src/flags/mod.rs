@@ -336,7 +336,7 @@ pub struct NewArgs {
     #[arg(long, value_name = "DID")]
     pub node_domain: Option<DomainArg>,
 
-    /// v8 --site-node: the node ID's width, 1 to 32 bits [default: 16].
+    /// v8 --site-node: the node ID's width, 1 to 48 bits [default: 16].
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub node_bits: Option<NodeBits>,
 }

@@ -204,7 +204,7 @@ impl FromStr for DomainArg {
     }
 }
 
-/// `--node-bits`: the width of a v8 site node, 1 to 32 (the §6.4 distributed layout).
+/// `--node-bits`: the width of a v8 site node, 1 to 48 (the §6.4 distributed layout).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NodeBits(pub u8);
 
@@ -445,12 +445,12 @@ mod tests {
             e.starts_with("expected a domain ID of four hex quads"),
             "{e}"
         );
-        assert_eq!("32".parse::<NodeBits>().unwrap(), NodeBits(32));
+        assert_eq!("48".parse::<NodeBits>().unwrap(), NodeBits(48));
         assert_eq!("+1_6".parse::<NodeBits>().unwrap(), NodeBits(16));
-        for bad in ["0", "33", "-5", "x", "", "_5", "256"] {
+        for bad in ["0", "49", "-5", "x", "", "_5", "256"] {
             assert_eq!(
                 bad.parse::<NodeBits>().unwrap_err(),
-                format!("expected a node width of 1 to 32 bits, found '{bad}'")
+                format!("expected a node width of 1 to 48 bits, found '{bad}'")
             );
         }
     }
