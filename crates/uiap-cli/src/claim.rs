@@ -67,8 +67,21 @@ pub fn run(args: &Args) -> ExitCode {
         |c: &uiap_control::ClaimView| format!(" id={} domain={} {}", c.id, c.domain, c.space);
     let why = |r: Option<&str>| r.map(|s| format!(" ({s})")).unwrap_or_default();
     match answer {
-        ClaimAnswer::Claimed { claim, note } => {
+        ClaimAnswer::Claimed {
+            claim,
+            note,
+            auth_failures,
+        } => {
             outln!("claimed{}{}", detail(&claim), why(note.as_deref()));
+            if let Some(failed) = auth_failures {
+                // Heard but not authenticated: those neighbours could not deny the claim
+                // (docs/uiap-design.md D62).
+                eprintln!(
+                    "uiap claim: warning: claimed, but {failed}: a neighbour without the key, \
+                     with another key or with a clock more than 30 s off could not deny it \
+                     (uiap status lists them)"
+                );
+            }
             ExitCode::SUCCESS
         }
         ClaimAnswer::Denied { claim, reason } => {

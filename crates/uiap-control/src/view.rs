@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::SpaceText;
+use crate::{AuthFailureView, SpaceText};
 
 /// Where a claim stands: the one set of states the daemon keeps and clients read.
 ///
@@ -270,6 +270,10 @@ pub struct StatusView {
     /// The claims of other devices defended by proxy (docs/uiap-design.md D43).
     #[serde(default)]
     pub proxies: Vec<ProxyView>,
+    /// With a key: the neighbours whose datagrams failed authentication, most recent first
+    /// (docs/uiap-design.md D62).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auth_failures: Vec<AuthFailureView>,
 }
 
 /// A claim of another device that this daemon defends by proxy.

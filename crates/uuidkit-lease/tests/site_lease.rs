@@ -16,8 +16,8 @@ use rand_core::SeedableRng;
 use test_support::uiapd::{FAST_TIMERS, SiteOfOne};
 use uiap::space::{DomainId, UidSpace};
 use uiap_control::{
-    ClaimAnswer, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, EventKind, Hold, Request,
-    Response, SpaceText,
+    AuthFailures, ClaimAnswer, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, EventKind,
+    Hold, Request, Response, SpaceText,
 };
 use uuidkit::{NodeLostKind, NodeSource};
 use uuidkit_lease::LeaseErrorKind;
@@ -91,6 +91,11 @@ impl Script {
                                 Answer::Claim => ClaimAnswer::Claimed {
                                     claim: view(id, &domain, &space, ClaimState::Held),
                                     note: Some("scripted claimed".into()),
+                                    auth_failures: Some(AuthFailures {
+                                        datagrams: 6,
+                                        neighbours: 1,
+                                        seconds: 302,
+                                    }),
                                 },
                             };
                             line(&mut stream, &Response::Claim(r));
@@ -239,6 +244,14 @@ fn a_denied_claim_is_retried_with_a_fresh_value() {
     assert_eq!(lease.node(), node);
     assert_eq!(lease.claim_id(), 3);
     assert_eq!(lease.note(), Some("scripted claimed"));
+    assert_eq!(
+        lease.auth_failures(),
+        Some(AuthFailures {
+            datagrams: 6,
+            neighbours: 1,
+            seconds: 302
+        })
+    );
     assert_eq!(
         script.tied_watches(),
         1,

@@ -71,8 +71,19 @@ impl ClaimTable {
             Some(n) => info!(id, "claimed as {n}"),
             None => info!(id, "claimed"),
         }
+        // Neighbours heard but not authenticated could not deny it: said with the answer
+        // (docs/uiap-design.md D62).
+        let from = entry.asked_at.saturating_sub(crate::link::LOOKBACK);
+        let auth_failures = ctx.auth.since(from, ctx.elapsed());
+        if let Some(failed) = auth_failures {
+            warn!(id, "claimed, but {failed}");
+        }
         let claim = entry.view(ctx.now);
-        entry.answer(&Response::Claim(ClaimAnswer::Claimed { claim, note }));
+        entry.answer(&Response::Claim(ClaimAnswer::Claimed {
+            claim,
+            note,
+            auth_failures,
+        }));
         false
     }
 

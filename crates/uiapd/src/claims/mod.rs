@@ -20,6 +20,7 @@ use uiap::time::Instant;
 use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
 
 use crate::DaemonError;
+use crate::link::AuthFailureLog;
 use crate::store::{Claims, Store, StoredClaim};
 
 /// Ended claims kept for `list` beyond this many are forgotten, oldest first.
@@ -36,6 +37,15 @@ pub(crate) struct Ctx<'a> {
     /// Whether any interface participates: a claim made without one is a site of one
     /// (docs/uiap-design.md D23).
     pub networked: bool,
+    /// Who failed authentication, and when (docs/uiap-design.md D62).
+    pub auth: &'a AuthFailureLog,
+}
+
+impl Ctx<'_> {
+    /// The daemon's clock as the link keeps it.
+    fn elapsed(&self) -> std::time::Duration {
+        std::time::Duration::from_micros(self.now.as_micros())
+    }
 }
 
 /// One claim as the daemon tracks it.
@@ -53,6 +63,9 @@ struct Entry {
     /// It started while an interface participated: losing them all fails it
     /// (docs/uiap-design.md D31).
     networked: bool,
+    /// When it was asked for, on the link's clock: its answer reports the authentication
+    /// failures from [`crate::link::LOOKBACK`] before (docs/uiap-design.md D62).
+    asked_at: std::time::Duration,
 }
 
 impl Entry {
@@ -71,6 +84,7 @@ impl Entry {
             expires: None,
             renew_at: None,
             networked,
+            asked_at: std::time::Duration::ZERO,
         }
     }
 

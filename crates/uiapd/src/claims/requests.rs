@@ -116,7 +116,8 @@ impl ClaimTable {
                 self.next_id += 1;
                 info!(id, domain = %stored.domain, space = %stored.space, lifetime = c.lifetime, proxy = c.proxy, renew = c.renew, "claiming");
                 self.by_device.insert(cid, id);
-                let entry = Entry::new(stored, Some(cid), false, ctx.networked);
+                let mut entry = Entry::new(stored, Some(cid), false, ctx.networked);
+                entry.asked_at = ctx.elapsed();
                 self.claims.insert(id, entry);
                 return Ok(id);
             }

@@ -13,6 +13,7 @@ use uiap_control::{
 };
 
 use super::{ClaimTable, Ctx};
+use crate::link::{AuthFailureLog, SourceDrop};
 use crate::store::{Claims, Store, StoredClaim};
 
 /// Seconds since the Unix epoch at the virtual clock's zero.
@@ -26,6 +27,8 @@ struct Bench {
     table: ClaimTable,
     now: Instant,
     networked: bool,
+    /// Authentication failures the link would have recorded.
+    auth: AuthFailureLog,
 }
 
 impl Bench {
@@ -49,20 +52,27 @@ impl Bench {
             device,
             now: Instant::from_micros(0),
             networked: false,
+            auth: AuthFailureLog::new(),
         }
     }
 
     /// Claims as `owner`; the channel its answers come on.
     fn claim(&mut self, request: ClaimRequest, owner: u32) -> mpsc::Receiver<Response> {
         let (tx, rx) = mpsc::channel(8);
-        let mut ctx = Bench::ctx_of(&mut self.device, self.now, self.networked);
+        let mut ctx = Bench::ctx_of(&mut self.device, &self.auth, self.now, self.networked);
         self.table.claim(&mut ctx, request, owner, tx);
         rx
     }
 
-    fn ctx_of(device: &mut Device<ChaCha20Rng>, now: Instant, networked: bool) -> Ctx<'_> {
+    fn ctx_of<'a>(
+        device: &'a mut Device<ChaCha20Rng>,
+        auth: &'a AuthFailureLog,
+        now: Instant,
+        networked: bool,
+    ) -> Ctx<'a> {
         Ctx {
             device,
+            auth,
             now,
             wall: WALL + now.as_micros() / 1_000_000,
             networked,
@@ -75,7 +85,7 @@ impl Bench {
         let end = self.now + by;
         while self.now < end {
             self.now = (self.now + Duration::from_millis(100)).min(end);
-            let mut ctx = Bench::ctx_of(&mut self.device, self.now, self.networked);
+            let mut ctx = Bench::ctx_of(&mut self.device, &self.auth, self.now, self.networked);
             ctx.device.handle_timeout(ctx.now);
             self.table.renew_due(&mut ctx);
             self.table.cancel_abandoned(&mut ctx);
@@ -137,9 +147,15 @@ fn a_claim_on_a_site_of_one_is_held_answered_and_persisted() {
     );
     assert_eq!(b.list()[0].state, ClaimState::Claiming);
     b.run_for(Duration::from_secs(3));
-    let Response::Claim(ClaimAnswer::Claimed { claim, note }) = next(&mut rx) else {
+    let Response::Claim(ClaimAnswer::Claimed {
+        claim,
+        note,
+        auth_failures,
+    }) = next(&mut rx)
+    else {
         panic!("expected claimed")
     };
+    assert_eq!(auth_failures, None);
     assert_eq!(
         note.as_deref(),
         Some("a site of one: no participating interface")
@@ -212,7 +228,7 @@ fn only_the_owner_or_root_releases_and_an_unknown_id_is_named() {
     b.run_for(Duration::from_secs(3));
     let _claimed = next(&mut rx);
     let now = b.now;
-    let mut ctx = Bench::ctx_of(&mut b.device, now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, now, false);
     assert_eq!(
         refusal(b.table.release(&mut ctx, 1, 1001)),
         "release: claim 1 belongs to uid 1000; only that user or root may release it"
@@ -327,7 +343,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
     let mut b = Bench::new();
     b.networked = true;
     let mut rx = b.claim(request("05"), 0);
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
     b.table.network_lost(&mut ctx);
     let Response::Claim(ClaimAnswer::Failed { claim, reason }) = next(&mut rx) else {
         panic!("expected failed")
@@ -351,7 +367,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
         origin: None,
         release_on_close: None,
     };
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, true);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, true);
     b.table.reclaim_persisted(
         &mut ctx,
         Claims {
@@ -361,7 +377,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
     );
     b.table.network_lost(&mut ctx);
     assert_eq!(b.list()[0].state, ClaimState::Claiming);
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, true);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, true);
     b.table.network_back(&mut ctx);
     b.run_for(Duration::from_secs(3));
     assert_eq!(b.list()[0].state, ClaimState::Held);
@@ -395,7 +411,7 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
             tied,
         ],
     };
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
     b.table.reclaim_persisted(&mut ctx, persisted);
     let ids: Vec<u64> = b.list().iter().map(|c| c.id).collect();
     assert_eq!(
@@ -458,7 +474,7 @@ fn a_claim_or_release_that_cannot_be_persisted_is_not_acknowledged() {
         panic!("expected a failure")
     };
     assert!(reason.starts_with("cannot persist the claim"), "{reason}");
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
     let Response::Error(e) = b.table.release(&mut ctx, claim.id, 0) else {
         panic!("expected a refusal")
     };
@@ -466,4 +482,42 @@ fn a_claim_or_release_that_cannot_be_persisted_is_not_acknowledged() {
     let listed: Vec<_> = b.list().into_iter().map(|c| (c.id, c.state)).collect();
     assert_eq!(listed, [(claim.id, ClaimState::Held)]);
     assert_eq!(b.table.persist_failures(), 2);
+}
+
+#[test]
+fn a_claim_answer_says_how_many_datagrams_failed_authentication_before_it() {
+    let mut b = Bench::new();
+    // Long before the claim: not counted.
+    let old = "fe80::9".parse().unwrap();
+    b.auth
+        .record((2, old), SourceDrop::PskMismatch, Duration::ZERO);
+    b.now = Instant::from_secs(1000);
+    // Within the look-back before the claim, and during it.
+    let before = Duration::from_secs(900);
+    let during = Duration::from_millis(1_001_500);
+    for (addr, reason, at) in [
+        ("fe80::1", SourceDrop::PskMismatch, before),
+        ("fe80::1", SourceDrop::PskMismatch, during),
+        ("fe80::2", SourceDrop::PskStale, during),
+    ] {
+        b.auth.record((2, addr.parse().unwrap()), reason, at);
+    }
+    let mut rx = b.claim(request("c0a8"), 1000);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Claimed { auth_failures, .. }) = next(&mut rx) else {
+        panic!("expected claimed")
+    };
+    let failed = auth_failures.expect("failures before the answer");
+    assert_eq!(
+        (failed.datagrams, failed.neighbours, failed.seconds),
+        (3, 2, 302)
+    );
+    // Once they are further back than the look-back, a claim is answered without them.
+    b.now = Instant::from_secs(1400);
+    let mut rx = b.claim(request("c0a9"), 1000);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Claimed { auth_failures, .. }) = next(&mut rx) else {
+        panic!("expected claimed")
+    };
+    assert_eq!(auth_failures, None);
 }

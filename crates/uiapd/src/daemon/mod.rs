@@ -108,12 +108,14 @@ fn claim_ctx<'a>(
     device: &'a mut Device<ChaCha20Rng>,
     start: tokio::time::Instant,
     interfaces: &Interfaces,
+    link: &'a Link,
 ) -> Ctx<'a> {
     Ctx {
         device,
         now: now_since(start),
         wall: unix_now(),
         networked: interfaces.any(),
+        auth: link.failures(),
     }
 }
 
@@ -152,7 +154,7 @@ pub async fn run(
     let device_id = d.device.device_id();
     info!(device_id = %device_id, control = %d.config.control.display(), "uiapd starting");
     d.rescan(&mut sockets);
-    let mut ctx = claim_ctx(&mut d.device, d.start, &d.interfaces);
+    let mut ctx = claim_ctx(&mut d.device, d.start, &d.interfaces, &d.link);
     d.claims.reclaim_persisted(&mut ctx, persisted);
     d.flush(&sockets).await;
     d.serve(&mut sockets, requests, shutdown).await;
@@ -259,7 +261,7 @@ impl Daemon {
     }
 
     fn on_timer(&mut self) {
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         ctx.device.handle_timeout(ctx.now);
         self.claims.renew_due(&mut ctx);
     }
@@ -268,7 +270,7 @@ impl Daemon {
         let scan = self
             .interfaces
             .rescan(&self.config.ifaces, sockets, &mut self.device);
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         match scan {
             Scan::AllLeft => self.claims.network_lost(&mut ctx),
             Scan::Participating => self.claims.network_back(&mut ctx),
@@ -277,7 +279,7 @@ impl Daemon {
     }
 
     fn cancel_abandoned(&mut self) {
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         self.claims.cancel_abandoned(&mut ctx);
     }
 
@@ -298,7 +300,7 @@ impl Daemon {
         let reply = incoming.reply;
         let answer = match incoming.request {
             Request::Claim(request) => {
-                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
                 return self.claims.claim(&mut ctx, request, uid, reply);
             }
             Request::Watch {
@@ -309,7 +311,7 @@ impl Daemon {
                 return self.claims.watch(now, id, release_on_close, uid, reply);
             }
             Request::Release { id } => {
-                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
                 self.claims.release(&mut ctx, id, uid)
             }
             Request::List => self.claims.list(now_since(self.start)),
@@ -321,7 +323,7 @@ impl Daemon {
 
     /// One event of the device, to the claim table; whether the persisted claims changed.
     fn on_event(&mut self, event: Event) -> bool {
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         let claims = &mut self.claims;
         match event {
             Event::ClaimSucceeded { claim, expires } => claims.succeeded(&mut ctx, claim, expires),

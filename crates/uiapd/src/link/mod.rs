@@ -8,11 +8,13 @@
 //! refusal is counted by reason. On the way out, the PSK seal; the seals sent are remembered so
 //! that our own datagrams coming back are replays.
 
+mod failures;
 mod limiter;
 mod port;
 mod psk;
 mod source;
 
+pub(crate) use failures::{AuthFailureLog, LOOKBACK};
 pub(crate) use source::SourceDrop;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -50,6 +52,8 @@ pub(crate) struct Link {
     unauthenticated: RateLimiter,
     /// With a key: when each neighbour last authenticated.
     authenticated: HashMap<(u32, Ipv6Addr), Duration>,
+    /// With a key: who failed authentication, and why (docs/uiap-design.md D62).
+    failures: AuthFailureLog,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
     /// The receive buffers the kernel granted (claim, reply).
@@ -87,6 +91,7 @@ impl Link {
             // No bucket of its own for anyone: every source shares the one budget.
             unauthenticated: RateLimiter::new(UNAUTHENTICATED_RATE, UNAUTHENTICATED_BURST, 0),
             authenticated: HashMap::new(),
+            failures: AuthFailureLog::new(),
             drops: BTreeMap::new(),
             send_errors: 0,
             receive_buffers,
@@ -193,7 +198,11 @@ impl Link {
                 if known {
                     let _ = self.unauthenticated.allow(now, source);
                 }
-                self.count(SourceDrop::from(refused));
+                let reason = SourceDrop::from(refused);
+                if refused != psk::Refused::Replay {
+                    self.failures.record(source, reason, now);
+                }
+                self.count(reason);
                 None
             }
         }
@@ -210,6 +219,11 @@ impl Link {
     /// Counts a datagram that could not be sent.
     pub(crate) fn send_failed(&mut self) {
         self.send_errors += 1;
+    }
+
+    /// Who failed authentication (docs/uiap-design.md D62).
+    pub(crate) fn failures(&self) -> &AuthFailureLog {
+        &self.failures
     }
 
     /// What was counted.

@@ -11,8 +11,8 @@ use uiap::space::DomainId;
 use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
 
 use uiap_control::{
-    ClaimEvent, ClaimRequest, Client, ControlError, ControlErrorKind, EventKind, HeldClaim, Hold,
-    SpaceText,
+    AuthFailures, ClaimEvent, ClaimRequest, Client, ControlError, ControlErrorKind, EventKind,
+    HeldClaim, Hold, SpaceText,
 };
 
 use super::domain::{check_domain, node_space};
@@ -97,6 +97,7 @@ pub struct SiteLease {
     claim: u64,
     uiapd: Client,
     note: Option<String>,
+    auth_failures: Option<AuthFailures>,
     stop: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
 }
@@ -202,6 +203,7 @@ impl SiteLease {
         let node = slot.set(value).map_err(slot_error)?;
         let stop = Arc::new(AtomicBool::new(false));
         let (claim, note) = (held.id(), held.note().map(str::to_string));
+        let auth_failures = held.auth_failures();
         let uiapd = Client::new(&config.control);
         let watcher = {
             let (slot, stop, uiapd) = (slot.clone(), stop.clone(), uiapd.clone());
@@ -223,6 +225,7 @@ impl SiteLease {
             claim,
             uiapd,
             note,
+            auth_failures,
             stop,
             watcher,
         })
@@ -268,6 +271,23 @@ impl SiteLease {
     /// ```
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+
+    /// With a key: the datagrams that failed authentication while the node was claimed, if
+    /// any (docs/uiap-design.md D62). Their senders were heard but could not deny the claim: a
+    /// device without the key, with another key or with a clock more than 30 s off may hold
+    /// the same node. A warning, not a loss: any host on the link can send datagrams that fail.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
+    /// # use rand_core::SeedableRng;
+    /// # let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
+    /// let lease = SiteLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
+    /// if let Some(failed) = lease.auth_failures() { eprintln!("warning: {failed}"); }
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn auth_failures(&self) -> Option<AuthFailures> {
+        self.auth_failures
     }
 
     /// The slot generators read the node from.
