@@ -141,6 +141,10 @@ pub enum EventKind {
     Expired,
     /// The claim was released (by its owner or root).
     Released,
+    /// Every participating interface left: the claim is still held, but only this device
+    /// defends it (a site of one) until an interface comes back, when it is announced again
+    /// (docs/uiap-design.md D63).
+    Isolated,
 }
 
 impl EventKind {
@@ -156,6 +160,7 @@ impl EventKind {
             EventKind::Lost => "lost",
             EventKind::Expired => "expired",
             EventKind::Released => "released",
+            EventKind::Isolated => "isolated",
         }
     }
 
@@ -187,7 +192,7 @@ impl EventKind {
             EventKind::Lost => ClaimState::Lost,
             EventKind::Expired => ClaimState::Expired,
             EventKind::Conflict => ClaimState::Conflicted,
-            EventKind::Renewed | EventKind::Released => before,
+            EventKind::Renewed | EventKind::Released | EventKind::Isolated => before,
         }
     }
 }

@@ -362,6 +362,8 @@ fn each_end_of_the_claim_is_a_loss_of_its_kind() {
         (EventKind::Lost, NodeLostKind::Conflict),
         (EventKind::Expired, NodeLostKind::RenewalFailed),
         (EventKind::Released, NodeLostKind::Released),
+        // The site cut off: nobody else can deny the node (docs/uiap-design.md D63).
+        (EventKind::Isolated, NodeLostKind::SourceGone),
     ] {
         let script = Script::new(vec![Answer::Claim]);
         let lease = SiteLease::acquire(&script.config(8), &mut rng(6)).unwrap();

@@ -7,7 +7,7 @@ use uiap::device::{ClaimSpec, INFINITE_LIFETIME};
 use uiap::space::DomainId;
 use uiap::time::Instant;
 use uiap::wire::DeviceId;
-use uiap_control::{ClaimAnswer, ClaimState, Response};
+use uiap_control::{ClaimAnswer, ClaimState, EventKind, Response};
 
 use super::{ClaimTable, Ctx, Entry};
 use crate::store::Claims;
@@ -128,6 +128,7 @@ impl ClaimTable {
     /// (docs/uiap-design.md D31). A new claim fails; a reclaim after a restart waits for an
     /// interface and starts again.
     pub(crate) fn network_lost(&mut self, ctx: &mut Ctx<'_>) {
+        self.tell_isolated(ctx.now);
         let stranded: Vec<u64> = self
             .claims
             .values()
@@ -151,6 +152,49 @@ impl ClaimTable {
                 claim,
                 reason: why.into(),
             }));
+        }
+    }
+
+    /// Every participating interface left: the watchers of held claims are told that only this
+    /// device defends them now (docs/uiap-design.md D63).
+    fn tell_isolated(&mut self, now: Instant) {
+        let held: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state.is_held())
+            .map(|e| e.stored.id)
+            .collect();
+        if !held.is_empty() {
+            warn!(
+                claims = held.len(),
+                "isolated: every participating interface left; held claims are defended on this \
+                 device only until one comes back"
+            );
+        }
+        let why = "every participating interface left: the claim is defended on this device \
+                   only, and another device may take the same space";
+        for id in held {
+            self.end_or_tell(id, now, EventKind::Isolated, Some(why.to_string()));
+        }
+    }
+
+    /// An interface joined (the first after isolation, or another one): held claims that are
+    /// renewed are announced again at once by a reclaim, so that a claim made or renewed
+    /// while the site was split meets its overlaps now, not at its next renewal
+    /// (docs/uiap-design.md D63). Claims with a fixed lifetime are not: a reclaim would start
+    /// their lifetime again.
+    pub(crate) fn announce_held(&mut self, ctx: &mut Ctx<'_>) {
+        for entry in self.claims.values_mut() {
+            if !entry.state.is_held() || !entry.stored.renew {
+                continue;
+            }
+            if let Some(cid) = entry.device {
+                match ctx.device.renew(ctx.now, cid) {
+                    Ok(()) => info!(id = entry.stored.id, "announced again: an interface joined"),
+                    // Already in a round (a renewal): that announces it.
+                    Err(e) => debug!(id = entry.stored.id, error = %e, "not announced again"),
+                }
+            }
         }
     }
 

@@ -521,3 +521,50 @@ fn a_claim_answer_says_how_many_datagrams_failed_authentication_before_it() {
     };
     assert_eq!(auth_failures, None);
 }
+
+#[test]
+fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims_again() {
+    let mut b = Bench::new();
+    b.networked = true;
+    let renewed = ClaimRequest {
+        renew: true,
+        ..request("03")
+    };
+    let mut rx = b.claim(renewed, 0);
+    let mut fixed = b.claim(request("04"), 0);
+    b.run_for(Duration::from_secs(3));
+    let _ = (next(&mut rx), next(&mut fixed));
+    let (tx, mut events) = mpsc::channel(8);
+    b.table.watch(b.now, None, false, 0, tx);
+    let _watching = next(&mut events);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
+    b.table.network_lost(&mut ctx);
+    let told: Vec<(u64, EventKind, ClaimState)> = std::iter::from_fn(|| events.try_recv().ok())
+        .map(|r| match r {
+            Response::Event(e) => (e.id, e.kind, e.claim.state),
+            other => panic!("expected an event, found {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        told,
+        [
+            (1, EventKind::Isolated, ClaimState::Held),
+            (2, EventKind::Isolated, ClaimState::Held)
+        ]
+    );
+    // An interface joins: the renewed claim is announced again at once (a reclaim round,
+    // renewed well before its renewal at 45 s); the one with a fixed lifetime is not.
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, true);
+    b.table.network_back(&mut ctx);
+    b.table.announce_held(&mut ctx);
+    b.run_for(Duration::from_secs(3));
+    let after: Vec<(u64, EventKind)> = std::iter::from_fn(|| events.try_recv().ok())
+        .map(|r| match r {
+            Response::Event(e) => (e.id, e.kind),
+            other => panic!("expected an event, found {other:?}"),
+        })
+        .collect();
+    assert_eq!(after, [(1, EventKind::Renewed)]);
+    // Its lifetime did not start again.
+    assert_eq!(b.list()[1].expires_in, Some(56));
+}

@@ -273,7 +273,12 @@ impl Daemon {
         let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         match scan {
             Scan::AllLeft => self.claims.network_lost(&mut ctx),
-            Scan::Participating => self.claims.network_back(&mut ctx),
+            Scan::Participating { joined } => {
+                self.claims.network_back(&mut ctx);
+                if joined {
+                    self.claims.announce_held(&mut ctx);
+                }
+            }
             Scan::Quiet => {}
         }
     }

@@ -450,6 +450,12 @@ fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
             NodeLostKind::Released,
             "the claim was released by someone else".to_string(),
         ),
+        // Nobody else can deny the node while the site is cut off: another device may take it
+        // (docs/uiap-design.md D63).
+        EventKind::Isolated => (
+            NodeLostKind::SourceGone,
+            format!("the site is isolated: {why}"),
+        ),
     };
     Some(NodeLost::new(kind).with_detail(&detail))
 }
