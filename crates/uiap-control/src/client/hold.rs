@@ -45,7 +45,7 @@ pub struct HeldClaim {
 
 impl Client {
     /// Claims a space and, once it is claimed, watches it on the same connection: every later
-    /// event of the claim (renewed, conflict, lost, expired, released) is returned by
+    /// event of the claim (renewed, conflict, lost, expired, released, isolated) is returned by
     /// [`HeldClaim::next_event`] as soon as the daemon knows it. Set the request's `renew` to
     /// keep the claim beyond one lifetime. `limit` bounds the wait for the claim's answer, as in
     /// [`Client::call_within`].
