@@ -117,7 +117,7 @@ impl Daemon {
                 (f.last, view)
             })
             .collect();
-        views.sort_by(|a, b| b.0.cmp(&a.0));
+        views.sort_by_key(|v| std::cmp::Reverse(v.0));
         views.into_iter().map(|(_, v)| v).collect()
     }
 
