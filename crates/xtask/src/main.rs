@@ -8,7 +8,8 @@
 //!   run for lack of a prerequisite, with the reason (see the `test-support`
 //!   crate). Under `CI=true` a missing prerequisite fails the run instead.
 //!   Before the Rust tests it builds and packages the PostgreSQL extension,
-//!   whose tests (the crate `uuidkit-pg-tests`) load it (see `pg.rs`).
+//!   whose tests (the crate `uuidkit-pg-tests`) load it (see `pg.rs`);
+//!   after them it runs the wasm32 tests under Node.js (see `wasm.rs`).
 //! - `cargo xtask provision`: installs the system packages and cargo tools
 //!   the tests need (see `provision/needs.rs`; packages only as root), and
 //!   makes the Python virtual environment. What it cannot install it names
@@ -20,6 +21,7 @@
 //!   benches and the ratio tables of BENCHMARKS.md.
 //! - `cargo xtask pg-bench [CRITERION ARGS…]`: the PostgreSQL extension's
 //!   benchmarks (see `pg.rs`).
+//! - `cargo xtask pg-clippy`: the PostgreSQL extension's lints.
 #![deny(missing_docs)]
 
 mod bench;
@@ -28,6 +30,7 @@ mod pg;
 mod pg_schema;
 mod provision;
 mod python;
+mod wasm;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -47,12 +50,13 @@ fn main() -> ExitCode {
         Some("lint") => lint::run(&root),
         Some("bench") => bench::run(&root, args.collect()),
         Some("pg-bench") => pg::bench(&root, args.collect()),
+        Some("pg-clippy") => pg::clippy(&root),
         _ => {
             eprintln!(
                 "usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask provision \
                  | cargo xtask lint \
                  | cargo xtask bench [--report | CRITERION ARGS…] \
-                 | cargo xtask pg-bench [CRITERION ARGS…]"
+                 | cargo xtask pg-bench [CRITERION ARGS…] | cargo xtask pg-clippy"
             );
             ExitCode::from(2)
         }
@@ -171,11 +175,16 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     let (pg_package, packaged) = pg::package_for_tests(root, &target, &log);
     ok &= packaged;
 
-    let what = format!("cargo test --workspace {}", prepared.cargo_args.join(" "));
+    let what = format!(
+        "cargo test --workspace --no-fail-fast {}",
+        prepared.cargo_args.join(" ")
+    );
     let mut tests = cargo();
     tests
         .current_dir(root)
-        .args(["test", "--workspace"])
+        // Every failure in one run: without this, cargo stops at the first
+        // test target that fails and the rest never run.
+        .args(["test", "--workspace", "--no-fail-fast"])
         .args(&prepared.cargo_args)
         .args(&extra)
         .env(SKIP_LOG_VAR, &log);
@@ -183,6 +192,7 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
         tests.env(pg::PACKAGE_VAR, dir);
     }
     ok &= step(&what, &mut tests);
+    ok &= wasm::test(root, &log);
     ok &= python::test(root, &target, prepared.venv, &log);
     ok &= report_skips(&log);
     exit(ok)

@@ -14,7 +14,8 @@
 //! `CI=true` a failure.
 //!
 //! `cargo xtask pg-bench [CRITERION ARGS…]` packages it the same way and
-//! runs its benchmarks (`cargo bench -p uuidkit-pg-tests --bench sql`).
+//! runs its benchmarks (`cargo bench -p uuidkit-pg-tests --bench sql`);
+//! `cargo xtask pg-clippy` lints it with the package build's arguments.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -102,6 +103,58 @@ fn under(root: &Path, path: &Path) -> PathBuf {
     root.join(path.strip_prefix("/").unwrap_or(path))
 }
 
+/// `cargo SUBCOMMAND` of the extension's library, in release for the
+/// PostgreSQL of `pg_config`, into `target`. Its lints (`clippy`) and its
+/// package (`build`) run with these same arguments, so the second reuses
+/// the first's bindings: generating them from the server headers is most of
+/// a cold build.
+fn release_cargo(
+    subcommand: &str,
+    root: &Path,
+    target: &Path,
+    pg_config: &Path,
+    manifest: &Path,
+) -> Result<Command, String> {
+    let mut cmd = cargo();
+    cmd.current_dir(root)
+        .args([
+            subcommand,
+            "--release",
+            "--lib",
+            "--no-default-features",
+            "--features",
+        ])
+        .arg(pg_feature(pg_config)?)
+        .arg("--manifest-path")
+        .arg(manifest)
+        // As `cargo pgrx` builds it: the linker must keep the section
+        // holding the SQL schema, which nothing references.
+        .args(["--config", pg_schema::KEEP_SECTION])
+        // Its own target directory: it is its own workspace.
+        .env("CARGO_TARGET_DIR", target)
+        // pgrx's build reads this instead of `cargo pgrx init`'s ~/.pgrx.
+        .env("PGRX_PG_CONFIG_PATH", pg_config);
+    Ok(cmd)
+}
+
+/// `cargo xtask pg-clippy`: the extension's lints, as warnings that fail,
+/// built as [`package_for_tests`] builds it.
+pub fn clippy(root: &Path) -> ExitCode {
+    let target = crate::target_dir(root).join("uuidkit-pg");
+    let ok = prerequisites(root).and_then(|pg_config| {
+        let mut cmd = release_cargo("clippy", root, &target, &pg_config, &manifest(root)?.0)?;
+        cmd.args(["--", "-D", "warnings"]);
+        Ok(step("cargo clippy (the PostgreSQL extension)", &mut cmd))
+    });
+    match ok {
+        Ok(ok) => crate::exit(ok),
+        Err(e) => {
+            eprintln!("xtask: cannot lint the extension: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Builds the extension with plain `cargo build` and lays out what `cargo
 /// pgrx package` would: the library, the control file and the SQL script
 /// under the installation's directories in `out`.
@@ -114,25 +167,7 @@ fn build_and_lay_out(
     let manifest = manifest(root)?;
     let built = step(
         "cargo build (the PostgreSQL extension, crates/uuidkit-pg)",
-        cargo()
-            .current_dir(root)
-            .args([
-                "build",
-                "--release",
-                "--lib",
-                "--no-default-features",
-                "--features",
-            ])
-            .arg(pg_feature(pg_config)?)
-            .arg("--manifest-path")
-            .arg(&manifest.0)
-            // As `cargo pgrx` builds it: the linker must keep the section
-            // holding the SQL schema, which nothing references.
-            .args(["--config", pg_schema::KEEP_SECTION])
-            // Its own target directory: it is its own workspace.
-            .env("CARGO_TARGET_DIR", target)
-            // pgrx's build reads this instead of `cargo pgrx init`'s ~/.pgrx.
-            .env("PGRX_PG_CONFIG_PATH", pg_config),
+        &mut release_cargo("build", root, target, pg_config, &manifest.0)?,
     );
     if !built {
         return Ok(false);

@@ -39,6 +39,7 @@ type BoxError = Box<dyn Error + Sync + Send>;
 ///
 /// ```no_run
 /// # // Needs a server: `tests/db_postgres.rs` runs the same against a real one.
+/// # #[cfg(feature = "_db-tests")] // the client the example connects with
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let mut client = postgres::Client::connect("host=/run/postgresql user=postgres", postgres::NoTls)?;
 /// client.batch_execute("CREATE TEMP TABLE t (id uuid PRIMARY KEY)")?;
@@ -48,6 +49,8 @@ type BoxError = Box<dyn Error + Sync + Send>;
 /// assert_eq!(back, id);
 /// # Ok(())
 /// # }
+/// # #[cfg(not(feature = "_db-tests"))]
+/// # fn main() {}
 /// ```
 impl ToSql for Uuid {
     fn to_sql(&self, _: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {

@@ -68,11 +68,14 @@ pub struct Package {
     pub builds: &'static [Build],
 }
 
-/// A cargo subcommand a test needs, at the version of the crate it serves.
+/// A program a test needs, built with `cargo install` at the version of the
+/// crate it serves.
 #[derive(Debug)]
 pub struct CargoTool {
-    /// The crate to `cargo install` (`cargo-NAME`, run as `cargo NAME`).
+    /// The crate to `cargo install`.
     pub name: &'static str,
+    /// The program it installs, asked for its version with `--version`.
+    pub program: &'static str,
     /// The crate whose locked version the tool must have.
     pub locked_crate: &'static str,
     /// The lock files (relative to the workspace root) looked in, in order:
@@ -182,10 +185,10 @@ pub trait Installer {
     fn is_root(&self) -> bool;
     /// Installs Debian packages; false if that failed.
     fn apt_install(&mut self, packages: &[&str]) -> bool;
-    /// The version the installed cargo tool reports, if it is installed.
-    fn tool_version(&self, tool: &str) -> Option<String>;
-    /// `cargo install --locked NAME --version VERSION`; false if that failed.
-    fn cargo_install(&mut self, name: &str, version: &str) -> bool;
+    /// What `PROGRAM --version` prints, if the program is installed.
+    fn tool_version(&self, program: &str) -> Option<String>;
+    /// Runs [`install_command`] for `tool` at `version`; false if that failed.
+    fn cargo_install(&mut self, tool: &CargoTool, version: &str) -> bool;
 }
 
 /// This machine's installer.
@@ -220,18 +223,18 @@ impl Installer for System<'_> {
             )
     }
 
-    fn tool_version(&self, tool: &str) -> Option<String> {
-        let sub = tool.strip_prefix("cargo-").unwrap_or(tool);
-        let out = crate::cargo().args([sub, "--version"]).output().ok()?;
+    fn tool_version(&self, program: &str) -> Option<String> {
+        let out = Command::new(program).arg("--version").output().ok()?;
         out.status
             .success()
             .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
     }
 
-    fn cargo_install(&mut self, name: &str, version: &str) -> bool {
+    fn cargo_install(&mut self, tool: &CargoTool, version: &str) -> bool {
+        let args = install_command(tool, version);
         crate::step(
-            &format!("cargo install {name} {version}"),
-            crate::cargo().args(["install", "--locked", name, "--version", version]),
+            &format!("cargo install {} {version}", tool.name),
+            crate::cargo().args(&args[1..]),
         )
     }
 }
@@ -279,11 +282,10 @@ pub fn provision(
             continue;
         };
         let has = |i: &dyn Installer| {
-            i.tool_version(tool.name)
-                .is_some_and(|v| v.contains(&version))
+            i.tool_version(tool.program)
+                .is_some_and(|v| v.split_whitespace().any(|word| word == version))
         };
-        let installed =
-            has(installer) || installer.cargo_install(tool.name, &version) && has(installer);
+        let installed = has(installer) || installer.cargo_install(tool, &version) && has(installer);
         if !installed {
             tools.push((tool, version));
         }
@@ -294,6 +296,23 @@ pub fn provision(
         root: installer.is_root(),
         apt: installer.has_apt(),
     }
+}
+
+/// The command that installs `tool` at `version`, as `cargo` and its
+/// arguments. A debug build: these programs only run tests, whose speed
+/// does not depend on theirs, and it compiles in a fraction of the time.
+pub fn install_command(tool: &CargoTool, version: &str) -> Vec<String> {
+    [
+        "cargo",
+        "install",
+        "--locked",
+        "--debug",
+        tool.name,
+        "--version",
+        version,
+    ]
+    .map(String::from)
+    .to_vec()
 }
 
 /// The version `Cargo.lock` gives crate `name`, if it has it.
@@ -327,10 +346,7 @@ impl Outcome {
             ));
         }
         for (tool, version) in &self.tools {
-            commands.push(format!(
-                "cargo install --locked {} --version {version}",
-                tool.name
-            ));
+            commands.push(install_command(tool, version).join(" "));
         }
         let mut missing: Vec<String> = names.iter().map(|n| (*n).to_string()).collect();
         missing.extend(self.tools.iter().map(|(t, v)| format!("{} {v}", t.name)));

@@ -135,15 +135,16 @@ pub const PACKAGES: &[Package] = &[
     },
 ];
 
-/// Cargo subcommands, each installed at the version of the crate it serves
-/// as a lock file pins it, and only once a lock file has that crate.
+/// Programs built with `cargo install`, each at the version of the crate it
+/// serves as a lock file pins it, and only once a lock file has that crate.
 pub const CARGO_TOOLS: &[CargoTool] = &[
-    // A pgrx extension builds and tests with the cargo-pgrx of its pgrx; the
-    // extension is a workspace of its own, with its own lock file.
+    // The runner of the wasm32 tests (crates/wasm-tests) under Node.js: it
+    // must be exactly the wasm-bindgen the lock file names.
     CargoTool {
-        name: "cargo-pgrx",
-        locked_crate: "pgrx",
-        lock_files: &["crates/uuidkit-pg/Cargo.lock", "Cargo.lock"],
+        name: "wasm-bindgen-cli",
+        program: "wasm-bindgen-test-runner",
+        locked_crate: "wasm-bindgen",
+        lock_files: &["Cargo.lock"],
         builds: &[],
     },
 ];

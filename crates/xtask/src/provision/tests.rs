@@ -75,14 +75,15 @@ impl Installer for Fake {
         }
         self.apt_works
     }
-    fn tool_version(&self, tool: &str) -> Option<String> {
-        let (_, v) = self.tool_versions.iter().find(|(t, _)| t == tool)?;
-        Some(format!("{tool} {v}"))
+    fn tool_version(&self, program: &str) -> Option<String> {
+        let (_, v) = self.tool_versions.iter().find(|(t, _)| t == program)?;
+        Some(format!("{program} {v}"))
     }
-    fn cargo_install(&mut self, name: &str, version: &str) -> bool {
-        self.cargo_calls.push((name.into(), version.into()));
+    fn cargo_install(&mut self, tool: &CargoTool, version: &str) -> bool {
+        self.cargo_calls.push((tool.name.into(), version.into()));
         if self.cargo_works {
-            self.tool_versions.push((name.into(), version.into()));
+            self.tool_versions
+                .push((tool.program.into(), version.into()));
         }
         self.cargo_works
     }
@@ -175,26 +176,32 @@ fn no_files(_: &str) -> Option<String> {
     None
 }
 
-/// A workspace whose extension's own lock file locks pgrx (and whose main
-/// one does not).
-fn extension_locks_pgrx(path: &str) -> Option<String> {
-    (path == "crates/uuidkit-pg/Cargo.lock").then(|| LOCK_WITH_PGRX.to_string())
+/// A workspace whose lock file locks wasm-bindgen.
+fn workspace_locks_wasm_bindgen(path: &str) -> Option<String> {
+    (path == "Cargo.lock").then(|| LOCK_WITH_WASM_BINDGEN.to_string())
 }
 
-const LOCK_WITH_PGRX: &str = "\
+const LOCK_WITH_WASM_BINDGEN: &str = "\
 [[package]]
-name = \"pgrx\"
-version = \"0.16.1\"
+name = \"wasm-bindgen\"
+version = \"0.2.100\"
 source = \"registry+https://github.com/rust-lang/crates.io-index\"
+
+[[package]]
+name = \"wasm-bindgen-backend\"
+version = \"0.2.100\"
 ";
 
 #[test]
 fn cargo_tools_follow_the_lock_file() {
     assert_eq!(
-        locked_version(LOCK_WITH_PGRX, "pgrx").as_deref(),
-        Some("0.16.1")
+        locked_version(LOCK_WITH_WASM_BINDGEN, "wasm-bindgen").as_deref(),
+        Some("0.2.100")
     );
-    assert_eq!(locked_version(LOCK_WITH_PGRX, "pgrx-macros"), None);
+    assert_eq!(
+        locked_version(LOCK_WITH_WASM_BINDGEN, "wasm-bindgen-cli"),
+        None
+    );
     let dir = tempfile::tempdir().unwrap();
     for p in PACKAGES {
         materialise(dir.path(), &p.found);
@@ -203,19 +210,41 @@ fn cargo_tools_follow_the_lock_file() {
     let mut fake = Fake::new(dir.path(), false);
     assert!(provision(&machine(dir.path()), &mut fake, &no_files).complete());
     assert!(fake.cargo_calls.is_empty());
-    // Used: installed at the locked version, also without root.
-    let outcome = provision(&machine(dir.path()), &mut fake, &extension_locks_pgrx);
+    // Used: installed at the locked version, also without root; once there,
+    // not again.
+    let outcome = provision(
+        &machine(dir.path()),
+        &mut fake,
+        &workspace_locks_wasm_bindgen,
+    );
     assert!(outcome.complete());
-    assert_eq!(fake.cargo_calls, [("cargo-pgrx".into(), "0.16.1".into())]);
-    // Installed at another version: installed again; failing, named.
-    fake.tool_versions = vec![("cargo-pgrx".into(), "0.15.0".into())];
+    assert_eq!(
+        fake.cargo_calls,
+        [("wasm-bindgen-cli".into(), "0.2.100".into())]
+    );
+    assert!(
+        provision(
+            &machine(dir.path()),
+            &mut fake,
+            &workspace_locks_wasm_bindgen
+        )
+        .complete()
+    );
+    assert_eq!(fake.cargo_calls.len(), 1);
+    // Installed at another version (one whose text merely contains the
+    // locked one): installed again; failing, named.
+    fake.tool_versions = vec![("wasm-bindgen-test-runner".into(), "0.2.1000".into())];
     fake.cargo_works = false;
-    let outcome = provision(&machine(dir.path()), &mut fake, &extension_locks_pgrx);
+    let outcome = provision(
+        &machine(dir.path()),
+        &mut fake,
+        &workspace_locks_wasm_bindgen,
+    );
     assert_eq!(fake.cargo_calls.len(), 2);
     assert_eq!(
         outcome.command_line().unwrap(),
-        "xtask: missing cargo-pgrx 0.16.1; to install, run: \
-         cargo install --locked cargo-pgrx --version 0.16.1"
+        "xtask: missing wasm-bindgen-cli 0.2.100; to install, run: \
+         cargo install --locked --debug wasm-bindgen-cli --version 0.2.100"
     );
 }
 
