@@ -53,32 +53,24 @@ fn prerequisites(root: &Path) -> Result<(), String> {
     if !node.is_ok_and(|o| o.status.success()) {
         return Err("Node.js (`node`) is missing (Debian: the nodejs package)".into());
     }
-    let lock = std::fs::read_to_string(root.join("Cargo.lock"))
-        .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
-    let wanted = provision::locked_version(&lock, "wasm-bindgen")
+    let tool = provision::CARGO_TOOLS
+        .iter()
+        .find(|t| t.program == RUNNER)
+        .ok_or("no provisioning row installs the runner")?;
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).ok();
+    let wanted = tool
+        .wanted(&read)
         .ok_or("Cargo.lock names no wasm-bindgen")?;
-    let runner = Command::new(RUNNER).arg("--version").output();
-    let found = runner
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let found = provision::program_version(RUNNER);
     if found
         .as_deref()
-        .is_some_and(|v| v.split_whitespace().any(|w| w == wanted))
+        .is_some_and(|v| provision::reports_version(v, &wanted))
     {
         return Ok(());
     }
-    let how = provision::CARGO_TOOLS
-        .iter()
-        .find(|t| t.program == RUNNER)
-        .map_or_else(String::new, |t| {
-            format!(
-                "; to install, run: {}",
-                provision::install_command(t, &wanted).join(" ")
-            )
-        });
     Err(format!(
-        "{RUNNER} {wanted} is missing (found: {}){how}",
-        found.as_deref().unwrap_or("none")
+        "{RUNNER} {wanted} is missing (found: {}); to install, run: {}",
+        found.as_deref().unwrap_or("none"),
+        provision::install_command(tool, &wanted).join(" ")
     ))
 }

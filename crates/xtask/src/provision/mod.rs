@@ -224,10 +224,7 @@ impl Installer for System<'_> {
     }
 
     fn tool_version(&self, program: &str) -> Option<String> {
-        let out = Command::new(program).arg("--version").output().ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        program_version(program)
     }
 
     fn cargo_install(&mut self, tool: &CargoTool, version: &str) -> bool {
@@ -274,16 +271,12 @@ pub fn provision(
     }
     let mut tools = Vec::new();
     for tool in CARGO_TOOLS {
-        let version = tool
-            .lock_files
-            .iter()
-            .find_map(|f| locked_version(&read(f)?, tool.locked_crate));
-        let Some(version) = version else {
+        let Some(version) = tool.wanted(read) else {
             continue;
         };
         let has = |i: &dyn Installer| {
             i.tool_version(tool.program)
-                .is_some_and(|v| v.split_whitespace().any(|word| word == version))
+                .is_some_and(|v| reports_version(&v, &version))
         };
         let installed = has(installer) || installer.cargo_install(tool, &version) && has(installer);
         if !installed {
@@ -296,6 +289,30 @@ pub fn provision(
         root: installer.is_root(),
         apt: installer.has_apt(),
     }
+}
+
+impl CargoTool {
+    /// The version the first lock file that locks
+    /// [`locked_crate`](Self::locked_crate) gives it; `None`: not needed.
+    pub fn wanted(&self, read: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+        self.lock_files
+            .iter()
+            .find_map(|f| locked_version(&read(f)?, self.locked_crate))
+    }
+}
+
+/// What `PROGRAM --version` prints, if the program runs.
+pub fn program_version(program: &str) -> Option<String> {
+    let out = Command::new(program).arg("--version").output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Whether a program's `--version` text names exactly `version` (as a word:
+/// `0.2.1000` is not `0.2.100`).
+pub fn reports_version(text: &str, version: &str) -> bool {
+    text.split_whitespace().any(|word| word == version)
 }
 
 /// The command that installs `tool` at `version`, as `cargo` and its
