@@ -145,6 +145,10 @@ pub enum EventKind {
     /// defends it (a site of one) until an interface comes back, when it is announced again
     /// (docs/uiap-design.md D63).
     Isolated,
+    /// Datagrams from neighbours were dropped by the daemon's rate limit: a conflicting
+    /// Claim-Attempt or Claim-Deny may have been among them, so another device may hold an
+    /// overlapping claim. The claim is still held (docs/uiap-design.md D64).
+    Suppressed,
 }
 
 impl EventKind {
@@ -161,6 +165,7 @@ impl EventKind {
             EventKind::Expired => "expired",
             EventKind::Released => "released",
             EventKind::Isolated => "isolated",
+            EventKind::Suppressed => "suppressed",
         }
     }
 
@@ -192,7 +197,10 @@ impl EventKind {
             EventKind::Lost => ClaimState::Lost,
             EventKind::Expired => ClaimState::Expired,
             EventKind::Conflict => ClaimState::Conflicted,
-            EventKind::Renewed | EventKind::Released | EventKind::Isolated => before,
+            EventKind::Renewed
+            | EventKind::Released
+            | EventKind::Isolated
+            | EventKind::Suppressed => before,
         }
     }
 }

@@ -364,6 +364,9 @@ fn each_end_of_the_claim_is_a_loss_of_its_kind() {
         (EventKind::Released, NodeLostKind::Released),
         // The site cut off: nobody else can deny the node (docs/uiap-design.md D63).
         (EventKind::Isolated, NodeLostKind::SourceGone),
+        // A neighbour's traffic dropped by the rate limit: its Attempt may have gone unanswered
+        // (docs/uiap-design.md D64).
+        (EventKind::Suppressed, NodeLostKind::SourceGone),
     ] {
         let script = Script::new(vec![Answer::Claim]);
         let lease = SiteLease::acquire(&script.config(8), &mut rng(6)).unwrap();

@@ -1,6 +1,8 @@
 //! What happens to claims over time: renewals, the reclaim after a restart, clients that went
 //! away, and the network going and coming back.
 
+use std::time::Duration;
+
 use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 use uiap::device::{ClaimSpec, INFINITE_LIFETIME};
@@ -10,6 +12,9 @@ use uiap::wire::DeviceId;
 use uiap_control::{ClaimAnswer, ClaimState, EventKind, Response};
 
 use super::{ClaimTable, Ctx, Entry};
+
+/// Held claims' watchers hear of rate-limit drops at most this often (docs/uiap-design.md D64).
+const SUPPRESSION_TOLD_EVERY: Duration = Duration::from_secs(5);
 use crate::store::Claims;
 
 impl ClaimTable {
@@ -175,6 +180,43 @@ impl ClaimTable {
                    only, and another device may take the same space";
         for id in held {
             self.end_or_tell(id, now, EventKind::Isolated, Some(why.to_string()));
+        }
+    }
+
+    /// The rate limit dropped datagrams: the watchers of held claims are told (event
+    /// `suppressed`), at most once per [`SUPPRESSION_TOLD_EVERY`], with what was dropped since
+    /// they were last told (docs/uiap-design.md D64).
+    pub(crate) fn tell_suppressed(&mut self, ctx: &Ctx<'_>) {
+        let Some(last) = ctx.suppressed.last() else {
+            return;
+        };
+        let now = ctx.elapsed();
+        if self
+            .suppression_told
+            .is_some_and(|told| last <= told || now.saturating_sub(told) < SUPPRESSION_TOLD_EVERY)
+        {
+            return;
+        }
+        let from = self.suppression_told.unwrap_or(Duration::ZERO);
+        self.suppression_told = Some(now);
+        let Some(dropped) = ctx.suppressed.since(from, now) else {
+            return;
+        };
+        let why = format!(
+            "{} from {} dropped by the rate limit in the last {} s: a conflicting Claim-Attempt \
+             among them went unanswered, so another device may hold an overlapping claim",
+            super::counted(dropped.datagrams, "datagram"),
+            super::counted(dropped.neighbours, "neighbour"),
+            dropped.seconds
+        );
+        let held: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state.is_held())
+            .map(|e| e.stored.id)
+            .collect();
+        for id in held {
+            self.end_or_tell(id, ctx.now, EventKind::Suppressed, Some(why.clone()));
         }
     }
 

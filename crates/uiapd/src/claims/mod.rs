@@ -23,6 +23,15 @@ use crate::DaemonError;
 use crate::link::AuthFailureLog;
 use crate::store::{Claims, Store, StoredClaim};
 
+/// `n` `word`s, in the singular for one.
+fn counted(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 /// Ended claims kept for `list` beyond this many are forgotten, oldest first.
 const MAX_ENDED: usize = 256;
 
@@ -39,6 +48,8 @@ pub(crate) struct Ctx<'a> {
     pub networked: bool,
     /// Who failed authentication, and when (docs/uiap-design.md D62).
     pub auth: &'a AuthFailureLog,
+    /// Whose datagrams the rate limit dropped, and when (docs/uiap-design.md D64).
+    pub suppressed: &'a AuthFailureLog,
 }
 
 impl Ctx<'_> {
@@ -132,6 +143,8 @@ pub(crate) struct ClaimTable {
     store: Store,
     /// Writes of the claims that failed (`status` counter `persist_failures`).
     persist_failures: u64,
+    /// When held claims' watchers were last told of rate-limit drops (docs/uiap-design.md D64).
+    suppression_told: Option<std::time::Duration>,
 }
 
 impl ClaimTable {
@@ -145,6 +158,7 @@ impl ClaimTable {
             next_id: 1,
             store,
             persist_failures: 0,
+            suppression_told: None,
         }
     }
 

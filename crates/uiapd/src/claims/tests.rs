@@ -27,8 +27,14 @@ struct Bench {
     table: ClaimTable,
     now: Instant,
     networked: bool,
-    /// Authentication failures the link would have recorded.
+    /// What the link would have recorded.
+    logs: Logs,
+}
+
+/// Authentication failures and rate-limit drops, as the link records them.
+struct Logs {
     auth: AuthFailureLog,
+    suppressed: AuthFailureLog,
 }
 
 impl Bench {
@@ -52,27 +58,31 @@ impl Bench {
             device,
             now: Instant::from_micros(0),
             networked: false,
-            auth: AuthFailureLog::new(),
+            logs: Logs {
+                auth: AuthFailureLog::new(),
+                suppressed: AuthFailureLog::rate_limited(),
+            },
         }
     }
 
     /// Claims as `owner`; the channel its answers come on.
     fn claim(&mut self, request: ClaimRequest, owner: u32) -> mpsc::Receiver<Response> {
         let (tx, rx) = mpsc::channel(8);
-        let mut ctx = Bench::ctx_of(&mut self.device, &self.auth, self.now, self.networked);
+        let mut ctx = Bench::ctx_of(&mut self.device, &self.logs, self.now, self.networked);
         self.table.claim(&mut ctx, request, owner, tx);
         rx
     }
 
     fn ctx_of<'a>(
         device: &'a mut Device<ChaCha20Rng>,
-        auth: &'a AuthFailureLog,
+        logs: &'a Logs,
         now: Instant,
         networked: bool,
     ) -> Ctx<'a> {
         Ctx {
             device,
-            auth,
+            auth: &logs.auth,
+            suppressed: &logs.suppressed,
             now,
             wall: WALL + now.as_micros() / 1_000_000,
             networked,
@@ -85,7 +95,7 @@ impl Bench {
         let end = self.now + by;
         while self.now < end {
             self.now = (self.now + Duration::from_millis(100)).min(end);
-            let mut ctx = Bench::ctx_of(&mut self.device, &self.auth, self.now, self.networked);
+            let mut ctx = Bench::ctx_of(&mut self.device, &self.logs, self.now, self.networked);
             ctx.device.handle_timeout(ctx.now);
             self.table.renew_due(&mut ctx);
             self.table.cancel_abandoned(&mut ctx);
@@ -228,7 +238,7 @@ fn only_the_owner_or_root_releases_and_an_unknown_id_is_named() {
     b.run_for(Duration::from_secs(3));
     let _claimed = next(&mut rx);
     let now = b.now;
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, now, false);
     assert_eq!(
         refusal(b.table.release(&mut ctx, 1, 1001)),
         "release: claim 1 belongs to uid 1000; only that user or root may release it"
@@ -343,7 +353,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
     let mut b = Bench::new();
     b.networked = true;
     let mut rx = b.claim(request("05"), 0);
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     b.table.network_lost(&mut ctx);
     let Response::Claim(ClaimAnswer::Failed { claim, reason }) = next(&mut rx) else {
         panic!("expected failed")
@@ -367,7 +377,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
         origin: None,
         release_on_close: None,
     };
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, true);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, true);
     b.table.reclaim_persisted(
         &mut ctx,
         Claims {
@@ -377,7 +387,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
     );
     b.table.network_lost(&mut ctx);
     assert_eq!(b.list()[0].state, ClaimState::Claiming);
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, true);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, true);
     b.table.network_back(&mut ctx);
     b.run_for(Duration::from_secs(3));
     assert_eq!(b.list()[0].state, ClaimState::Held);
@@ -411,7 +421,7 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
             tied,
         ],
     };
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     b.table.reclaim_persisted(&mut ctx, persisted);
     let ids: Vec<u64> = b.list().iter().map(|c| c.id).collect();
     assert_eq!(
@@ -474,7 +484,7 @@ fn a_claim_or_release_that_cannot_be_persisted_is_not_acknowledged() {
         panic!("expected a failure")
     };
     assert!(reason.starts_with("cannot persist the claim"), "{reason}");
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     let Response::Error(e) = b.table.release(&mut ctx, claim.id, 0) else {
         panic!("expected a refusal")
     };
@@ -489,7 +499,8 @@ fn a_claim_answer_says_how_many_datagrams_failed_authentication_before_it() {
     let mut b = Bench::new();
     // Long before the claim: not counted.
     let old = "fe80::9".parse().unwrap();
-    b.auth
+    b.logs
+        .auth
         .record((2, old), SourceDrop::PskMismatch, Duration::ZERO);
     b.now = Instant::from_secs(1000);
     // Within the look-back before the claim, and during it.
@@ -500,7 +511,7 @@ fn a_claim_answer_says_how_many_datagrams_failed_authentication_before_it() {
         ("fe80::1", SourceDrop::PskMismatch, during),
         ("fe80::2", SourceDrop::PskStale, during),
     ] {
-        b.auth.record((2, addr.parse().unwrap()), reason, at);
+        b.logs.auth.record((2, addr.parse().unwrap()), reason, at);
     }
     let mut rx = b.claim(request("c0a8"), 1000);
     b.run_for(Duration::from_secs(3));
@@ -537,7 +548,7 @@ fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims
     let (tx, mut events) = mpsc::channel(8);
     b.table.watch(b.now, None, false, 0, tx);
     let _watching = next(&mut events);
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     b.table.network_lost(&mut ctx);
     let told: Vec<(u64, EventKind, ClaimState)> = std::iter::from_fn(|| events.try_recv().ok())
         .map(|r| match r {
@@ -554,7 +565,7 @@ fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims
     );
     // An interface joins: the renewed claim is announced again at once (a reclaim round,
     // renewed well before its renewal at 45 s); the one with a fixed lifetime is not.
-    let mut ctx = Bench::ctx_of(&mut b.device, &b.auth, b.now, true);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, true);
     b.table.network_back(&mut ctx);
     b.table.announce_held(&mut ctx);
     b.run_for(Duration::from_secs(3));
@@ -567,4 +578,53 @@ fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims
     assert_eq!(after, [(1, EventKind::Renewed)]);
     // Its lifetime did not start again.
     assert_eq!(b.list()[1].expires_in, Some(56));
+}
+
+#[test]
+fn rate_limit_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watchers() {
+    let mut b = Bench::new();
+    let mut held = b.claim(request("05"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut held),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    let (tx, mut events) = mpsc::channel(8);
+    b.table.watch(b.now, None, false, 0, tx);
+    let _watching = next(&mut events);
+    // A neighbour's datagram dropped by the rate limit while a claim is in its round.
+    let mut rx = b.claim(request("06"), 0);
+    let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);
+    let neighbour = (2, "fe80::1".parse().unwrap());
+    b.logs
+        .suppressed
+        .record(neighbour, SourceDrop::RateLimited, at);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected failed")
+    };
+    assert!(
+        reason.contains("1 datagram from 1 neighbour dropped by the rate limit"),
+        "{reason}"
+    );
+    let listed: Vec<_> = b.list().into_iter().map(|c| c.id).collect();
+    assert_eq!(listed, [1], "nothing is claimed");
+    // The held claim's watcher is told, once within the interval whatever the drops.
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    b.table.tell_suppressed(&ctx);
+    let told: Vec<(u64, EventKind, ClaimState)> = std::iter::from_fn(|| events.try_recv().ok())
+        .map(|r| match r {
+            Response::Event(e) => (e.id, e.kind, e.claim.state),
+            other => panic!("expected an event, found {other:?}"),
+        })
+        .collect();
+    assert_eq!(told, [(1, EventKind::Suppressed, ClaimState::Held)]);
+    // A claim with no drops in its round is granted.
+    let mut rx = b.claim(request("07"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut rx),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
 }

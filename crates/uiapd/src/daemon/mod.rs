@@ -116,6 +116,7 @@ fn claim_ctx<'a>(
         wall: unix_now(),
         networked: interfaces.any(),
         auth: link.failures(),
+        suppressed: link.suppressed(),
     }
 }
 
@@ -295,6 +296,9 @@ impl Daemon {
         if let Some((peer, bytes)) = self.link.admit(r, buf, self.interfaces.known(), elapsed) {
             self.device
                 .handle_datagram(now_since(self.start), peer, bytes);
+        } else {
+            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+            self.claims.tell_suppressed(&ctx);
         }
     }
 

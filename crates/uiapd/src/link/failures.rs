@@ -56,6 +56,9 @@ pub(crate) struct AuthFailureLog {
     window: (Duration, u32),
     /// When neighbours were last forgotten to make room.
     pruned_at: Option<Duration>,
+    /// What the log records: failed authentication, or datagrams dropped by the rate limit
+    /// (docs/uiap-design.md D64).
+    rate_limited: bool,
 }
 
 impl Default for AuthFailureLog {
@@ -74,7 +77,23 @@ impl AuthFailureLog {
             untracked_last: None,
             window: (Duration::ZERO, 0),
             pruned_at: None,
+            rate_limited: false,
         }
+    }
+
+    /// No drops: a log of the datagrams the per-neighbour rate limit dropped (D45), kept the
+    /// same way, whose log line says what such drops may hide (docs/uiap-design.md D64).
+    pub(crate) fn rate_limited() -> AuthFailureLog {
+        AuthFailureLog {
+            rate_limited: true,
+            ..AuthFailureLog::new()
+        }
+    }
+
+    /// When the last datagram was recorded, if any.
+    pub(crate) fn last(&self) -> Option<Duration> {
+        let tracked = self.sources.values().map(|s| s.last).max();
+        tracked.max(self.untracked_last)
     }
 
     /// A datagram from `source` (interface index, address) failed authentication for `reason`
@@ -110,6 +129,18 @@ impl AuthFailureLog {
             .is_none_or(|at| now.saturating_sub(at) >= LOG_EVERY);
         if !due || !take_line(&mut self.window, now) {
             return false;
+        }
+        if self.rate_limited {
+            warn!(
+                interface = source.0,
+                neighbour = %source.1,
+                dropped = entry.unlogged,
+                "datagrams dropped by the rate limit: a Claim-Attempt or Claim-Deny among them \
+                 went unanswered or uncounted; held claims' watchers are told (suppressed)"
+            );
+            entry.logged = Some(now);
+            entry.unlogged = 0;
+            return true;
         }
         warn!(
             interface = source.0,

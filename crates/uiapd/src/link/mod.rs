@@ -5,7 +5,7 @@
 //! PSK trailer when a key is configured (D41, [`psk`]) within a budget of failures shared by
 //! every source (D58), the per-neighbour rate limit (D45, [`limiter`]), and the port and
 //! destination the message type belongs to (D42, [`port`]). Each
-//! refusal is counted by reason. On the way out, the PSK seal; the seals sent are remembered so
+//! refusal is counted by reason, and the rate limit's drops are logged per neighbour (D64). On the way out, the PSK seal; the seals sent are remembered so
 //! that our own datagrams coming back are replays.
 
 mod failures;
@@ -54,6 +54,8 @@ pub(crate) struct Link {
     authenticated: HashMap<(u32, Ipv6Addr), Duration>,
     /// With a key: who failed authentication, and why (docs/uiap-design.md D62).
     failures: AuthFailureLog,
+    /// Whose datagrams the rate limit dropped (docs/uiap-design.md D64).
+    suppressed: AuthFailureLog,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
     /// The receive buffers the kernel granted (claim, reply).
@@ -92,6 +94,7 @@ impl Link {
             unauthenticated: RateLimiter::new(UNAUTHENTICATED_RATE, UNAUTHENTICATED_BURST, 0),
             authenticated: HashMap::new(),
             failures: AuthFailureLog::new(),
+            suppressed: AuthFailureLog::rate_limited(),
             drops: BTreeMap::new(),
             send_errors: 0,
             receive_buffers,
@@ -150,6 +153,8 @@ impl Link {
         }
         if !self.limits[r.role as usize].allow(now, (index, addr)) {
             self.count(SourceDrop::RateLimited);
+            self.suppressed
+                .record((index, addr), SourceDrop::RateLimited, now);
             return None;
         }
         if let Err(reason) = port::check_port(&r, self.group, bytes) {
@@ -224,6 +229,11 @@ impl Link {
     /// Who failed authentication (docs/uiap-design.md D62).
     pub(crate) fn failures(&self) -> &AuthFailureLog {
         &self.failures
+    }
+
+    /// Whose datagrams the rate limit dropped (docs/uiap-design.md D64).
+    pub(crate) fn suppressed(&self) -> &AuthFailureLog {
+        &self.suppressed
     }
 
     /// What was counted.

@@ -456,6 +456,12 @@ fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
             NodeLostKind::SourceGone,
             format!("the site is isolated: {why}"),
         ),
+        // A neighbour's Claim-Attempt for this node may have been dropped unanswered: the
+        // node may be taken elsewhere (docs/uiap-design.md D64).
+        EventKind::Suppressed => (
+            NodeLostKind::SourceGone,
+            format!("the site's traffic was suppressed: {why}"),
+        ),
     };
     Some(NodeLost::new(kind).with_detail(&detail))
 }
