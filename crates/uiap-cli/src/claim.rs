@@ -63,8 +63,15 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(answer) => answer,
         Err(e) => return crate::failed("claim", &e),
     };
-    let detail =
-        |c: &uiap_control::ClaimView| format!(" id={} domain={} {}", c.id, c.domain, c.space);
+    // A claim refused before it started (a local conflict) has no id: id 0 names none.
+    let detail = |c: &uiap_control::ClaimView| {
+        let id = if c.id == 0 {
+            String::new()
+        } else {
+            format!(" id={}", c.id)
+        };
+        format!("{id} domain={} {}", c.domain, c.space)
+    };
     let why = |r: Option<&str>| r.map(|s| format!(" ({s})")).unwrap_or_default();
     match answer {
         ClaimAnswer::Claimed {

@@ -147,8 +147,11 @@ impl<R: Rng> Device<R> {
 
     /// Takes an X+R claim into the proxy table, within the caps of docs/uiap-design.md D43.
     fn record_proxy(&mut self, now: Instant, repr: &Repr) {
-        use super::proxy::{Recorded, narrow_enough};
-        if !narrow_enough(&repr.space, self.config.proxy_min_prefix_bits) {
+        use super::proxy::Recorded;
+        if !repr
+            .space
+            .shares_leading_bits(self.config.proxy_min_prefix_bits)
+        {
             self.counters.proxy_refused_wide += 1;
             return;
         }

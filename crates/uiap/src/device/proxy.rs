@@ -2,32 +2,9 @@
 
 use core::time::Duration;
 
-use crate::space::{DomainId, Uid, UidSpace, conflicts};
+use crate::space::{DomainId, UidSpace, conflicts};
 use crate::time::Instant;
 use crate::wire::DeviceId;
-
-/// Whether every UID of `space` shares its first `min_bits` bits as written: a unique UID always,
-/// a prefix of at least `min_bits` bits, a range whose ends have the same length and agree on
-/// their first `min_bits` bits (docs/uiap-design.md D43).
-pub(crate) fn narrow_enough(space: &UidSpace, min_bits: u16) -> bool {
-    match space {
-        UidSpace::Unique(_) => true,
-        UidSpace::Prefix(p) => p.bit_len() >= min_bits,
-        UidSpace::Range { low, high } => {
-            low.as_bytes().len() == high.as_bytes().len()
-                && same_leading_bits(low, high, usize::from(min_bits))
-        }
-    }
-}
-
-fn same_leading_bits(a: &Uid, b: &Uid, bits: usize) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let (full, rest) = (bits / 8, bits % 8);
-    if a.len() * 8 < bits || b.len() * 8 < bits {
-        return false;
-    }
-    a[..full] == b[..full] && (rest == 0 || (a[full] ^ b[full]) & (0xff_u8 << (8 - rest)) == 0)
-}
 
 #[derive(Clone, Debug)]
 struct Entry {

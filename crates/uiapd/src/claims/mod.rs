@@ -21,6 +21,7 @@ use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
 
 use crate::DaemonError;
 use crate::link::AuthFailureLog;
+use crate::quota::UserLimits;
 use crate::store::{Claims, Store, StoredClaim};
 
 /// `n` `word`s, in the singular for one.
@@ -145,6 +146,8 @@ pub(crate) struct ClaimTable {
     persist_failures: u64,
     /// When held claims' watchers were last told of rate-limit drops (docs/uiap-design.md D64).
     suppression_told: Option<std::time::Duration>,
+    /// What each user other than root may claim (docs/uiap-design.md D65).
+    users: UserLimits,
 }
 
 impl ClaimTable {
@@ -159,7 +162,21 @@ impl ClaimTable {
             store,
             persist_failures: 0,
             suppression_told: None,
+            users: UserLimits::default(),
         }
+    }
+
+    /// The table with `users` as the limits on users other than root.
+    pub(crate) fn with_user_limits(self, users: UserLimits) -> ClaimTable {
+        ClaimTable { users, ..self }
+    }
+
+    /// How many claims of user `uid` have not ended.
+    fn claims_of(&self, uid: u32) -> usize {
+        self.claims
+            .values()
+            .filter(|e| e.stored.owner == uid && !e.state.has_ended())
+            .count()
     }
 
     /// How many claims are listed.

@@ -95,6 +95,11 @@ impl ClaimTable {
         owner: u32,
     ) -> Result<u64, Box<Response>> {
         let (domain, space) = check(ctx, &c).map_err(|why| Box::new(refusal(why)))?;
+        let held = self.claims_of(owner);
+        if let Some(why) = self.users.refuse_claim(owner, held, c.lifetime, &space) {
+            info!(uid = owner, reason = %why, "claim refused: over the user's limits");
+            return Err(Box::new(refusal(format!("claim: {why}"))));
+        }
         let id = self.next_id;
         let stored = StoredClaim {
             id,

@@ -298,6 +298,17 @@ fn a_watcher_gets_the_claims_then_their_events() {
         b.table.watch(b.now, id, release_on_close, 0, tx);
         assert_eq!(refusal(next(&mut rx)), message);
     }
+    // Tying another user's claim to one's connection is refused when asked, not when it
+    // closes.
+    let mut rx = b.claim(request("0e"), 0);
+    b.run_for(Duration::from_secs(3));
+    let _claimed = next(&mut rx);
+    let (tx, mut rx) = mpsc::channel(8);
+    b.table.watch(b.now, Some(2), true, 1000, tx);
+    assert_eq!(
+        refusal(next(&mut rx)),
+        "watch: release_on_close: claim 2 belongs to uid 0; only that user or root may release it"
+    );
 }
 
 #[test]

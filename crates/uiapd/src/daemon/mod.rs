@@ -206,7 +206,7 @@ impl Daemon {
         let receive_buffers = sockets.receive_buffers();
         let d = Daemon {
             link: Link::new(config.group, config.psk.clone(), receive_buffers),
-            claims: ClaimTable::new(store.clone()),
+            claims: ClaimTable::new(store.clone()).with_user_limits(config.users),
             store,
             start: tokio::time::Instant::now(),
             device,
