@@ -161,6 +161,7 @@ impl<R: Rng> Device<R> {
         {
             Recorded::New => self.counters.proxies_recorded += 1,
             Recorded::Full => self.counters.proxy_table_full += 1,
+            Recorded::Share => self.counters.proxy_refused_share += 1,
             Recorded::Refreshed | Recorded::NotKept => {}
         }
         self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());

@@ -31,6 +31,7 @@ impl Daemon {
             ("table_evictions", c.table_evictions),
             ("proxies_recorded", c.proxies_recorded),
             ("proxy_refused_wide", c.proxy_refused_wide),
+            ("proxy_refused_share", c.proxy_refused_share),
             ("proxy_table_full", c.proxy_table_full),
             ("proxies_flushed", c.proxies_flushed),
             ("send_errors", link.send_errors),
