@@ -25,7 +25,7 @@ impl ClaimTable {
     pub(crate) fn reclaim_persisted(&mut self, ctx: &mut Ctx<'_>, persisted: Claims) {
         self.next_id = self.next_id.max(persisted.next_id);
         for stored in persisted.claims {
-            self.next_id = self.next_id.max(stored.id + 1);
+            self.next_id = self.next_id.max(stored.id.saturating_add(1));
             if stored.ended_by(ctx.wall) {
                 info!(id = stored.id, domain = %stored.domain, space = %stored.space, "not reclaimed: its lifetime ended while the daemon was stopped");
                 continue;

@@ -171,6 +171,16 @@ impl ClaimTable {
         ClaimTable { users, ..self }
     }
 
+    /// The next claim id not in use: ids wrap after `u64::MAX` to 1, skipping the ones still
+    /// listed (0 names no claim).
+    fn fresh_id(&self) -> u64 {
+        let mut id = self.next_id.max(1);
+        while self.claims.contains_key(&id) {
+            id = id.wrapping_add(1).max(1);
+        }
+        id
+    }
+
     /// How many claims of user `uid` have not ended.
     fn claims_of(&self, uid: u32) -> usize {
         self.claims

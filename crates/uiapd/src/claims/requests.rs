@@ -100,7 +100,7 @@ impl ClaimTable {
             info!(uid = owner, reason = %why, "claim refused: over the user's limits");
             return Err(Box::new(refusal(format!("claim: {why}"))));
         }
-        let id = self.next_id;
+        let id = self.fresh_id();
         let stored = StoredClaim {
             id,
             domain: domain.to_string(),
@@ -118,7 +118,7 @@ impl ClaimTable {
             .proxy(c.proxy);
         let e = match ctx.device.claim(ctx.now, spec) {
             Ok(cid) => {
-                self.next_id += 1;
+                self.next_id = id.wrapping_add(1).max(1);
                 info!(id, domain = %stored.domain, space = %stored.space, lifetime = c.lifetime, proxy = c.proxy, renew = c.renew, "claiming");
                 self.by_device.insert(cid, id);
                 let mut entry = Entry::new(stored, Some(cid), false, ctx.networked);

@@ -639,3 +639,35 @@ fn rate_limit_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watche
         Response::Claim(ClaimAnswer::Claimed { .. })
     ));
 }
+
+#[test]
+fn claim_ids_wrap_to_1_and_skip_the_ids_in_use() {
+    let mut b = Bench::new();
+    let stored = |id: u64, uid: &str| StoredClaim {
+        id,
+        domain: "fff:0:1:0".into(),
+        space: SpaceText::Uid(uid.into()),
+        lifetime: 600,
+        proxy: false,
+        owner: 0,
+        renew: true,
+        expires_at: None,
+        origin: None,
+        release_on_close: None,
+    };
+    let persisted = Claims {
+        next_id: u64::MAX,
+        claims: vec![stored(u64::MAX, "60"), stored(1, "61")],
+    };
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.reclaim_persisted(&mut ctx, persisted);
+    b.run_for(Duration::from_secs(3));
+    let mut rx = b.claim(request("62"), 0);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Claimed { claim, .. }) = next(&mut rx) else {
+        panic!("expected claimed")
+    };
+    assert_eq!(claim.id, 2, "u64::MAX and 1 are in use");
+    let ids: Vec<u64> = b.list().iter().map(|c| c.id).collect();
+    assert_eq!(ids, [1, 2, u64::MAX]);
+}
