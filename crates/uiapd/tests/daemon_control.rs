@@ -1032,3 +1032,31 @@ fn users_other_than_root_are_capped_and_cannot_lock_root_out() {
         "the closed connections gave their slots back: {out}"
     );
 }
+
+/// SIGTERM while a claim is in its round: the client is told the daemon is shutting down, not
+/// that the stream ended.
+#[test]
+fn a_claim_in_progress_at_sigterm_is_answered_shutting_down() {
+    let mut d = Uiapd::with_args(
+        "sigterm",
+        (48601, 48602),
+        &["--claim-period-ms", "5000", "--renew-min-lifetime-s", "60"],
+    );
+    let claim = Command::new(netns_support::uiap_bin())
+        .args(["claim", "--domain", "fff:0:1:0", "--uid", "01", "--control"])
+        .arg(&d.control)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !d.log().contains("claiming") {
+        assert!(Instant::now() < deadline, "no claim; log: {}", d.log());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(d.stop(), Some(0));
+    let out = claim.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the daemon is shutting down"), "{err}");
+}

@@ -282,14 +282,21 @@ impl ClaimTable {
     }
 
     /// The daemon stops: every claim still waiting for its answer is told so. Claims stay
-    /// persisted.
-    pub(crate) fn shut_down(&mut self) {
+    /// persisted. Returns where the answers went: a connection has written its answer when its
+    /// channel closes.
+    pub(crate) fn shut_down(&mut self) -> Vec<mpsc::Sender<Response>> {
         let down = Response::Claim(ClaimAnswer::Failed {
             claim: None,
             reason: "the daemon is shutting down".into(),
         });
+        let told: Vec<mpsc::Sender<Response>> = self
+            .claims
+            .values()
+            .flat_map(|e| e.waiters.iter().cloned())
+            .collect();
         for entry in self.claims.values_mut() {
             entry.answer(&down);
         }
+        told
     }
 }

@@ -469,7 +469,7 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
 fn shutting_down_tells_every_claim_still_waiting() {
     let mut b = Bench::new();
     let mut rx = b.claim(request("0a"), 0);
-    b.table.shut_down();
+    assert_eq!(b.table.shut_down().len(), 1, "where the answer went");
     assert_eq!(
         next(&mut rx),
         Response::Claim(ClaimAnswer::Failed {

@@ -27,6 +27,9 @@ use crate::store::{Claims, Store};
 use crate::{Config, DaemonError, DaemonErrorKind, iface};
 use interfaces::{Interfaces, Scan};
 
+/// How long answers to claims in progress may take to be written at shutdown.
+const SHUTDOWN_ANSWERS: Duration = Duration::from_secs(1);
+
 /// How often claims whose client went away are looked for (docs/uiap-design.md D30).
 const ABANDONED_TICK: Duration = Duration::from_millis(200);
 
@@ -161,7 +164,15 @@ pub async fn run(
     d.serve(&mut sockets, requests, shutdown).await;
     info!("uiapd shutting down");
     server.abort();
-    d.claims.shut_down();
+    // The connections' tasks outlive the server's: each writes its "shutting down" answer,
+    // for a bounded time, before the runtime stops.
+    let told = d.claims.shut_down();
+    let written = async {
+        for reply in &told {
+            reply.closed().await;
+        }
+    };
+    let _ = tokio::time::timeout(SHUTDOWN_ANSWERS, written).await;
     let _ = std::fs::remove_file(&d.config.control);
     Ok(())
 }
