@@ -28,6 +28,8 @@ use uuidkit_lease::site::{DEFAULT_NODE_DOMAIN, LeaseConfig, SiteLease, node_of_u
 enum Answer {
     Deny,
     Claim,
+    /// Claimed, but in conflict by the time the watch answers.
+    ClaimThenConflict,
 }
 
 /// A control server on a Unix socket in a temporary directory. Every request is recorded; the
@@ -88,7 +90,7 @@ impl Script {
                                     claim: view(id, &domain, &space, ClaimState::Denied),
                                     reason: "scripted denied".into(),
                                 },
-                                Answer::Claim => ClaimAnswer::Claimed {
+                                Answer::Claim | Answer::ClaimThenConflict => ClaimAnswer::Claimed {
                                     claim: view(id, &domain, &space, ClaimState::Held),
                                     note: Some("scripted claimed".into()),
                                     auth_failures: Some(AuthFailures {
@@ -108,12 +110,12 @@ impl Script {
                                 .lock()
                                 .unwrap()
                                 .push(serde_json::from_str(&text).unwrap());
-                            let watching = Response::Watching(vec![view(
-                                id,
-                                &domain,
-                                &space,
-                                ClaimState::Held,
-                            )]);
+                            let state = match answer {
+                                Answer::ClaimThenConflict => ClaimState::Conflicted,
+                                _ => ClaimState::Held,
+                            };
+                            let watching =
+                                Response::Watching(vec![view(id, &domain, &space, state)]);
                             line(&mut stream, &watching);
                             let _ = held_tx.send(stream);
                             break;
@@ -375,6 +377,23 @@ fn each_end_of_the_claim_is_a_loss_of_its_kind() {
         let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
         assert_eq!(lost.kind(), kind, "{event}");
     }
+}
+
+/// A conflict between the claim's answer and the watch's: the watch answer's state is what
+/// counts, and the node is lost from the start.
+#[test]
+fn a_conflict_before_the_watch_began_is_a_loss_at_once() {
+    let script = Script::new(vec![Answer::ClaimThenConflict]);
+    let lease = SiteLease::acquire(&script.config(8), &mut rng(9)).unwrap();
+    let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
+    assert_eq!(lost.kind(), NodeLostKind::Conflict);
+    assert!(lost.to_string().contains("conflicted"), "{lost}");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while script.released().is_empty() {
+        assert!(Instant::now() < deadline, "the claim was not released");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(script.released(), [1], "released, as after a late conflict");
 }
 
 #[test]

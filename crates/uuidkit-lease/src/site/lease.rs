@@ -11,8 +11,8 @@ use uiap::space::DomainId;
 use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
 
 use uiap_control::{
-    AuthFailures, ClaimEvent, ClaimRequest, Client, ControlError, ControlErrorKind, EventKind,
-    HeldClaim, Hold, SpaceText,
+    AuthFailures, ClaimEvent, ClaimRequest, ClaimState, Client, ControlError, ControlErrorKind,
+    EventKind, HeldClaim, Hold, SpaceText,
 };
 
 use super::domain::{check_domain, node_space};
@@ -204,6 +204,7 @@ impl SiteLease {
         let stop = Arc::new(AtomicBool::new(false));
         let (claim, note) = (held.id(), held.note().map(str::to_string));
         let auth_failures = held.auth_failures();
+        let held_state = held.claim().state;
         let uiapd = Client::new(&config.control);
         let watcher = {
             let (slot, stop, uiapd) = (slot.clone(), stop.clone(), uiapd.clone());
@@ -212,6 +213,25 @@ impl SiteLease {
                 .spawn(move || watch(held, &slot, &stop, &uiapd))
                 .ok()
         };
+        // The watch answered with the claim as it was then: anything that happened since the
+        // claim's answer is in its state.
+        let state = held_state;
+        if state != ClaimState::Held {
+            let kind = if state == ClaimState::Expired {
+                NodeLostKind::RenewalFailed
+            } else {
+                NodeLostKind::Conflict
+            };
+            slot.lose(
+                NodeLost::new(kind)
+                    .with_detail(&format!("the claim was {state} by the time it was watched")),
+            );
+            // As after a late conflict: the device that keeps the node is not denied at its
+            // next renewal (docs/uiap-design.md D52).
+            if state == ClaimState::Conflicted {
+                let _ = release(&uiapd, claim);
+            }
+        }
         if watcher.is_none() {
             // Without a watcher nobody would hear a loss: never hand the node out.
             slot.lose(
