@@ -35,7 +35,7 @@ fn default_lifetime() -> u32 {
     tag = "op",
     rename_all = "snake_case",
     deny_unknown_fields,
-    try_from = "Checked"
+    from = "Checked"
 )]
 pub enum Request {
     /// Claim a UID space.
@@ -90,11 +90,9 @@ enum Checked {
     },
 }
 
-impl TryFrom<Checked> for Request {
-    type Error = std::convert::Infallible;
-
-    fn try_from(c: Checked) -> Result<Request, Self::Error> {
-        Ok(match c {
+impl From<Checked> for Request {
+    fn from(c: Checked) -> Request {
+        match c {
             Checked::Claim(r) => Request::Claim(r),
             Checked::Release { id } => Request::Release { id },
             Checked::List {} => Request::List,
@@ -107,7 +105,7 @@ impl TryFrom<Checked> for Request {
                 id,
                 release_on_close,
             },
-        })
+        }
     }
 }
 
