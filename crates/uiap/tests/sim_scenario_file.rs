@@ -400,7 +400,9 @@ fn settings_the_daemon_refuses_and_unbounded_runs_are_refused() {
         (mesh, "devices[].segments: expected 0 to 10000, found 10100"),
     ] {
         let scenario: uiap::sim::Scenario = serde_json::from_str(&doc).unwrap();
-        let err = scenario.build().err().expect(message);
+        let Err(err) = scenario.build() else {
+            panic!("built, expected {message}")
+        };
         assert_eq!(err.to_string(), message);
     }
 }
