@@ -34,8 +34,9 @@ fn site_lease(c: &mut Criterion) {
         .node(node)
         .build(SystemClock, ThreadRng)
         .expect("v1");
-    let mut v1_lease = V1Generator::new(SystemClock, ThreadRng)
-        .with_node_source(l48.slot().clone())
+    let mut v1_lease = V1Generator::builder()
+        .node_source(l48.slot().clone())
+        .build(SystemClock, ThreadRng)
         .expect("v1 lease");
     run(c, "site_lease/v1/static", &mut v1_static);
     run(c, "site_lease/v1/lease", &mut v1_lease);
@@ -44,17 +45,19 @@ fn site_lease(c: &mut Criterion) {
         .node(node)
         .build(SystemClock, ThreadRng)
         .expect("v6");
-    let mut v6_lease = V6Generator::new(SystemClock, ThreadRng)
-        .with_node_source(l48.slot().clone())
+    let mut v6_lease = V6Generator::builder()
+        .node_source(l48.slot().clone())
+        .build(SystemClock, ThreadRng)
         .expect("v6 lease");
     run(c, "site_lease/v6/static", &mut v6_static);
     run(c, "site_lease/v6/lease", &mut v6_lease);
 
-    let mut v8_static =
-        V8Distributed::builder_from(StaticNode::new(l16.node().value(), 16).expect("16-bit node"))
-            .build(SystemClock, ThreadRng)
-            .expect("v8");
-    let mut v8_lease = V8Distributed::builder_from(l16.slot().clone())
+    let mut v8_static = V8Distributed::builder()
+        .node_source(StaticNode::new(l16.node().value(), 16).expect("16-bit node"))
+        .build(SystemClock, ThreadRng)
+        .expect("v8");
+    let mut v8_lease = V8Distributed::builder()
+        .node_source(l16.slot().clone())
         .build(SystemClock, ThreadRng)
         .expect("v8 lease");
     run(c, "site_lease/v8-distributed/static", &mut v8_static);

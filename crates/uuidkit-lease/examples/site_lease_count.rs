@@ -41,33 +41,39 @@ fn main() -> ExitCode {
     let slot = lease.slot().clone();
     let mut g: Box<dyn Generator> = match (kind.as_str(), mode.as_str()) {
         ("v8", "lease") => Box::new(
-            V8Distributed::builder_from(slot)
+            V8Distributed::builder()
+                .node_source(slot)
                 .build(SystemClock, ThreadRng)
                 .expect("v8"),
         ),
         ("v8", _) => Box::new(
-            V8Distributed::builder_from(fixed)
+            V8Distributed::builder()
+                .node_source(fixed)
                 .build(SystemClock, ThreadRng)
                 .expect("v8"),
         ),
         ("v1", "lease") => Box::new(
-            V1Generator::new(SystemClock, ThreadRng)
-                .with_node_source(slot)
+            V1Generator::builder()
+                .node_source(slot)
+                .build(SystemClock, ThreadRng)
                 .expect("v1"),
         ),
         ("v1", _) => Box::new(
-            V1Generator::new(SystemClock, ThreadRng)
-                .with_node_source(fixed)
+            V1Generator::builder()
+                .node_source(fixed)
+                .build(SystemClock, ThreadRng)
                 .expect("v1"),
         ),
         ("v6", "lease") => Box::new(
-            V6Generator::new(SystemClock, ThreadRng)
-                .with_node_source(slot)
+            V6Generator::builder()
+                .node_source(slot)
+                .build(SystemClock, ThreadRng)
                 .expect("v6"),
         ),
         _ => Box::new(
-            V6Generator::new(SystemClock, ThreadRng)
-                .with_node_source(fixed)
+            V6Generator::builder()
+                .node_source(fixed)
+                .build(SystemClock, ThreadRng)
                 .expect("v6"),
         ),
     };

@@ -25,7 +25,7 @@
 //! use uuidkit_lease::site::{LeaseConfig, SiteLease};
 //!
 //! let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;
-//! let mut g = V8Distributed::builder_from(lease.slot().clone()).build(SystemClock, ThreadRng)?;
+//! let mut g = V8Distributed::builder().node_source(lease.slot().clone()).build(SystemClock, ThreadRng)?;
 //! let id = g.generate()?; // an error of kind NodeLost once the lease is gone
 //! # let _ = id; }
 //! # Ok::<(), Box<dyn std::error::Error>>(())

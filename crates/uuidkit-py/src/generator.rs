@@ -1,11 +1,9 @@
 //! `uuidkit.V7Generator`: a v7 generator with the RFC 9562 §6.2 method chosen.
 
-use std::sync::{Mutex, PoisonError, TryLockError};
-
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator as Inner, V7Method};
+use uuidkit::{ForkSafeMutex, Generator, SystemClock, ThreadRng, V7Generator as Inner, V7Method};
 
 use crate::args::{batch_len, int_in, uuids};
 use crate::convert::{UuidType, list};
@@ -79,10 +77,12 @@ fn parse_method(
 ///
 /// Calls are serialised, so the UUIDs of one generator increase in
 /// happens-before order across threads. After `fork()` the child's random
-/// bits are freshly seeded.
+/// bits are freshly seeded, and the child finds the generator free even if
+/// another thread was using it (a batch made with the interpreter released)
+/// when the fork came.
 #[pyclass(module = "uuidkit", frozen)]
 pub struct V7Generator {
-    inner: Mutex<Inner<SystemClock, ThreadRng>>,
+    inner: ForkSafeMutex<Inner<SystemClock, ThreadRng>>,
     method: String,
 }
 
@@ -97,12 +97,8 @@ impl V7Generator {
         f: impl FnOnce(&mut Inner<SystemClock, ThreadRng>) -> Result<T, uuidkit::GenError> + Send,
     ) -> PyResult<T> {
         let result = match self.inner.try_lock() {
-            Ok(mut g) => f(&mut g),
-            Err(TryLockError::Poisoned(p)) => f(&mut p.into_inner()),
-            Err(TryLockError::WouldBlock) => py.detach(|| {
-                let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-                f(&mut g)
-            }),
+            Some(mut g) => f(&mut g),
+            None => py.detach(|| f(&mut self.inner.lock())),
         };
         result.map_err(gen_error)
     }
@@ -124,7 +120,7 @@ impl V7Generator {
             .build(SystemClock, ThreadRng)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(V7Generator {
-            inner: Mutex::new(inner),
+            inner: ForkSafeMutex::new(inner),
             method: method.to_owned(),
         })
     }
@@ -156,11 +152,8 @@ impl V7Generator {
         let n = batch_len(n)?;
         let mut out = uuids(n)?;
         if n >= crate::args::DETACH_FROM {
-            py.detach(|| {
-                let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-                g.fill(&mut out)
-            })
-            .map_err(gen_error)?;
+            py.detach(|| self.inner.lock().fill(&mut out))
+                .map_err(gen_error)?;
         } else {
             self.with(py, |g| g.fill(&mut out))?;
         }

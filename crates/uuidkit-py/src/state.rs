@@ -2,7 +2,6 @@
 //! it make v1, v6 and v7 UUIDs that are unique and increasing together.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -10,7 +9,10 @@ use pyo3::prelude::*;
 use uuidkit::state::{
     BlockPolicy, FileStore, GregorianLease, MAX_LOCK_TIMEOUT, Reserver, Status, V7Lease,
 };
-use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit::{
+    ForkSafeGuard, ForkSafeMutex, Generator, SystemClock, ThreadRng, Uuid, V1Generator,
+    V6Generator, V7Generator,
+};
 
 use crate::convert::UuidType;
 use crate::stdlib::gen_error;
@@ -42,12 +44,15 @@ struct Bound3 {
 #[pyclass(module = "uuidkit", frozen)]
 pub struct State {
     path: PathBuf,
-    inner: Mutex<Option<Bound3>>,
+    /// Held with the interpreter lock released (see `generate`), so a fork
+    /// by another thread may come meanwhile: a fork-safe lock, which the
+    /// child finds free.
+    inner: ForkSafeMutex<Option<Bound3>>,
 }
 
 impl State {
-    fn lock(&self) -> MutexGuard<'_, Option<Bound3>> {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> ForkSafeGuard<'_, Option<Bound3>> {
+        self.inner.lock()
     }
 
     /// Runs `f` on the generators with the GIL released: waiting for the
@@ -121,14 +126,23 @@ impl State {
             FileStore::new(path.clone()).with_lock_timeout(Duration::from_millis(lock_timeout_ms));
         let reserver = Reserver::new(store, policy).strict(strict);
         let bound = Bound3 {
-            v1: V1Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v1()),
-            v6: V6Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v6()),
-            v7: V7Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v7()),
+            v1: V1Generator::builder()
+                .store(reserver.lease_v1())
+                .build(SystemClock, ThreadRng)
+                .map_err(gen_error)?,
+            v6: V6Generator::builder()
+                .store(reserver.lease_v6())
+                .build(SystemClock, ThreadRng)
+                .map_err(gen_error)?,
+            v7: V7Generator::builder()
+                .store(reserver.lease_v7())
+                .build(SystemClock, ThreadRng)
+                .map_err(gen_error)?,
             last: None,
         };
         Ok(State {
             path,
-            inner: Mutex::new(Some(bound)),
+            inner: ForkSafeMutex::new(Some(bound)),
         })
     }
 

@@ -1,13 +1,13 @@
 //! The standard `uuid` module's generators, with its signatures (CPython 3.14's
 //! for `uuid6`, `uuid7` and `uuid8`) and semantics, over uuidkit's.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
-
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 use rand_core::Rng;
-use uuidkit::{CoarseClock, GenError, Generator, ThreadRng, Uuid, V1Generator, V6Generator};
+use uuidkit::{
+    CoarseClock, ForkSafeMutex, GenError, Generator, ThreadRng, Uuid, V1Generator, V6Generator,
+};
 
 use crate::args::{int_in, type_name};
 use crate::convert::{UuidType, name_bytes};
@@ -17,14 +17,12 @@ pub fn gen_error(e: GenError) -> PyErr {
     PyRuntimeError::new_err(e.to_string())
 }
 
-/// Locks a process-wide generator. A panic cannot happen while one is held
-/// (generation reports errors as values), so poisoning is ignored.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-static V1: Mutex<Option<V1Generator<CoarseClock, ThreadRng>>> = Mutex::new(None);
-static V6: Mutex<Option<V6Generator<CoarseClock, ThreadRng>>> = Mutex::new(None);
+/// The process-wide generators. Fork-safe: with the interpreter lock, no
+/// other thread can hold one when Python forks (they are held attached, and
+/// `os.fork` keeps the lock); a free-threaded build has no such lock, and a
+/// fork from native code does not take it.
+static V1: ForkSafeMutex<Option<V1Generator<CoarseClock, ThreadRng>>> = ForkSafeMutex::new(None);
+static V6: ForkSafeMutex<Option<V6Generator<CoarseClock, ThreadRng>>> = ForkSafeMutex::new(None);
 
 /// `value & mask` with Python's semantics (any int, negative ones too), as
 /// the standard module truncates `clock_seq`, `node` and the `uuid8` fields;
@@ -66,7 +64,8 @@ pub fn uuid1<'py>(
     let clock_seq = clock_seq
         .map(|c| masked("clock_seq", c, 0x3fff))
         .transpose()?;
-    let u = lock(&V1)
+    let u = V1
+        .lock()
         .get_or_insert_with(V1Generator::system)
         .generate()
         .map_err(gen_error)?;
@@ -114,7 +113,8 @@ pub fn uuid6<'py>(
     let clock_seq = clock_seq
         .map(|c| masked("clock_seq", c, 0x3fff))
         .transpose()?;
-    let u = lock(&V6)
+    let u = V6
+        .lock()
         .get_or_insert_with(V6Generator::system)
         .generate()
         .map_err(gen_error)?;

@@ -154,16 +154,24 @@ pub fn run(args: &[String]) {
     };
     let mut g: Box<dyn Generator> = match kind.as_str() {
         "v1" => Box::new(
-            V1Generator::new(CoarseClock::new(), ThreadRng).with_store(reserver.lease_v1()),
+            V1Generator::builder()
+                .store(reserver.lease_v1())
+                .build(CoarseClock::new(), ThreadRng)
+                .expect("v1"),
         ),
         "v6" => Box::new(
             V6Generator::builder()
                 .retain()
+                .store(reserver.lease_v6())
                 .build(CoarseClock::new(), ThreadRng)
-                .expect("v6")
-                .with_store(reserver.lease_v6()),
+                .expect("v6"),
         ),
-        _ => Box::new(V7Generator::new(SystemClock, ThreadRng).with_store(reserver.lease_v7())),
+        _ => Box::new(
+            V7Generator::builder()
+                .store(reserver.lease_v7())
+                .build(SystemClock, ThreadRng)
+                .expect("v7"),
+        ),
     };
     let mut file: File = OpenOptions::new()
         .create(true)

@@ -174,7 +174,8 @@ fn clock_steps(t: &mut Tally) {
         run(&shared(V8TimeGenerator::new(c(), ThreadRng))),
         true,
     );
-    let dist = V8Distributed::builder(0x2A, 8)
+    let dist = V8Distributed::builder()
+        .node(0x2A, 8)
         .build(c(), ThreadRng)
         .expect("v8");
     t.add(sc, "V8Distributed", run(&shared(dist)), true);

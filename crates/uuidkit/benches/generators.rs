@@ -153,16 +153,14 @@ fn node_source(c: &mut Criterion) {
     let mut a = v1.node(NODE).build(CoarseClock::new(), ThreadRng).unwrap();
     g.bench_function("v1_static", |b| b.iter(|| black_box(a.generate().unwrap())));
     let mut a = v1
+        .node_source(slot48.clone())
         .build(CoarseClock::new(), ThreadRng)
-        .unwrap()
-        .with_node_source(slot48.clone())
         .unwrap();
     g.bench_function("v1_slot", |b| b.iter(|| black_box(a.generate().unwrap())));
     let dyn_slot: Arc<dyn NodeSource> = slot48.clone();
     let mut a = v1
+        .node_source(dyn_slot)
         .build(CoarseClock::new(), ThreadRng)
-        .unwrap()
-        .with_node_source(dyn_slot)
         .unwrap();
     g.bench_function("v1_dyn_slot", |b| {
         b.iter(|| black_box(a.generate().unwrap()))
@@ -171,16 +169,17 @@ fn node_source(c: &mut Criterion) {
     let mut a = v6.node(NODE).build(CoarseClock::new(), ThreadRng).unwrap();
     g.bench_function("v6_static", |b| b.iter(|| black_box(a.generate().unwrap())));
     let mut a = v6
+        .node_source(slot48.clone())
         .build(CoarseClock::new(), ThreadRng)
-        .unwrap()
-        .with_node_source(slot48.clone())
         .unwrap();
     g.bench_function("v6_slot", |b| b.iter(|| black_box(a.generate().unwrap())));
-    let mut a = V8Distributed::builder(0x2A2A, 16)
+    let mut a = V8Distributed::builder()
+        .node(0x2A2A, 16)
         .build(CoarseClock::new(), ThreadRng)
         .unwrap();
     g.bench_function("v8_static", |b| b.iter(|| black_box(a.generate().unwrap())));
-    let mut a = V8Distributed::builder_from(slot16.clone())
+    let mut a = V8Distributed::builder()
+        .node_source(slot16.clone())
         .build(CoarseClock::new(), ThreadRng)
         .unwrap();
     g.bench_function("v8_slot", |b| b.iter(|| black_box(a.generate().unwrap())));

@@ -29,7 +29,10 @@ fn v7(c: &mut Criterion) {
     g.bench_function("in_memory", |b| {
         b.iter(|| black_box(mem.generate().unwrap()))
     });
-    let mut file = V7Generator::new(SystemClock, ThreadRng).with_store(reserver("v7").lease_v7());
+    let mut file = V7Generator::builder()
+        .store(reserver("v7").lease_v7())
+        .build(SystemClock, ThreadRng)
+        .unwrap();
     g.bench_function("state_file", |b| {
         b.iter(|| black_box(file.generate().unwrap()))
     });
@@ -44,9 +47,9 @@ fn v1(c: &mut Criterion) {
         b.iter(|| black_box(mem.generate().unwrap()))
     });
     let mut file = builder
+        .store(reserver("v1").lease_v1())
         .build(CoarseClock::new(), ThreadRng)
-        .unwrap()
-        .with_store(reserver("v1").lease_v1());
+        .unwrap();
     g.bench_function("state_file", |b| {
         b.iter(|| black_box(file.generate().unwrap()))
     });

@@ -1,8 +1,9 @@
 //! Distributed generation (RFC 9562 §6.4: "embedded node id → SHOULD use
 //! UUIDv8"): a v8 layout of milliseconds, a node ID, a counter and random
 //! bits, on the counter engine v7 uses. The node comes from a
-//! [`NodeSource`]: a fixed one ([`V8Distributed::builder`]) or any other,
-//! such as a registry lease ([`V8Distributed::builder_from`]).
+//! [`NodeSource`] given to the builder: a fixed one
+//! ([`V8DistributedBuilder::node`]) or any other, such as a registry lease
+//! ([`V8DistributedBuilder::node_source`]).
 
 use rand_core::Rng;
 
@@ -10,18 +11,22 @@ use crate::generator::{
     ClockBackPolicy, CounterOptions, EngineCore, GenError, Generator, NoReserve, Reading, Reserve,
     RolloverPolicy,
 };
-use crate::{Clock, NodeSource, StaticNode, Uuid, V7State};
+use crate::{Clock, NoNodeSource, NodeSource, StaticNode, Uuid, V7State};
 
 const MASK_62: u128 = (1 << 62) - 1;
 /// The bits after the timestamp, skipping the version and variant.
 const PAYLOAD_BITS: u32 = 74;
 
 /// The validated configuration of a [`V8Distributed`] generator; made by
-/// [`V8Distributed::builder`].
+/// [`V8Distributed::builder`]. It builds once it has a node: a fixed one
+/// ([`node`](Self::node)) or a source ([`node_source`](Self::node_source)).
+/// Its seams are attached here and only here: the node source and a
+/// [`store`](Self::store).
 ///
 /// ```
 /// use uuidkit::{Generator, ManualClock, RolloverPolicy, ThreadRng, V8Distributed};
-/// let mut g = V8Distributed::builder(0x2A, 10)
+/// let mut g = V8Distributed::builder()
+///     .node(0x2A, 10)
 ///     .counter_bits(12)
 ///     .rollover(RolloverPolicy::Wait)
 ///     .build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
@@ -29,25 +34,26 @@ const PAYLOAD_BITS: u32 = 74;
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct V8DistributedBuilder<N = StaticNode> {
-    /// The source, or why a fixed node given to `builder` is invalid
+pub struct V8DistributedBuilder<N = NoNodeSource, S = NoReserve> {
+    /// The source, or why a fixed node given to `node` is invalid
     /// (reported by `build`, after the width check).
     node: Result<N, GenError>,
     node_bits: u8,
     counter_bits: u8,
     options: CounterOptions,
+    store: S,
 }
 
-impl<N> V8DistributedBuilder<N> {
+impl<N, S> V8DistributedBuilder<N, S> {
     /// The counter width, 0..=42, with `node_bits + counter_bits` at most 74.
     /// Default 24.
     ///
     /// ```
     /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V8Distributed};
-    /// let err = V8Distributed::builder(1, 8).counter_bits(43).build(ManualClock::new(0), ThreadRng).unwrap_err();
+    /// let err = V8Distributed::builder().node(1, 8).counter_bits(43).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 0..=42, found 43");
     /// ```
-    pub const fn counter_bits(mut self, bits: u8) -> V8DistributedBuilder<N> {
+    pub const fn counter_bits(mut self, bits: u8) -> V8DistributedBuilder<N, S> {
         self.counter_bits = bits;
         self
     }
@@ -57,10 +63,10 @@ impl<N> V8DistributedBuilder<N> {
     ///
     /// ```
     /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V8Distributed};
-    /// let err = V8Distributed::builder(1, 8).counter_bits(4).guard_bits(4).build(ManualClock::new(0), ThreadRng).unwrap_err();
+    /// let err = V8Distributed::builder().node(1, 8).counter_bits(4).guard_bits(4).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// ```
-    pub const fn guard_bits(mut self, bits: u8) -> V8DistributedBuilder<N> {
+    pub const fn guard_bits(mut self, bits: u8) -> V8DistributedBuilder<N, S> {
         self.options.guard_bits = bits;
         self
     }
@@ -69,7 +75,7 @@ impl<N> V8DistributedBuilder<N> {
     ///
     /// ```
     /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V8Distributed};
-    /// let mut g = V8Distributed::builder(1, 8)
+    /// let mut g = V8Distributed::builder().node(1, 8)
     ///     .counter_bits(0)
     ///     .rollover(RolloverPolicy::Error)
     ///     .build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
@@ -77,7 +83,7 @@ impl<N> V8DistributedBuilder<N> {
     /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::CounterExhausted);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn rollover(mut self, policy: RolloverPolicy) -> V8DistributedBuilder<N> {
+    pub const fn rollover(mut self, policy: RolloverPolicy) -> V8DistributedBuilder<N, S> {
         self.options.rollover = policy;
         self
     }
@@ -89,7 +95,7 @@ impl<N> V8DistributedBuilder<N> {
     /// ```
     /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V8Distributed};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
-    /// let mut g = V8Distributed::builder(1, 8).clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
+    /// let mut g = V8Distributed::builder().node(1, 8).clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
     /// g.generate()?;
     /// clock.step_back(1_000_000);
     /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::ClockBehind);
@@ -99,14 +105,84 @@ impl<N> V8DistributedBuilder<N> {
         mut self,
         policy: ClockBackPolicy,
         tolerance_ns: u64,
-    ) -> V8DistributedBuilder<N> {
+    ) -> V8DistributedBuilder<N, S> {
         self.options.clock_back = policy;
         self.options.tolerance_ns = tolerance_ns;
         self
     }
+
+    /// A fixed node, `node_id` of `node_bits` (1..=32) bits.
+    ///
+    /// ```
+    /// use uuidkit::{ManualClock, ThreadRng, V8Distributed};
+    /// let err = V8Distributed::builder().node(0, 0).build(ManualClock::new(0), ThreadRng).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid generator config: expected node bits in 1..=32, found 0");
+    /// ```
+    pub fn node(self, node_id: u64, node_bits: u8) -> V8DistributedBuilder<StaticNode, S> {
+        V8DistributedBuilder {
+            node: StaticNode::new(node_id, node_bits),
+            node_bits,
+            counter_bits: self.counter_bits,
+            options: self.options,
+            store: self.store,
+        }
+    }
+
+    /// Nodes from `source`, of its [`bits`](NodeSource::bits) (1..=32
+    /// here), asked before every UUID. Pass an `Arc` of a shared source (a
+    /// [`NodeSlot`](crate::NodeSlot)) to keep a handle on it, or a `&` of
+    /// one.
+    ///
+    /// ```
+    /// use uuidkit::{Generator, ManualClock, NodeSlot, ThreadRng, V8Distributed};
+    /// let slot = NodeSlot::new(8)?;
+    /// let mut g = V8Distributed::builder().node_source(&slot).counter_bits(12).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
+    /// slot.set(0x5A)?;
+    /// assert_eq!(g.generate()?.custom_b().unwrap() >> 4, 0x5A); // 8 node bits, then the counter
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn node_source<N2: NodeSource>(self, source: N2) -> V8DistributedBuilder<N2, S> {
+        V8DistributedBuilder {
+            node_bits: source.bits(),
+            node: Ok(source),
+            counter_bits: self.counter_bits,
+            options: self.options,
+            store: self.store,
+        }
+    }
+
+    /// Binds the generator to a [`Reserve`] store (stable storage); timestamps
+    /// are milliseconds and the state a [`V7State`] (millisecond and counter).
+    ///
+    /// ```
+    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7State, V8Distributed};
+    /// struct Above(u64);
+    /// impl Reserve<V7State> for Above {
+    ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+    ///         Ok(if needed <= self.0 {
+    ///             Reservation::ResumeFrom(V7State { unix_ts_ms: self.0, counter: u128::MAX, valid: true })
+    ///         } else {
+    ///             Reservation::Until(u64::MAX)
+    ///         })
+    ///     }
+    /// }
+    /// let clock = ManualClock::new(1_700_000_000_000_000_000);
+    /// let mut g = V8Distributed::builder().node(1, 4).store(Above(1_700_000_000_005)).build(&clock, ThreadRng)?;
+    /// assert_eq!(g.generate()?.custom_a(), Some(1_700_000_000_006)); // above the store's mark
+    /// # Ok::<(), GenError>(())
+    /// ```
+    pub fn store<S2: Reserve<V7State>>(self, store: S2) -> V8DistributedBuilder<N, S2> {
+        V8DistributedBuilder {
+            node: self.node,
+            node_bits: self.node_bits,
+            counter_bits: self.counter_bits,
+            options: self.options,
+            store,
+        }
+    }
 }
 
-impl<N: NodeSource> V8DistributedBuilder<N> {
+impl<N: NodeSource, S: Reserve<V7State>> V8DistributedBuilder<N, S> {
     /// Checks the configuration and makes the generator.
     ///
     /// # Errors
@@ -116,7 +192,7 @@ impl<N: NodeSource> V8DistributedBuilder<N> {
     ///
     /// ```
     /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V8Distributed};
-    /// let err = V8Distributed::builder(256, 8).build(ManualClock::new(0), ThreadRng).unwrap_err();
+    /// let err = V8Distributed::builder().node(256, 8).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// assert_eq!(err.to_string(), "invalid generator config: expected a node id that fits the node bits, found 256");
     /// ```
@@ -124,7 +200,7 @@ impl<N: NodeSource> V8DistributedBuilder<N> {
         self,
         clock: C,
         rng: R,
-    ) -> Result<V8Distributed<C, R, NoReserve, N>, GenError> {
+    ) -> Result<V8Distributed<C, R, S, N>, GenError> {
         if !(1..=32).contains(&self.node_bits) {
             return Err(GenError::config(
                 "node bits in 1..=32",
@@ -141,7 +217,7 @@ impl<N: NodeSource> V8DistributedBuilder<N> {
         Ok(V8Distributed {
             clock,
             rng,
-            core: EngineCore::new(self.options.spec(0, self.counter_bits, 0)?, NoReserve),
+            core: EngineCore::new(self.options.spec(0, self.counter_bits, 0)?, self.store),
             node,
             node_bits: self.node_bits.into(),
             epoch: None,
@@ -178,7 +254,7 @@ impl<N: NodeSource> V8DistributedBuilder<N> {
 /// ```
 /// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
-/// let mut g = V8Distributed::builder(0xABC, 12).build(&clock, ThreadRng)?;
+/// let mut g = V8Distributed::builder().node(0xABC, 12).build(&clock, ThreadRng)?;
 /// let u = g.generate()?;
 /// assert_eq!(u.custom_a(), Some(1_700_000_000_000));
 /// assert_eq!(u.custom_b(), Some(0xABC)); // 12 node bits fill what v7 calls rand_a
@@ -196,85 +272,34 @@ pub struct V8Distributed<C, R, S: Reserve<V7State> = NoReserve, N = StaticNode> 
 }
 
 impl V8Distributed<(), ()> {
-    /// The builder for node `node_id` of `node_bits` (1..=32) bits, with a
-    /// 24-bit counter, 1 guard bit, advance on rollover and reset beyond a
-    /// 10 s clock step back unless set otherwise.
+    /// The builder, with a 24-bit counter, 1 guard bit, advance on rollover
+    /// and reset beyond a 10 s clock step back unless set otherwise; it
+    /// builds once given a node ([`V8DistributedBuilder::node`]) or a node
+    /// source ([`V8DistributedBuilder::node_source`]).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V8Distributed};
-    /// let err = V8Distributed::builder(0, 0).build(ManualClock::new(0), ThreadRng).unwrap_err();
-    /// assert_eq!(err.to_string(), "invalid generator config: expected node bits in 1..=32, found 0");
-    /// ```
-    pub const fn builder(node_id: u64, node_bits: u8) -> V8DistributedBuilder {
-        V8DistributedBuilder {
-            node: StaticNode::new(node_id, node_bits),
-            node_bits,
-            counter_bits: 24,
-            options: CounterOptions::DEFAULT,
-        }
-    }
-
-    /// The builder for nodes from `source`, of its [`bits`](NodeSource::bits)
-    /// (1..=32 here), with the defaults of [`builder`](Self::builder). Pass
-    /// an `Arc` of a shared source (a [`NodeSlot`](crate::NodeSlot)) to keep
-    /// a handle on it, or a `&` of one.
-    ///
-    /// ```
-    /// use uuidkit::{Generator, ManualClock, NodeSlot, ThreadRng, V8Distributed};
-    /// let slot = NodeSlot::new(8)?;
-    /// let mut g = V8Distributed::builder_from(&slot).counter_bits(12).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
-    /// slot.set(0x5A)?;
-    /// assert_eq!(g.generate()?.custom_b().unwrap() >> 4, 0x5A); // 8 node bits, then the counter
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
+    /// let mut g = V8Distributed::builder().node(7, 3).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
+    /// assert_eq!(g.generate()?.custom_b().unwrap() >> 9, 7); // 3 node bits of rand_a's 12
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub fn builder_from<N: NodeSource>(source: N) -> V8DistributedBuilder<N> {
+    pub const fn builder() -> V8DistributedBuilder {
         V8DistributedBuilder {
-            node_bits: source.bits(),
-            node: Ok(source),
+            node: Ok(NoNodeSource),
+            node_bits: 0,
             counter_bits: 24,
             options: CounterOptions::DEFAULT,
+            store: NoReserve,
         }
     }
 }
 
 impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
-    /// Binds the generator to a [`Reserve`] store (stable storage); timestamps
-    /// are milliseconds and the state a [`V7State`] (millisecond and counter).
-    /// The current store is released.
-    ///
-    /// ```
-    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7State, V8Distributed};
-    /// struct Above(u64);
-    /// impl Reserve<V7State> for Above {
-    ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
-    ///         Ok(if needed <= self.0 {
-    ///             Reservation::ResumeFrom(V7State { unix_ts_ms: self.0, counter: u128::MAX, valid: true })
-    ///         } else {
-    ///             Reservation::Until(u64::MAX)
-    ///         })
-    ///     }
-    /// }
-    /// let clock = ManualClock::new(1_700_000_000_000_000_000);
-    /// let mut g = V8Distributed::builder(1, 4).build(&clock, ThreadRng)?.with_store(Above(1_700_000_000_005));
-    /// assert_eq!(g.generate()?.custom_a(), Some(1_700_000_000_006)); // above the store's mark
-    /// # Ok::<(), GenError>(())
-    /// ```
-    pub fn with_store<S2: Reserve<V7State>>(self, store: S2) -> V8Distributed<C, R, S2, N> {
-        V8Distributed {
-            clock: self.clock,
-            rng: self.rng,
-            core: self.core.rebind(store),
-            node: self.node,
-            node_bits: self.node_bits,
-            epoch: self.epoch,
-        }
-    }
-
     /// The node source.
     ///
     /// ```
     /// use uuidkit::{ManualClock, NodeSource, ThreadRng, V8Distributed};
-    /// let g = V8Distributed::builder(0x2A, 6).build(ManualClock::new(0), ThreadRng)?;
+    /// let g = V8Distributed::builder().node(0x2A, 6).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node_source().current()?.value(), 0x2A);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -286,7 +311,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     ///
     /// ```
     /// use uuidkit::{ManualClock, NoReserve, ThreadRng, V8Distributed};
-    /// let g = V8Distributed::builder(1, 4).build(ManualClock::new(0), ThreadRng)?;
+    /// let g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// let store: &NoReserve = g.store();
     /// assert_eq!(format!("{store:?}"), "NoReserve");
     /// # Ok::<(), uuidkit::GenError>(())
@@ -299,7 +324,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     ///
     /// ```
     /// use uuidkit::{ManualClock, Reservation, Reserve, ThreadRng, V8Distributed};
-    /// let mut g = V8Distributed::builder(1, 4).build(ManualClock::new(0), ThreadRng)?;
+    /// let mut g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// let state = g.state();
     /// assert_eq!(g.store_mut().reserve(&state, 1)?, Reservation::Until(u64::MAX));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -312,7 +337,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     ///
     /// ```
     /// use uuidkit::{ManualClock, ThreadRng, V8Distributed};
-    /// let g = V8Distributed::builder(1, 4).build(ManualClock::new(0), ThreadRng)?;
+    /// let g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// assert!(!g.state().valid);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
@@ -332,7 +357,7 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>, N: NodeSource> Generator for V8Distr
     /// ```
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
     /// let clock = ManualClock::new(5_000_000);
-    /// let mut g = V8Distributed::builder(1, 4).build(&clock, ThreadRng)?;
+    /// let mut g = V8Distributed::builder().node(1, 4).build(&clock, ThreadRng)?;
     /// assert!(g.generate()? < g.generate()?);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```

@@ -99,8 +99,9 @@
 //!
 //! For control, every generator has one shape: the [`Generator`] trait
 //! (`generate`, `fill`; object-safe), a validated builder for its settings,
-//! its [`Clock`] and RNG as values, and one seam for stable storage,
-//! `with_store` taking a [`Reserve`] store (RFC 9562 §6.3):
+//! its [`Clock`] and RNG as values, and its seams attached on the builder
+//! only: `store` taking a [`Reserve`] store (RFC 9562 §6.3) and, for v1, v6
+//! and [`V8Distributed`], `node_source` taking a [`NodeSource`]:
 //!
 //! | generator | builder settings |
 //! |---|---|
@@ -234,6 +235,7 @@ mod distributed;
 #[cfg(feature = "std")]
 mod fork;
 mod generator;
+mod gregorian;
 mod node;
 #[cfg(feature = "std")]
 mod rng;
@@ -306,13 +308,19 @@ pub use crate::clock::{Clock, ManualClock};
 #[cfg(feature = "std")]
 pub use crate::clock::{CoarseClock, SystemClock};
 pub use crate::distributed::{V8Distributed, V8DistributedBuilder};
+#[cfg(feature = "std")]
+pub use crate::fork::{ForkSafeGuard, ForkSafeMutex};
 pub use crate::generator::{
     ClockBackPolicy, GenError, GenErrorKind, Generator, NoReserve, Reservation, Reserve,
     RolloverPolicy,
 };
+pub use crate::gregorian::{GregorianGenerator, GregorianLayout, V1Layout, V6Layout};
 #[cfg(feature = "std")]
 pub use crate::node::NodeSlot;
-pub use crate::node::{NodeId, NodeLost, NodeLostKind, NodeSource, RandomNode, StaticNode};
+pub use crate::node::{
+    MaybeNodeSource, NoNodeSource, NodeId, NodeLost, NodeLostKind, NodeSource, RandomNode,
+    StaticNode,
+};
 #[cfg(feature = "std")]
 pub use crate::rng::{RESEED_INTERVAL, ThreadRng};
 #[cfg(feature = "std")]

@@ -20,7 +20,7 @@
 //!
 //! let slot = Arc::new(NodeSlot::new(16)?);
 //! let clock = ManualClock::new(1_700_000_000_000_000_000);
-//! let mut g = V8Distributed::builder_from(slot.clone()).build(&clock, ThreadRng)?;
+//! let mut g = V8Distributed::builder().node_source(slot.clone()).build(&clock, ThreadRng)?;
 //!
 //! // No node yet: nothing is generated.
 //! assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::NodeLost);
@@ -346,6 +346,90 @@ pub trait NodeSource: Send + Sync + fmt::Debug {
     /// [`NodeLost`] when the source holds no node: the generator must not
     /// issue a UUID.
     fn current(&self) -> Result<NodeId, NodeLost>;
+}
+
+/// No node source: a v1/v6 generator keeps its own node (the one given to
+/// its builder, or a random one); the builders' default. A v8 distributed
+/// builder must be given a node or a source before it builds.
+///
+/// ```
+/// use uuidkit::{Generator, ManualClock, NoNodeSource, ThreadRng, V1Generator};
+/// let mut g = V1Generator::builder().node([2; 6]).build(ManualClock::new(1 << 60), ThreadRng)?;
+/// let _: &NoNodeSource = g.node_source();
+/// assert_eq!(g.generate()?.node(), Some([2; 6])); // its own node
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NoNodeSource;
+
+/// What a v1/v6 generator's node-source slot holds: [`NoNodeSource`] (the
+/// default), any [`NodeSource`], or an `Option` of one (`None`: no source,
+/// for a source chosen at run time), attached on the builder
+/// (`node_source(…)`). Sealed: it exists so that a generator without a source
+/// pays nothing for the seam (the check compiles away), and is implemented
+/// for exactly those.
+///
+/// ```
+/// use uuidkit::{Generator, ManualClock, StaticNode, ThreadRng, V1Generator};
+/// let clock = ManualClock::new(1 << 60);
+/// for (source, node) in [(Some(StaticNode::from_bytes6([3; 6])), [3; 6]), (None, [2; 6])] {
+///     let mut g = V1Generator::builder().node([2; 6]).node_source(source).build(&clock, ThreadRng)?;
+///     assert_eq!(g.generate()?.node(), Some(node)); // the source's node, or its own without one
+/// }
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+pub trait MaybeNodeSource: sealed::Sealed {}
+
+impl MaybeNodeSource for NoNodeSource {}
+
+impl<T: NodeSource> MaybeNodeSource for T {}
+
+impl<T: NodeSource> MaybeNodeSource for Option<T> {}
+
+pub(crate) mod sealed {
+    use super::{NoNodeSource, NodeId, NodeLost, NodeSource};
+
+    /// The seam as a generator sees it.
+    pub trait Sealed {
+        /// The source's width, checked when the generator is built; `None`
+        /// without a source.
+        fn source_bits(&self) -> Option<u8>;
+        /// The source's answer before a UUID; `None` without a source.
+        fn source_current(&self) -> Option<Result<NodeId, NodeLost>>;
+    }
+
+    impl Sealed for NoNodeSource {
+        #[inline(always)]
+        fn source_bits(&self) -> Option<u8> {
+            None
+        }
+        #[inline(always)]
+        fn source_current(&self) -> Option<Result<NodeId, NodeLost>> {
+            None
+        }
+    }
+
+    impl<T: NodeSource> Sealed for Option<T> {
+        #[inline]
+        fn source_bits(&self) -> Option<u8> {
+            self.as_ref().map(NodeSource::bits)
+        }
+        #[inline(always)]
+        fn source_current(&self) -> Option<Result<NodeId, NodeLost>> {
+            self.as_ref().map(NodeSource::current)
+        }
+    }
+
+    impl<T: NodeSource> Sealed for T {
+        #[inline]
+        fn source_bits(&self) -> Option<u8> {
+            Some(self.bits())
+        }
+        #[inline(always)]
+        fn source_current(&self) -> Option<Result<NodeId, NodeLost>> {
+            Some(self.current())
+        }
+    }
 }
 
 impl<T: NodeSource + ?Sized> NodeSource for &T {

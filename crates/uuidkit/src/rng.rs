@@ -18,7 +18,7 @@
 //! by a raw `clone`/`vfork` that bypasses `pthread_atfork` is not detected; the
 //! periodic reseed (every [`RESEED_INTERVAL`] draws) then bounds the overlap.
 
-use core::cell::RefCell;
+use core::cell::UnsafeCell;
 use core::convert::Infallible;
 use std::thread_local;
 
@@ -202,8 +202,8 @@ struct Local {
 const UNSEEDED: u64 = u64::MAX;
 
 thread_local! {
-    static LOCAL: RefCell<Local> = const {
-        RefCell::new(Local { rng: Stream::EMPTY, generation: UNSEEDED })
+    static LOCAL: UnsafeCell<Local> = const {
+        UnsafeCell::new(Local { rng: Stream::EMPTY, generation: UNSEEDED })
     };
 }
 
@@ -219,12 +219,22 @@ fn seed_local(local: &mut Local) {
 /// Runs `f` on this thread's stream, (re)seeding it first if it has none
 /// yet or the process forked since it was seeded; the stream reseeds itself
 /// every [`RESEED_INTERVAL`] draws.
+///
+/// `f` is one of this module's draws (the stream's own methods), never a
+/// caller's code: nothing it runs (the stream's methods, ChaCha, the
+/// operating system's random source) can call back into this function, so the one `&mut` made here is the only
+/// reference to the thread's state while it lives. That is what lets the
+/// state live in an `UnsafeCell` rather than a `RefCell`: no borrow flag to
+/// check and no panic path, which keeps the whole draw small enough to inline
+/// into the caller with the thread-local access.
 #[inline]
 fn with_local<T>(f: impl FnOnce(&mut Stream) -> T) -> T {
     LOCAL.with(|cell| {
-        let mut local = cell.borrow_mut();
+        // SAFETY: see above: no other reference to this thread's `Local`
+        // exists while `f` runs, and `f` cannot reach this function again.
+        let local = unsafe { &mut *cell.get() };
         if local.generation != crate::fork::current() {
-            seed_local(&mut local);
+            seed_local(local);
         }
         f(&mut local.rng)
     })
@@ -437,12 +447,19 @@ mod tests {
         assert_eq!((s.counter, s.groups_left), (8, RESEED_GROUPS - 1));
     }
 
+    /// This thread's generation and key, read between draws (when no
+    /// draw holds the state).
+    fn local_state() -> (u64, [u32; 8]) {
+        // SAFETY: no draw runs on this thread while the copy is made.
+        LOCAL.with(|c| unsafe { ((*c.get()).generation, (*c.get()).rng.key) })
+    }
+
     #[test]
     fn a_threads_first_draw_seeds_its_stream() {
         std::thread::spawn(|| {
-            assert_eq!(LOCAL.with(|c| c.borrow().generation), UNSEEDED);
+            assert_eq!(local_state().0, UNSEEDED);
             let first = next_u64();
-            let local = LOCAL.with(|c| (c.borrow().generation, c.borrow().rng.key));
+            let local = local_state();
             assert_ne!(local.0, UNSEEDED, "seeded in a fork generation");
             assert_ne!(local.1, [0; 8], "a key from the OS, not the empty stream's");
             assert_ne!(first, next_u64());
@@ -454,10 +471,10 @@ mod tests {
     #[test]
     fn fork_generation_bump_forces_a_reseed() {
         let before = next_u64();
-        let gen_before = LOCAL.with(|c| c.borrow().generation);
+        let gen_before = local_state().0;
         crate::fork::bump_for_test();
         let after = next_u64();
-        let gen_after = LOCAL.with(|c| c.borrow().generation);
+        let gen_after = local_state().0;
         assert_ne!(before, after);
         assert_ne!(gen_before, gen_after, "the thread generator was reseeded");
     }

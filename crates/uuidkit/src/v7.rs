@@ -85,10 +85,11 @@ impl Default for V7Method {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct V7Builder {
+pub struct V7Builder<S = NoReserve> {
     method: V7Method,
     options: CounterOptions,
     start_ms: u64,
+    store: S,
 }
 
 impl Default for V7Builder {
@@ -97,7 +98,7 @@ impl Default for V7Builder {
     }
 }
 
-impl V7Builder {
+impl<S> V7Builder<S> {
     /// The §6.2 method (default: a 42-bit Method 1 counter).
     ///
     /// ```
@@ -109,7 +110,7 @@ impl V7Builder {
     /// assert_eq!(b.as_u128() - a.as_u128(), 1); // an increment of exactly 1
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn method(mut self, method: V7Method) -> V7Builder {
+    pub const fn method(mut self, method: V7Method) -> V7Builder<S> {
         self.method = method;
         self
     }
@@ -127,7 +128,7 @@ impl V7Builder {
     /// assert!(g.generate()?.rand_a().unwrap() < 1 << 8); // the top 4 of 12 bits clear
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn guard_bits(mut self, bits: u8) -> V7Builder {
+    pub const fn guard_bits(mut self, bits: u8) -> V7Builder<S> {
         self.options.guard_bits = bits;
         self
     }
@@ -145,7 +146,7 @@ impl V7Builder {
     /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::CounterExhausted);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn rollover(mut self, policy: RolloverPolicy) -> V7Builder {
+    pub const fn rollover(mut self, policy: RolloverPolicy) -> V7Builder<S> {
         self.options.rollover = policy;
         self
     }
@@ -164,7 +165,7 @@ impl V7Builder {
     /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::ClockBehind);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn clock_back(mut self, policy: ClockBackPolicy, tolerance_ns: u64) -> V7Builder {
+    pub const fn clock_back(mut self, policy: ClockBackPolicy, tolerance_ns: u64) -> V7Builder<S> {
         self.options.clock_back = policy;
         self.options.tolerance_ns = tolerance_ns;
         self
@@ -188,11 +189,40 @@ impl V7Builder {
     /// assert_eq!(g.generate().unwrap_err().kind(), uuidkit::GenErrorKind::TimestampOutOfRange);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    pub const fn start_ms(mut self, unix_ts_ms: u64) -> V7Builder {
+    pub const fn start_ms(mut self, unix_ts_ms: u64) -> V7Builder<S> {
         self.start_ms = unix_ts_ms;
         self
     }
 
+    /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
+    /// instance a [`state::V7Lease`](crate::state::V7Lease), consulted before
+    /// the first UUID and whenever its reservation runs out.
+    ///
+    /// ```
+    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
+    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
+    /// // A previous run reserved up to 5 s ahead of this clock.
+    /// let stored = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_747_000 }), ..Default::default() };
+    /// let r = Reserver::new(MemoryStore::with_record(stored), BlockPolicy::default());
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(&clock, ThreadRng)?;
+    /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1_645_557_747_000));
+    /// let status = g.store().status().unwrap();
+    /// assert!(status.is_persisted() && !status.is_safe()); // 5 s ahead of the clock: reported
+    /// assert!(status.to_string().contains("found it 5000 ms ahead"), "{status}");
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    pub fn store<S2: Reserve<V7State>>(self, store: S2) -> V7Builder<S2> {
+        V7Builder {
+            method: self.method,
+            options: self.options,
+            start_ms: self.start_ms,
+            store,
+        }
+    }
+}
+
+impl<S: Reserve<V7State>> V7Builder<S> {
     /// Checks the configuration and makes the generator.
     ///
     /// # Errors
@@ -209,11 +239,15 @@ impl V7Builder {
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 12..=42, found 50");
     /// ```
-    pub fn build<C: Clock, R: Rng>(self, clock: C, rng: R) -> Result<V7Generator<C, R>, GenError> {
+    pub fn build<C: Clock, R: Rng>(
+        self,
+        clock: C,
+        rng: R,
+    ) -> Result<V7Generator<C, R, S>, GenError> {
         Ok(V7Generator {
             clock,
             rng,
-            core: EngineCore::new(self.spec()?, NoReserve),
+            core: EngineCore::new(self.spec()?, self.store),
         })
     }
 
@@ -339,6 +373,7 @@ impl V7Generator<(), ()> {
             method: V7Method::Counter { bits: 42 },
             options: CounterOptions::DEFAULT,
             start_ms: 0,
+            store: NoReserve,
         }
     }
 }
@@ -361,39 +396,13 @@ impl<C: Clock, R: Rng> V7Generator<C, R> {
 }
 
 impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
-    /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
-    /// instance a [`state::V7Lease`](crate::state::V7Lease); the current store
-    /// is released. It is consulted before the next UUID.
-    ///
-    /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
-    /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// // A previous run reserved up to 5 s ahead of this clock.
-    /// let stored = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_747_000 }), ..Default::default() };
-    /// let r = Reserver::new(MemoryStore::with_record(stored), BlockPolicy::default());
-    /// let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
-    /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1_645_557_747_000));
-    /// let status = g.store().status().unwrap();
-    /// assert!(status.is_persisted() && !status.is_safe()); // 5 s ahead of the clock: reported
-    /// assert!(status.to_string().contains("found it 5000 ms ahead"), "{status}");
-    /// # Ok::<(), uuidkit::GenError>(())
-    /// ```
-    pub fn with_store<S2: Reserve<V7State>>(self, store: S2) -> V7Generator<C, R, S2> {
-        V7Generator {
-            clock: self.clock,
-            rng: self.rng,
-            core: self.core.rebind(store),
-        }
-    }
-
     /// The store.
     ///
     /// ```
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
     /// let b = g.store().block().unwrap();
     /// assert!(b.start_ms <= ms && ms < b.end_ms);

@@ -124,7 +124,8 @@ fn v1_and_v6_generators_used_before_a_fork_never_repeat_in_the_children() {
 fn counter_generators_used_before_a_fork_start_a_fresh_run_in_the_children() {
     let mut v7 = V7Generator::new(SystemClock, ThreadRng);
     let mut v8 = V8TimeGenerator::new(SystemClock, ThreadRng);
-    let mut dist = V8Distributed::builder(0x2A, 8)
+    let mut dist = V8Distributed::builder()
+        .node(0x2A, 8)
         .build(SystemClock, ThreadRng)
         .unwrap();
     for g in [&mut v7 as &mut dyn Generator, &mut v8, &mut dist] {
@@ -206,7 +207,10 @@ fn a_fallback_never_reuses_the_stored_clock_sequence_or_node() {
         // Each reserver is another process's view of the file.
         let store = FileStore::new(&path).with_lock_timeout(Duration::from_millis(20));
         let r = Reserver::new(store, BlockPolicy::default());
-        let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+        let mut g = V1Generator::builder()
+            .store(r.lease_v1())
+            .build(&clock, ThreadRng)
+            .unwrap();
         for _ in 0..100 {
             all.push(g.generate().unwrap());
         }
@@ -229,8 +233,14 @@ fn strict_mode_refuses_to_fall_back() {
     let _held = hold_lock(&path);
     let store = FileStore::new(&path).with_lock_timeout(Duration::from_millis(20));
     let r = Reserver::new(store, BlockPolicy::default()).strict(true);
-    let mut v1 = V1Generator::new(SystemClock, ThreadRng).with_store(r.lease_v1());
-    let mut v7 = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    let mut v1 = V1Generator::builder()
+        .store(r.lease_v1())
+        .build(SystemClock, ThreadRng)
+        .unwrap();
+    let mut v7 = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(SystemClock, ThreadRng)
+        .unwrap();
     for err in [v1.generate().unwrap_err(), v7.generate().unwrap_err()] {
         assert_eq!(err.kind(), GenErrorKind::Store);
         assert!(err.to_string().contains("not lockable"), "{err}");
@@ -291,8 +301,14 @@ fn a_mark_at_the_end_of_its_range_is_an_error_not_a_loop() {
     let p = path.clone();
     let (v7, v1, v1_status) = within_a_minute(move || {
         let r = Reserver::new(FileStore::new(&p), BlockPolicy::default());
-        let mut v7 = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
-        let mut v1 = V1Generator::new(SystemClock, ThreadRng).with_store(r.lease_v1());
+        let mut v7 = V7Generator::builder()
+            .store(r.lease_v7())
+            .build(SystemClock, ThreadRng)
+            .unwrap();
+        let mut v1 = V1Generator::builder()
+            .store(r.lease_v1())
+            .build(SystemClock, ThreadRng)
+            .unwrap();
         let (a, b) = (v7.generate(), v1.generate());
         (a, b, v1.store().status().cloned())
     });
@@ -352,7 +368,10 @@ fn blocks_are_bounded_and_a_far_future_mark_is_reported() {
         ..StateRecord::default()
     };
     let r = Reserver::new(MemoryStore::with_record(far), BlockPolicy::default());
-    let mut g = V7Generator::new(ManualClock::new(T), ThreadRng).with_store(r.lease_v7());
+    let mut g = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(ManualClock::new(T), ThreadRng)
+        .unwrap();
     g.generate().unwrap();
     let status = g.store().status().unwrap();
     assert!(!status.is_safe(), "{status}");
@@ -375,7 +394,8 @@ fn time_ordered_generators_never_go_back_silently() {
         .unwrap();
     let mut v7 = V7Generator::new(&clock, ThreadRng);
     let mut v8 = V8TimeGenerator::new(&clock, ThreadRng);
-    let mut dist = V8Distributed::builder(7, 8)
+    let mut dist = V8Distributed::builder()
+        .node(7, 8)
         .build(&clock, ThreadRng)
         .unwrap();
     let gens: [&mut dyn Generator; 5] = [&mut v6, &mut v6r, &mut v7, &mut v8, &mut dist];

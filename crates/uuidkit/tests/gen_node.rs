@@ -75,11 +75,13 @@ fn v8_node(u: Uuid, bits: u32) -> u64 {
 fn a_loss_stops_v1_v6_and_v8_at_once_and_says_why() {
     let clock = ManualClock::new(T_A).with_resolution(1_000);
     let src = Hand::holding(NODE_A, 48, 1);
-    let mut v1 = V1Generator::new(&clock, seeded(1))
-        .with_node_source(&src)
+    let mut v1 = V1Generator::builder()
+        .node_source(&src)
+        .build(&clock, seeded(1))
         .unwrap();
-    let mut v6 = V6Generator::new(&clock, seeded(2))
-        .with_node_source(&src)
+    let mut v6 = V6Generator::builder()
+        .node_source(&src)
+        .build(&clock, seeded(2))
         .unwrap();
     assert_eq!(
         v1.generate().unwrap().node(),
@@ -112,7 +114,8 @@ fn a_loss_stops_v1_v6_and_v8_at_once_and_says_why() {
     );
 
     let v8src = Hand::holding(0x2A, 8, 1);
-    let mut v8 = V8Distributed::builder_from(&v8src)
+    let mut v8 = V8Distributed::builder()
+        .node_source(&v8src)
         .build(&clock, seeded(3))
         .unwrap();
     assert_eq!(v8_node(v8.generate().unwrap(), 8), 0x2A);
@@ -128,8 +131,9 @@ fn fill_stops_at_the_first_uuid_after_a_loss() {
     let clock = ManualClock::new(T_A).with_resolution(1_000_000);
     let src = Hand::holding(NODE_A, 48, 1);
     src.lose_at.store(6, Ordering::SeqCst); // the 6th question is answered with a loss
-    let mut g = V1Generator::new(&clock, seeded(1))
-        .with_node_source(&src)
+    let mut g = V1Generator::builder()
+        .node_source(&src)
+        .build(&clock, seeded(1))
         .unwrap();
     let mut out = [Uuid::NIL; 10];
     assert_eq!(g.fill(&mut out).unwrap_err().kind(), GenErrorKind::NodeLost);
@@ -143,7 +147,8 @@ fn fill_stops_at_the_first_uuid_after_a_loss() {
 
     let src = Hand::holding(7, 4, 1);
     src.lose_at.store(4, Ordering::SeqCst);
-    let mut g = V8Distributed::builder_from(&src)
+    let mut g = V8Distributed::builder()
+        .node_source(&src)
         .build(&clock, seeded(2))
         .unwrap();
     let mut out = [Uuid::NIL; 10];
@@ -157,11 +162,13 @@ fn a_new_epoch_starts_a_new_clock_sequence_even_for_the_same_value() {
     let clock = ManualClock::new(T_A).with_resolution(1_000);
     for seed in 0..50 {
         let src = Hand::holding(NODE_A, 48, 1);
-        let mut v1 = V1Generator::new(&clock, seeded(seed))
-            .with_node_source(&src)
+        let mut v1 = V1Generator::builder()
+            .node_source(&src)
+            .build(&clock, seeded(seed))
             .unwrap();
-        let mut v6 = V6Generator::new(&clock, seeded(seed + 1000))
-            .with_node_source(&src)
+        let mut v6 = V6Generator::builder()
+            .node_source(&src)
+            .build(&clock, seeded(seed + 1000))
             .unwrap();
         let (a1, a6) = (v1.generate().unwrap(), v6.generate().unwrap());
         // Same epoch: the same sequence goes on.
@@ -185,7 +192,8 @@ fn a_new_epoch_starts_a_new_clock_sequence_even_for_the_same_value() {
 fn a_new_epoch_restarts_the_v8_counter_from_the_clock() {
     let clock = ManualClock::new(T_A);
     let src = Hand::holding(5, 8, 1);
-    let mut g = V8Distributed::builder_from(&src)
+    let mut g = V8Distributed::builder()
+        .node_source(&src)
         .counter_bits(2)
         .rollover(RolloverPolicy::AdvanceTimestamp)
         .build(&clock, seeded(9))
@@ -215,34 +223,39 @@ fn a_new_epoch_restarts_the_v8_counter_from_the_clock() {
 fn sources_of_the_wrong_width_are_refused() {
     let clock = ManualClock::new(T_A);
     let slot = NodeSlot::new(47).unwrap();
-    let e = V1Generator::new(&clock, ThreadRng)
-        .with_node_source(&slot)
+    let e = V1Generator::builder()
+        .node_source(&slot)
+        .build(&clock, ThreadRng)
         .unwrap_err();
     assert_eq!(
         e.to_string(),
         "invalid generator config: expected a 48-bit node source for v1/v6, found 47"
     );
     assert!(
-        V6Generator::new(&clock, ThreadRng)
-            .with_node_source(&slot)
+        V6Generator::builder()
+            .node_source(&slot)
+            .build(&clock, ThreadRng)
             .is_err()
     );
     let wide = NodeSlot::new(33).unwrap();
-    let e = V8Distributed::builder_from(&wide)
+    let e = V8Distributed::builder()
+        .node_source(&wide)
         .build(&clock, ThreadRng)
         .unwrap_err();
     assert_eq!(
         e.to_string(),
         "invalid generator config: expected node bits in 1..=32, found 33"
     );
-    let e = V8Distributed::builder_from(NodeSlot::new(32).unwrap())
+    let e = V8Distributed::builder()
+        .node_source(NodeSlot::new(32).unwrap())
         .counter_bits(43)
         .build(&clock, ThreadRng)
         .unwrap_err();
     assert_eq!(e.kind(), GenErrorKind::InvalidConfig);
     // A source that changes its width mid-run is refused, not spilled into the counter.
     let src = Hand::holding(1, 8, 1);
-    let mut g = V8Distributed::builder_from(&src)
+    let mut g = V8Distributed::builder()
+        .node_source(&src)
         .build(&clock, ThreadRng)
         .unwrap();
     g.generate().unwrap();
@@ -257,11 +270,13 @@ fn sources_of_the_wrong_width_are_refused() {
 fn static_and_random_nodes_equal_a_configured_node() {
     // 1 ms resolution: room for 10,000 v1 ticks at one reading.
     let clock = ManualClock::new(T_A).with_resolution(1_000_000);
-    // v8: builder(id, bits) and builder_from(StaticNode) are the same generator.
-    let mut a = V8Distributed::builder(0x123, 12)
+    // v8: a fixed node and a StaticNode source are the same generator.
+    let mut a = V8Distributed::builder()
+        .node(0x123, 12)
         .build(&clock, seeded(4))
         .unwrap();
-    let mut b = V8Distributed::builder_from(StaticNode::new(0x123, 12).unwrap())
+    let mut b = V8Distributed::builder()
+        .node_source(StaticNode::new(0x123, 12).unwrap())
         .build(&clock, seeded(4))
         .unwrap();
     for _ in 0..100 {
@@ -276,9 +291,8 @@ fn static_and_random_nodes_equal_a_configured_node() {
         .unwrap();
     let mut b = V1Generator::builder()
         .clock_seq(0x33C8)
+        .node_source(StaticNode::from_bytes6(node))
         .build(&clock, seeded(5))
-        .unwrap()
-        .with_node_source(StaticNode::from_bytes6(node))
         .unwrap();
     for _ in 0..100 {
         assert_eq!(a.generate().unwrap(), b.generate().unwrap());
@@ -303,9 +317,10 @@ fn file_run(path: &std::path::Path, clock: &ManualClock, node: u64) -> (Vec<Uuid
     let r = Reserver::new(FileStore::new(path), BlockPolicy::default());
     let slot = NodeSlot::new(48).unwrap();
     slot.set(node).unwrap();
-    let mut g = V1Generator::new(clock, ThreadRng)
-        .with_store(r.lease_v1())
-        .with_node_source(&slot)
+    let mut g = V1Generator::builder()
+        .store(r.lease_v1())
+        .node_source(&slot)
+        .build(clock, ThreadRng)
         .unwrap();
     let out: Vec<Uuid> = (0..20)
         .map(|_| {
@@ -421,9 +436,9 @@ fn a_given_clock_sequence_yields_to_an_earlier_nodes_record() {
         let r = Reserver::new(MemoryStore::with_record(rec), BlockPolicy::default());
         let mut g = V1Generator::builder()
             .node(node)
+            .store(r.lease_v1().with_clock_seq(5))
             .build(&clock, ThreadRng)
-            .unwrap()
-            .with_store(r.lease_v1().with_clock_seq(5));
+            .unwrap();
         assert_eq!(g.generate().unwrap().clock_seq(), Some(want), "node {n:#x}");
     }
 }
@@ -441,8 +456,8 @@ proptest! {
     ) {
         let clock = ManualClock::new(T_A).with_resolution(1_000_000);
         let slot = NodeSlot::new(48).unwrap();
-        let mut v1 = V1Generator::new(&clock, seeded(seed)).with_node_source(&slot).unwrap();
-        let mut v6 = V6Generator::new(&clock, seeded(!seed)).with_node_source(&slot).unwrap();
+        let mut v1 = V1Generator::builder().node_source(&slot).build(&clock, seeded(seed)).unwrap();
+        let mut v6 = V6Generator::builder().node_source(&slot).build(&clock, seeded(!seed)).unwrap();
         // The model: the node held (and its epoch), and per generator the
         // epoch and clock sequence of its last UUID.
         let mut held: Option<(u64, u64)> = None;
@@ -496,7 +511,7 @@ proptest! {
         let slot = NodeSlot::new(bits).unwrap();
         slot.set(value).unwrap();
         let clock = ManualClock::new(T_A);
-        let mut g = V8Distributed::builder_from(&slot)
+        let mut g = V8Distributed::builder().node_source(&slot)
             .counter_bits(counter)
             .guard_bits(u8::from(counter > 1))
             .build(&clock, seeded(seed))
@@ -599,7 +614,8 @@ fn a_slot_flipped_by_a_writer_is_never_torn_and_a_seen_loss_holds() {
 /// failing the test; 50 million rounds at most.
 fn reader(slot: &Arc<NodeSlot>, seed: u64, progress: &AtomicU64) -> (u64, u64) {
     let clock = ManualClock::new(T_A).with_resolution(1_000_000);
-    let mut g = V8Distributed::builder_from(slot.clone())
+    let mut g = V8Distributed::builder()
+        .node_source(slot.clone())
         .counter_bits(12)
         .build(&clock, seeded(seed))
         .unwrap();

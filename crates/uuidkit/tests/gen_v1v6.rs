@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use gen_support::{MS, NODE_A, T_A, seeded};
 use uuidkit::{
     GREGORIAN_TO_UNIX_100NS, GenError, GenErrorKind, Generator, ManualClock, Reservation, Reserve,
-    RolloverPolicy, Uuid, V1Generator, V1State, V6Generator, V8Distributed, V8DistributedBuilder,
-    Version,
+    RolloverPolicy, StaticNode, Uuid, V1Generator, V1State, V6Generator, V8Distributed,
+    V8DistributedBuilder, Version,
 };
 
 fn node_of(u: Uuid) -> [u8; 6] {
@@ -184,7 +184,8 @@ fn v6_retain_keeps_clock_seq_and_node() {
 fn v8_distributed_layout() {
     let clock = ManualClock::new(1_700_000_000_000 * MS);
     // 20-bit node id, 16-bit counter, 38 random bits.
-    let mut g = V8Distributed::builder(0xABCDE, 20)
+    let mut g = V8Distributed::builder()
+        .node(0xABCDE, 20)
         .counter_bits(16)
         .build(&clock, seeded(8))
         .unwrap();
@@ -202,7 +203,8 @@ fn v8_distributed_layout() {
     assert_eq!(ctr(b), ctr(a) + 1);
     assert!(a < b);
     // Counter rollover advances the millisecond.
-    let mut g = V8Distributed::builder(1, 8)
+    let mut g = V8Distributed::builder()
+        .node(1, 8)
         .counter_bits(4)
         .build(&clock, seeded(9))
         .unwrap();
@@ -214,21 +216,24 @@ fn v8_distributed_layout() {
 #[test]
 fn v8_distributed_config_errors() {
     let clock = ManualClock::new(0);
-    let cases: [(V8DistributedBuilder, &str); 4] = [
+    let cases: [(V8DistributedBuilder<StaticNode>, &str); 4] = [
         (
-            V8Distributed::builder(0, 0),
+            V8Distributed::builder().node(0, 0),
             "expected node bits in 1..=32, found 0",
         ),
         (
-            V8Distributed::builder(16, 4),
+            V8Distributed::builder().node(16, 4),
             "expected a node id that fits the node bits, found 16",
         ),
         (
-            V8Distributed::builder(1, 8).counter_bits(43),
+            V8Distributed::builder().node(1, 8).counter_bits(43),
             "expected counter bits in 0..=42, found 43",
         ),
         (
-            V8Distributed::builder(1, 8).counter_bits(2).guard_bits(2),
+            V8Distributed::builder()
+                .node(1, 8)
+                .counter_bits(2)
+                .guard_bits(2),
             "expected guard bits smaller than the counter width, found 2",
         ),
     ];
@@ -266,7 +271,10 @@ impl Reserve<V1State> for AheadStore {
 #[test]
 fn a_v1_store_resume_takes_its_clock_sequence_and_waits_for_the_clock() {
     let clock = ManualClock::new(T_A).advancing_on_relax(100_000);
-    let mut g = V1Generator::new(&clock, seeded(10)).with_store(AheadStore::default());
+    let mut g = V1Generator::builder()
+        .store(AheadStore::default())
+        .build(&clock, seeded(10))
+        .unwrap();
     let u = g.generate().unwrap();
     let mark = T_A / 100 + GREGORIAN_TO_UNIX_100NS + 50_000;
     assert_eq!(u.gregorian_timestamp(), Some(mark));
@@ -280,14 +288,17 @@ fn a_v1_store_resume_takes_its_clock_sequence_and_waits_for_the_clock() {
     let clock = ManualClock::new(T_A).advancing_on_relax(100_000);
     let mut g = V1Generator::builder()
         .node(NODE_A)
+        .store(AheadStore::default())
         .build(&clock, seeded(11))
-        .unwrap()
-        .with_store(AheadStore::default());
+        .unwrap();
     let u = g.generate().unwrap();
     assert!(g.store().requests[0].0.node_given);
     assert_eq!(u.node(), Some(NODE_A));
     // At a fixed time the generator cannot wait: the block ahead is an error.
-    let mut g = V1Generator::new(ManualClock::new(0), seeded(12)).with_store(AheadStore::default());
+    let mut g = V1Generator::builder()
+        .store(AheadStore::default())
+        .build(ManualClock::new(0), seeded(12))
+        .unwrap();
     assert_eq!(
         g.at(T_A).unwrap_err().kind(),
         GenErrorKind::CounterExhausted
@@ -297,7 +308,10 @@ fn a_v1_store_resume_takes_its_clock_sequence_and_waits_for_the_clock() {
 #[test]
 fn a_clock_step_back_or_node_change_goes_through_the_store() {
     let clock = ManualClock::new(T_A).with_resolution(MS);
-    let mut g = V1Generator::new(&clock, seeded(13)).with_store(Counting::default());
+    let mut g = V1Generator::builder()
+        .store(Counting::default())
+        .build(&clock, seeded(13))
+        .unwrap();
     g.generate().unwrap();
     g.generate().unwrap();
     assert_eq!(g.store().0, 1, "one reservation for both");

@@ -1,7 +1,11 @@
 //! The generators bound to a store, driven by a manual clock: shared stores,
 //! crash and restart with the clock set back, clock steps within a process.
 
+mod gen_support;
+
 use std::collections::HashSet;
+
+use gen_support::{leased_v1, leased_v7};
 
 use uuidkit::state::{BlockOrigin, BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
 use uuidkit::{
@@ -20,8 +24,8 @@ fn reserver() -> Reserver {
 fn v7_generators_sharing_a_store_use_disjoint_milliseconds() {
     let clock = ManualClock::new(T0);
     let r = reserver();
-    let mut a = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
-    let mut b = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut a = leased_v7(&clock, &r);
+    let mut b = leased_v7(&clock, &r);
     let (mut xa, mut xb) = (Vec::new(), Vec::new());
     for i in 0..20_000u64 {
         xa.push(a.generate().unwrap());
@@ -48,13 +52,18 @@ fn v1_and_v6_generators_sharing_a_store_and_node_never_collide() {
     let r = reserver();
     let mut a = V1Generator::builder()
         .node(NODE)
+        .store(r.lease_v1())
         .build(&clock, ThreadRng)
-        .unwrap()
-        .with_store(r.lease_v1());
-    let mut b = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
-    let v6 = || V6Generator::builder().retain().build(&clock, ThreadRng);
-    let mut c = v6().unwrap().with_store(r.lease_v6());
-    let mut d = v6().unwrap().with_store(r.lease_v6());
+        .unwrap();
+    let mut b = leased_v1(&clock, &r);
+    let v6 = || {
+        V6Generator::builder()
+            .retain()
+            .store(r.lease_v6())
+            .build(&clock, ThreadRng)
+    };
+    let mut c = v6().unwrap();
+    let mut d = v6().unwrap();
     let mut seen = HashSet::new();
     let mut last = [0u64; 4];
     for _ in 0..2_000 {
@@ -85,8 +94,8 @@ fn v1_and_v6_generators_sharing_a_store_and_node_never_collide() {
 fn crash_then_restart_with_clock_5s_back() {
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let r = reserver();
-    let mut a7 = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
-    let mut a1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    let mut a7 = leased_v7(&clock, &r);
+    let mut a1 = leased_v1(&clock, &r);
     let pre7: Vec<Uuid> = (0..1000).map(|_| a7.generate().unwrap()).collect();
     let pre1: Vec<Uuid> = (0..1000).map(|_| a1.generate().unwrap()).collect();
     let cs = a1.store().block().unwrap().clock_seq;
@@ -98,7 +107,7 @@ fn crash_then_restart_with_clock_5s_back() {
     // a7's block was [T0, T0 + 100 ms); the v1 generator's waits moved the clock on since.
     let now_ms = clock.now() / 1_000_000;
     assert!(now_ms + 3_000 < T0_MS, "the clock really is seconds behind");
-    let mut b7 = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut b7 = leased_v7(&clock, &r);
     let first = b7.generate().unwrap();
     assert_eq!(first.unix_ts_ms(), Some(T0_MS + 100));
     assert!(
@@ -119,7 +128,7 @@ fn crash_then_restart_with_clock_5s_back() {
         "the block 5 s ahead of the clock is reported"
     );
 
-    let mut b1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    let mut b1 = leased_v1(&clock, &r);
     let post1: Vec<Uuid> = (0..1000).map(|_| b1.generate().unwrap()).collect();
     assert_eq!(
         b1.store().block().unwrap().clock_seq,
@@ -138,7 +147,7 @@ fn crash_then_restart_with_clock_5s_back() {
 fn v1_clock_step_back_within_a_process_goes_through_the_store() {
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let r = reserver();
-    let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    let mut g = leased_v1(&clock, &r);
     let mut seen: HashSet<Uuid> = (0..100).map(|_| g.generate().unwrap()).collect();
     let cs = g.store().block().unwrap().clock_seq;
     // 1 ms back: within the tolerance, so the clock sequence stays and the
@@ -172,9 +181,9 @@ fn v7_clock_far_behind_the_block_is_an_error_not_a_step_back() {
     let clock = ManualClock::new(T0);
     let mut g = V7Generator::builder()
         .clock_back(uuidkit::ClockBackPolicy::Reset, 10_000_000_000)
+        .store(reserver().lease_v7())
         .build(&clock, ThreadRng)
-        .unwrap()
-        .with_store(reserver().lease_v7());
+        .unwrap();
     let before = g.generate().unwrap();
     clock.step_back(20_000_000_000); // beyond the generator's 10 s tolerance; its policy is Reset
     for _ in 0..3 {
@@ -228,7 +237,7 @@ fn v7_stored_mark_far_ahead_of_the_clock_continues_above_it_at_once() {
             });
             let r = Reserver::new(store, BlockPolicy::default());
             let clock = ManualClock::new(T0);
-            let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+            let mut g = leased_v7(&clock, &r);
             let mut out = Vec::new();
             for i in 0..3_000 {
                 out.push(g.generate().unwrap());

@@ -71,17 +71,17 @@ fn worker() -> bool {
         "v1" => {
             let mut g = V1Generator::builder()
                 .node(NODE)
+                .store(reserver.lease_v1())
                 .build(coarse, ThreadRng)
-                .unwrap()
-                .with_store(reserver.lease_v1());
+                .unwrap();
             (0..count).for_each(|_| emit(g.generate().unwrap()));
         }
         "v6" => {
             let mut g = V6Generator::builder()
                 .node(NODE)
+                .store(reserver.lease_v6())
                 .build(coarse, ThreadRng)
-                .unwrap()
-                .with_store(reserver.lease_v6());
+                .unwrap();
             (0..count).for_each(|_| emit(g.generate().unwrap()));
         }
         "v7" => {
@@ -89,7 +89,10 @@ fn worker() -> bool {
                 inner: SystemClock,
                 offset_ns,
             };
-            let mut g = V7Generator::new(clock, ThreadRng).with_store(reserver.lease_v7());
+            let mut g = V7Generator::builder()
+                .store(reserver.lease_v7())
+                .build(clock, ThreadRng)
+                .unwrap();
             (0..count).for_each(|_| emit(g.generate().unwrap()));
         }
         other => panic!("unknown worker version {other}"),

@@ -74,7 +74,10 @@ fn assert_refused(dir: &Path, path: &Path, odd: &Path, what: &str) {
 
     let r = Reserver::new(store, BlockPolicy::default());
     let clock = ManualClock::new(T0);
-    let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut g = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
     let a = g.generate().unwrap();
     clock.advance(500_000_000);
     assert!(g.generate().unwrap() > a);
@@ -155,7 +158,10 @@ fn a_symlink_is_followed_and_the_target_replaced_next_to_it() {
         let store = FileStore::new(path);
         store.check().unwrap();
         let r = Reserver::new(store, BlockPolicy::default());
-        let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+        let mut g = V7Generator::builder()
+            .store(r.lease_v7())
+            .build(&clock, ThreadRng)
+            .unwrap();
         g.generate().unwrap();
         assert!(g.store().status().unwrap().is_persisted());
         clock.advance(1_000_000);

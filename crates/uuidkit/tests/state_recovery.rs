@@ -2,14 +2,17 @@
 //! written. No panic, generation goes on, the status
 //! says unsafe (and why), and the file is repaired where possible.
 
+mod gen_support;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use gen_support::{leased_v1, leased_v7};
 use uuidkit::state::{
     BlockPolicy, FileStore, GregorianMark, Reserver, StateErrorKind, StateRecord, V7Mark,
 };
-use uuidkit::{Generator, ManualClock, ThreadRng, Uuid, V1Generator, V7Generator};
+use uuidkit::{Generator, ManualClock, ThreadRng, Uuid};
 
 const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
 const T0_MS: u64 = T0 / 1_000_000;
@@ -41,7 +44,7 @@ fn good_file() -> String {
 /// them and the status of the first reservation.
 fn v7_run(path: &Path, clock: &ManualClock, n: usize) -> (Vec<Uuid>, uuidkit::state::Status) {
     let r = Reserver::new(FileStore::new(path), BlockPolicy::default());
-    let mut g = V7Generator::new(clock, ThreadRng).with_store(r.lease_v7());
+    let mut g = leased_v7(clock, &r);
     let first = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     let mut out = vec![first];
@@ -127,7 +130,7 @@ fn bad_file_gives_v1_a_random_clock_sequence_and_is_repaired() {
     fs::write(&path, b"uuidkit-state 1\nv1.hwm 1\n").unwrap(); // no checksum: truncated
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
-    let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    let mut g = leased_v1(&clock, &r);
     let u = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     assert_eq!(
@@ -162,7 +165,7 @@ fn a_directory_at_the_path_is_refused_and_state_stays_in_process() {
     fs::create_dir(&path).unwrap();
     let clock = ManualClock::new(T0);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
-    let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut g = leased_v7(&clock, &r);
     let mut last = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     let w = status.write_error().unwrap();
@@ -196,8 +199,8 @@ fn unwritable_parent_is_a_regular_file() {
     let path = blocker.join("state");
     let clock = ManualClock::new(T0);
     let r = Reserver::new(FileStore::new(&path), BlockPolicy::default());
-    let mut a = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
-    let mut b = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut a = leased_v7(&clock, &r);
+    let mut b = leased_v7(&clock, &r);
     let x = a.generate().unwrap();
     let status = a.store().status().cloned().unwrap();
     assert!(!status.is_safe() && !status.is_persisted());
@@ -268,7 +271,7 @@ fn read_only_directory_honours_the_file_and_recovers() {
         fs::remove_dir_all(&dir).unwrap();
         return;
     }
-    let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut g = leased_v7(&clock, &r);
     let first = g.generate().unwrap();
     let status = g.store().status().cloned().unwrap();
     assert!(
@@ -298,7 +301,7 @@ fn read_only_directory_honours_the_file_and_recovers() {
 
     // Writable again: the next reservation persists, covering what was issued in memory.
     clock.advance(6_000_000_000);
-    let mut h = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut h = leased_v7(&clock, &r);
     let next = h.generate().unwrap();
     assert!(next > last);
     assert!(h.store().status().cloned().unwrap().is_safe());
@@ -324,9 +327,12 @@ fn a_held_lock_is_waited_for_once_per_store() {
     let r = Reserver::new(store, BlockPolicy::default());
     let clock = ManualClock::new(T0).advancing_on_relax(1_000_000);
     let start = std::time::Instant::now();
-    let mut v1 = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
-    let mut v6 = uuidkit::V6Generator::new(&clock, ThreadRng).with_store(r.lease_v6());
-    let mut v7 = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    let mut v1 = leased_v1(&clock, &r);
+    let mut v6 = uuidkit::V6Generator::builder()
+        .store(r.lease_v6())
+        .build(&clock, ThreadRng)
+        .unwrap();
+    let mut v7 = leased_v7(&clock, &r);
     for _ in 0..20 {
         // Each round moves past the 100 ms block: 60 reservations in all.
         v1.generate().unwrap();

@@ -69,6 +69,39 @@ impl<R: Rng> Device<R> {
         self.counters.peak_message_table = self.counters.peak_message_table.max(self.table.len());
 
         // Our own claims first (§4.2.2.1, §2.4.6).
+        let (deny, failed) = self.own_claims_against(&repr, id);
+        for (claim, reason) in failed {
+            self.fail_claim(now, claim, reason);
+        }
+        let proxy_deny = !deny
+            && self
+                .proxies
+                .defends_against(now, repr.origin, &repr.domain, &repr.space)
+                .is_some();
+        if deny || proxy_deny {
+            self.send_deny(now, from, packet, &id);
+            if proxy_deny {
+                self.counters.proxy_denies += 1;
+            }
+            return;
+        }
+        if !recorded {
+            self.counters.drop(DropReason::TableFull);
+            return;
+        }
+        if self.config.proxy_defense && repr.proxy && repr.reclaim {
+            self.record_proxy(now, &repr);
+        }
+        self.forward_attempt(now, from, packet, repr.hop_limit);
+    }
+
+    /// What our own claims make of a received Attempt: whether one of them makes us deny it, and
+    /// the claims it makes fail (§4.2.2.1, §2.4.6).
+    fn own_claims_against(
+        &self,
+        repr: &Repr,
+        id: MessageId,
+    ) -> (bool, Vec<(super::ClaimId, FailureReason)>) {
         let mut deny = false;
         let mut failed = Vec::new();
         for claim in self.claims.values() {
@@ -101,29 +134,7 @@ impl<R: Rng> Device<R> {
                 }
             }
         }
-        for (claim, reason) in failed {
-            self.fail_claim(now, claim, reason);
-        }
-        let proxy_deny = !deny
-            && self
-                .proxies
-                .defends_against(now, repr.origin, &repr.domain, &repr.space)
-                .is_some();
-        if deny || proxy_deny {
-            self.send_deny(now, from, packet, &id);
-            if proxy_deny {
-                self.counters.proxy_denies += 1;
-            }
-            return;
-        }
-        if !recorded {
-            self.counters.drop(DropReason::TableFull);
-            return;
-        }
-        if self.config.proxy_defense && repr.proxy && repr.reclaim {
-            self.record_proxy(now, &repr);
-        }
-        self.forward_attempt(now, from, packet, repr.hop_limit);
+        (deny, failed)
     }
 
     /// Takes one flood from the forwarding budget (docs/uiap-design.md D48); false if it is spent.

@@ -330,59 +330,12 @@ impl NewPlan {
             _ => kname,
         };
 
-        let reject = |flag: &str, present: bool, applies: &str| -> Result<(), Error> {
-            if present {
-                Err(usage(format!(
-                    "{flag} does not apply to {kdesc}: it applies to {applies}"
-                )))
-            } else {
-                Ok(())
-            }
-        };
-        if !name_based {
-            let why = "v3, v5 and name-based v8";
-            reject("--namespace", a.namespace.is_some(), why)?;
-            reject("--name", a.name.is_some(), why)?;
-            reject("--name-hex", a.name_hex.is_some(), why)?;
-            reject("--name-file", a.name_file.is_some(), why)?;
-        }
-        reject("--hash", a.hash.is_some() && k != Kind::V8, "name-based v8")?;
-        if !time_based {
-            reject("--at", a.at.is_some(), "v1, v6, v7 and time-based v8")?;
-            reject("--state", a.state.is_some(), "v1, v6 and v7")?;
-        }
+        check_applicable(&a, kdesc, name_based, time_based)?;
         let gregorian = matches!(k, Kind::V1 | Kind::V6);
-        reject(
-            "--clock-seq",
-            a.clock_seq.is_some() && !gregorian,
-            "v1 and v6",
-        )?;
-        reject("--node", a.node.is_some() && !gregorian, "v1 and v6")?;
-        reject("--method", a.method.is_some() && k != Kind::V7, "v7")?;
-        reject(
-            "--state",
-            a.state.is_some() && k == Kind::V8,
-            "v1, v6 and v7",
-        )?;
-        if a.state.is_some() && a.at.is_some() {
-            return Err(usage(
-                "--at and --state cannot be combined: a fixed time does not advance shared state",
-            ));
-        }
         let site = site_plan(&a, kdesc, gregorian, time_based)?;
 
         let name = if name_based {
-            let Some(ns) = a.namespace else {
-                return Err(usage(format!(
-                    "{kname} is name-based: it needs --namespace (dns, url, oid, x500 or a UUID)"
-                )));
-            };
-            let Some(name) = name else {
-                return Err(usage(format!(
-                    "{kname} is name-based: it needs --name TEXT, --name-hex HEX or --name-file FILE"
-                )));
-            };
-            Some((ns.0, name))
+            Some(named(kname, a.namespace, name)?)
         } else {
             None
         };
@@ -490,6 +443,76 @@ impl NewPlan {
             site: None,
         })
     }
+}
+
+/// Refuses every flag of `uuidkit new` that does not apply to the kind asked for, naming the
+/// kinds it applies to.
+fn check_applicable(
+    a: &NewArgs,
+    kdesc: &str,
+    name_based: bool,
+    time_based: bool,
+) -> Result<(), Error> {
+    let k = a.kind;
+    let reject = |flag: &str, present: bool, applies: &str| -> Result<(), Error> {
+        if present {
+            Err(usage(format!(
+                "{flag} does not apply to {kdesc}: it applies to {applies}"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    if !name_based {
+        let why = "v3, v5 and name-based v8";
+        reject("--namespace", a.namespace.is_some(), why)?;
+        reject("--name", a.name.is_some(), why)?;
+        reject("--name-hex", a.name_hex.is_some(), why)?;
+        reject("--name-file", a.name_file.is_some(), why)?;
+    }
+    reject("--hash", a.hash.is_some() && k != Kind::V8, "name-based v8")?;
+    if !time_based {
+        reject("--at", a.at.is_some(), "v1, v6, v7 and time-based v8")?;
+        reject("--state", a.state.is_some(), "v1, v6 and v7")?;
+    }
+    let gregorian = matches!(k, Kind::V1 | Kind::V6);
+    reject(
+        "--clock-seq",
+        a.clock_seq.is_some() && !gregorian,
+        "v1 and v6",
+    )?;
+    reject("--node", a.node.is_some() && !gregorian, "v1 and v6")?;
+    reject("--method", a.method.is_some() && k != Kind::V7, "v7")?;
+    reject(
+        "--state",
+        a.state.is_some() && k == Kind::V8,
+        "v1, v6 and v7",
+    )?;
+    if a.state.is_some() && a.at.is_some() {
+        return Err(usage(
+            "--at and --state cannot be combined: a fixed time does not advance shared state",
+        ));
+    }
+    Ok(())
+}
+
+/// The namespace and name a name-based kind needs, or the error naming what is missing.
+fn named(
+    kname: &str,
+    namespace: Option<super::NamespaceArg>,
+    name: Option<Vec<u8>>,
+) -> Result<(Uuid, Vec<u8>), Error> {
+    let Some(ns) = namespace else {
+        return Err(usage(format!(
+            "{kname} is name-based: it needs --namespace (dns, url, oid, x500 or a UUID)"
+        )));
+    };
+    let Some(name) = name else {
+        return Err(usage(format!(
+            "{kname} is name-based: it needs --name TEXT, --name-hex HEX or --name-file FILE"
+        )));
+    };
+    Ok((ns.0, name))
 }
 
 /// `--site-node` and its settings: v1 and v6 (a 48-bit node) and time-based v8 (a

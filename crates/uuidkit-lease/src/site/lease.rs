@@ -85,7 +85,7 @@ impl LeaseConfig {
 /// use uuidkit::{Generator, SystemClock, ThreadRng, V8Distributed};
 ///
 /// let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;
-/// let mut g = V8Distributed::builder_from(lease.slot().clone()).build(SystemClock, ThreadRng)?;
+/// let mut g = V8Distributed::builder().node_source(lease.slot().clone()).build(SystemClock, ThreadRng)?;
 /// let u = g.generate()?;
 /// assert_eq!(u.custom_b().map(u64::from), Some(lease.node().value() >> 4)); // the first 12 of 16 node bits
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -278,16 +278,6 @@ impl<S: Reserve<V7State>> EngineCore<S> {
         }
     }
 
-    /// The same engine state with another store; this one is released.
-    pub(crate) fn rebind<S2: Reserve<V7State>>(self, store: S2) -> EngineCore<S2> {
-        EngineCore {
-            engine: self.engine.clone(),
-            store,
-            window: Window::default(),
-            owner: self.owner,
-        }
-    }
-
     pub(crate) fn spec(&self) -> &EngineSpec {
         &self.engine.spec
     }

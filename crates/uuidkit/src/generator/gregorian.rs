@@ -15,7 +15,7 @@ use super::{
 };
 use crate::{
     Clock, GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_CLOCK_SEQ as CLOCK_SEQ_MASK,
-    MAX_GREGORIAN_TIMESTAMP as MAX_TS60, NodeId, NodeSource, V1State,
+    MAX_GREGORIAN_TIMESTAMP as MAX_TS60, MaybeNodeSource, NodeId, V1State,
 };
 
 /// A random node: 48 random bits with the multicast bit (0x01 of the first
@@ -127,22 +127,6 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
             store,
             window: Window::default(),
             owner: Owner::here(),
-        }
-    }
-
-    /// The same state with another store; this one is released.
-    pub(crate) fn rebind<S2: Reserve<V1State>>(self, store: S2) -> GregorianCore<S2> {
-        GregorianCore {
-            policy: self.policy,
-            node: self.node,
-            node_given: self.node_given,
-            clock_seq: self.clock_seq,
-            last_ts: self.last_ts,
-            last_clock: self.last_clock,
-            started: self.started,
-            store,
-            window: Window::default(),
-            owner: self.owner,
         }
     }
 
@@ -415,26 +399,20 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
     }
 }
 
-/// A v1/v6 generator's link to its [`NodeSource`], if it has one: asks the
-/// source before every UUID and moves the core onto each new node.
+/// A v1/v6 generator's link to its node source ([`MaybeNodeSource`]): asks
+/// the source before every UUID and moves the core onto each new node.
+/// Without a source ([`NoNodeSource`](crate::NoNodeSource)) the check
+/// compiles to the core's fork check alone.
 #[derive(Clone, Debug)]
 pub(crate) struct NodeFollow<N> {
-    source: Option<N>,
+    source: N,
     /// The epoch of the node in use; `None` until the source was first read.
     epoch: Option<u64>,
 }
 
 impl<N> NodeFollow<N> {
-    /// No source: the generator keeps the node it was built with.
-    pub(crate) const fn none() -> NodeFollow<N> {
-        NodeFollow {
-            source: None,
-            epoch: None,
-        }
-    }
-
-    pub(crate) fn source(&self) -> Option<&N> {
-        self.source.as_ref()
+    pub(crate) fn source(&self) -> &N {
+        &self.source
     }
 
     /// Makes the next check take the source's node again (after the caller
@@ -444,28 +422,29 @@ impl<N> NodeFollow<N> {
     }
 }
 
-impl<N: NodeSource> NodeFollow<N> {
-    /// Follows `source`, which must hand out 48-bit nodes.
+impl<N: MaybeNodeSource> NodeFollow<N> {
+    /// Follows `source`, which must hand out 48-bit nodes if it is one.
     ///
     /// # Errors
     /// [`GenErrorKind::InvalidConfig`] for a source of another width.
     pub(crate) fn new(source: N) -> Result<NodeFollow<N>, GenError> {
-        if source.bits() != 48 {
+        if let Some(bits) = source.source_bits().filter(|&b| b != 48) {
             return Err(GenError::config(
                 "a 48-bit node source for v1/v6",
-                source.bits().into(),
+                bits.into(),
             ));
         }
         Ok(NodeFollow {
-            source: Some(source),
+            source,
             epoch: None,
         })
     }
 
     /// Before every UUID: first the core's fork check
-    /// ([`GregorianCore::claim`]), then the source: an error if it holds no node; a new
-    /// node (new epoch) goes into `core` with a new clock sequence, so the
-    /// old node's sequence is never continued (RFC 9562 §6.3).
+    /// ([`GregorianCore::claim`]), then the source, if any: an error if it
+    /// holds no node; a new node (new epoch) goes into `core` with a new
+    /// clock sequence, so the old node's sequence is never continued
+    /// (RFC 9562 §6.3).
     ///
     /// # Errors
     /// [`GenErrorKind::NodeLost`] when the source holds no node.
@@ -476,14 +455,12 @@ impl<N: NodeSource> NodeFollow<N> {
         rng: &mut R,
     ) -> Result<(), GenError> {
         core.claim(rng);
-        if let Some(source) = &self.source {
-            match source.current() {
-                Ok(id) if Some(id.epoch()) == self.epoch => {}
-                Ok(id) => return self.adopt(id, core, rng),
-                Err(lost) => return Err(GenError::from_node_lost(lost)),
-            }
+        match self.source.source_current() {
+            None => Ok(()),
+            Some(Ok(id)) if Some(id.epoch()) == self.epoch => Ok(()),
+            Some(Ok(id)) => self.adopt(id, core, rng),
+            Some(Err(lost)) => Err(GenError::from_node_lost(lost)),
         }
-        Ok(())
     }
 
     #[cold]

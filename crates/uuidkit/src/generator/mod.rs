@@ -205,7 +205,7 @@ impl<G: Generator + ?Sized> Generator for &mut G {
 ///     }
 /// }
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
-/// let mut g = V7Generator::new(&clock, ThreadRng).with_store(Blocks::default());
+/// let mut g = V7Generator::builder().store(Blocks::default()).build(&clock, ThreadRng)?;
 /// for _ in 0..10 { g.generate()?; clock.advance(50_000_000); } // 500 ms
 /// assert_eq!(g.store().calls, 1);
 /// # Ok::<(), GenError>(())
@@ -234,7 +234,7 @@ pub trait Reserve<S> {
         true
     }
 
-    /// Called once when the generator is dropped or given another store, with
+    /// Called once when the generator is dropped, with
     /// its state after the last UUID it issued (`valid` is false if it issued
     /// none): a store may give back the part of its reservation that was not
     /// used. The default does nothing.
@@ -253,7 +253,7 @@ pub trait Reserve<S> {
     ///     }
     /// }
     /// let mark = Rc::new(Cell::new(0));
-    /// let mut g = V7Generator::new(ManualClock::new(1_000_000_000), ThreadRng).with_store(Mark(mark.clone()));
+    /// let mut g = V7Generator::builder().store(Mark(mark.clone())).build(ManualClock::new(1_000_000_000), ThreadRng)?;
     /// g.generate()?;
     /// assert_eq!(mark.get(), 1_100);
     /// drop(g);
@@ -296,13 +296,47 @@ pub enum Reservation<S> {
 /// assert_eq!(NoReserve.reserve(&V7State::default(), 5)?, Reservation::Until(u64::MAX));
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NoReserve;
 
 impl<S> Reserve<S> for NoReserve {
     #[inline]
     fn reserve(&mut self, _state: &S, _needed: u64) -> Result<Reservation<S>, GenError> {
         Ok(Reservation::Until(u64::MAX))
+    }
+}
+
+/// An optional store: `None` reserves everything at once, as [`NoReserve`].
+/// For a store chosen at run time, without a type per choice.
+///
+/// ```
+/// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+/// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+/// for store in [None, Some(r.lease_v7())] {
+///     let mut g = V7Generator::builder().store(store).build(ManualClock::new(1 << 60), ThreadRng)?;
+///     g.generate()?;
+/// }
+/// assert!(r.last_status().is_some()); // only the second generator asked the store
+/// # Ok::<(), uuidkit::GenError>(())
+/// ```
+impl<S, T: Reserve<S>> Reserve<S> for Option<T> {
+    #[inline]
+    fn reserve(&mut self, state: &S, needed: u64) -> Result<Reservation<S>, GenError> {
+        match self {
+            Some(store) => store.reserve(state, needed),
+            None => Ok(Reservation::Until(u64::MAX)),
+        }
+    }
+    #[inline]
+    fn is_held(&self) -> bool {
+        self.as_ref().is_none_or(Reserve::is_held)
+    }
+    #[inline]
+    fn release(&mut self, last: &S) {
+        if let Some(store) = self {
+            store.release(last);
+        }
     }
 }
 

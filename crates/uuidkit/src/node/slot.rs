@@ -9,10 +9,10 @@
 //! unchanged, even sequence number. Writers are serialised by a mutex that
 //! readers never touch.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 use super::{MAX_BITS, NodeId, NodeLost, NodeLostKind, NodeSource};
+use crate::ForkSafeMutex;
 use crate::generator::GenError;
 
 /// The words of a [`NodeLost`]: its tag and length, then its detail.
@@ -69,7 +69,7 @@ pub struct NodeSlot {
     /// 1 + the index of a [`NodeLostKind`], then the detail's length and
     /// bytes: read only when the value word says [`LOST`].
     lost: [AtomicU64; LOST_WORDS],
-    writer: Mutex<()>,
+    writer: ForkSafeMutex<()>,
 }
 
 #[derive(Debug)]
@@ -108,7 +108,7 @@ impl NodeSlot {
                 bits,
             },
             lost: [const { AtomicU64::new(0) }; LOST_WORDS],
-            writer: Mutex::new(()),
+            writer: ForkSafeMutex::new(()),
         };
         slot.store_lost(&NodeLost::new(NodeLostKind::NotAcquired));
         Ok(slot)
@@ -166,12 +166,11 @@ impl NodeSlot {
 
     /// Runs the stores of `f` as one write of the sequence lock.
     fn write(&self, f: impl FnOnce()) {
-        // Poisoning only means another writer panicked; the words it may
-        // have left half written are rewritten by this write in full.
-        let _guard = self
-            .writer
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Poisoning is ignored: another writer that panicked may have left
+        // words half written, and this write rewrites them in full. A fork
+        // never lands inside a write (G6), which would leave the sequence
+        // odd, and every reader in the child spinning, for ever.
+        let _guard = self.writer.lock();
         let seq = self.hot.seq.load(Ordering::Relaxed);
         self.hot.seq.store(seq | 1, Ordering::Relaxed);
         // Orders the odd sequence number before the stores of `f`.

@@ -5,14 +5,14 @@ use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::vec::Vec;
 
 use super::error::{StateError, StateErrorKind};
 use super::format::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
-use super::lock::Locker;
+use super::lock::{Held, Locker};
 use super::path;
 use super::{StateStore, Status};
+use crate::ForkSafeMutex;
 
 /// The environment variable that overrides the state file location.
 pub const ENV_VAR: &str = "UUIDKIT_STATE";
@@ -70,7 +70,7 @@ pub struct FileStore {
     create_dirs: bool,
     lock_timeout: Duration,
     locker: Locker,
-    memory: Mutex<Memory>,
+    memory: ForkSafeMutex<Memory>,
 }
 
 /// What this process last stored, and whether it reached the file.
@@ -94,7 +94,7 @@ impl FileStore {
             create_dirs: false,
             lock_timeout: Duration::from_secs(2),
             locker: Locker::default(),
-            memory: Mutex::default(),
+            memory: ForkSafeMutex::default(),
         }
     }
 
@@ -229,7 +229,7 @@ impl FileStore {
         PathBuf::from(s)
     }
 
-    fn lock(&self, path: &Path) -> Result<File, StateError> {
+    fn lock(&self, path: &Path) -> Result<Held, StateError> {
         let lock_path = path::resolve(&FileStore::side(path, ".lock"))?;
         let mut opts = OpenOptions::new();
         opts.read(true).write(true).create(true).truncate(false);
@@ -279,7 +279,7 @@ fn no_path() -> StateError {
 
 impl StateStore for FileStore {
     fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status {
-        let mut mem = self.memory.lock().unwrap_or_else(|p| p.into_inner());
+        let mut mem = self.memory.lock();
         let Some(path) = &self.path else {
             let record = update(mem.record.as_ref());
             let read = if mem.record.is_none() {
@@ -327,7 +327,7 @@ impl StateStore for FileStore {
             record: Some(record),
             dirty: write.is_some(),
         };
-        drop(lock); // closing the descriptor releases the flock
+        drop(lock); // unlocks, then closes the descriptor
         Status::new(read, write)
     }
 }

@@ -2,13 +2,13 @@
 
 use core::time::Duration;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::{BlockPolicy, FileStore, GregorianLease, Reserver, StateStore, Status, V7Lease};
 use crate::generator::{GenError, Generator};
 use crate::{
-    ClockBackPolicy, CoarseClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator,
-    V7Generator,
+    ClockBackPolicy, CoarseClock, ForkSafeMutex, SystemClock, ThreadRng, Uuid, V1Generator,
+    V6Generator, V7Generator,
 };
 
 /// Where the process-wide generators keep their state, and the block policy.
@@ -127,7 +127,9 @@ struct Global {
     v7: Option<V7Generator<SystemClock, ThreadRng, V7Lease>>,
 }
 
-static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
+/// Fork-safe (`docs/generator-design.md` G6): a child forked while another
+/// thread is inside a `stored_*` call finds it free.
+static GLOBAL: ForkSafeMutex<Option<Global>> = ForkSafeMutex::new(None);
 
 /// Configures the process-wide stored generators ([`stored_v1`], [`stored_v6`],
 /// [`stored_v7`]). Generators already running give back the unused tails of their
@@ -153,10 +155,7 @@ pub fn configure(config: StateConfig) {
         v6: None,
         v7: None,
     };
-    let old = GLOBAL
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .replace(global);
+    let old = GLOBAL.lock().replace(global);
     drop(old);
 }
 
@@ -178,7 +177,7 @@ pub fn configure(config: StateConfig) {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 pub fn release() {
-    let mut g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut g = GLOBAL.lock();
     if let Some(g) = g.as_mut() {
         g.v1 = None;
         g.v6 = None;
@@ -198,7 +197,7 @@ fn started<G>(
 }
 
 fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
-    let mut g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut g = GLOBAL.lock();
     let g = g.get_or_insert_with(|| Global {
         reserver: StateConfig::from_env().reserver(),
         v1: None,
@@ -235,10 +234,10 @@ pub fn stored_v7() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let generator = started(&mut g.v7, || {
             // Process-wide monotonicity is never given up: unbounded clock-back tolerance.
-            let v7 = V7Generator::builder()
+            V7Generator::builder()
                 .clock_back(ClockBackPolicy::Reset, u64::MAX)
-                .build(SystemClock, ThreadRng)?;
-            Ok(v7.with_store(g.reserver.lease_v7()))
+                .store(g.reserver.lease_v7())
+                .build(SystemClock, ThreadRng)
         })?;
         let u = generator.generate()?;
         Ok((
@@ -267,7 +266,9 @@ pub fn stored_v7() -> Result<(Uuid, Status), GenError> {
 pub fn stored_v1() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let generator = started(&mut g.v1, || {
-            Ok(V1Generator::new(CoarseClock::new(), ThreadRng).with_store(g.reserver.lease_v1()))
+            V1Generator::builder()
+                .store(g.reserver.lease_v1())
+                .build(CoarseClock::new(), ThreadRng)
         })?;
         let u = generator.generate()?;
         Ok((
@@ -298,11 +299,11 @@ pub fn stored_v6() -> Result<(Uuid, Status), GenError> {
     with_global(|g| {
         let generator = started(&mut g.v6, || {
             // As stored_v7: process-wide order is never given up.
-            let v6 = V6Generator::builder()
+            V6Generator::builder()
                 .retain()
                 .clock_back(ClockBackPolicy::Reset, u64::MAX)
-                .build(CoarseClock::new(), ThreadRng)?;
-            Ok(v6.with_store(g.reserver.lease_v6()))
+                .store(g.reserver.lease_v6())
+                .build(CoarseClock::new(), ThreadRng)
         })?;
         let u = generator.generate()?;
         Ok((

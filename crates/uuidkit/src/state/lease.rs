@@ -34,8 +34,8 @@ use crate::{V1State, V7State, fork};
 /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
 /// use uuidkit::{CoarseClock, Generator, ThreadRng, V1Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-/// let mut a = V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r.lease_v1());
-/// let mut b = V1Generator::new(CoarseClock::new(), ThreadRng).with_store(r.lease_v1());
+/// let mut a = V1Generator::builder().store(r.lease_v1()).build(CoarseClock::new(), ThreadRng)?;
+/// let mut b = V1Generator::builder().store(r.lease_v1()).build(CoarseClock::new(), ThreadRng)?;
 /// let (x, y) = (a.generate()?, b.generate()?);
 /// assert_eq!(x.node(), y.node()); // one node, from the store
 /// assert_ne!(x.gregorian_timestamp(), y.gregorian_timestamp()); // disjoint blocks
@@ -66,7 +66,7 @@ impl GregorianLease {
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1().with_clock_seq(0x33C8));
+    /// let mut g = V1Generator::builder().store(r.lease_v1().with_clock_seq(0x33C8)).build(&clock, ThreadRng)?;
     /// assert_eq!(g.generate()?.clock_seq(), Some(0x33C8));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
@@ -94,7 +94,7 @@ impl GregorianLease {
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// use uuidkit::{Generator, SystemClock, ThreadRng, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-    /// let mut g = V1Generator::new(SystemClock, ThreadRng).with_store(r.lease_v1());
+    /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// assert!(g.store().status().is_none());
     /// g.generate()?;
     /// assert!(!g.store().status().unwrap().is_safe()); // the store was empty
@@ -110,7 +110,7 @@ impl GregorianLease {
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// use uuidkit::{Generator, SystemClock, ThreadRng, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-    /// let mut g = V1Generator::new(SystemClock, ThreadRng).with_store(r.lease_v1());
+    /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// let u = g.generate()?;
     /// let b = g.store().block().unwrap();
     /// assert_eq!(u.clock_seq(), Some(b.clock_seq));
@@ -205,8 +205,8 @@ impl Reserve<V1State> for GregorianLease {
 /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
 /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-/// let mut a = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
-/// let mut b = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+/// let mut a = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
+/// let mut b = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
 /// let (x, y) = (a.generate()?, b.generate()?);
 /// assert_ne!(x.unix_ts_ms(), y.unix_ts_ms()); // disjoint blocks
 /// # Ok::<(), uuidkit::GenError>(())
@@ -236,7 +236,7 @@ impl V7Lease {
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// g.generate()?;
     /// assert_eq!(g.store().status().unwrap().reason().unwrap().kind(), uuidkit::state::StateErrorKind::Missing);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -251,7 +251,7 @@ impl V7Lease {
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
     /// let b = g.store().block().unwrap();
     /// assert!(b.start_ms <= ms && ms < b.end_ms);

@@ -12,6 +12,11 @@
 //! gets the lock while nobody waits releases it at once. So a store has at
 //! most one helper, and one stuck lock costs one full wait: until a lock
 //! succeeds, later transactions wait at most 10 ms.
+//!
+//! Forks (`docs/generator-design.md` G6): a lock is released by an explicit
+//! unlock, never by closing alone, since a forked child may hold a duplicate
+//! of the descriptor; and a child never waits on a helper queued by its
+//! parent, which it does not have.
 
 use core::time::Duration;
 use std::fs::File;
@@ -19,6 +24,8 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::{ForkSafeMutex, fork};
 
 /// How long a transaction waits after one that timed out: long enough for a
 /// pending helper to be woken when the lock frees, short enough that a stuck
@@ -32,16 +39,37 @@ enum Handoff {
     Abandoned,
 }
 
+/// The descriptor that holds the exclusive lock. Dropping it unlocks, then
+/// closes: closing alone releases the lock only with the last descriptor of
+/// its open file, and a child forked while this one was open (a helper
+/// queued in `flock`) holds a duplicate until it exits.
+#[derive(Debug)]
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(super) struct Held(File);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            let _ = flock(self.0.as_raw_fd(), libc::LOCK_UN);
+        }
+    }
+}
+
 /// A helper thread queued for the lock.
 #[derive(Debug)]
 struct Pending {
     handoff: Arc<Mutex<Handoff>>,
-    rx: Receiver<io::Result<File>>,
+    rx: Receiver<io::Result<Held>>,
+    /// The fork generation the helper was started in: a forked child has no
+    /// such thread.
+    generation: u64,
 }
 
 /// How a wait on a [`Pending`] request ended.
 enum Wait {
-    Locked(File),
+    Locked(Held),
     Failed(io::Error),
     TimedOut(Pending),
     /// The helper got the lock while nobody waited and released it.
@@ -63,19 +91,22 @@ impl Pending {
         std::thread::Builder::new()
             .name("uuidkit-state-lock".into())
             .spawn(move || {
-                let res = flock(file.as_raw_fd(), libc::LOCK_EX);
+                let res = flock(file.as_raw_fd(), libc::LOCK_EX).map(|()| Held(file));
                 let h = guard(&shared);
                 if res.is_ok() && *h == Handoff::Abandoned {
-                    // Nobody waits: let the next process in at once
-                    // (closing the descriptor releases the lock).
-                    drop(file);
+                    // Nobody waits: let the next process in at once.
+                    drop(res);
                     return;
                 }
-                // A closed channel drops the file, which releases the lock.
-                let _ = tx.send(res.map(|()| file));
+                // A closed channel drops the lock, which releases it.
+                let _ = tx.send(res);
                 drop(h);
             })?;
-        Ok(Pending { handoff, rx })
+        Ok(Pending {
+            handoff,
+            rx,
+            generation: fork::generation(),
+        })
     }
 
     /// Waits at most `timeout` for the helper's lock.
@@ -107,7 +138,7 @@ impl Pending {
 /// The lock-taking of one [`FileStore`](super::FileStore).
 #[derive(Debug, Default)]
 pub(super) struct Locker {
-    pending: Mutex<Option<Pending>>,
+    pending: ForkSafeMutex<Option<Pending>>,
     /// The last attempt timed out: the next one does not wait.
     contended: AtomicBool,
 }
@@ -116,19 +147,28 @@ impl Locker {
     /// Takes the exclusive lock, through `file` (a fresh descriptor of the
     /// lock file) or through this store's pending helper, waiting at most
     /// `timeout` (at most 10 ms after an attempt that timed out, until one
-    /// succeeds). Returns the descriptor that holds the lock; closing it
+    /// succeeds). Returns the descriptor that holds the lock; dropping it
     /// releases the lock.
     ///
     /// # Errors
     /// [`io::ErrorKind::TimedOut`] when the lock stays busy; what `flock`
     /// reports otherwise.
-    pub(super) fn lock(&self, file: File, timeout: Duration) -> io::Result<File> {
+    pub(super) fn lock(&self, file: File, timeout: Duration) -> io::Result<Held> {
         let wait = if self.contended.load(Ordering::Relaxed) {
             timeout.min(CONTENDED_WAIT)
         } else {
             timeout
         };
-        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        let mut pending = self.pending.lock();
+        if pending
+            .as_ref()
+            .is_some_and(|p| p.generation != fork::current())
+        {
+            // Queued by the parent's helper thread, which this forked child
+            // does not have: no answer will come, and its handoff lock may
+            // be held for ever. Left alone, never touched.
+            core::mem::forget(pending.take());
+        }
         let res = match pending.take().map(|p| p.wait(wait)) {
             Some(Wait::Locked(f)) => Ok(f),
             Some(Wait::Failed(e)) => Err(e),
@@ -150,10 +190,10 @@ impl Locker {
         wait: Duration,
         pending: &mut Option<Pending>,
         timeout: Duration,
-    ) -> io::Result<File> {
+    ) -> io::Result<Held> {
         use std::os::unix::io::AsRawFd;
         match flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) {
-            Ok(()) => return Ok(file),
+            Ok(()) => return Ok(Held(file)),
             Err(e) if e.raw_os_error() == Some(libc::EWOULDBLOCK) => {}
             Err(e) => return Err(e),
         }
@@ -175,7 +215,7 @@ impl Locker {
         _wait: Duration,
         _pending: &mut Option<Pending>,
         _timeout: Duration,
-    ) -> io::Result<File> {
+    ) -> io::Result<Held> {
         Err(io::Error::new(
             io::ErrorKind::Unsupported,
             "file locking needs a Unix system",

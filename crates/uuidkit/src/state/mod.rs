@@ -5,7 +5,7 @@
 //!
 //! A [`StateStore`] holds, per time-based version, a *high-water mark*: every
 //! timestamp ever issued under the store is below it. A generator bound to a
-//! store (`with_store` with a lease from [`Reserver::lease_v1`],
+//! store (the builder's `store` with a lease from [`Reserver::lease_v1`],
 //! [`lease_v6`](Reserver::lease_v6) or [`lease_v7`](Reserver::lease_v7): the
 //! generators' one [`Reserve`](crate::Reserve) seam) *reserves a block*: it
 //! locks the store, reads the marks, claims the range from `max(now, mark)` to
@@ -106,8 +106,10 @@ mod reserve;
 mod status;
 
 use core::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+
+use crate::ForkSafeMutex;
 
 pub use error::{StateError, StateErrorKind};
 pub use file::{ENV_VAR, FileStore, MAX_LOCK_TIMEOUT};
@@ -151,7 +153,7 @@ pub trait StateStore: Send + Sync + fmt::Debug {
 /// ```
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    record: Mutex<Option<StateRecord>>,
+    record: ForkSafeMutex<Option<StateRecord>>,
 }
 
 impl MemoryStore {
@@ -172,7 +174,7 @@ impl MemoryStore {
     /// ```
     pub fn with_record(record: StateRecord) -> MemoryStore {
         MemoryStore {
-            record: Mutex::new(Some(record)),
+            record: ForkSafeMutex::new(Some(record)),
         }
     }
 
@@ -182,13 +184,13 @@ impl MemoryStore {
     /// assert_eq!(uuidkit::state::MemoryStore::new().record(), None);
     /// ```
     pub fn record(&self) -> Option<StateRecord> {
-        *self.record.lock().unwrap_or_else(|p| p.into_inner())
+        *self.record.lock()
     }
 }
 
 impl StateStore for MemoryStore {
     fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status {
-        let mut rec = self.record.lock().unwrap_or_else(|p| p.into_inner());
+        let mut rec = self.record.lock();
         let read = match &*rec {
             Some(_) => None,
             None => Some(StateError::new(
@@ -218,7 +220,7 @@ impl StateStore for MemoryStore {
 pub struct Reserver {
     store: Arc<dyn StateStore>,
     policy: BlockPolicy,
-    last_status: Arc<Mutex<Option<Status>>>,
+    last_status: Arc<ForkSafeMutex<Option<Status>>>,
     /// The `by` of the first [`BlockOrigin::ClockBehind`] reservation (0: none).
     behind: Arc<AtomicU64>,
     /// State unavailable is an error, not a fallback.
@@ -335,10 +337,11 @@ impl Reserver {
     /// use uuidkit::state::{BlockPolicy, FileStore, Reserver};
     /// use uuidkit::{GenErrorKind, Generator, SystemClock, ThreadRng, V7Generator};
     /// let r = Reserver::new(FileStore::new("/nonexistent-dir/state"), BlockPolicy::default()).strict(true);
-    /// let mut g = V7Generator::new(SystemClock, ThreadRng).with_store(r.lease_v7());
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let err = g.generate().unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::Store);
     /// assert!(err.to_string().contains("no state directory"), "{err}");
+    /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
     pub fn strict(mut self, strict: bool) -> Reserver {
@@ -365,14 +368,14 @@ impl Reserver {
     }
 
     /// A lease for a [`V1Generator`](crate::V1Generator): pass it to the
-    /// generator's `with_store`. See [`GregorianLease`].
+    /// generator builder's `store`. See [`GregorianLease`].
     ///
     /// ```
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// let mut g = V1Generator::new(&clock, ThreadRng).with_store(r.lease_v1());
+    /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
     /// let u = g.generate()?;
     /// let stored = r.store().transact(&mut |old| *old.unwrap());
     /// assert!(stored.is_safe());
@@ -391,7 +394,7 @@ impl Reserver {
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// let mut g = V6Generator::new(&clock, ThreadRng).with_store(r.lease_v6());
+    /// let mut g = V6Generator::builder().store(r.lease_v6()).build(&clock, ThreadRng)?;
     /// g.generate()?;
     /// let mut stored = None;
     /// r.store().transact(&mut |old| { stored = old.copied(); *old.unwrap() });
@@ -409,7 +412,7 @@ impl Reserver {
     /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// let mut g = V7Generator::new(&clock, ThreadRng).with_store(r.lease_v7());
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(&clock, ThreadRng)?;
     /// g.generate()?;
     /// assert_eq!(g.store().block().map(|b| (b.start_ms, b.end_ms)), Some((1_645_557_742_000, 1_645_557_742_100)));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -431,10 +434,7 @@ impl Reserver {
     /// assert!(r.last_status().unwrap().is_safe());
     /// ```
     pub fn last_status(&self) -> Option<Status> {
-        self.last_status
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.last_status.lock().clone()
     }
 
     /// How far the clock was behind the stored mark at the first reservation
@@ -456,7 +456,7 @@ impl Reserver {
     }
 
     fn record(&self, status: &Status, origin: BlockOrigin) {
-        *self.last_status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status.clone());
+        *self.last_status.lock() = Some(status.clone());
         if let BlockOrigin::ClockBehind { by } = origin {
             let _ = self
                 .behind

@@ -171,9 +171,9 @@ fn v7(plan: &NewPlan, reserver: Option<&Reserver>) -> Result<Box<dyn Generator>,
         }
         (None, Some(r), _) => Box::new(
             builder
+                .store(r.lease_v7())
                 .build(SystemClock, ThreadRng)
-                .map_err(gen_error)?
-                .with_store(r.lease_v7()),
+                .map_err(gen_error)?,
         ),
         (None, None, Some(_)) => {
             Box::new(builder.build(SystemClock, ThreadRng).map_err(gen_error)?)
@@ -202,23 +202,6 @@ fn fixed_gregorian(
     })
 }
 
-/// `g` (a v1 or v6 generator) with the site's node and the state file's lease, each when given.
-/// A macro, not a function: each attachment changes the generator's type, and v1 and v6 share
-/// no trait for them.
-macro_rules! attach {
-    ($g:expr, $site:expr, $store:expr) => {{
-        let g = $g;
-        Ok(match ($site, $store) {
-            (Some(slot), Some(s)) => {
-                Box::new(g.with_node_source(slot).map_err(gen_error)?.with_store(s))
-            }
-            (Some(slot), None) => Box::new(g.with_node_source(slot).map_err(gen_error)?),
-            (None, Some(s)) => Box::new(g.with_store(s)),
-            (None, None) => Box::new(g),
-        })
-    }};
-}
-
 fn gregorian(
     plan: &NewPlan,
     reserver: Option<&Reserver>,
@@ -231,20 +214,24 @@ fn gregorian(
     if let Some(at) = plan.at {
         return Ok(Box::new(fixed_gregorian(plan, at, mac)?));
     }
+    // The site's node and the state file's lease, each when given: `None`
+    // attaches nothing.
     let clock = CoarseClock::new();
     if plan.kind == Kind::V6 {
         let builder = given(V6Generator::builder(), plan.clock_seq, V6Builder::clock_seq);
         let g = given(builder, mac, V6Builder::node)
+            .node_source(site)
+            .store(reserver.map(|r| lease(r.lease_v6(), plan.clock_seq)))
             .build(clock, GenRng::for_generator())
             .map_err(gen_error)?;
-        let store = reserver.map(|r| lease(r.lease_v6(), plan.clock_seq));
-        return attach!(g, site, store);
+        return Ok(Box::new(g));
     }
     let g = v1_builder(plan, mac)
+        .node_source(site)
+        .store(reserver.map(|r| lease(r.lease_v1(), plan.clock_seq)))
         .build(clock, GenRng::for_generator())
         .map_err(gen_error)?;
-    let store = reserver.map(|r| lease(r.lease_v1(), plan.clock_seq));
-    attach!(g, site, store)
+    Ok(Box::new(g))
 }
 
 /// Time-based v8: the §6.4 distributed layout with the site node, else the 10-ns time layout
@@ -252,7 +239,8 @@ fn gregorian(
 fn v8_time(plan: &NewPlan, site: Option<Arc<NodeSlot>>) -> Result<Box<dyn Generator>, Error> {
     if let Some(slot) = site {
         return Ok(Box::new(
-            V8Distributed::builder_from(slot)
+            V8Distributed::builder()
+                .node_source(slot)
                 .build(SystemClock, GenRng::for_generator())
                 .map_err(gen_error)?,
         ));

@@ -7,10 +7,9 @@
 //! reason the hyphenated encoder is (`encode::avx2`): a `#[target_feature]`
 //! function cannot be inlined into a caller built without AVX2, and a call
 //! (direct after a feature check, or through a pointer chosen on first use)
-//! costs as much as a quarter of the whole parse. Inlined, the decoder's
-//! bytes go from its vector register to the caller's buffer with one store
-//! (returned as a value, they would leave the vector register for two
-//! general ones and two stores), and only the verdict comes back.
+//! costs as much as a quarter of the whole parse. The bytes leave the
+//! vector register inside the assembly, as two 64-bit halves in general
+//! registers (see `avx2::verdict` for why), and only the verdict comes back.
 
 use super::cpu;
 
@@ -142,21 +141,21 @@ pub(crate) mod sse2 {
 /// shift and a blend put digits 19–22 before the last group, and one compare
 /// checks all four hyphens. The simple form is one load. Then the 32 digits
 /// are decoded and checked in one 256-bit register (as `sse2::nibbles`, 32
-/// lanes at once), and `vpmaddubsw` joins each pair of nibbles.
+/// lanes at once), `vpmaddubsw` joins each pair of nibbles, and an in-lane
+/// `vpackuswb` leaves the first eight bytes in the low 128-bit lane and the
+/// last eight in the high one, each moved to a general register.
 ///
 /// The assembly is sound in any caller:
 /// - it runs only with an [`Avx2`] token, which the CPU detection makes only
 ///   where the CPU has AVX2 and the OS saves the YMM state;
-/// - it declares all of `xmm0`–`xmm15` clobbered (but the output), which to
-///   the compiler means the whole `ymm`/`zmm` registers, so an AVX caller
+/// - it declares all of `xmm0`–`xmm15` clobbered, which to the compiler
+///   means the whole `ymm`/`zmm` registers, so an AVX caller
 ///   keeps nothing there across it;
 /// - it ends with `vzeroupper`, so SSE code that follows pays no AVX-to-SSE
 ///   transition;
 /// - it reads the input within its bounds (the loads are listed with each
 ///   function) and the constants from [`CONSTS`], and writes no memory.
 pub(crate) mod avx2 {
-    use core::arch::x86_64::{__m128i, _mm_storeu_si128};
-
     use super::super::cpu::Avx2;
 
     /// The constants the assembly reads, at fixed offsets from one pointer.
@@ -221,7 +220,8 @@ pub(crate) mod avx2 {
 
     /// The decoding of the 32 digits in `ymm1`, given `ymm2` with the top
     /// bit set in the lanes to reject besides non-digits: the verdict's
-    /// mask in `{bad:e}` (0 if valid), the 16 bytes in `xmm0`.
+    /// mask in `{bad:e}` (0 if valid), the 16 bytes in `{lo}` (the first
+    /// eight, little-endian) and `{hi}`.
     macro_rules! decode_digits {
         () => {
             concat!(
@@ -236,8 +236,10 @@ pub(crate) mod avx2 {
                 "vpaddb ymm3, ymm3, ymmword ptr [{k} + 160]\n",
                 "vpminub ymm0, ymm0, ymm3\n",
                 "vpmaddubsw ymm0, ymm0, ymmword ptr [{k} + 192]\n",
+                "vpackuswb ymm0, ymm0, ymm0\n",
+                "vmovq {lo}, xmm0\n",
                 "vextracti128 xmm1, ymm0, 1\n",
-                "vpackuswb xmm0, xmm0, xmm1\n",
+                "vmovq {hi}, xmm1\n",
                 "vzeroupper\n",
             )
         };
@@ -250,30 +252,37 @@ pub(crate) mod avx2 {
     /// why `gather`'s loads are inside its input.
     macro_rules! decode {
         ($input:expr, $($gather:literal),+ $(,)?) => {{
-            let (bytes, bad): (__m128i, u32);
+            let (lo, hi, bad): (u64, u64, u32);
             core::arch::asm!(
                 $($gather,)+
                 decode_digits!(),
                 s = in(reg) $input,
                 k = in(reg) &CONSTS,
                 bad = out(reg) bad,
-                out("xmm0") bytes,
-                out("xmm1") _, out("xmm2") _, out("xmm3") _, out("xmm4") _,
+                lo = out(reg) lo,
+                hi = out(reg) hi,
+                out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _, out("xmm4") _,
                 out("xmm5") _, out("xmm6") _, out("xmm7") _, out("xmm8") _,
                 out("xmm9") _, out("xmm10") _, out("xmm11") _, out("xmm12") _,
                 out("xmm13") _, out("xmm14") _, out("xmm15") _,
                 options(pure, readonly, nostack, preserves_flags),
             );
-            (bytes, bad)
+            (lo, hi, bad)
         }};
     }
 
-    /// Stores `x` into `out`; whether `bad` is 0.
+    /// Writes the two halves into `out`; whether `bad` is 0.
+    ///
+    /// Written as one `u128` of two general registers, not as a vector
+    /// store: callers move a UUID (alone, or as the `Ok` of a `Result`) in
+    /// 8-byte pieces, and an 8-byte load of a 16-byte vector store is not
+    /// forwarded from the store (it waits for the store to reach the cache),
+    /// where a load of an 8-byte store of a general register is. Given the
+    /// halves as separate stores, the compiler joins them back into a vector;
+    /// as one `u128` it keeps them apart.
     #[inline(always)]
-    fn verdict((x, bad): (__m128i, u32), out: &mut [u8; 16]) -> bool {
-        // SAFETY: the store writes the 16 bytes of `out`, unaligned (SSE2,
-        // part of x86_64).
-        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), x) };
+    fn verdict((lo, hi, bad): (u64, u64, u32), out: &mut [u8; 16]) -> bool {
+        *out = (u128::from(hi) << 64 | u128::from(lo)).to_le_bytes();
         bad == 0
     }
 
