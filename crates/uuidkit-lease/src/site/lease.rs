@@ -11,8 +11,8 @@ use uiap::space::DomainId;
 use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
 
 use uiap_control::{
-    ClaimEvent, ClaimRequest, Client, ControlError, ControlErrorKind, EventKind, HeldClaim, Hold,
-    SpaceText,
+    AuthFailures, ClaimEvent, ClaimRequest, ClaimState, Client, ControlError, ControlErrorKind,
+    EventKind, HeldClaim, Hold, SpaceText,
 };
 
 use super::domain::{check_domain, node_space};
@@ -97,6 +97,7 @@ pub struct SiteLease {
     claim: u64,
     uiapd: Client,
     note: Option<String>,
+    auth_failures: Option<AuthFailures>,
     stop: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
 }
@@ -202,6 +203,8 @@ impl SiteLease {
         let node = slot.set(value).map_err(slot_error)?;
         let stop = Arc::new(AtomicBool::new(false));
         let (claim, note) = (held.id(), held.note().map(str::to_string));
+        let auth_failures = held.auth_failures();
+        let held_state = held.claim().state;
         let uiapd = Client::new(&config.control);
         let watcher = {
             let (slot, stop, uiapd) = (slot.clone(), stop.clone(), uiapd.clone());
@@ -210,6 +213,25 @@ impl SiteLease {
                 .spawn(move || watch(held, &slot, &stop, &uiapd))
                 .ok()
         };
+        // The watch answered with the claim as it was then: anything that happened since the
+        // claim's answer is in its state.
+        let state = held_state;
+        if state != ClaimState::Held {
+            let kind = if state == ClaimState::Expired {
+                NodeLostKind::RenewalFailed
+            } else {
+                NodeLostKind::Conflict
+            };
+            slot.lose(
+                NodeLost::new(kind)
+                    .with_detail(&format!("the claim was {state} by the time it was watched")),
+            );
+            // As after a late conflict: the device that keeps the node is not denied at its
+            // next renewal (docs/uiap-design.md D52).
+            if state == ClaimState::Conflicted {
+                let _ = release(&uiapd, claim);
+            }
+        }
         if watcher.is_none() {
             // Without a watcher nobody would hear a loss: never hand the node out.
             slot.lose(
@@ -223,6 +245,7 @@ impl SiteLease {
             claim,
             uiapd,
             note,
+            auth_failures,
             stop,
             watcher,
         })
@@ -268,6 +291,23 @@ impl SiteLease {
     /// ```
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+
+    /// With a key: the datagrams that failed authentication while the node was claimed, if
+    /// any (docs/uiap-design.md D62). Their senders were heard but could not deny the claim: a
+    /// device without the key, with another key or with a clock more than 30 s off may hold
+    /// the same node. A warning, not a loss: any host on the link can send datagrams that fail.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
+    /// # use rand_core::SeedableRng;
+    /// # let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
+    /// let lease = SiteLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
+    /// if let Some(failed) = lease.auth_failures() { eprintln!("warning: {failed}"); }
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn auth_failures(&self) -> Option<AuthFailures> {
+        self.auth_failures
     }
 
     /// The slot generators read the node from.
@@ -429,6 +469,18 @@ fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
         EventKind::Released => (
             NodeLostKind::Released,
             "the claim was released by someone else".to_string(),
+        ),
+        // Nobody else can deny the node while the site is cut off: another device may take it
+        // (docs/uiap-design.md D63).
+        EventKind::Isolated => (
+            NodeLostKind::SourceGone,
+            format!("the site is isolated: {why}"),
+        ),
+        // A neighbour's Claim-Attempt for this node may have been dropped unanswered: the
+        // node may be taken elsewhere (docs/uiap-design.md D64).
+        EventKind::Suppressed => (
+            NodeLostKind::SourceGone,
+            format!("the site's traffic was suppressed: {why}"),
         ),
     };
     Some(NodeLost::new(kind).with_detail(&detail))

@@ -85,6 +85,16 @@ fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
             "uuidkit: warning: --site-node: uiapd says {note}; the node is unique on this device only"
         );
     }
+    if let Some(failed) = lease.auth_failures() {
+        // Heard but not authenticated: such a neighbour may hold the same node
+        // (docs/uiap-design.md D62).
+        let _ = writeln!(
+            io::stderr(),
+            "uuidkit: warning: --site-node: claimed, but {failed}: a device without the key, \
+             with another key or with a clock more than 30 s off may use the same node \
+             (uiap status lists them)"
+        );
+    }
     Ok(lease)
 }
 
