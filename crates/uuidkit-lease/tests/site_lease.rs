@@ -188,11 +188,16 @@ impl Script {
 
     /// Sends one event for claim `id` on the held connection.
     fn event(stream: &mut UnixStream, id: u64, kind: EventKind) {
+        Script::event_why(stream, id, kind, "scripted");
+    }
+
+    /// Sends one event for claim `id` with the daemon's reason `why`.
+    fn event_why(stream: &mut UnixStream, id: u64, kind: EventKind, why: &str) {
         let space = SpaceText::Uid("00".into());
         let e = ClaimEvent {
             id,
             kind,
-            reason: Some("scripted".into()),
+            reason: Some(why.into()),
             claim: view(
                 id,
                 "ffe:9562:6:400",
@@ -377,6 +382,36 @@ fn each_end_of_the_claim_is_a_loss_of_its_kind() {
         let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
         assert_eq!(lost.kind(), kind, "{event}");
     }
+}
+
+/// A daemon's reason longer than a `NodeLost` carries: the slot's copy is cut, the lease keeps
+/// it whole for whoever reports the loss.
+#[test]
+fn a_long_reason_is_kept_whole_by_the_lease() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(8), &mut rng(7)).unwrap();
+    assert_eq!(lease.loss(), None, "held");
+    let mut held = script.held.recv_timeout(Duration::from_secs(5)).unwrap();
+    let why = format!(
+        "Claim-Deny from fe80::1c2d:3eff:fe4f:5a6b%veth-a for ffe:9562:6:400 {}end",
+        "x".repeat(200)
+    );
+    Script::event_why(&mut held, 1, EventKind::Lost, &why);
+    let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
+    assert!(lost.detail().len() <= uuidkit::NodeLost::DETAIL_CAPACITY);
+    assert!(
+        !lost.detail().ends_with("end"),
+        "the slot's copy is cut: {lost}"
+    );
+    let whole = lease.loss().expect("the loss is recorded");
+    assert!(
+        whole.ends_with(&format!("{why})")) || whole.ends_with(&why),
+        "{whole}"
+    );
+    assert!(
+        whole.starts_with(&NodeLostKind::Conflict.to_string()),
+        "{whole}"
+    );
 }
 
 /// A conflict between the claim's answer and the watch's: the watch answer's state is what

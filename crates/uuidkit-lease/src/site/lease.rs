@@ -1,8 +1,8 @@
 //! [`SiteLease`]: claim, keep, watch and release a node ID (docs/uiap-design.md D51, D52).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -100,6 +100,30 @@ pub struct SiteLease {
     auth_failures: Option<AuthFailures>,
     stop: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
+    reason: Arc<Reason>,
+}
+
+/// The full text of the node's last loss. A [`NodeLost`] carries at most
+/// [`NodeLost::DETAIL_CAPACITY`] bytes of detail (it is copied into the slot's atomic words),
+/// and a daemon's reason, with addresses and device IDs, can be longer.
+#[derive(Debug, Default)]
+struct Reason(Mutex<Option<(NodeLostKind, String)>>);
+
+impl Reason {
+    /// Keeps `detail` whole, then signals the loss on `slot` (whose copy may be cut).
+    fn lose(&self, slot: &NodeSlot, kind: NodeLostKind, detail: String) {
+        let lost = NodeLost::new(kind).with_detail(&detail);
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((kind, detail));
+        slot.lose(lost);
+    }
+
+    /// The last loss, its detail whole.
+    fn get(&self) -> Option<(NodeLostKind, String)> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
 }
 
 /// How long a claim may wait for its answer unless configured: a few claim windows, far less
@@ -206,11 +230,13 @@ impl SiteLease {
         let auth_failures = held.auth_failures();
         let held_state = held.claim().state;
         let uiapd = Client::new(&config.control);
+        let reason = Arc::new(Reason::default());
         let watcher = {
             let (slot, stop, uiapd) = (slot.clone(), stop.clone(), uiapd.clone());
+            let reason = reason.clone();
             std::thread::Builder::new()
                 .name(format!("site-lease-{claim}"))
-                .spawn(move || watch(held, &slot, &stop, &uiapd))
+                .spawn(move || watch(held, &slot, &stop, &uiapd, &reason))
                 .ok()
         };
         // The watch answered with the claim as it was then: anything that happened since the
@@ -222,9 +248,10 @@ impl SiteLease {
             } else {
                 NodeLostKind::Conflict
             };
-            slot.lose(
-                NodeLost::new(kind)
-                    .with_detail(&format!("the claim was {state} by the time it was watched")),
+            reason.lose(
+                &slot,
+                kind,
+                format!("the claim was {state} by the time it was watched"),
             );
             // As after a late conflict: the device that keeps the node is not denied at its
             // next renewal (docs/uiap-design.md D52).
@@ -234,9 +261,10 @@ impl SiteLease {
         }
         if watcher.is_none() {
             // Without a watcher nobody would hear a loss: never hand the node out.
-            slot.lose(
-                NodeLost::new(NodeLostKind::SourceGone)
-                    .with_detail("cannot start the lease watcher thread"),
+            reason.lose(
+                &slot,
+                NodeLostKind::SourceGone,
+                "cannot start the lease watcher thread".into(),
             );
         }
         Ok(SiteLease {
@@ -248,6 +276,7 @@ impl SiteLease {
             auth_failures,
             stop,
             watcher,
+            reason,
         })
     }
 
@@ -291,6 +320,25 @@ impl SiteLease {
     /// ```
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+
+    /// The node's last loss as [`NodeLost`]'s text says it, but with the detail whole: the
+    /// slot's [`NodeLost`] keeps at most [`NodeLost::DETAIL_CAPACITY`] bytes of it, and a
+    /// daemon's reason (addresses, device IDs, the space) can be longer. `None` while the node
+    /// is held.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
+    /// # use rand_core::SeedableRng;
+    /// # let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
+    /// let lease = SiteLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
+    /// assert_eq!(lease.loss(), None); // just acquired
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn loss(&self) -> Option<String> {
+        self.reason
+            .get()
+            .map(|(kind, detail)| format!("{kind}: {detail}"))
     }
 
     /// With a key: the datagrams that failed authentication while the node was claimed, if
@@ -365,8 +413,11 @@ impl SiteLease {
         let Some(watcher) = self.watcher.take() else {
             return Ok(());
         };
-        self.slot
-            .lose(NodeLost::new(NodeLostKind::Released).with_detail("the site lease was released"));
+        self.reason.lose(
+            &self.slot,
+            NodeLostKind::Released,
+            "the site lease was released".into(),
+        );
         self.stop.store(true, Ordering::Release);
         let _ = watcher.join();
         release(&self.uiapd, self.claim)
@@ -450,7 +501,7 @@ fn release(uiapd: &Client, claim: u64) -> Result<(), LeaseError> {
 }
 
 /// What an event means for the node: `None` while it is still held.
-fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
+fn lost_by(event: &ClaimEvent) -> Option<(NodeLostKind, String)> {
     let why = event.reason.as_deref().unwrap_or("no reason given");
     let (kind, detail) = match event.kind {
         EventKind::Renewed => return None,
@@ -483,17 +534,17 @@ fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
             format!("the site's traffic was suppressed: {why}"),
         ),
     };
-    Some(NodeLost::new(kind).with_detail(&detail))
+    Some((kind, detail))
 }
 
 /// The watcher thread: reads the claim's events until the node is lost or the lease is dropped.
-fn watch(mut held: HeldClaim, slot: &NodeSlot, stop: &AtomicBool, uiapd: &Client) {
+fn watch(mut held: HeldClaim, slot: &NodeSlot, stop: &AtomicBool, uiapd: &Client, reason: &Reason) {
     while !stop.load(Ordering::Acquire) {
         match held.next_event(Some(WATCH_TICK)) {
             Ok(None) => {}
             Ok(Some(event)) => {
-                if let Some(lost) = lost_by(&event) {
-                    slot.lose(lost);
+                if let Some((kind, detail)) = lost_by(&event) {
+                    reason.lose(slot, kind, detail);
                     // A late conflict leaves our claim held and defended (docs/uiap-design.md
                     // D33): release it, so the device that keeps the node is not denied at its
                     // next renewal (docs/uiap-design.md D52).
@@ -504,9 +555,10 @@ fn watch(mut held: HeldClaim, slot: &NodeSlot, stop: &AtomicBool, uiapd: &Client
                 }
             }
             Err(e) => {
-                slot.lose(
-                    NodeLost::new(NodeLostKind::SourceGone)
-                        .with_detail(&format!("uiapd is gone ({e})")),
+                reason.lose(
+                    slot,
+                    NodeLostKind::SourceGone,
+                    format!("uiapd is gone ({e})"),
                 );
                 return;
             }
