@@ -63,12 +63,32 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(answer) => answer,
         Err(e) => return crate::failed("claim", &e),
     };
-    let detail =
-        |c: &uiap_control::ClaimView| format!(" id={} domain={} {}", c.id, c.domain, c.space);
+    // A claim refused before it started (a local conflict) has no id: id 0 names none.
+    let detail = |c: &uiap_control::ClaimView| {
+        let id = if c.id == 0 {
+            String::new()
+        } else {
+            format!(" id={}", c.id)
+        };
+        format!("{id} domain={} {}", c.domain, c.space)
+    };
     let why = |r: Option<&str>| r.map(|s| format!(" ({s})")).unwrap_or_default();
     match answer {
-        ClaimAnswer::Claimed { claim, note } => {
+        ClaimAnswer::Claimed {
+            claim,
+            note,
+            auth_failures,
+        } => {
             outln!("claimed{}{}", detail(&claim), why(note.as_deref()));
+            if let Some(failed) = auth_failures {
+                // Heard but not authenticated: those neighbours could not deny the claim
+                // (docs/uiap-design.md D62).
+                eprintln!(
+                    "uiap claim: warning: claimed, but {failed}: a neighbour without the key, \
+                     with another key or with a clock more than 30 s off could not deny it \
+                     (uiap status lists them)"
+                );
+            }
             ExitCode::SUCCESS
         }
         ClaimAnswer::Denied { claim, reason } => {

@@ -55,7 +55,7 @@ enum Command {
     Status(status::Args),
     /// List (or with --flush, forget) the claims the local uiapd defends for other devices.
     Proxies(proxies::Args),
-    /// Print the events of the claims (renewed, conflict, lost, expired, released) as they happen.
+    /// Print the events of the claims (renewed, conflict, lost, expired, released, isolated, suppressed) as they happen.
     Watch(watch::Args),
     /// Run a simulated site from a scenario file: who claimed what, who was denied by whom, who holds
     /// what at the end (and which devices overlap), traffic; `--json` for JSON lines.

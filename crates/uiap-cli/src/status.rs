@@ -43,6 +43,9 @@ pub fn run(args: &Args) -> ExitCode {
     for (k, v) in &status.drops {
         outln!("dropped     {k} {v}");
     }
+    for a in &status.auth_failures {
+        outln!("auth failed {a}");
+    }
     for (k, v) in &status.receive_buffers {
         outln!("rcvbuf      {k} {v} bytes");
     }

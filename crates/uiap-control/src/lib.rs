@@ -92,6 +92,7 @@
 
 #![deny(missing_docs, missing_debug_implementations)]
 
+mod auth;
 #[cfg(unix)]
 mod client;
 mod error;
@@ -100,6 +101,7 @@ mod response;
 mod space;
 mod view;
 
+pub use auth::{AuthFailureView, AuthFailures};
 #[cfg(unix)]
 pub use client::{Client, HeldClaim, Hold, Watch};
 pub use error::{ControlError, ControlErrorKind};

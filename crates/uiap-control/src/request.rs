@@ -31,7 +31,12 @@ fn default_lifetime() -> u32 {
 /// Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "op",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    from = "Checked"
+)]
 pub enum Request {
     /// Claim a UID space.
     Claim(ClaimRequest),
@@ -60,6 +65,48 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         release_on_close: bool,
     },
+}
+
+/// A request line as read: the same as [`Request`], with `list` and `status` as objects so that
+/// a key they do not take is refused like any other unknown key, not ignored.
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+enum Checked {
+    Claim(ClaimRequest),
+    Release {
+        id: u64,
+    },
+    List {},
+    Status {},
+    Proxies {
+        #[serde(default)]
+        flush: bool,
+    },
+    Watch {
+        #[serde(default)]
+        id: Option<u64>,
+        #[serde(default)]
+        release_on_close: bool,
+    },
+}
+
+impl From<Checked> for Request {
+    fn from(c: Checked) -> Request {
+        match c {
+            Checked::Claim(r) => Request::Claim(r),
+            Checked::Release { id } => Request::Release { id },
+            Checked::List {} => Request::List,
+            Checked::Status {} => Request::Status,
+            Checked::Proxies { flush } => Request::Proxies { flush },
+            Checked::Watch {
+                id,
+                release_on_close,
+            } => Request::Watch {
+                id,
+                release_on_close,
+            },
+        }
+    }
 }
 
 /// What a `claim` request asks for. The daemon checks the domain and the space and answers a
@@ -171,5 +218,20 @@ mod tests {
         assert!(e.contains("force"), "{e}");
         let e = parse(r#"{"op":"claim","space":{"uid":"01"}}"#).unwrap_err();
         assert!(e.contains("domain"), "{e}");
+    }
+
+    #[test]
+    fn every_request_refuses_a_key_it_does_not_know() {
+        for line in [
+            r#"{"op":"claim","domain":"fff:0:1:0","space":{"uid":"01"},"lifetme":60}"#,
+            r#"{"op":"list","verbose":true}"#,
+            r#"{"op":"status","x":1}"#,
+            r#"{"op":"release","id":1,"force":true}"#,
+            r#"{"op":"watch","id":1,"release_on_clos":true}"#,
+            r#"{"op":"proxies","flsh":true}"#,
+        ] {
+            let e = serde_json::from_str::<Request>(line).expect_err(line);
+            assert!(e.to_string().contains("unknown field"), "{line}: {e}");
+        }
     }
 }

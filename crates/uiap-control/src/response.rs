@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ClaimEvent, ClaimView, ProxyView, StatusView};
+use crate::{AuthFailures, ClaimEvent, ClaimView, ProxyView, StatusView};
 
 /// One response line.
 ///
@@ -77,6 +77,9 @@ pub enum ClaimAnswer {
         /// A note on the success: "a site of one: no participating interface" when nobody
         /// could have denied it (docs/uiap-design.md D23).
         note: Option<String>,
+        /// With a key: datagrams that failed authentication while the claim was made. Their
+        /// senders were heard but could not deny it (docs/uiap-design.md D62).
+        auth_failures: Option<AuthFailures>,
     },
     /// Another device, or a claim of this device, holds an overlapping space. A local conflict
     /// is denied at once, with `id` 0.
@@ -226,6 +229,8 @@ struct Wire {
     error: Option<ErrorBody>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     event: Option<ClaimEvent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    auth_failures: Option<AuthFailures>,
 }
 
 impl From<Response> for Wire {
@@ -241,9 +246,14 @@ impl From<Response> for Wire {
             ..ok.clone()
         };
         match r {
-            Response::Claim(ClaimAnswer::Claimed { claim, note }) => {
-                with(Outcome::Claimed, Some(claim), note)
-            }
+            Response::Claim(ClaimAnswer::Claimed {
+                claim,
+                note,
+                auth_failures,
+            }) => Wire {
+                auth_failures,
+                ..with(Outcome::Claimed, Some(claim), note)
+            },
             Response::Claim(ClaimAnswer::Denied { claim, reason }) => {
                 with(Outcome::Denied, Some(claim), Some(reason))
             }
@@ -305,6 +315,7 @@ impl TryFrom<Wire> for Response {
             Some(Outcome::Claimed) => Response::Claim(ClaimAnswer::Claimed {
                 claim: needs(w.claim, "claim", "a `claimed` answer")?,
                 note: w.reason,
+                auth_failures: w.auth_failures,
             }),
             Some(Outcome::Denied) => Response::Claim(ClaimAnswer::Denied {
                 claim: needs(w.claim, "claim", "a `denied` answer")?,
@@ -370,6 +381,7 @@ mod tests {
         let claimed = Response::Claim(ClaimAnswer::Claimed {
             claim: held.clone(),
             note: Some("a site of one: no participating interface".into()),
+            auth_failures: None,
         });
         let event = Response::Event(ClaimEvent {
             id: 1,
@@ -423,6 +435,35 @@ mod tests {
             let back: Response = serde_json::from_str(&line).unwrap();
             assert_eq!(back, response, "{line}");
         }
+    }
+
+    #[test]
+    fn auth_failures_ride_on_a_claimed_answer_and_older_lines_still_read() {
+        let claimed = Response::Claim(ClaimAnswer::Claimed {
+            claim: view(ClaimState::Held),
+            note: None,
+            auth_failures: Some(AuthFailures {
+                datagrams: 6,
+                neighbours: 2,
+                seconds: 302,
+            }),
+        });
+        let line = serde_json::to_string(&claimed).unwrap();
+        assert_eq!(
+            line,
+            format!(
+                r#"{{"ok":true,"result":"claimed","claim":{CLAIM},"auth_failures":{{"datagrams":6,"neighbours":2,"seconds":302}}}}"#
+            )
+        );
+        assert_eq!(serde_json::from_str::<Response>(&line).unwrap(), claimed);
+        // A daemon that does not know the field: none.
+        let old = format!(r#"{{"ok":true,"result":"claimed","claim":{CLAIM}}}"#);
+        let Response::Claim(ClaimAnswer::Claimed { auth_failures, .. }) =
+            serde_json::from_str::<Response>(&old).unwrap()
+        else {
+            panic!("{old}");
+        };
+        assert_eq!(auth_failures, None);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::SpaceText;
+use crate::{AuthFailureView, SpaceText};
 
 /// Where a claim stands: the one set of states the daemon keeps and clients read.
 ///
@@ -141,6 +141,14 @@ pub enum EventKind {
     Expired,
     /// The claim was released (by its owner or root).
     Released,
+    /// Every participating interface left: the claim is still held, but only this device
+    /// defends it (a site of one) until an interface comes back, when it is announced again
+    /// (docs/uiap-design.md D63).
+    Isolated,
+    /// Datagrams from neighbours were dropped by the daemon's rate limit: a conflicting
+    /// Claim-Attempt or Claim-Deny may have been among them, so another device may hold an
+    /// overlapping claim. The claim is still held (docs/uiap-design.md D64).
+    Suppressed,
 }
 
 impl EventKind {
@@ -156,6 +164,8 @@ impl EventKind {
             EventKind::Lost => "lost",
             EventKind::Expired => "expired",
             EventKind::Released => "released",
+            EventKind::Isolated => "isolated",
+            EventKind::Suppressed => "suppressed",
         }
     }
 
@@ -187,7 +197,10 @@ impl EventKind {
             EventKind::Lost => ClaimState::Lost,
             EventKind::Expired => ClaimState::Expired,
             EventKind::Conflict => ClaimState::Conflicted,
-            EventKind::Renewed | EventKind::Released => before,
+            EventKind::Renewed
+            | EventKind::Released
+            | EventKind::Isolated
+            | EventKind::Suppressed => before,
         }
     }
 }
@@ -270,6 +283,10 @@ pub struct StatusView {
     /// The claims of other devices defended by proxy (docs/uiap-design.md D43).
     #[serde(default)]
     pub proxies: Vec<ProxyView>,
+    /// With a key: the neighbours whose datagrams failed authentication, most recent first
+    /// (docs/uiap-design.md D62).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auth_failures: Vec<AuthFailureView>,
 }
 
 /// A claim of another device that this daemon defends by proxy.

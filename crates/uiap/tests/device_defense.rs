@@ -317,6 +317,45 @@ fn proxy_defense_refuses_wide_spaces_and_can_be_listed_and_flushed() {
     assert_eq!(off.proxy_table_len(), 0);
 }
 
+/// Forged X+R announcements of every 8-bit prefix of a domain (docs/uiap-design.md D66): the
+/// proxied spaces of one domain cover at most 1/16 of it (sixteen 8-bit prefixes), one origin's
+/// at most 1/64 (four), so the rest of the domain stays claimable.
+#[test]
+fn proxy_defense_covers_a_bounded_share_of_a_domain_and_of_an_origin() {
+    let mut d = device(1, &[1, 2]);
+    let slash8 = |b: u8| UidSpace::Prefix(Uid::new(&[b], 8).unwrap());
+    for b in 0..=255u8 {
+        let forged = announce(1000 + u64::from(b), 1, slash8(b), INFINITE_LIFETIME);
+        d.handle_datagram(Instant::ZERO, peer(1, 9), &forged);
+    }
+    assert_eq!(d.proxy_table_len(), 16);
+    assert_eq!(d.counters().proxy_refused_share, 240);
+    // A UID under a prefix not taken is claimed undisturbed: no proxy Deny.
+    d.handle_datagram(
+        Instant::from_secs(1),
+        peer(2, 3),
+        &attempt(
+            3,
+            1,
+            UidSpace::Unique(Uid::from_octets(&[0x80, 1]).unwrap()),
+        )
+        .to_vec(),
+    );
+    assert_eq!(d.counters().proxy_denies, 0);
+    // One origin alone: four prefixes, whatever it sends; narrow spaces still fit.
+    let mut d = device(1, &[1, 2]);
+    for b in 0..=255u8 {
+        d.handle_datagram(
+            Instant::ZERO,
+            peer(1, 9),
+            &announce(77, u32::from(b), slash8(b), INFINITE_LIFETIME),
+        );
+    }
+    assert_eq!(d.proxy_table_len(), 4);
+    d.handle_datagram(Instant::ZERO, peer(1, 9), &announce(78, 1, unique(7), 600));
+    assert_eq!(d.proxy_table_len(), 5);
+}
+
 /// A device's own new claim fails at once if it overlaps a claim the device defends by proxy;
 /// after a flush it may go ahead.
 #[test]

@@ -893,3 +893,35 @@ fn another_devices_sequence_numbers_out_of_order_are_each_processed_once() {
         "another device's numbers are no collision"
     );
 }
+
+/// Rate limited after a conflict (docs/uiap-design.md D34), a claim released before its first
+/// attempt gives its start back: the next claim takes it, not the one after (D67).
+#[test]
+fn a_claim_released_before_it_starts_gives_its_start_back() {
+    let mut d = Device::new(
+        Config {
+            conflict_limit: 1,
+            conflict_rate_limit: Duration::from_secs(60),
+            ..config()
+        },
+        DeviceId::new(1).unwrap(),
+        ChaCha8Rng::seed_from_u64(1),
+    );
+    d.add_interface(InterfaceId(1));
+    let spec = |b| ClaimSpec::new(DOMAIN, unique(b));
+    d.claim(Instant::ZERO, spec(1)).unwrap();
+    run(&mut d, Instant::from_millis(10));
+    // Another device claims the same UID at the same time: both fail, a conflict.
+    let other = attempt(9, 1, unique(1), false, 255).to_vec();
+    d.handle_datagram(Instant::from_millis(10), peer(1, 9), &other);
+    assert!(
+        events(&mut d)
+            .iter()
+            .any(|e| matches!(e, Event::ClaimDenied { .. }))
+    );
+    let second = d.claim(Instant::from_secs(1), spec(2)).unwrap();
+    assert_eq!(d.first_attempt_at(second), Some(Instant::from_secs(60)));
+    assert!(d.release(second));
+    let third = d.claim(Instant::from_secs(2), spec(3)).unwrap();
+    assert_eq!(d.first_attempt_at(third), Some(Instant::from_secs(60)));
+}

@@ -363,3 +363,46 @@ fn same_document_same_run() {
     assert!(first.len() > 50, "{} lines", first.len());
     assert_eq!(first, run());
 }
+
+/// What the daemon refuses is refused, and so is what no run finishes: each with its place
+/// and range.
+#[test]
+fn settings_the_daemon_refuses_and_unbounded_runs_are_refused() {
+    use std::fmt::Write;
+    let mesh = {
+        let mut segments = String::new();
+        for i in 0..101 {
+            let _ = write!(segments, "{}\"s{i}\"", if i > 0 { "," } else { "" });
+        }
+        let devices: Vec<String> = (0..100)
+            .map(|i| format!(r#"{{"name":"d{i}","segments":[{segments}]}}"#))
+            .collect();
+        let declared: Vec<String> = (0..101).map(|i| format!(r#"{{"name":"s{i}"}}"#)).collect();
+        format!(
+            r#"{{"segments":[{}],"devices":[{}]}}"#,
+            declared.join(","),
+            devices.join(",")
+        )
+    };
+    for (doc, message) in [
+        (
+            r#"{"config":{"new_attempts":0}}"#.to_string(),
+            "config.new_attempts: expected 1 to 10, found 0",
+        ),
+        (
+            r#"{"config":{"hop_limit":0}}"#.to_string(),
+            "config.hop_limit: expected 1 to 255, found 0",
+        ),
+        (
+            r#"{"until_ms":1000000000000}"#.to_string(),
+            "until_ms: expected 0 to 86400000, found 1000000000000",
+        ),
+        (mesh, "devices[].segments: expected 0 to 10000, found 10100"),
+    ] {
+        let scenario: uiap::sim::Scenario = serde_json::from_str(&doc).unwrap();
+        let Err(err) = scenario.build() else {
+            panic!("built, expected {message}")
+        };
+        assert_eq!(err.to_string(), message);
+    }
+}

@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::quota::{UserArgs, UserLimits};
 use crate::tuning::Tuning;
 use crate::{DaemonError, DaemonErrorKind};
 
@@ -76,6 +77,9 @@ pub struct Config {
     pub max_connections: usize,
     /// Seconds a control connection may stay without a request before it is closed.
     pub control_idle_s: u64,
+    /// What each user other than root may take: connections, claims, lifetimes, widths
+    /// (docs/uiap-design.md D65).
+    pub users: UserLimits,
     /// Take the device ID from this interface's MAC address (modified EUI-64) instead of the
     /// persisted random one (docs/uiap-design.md D37).
     pub device_id_iface: Option<String>,
@@ -98,6 +102,7 @@ impl Default for Config {
             rescan_ms: 1000,
             max_connections: 256,
             control_idle_s: 60,
+            users: UserLimits::default(),
             device_id_iface: None,
             device: uiap::config::Config::default(),
         }
@@ -172,6 +177,9 @@ pub struct Args {
     /// The protocol's settings (the `[protocol]` table of the file).
     #[command(flatten)]
     pub protocol: Tuning,
+    /// What each user other than root may take (the `[users]` table of the file).
+    #[command(flatten)]
+    pub users: UserArgs,
 }
 
 #[derive(Deserialize, Default)]
@@ -190,6 +198,7 @@ struct File {
     control_idle_s: Option<u64>,
     device_id_iface: Option<String>,
     protocol: Option<Tuning>,
+    users: Option<UserArgs>,
 }
 
 impl Config {
@@ -211,15 +220,16 @@ impl Config {
     pub fn from_toml_str(text: &str) -> Result<Config, DaemonError> {
         let file = parse_file(text)?;
         let mut config = Config::default();
-        let tuning = config.apply_file(file)?;
+        let (tuning, users) = config.apply_file(file)?;
         tuning.apply(&mut config.device)?;
+        users.apply(&mut config.users)?;
         config.validate()?;
         Ok(config)
     }
 
-    /// Applies the file's top-level keys; returns its `[protocol]` table for the caller to
-    /// merge with flags before applying.
-    fn apply_file(&mut self, file: File) -> Result<Tuning, DaemonError> {
+    /// Applies the file's top-level keys; returns its `[protocol]` and `[users]` tables for the
+    /// caller to merge with flags before applying.
+    fn apply_file(&mut self, file: File) -> Result<(Tuning, UserArgs), DaemonError> {
         if let Some(v) = file.iface {
             self.ifaces = v;
         }
@@ -248,7 +258,10 @@ impl Config {
         if file.device_id_iface.is_some() {
             self.device_id_iface = file.device_id_iface;
         }
-        Ok(file.protocol.unwrap_or_default())
+        Ok((
+            file.protocol.unwrap_or_default(),
+            file.users.unwrap_or_default(),
+        ))
     }
 
     fn set_limits(&mut self, rescan: Option<u64>, max: Option<usize>, idle: Option<u64>) {
@@ -330,18 +343,19 @@ impl Args {
     /// ```
     pub fn into_config(self) -> Result<Config, DaemonError> {
         let mut config = Config::default();
-        let file_tuning = match &self.config {
+        let (file_tuning, file_users) = match &self.config {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| DaemonError::io("cannot read config file", Some(path), e))?;
                 let file = parse_file(&text).map_err(|e| e.with_path(path))?;
                 config.apply_file(file).map_err(|e| e.with_path(path))?
             }
-            None => Tuning::default(),
+            None => (Tuning::default(), UserArgs::default()),
         };
         file_tuning
             .overlaid(&self.protocol)
             .apply(&mut config.device)?;
+        file_users.overlaid(&self.users).apply(&mut config.users)?;
         config.set_limits(self.rescan_ms, self.max_connections, self.control_idle_s);
         if self.device_id_iface.is_some() {
             config.device_id_iface = self.device_id_iface;
@@ -497,6 +511,33 @@ mod tests {
             "start-jitter-ms: expected 0 to 10000, found 20000"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn user_limits_come_from_the_users_table_and_flags_over_it() {
+        let dir = std::env::temp_dir().join(format!("uiapd-users-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("uiapd.toml");
+        std::fs::write(&file, "[users]\nmax-claims = 4\nmin-prefix-bits = 16\n").unwrap();
+        let args = Args::try_parse_from([
+            "uiapd".as_ref(),
+            "--config".as_ref(),
+            file.as_os_str(),
+            "--user-max-claims".as_ref(),
+            "5".as_ref(),
+        ])
+        .unwrap();
+        let users = args.into_config().unwrap().users;
+        assert_eq!((users.max_claims, users.min_prefix_bits), (5, 16));
+        assert_eq!(users.max_lifetime_s, 86_400, "the default");
+        let err = Config::from_toml_str("[users]\nmax-lifetime-s = 0").unwrap_err();
+        assert_eq!(
+            err.message(),
+            "users: max-lifetime-s: expected 1 to 4294967294, found 0"
+        );
+        let err = Config::from_toml_str("[users]\nmax-claim = 1").unwrap_err();
+        assert!(err.message().contains("max-claim"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -43,6 +43,7 @@ mod daemon;
 mod error;
 mod iface;
 mod link;
+pub mod quota;
 mod socket;
 mod store;
 pub mod tuning;

@@ -217,8 +217,9 @@ fn claim_list_release_and_exit_codes() {
     let (code, out, _) = d.uiap(&["claim", "--domain", "fff:0:1:0", "--prefix", "c0/4"]);
     assert_eq!(code, 3);
     assert!(
-        out.starts_with("denied") && out.contains("local conflict with claim 1"),
-        "{out}"
+        out.starts_with("denied domain=fff:0:1:0 prefix c0/4")
+            && out.contains("local conflict with claim 1"),
+        "a claim that never started has no id to print: {out}"
     );
     // A malformed UID: exit 1 with the position.
     let (code, _, err) = d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "c0g8"]);
@@ -513,7 +514,6 @@ fn a_second_daemon_exits_already_running_and_leaves_the_first_alone() {
 /// releases it. The client runs as `nobody` in group 0, so the 0660 socket lets it in.
 #[test]
 fn only_the_owner_or_root_releases_a_claim() {
-    use std::os::unix::process::CommandExt;
     if !test_support::require(
         "only_the_owner_or_root_releases_a_claim",
         test_support::root(),
@@ -521,21 +521,7 @@ fn only_the_owner_or_root_releases_a_claim() {
         return;
     }
     let d = Uiapd::new("owner", (47701, 47702));
-    let as_nobody = |args: &[&str]| {
-        let mut command = Command::new(netns_support::uiap_bin());
-        command
-            .args(args)
-            .arg("--control")
-            .arg(&d.control)
-            .uid(65534)
-            .gid(0);
-        let out = netns_support::output_within(command, Duration::from_secs(30));
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned()
-                + &String::from_utf8_lossy(&out.stderr),
-        )
-    };
+    let as_nobody = |args: &[&str]| uiap_as(&d.control, 65534, args);
     assert_eq!(
         d.uiap(&["claim", "--domain", "fff:0:1:0", "--uid", "01"]).0,
         0
@@ -916,4 +902,161 @@ fn uiap_watch_prints_events_as_they_happen() {
         err.contains("watch: expected a claim id, found no claim 9"),
         "{err}"
     );
+}
+
+/// `uiap` run as `uid` in group 0 (the 0660 socket lets it in): exit code and stdout+stderr.
+fn uiap_as(control: &Path, uid: u32, args: &[&str]) -> (i32, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(netns_support::uiap_bin());
+    command
+        .args(args)
+        .arg("--control")
+        .arg(control)
+        .uid(uid)
+        .gid(0);
+    let out = netns_support::output_within(command, Duration::from_secs(30));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// `uiap claim` as `uid`, retried until it is refused for `why` (connections held by
+/// other processes are counted once they are accepted); the last output.
+fn refused_as(control: &Path, uid: u32, why: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (code, out) = uiap_as(
+            control,
+            uid,
+            &["claim", "--domain", "fff:0:1:0", "--uid", "7f"],
+        );
+        if code == 1 && out.contains(why) {
+            return out;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "never refused for `{why}`: exit {code}: {out}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// docs/uiap-design.md D65: a user other than root gets a cap of connections and claims, a
+/// longest lifetime and a narrowest prefix, each refused with the reason; the shared
+/// connection cap keeps a reserve for root.
+#[test]
+fn users_other_than_root_are_capped_and_cannot_lock_root_out() {
+    if !test_support::require(
+        "users_other_than_root_are_capped_and_cannot_lock_root_out",
+        test_support::root(),
+    ) {
+        return;
+    }
+    let d = Uiapd::with_args(
+        "users",
+        (48501, 48502),
+        &[
+            "--max-connections",
+            "4",
+            "--user-max-connections",
+            "2",
+            "--user-max-claims",
+            "2",
+            "--user-max-lifetime-s",
+            "3600",
+        ],
+    );
+    let user = 1000;
+    let claim = |args: &[&str]| {
+        let mut all = vec!["claim", "--domain", "fff:0:1:0"];
+        all.extend_from_slice(args);
+        uiap_as(&d.control, user, &all)
+    };
+    let (code, out) = claim(&["--prefix", "c0/4"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("share at least 8 leading bits"), "{out}");
+    let (code, out) = claim(&["--uid", "01", "--lifetime", "4294967295"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("expected at most 3600 s"), "{out}");
+    assert!(out.contains("found infinite"), "{out}");
+    assert_eq!(claim(&["--uid", "01", "--lifetime", "3600"]).0, 0);
+    assert_eq!(claim(&["--prefix", "c0/8"]).0, 0);
+    let (code, out) = claim(&["--uid", "03"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("uid 1000 has 2 claims"), "{out}");
+    // Root is bound by none of them.
+    assert_eq!(
+        d.uiap(&[
+            "claim",
+            "--domain",
+            "fff:0:2:0",
+            "--prefix",
+            "8/1",
+            "--lifetime",
+            "4294967295"
+        ])
+        .0,
+        0
+    );
+
+    // Watchers hold connections open: two of the user's, then one of another user.
+    let watch_as = |uid: u32| {
+        use std::os::unix::process::CommandExt;
+        Command::new(netns_support::uiap_bin())
+            .args(["watch", "--control"])
+            .arg(&d.control)
+            .uid(uid)
+            .gid(0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut watchers = vec![watch_as(user), watch_as(user)];
+    let out = refused_as(&d.control, user, "uid 1000 has 2 control connections open");
+    assert!(!out.contains("Broken pipe"), "{out}");
+    watchers.push(watch_as(65534));
+    let out = refused_as(&d.control, 65534, "too many control connections (3 open)");
+    assert!(!out.contains("Broken pipe"), "{out}");
+    // The shared cap's last connection is root's.
+    let (code, out, err) = d.uiap(&["list"]);
+    assert_eq!(code, 0, "root locked out: {out}{err}");
+    for mut w in watchers {
+        let _ = w.kill();
+        let _ = w.wait();
+    }
+    let (code, out) = uiap_as(&d.control, user, &["list"]);
+    assert_eq!(
+        code, 0,
+        "the closed connections gave their slots back: {out}"
+    );
+}
+
+/// SIGTERM while a claim is in its round: the client is told the daemon is shutting down, not
+/// that the stream ended.
+#[test]
+fn a_claim_in_progress_at_sigterm_is_answered_shutting_down() {
+    let mut d = Uiapd::with_args(
+        "sigterm",
+        (48601, 48602),
+        &["--claim-period-ms", "5000", "--renew-min-lifetime-s", "60"],
+    );
+    let claim = Command::new(netns_support::uiap_bin())
+        .args(["claim", "--domain", "fff:0:1:0", "--uid", "01", "--control"])
+        .arg(&d.control)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !d.log().contains("claiming") {
+        assert!(Instant::now() < deadline, "no claim; log: {}", d.log());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(d.stop(), Some(0));
+    let out = claim.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the daemon is shutting down"), "{err}");
 }

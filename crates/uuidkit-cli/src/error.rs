@@ -12,6 +12,10 @@ pub enum Error {
     Failed(String),
     /// Reading or writing failed; a broken pipe ends the run quietly (exit 0).
     Io(io::Error),
+    /// The node a generator read from its lease is lost (exit 1): the run stopped, nothing was
+    /// written after the loss. Kept apart from `Failed` so that the lease's whole reason can
+    /// replace the [`uuidkit::NodeLost`]'s, whose detail may be cut short.
+    Lost(uuidkit::NodeLost),
 }
 
 impl Error {
@@ -19,7 +23,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) => 2,
-            Error::Failed(_) => 1,
+            Error::Failed(_) | Error::Lost(_) => 1,
             Error::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
             Error::Io(_) => 1,
         }
@@ -36,6 +40,10 @@ impl fmt::Display for Error {
         match self {
             Error::Usage(m) | Error::Failed(m) => f.write_str(m),
             Error::Io(e) => write!(f, "i/o error: {e}"),
+            Error::Lost(lost) => write!(
+                f,
+                "site node lost: {lost}; stopped, nothing written after the loss"
+            ),
         }
     }
 }

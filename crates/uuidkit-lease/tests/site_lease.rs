@@ -17,8 +17,8 @@ use rand_core::SeedableRng;
 use test_support::uiapd::{FAST_TIMERS, SiteOfOne};
 use uiap::space::{DomainId, UidSpace};
 use uiap_control::{
-    ClaimAnswer, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, EventKind, Hold, Request,
-    Response, SpaceText,
+    AuthFailures, ClaimAnswer, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, EventKind,
+    Hold, Request, Response, SpaceText,
 };
 use uuidkit::{NodeLostKind, NodeSource};
 use uuidkit_lease::LeaseErrorKind;
@@ -29,6 +29,8 @@ use uuidkit_lease::site::{DEFAULT_NODE_DOMAIN, LeaseConfig, SiteLease, node_of_u
 enum Answer {
     Deny,
     Claim,
+    /// Claimed, but in conflict by the time the watch answers.
+    ClaimThenConflict,
 }
 
 /// A control server on a Unix socket in a temporary directory. Every request is recorded; the
@@ -97,9 +99,14 @@ impl Script {
                                     claim: view(id, &domain, &space, ClaimState::Denied),
                                     reason: "scripted denied".into(),
                                 },
-                                Answer::Claim => ClaimAnswer::Claimed {
+                                Answer::Claim | Answer::ClaimThenConflict => ClaimAnswer::Claimed {
                                     claim: view(id, &domain, &space, ClaimState::Held),
                                     note: Some("scripted claimed".into()),
+                                    auth_failures: Some(AuthFailures {
+                                        datagrams: 6,
+                                        neighbours: 1,
+                                        seconds: 302,
+                                    }),
                                 },
                             };
                             line(&mut stream, &Response::Claim(r));
@@ -115,12 +122,12 @@ impl Script {
                                 .lock()
                                 .unwrap()
                                 .push(serde_json::from_str(&text).unwrap());
-                            let watching = Response::Watching(vec![view(
-                                id,
-                                &domain,
-                                &space,
-                                ClaimState::Held,
-                            )]);
+                            let state = match answer {
+                                Answer::ClaimThenConflict => ClaimState::Conflicted,
+                                _ => ClaimState::Held,
+                            };
+                            let watching =
+                                Response::Watching(vec![view(id, &domain, &space, state)]);
                             line(&mut stream, &watching);
                             let _ = held_tx.send(stream);
                             break;
@@ -219,11 +226,16 @@ impl Script {
 
     /// Sends one event for claim `id` on the held connection.
     fn event(stream: &mut UnixStream, id: u64, kind: EventKind) {
+        Script::event_why(stream, id, kind, "scripted");
+    }
+
+    /// Sends one event for claim `id` with the daemon's reason `why`.
+    fn event_why(stream: &mut UnixStream, id: u64, kind: EventKind, why: &str) {
         let space = SpaceText::Uid("00".into());
         let e = ClaimEvent {
             id,
             kind,
-            reason: Some("scripted".into()),
+            reason: Some(why.into()),
             claim: view(
                 id,
                 "ffe:9562:6:400",
@@ -281,6 +293,14 @@ fn a_denied_claim_is_retried_with_a_fresh_value() {
     assert_eq!(lease.node(), node);
     assert_eq!(lease.claim_id(), 3);
     assert_eq!(lease.note(), Some("scripted claimed"));
+    assert_eq!(
+        lease.auth_failures(),
+        Some(AuthFailures {
+            datagrams: 6,
+            neighbours: 1,
+            seconds: 302
+        })
+    );
     assert_eq!(
         script.tied_watches(),
         1,
@@ -391,6 +411,11 @@ fn each_end_of_the_claim_is_a_loss_of_its_kind() {
         (EventKind::Lost, NodeLostKind::Conflict),
         (EventKind::Expired, NodeLostKind::RenewalFailed),
         (EventKind::Released, NodeLostKind::Released),
+        // The site cut off: nobody else can deny the node (docs/uiap-design.md D63).
+        (EventKind::Isolated, NodeLostKind::SourceGone),
+        // A neighbour's traffic dropped by the rate limit: its Attempt may have gone unanswered
+        // (docs/uiap-design.md D64).
+        (EventKind::Suppressed, NodeLostKind::SourceGone),
     ] {
         let script = Script::new(vec![Answer::Claim]);
         let lease = SiteLease::acquire(&script.config(8), &mut rng(6)).unwrap();
@@ -399,6 +424,53 @@ fn each_end_of_the_claim_is_a_loss_of_its_kind() {
         let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
         assert_eq!(lost.kind(), kind, "{event}");
     }
+}
+
+/// A daemon's reason longer than a `NodeLost` carries: the slot's copy is cut, the lease keeps
+/// it whole for whoever reports the loss.
+#[test]
+fn a_long_reason_is_kept_whole_by_the_lease() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(8), &mut rng(7)).unwrap();
+    assert_eq!(lease.loss(), None, "held");
+    let mut held = script.held.recv_timeout(Duration::from_secs(5)).unwrap();
+    let why = format!(
+        "Claim-Deny from fe80::1c2d:3eff:fe4f:5a6b%veth-a for ffe:9562:6:400 {}end",
+        "x".repeat(200)
+    );
+    Script::event_why(&mut held, 1, EventKind::Lost, &why);
+    let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
+    assert!(lost.detail().len() <= uuidkit::NodeLost::DETAIL_CAPACITY);
+    assert!(
+        !lost.detail().ends_with("end"),
+        "the slot's copy is cut: {lost}"
+    );
+    let whole = lease.loss().expect("the loss is recorded");
+    assert!(
+        whole.ends_with(&format!("{why})")) || whole.ends_with(&why),
+        "{whole}"
+    );
+    assert!(
+        whole.starts_with(&NodeLostKind::Conflict.to_string()),
+        "{whole}"
+    );
+}
+
+/// A conflict between the claim's answer and the watch's: the watch answer's state is what
+/// counts, and the node is lost from the start.
+#[test]
+fn a_conflict_before_the_watch_began_is_a_loss_at_once() {
+    let script = Script::new(vec![Answer::ClaimThenConflict]);
+    let lease = SiteLease::acquire(&script.config(8), &mut rng(9)).unwrap();
+    let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
+    assert_eq!(lost.kind(), NodeLostKind::Conflict);
+    assert!(lost.to_string().contains("conflicted"), "{lost}");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while script.released().is_empty() {
+        assert!(Instant::now() < deadline, "the claim was not released");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(script.released(), [1], "released, as after a late conflict");
 }
 
 #[test]

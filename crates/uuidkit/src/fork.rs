@@ -177,6 +177,16 @@ pub(crate) fn current() -> u64 {
     GENERATION.load(Ordering::Relaxed)
 }
 
+/// This process's id where processes fork; elsewhere no fork ever moves a
+/// generator's state into another process, and WebAssembly has no process id
+/// (`std::process::id` panics there).
+fn process_id() -> u32 {
+    #[cfg(unix)]
+    return std::process::id();
+    #[cfg(not(unix))]
+    0
+}
+
 /// The process a generator's in-memory state belongs to: the fork
 /// generation and process id it was last used in.
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +200,7 @@ impl Owner {
     pub(crate) fn here() -> Owner {
         Owner {
             generation: generation(),
-            pid: std::process::id(),
+            pid: process_id(),
         }
     }
 

@@ -55,3 +55,16 @@ fn text_forms_round_trip() {
     let err = Uuid::parse("f81d4fae-gdec-11d0-a765-00a0c91e6bf6").unwrap_err();
     assert_eq!(err.position(), Some(9));
 }
+
+#[wasm_bindgen_test]
+fn v1_and_v6_generators_run_without_process_ids() {
+    use uuidkit::{Generator, ThreadRng, V1Generator, V6Generator};
+    let mut v1 = V1Generator::new(SystemClock, ThreadRng);
+    let mut v6 = V6Generator::new(SystemClock, ThreadRng);
+    let (a, b) = (v1.generate().unwrap(), v1.generate().unwrap());
+    assert_ne!(a, b);
+    assert_eq!(a.version(), Some(Version::Mac));
+    let (c, d) = (v6.generate().unwrap(), v6.generate().unwrap());
+    assert!(d > c, "v6 sorts by time");
+    assert_eq!(c.version(), Some(Version::SortMac));
+}

@@ -51,12 +51,16 @@ impl Conn {
         // A request of strings, numbers and booleans always encodes.
         let mut line = serde_json::to_string(request).unwrap_or_default();
         line.push('\n');
-        self.reader
-            .get_mut()
-            .write_all(line.as_bytes())
-            .map_err(|e| {
-                ControlError::io(ControlErrorKind::Io, "cannot send request", &self.path, e)
-            })
+        let sent = self.reader.get_mut().write_all(line.as_bytes());
+        sent.map_err(|e| {
+            // A daemon that refuses a connection answers at once and closes it: its refusal
+            // says more than the broken pipe it leaves.
+            let soon = Some(Instant::now() + Duration::from_millis(500));
+            match self.read(soon) {
+                Ok(Some(Response::Error(body))) => ControlError::refused(&body),
+                _ => ControlError::io(ControlErrorKind::Io, "cannot send request", &self.path, e),
+            }
+        })
     }
 
     /// Reads one response line; `Ok(None)` when `deadline` passes first.

@@ -5,8 +5,8 @@ use std::time::Duration;
 use super::conn::{Conn, deadline_after};
 use super::{Client, refused_or_unexpected};
 use crate::{
-    ClaimAnswer, ClaimEvent, ClaimRequest, ClaimView, ControlError, ControlErrorKind, Request,
-    Response,
+    AuthFailures, ClaimAnswer, ClaimEvent, ClaimRequest, ClaimView, ControlError, ControlErrorKind,
+    Request, Response,
 };
 
 /// The outcome of [`Client::hold`].
@@ -40,11 +40,12 @@ pub struct HeldClaim {
     conn: Conn,
     claim: ClaimView,
     note: Option<String>,
+    auth_failures: Option<AuthFailures>,
 }
 
 impl Client {
     /// Claims a space and, once it is claimed, watches it on the same connection: every later
-    /// event of the claim (renewed, conflict, lost, expired, released) is returned by
+    /// event of the claim (renewed, conflict, lost, expired, released, isolated) is returned by
     /// [`HeldClaim::next_event`] as soon as the daemon knows it. Set the request's `renew` to
     /// keep the claim beyond one lifetime. `limit` bounds the wait for the claim's answer, as in
     /// [`Client::call_within`].
@@ -151,8 +152,12 @@ impl Client {
                 progress(reason);
             }
         };
-        let (claim, note) = match conn.final_answer(limit, &mut tell)? {
-            Response::Claim(ClaimAnswer::Claimed { claim, note }) => (claim, note),
+        let (claim, note, auth_failures) = match conn.final_answer(limit, &mut tell)? {
+            Response::Claim(ClaimAnswer::Claimed {
+                claim,
+                note,
+                auth_failures,
+            }) => (claim, note, auth_failures),
             Response::Claim(ClaimAnswer::Denied { claim, reason }) => {
                 return Ok(Hold::Denied { claim, reason });
             }
@@ -176,6 +181,7 @@ impl Client {
             conn,
             claim: now,
             note,
+            auth_failures,
         }))
     }
 }
@@ -221,6 +227,21 @@ impl HeldClaim {
     /// ```
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+
+    /// With a key: the datagrams that failed authentication while the claim was made
+    /// (docs/uiap-design.md D62), if any.
+    ///
+    /// ```no_run
+    /// # use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
+    /// # let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into()));
+    /// if let Hold::Held(claim) = Client::default().hold(&request, None)? {
+    ///     if let Some(failed) = claim.auth_failures() { eprintln!("warning: {failed}"); }
+    /// }
+    /// # Ok::<(), uiap_control::ControlError>(())
+    /// ```
+    pub fn auth_failures(&self) -> Option<AuthFailures> {
+        self.auth_failures
     }
 
     /// Waits for the claim's next event, at most `wait` (`None`: as long as it takes);

@@ -168,6 +168,10 @@ pub struct Counters {
     /// X+R claims not proxied because their space is wider than
     /// [`Config::proxy_min_prefix_bits`](crate::config::Config::proxy_min_prefix_bits) allows.
     pub proxy_refused_wide: u64,
+    /// X+R claims not proxied because the proxied spaces of their domain, or of their origin in
+    /// that domain, would cover more than a bounded share of the domain (docs/uiap-design.md
+    /// D66).
+    pub proxy_refused_share: u64,
     /// Proxied claims forgotten on request ([`Device::flush_proxies`](super::Device::flush_proxies)).
     pub proxies_flushed: u64,
     /// The largest number of remembered Attempts at once.
@@ -240,6 +244,7 @@ impl Counters {
         self.proxy_table_full += other.proxy_table_full;
         self.proxies_recorded += other.proxies_recorded;
         self.proxy_refused_wide += other.proxy_refused_wide;
+        self.proxy_refused_share += other.proxy_refused_share;
         self.proxies_flushed += other.proxies_flushed;
         self.peak_message_table = self.peak_message_table.max(other.peak_message_table);
         self.peak_proxy_table = self.peak_proxy_table.max(other.peak_proxy_table);

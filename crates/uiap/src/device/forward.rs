@@ -158,8 +158,11 @@ impl<R: Rng> Device<R> {
 
     /// Takes an X+R claim into the proxy table, within the caps of docs/uiap-design.md D43.
     fn record_proxy(&mut self, now: Instant, repr: &Repr) {
-        use super::proxy::{Recorded, narrow_enough};
-        if !narrow_enough(&repr.space, self.config.proxy_min_prefix_bits) {
+        use super::proxy::Recorded;
+        if !repr
+            .space
+            .shares_leading_bits(self.config.proxy_min_prefix_bits)
+        {
             self.counters.proxy_refused_wide += 1;
             return;
         }
@@ -169,6 +172,7 @@ impl<R: Rng> Device<R> {
         {
             Recorded::New => self.counters.proxies_recorded += 1,
             Recorded::Full => self.counters.proxy_table_full += 1,
+            Recorded::Share => self.counters.proxy_refused_share += 1,
             Recorded::Refreshed | Recorded::NotKept => {}
         }
         self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());

@@ -521,6 +521,7 @@ impl<R: Rng> Device<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn release(&mut self, claim: ClaimId) -> bool {
+        self.give_back_start(claim);
         self.claims.remove(&claim).is_some()
     }
 

@@ -2,32 +2,9 @@
 
 use core::time::Duration;
 
-use crate::space::{DomainId, Uid, UidSpace, conflicts};
+use crate::space::{DomainId, UidSpace, conflicts};
 use crate::time::Instant;
 use crate::wire::DeviceId;
-
-/// Whether every UID of `space` shares its first `min_bits` bits as written: a unique UID always,
-/// a prefix of at least `min_bits` bits, a range whose ends have the same length and agree on
-/// their first `min_bits` bits (docs/uiap-design.md D43).
-pub(crate) fn narrow_enough(space: &UidSpace, min_bits: u16) -> bool {
-    match space {
-        UidSpace::Unique(_) => true,
-        UidSpace::Prefix(p) => p.bit_len() >= min_bits,
-        UidSpace::Range { low, high } => {
-            low.as_bytes().len() == high.as_bytes().len()
-                && same_leading_bits(low, high, usize::from(min_bits))
-        }
-    }
-}
-
-fn same_leading_bits(a: &Uid, b: &Uid, bits: usize) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let (full, rest) = (bits / 8, bits % 8);
-    if a.len() * 8 < bits || b.len() * 8 < bits {
-        return false;
-    }
-    a[..full] == b[..full] && (rest == 0 || (a[full] ^ b[full]) & (0xff_u8 << (8 - rest)) == 0)
-}
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -53,6 +30,36 @@ pub(crate) enum Recorded {
     Refreshed,
     NotKept,
     Full,
+    /// Over the share of its domain that proxied spaces, or one origin's, may cover.
+    Share,
+}
+
+/// A domain's UIDs as [`share`] counts them: a space whose UIDs share `b` leading bits
+/// covers `2^(32 - b)` of them (at least one).
+const DOMAIN_UNITS: u64 = 1 << 32;
+/// The share of a domain all proxied spaces together may cover: 1/16, sixteen 8-bit prefixes
+/// (docs/uiap-design.md D66). Forged X+R announcements can poison no more of it.
+pub(crate) const DOMAIN_SHARE: u64 = DOMAIN_UNITS / 16;
+/// The share of a domain one origin's proxied spaces may cover: 1/64, four 8-bit prefixes.
+pub(crate) const ORIGIN_SHARE: u64 = DOMAIN_UNITS / 64;
+
+/// How much of its domain `space` covers, in [`DOMAIN_UNITS`]: judged by the leading bits its
+/// UIDs share, so a range counts as the prefix that holds it.
+fn share(space: &UidSpace) -> u64 {
+    let bits = match space {
+        UidSpace::Unique(_) => 32,
+        UidSpace::Prefix(p) => u32::from(p.bit_len()),
+        UidSpace::Range { low, high } => {
+            let (a, b) = (low.as_bytes(), high.as_bytes());
+            if a.len() == b.len() {
+                let differ = a.iter().zip(b).position(|(x, y)| x != y);
+                differ.map_or(32, |i| i as u32 * 8 + (a[i] ^ b[i]).leading_zeros())
+            } else {
+                0
+            }
+        }
+    };
+    DOMAIN_UNITS >> bits.min(32)
 }
 
 impl ProxyTable {
@@ -135,6 +142,18 @@ impl ProxyTable {
         }
         if self.entries.len() >= self.capacity {
             return Recorded::Full;
+        }
+        let covered = |of_origin: bool| -> u64 {
+            self.entries
+                .iter()
+                .filter(|e| e.expires > now && e.domain == *domain)
+                .filter(|e| !of_origin || e.origin == origin)
+                .map(|e| share(&e.space))
+                .sum()
+        };
+        let more = share(space);
+        if covered(false) + more > DOMAIN_SHARE || covered(true) + more > ORIGIN_SHARE {
+            return Recorded::Share;
         }
         self.entries.push(Entry {
             origin,

@@ -30,4 +30,16 @@ impl<R: Rng> Device<R> {
         let round = c.round.as_ref()?;
         (!c.held && round.sent == 0).then_some(round.next)
     }
+
+    /// A claim released before its first Claim-Attempt gives its start back: when it was the
+    /// last one scheduled, the next claim is spaced from the one before it, not from a start
+    /// nobody used (docs/uiap-design.md D67). Earlier ones keep their places.
+    pub(super) fn give_back_start(&mut self, claim: ClaimId) {
+        let Some(at) = self.first_attempt_at(claim) else {
+            return;
+        };
+        if self.last_claim_start == Some(at) {
+            self.last_claim_start = Some(at - self.config.conflict_rate_limit);
+        }
+    }
 }

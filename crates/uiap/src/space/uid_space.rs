@@ -102,6 +102,32 @@ impl UidSpace {
         }
     }
 
+    /// Whether every UID of this space shares its first `bits` bits as written: a unique UID
+    /// always, a prefix of at least `bits` bits, a range whose ends have the same length and
+    /// agree on their first `bits` bits. It bounds how much of a domain one announcement may
+    /// cover (docs/uiap-design.md D43, D65).
+    ///
+    /// ```
+    /// use uiap::space::{Uid, UidSpace};
+    ///
+    /// let byte = UidSpace::Prefix(Uid::from_octets(&[0xc0])?);
+    /// assert!(byte.shares_leading_bits(8) && !byte.shares_leading_bits(9));
+    /// let range = UidSpace::Range { low: Uid::from_octets(&[0xc0, 0])?, high: Uid::from_octets(&[0xc1, 0])? };
+    /// assert!(range.shares_leading_bits(7) && !range.shares_leading_bits(8));
+    /// assert!(UidSpace::Unique(Uid::from_octets(&[1])?).shares_leading_bits(256));
+    /// Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shares_leading_bits(&self, bits: u16) -> bool {
+        match self {
+            UidSpace::Unique(_) => true,
+            UidSpace::Prefix(p) => p.bit_len() >= bits,
+            UidSpace::Range { low, high } => {
+                low.as_bytes().len() == high.as_bytes().len()
+                    && same_leading_bits(low, high, usize::from(bits))
+            }
+        }
+    }
+
     /// Returns true if the two spaces share at least one UID, in a domain with justification `j`
     /// (§3.2.4, docs/uiap-design.md D7 and D8). Symmetric.
     ///
@@ -180,4 +206,13 @@ impl UidSpace {
 /// ```
 pub fn conflicts(a_dom: &DomainId, a: &UidSpace, b_dom: &DomainId, b: &UidSpace) -> bool {
     a_dom == b_dom && a.overlaps(b, a_dom.justification())
+}
+
+fn same_leading_bits(a: &Uid, b: &Uid, bits: usize) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (full, rest) = (bits / 8, bits % 8);
+    if a.len() * 8 < bits || b.len() * 8 < bits {
+        return false;
+    }
+    a[..full] == b[..full] && (rest == 0 || (a[full] ^ b[full]) & (0xff_u8 << (8 - rest)) == 0)
 }

@@ -44,6 +44,10 @@ impl ClaimTable {
         let Some(&id) = self.by_device.get(&claim) else {
             return false;
         };
+        if let Some(why) = self.suppressed_while_claiming(ctx, id) {
+            self.fail_success(ctx, id, why);
+            return false;
+        }
         self.lifetime_starts(ctx, id, expires);
         // A site of one is said in the response too: nobody could have denied the claim
         // (docs/uiap-design.md D23).
@@ -59,7 +63,9 @@ impl ClaimTable {
         entry.persisted = true;
         if let Err(e) = self.save(None) {
             if first {
-                self.unpersisted(ctx, id, &e);
+                let why =
+                    format!("cannot persist the claim ({e}); it was released, nothing is claimed");
+                self.fail_success(ctx, id, why);
                 return false;
             }
             warn!(id, error = %e, "cannot persist claims");
@@ -71,20 +77,47 @@ impl ClaimTable {
             Some(n) => info!(id, "claimed as {n}"),
             None => info!(id, "claimed"),
         }
+        // Neighbours heard but not authenticated could not deny it: said with the answer
+        // (docs/uiap-design.md D62).
+        let from = entry.asked_at.saturating_sub(crate::link::LOOKBACK);
+        let auth_failures = ctx.auth.since(from, ctx.elapsed());
+        if let Some(failed) = auth_failures {
+            warn!(id, "claimed, but {failed}");
+        }
         let claim = entry.view(ctx.now);
-        entry.answer(&Response::Claim(ClaimAnswer::Claimed { claim, note }));
+        entry.answer(&Response::Claim(ClaimAnswer::Claimed {
+            claim,
+            note,
+            auth_failures,
+        }));
         false
     }
 
-    /// A first success that could not be persisted: released, forgotten and answered as a
-    /// failure.
-    fn unpersisted(&mut self, ctx: &mut Ctx<'_>, id: u64, error: &crate::DaemonError) {
+    /// Why a first claim's success cannot be trusted: the rate limit dropped datagrams while
+    /// it was in its round, and a Claim-Deny among them would have gone uncounted
+    /// (docs/uiap-design.md D64). A reclaim of a persisted claim is held anyway; its watchers
+    /// are told.
+    fn suppressed_while_claiming(&self, ctx: &Ctx<'_>, id: u64) -> Option<String> {
+        let entry = self.claims.get(&id)?;
+        if entry.persisted {
+            return None;
+        }
+        let dropped = ctx.suppressed.since(entry.asked_at, ctx.elapsed())?;
+        Some(format!(
+            "{} from {} dropped by the rate limit while claiming: a Claim-Deny among them would \
+             not have counted, so silence is not consent; nothing is claimed",
+            super::counted(dropped.datagrams, "datagram"),
+            super::counted(dropped.neighbours, "neighbour"),
+        ))
+    }
+
+    /// A first success that must not stand (not persisted, or not trustworthy): released,
+    /// forgotten and answered as a failure.
+    fn fail_success(&mut self, ctx: &mut Ctx<'_>, id: u64, why: String) {
         let Some(mut entry) = self.claims.remove(&id) else {
             return;
         };
         self.forget_device_claim(ctx.device, &mut entry);
-        let why =
-            format!("cannot persist the claim ({error}); it was released, nothing is claimed");
         warn!(id, reason = %why, "claim failed");
         entry.state = ClaimState::Claiming;
         let claim = Some(entry.view(ctx.now));

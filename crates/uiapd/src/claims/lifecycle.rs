@@ -1,15 +1,20 @@
 //! What happens to claims over time: renewals, the reclaim after a restart, clients that went
 //! away, and the network going and coming back.
 
+use std::time::Duration;
+
 use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 use uiap::device::{ClaimSpec, INFINITE_LIFETIME};
 use uiap::space::DomainId;
 use uiap::time::Instant;
 use uiap::wire::DeviceId;
-use uiap_control::{ClaimAnswer, ClaimState, Response};
+use uiap_control::{ClaimAnswer, ClaimState, EventKind, Response};
 
 use super::{ClaimTable, Ctx, Entry};
+
+/// Held claims' watchers hear of rate-limit drops at most this often (docs/uiap-design.md D64).
+const SUPPRESSION_TOLD_EVERY: Duration = Duration::from_secs(5);
 use crate::store::Claims;
 
 impl ClaimTable {
@@ -20,7 +25,7 @@ impl ClaimTable {
     pub(crate) fn reclaim_persisted(&mut self, ctx: &mut Ctx<'_>, persisted: Claims) {
         self.next_id = self.next_id.max(persisted.next_id);
         for stored in persisted.claims {
-            self.next_id = self.next_id.max(stored.id + 1);
+            self.next_id = self.next_id.max(stored.id.saturating_add(1));
             if stored.ended_by(ctx.wall) {
                 info!(id = stored.id, domain = %stored.domain, space = %stored.space, "not reclaimed: its lifetime ended while the daemon was stopped");
                 continue;
@@ -128,6 +133,7 @@ impl ClaimTable {
     /// (docs/uiap-design.md D31). A new claim fails; a reclaim after a restart waits for an
     /// interface and starts again.
     pub(crate) fn network_lost(&mut self, ctx: &mut Ctx<'_>) {
+        self.tell_isolated(ctx.now);
         let stranded: Vec<u64> = self
             .claims
             .values()
@@ -151,6 +157,86 @@ impl ClaimTable {
                 claim,
                 reason: why.into(),
             }));
+        }
+    }
+
+    /// Every participating interface left: the watchers of held claims are told that only this
+    /// device defends them now (docs/uiap-design.md D63).
+    fn tell_isolated(&mut self, now: Instant) {
+        let held: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state.is_held())
+            .map(|e| e.stored.id)
+            .collect();
+        if !held.is_empty() {
+            warn!(
+                claims = held.len(),
+                "isolated: every participating interface left; held claims are defended on this \
+                 device only until one comes back"
+            );
+        }
+        let why = "every participating interface left: the claim is defended on this device \
+                   only, and another device may take the same space";
+        for id in held {
+            self.end_or_tell(id, now, EventKind::Isolated, Some(why.to_string()));
+        }
+    }
+
+    /// The rate limit dropped datagrams: the watchers of held claims are told (event
+    /// `suppressed`), at most once per [`SUPPRESSION_TOLD_EVERY`], with what was dropped since
+    /// they were last told (docs/uiap-design.md D64).
+    pub(crate) fn tell_suppressed(&mut self, ctx: &Ctx<'_>) {
+        let Some(last) = ctx.suppressed.last() else {
+            return;
+        };
+        let now = ctx.elapsed();
+        if self
+            .suppression_told
+            .is_some_and(|told| last <= told || now.saturating_sub(told) < SUPPRESSION_TOLD_EVERY)
+        {
+            return;
+        }
+        let from = self.suppression_told.unwrap_or(Duration::ZERO);
+        self.suppression_told = Some(now);
+        let Some(dropped) = ctx.suppressed.since(from, now) else {
+            return;
+        };
+        let why = format!(
+            "{} from {} dropped by the rate limit in the last {} s: a conflicting Claim-Attempt \
+             among them went unanswered, so another device may hold an overlapping claim",
+            super::counted(dropped.datagrams, "datagram"),
+            super::counted(dropped.neighbours, "neighbour"),
+            dropped.seconds
+        );
+        let held: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state.is_held())
+            .map(|e| e.stored.id)
+            .collect();
+        for id in held {
+            self.end_or_tell(id, ctx.now, EventKind::Suppressed, Some(why.clone()));
+        }
+    }
+
+    /// An interface joined (the first after isolation, or another one): held claims that are
+    /// renewed are announced again at once by a reclaim, so that a claim made or renewed
+    /// while the site was split meets its overlaps now, not at its next renewal
+    /// (docs/uiap-design.md D63). Claims with a fixed lifetime are not: a reclaim would start
+    /// their lifetime again.
+    pub(crate) fn announce_held(&mut self, ctx: &mut Ctx<'_>) {
+        for entry in self.claims.values_mut() {
+            if !entry.state.is_held() || !entry.stored.renew {
+                continue;
+            }
+            if let Some(cid) = entry.device {
+                match ctx.device.renew(ctx.now, cid) {
+                    Ok(()) => info!(id = entry.stored.id, "announced again: an interface joined"),
+                    // Already in a round (a renewal): that announces it.
+                    Err(e) => debug!(id = entry.stored.id, error = %e, "not announced again"),
+                }
+            }
         }
     }
 
@@ -196,14 +282,21 @@ impl ClaimTable {
     }
 
     /// The daemon stops: every claim still waiting for its answer is told so. Claims stay
-    /// persisted.
-    pub(crate) fn shut_down(&mut self) {
+    /// persisted. Returns where the answers went: a connection has written its answer when its
+    /// channel closes.
+    pub(crate) fn shut_down(&mut self) -> Vec<mpsc::Sender<Response>> {
         let down = Response::Claim(ClaimAnswer::Failed {
             claim: None,
             reason: "the daemon is shutting down".into(),
         });
+        let told: Vec<mpsc::Sender<Response>> = self
+            .claims
+            .values()
+            .flat_map(|e| e.waiters.iter().cloned())
+            .collect();
         for entry in self.claims.values_mut() {
             entry.answer(&down);
         }
+        told
     }
 }

@@ -20,7 +20,18 @@ use uiap::time::Instant;
 use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
 
 use crate::DaemonError;
+use crate::link::AuthFailureLog;
+use crate::quota::UserLimits;
 use crate::store::{Claims, Store, StoredClaim};
+
+/// `n` `word`s, in the singular for one.
+fn counted(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
 
 /// Ended claims kept for `list` beyond this many are forgotten, oldest first.
 const MAX_ENDED: usize = 256;
@@ -36,6 +47,17 @@ pub(crate) struct Ctx<'a> {
     /// Whether any interface participates: a claim made without one is a site of one
     /// (docs/uiap-design.md D23).
     pub networked: bool,
+    /// Who failed authentication, and when (docs/uiap-design.md D62).
+    pub auth: &'a AuthFailureLog,
+    /// Whose datagrams the rate limit dropped, and when (docs/uiap-design.md D64).
+    pub suppressed: &'a AuthFailureLog,
+}
+
+impl Ctx<'_> {
+    /// The daemon's clock as the link keeps it.
+    fn elapsed(&self) -> std::time::Duration {
+        std::time::Duration::from_micros(self.now.as_micros())
+    }
 }
 
 /// One claim as the daemon tracks it.
@@ -53,6 +75,9 @@ struct Entry {
     /// It started while an interface participated: losing them all fails it
     /// (docs/uiap-design.md D31).
     networked: bool,
+    /// When it was asked for, on the link's clock: its answer reports the authentication
+    /// failures from [`crate::link::LOOKBACK`] before (docs/uiap-design.md D62).
+    asked_at: std::time::Duration,
 }
 
 impl Entry {
@@ -71,6 +96,7 @@ impl Entry {
             expires: None,
             renew_at: None,
             networked,
+            asked_at: std::time::Duration::ZERO,
         }
     }
 
@@ -118,6 +144,10 @@ pub(crate) struct ClaimTable {
     store: Store,
     /// Writes of the claims that failed (`status` counter `persist_failures`).
     persist_failures: u64,
+    /// When held claims' watchers were last told of rate-limit drops (docs/uiap-design.md D64).
+    suppression_told: Option<std::time::Duration>,
+    /// What each user other than root may claim (docs/uiap-design.md D65).
+    users: UserLimits,
 }
 
 impl ClaimTable {
@@ -131,7 +161,32 @@ impl ClaimTable {
             next_id: 1,
             store,
             persist_failures: 0,
+            suppression_told: None,
+            users: UserLimits::default(),
         }
+    }
+
+    /// The table with `users` as the limits on users other than root.
+    pub(crate) fn with_user_limits(self, users: UserLimits) -> ClaimTable {
+        ClaimTable { users, ..self }
+    }
+
+    /// The next claim id not in use: ids wrap after `u64::MAX` to 1, skipping the ones still
+    /// listed (0 names no claim).
+    fn fresh_id(&self) -> u64 {
+        let mut id = self.next_id.max(1);
+        while self.claims.contains_key(&id) {
+            id = id.wrapping_add(1).max(1);
+        }
+        id
+    }
+
+    /// How many claims of user `uid` have not ended.
+    fn claims_of(&self, uid: u32) -> usize {
+        self.claims
+            .values()
+            .filter(|e| e.stored.owner == uid && !e.state.has_ended())
+            .count()
     }
 
     /// How many claims are listed.

@@ -95,7 +95,12 @@ impl ClaimTable {
         owner: u32,
     ) -> Result<u64, Box<Response>> {
         let (domain, space) = check(ctx, &c).map_err(|why| Box::new(refusal(why)))?;
-        let id = self.next_id;
+        let held = self.claims_of(owner);
+        if let Some(why) = self.users.refuse_claim(owner, held, c.lifetime, &space) {
+            info!(uid = owner, reason = %why, "claim refused: over the user's limits");
+            return Err(Box::new(refusal(format!("claim: {why}"))));
+        }
+        let id = self.fresh_id();
         let stored = StoredClaim {
             id,
             domain: domain.to_string(),
@@ -113,10 +118,11 @@ impl ClaimTable {
             .proxy(c.proxy);
         let e = match ctx.device.claim(ctx.now, spec) {
             Ok(cid) => {
-                self.next_id += 1;
+                self.next_id = id.wrapping_add(1).max(1);
                 info!(id, domain = %stored.domain, space = %stored.space, lifetime = c.lifetime, proxy = c.proxy, renew = c.renew, "claiming");
                 self.by_device.insert(cid, id);
-                let entry = Entry::new(stored, Some(cid), false, ctx.networked);
+                let mut entry = Entry::new(stored, Some(cid), false, ctx.networked);
+                entry.asked_at = ctx.elapsed();
                 self.claims.insert(id, entry);
                 return Ok(id);
             }

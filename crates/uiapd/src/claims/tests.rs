@@ -13,6 +13,7 @@ use uiap_control::{
 };
 
 use super::{ClaimTable, Ctx};
+use crate::link::{AuthFailureLog, SourceDrop};
 use crate::store::{Claims, Store, StoredClaim};
 
 /// Seconds since the Unix epoch at the virtual clock's zero.
@@ -26,6 +27,14 @@ struct Bench {
     table: ClaimTable,
     now: Instant,
     networked: bool,
+    /// What the link would have recorded.
+    logs: Logs,
+}
+
+/// Authentication failures and rate-limit drops, as the link records them.
+struct Logs {
+    auth: AuthFailureLog,
+    suppressed: AuthFailureLog,
 }
 
 impl Bench {
@@ -49,20 +58,31 @@ impl Bench {
             device,
             now: Instant::from_micros(0),
             networked: false,
+            logs: Logs {
+                auth: AuthFailureLog::new(),
+                suppressed: AuthFailureLog::rate_limited(),
+            },
         }
     }
 
     /// Claims as `owner`; the channel its answers come on.
     fn claim(&mut self, request: ClaimRequest, owner: u32) -> mpsc::Receiver<Response> {
         let (tx, rx) = mpsc::channel(8);
-        let mut ctx = Bench::ctx_of(&mut self.device, self.now, self.networked);
+        let mut ctx = Bench::ctx_of(&mut self.device, &self.logs, self.now, self.networked);
         self.table.claim(&mut ctx, request, owner, tx);
         rx
     }
 
-    fn ctx_of(device: &mut Device<ChaCha20Rng>, now: Instant, networked: bool) -> Ctx<'_> {
+    fn ctx_of<'a>(
+        device: &'a mut Device<ChaCha20Rng>,
+        logs: &'a Logs,
+        now: Instant,
+        networked: bool,
+    ) -> Ctx<'a> {
         Ctx {
             device,
+            auth: &logs.auth,
+            suppressed: &logs.suppressed,
             now,
             wall: WALL + now.as_micros() / 1_000_000,
             networked,
@@ -75,7 +95,7 @@ impl Bench {
         let end = self.now + by;
         while self.now < end {
             self.now = (self.now + Duration::from_millis(100)).min(end);
-            let mut ctx = Bench::ctx_of(&mut self.device, self.now, self.networked);
+            let mut ctx = Bench::ctx_of(&mut self.device, &self.logs, self.now, self.networked);
             ctx.device.handle_timeout(ctx.now);
             self.table.renew_due(&mut ctx);
             self.table.cancel_abandoned(&mut ctx);
@@ -137,9 +157,15 @@ fn a_claim_on_a_site_of_one_is_held_answered_and_persisted() {
     );
     assert_eq!(b.list()[0].state, ClaimState::Claiming);
     b.run_for(Duration::from_secs(3));
-    let Response::Claim(ClaimAnswer::Claimed { claim, note }) = next(&mut rx) else {
+    let Response::Claim(ClaimAnswer::Claimed {
+        claim,
+        note,
+        auth_failures,
+    }) = next(&mut rx)
+    else {
         panic!("expected claimed")
     };
+    assert_eq!(auth_failures, None);
     assert_eq!(
         note.as_deref(),
         Some("a site of one: no participating interface")
@@ -212,7 +238,7 @@ fn only_the_owner_or_root_releases_and_an_unknown_id_is_named() {
     b.run_for(Duration::from_secs(3));
     let _claimed = next(&mut rx);
     let now = b.now;
-    let mut ctx = Bench::ctx_of(&mut b.device, now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, now, false);
     assert_eq!(
         refusal(b.table.release(&mut ctx, 1, 1001)),
         "release: claim 1 belongs to uid 1000; only that user or root may release it"
@@ -272,6 +298,17 @@ fn a_watcher_gets_the_claims_then_their_events() {
         b.table.watch(b.now, id, release_on_close, 0, tx);
         assert_eq!(refusal(next(&mut rx)), message);
     }
+    // Tying another user's claim to one's connection is refused when asked, not when it
+    // closes.
+    let mut rx = b.claim(request("0e"), 0);
+    b.run_for(Duration::from_secs(3));
+    let _claimed = next(&mut rx);
+    let (tx, mut rx) = mpsc::channel(8);
+    b.table.watch(b.now, Some(2), true, 1000, tx);
+    assert_eq!(
+        refusal(next(&mut rx)),
+        "watch: release_on_close: claim 2 belongs to uid 0; only that user or root may release it"
+    );
 }
 
 #[test]
@@ -327,7 +364,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
     let mut b = Bench::new();
     b.networked = true;
     let mut rx = b.claim(request("05"), 0);
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     b.table.network_lost(&mut ctx);
     let Response::Claim(ClaimAnswer::Failed { claim, reason }) = next(&mut rx) else {
         panic!("expected failed")
@@ -351,7 +388,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
         origin: None,
         release_on_close: None,
     };
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, true);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, true);
     b.table.reclaim_persisted(
         &mut ctx,
         Claims {
@@ -361,7 +398,7 @@ fn losing_every_interface_fails_a_first_round_but_suspends_a_reclaim() {
     );
     b.table.network_lost(&mut ctx);
     assert_eq!(b.list()[0].state, ClaimState::Claiming);
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, true);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, true);
     b.table.network_back(&mut ctx);
     b.run_for(Duration::from_secs(3));
     assert_eq!(b.list()[0].state, ClaimState::Held);
@@ -395,7 +432,7 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
             tied,
         ],
     };
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     b.table.reclaim_persisted(&mut ctx, persisted);
     let ids: Vec<u64> = b.list().iter().map(|c| c.id).collect();
     assert_eq!(
@@ -432,7 +469,7 @@ fn a_restart_reclaims_only_claims_whose_lifetime_has_not_ended() {
 fn shutting_down_tells_every_claim_still_waiting() {
     let mut b = Bench::new();
     let mut rx = b.claim(request("0a"), 0);
-    b.table.shut_down();
+    assert_eq!(b.table.shut_down().len(), 1, "where the answer went");
     assert_eq!(
         next(&mut rx),
         Response::Claim(ClaimAnswer::Failed {
@@ -458,7 +495,7 @@ fn a_claim_or_release_that_cannot_be_persisted_is_not_acknowledged() {
         panic!("expected a failure")
     };
     assert!(reason.starts_with("cannot persist the claim"), "{reason}");
-    let mut ctx = Bench::ctx_of(&mut b.device, b.now, false);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     let Response::Error(e) = b.table.release(&mut ctx, claim.id, 0) else {
         panic!("expected a refusal")
     };
@@ -466,4 +503,171 @@ fn a_claim_or_release_that_cannot_be_persisted_is_not_acknowledged() {
     let listed: Vec<_> = b.list().into_iter().map(|c| (c.id, c.state)).collect();
     assert_eq!(listed, [(claim.id, ClaimState::Held)]);
     assert_eq!(b.table.persist_failures(), 2);
+}
+
+#[test]
+fn a_claim_answer_says_how_many_datagrams_failed_authentication_before_it() {
+    let mut b = Bench::new();
+    // Long before the claim: not counted.
+    let old = "fe80::9".parse().unwrap();
+    b.logs
+        .auth
+        .record((2, old), SourceDrop::PskMismatch, Duration::ZERO);
+    b.now = Instant::from_secs(1000);
+    // Within the look-back before the claim, and during it.
+    let before = Duration::from_secs(900);
+    let during = Duration::from_millis(1_001_500);
+    for (addr, reason, at) in [
+        ("fe80::1", SourceDrop::PskMismatch, before),
+        ("fe80::1", SourceDrop::PskMismatch, during),
+        ("fe80::2", SourceDrop::PskStale, during),
+    ] {
+        b.logs.auth.record((2, addr.parse().unwrap()), reason, at);
+    }
+    let mut rx = b.claim(request("c0a8"), 1000);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Claimed { auth_failures, .. }) = next(&mut rx) else {
+        panic!("expected claimed")
+    };
+    let failed = auth_failures.expect("failures before the answer");
+    assert_eq!(
+        (failed.datagrams, failed.neighbours, failed.seconds),
+        (3, 2, 302)
+    );
+    // Once they are further back than the look-back, a claim is answered without them.
+    b.now = Instant::from_secs(1400);
+    let mut rx = b.claim(request("c0a9"), 1000);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Claimed { auth_failures, .. }) = next(&mut rx) else {
+        panic!("expected claimed")
+    };
+    assert_eq!(auth_failures, None);
+}
+
+#[test]
+fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims_again() {
+    let mut b = Bench::new();
+    b.networked = true;
+    let renewed = ClaimRequest {
+        renew: true,
+        ..request("03")
+    };
+    let mut rx = b.claim(renewed, 0);
+    let mut fixed = b.claim(request("04"), 0);
+    b.run_for(Duration::from_secs(3));
+    let _ = (next(&mut rx), next(&mut fixed));
+    let (tx, mut events) = mpsc::channel(8);
+    b.table.watch(b.now, None, false, 0, tx);
+    let _watching = next(&mut events);
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.network_lost(&mut ctx);
+    let told: Vec<(u64, EventKind, ClaimState)> = std::iter::from_fn(|| events.try_recv().ok())
+        .map(|r| match r {
+            Response::Event(e) => (e.id, e.kind, e.claim.state),
+            other => panic!("expected an event, found {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        told,
+        [
+            (1, EventKind::Isolated, ClaimState::Held),
+            (2, EventKind::Isolated, ClaimState::Held)
+        ]
+    );
+    // An interface joins: the renewed claim is announced again at once (a reclaim round,
+    // renewed well before its renewal at 45 s); the one with a fixed lifetime is not.
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, true);
+    b.table.network_back(&mut ctx);
+    b.table.announce_held(&mut ctx);
+    b.run_for(Duration::from_secs(3));
+    let after: Vec<(u64, EventKind)> = std::iter::from_fn(|| events.try_recv().ok())
+        .map(|r| match r {
+            Response::Event(e) => (e.id, e.kind),
+            other => panic!("expected an event, found {other:?}"),
+        })
+        .collect();
+    assert_eq!(after, [(1, EventKind::Renewed)]);
+    // Its lifetime did not start again.
+    assert_eq!(b.list()[1].expires_in, Some(56));
+}
+
+#[test]
+fn rate_limit_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watchers() {
+    let mut b = Bench::new();
+    let mut held = b.claim(request("05"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut held),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    let (tx, mut events) = mpsc::channel(8);
+    b.table.watch(b.now, None, false, 0, tx);
+    let _watching = next(&mut events);
+    // A neighbour's datagram dropped by the rate limit while a claim is in its round.
+    let mut rx = b.claim(request("06"), 0);
+    let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);
+    let neighbour = (2, "fe80::1".parse().unwrap());
+    b.logs
+        .suppressed
+        .record(neighbour, SourceDrop::RateLimited, at);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected failed")
+    };
+    assert!(
+        reason.contains("1 datagram from 1 neighbour dropped by the rate limit"),
+        "{reason}"
+    );
+    let listed: Vec<_> = b.list().into_iter().map(|c| c.id).collect();
+    assert_eq!(listed, [1], "nothing is claimed");
+    // The held claim's watcher is told, once within the interval whatever the drops.
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    b.table.tell_suppressed(&ctx);
+    let told: Vec<(u64, EventKind, ClaimState)> = std::iter::from_fn(|| events.try_recv().ok())
+        .map(|r| match r {
+            Response::Event(e) => (e.id, e.kind, e.claim.state),
+            other => panic!("expected an event, found {other:?}"),
+        })
+        .collect();
+    assert_eq!(told, [(1, EventKind::Suppressed, ClaimState::Held)]);
+    // A claim with no drops in its round is granted.
+    let mut rx = b.claim(request("07"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut rx),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+}
+
+#[test]
+fn claim_ids_wrap_to_1_and_skip_the_ids_in_use() {
+    let mut b = Bench::new();
+    let stored = |id: u64, uid: &str| StoredClaim {
+        id,
+        domain: "fff:0:1:0".into(),
+        space: SpaceText::Uid(uid.into()),
+        lifetime: 600,
+        proxy: false,
+        owner: 0,
+        renew: true,
+        expires_at: None,
+        origin: None,
+        release_on_close: None,
+    };
+    let persisted = Claims {
+        next_id: u64::MAX,
+        claims: vec![stored(u64::MAX, "60"), stored(1, "61")],
+    };
+    let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.reclaim_persisted(&mut ctx, persisted);
+    b.run_for(Duration::from_secs(3));
+    let mut rx = b.claim(request("62"), 0);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Claimed { claim, .. }) = next(&mut rx) else {
+        panic!("expected claimed")
+    };
+    assert_eq!(claim.id, 2, "u64::MAX and 1 are in use");
+    let ids: Vec<u64> = b.list().iter().map(|c| c.id).collect();
+    assert_eq!(ids, [1, 2, u64::MAX]);
 }

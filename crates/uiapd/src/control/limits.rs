@@ -36,6 +36,7 @@ pub(crate) fn limits(config: &Config) -> Limits {
     }
     Limits {
         max_connections,
+        per_user: config.users.max_connections,
         idle: Duration::from_secs(config.control_idle_s),
     }
 }
@@ -66,6 +67,7 @@ mod tests {
             limits(&few),
             Limits {
                 max_connections: 3,
+                per_user: 16,
                 idle: Duration::from_secs(8)
             }
         );

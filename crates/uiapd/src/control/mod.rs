@@ -2,11 +2,11 @@
 //! that turns lines into [`Incoming`] requests and writes their answers back. The protocol — its
 //! requests, responses and their line format — is the `uiap-control` crate's.
 
+use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
@@ -88,18 +88,79 @@ pub(crate) fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
 pub(crate) struct Limits {
     /// Connections open at once; one more is answered with an error and closed.
     pub(crate) max_connections: usize,
+    /// Connections one user other than root may have open at once (docs/uiap-design.md D65).
+    pub(crate) per_user: usize,
     /// A connection with no request in progress that sends no complete line for this long is
     /// closed (a claim being answered or a watch is not idle).
     pub(crate) idle: Duration,
 }
 
-/// An open connection, counted while it lives.
-struct Slot(Arc<AtomicUsize>);
+/// The open connections, in all and per user.
+#[derive(Default)]
+struct Open {
+    all: usize,
+    by_user: HashMap<u32, usize>,
+}
+
+/// An open connection of a user, counted while it lives.
+struct Slot {
+    open: Arc<Mutex<Open>>,
+    uid: u32,
+}
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        open.all = open.all.saturating_sub(1);
+        if let Some(n) = open.by_user.get_mut(&self.uid) {
+            *n -= 1;
+            if *n == 0 {
+                open.by_user.remove(&self.uid);
+            }
+        }
     }
+}
+
+/// Connections of the shared cap only root may take: users other than root together cannot
+/// lock root out (docs/uiap-design.md D65).
+fn root_reserve(max_connections: usize) -> usize {
+    if max_connections < 2 {
+        0
+    } else {
+        (max_connections / 16).max(1)
+    }
+}
+
+/// A slot for a connection of `uid` (`u32::MAX` when the kernel did not say), or why it is
+/// refused: the shared cap less root's reserve for users other than root, and each such user's
+/// own cap (docs/uiap-design.md D36, D65).
+fn take_slot(open: &Arc<Mutex<Open>>, limits: &Limits, uid: u32) -> Result<Slot, String> {
+    let mut o = open.lock().unwrap_or_else(PoisonError::into_inner);
+    let mine = o.by_user.get(&uid).copied().unwrap_or(0);
+    let shared = if uid == 0 {
+        limits.max_connections
+    } else {
+        limits.max_connections - root_reserve(limits.max_connections)
+    };
+    if o.all >= shared {
+        return Err(format!(
+            "too many control connections ({} open); try again later",
+            o.all
+        ));
+    }
+    if uid != 0 && mine >= limits.per_user {
+        return Err(format!(
+            "uid {uid} has {mine} control connections open, the most a user other than root may \
+             (users max-connections {}); close one and try again",
+            limits.per_user
+        ));
+    }
+    o.all += 1;
+    *o.by_user.entry(uid).or_insert(0) += 1;
+    Ok(Slot {
+        open: Arc::clone(open),
+        uid,
+    })
 }
 
 /// Answers a connection the daemon will not serve with one error line, without waiting for the
@@ -125,25 +186,23 @@ pub(crate) async fn serve(
     requests: mpsc::Sender<Incoming>,
     limits: Limits,
 ) {
-    let open = Arc::new(AtomicUsize::new(0));
+    let open = Arc::new(Mutex::new(Open::default()));
     let mut spare = std::fs::File::open("/dev/null").ok();
     let mut backoff = Duration::ZERO;
     loop {
         match listener.accept().await {
             Ok((stream, _)) => {
                 backoff = Duration::ZERO;
-                let n = open.load(Ordering::Relaxed);
-                if n >= limits.max_connections {
-                    debug!(open = n, "control connection refused: too many");
-                    refuse(
-                        &stream,
-                        &format!("too many control connections ({n} open); try again later"),
-                    );
-                    continue;
+                let uid = stream.peer_cred().map_or(u32::MAX, |c| c.uid());
+                match take_slot(&open, &limits, uid) {
+                    Ok(slot) => {
+                        tokio::spawn(connection(stream, requests.clone(), slot, limits.idle));
+                    }
+                    Err(why) => {
+                        debug!(uid, reason = %why, "control connection refused");
+                        refuse(&stream, &why);
+                    }
                 }
-                open.fetch_add(1, Ordering::Relaxed);
-                let slot = Slot(Arc::clone(&open));
-                tokio::spawn(connection(stream, requests.clone(), slot, limits.idle));
             }
             Err(e) => {
                 if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
@@ -224,10 +283,11 @@ type Writer = tokio::net::unix::OwnedWriteHalf;
 async fn connection(
     stream: tokio::net::UnixStream,
     requests: mpsc::Sender<Incoming>,
-    _slot: Slot,
+    slot: Slot,
     idle: Duration,
 ) {
-    let uid = stream.peer_cred().ok().map(|c| c.uid());
+    let uid = (slot.uid != u32::MAX).then_some(slot.uid);
+    let _slot = slot;
     let (read, mut write) = stream.into_split();
     let mut reader = tokio::io::BufReader::new(read);
     loop {
@@ -367,6 +427,42 @@ mod tests {
         assert!(
             matches!(read(&exact).as_slice(), [Line::Bytes(l), Line::End] if l.len() == MAX_REQUEST_LINE)
         );
+    }
+
+    #[test]
+    fn users_other_than_root_have_a_cap_each_and_cannot_take_roots_reserve() {
+        let limits = Limits {
+            max_connections: 32,
+            per_user: 20,
+            idle: Duration::from_secs(1),
+        };
+        let open = Arc::new(Mutex::new(Open::default()));
+        let mut slots: Vec<Slot> = (0..20)
+            .map(|_| take_slot(&open, &limits, 1000).unwrap())
+            .collect();
+        let why = take_slot(&open, &limits, 1000).err().unwrap();
+        assert!(
+            why.starts_with("uid 1000 has 20 control connections open"),
+            "{why}"
+        );
+        // Another user fills the shared cap but root's reserve (2 of 32).
+        slots.extend((0..10).map(|_| take_slot(&open, &limits, 1001).unwrap()));
+        let why = take_slot(&open, &limits, 1001).err().unwrap();
+        assert_eq!(
+            why,
+            "too many control connections (30 open); try again later"
+        );
+        slots.push(take_slot(&open, &limits, 0).unwrap());
+        slots.push(take_slot(&open, &limits, 0).unwrap());
+        assert!(
+            take_slot(&open, &limits, 0).is_err(),
+            "the shared cap binds root too"
+        );
+        // A closed connection gives its slot back.
+        slots.truncate(1);
+        assert!(take_slot(&open, &limits, 1000).is_ok());
+        assert_eq!(root_reserve(1), 0);
+        assert_eq!(root_reserve(256), 16);
     }
 
     #[test]

@@ -16,8 +16,11 @@ use crate::socket::Sockets;
 pub(super) enum Scan {
     /// Interfaces participated and none does now.
     AllLeft,
-    /// At least one interface participates.
-    Participating,
+    /// At least one interface participates; `joined`: one joined in this scan.
+    Participating {
+        /// An interface joined: held claims are announced again (docs/uiap-design.md D63).
+        joined: bool,
+    },
     /// Nothing for the claims: none participated and none does, or the scan failed.
     Quiet,
 }
@@ -80,6 +83,7 @@ impl Interfaces {
             self.known.remove(&gone.index);
         }
         let mut usable = Vec::new();
+        let mut joined = false;
         for new in found {
             if !self.known.contains(&new.index) {
                 if let Err(e) = sockets.join(new.index) {
@@ -89,13 +93,14 @@ impl Interfaces {
                 info!(interface = %new, "interface participates");
                 device.add_interface(InterfaceId(new.index));
                 self.known.insert(new.index);
+                joined = true;
             }
             usable.push(new);
         }
         self.list = usable;
         match (had, self.any()) {
             (true, false) => Scan::AllLeft,
-            (_, true) => Scan::Participating,
+            (_, true) => Scan::Participating { joined },
             (false, false) => Scan::Quiet,
         }
     }

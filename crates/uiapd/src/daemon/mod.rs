@@ -27,6 +27,9 @@ use crate::store::{Claims, Store};
 use crate::{Config, DaemonError, DaemonErrorKind, iface};
 use interfaces::{Interfaces, Scan};
 
+/// How long answers to claims in progress may take to be written at shutdown.
+const SHUTDOWN_ANSWERS: Duration = Duration::from_secs(1);
+
 /// How often claims whose client went away are looked for (docs/uiap-design.md D30).
 const ABANDONED_TICK: Duration = Duration::from_millis(200);
 
@@ -108,12 +111,15 @@ fn claim_ctx<'a>(
     device: &'a mut Device<ChaCha20Rng>,
     start: tokio::time::Instant,
     interfaces: &Interfaces,
+    link: &'a Link,
 ) -> Ctx<'a> {
     Ctx {
         device,
         now: now_since(start),
         wall: unix_now(),
         networked: interfaces.any(),
+        auth: link.failures(),
+        suppressed: link.suppressed(),
     }
 }
 
@@ -152,13 +158,21 @@ pub async fn run(
     let device_id = d.device.device_id();
     info!(device_id = %device_id, control = %d.config.control.display(), "uiapd starting");
     d.rescan(&mut sockets);
-    let mut ctx = claim_ctx(&mut d.device, d.start, &d.interfaces);
+    let mut ctx = claim_ctx(&mut d.device, d.start, &d.interfaces, &d.link);
     d.claims.reclaim_persisted(&mut ctx, persisted);
     d.flush(&sockets).await;
     d.serve(&mut sockets, requests, shutdown).await;
     info!("uiapd shutting down");
     server.abort();
-    d.claims.shut_down();
+    // The connections' tasks outlive the server's: each writes its "shutting down" answer,
+    // for a bounded time, before the runtime stops.
+    let told = d.claims.shut_down();
+    let written = async {
+        for reply in &told {
+            reply.closed().await;
+        }
+    };
+    let _ = tokio::time::timeout(SHUTDOWN_ANSWERS, written).await;
     let _ = std::fs::remove_file(&d.config.control);
     Ok(())
 }
@@ -203,7 +217,7 @@ impl Daemon {
         let receive_buffers = sockets.receive_buffers();
         let d = Daemon {
             link: Link::new(config.group, config.psk.clone(), receive_buffers),
-            claims: ClaimTable::new(store.clone()),
+            claims: ClaimTable::new(store.clone()).with_user_limits(config.users),
             store,
             start: tokio::time::Instant::now(),
             device,
@@ -259,7 +273,7 @@ impl Daemon {
     }
 
     fn on_timer(&mut self) {
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         ctx.device.handle_timeout(ctx.now);
         self.claims.renew_due(&mut ctx);
     }
@@ -268,16 +282,21 @@ impl Daemon {
         let scan = self
             .interfaces
             .rescan(&self.config.ifaces, sockets, &mut self.device);
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         match scan {
             Scan::AllLeft => self.claims.network_lost(&mut ctx),
-            Scan::Participating => self.claims.network_back(&mut ctx),
+            Scan::Participating { joined } => {
+                self.claims.network_back(&mut ctx);
+                if joined {
+                    self.claims.announce_held(&mut ctx);
+                }
+            }
             Scan::Quiet => {}
         }
     }
 
     fn cancel_abandoned(&mut self) {
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         self.claims.cancel_abandoned(&mut ctx);
     }
 
@@ -288,6 +307,9 @@ impl Daemon {
         if let Some((peer, bytes)) = self.link.admit(r, buf, self.interfaces.known(), elapsed) {
             self.device
                 .handle_datagram(now_since(self.start), peer, bytes);
+        } else {
+            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+            self.claims.tell_suppressed(&ctx);
         }
     }
 
@@ -298,7 +320,7 @@ impl Daemon {
         let reply = incoming.reply;
         let answer = match incoming.request {
             Request::Claim(request) => {
-                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
                 return self.claims.claim(&mut ctx, request, uid, reply);
             }
             Request::Watch {
@@ -309,7 +331,7 @@ impl Daemon {
                 return self.claims.watch(now, id, release_on_close, uid, reply);
             }
             Request::Release { id } => {
-                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+                let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
                 self.claims.release(&mut ctx, id, uid)
             }
             Request::List => self.claims.list(now_since(self.start)),
@@ -321,7 +343,7 @@ impl Daemon {
 
     /// One event of the device, to the claim table; whether the persisted claims changed.
     fn on_event(&mut self, event: Event) -> bool {
-        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces);
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         let claims = &mut self.claims;
         match event {
             Event::ClaimSucceeded { claim, expires } => claims.succeeded(&mut ctx, claim, expires),

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use tracing::warn;
-use uiap_control::{ErrorKind, ProxyView, Response, SpaceText, StatusView};
+use uiap_control::{
+    AuthFailureView, ErrorKind, InterfaceView, ProxyView, Response, SpaceText, StatusView,
+};
 
 use super::{Daemon, now_since};
 
@@ -29,6 +31,7 @@ impl Daemon {
             ("table_evictions", c.table_evictions),
             ("proxies_recorded", c.proxies_recorded),
             ("proxy_refused_wide", c.proxy_refused_wide),
+            ("proxy_refused_share", c.proxy_refused_share),
             ("proxy_table_full", c.proxy_table_full),
             ("proxies_flushed", c.proxies_flushed),
             ("send_errors", link.send_errors),
@@ -54,9 +57,11 @@ impl Daemon {
                 drops.insert(k.to_owned(), u64::from(v));
             }
         }
+        let interfaces = self.interfaces.views();
         StatusView {
+            auth_failures: self.auth_failure_views(&interfaces),
             device_id: self.device.device_id().to_string(),
-            interfaces: self.interfaces.views(),
+            interfaces,
             claims: self.claims.len(),
             counters,
             drops,
@@ -84,6 +89,37 @@ impl Daemon {
             warn!(n, uid, "proxy table flushed");
         }
         Response::Proxies { proxies, flushed }
+    }
+
+    /// The neighbours whose datagrams failed authentication, most recent first
+    /// (docs/uiap-design.md D62).
+    fn auth_failure_views(&self, interfaces: &[InterfaceView]) -> Vec<AuthFailureView> {
+        let now = self.start.elapsed();
+        let mut views: Vec<(std::time::Duration, AuthFailureView)> = self
+            .link
+            .failures()
+            .sources()
+            .map(|(&(index, addr), f)| {
+                let interface = interfaces
+                    .iter()
+                    .find(|i| i.index == index)
+                    .map_or_else(|| index.to_string(), |i| i.name.clone());
+                let reasons = f
+                    .reasons
+                    .iter()
+                    .map(|(r, n)| (r.as_str().to_owned(), *n))
+                    .collect();
+                let view = AuthFailureView {
+                    interface,
+                    address: addr.to_string(),
+                    reasons,
+                    last_seen_s: now.saturating_sub(f.last).as_secs(),
+                };
+                (f.last, view)
+            })
+            .collect();
+        views.sort_by_key(|v| std::cmp::Reverse(v.0));
+        views.into_iter().map(|(_, v)| v).collect()
     }
 
     fn proxy_views(&self) -> Vec<ProxyView> {

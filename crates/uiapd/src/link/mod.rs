@@ -5,14 +5,16 @@
 //! PSK trailer when a key is configured (D41, [`psk`]) within a budget of failures shared by
 //! every source (D58), the per-neighbour rate limit (D45, [`limiter`]), and the port and
 //! destination the message type belongs to (D42, [`port`]). Each
-//! refusal is counted by reason. On the way out, the PSK seal; the seals sent are remembered so
+//! refusal is counted by reason, and the rate limit's drops are logged per neighbour (D64). On the way out, the PSK seal; the seals sent are remembered so
 //! that our own datagrams coming back are replays.
 
+mod failures;
 mod limiter;
 mod port;
 mod psk;
 mod source;
 
+pub(crate) use failures::{AuthFailureLog, LOOKBACK};
 pub(crate) use source::SourceDrop;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -50,6 +52,10 @@ pub(crate) struct Link {
     unauthenticated: RateLimiter,
     /// With a key: when each neighbour last authenticated.
     authenticated: HashMap<(u32, Ipv6Addr), Duration>,
+    /// With a key: who failed authentication, and why (docs/uiap-design.md D62).
+    failures: AuthFailureLog,
+    /// Whose datagrams the rate limit dropped (docs/uiap-design.md D64).
+    suppressed: AuthFailureLog,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
     /// The receive buffers the kernel granted (claim, reply).
@@ -87,6 +93,8 @@ impl Link {
             // No bucket of its own for anyone: every source shares the one budget.
             unauthenticated: RateLimiter::new(UNAUTHENTICATED_RATE, UNAUTHENTICATED_BURST, 0),
             authenticated: HashMap::new(),
+            failures: AuthFailureLog::new(),
+            suppressed: AuthFailureLog::rate_limited(),
             drops: BTreeMap::new(),
             send_errors: 0,
             receive_buffers,
@@ -145,6 +153,8 @@ impl Link {
         }
         if !self.limits[r.role as usize].allow(now, (index, addr)) {
             self.count(SourceDrop::RateLimited);
+            self.suppressed
+                .record((index, addr), SourceDrop::RateLimited, now);
             return None;
         }
         if let Err(reason) = port::check_port(&r, self.group, bytes) {
@@ -193,7 +203,11 @@ impl Link {
                 if known {
                     let _ = self.unauthenticated.allow(now, source);
                 }
-                self.count(SourceDrop::from(refused));
+                let reason = SourceDrop::from(refused);
+                if refused != psk::Refused::Replay {
+                    self.failures.record(source, reason, now);
+                }
+                self.count(reason);
                 None
             }
         }
@@ -210,6 +224,16 @@ impl Link {
     /// Counts a datagram that could not be sent.
     pub(crate) fn send_failed(&mut self) {
         self.send_errors += 1;
+    }
+
+    /// Who failed authentication (docs/uiap-design.md D62).
+    pub(crate) fn failures(&self) -> &AuthFailureLog {
+        &self.failures
+    }
+
+    /// Whose datagrams the rate limit dropped (docs/uiap-design.md D64).
+    pub(crate) fn suppressed(&self) -> &AuthFailureLog {
+        &self.suppressed
     }
 
     /// What was counted.

@@ -139,6 +139,49 @@ fn with_a_key_only_fresh_datagrams_sealed_with_it_pass() {
 }
 
 #[test]
+fn with_a_key_failures_are_recorded_per_neighbour_and_replays_are_not() {
+    let mut receiver = Link::new(GROUP, Some(b"site key".to_vec()), (0, 0));
+    let mut other = Link::new(GROUP, Some(b"another key".to_vec()), (0, 0));
+    let mut ours = Link::new(GROUP, Some(b"site key".to_vec()), (0, 0));
+    let mut admit = |bytes: &[u8], source: &str| {
+        let mut r = received(Role::Claim, bytes.len(), GROUP);
+        r.source = source.parse().unwrap();
+        receiver
+            .admit(Ok(r), bytes, &known(), Duration::from_secs(1))
+            .is_some()
+    };
+    let sealed = ours.seal(ATTEMPT.to_vec());
+    assert!(admit(&sealed, "[fe80::1%2]:61001"));
+    assert!(!admit(&sealed, "[fe80::1%2]:61001"), "a replay");
+    assert!(!admit(&other.seal(ATTEMPT.to_vec()), "[fe80::2%2]:61001"));
+    assert!(!admit(&other.seal(ATTEMPT.to_vec()), "[fe80::2%2]:61001"));
+    assert!(!admit(&ATTEMPT, "[fe80::3%2]:61001"));
+    let who: Vec<(String, Vec<(&str, u64)>)> = receiver
+        .failures()
+        .sources()
+        .map(|((_, a), f)| {
+            let reasons = f.reasons.iter().map(|(r, n)| (r.as_str(), *n)).collect();
+            (a.to_string(), reasons)
+        })
+        .collect();
+    assert_eq!(
+        who,
+        [
+            ("fe80::2".to_string(), vec![("psk_mismatch", 2)]),
+            ("fe80::3".to_string(), vec![("psk_missing", 1)]),
+        ]
+    );
+    let since = receiver
+        .failures()
+        .since(Duration::ZERO, Duration::from_secs(2))
+        .unwrap();
+    assert_eq!(
+        (since.datagrams, since.neighbours, since.seconds),
+        (3, 2, 2)
+    );
+}
+
+#[test]
 fn with_a_key_junk_under_a_neighbours_address_spends_only_the_shared_budget_of_failures() {
     let key = b"site key".to_vec();
     let mut sender = Link::new(GROUP, Some(key.clone()), (0, 0));

@@ -1,8 +1,8 @@
 //! [`SiteLease`]: claim, keep, watch and release a node ID (docs/uiap-design.md D51, D52).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -11,8 +11,8 @@ use uiap::space::DomainId;
 use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use uiap_control::{
-    ClaimEvent, ClaimRequest, ClaimView, Client, ControlError, ControlErrorKind, EventKind,
-    HeldClaim, Hold, Request, Response, SpaceText,
+    AuthFailures, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, ControlError,
+    ControlErrorKind, EventKind, HeldClaim, Hold, Request, Response, SpaceText,
 };
 
 use super::domain::{check_domain, node_space};
@@ -110,8 +110,33 @@ pub struct SiteLease {
     claim: u64,
     uiapd: Client,
     note: Option<String>,
+    auth_failures: Option<AuthFailures>,
     stop: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
+    reason: Arc<Reason>,
+}
+
+/// The full text of the node's last loss. A [`NodeLost`] carries at most
+/// [`NodeLost::DETAIL_CAPACITY`] bytes of detail (it is copied into the slot's atomic words),
+/// and a daemon's reason, with addresses and device IDs, can be longer.
+#[derive(Debug, Default)]
+struct Reason(Mutex<Option<(NodeLostKind, String)>>);
+
+impl Reason {
+    /// Keeps `detail` whole, then signals the loss on `slot` (whose copy may be cut).
+    fn lose(&self, slot: &LeaseSlot, kind: NodeLostKind, detail: String) {
+        let lost = NodeLost::new(kind).with_detail(&detail);
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((kind, detail));
+        slot.lose(lost);
+    }
+
+    /// The last loss, its detail whole.
+    fn get(&self) -> Option<(NodeLostKind, String)> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
 }
 
 /// How long a claim may wait for its answer unless configured: a few claim windows, far less
@@ -247,7 +272,10 @@ impl SiteLease {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let (claim, note) = (held.id(), held.note().map(str::to_string));
+        let auth_failures = held.auth_failures();
+        let held_state = held.claim().state;
         let uiapd = Client::new(&config.control);
+        let reason = Arc::new(Reason::default());
         let watcher = {
             let watcher = Watcher {
                 held,
@@ -255,17 +283,39 @@ impl SiteLease {
                 stop: stop.clone(),
                 uiapd: uiapd.clone(),
                 liveness: config.liveness,
+                reason: reason.clone(),
             };
             std::thread::Builder::new()
                 .name(format!("site-lease-{claim}"))
                 .spawn(move || watcher.run())
                 .ok()
         };
+        // The watch answered with the claim as it was then: anything that happened since the
+        // claim's answer is in its state.
+        let state = held_state;
+        if state != ClaimState::Held {
+            let kind = if state == ClaimState::Expired {
+                NodeLostKind::RenewalFailed
+            } else {
+                NodeLostKind::Conflict
+            };
+            reason.lose(
+                &slot,
+                kind,
+                format!("the claim was {state} by the time it was watched"),
+            );
+            // As after a late conflict: the device that keeps the node is not denied at its
+            // next renewal (docs/uiap-design.md D52).
+            if state == ClaimState::Conflicted {
+                let _ = release(&uiapd, claim);
+            }
+        }
         if watcher.is_none() {
             // Without a watcher nobody would hear a loss: never hand the node out.
-            slot.lose(
-                NodeLost::new(NodeLostKind::SourceGone)
-                    .with_detail("cannot start the lease watcher thread"),
+            reason.lose(
+                &slot,
+                NodeLostKind::SourceGone,
+                "cannot start the lease watcher thread".into(),
             );
         }
         Ok(SiteLease {
@@ -274,8 +324,10 @@ impl SiteLease {
             claim,
             uiapd,
             note,
+            auth_failures,
             stop,
             watcher,
+            reason,
         })
     }
 
@@ -319,6 +371,42 @@ impl SiteLease {
     /// ```
     pub fn note(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+
+    /// The node's last loss as [`NodeLost`]'s text says it, but with the detail whole: the
+    /// slot's [`NodeLost`] keeps at most [`NodeLost::DETAIL_CAPACITY`] bytes of it, and a
+    /// daemon's reason (addresses, device IDs, the space) can be longer. `None` while the node
+    /// is held.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
+    /// # use rand_core::SeedableRng;
+    /// # let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
+    /// let lease = SiteLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
+    /// assert_eq!(lease.loss(), None); // just acquired
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn loss(&self) -> Option<String> {
+        self.reason
+            .get()
+            .map(|(kind, detail)| format!("{kind}: {detail}"))
+    }
+
+    /// With a key: the datagrams that failed authentication while the node was claimed, if
+    /// any (docs/uiap-design.md D62). Their senders were heard but could not deny the claim: a
+    /// device without the key, with another key or with a clock more than 30 s off may hold
+    /// the same node. A warning, not a loss: any host on the link can send datagrams that fail.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
+    /// # use rand_core::SeedableRng;
+    /// # let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
+    /// let lease = SiteLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
+    /// if let Some(failed) = lease.auth_failures() { eprintln!("warning: {failed}"); }
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn auth_failures(&self) -> Option<AuthFailures> {
+        self.auth_failures
     }
 
     /// The slot generators read the node from.
@@ -376,8 +464,11 @@ impl SiteLease {
         let Some(watcher) = self.watcher.take() else {
             return Ok(());
         };
-        self.slot
-            .lose(NodeLost::new(NodeLostKind::Released).with_detail("the site lease was released"));
+        self.reason.lose(
+            &self.slot,
+            NodeLostKind::Released,
+            "the site lease was released".into(),
+        );
         self.stop.store(true, Ordering::Release);
         let _ = watcher.join();
         release(&self.uiapd, self.claim)
@@ -461,7 +552,7 @@ fn release(uiapd: &Client, claim: u64) -> Result<(), LeaseError> {
 }
 
 /// What an event means for the node: `None` while it is still held.
-fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
+fn lost_by(event: &ClaimEvent) -> Option<(NodeLostKind, String)> {
     let why = event.reason.as_deref().unwrap_or("no reason given");
     let (kind, detail) = match event.kind {
         EventKind::Renewed => return None,
@@ -481,8 +572,20 @@ fn lost_by(event: &ClaimEvent) -> Option<NodeLost> {
             NodeLostKind::Released,
             "the claim was released by someone else".to_string(),
         ),
+        // Nobody else can deny the node while the site is cut off: another device may take it
+        // (docs/uiap-design.md D63).
+        EventKind::Isolated => (
+            NodeLostKind::SourceGone,
+            format!("the site is isolated: {why}"),
+        ),
+        // A neighbour's Claim-Attempt for this node may have been dropped unanswered: the
+        // node may be taken elsewhere (docs/uiap-design.md D64).
+        EventKind::Suppressed => (
+            NodeLostKind::SourceGone,
+            format!("the site's traffic was suppressed: {why}"),
+        ),
     };
-    Some(NodeLost::new(kind).with_detail(&detail))
+    Some((kind, detail))
 }
 
 /// How long a grant or an answered question keeps the node: the liveness window, or what is
@@ -501,6 +604,7 @@ struct Watcher {
     stop: Arc<AtomicBool>,
     uiapd: Client,
     liveness: Duration,
+    reason: Arc<Reason>,
 }
 
 impl Watcher {
@@ -513,15 +617,16 @@ impl Watcher {
             if self.slot.now() >= next {
                 next = self.slot.now() + every;
                 if let Some(lost) = self.ask() {
-                    self.slot.lose(lost);
+                    self.reason
+                        .lose(&self.slot, lost.kind(), lost.detail().to_string());
                     return;
                 }
             }
             match self.held.next_event(Some(WATCH_TICK.min(every))) {
                 Ok(None) => {}
                 Ok(Some(event)) => {
-                    if let Some(lost) = lost_by(&event) {
-                        self.slot.lose(lost);
+                    if let Some((kind, detail)) = lost_by(&event) {
+                        self.reason.lose(&self.slot, kind, detail);
                         // A late conflict leaves our claim held and defended
                         // (docs/uiap-design.md D33): release it, so the device that keeps the
                         // node is not denied at its next renewal (docs/uiap-design.md D52).
@@ -532,9 +637,10 @@ impl Watcher {
                     }
                 }
                 Err(e) => {
-                    self.slot.lose(
-                        NodeLost::new(NodeLostKind::SourceGone)
-                            .with_detail(&format!("uiapd is gone ({e})")),
+                    self.reason.lose(
+                        &self.slot,
+                        NodeLostKind::SourceGone,
+                        format!("uiapd is gone ({e})"),
                     );
                     return;
                 }

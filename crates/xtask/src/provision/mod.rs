@@ -318,11 +318,15 @@ pub fn reports_version(text: &str, version: &str) -> bool {
 /// The command that installs `tool` at `version`, as `cargo` and its
 /// arguments. A debug build: these programs only run tests, whose speed
 /// does not depend on theirs, and it compiles in a fraction of the time.
+/// `--force`: it runs only when the program at that version is missing,
+/// and cargo's own record of what it installed can say otherwise (a
+/// program deleted by hand stays "already installed" for cargo).
 pub fn install_command(tool: &CargoTool, version: &str) -> Vec<String> {
     [
         "cargo",
         "install",
         "--locked",
+        "--force",
         "--debug",
         tool.name,
         "--version",

@@ -244,7 +244,7 @@ fn cargo_tools_follow_the_lock_file() {
     assert_eq!(
         outcome.command_line().unwrap(),
         "xtask: missing wasm-bindgen-cli 0.2.100; to install, run: \
-         cargo install --locked --debug wasm-bindgen-cli --version 0.2.100"
+         cargo install --locked --force --debug wasm-bindgen-cli --version 0.2.100"
     );
 }
 

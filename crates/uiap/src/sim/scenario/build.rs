@@ -62,6 +62,16 @@ fn unique<'a>(
     Ok(())
 }
 
+/// The most devices a scenario may have.
+const MAX_DEVICES: u64 = 1000;
+/// The most segment memberships, all devices together (a device on every one of many
+/// segments makes every datagram a copy per member).
+const MAX_MEMBERSHIPS: u64 = 10_000;
+/// The most actions.
+const MAX_ACTIONS: u64 = 100_000;
+/// The longest simulated run: a day.
+const MAX_UNTIL_MS: u64 = 86_400_000;
+
 impl Scenario {
     /// Checks what the entries refer to: segment and device names are unique; every device,
     /// segment and claim index an entry names is declared (a claim before the action that
@@ -131,7 +141,35 @@ impl Scenario {
         Ok(sim)
     }
 
+    /// What `uiapd` would refuse (no attempts, a hop limit of 0) and what no run finishes in
+    /// reasonable time and memory (docs/uiap-design.md D67).
+    fn check_bounds(&self) -> Result<(), ScenarioError> {
+        let c = &self.config;
+        let memberships: usize = self.devices.iter().map(|d| d.segments.len()).sum();
+        let until_ms = self.until.as_micros() / 1000;
+        let checks: [(&str, u64, u64, u64); 7] = [
+            ("config.new_attempts", c.new_attempts.into(), 1, 10),
+            ("config.reclaim_attempts", c.reclaim_attempts.into(), 1, 10),
+            ("config.hop_limit", c.hop_limit.into(), 1, 255),
+            ("devices", self.devices.len() as u64, 0, MAX_DEVICES),
+            ("devices[].segments", memberships as u64, 0, MAX_MEMBERSHIPS),
+            ("actions", self.actions.len() as u64, 0, MAX_ACTIONS),
+            ("until_ms", until_ms, 0, MAX_UNTIL_MS),
+        ];
+        for (path, found, lo, hi) in checks {
+            if !(lo..=hi).contains(&found) {
+                return Err(ScenarioError::new(
+                    format!("{lo} to {hi}"),
+                    found.to_string(),
+                    path,
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn plan(&self) -> Result<Plan<'_>, ScenarioError> {
+        self.check_bounds()?;
         let segment_names = || self.segments.iter().map(|s| s.name.as_str());
         for (i, s) in self.segments.iter().enumerate() {
             let earlier = segment_names().take(i);

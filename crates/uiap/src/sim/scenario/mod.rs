@@ -58,7 +58,10 @@
 //!    where (`serde_json` gives the line and column).
 //! 2. [`Scenario::validate`] (and [`Scenario::build`], which calls it) checks what refers to
 //!    something else: unique names, declared devices and segments, claim indices. The error
-//!    names the place in the document: `actions[2].claim.device`.
+//!    names the place in the document: `actions[2].claim.device`. It also refuses what `uiapd`
+//!    refuses (`new_attempts` or `reclaim_attempts` outside 1 to 10, a `hop_limit` of 0) and
+//!    what no run finishes in reasonable time and memory: more than 1,000 devices, 10,000
+//!    segment memberships in all or 100,000 actions, or an `until_ms` beyond a day.
 //!
 //! # Example
 //! ```

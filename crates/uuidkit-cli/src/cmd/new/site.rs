@@ -22,6 +22,7 @@ use std::sync::Arc;
 #[cfg(unix)]
 use std::time::Duration;
 
+#[cfg(unix)]
 use uuidkit::NodeLost;
 #[cfg(unix)]
 use uuidkit::NodeSource;
@@ -40,7 +41,7 @@ pub fn run(plan: &NewPlan, site: &SitePlan) -> Result<Outcome, Error> {
     let lease = acquire(site)?;
     let source = super::Source::new(plan, Some(lease.slot().clone()))?;
     let out = Output::new(Guarded::new(std::io::stdout().lock(), lease.source()));
-    super::generate(plan, source, out).map_err(explain)
+    super::generate(plan, source, out).map_err(|e| explain(e, lease.loss()))
 }
 
 /// `--site-node` where there are no Unix sockets to reach uiapd through.
@@ -85,25 +86,35 @@ fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
             "uuidkit: warning: --site-node: uiapd says {note}; the node is unique on this device only"
         );
     }
+    if let Some(failed) = lease.auth_failures() {
+        // Heard but not authenticated: such a neighbour may hold the same node
+        // (docs/uiap-design.md D62).
+        let _ = writeln!(
+            io::stderr(),
+            "uuidkit: warning: --site-node: claimed, but {failed}: a device without the key, \
+             with another key or with a clock more than 30 s off may use the same node \
+             (uiap status lists them)"
+        );
+    }
     Ok(lease)
 }
 
-/// The CLI error for a lost node.
-pub fn lost_error(lost: &NodeLost) -> Error {
-    Error::Failed(format!(
-        "site node lost: {lost}; stopped, nothing written after the loss"
-    ))
-}
-
-/// Turns a write refused by [`Guarded`] into the lost-node error; other errors pass.
+/// Turns a lost node (a generator's error, or a write refused by [`Guarded`]) into the
+/// lost-node error, with `whole`, the lease's text of the loss, where there is one (the
+/// [`NodeLost`]'s detail may be cut short); other errors pass.
 #[cfg(unix)]
-fn explain(e: Error) -> Error {
-    match &e {
-        Error::Io(io) => match io.get_ref().and_then(|r| r.downcast_ref::<NodeLost>()) {
-            Some(lost) => lost_error(lost),
-            None => e,
-        },
-        _ => e,
+fn explain(e: Error, whole: Option<String>) -> Error {
+    let lost = match &e {
+        Error::Io(io) => io.get_ref().and_then(|r| r.downcast_ref::<NodeLost>()),
+        Error::Lost(lost) => Some(lost),
+        _ => None,
+    };
+    match (lost, whole) {
+        (Some(_), Some(whole)) => Error::Failed(format!(
+            "site node lost: {whole}; stopped, nothing written after the loss"
+        )),
+        (Some(lost), None) => Error::Lost(*lost),
+        (None, _) => e,
     }
 }
 
@@ -205,12 +216,23 @@ mod tests {
         g.write_all(&lines).unwrap();
         slot.lose(NodeLost::new(NodeLostKind::Conflict).with_detail("test"));
         let e = g.write_all(b"b").unwrap_err();
-        let Error::Failed(text) = explain(Error::Io(e)) else {
-            panic!("a loss is a failure")
-        };
+        let e = explain(Error::Io(e), None);
+        assert!(matches!(e, Error::Lost(_)), "a loss is a failure: {e:?}");
+        assert_eq!(e.exit_code(), 1);
         assert_eq!(
-            text,
+            e.to_string(),
             "site node lost: conflict (another device holds the node): test; stopped, nothing written after the loss"
+        );
+        // With the lease's whole text of the loss, that text is what is said.
+        let whole =
+            "conflict (another device holds the node): a reason longer than a NodeLost keeps";
+        let e = explain(
+            Error::Lost(NodeLost::new(NodeLostKind::Conflict)),
+            Some(whole.into()),
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("site node lost: {whole}; stopped, nothing written after the loss")
         );
         let mut file = g.inner;
         use std::io::Seek;

@@ -115,7 +115,7 @@ fn behind_message(kind: Kind, by: u64) -> String {
 
 fn gen_error(e: GenError) -> Error {
     match e.node_lost() {
-        Some(lost) => super::site::lost_error(lost),
+        Some(lost) => Error::Lost(*lost),
         None => Error::Failed(format!("generation failed: {e}")),
     }
 }
