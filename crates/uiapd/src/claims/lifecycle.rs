@@ -160,15 +160,19 @@ impl ClaimTable {
         }
     }
 
-    /// Every participating interface left: the watchers of held claims are told that only this
-    /// device defends them now (docs/uiap-design.md D63).
-    fn tell_isolated(&mut self, now: Instant) {
-        let held: Vec<u64> = self
-            .claims
+    /// The ids of the claims held now (told as a list: telling may end a claim).
+    fn held_ids(&self) -> Vec<u64> {
+        self.claims
             .values()
             .filter(|e| e.state.is_held())
             .map(|e| e.stored.id)
-            .collect();
+            .collect()
+    }
+
+    /// Every participating interface left: the watchers of held claims are told that only this
+    /// device defends them now (docs/uiap-design.md D63).
+    fn tell_isolated(&mut self, now: Instant) {
+        let held = self.held_ids();
         if !held.is_empty() {
             warn!(
                 claims = held.len(),
@@ -209,12 +213,7 @@ impl ClaimTable {
             super::counted(dropped.neighbours, "neighbour"),
             dropped.seconds
         );
-        let held: Vec<u64> = self
-            .claims
-            .values()
-            .filter(|e| e.state.is_held())
-            .map(|e| e.stored.id)
-            .collect();
+        let held = self.held_ids();
         for id in held {
             self.end_or_tell(id, ctx.now, EventKind::Suppressed, Some(why.clone()));
         }

@@ -110,9 +110,7 @@ fn explain(e: Error, whole: Option<String>) -> Error {
         _ => None,
     };
     match (lost, whole) {
-        (Some(_), Some(whole)) => Error::Failed(format!(
-            "site node lost: {whole}; stopped, nothing written after the loss"
-        )),
+        (Some(_), Some(whole)) => Error::Failed(crate::error::lost_message(&whole)),
         (Some(lost), None) => Error::Lost(*lost),
         (None, _) => e,
     }
