@@ -3,8 +3,9 @@
 //!
 //! # The table
 //!
-//! Created if missing (the role needs `CREATE` on the schema once, then `SELECT`, `INSERT`,
-//! `UPDATE` and `DELETE` on the table):
+//! Created if missing (the role then needs `CREATE` on the schema once); holding a lease needs
+//! `SELECT`, `INSERT`, `UPDATE` and `DELETE` on the table, and nothing else when the table was
+//! created ahead by its owner:
 //!
 //! ```sql
 //! CREATE TABLE IF NOT EXISTS uuidkit_node_leases (
@@ -176,9 +177,7 @@ impl PgLease {
         check(config)?;
         let sql = Sql::new(&config.table);
         let mut client = connect(config)?;
-        client
-            .batch_execute(&sql.create)
-            .map_err(|e| registry(&format!("cannot create {}", config.table), &e))?;
+        create(&mut client, &sql, &config.table)?;
         let holder = format!(
             "{:016x}{:016x} {}",
             rng.next_u64(),
@@ -192,6 +191,7 @@ impl PgLease {
         let keeper = Keeper {
             slot: slot.clone(),
             client: Some(client),
+            prepared: None,
             config: config.clone(),
             sql,
             holder,
@@ -306,6 +306,21 @@ fn connect(config: &PgConfig) -> Result<Client, LeaseError> {
     })
 }
 
+/// Creates the lease table if it does not exist. `CREATE TABLE IF NOT EXISTS` alone would
+/// need the `CREATE` right on the schema even when the table exists, so a table created ahead
+/// by an owner is looked up first: a role with rights on the table alone can then hold leases.
+fn create(client: &mut Client, sql: &Sql, table: &str) -> Result<(), LeaseError> {
+    let found = client
+        .query_one("SELECT to_regclass($1) IS NOT NULL", &[&table])
+        .map_err(|e| registry(&format!("cannot look up {table}"), &e))?;
+    if found.get::<_, bool>(0) {
+        return Ok(());
+    }
+    client
+        .batch_execute(&sql.create)
+        .map_err(|e| registry(&format!("cannot create {table}"), &e))
+}
+
 fn registry(what: &str, e: &postgres::Error) -> LeaseError {
     LeaseError::new(LeaseErrorKind::Registry, format!("PostgreSQL: {what}: {e}"))
 }
@@ -371,6 +386,8 @@ fn taken_nodes(client: &mut Client, sql: &Sql) -> Result<Vec<u64>, LeaseError> {
 struct Keeper {
     slot: Arc<LeaseSlot>,
     client: Option<Client>,
+    /// The renewal statement, prepared on `client`.
+    prepared: Option<postgres::Statement>,
     config: PgConfig,
     sql: Sql,
     holder: String,
@@ -398,12 +415,21 @@ impl Keeper {
     fn renew(&mut self) -> Option<NodeLost> {
         if self.client.as_ref().is_none_or(Client::is_closed) {
             self.client = connect(&self.config).ok();
+            self.prepared = None;
         }
         let client = self.client.as_mut()?;
+        // Prepared once per connection: each renewal is then one round trip, not two.
+        if self.prepared.is_none() {
+            self.prepared = client.prepare(&self.sql.renew).ok();
+        }
+        let Some(statement) = self.prepared.as_ref() else {
+            self.client = None;
+            return None;
+        };
         let sent = self.slot.now();
         let args: [&(dyn postgres::types::ToSql + Sync); 3] =
             [&(self.value as i64), &self.holder, &millis(self.config.ttl)];
-        match client.execute(&self.sql.renew, &args) {
+        match client.execute(statement, &args) {
             Ok(1) => {
                 self.slot.renew(sent, self.config.ttl);
                 None

@@ -195,6 +195,43 @@ impl EtcdCluster {
     }
 }
 
+impl EtcdCluster {
+    /// The sum, over the running members, of the Prometheus metric lines
+    /// named `name` whose labels contain `label` (`""`: all of them), from
+    /// each member's `/metrics`: what the cluster counted, for tests and
+    /// benchmarks that measure a client's load.
+    ///
+    /// # Errors
+    /// A member that does not answer, or a line whose value is not a number.
+    ///
+    /// ```
+    /// let Some(cluster) = test_support::db::EtcdCluster::for_test("etcd_counter_doc") else { return };
+    /// let up = cluster.counter("etcd_server_has_leader", "").unwrap();
+    /// assert_eq!(up, 3.0);
+    /// ```
+    pub fn counter(&self, name: &str, label: &str) -> Result<f64, String> {
+        let mut sum = 0.0;
+        for (i, port) in self.clients.iter().enumerate() {
+            if self.members[i].is_none() {
+                continue;
+            }
+            let text = get(*port, "/metrics")?;
+            for line in text.lines() {
+                let named = line
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with([' ', '{']));
+                if named && line.contains(label) {
+                    let value = line.rsplit(' ').next().unwrap_or("");
+                    sum += value
+                        .parse::<f64>()
+                        .map_err(|e| format!("etcd metric line {line:?}: {e}"))?;
+                }
+            }
+        }
+        Ok(sum)
+    }
+}
+
 /// `count` distinct loopback ports that were free a moment ago.
 fn free_ports(count: usize) -> Result<Vec<u16>, String> {
     // All held at once, so the kernel hands out distinct ones.
@@ -212,15 +249,7 @@ fn free_ports(count: usize) -> Result<Vec<u16>, String> {
 /// etcd's `/health` on a member's client port: `Ok` when it says
 /// `"health":"true"`.
 fn health(port: u16) -> Result<(), String> {
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let timeout = Duration::from_secs(2);
-    let mut s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
-    s.set_read_timeout(Some(timeout))
-        .map_err(|e| e.to_string())?;
-    s.write_all(b"GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-        .map_err(|e| e.to_string())?;
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
+    let answer = get(port, "/health")?;
     if answer.contains("\"health\":\"true\"") {
         Ok(())
     } else {
@@ -229,4 +258,18 @@ fn health(port: u16) -> Result<(), String> {
             answer.lines().last().unwrap_or("no answer")
         ))
     }
+}
+
+/// The whole answer (head and body) to `GET path` on a member's client port.
+fn get(port: u16, path: &str) -> Result<String, String> {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let timeout = Duration::from_secs(2);
+    let mut s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    s.write_all(format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
+        .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    Ok(answer)
 }

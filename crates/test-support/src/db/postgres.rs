@@ -262,6 +262,24 @@ impl Postgres {
         self.query_in(DATABASE, sql)
     }
 
+    /// Sends `signal` to the server's postmaster: SIGINT is a fast shutdown
+    /// (clients are cut off, the server exits), SIGSTOP freezes it, SIGCONT
+    /// resumes it. For fault tests; a server shut down stays down.
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_signal_doc") else { return };
+    /// pg.signal(libc::SIGINT);
+    /// let start = std::time::Instant::now();
+    /// while pg.socket_path().exists() {
+    ///     assert!(start.elapsed().as_secs() < 30, "still running");
+    ///     std::thread::sleep(std::time::Duration::from_millis(20));
+    /// }
+    /// assert!(pg.query("SELECT 1").is_err());
+    /// ```
+    pub fn signal(&self, signal: libc::c_int) {
+        self.server.signal(signal);
+    }
+
     /// The end of the server's log (for a failing test's message).
     ///
     /// ```

@@ -103,6 +103,7 @@ impl EtcdLease {
             slot: slot.clone(),
             client: client.clone(),
             lease,
+            ttl,
             every: config.ttl / 3,
             limit,
         };
@@ -402,6 +403,8 @@ struct Keeper {
     slot: Arc<LeaseSlot>,
     client: Client,
     lease: i64,
+    /// The TTL etcd granted: what each keep-alive renews the lease for.
+    ttl: Duration,
     every: Duration,
     limit: Duration,
 }
@@ -421,23 +424,21 @@ impl Keeper {
         }
     }
 
-    /// One renewal on a fresh stream (the member that served the last one may be gone): a
-    /// confirmed one moves the deadline; `Some` when etcd says the lease is gone; a failure or
-    /// a silence moves nothing, and the deadline passes unless a later renewal is confirmed.
+    /// One renewal on a fresh stream (the member that served the last one may be gone): one
+    /// keep-alive request, which opening the stream sends, and its answer. A confirmed one
+    /// moves the deadline (etcd renews a lease for the TTL it granted); `Some` when etcd says
+    /// the lease is gone; a failure or a silence moves nothing, and the deadline passes unless
+    /// a later renewal is confirmed.
     async fn renew(&mut self) -> Option<NodeLost> {
         let sent = self.slot.now();
-        let answer = tokio::time::timeout(self.limit, async {
-            let (mut keeper, mut stream) = self.client.lease_keep_alive(self.lease).await?;
-            keeper.keep_alive().await?;
-            stream.message().await
-        })
-        .await;
+        let answer =
+            tokio::time::timeout(self.limit, self.client.lease_keep_alive(self.lease)).await;
         match answer {
-            Ok(Ok(Some(r))) if r.ttl() > 0 => {
-                self.slot.renew(sent, secs(r.ttl()));
+            Ok(Ok(_)) => {
+                self.slot.renew(sent, self.ttl);
                 None
             }
-            Ok(Ok(Some(_))) => Some(
+            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e.contains("not found") => Some(
                 NodeLost::new(NodeLostKind::RenewalFailed)
                     .with_detail("etcd says the lease has expired"),
             ),

@@ -1,0 +1,94 @@
+//! The etcd lease's keep-alives against a real three-member cluster started by each test: one
+//! request per renewal, counted by the cluster itself; a lease revoked behind the holder's back
+//! is lost at the next keep-alive, with etcd's word for it.
+
+#![cfg(feature = "etcd")]
+
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use test_support::db::EtcdCluster;
+use uuidkit::{NodeLostKind, NodeSource};
+use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+
+fn config(cluster: &EtcdCluster, prefix: &str, ttl: u64) -> EtcdConfig {
+    EtcdConfig {
+        ttl: Duration::from_secs(ttl),
+        margin: Duration::from_millis(200),
+        answer_limit: Duration::from_millis(600),
+        ..EtcdConfig::new(cluster.endpoints(), prefix, 12)
+    }
+}
+
+/// Keep-alive requests the cluster has received.
+fn keep_alives(cluster: &EtcdCluster) -> f64 {
+    cluster
+        .counter(
+            "grpc_server_msg_received_total",
+            "grpc_method=\"LeaseKeepAlive\"",
+        )
+        .unwrap()
+}
+
+#[test]
+fn each_renewal_is_one_keep_alive_request() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_keepalive_count") else {
+        return;
+    };
+    // A renewal every second (a third of the TTL).
+    let lease = EtcdLease::acquire(
+        &config(&cluster, "/k/count", 3),
+        &mut ChaCha20Rng::from_seed([1; 32]),
+    )
+    .unwrap();
+    let before = keep_alives(&cluster);
+    let start = Instant::now();
+    std::thread::sleep(Duration::from_millis(4500));
+    let after = keep_alives(&cluster);
+    // At most one renewal per elapsed second, and one more at either end.
+    let most = start.elapsed().as_secs_f64().floor() + 1.0;
+    let sent = after - before;
+    assert!(
+        sent >= 1.0 && sent <= most,
+        "{sent} keep-alive requests in {:?}",
+        start.elapsed()
+    );
+    assert!(lease.source().current().is_ok());
+}
+
+#[test]
+fn a_lease_revoked_behind_the_holders_back_is_lost_at_the_next_keep_alive() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_keepalive_revoked") else {
+        return;
+    };
+    let lease = EtcdLease::acquire(
+        &config(&cluster, "/k/revoked", 2),
+        &mut ChaCha20Rng::from_seed([2; 32]),
+    )
+    .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut c = etcd_client::Client::connect(cluster.endpoints(), None)
+            .await
+            .unwrap();
+        c.lease_revoke(lease.lease_id()).await.unwrap();
+    });
+    let start = Instant::now();
+    let lost = loop {
+        if let Err(lost) = lease.source().current() {
+            break lost;
+        }
+        assert!(start.elapsed() < Duration::from_secs(2), "not lost");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // etcd's answer, not the deadline: the next keep-alive comes within a third of the TTL.
+    assert_eq!(lost.kind(), NodeLostKind::RenewalFailed);
+    assert!(
+        lost.detail().contains("etcd says the lease has expired"),
+        "{lost}"
+    );
+}

@@ -1,0 +1,70 @@
+//! The PostgreSQL lease under a role with the rights docs/distributed-generation.md ("The
+//! operator's part") lists, against a real server started by each test: a table created ahead
+//! by its owner needs only `SELECT`, `INSERT`, `UPDATE` and `DELETE`; without the table and
+//! without `CREATE`, the lease says what it could not do.
+
+#![cfg(feature = "postgres")]
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use test_support::db::Postgres;
+use uuidkit::NodeSource;
+use uuidkit_lease::LeaseErrorKind;
+use uuidkit_lease::postgres::{PgConfig, PgLease};
+
+const TABLE: &str = "CREATE TABLE uuidkit_node_leases (node bigint PRIMARY KEY, \
+                     holder text NOT NULL, expires timestamptz NOT NULL)";
+
+/// A login role `gen` with no right on the schema (PostgreSQL 15 gives none on `public`), and
+/// its connection string.
+fn role(pg: &Postgres) -> String {
+    pg.query("CREATE ROLE gen LOGIN; REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+        .unwrap();
+    let url = pg.url();
+    let as_gen = url.replacen(&format!("{}@", pg.user()), "gen@", 1);
+    assert_ne!(as_gen, url);
+    as_gen
+}
+
+#[test]
+fn a_table_created_ahead_needs_only_rights_on_the_table() {
+    let Some(pg) = Postgres::for_test("pg_rights_table_ahead") else {
+        return;
+    };
+    let url = role(&pg);
+    pg.query(TABLE).unwrap();
+    pg.query("GRANT SELECT, INSERT, UPDATE, DELETE ON uuidkit_node_leases TO gen")
+        .unwrap();
+    let lease = PgLease::acquire(
+        &PgConfig::new(url, 12),
+        &mut ChaCha20Rng::from_seed([1; 32]),
+    )
+    .expect("a lease with the four rights on the table");
+    let node = lease.source().current().unwrap();
+    let holder = pg
+        .query(&format!(
+            "SELECT holder FROM uuidkit_node_leases WHERE node = {}",
+            node.value()
+        ))
+        .unwrap();
+    assert!(holder.contains("uuidkit pid"), "{holder}");
+}
+
+#[test]
+fn without_the_table_and_without_create_the_lease_says_so() {
+    let Some(pg) = Postgres::for_test("pg_rights_no_create") else {
+        return;
+    };
+    let url = role(&pg);
+    let err = PgLease::acquire(
+        &PgConfig::new(url, 12),
+        &mut ChaCha20Rng::from_seed([1; 32]),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Registry, "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("cannot create uuidkit_node_leases") && text.contains("permission denied"),
+        "{text}"
+    );
+}
