@@ -321,8 +321,13 @@ fn create(client: &mut Client, sql: &Sql, table: &str) -> Result<(), LeaseError>
         .map_err(|e| registry(&format!("cannot create {table}"), &e))
 }
 
+/// A statement's failure, with the server's own message ("permission denied for schema
+/// public") where there is one: the client's `Display` says only "db error".
 fn registry(what: &str, e: &postgres::Error) -> LeaseError {
-    LeaseError::new(LeaseErrorKind::Registry, format!("PostgreSQL: {what}: {e}"))
+    let why = e
+        .as_db_error()
+        .map_or_else(|| e.to_string(), |db| db.message().to_string());
+    LeaseError::new(LeaseErrorKind::Registry, format!("PostgreSQL: {what}: {why}"))
 }
 
 fn millis(d: Duration) -> f64 {
