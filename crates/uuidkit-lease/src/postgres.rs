@@ -255,7 +255,7 @@ impl PgLease {
 impl Drop for PgLease {
     /// Marks the node lost, then has the renewal thread delete the row and end.
     fn drop(&mut self) {
-        self.slot.lose(
+        self.slot.retire(
             NodeLost::new(NodeLostKind::Released).with_detail("the PostgreSQL lease was released"),
         );
         drop(self.stop.take());

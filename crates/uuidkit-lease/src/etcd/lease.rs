@@ -211,8 +211,9 @@ impl EtcdLease {
         let Some(runtime) = self.runtime.take() else {
             return Ok(());
         };
-        self.slot
-            .lose(NodeLost::new(NodeLostKind::Released).with_detail("the etcd lease was released"));
+        self.slot.retire(
+            NodeLost::new(NodeLostKind::Released).with_detail("the etcd lease was released"),
+        );
         let _ = self.stop.send(true);
         let revoke = within(
             self.answer_limit,
