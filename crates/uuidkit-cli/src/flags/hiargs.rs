@@ -701,7 +701,14 @@ mod tests {
 
     #[test]
     fn node_from_etcd_and_postgres_take_the_lease_times() {
-        let p = plan(&["new", "v8", "--node-from", "etcd://h:1/n", "--node-bits", "20"]);
+        let p = plan(&[
+            "new",
+            "v8",
+            "--node-from",
+            "etcd://h:1/n",
+            "--node-bits",
+            "20",
+        ]);
         let lease = p.unwrap().lease.unwrap();
         assert_eq!(lease.bits, 20);
         let LeaseFrom::Etcd {
@@ -712,7 +719,10 @@ mod tests {
         else {
             panic!("{:?}", lease.from)
         };
-        assert_eq!((endpoints, prefix.as_str()), (vec!["h:1".to_string()], "/n"));
+        assert_eq!(
+            (endpoints, prefix.as_str()),
+            (vec!["h:1".to_string()], "/n")
+        );
         assert_eq!(times.ttl, std::time::Duration::from_secs(10));
         assert_eq!(times.margin, std::time::Duration::from_millis(500));
         let p = plan(&[
@@ -739,15 +749,36 @@ mod tests {
                 "--node-from does not apply to v7",
             ),
             (
-                &["new", "v1", "--node-from", "etcd://h:1/n", "--lease-ttl", "1500ms"],
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "etcd://h:1/n",
+                    "--lease-ttl",
+                    "1500ms",
+                ],
                 "--lease-ttl 1.5s: etcd counts a lease's TTL in whole seconds",
             ),
             (
-                &["new", "v1", "--node-from", "etcd://h:1/n", "--lease-ttl", "0"],
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "etcd://h:1/n",
+                    "--lease-ttl",
+                    "0",
+                ],
                 "--lease-ttl: expected more than 0",
             ),
             (
-                &["new", "v1", "--node-from", "postgres://h", "--lease-margin", "10s"],
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "postgres://h",
+                    "--lease-margin",
+                    "10s",
+                ],
                 "--lease-margin 10s: expected less than the lease's TTL (10s)",
             ),
             (
@@ -755,11 +786,23 @@ mod tests {
                 "--lease-ttl applies only to etcd and PostgreSQL leases",
             ),
             (
-                &["new", "v1", "--node-from", "etcd://h:1/n", "--node-domain", "ffe:1:2:300"],
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "etcd://h:1/n",
+                    "--node-domain",
+                    "ffe:1:2:300",
+                ],
                 "--node-domain applies only to the UIAP site lease",
             ),
             (
-                &["new", "v1", "--node-from", "postgres-env:UUIDKIT_NO_SUCH_VARIABLE"],
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "postgres-env:UUIDKIT_NO_SUCH_VARIABLE",
+                ],
                 "--node-from postgres-env:UUIDKIT_NO_SUCH_VARIABLE: UUIDKIT_NO_SUCH_VARIABLE: \
                  environment variable not found",
             ),

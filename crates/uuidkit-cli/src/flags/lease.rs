@@ -75,7 +75,9 @@ impl FromStr for NodeFrom {
 /// The part of an etcd source after `etcd://`.
 fn etcd(rest: &str) -> Result<NodeFrom, String> {
     let Some((hosts, key)) = rest.split_once('/') else {
-        return Err("expected HOST:PORT[,HOST:PORT…]/PREFIX, found no '/' before the prefix".into());
+        return Err(
+            "expected HOST:PORT[,HOST:PORT…]/PREFIX, found no '/' before the prefix".into(),
+        );
     };
     if hosts.is_empty() {
         return Err("no endpoint before '/'".into());
@@ -295,15 +297,26 @@ pub fn lease_plan(
 fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
     let uiap = matches!(from, NodeFrom::Uiap(_));
     let misplaced = if uiap {
-        [("--lease-ttl", a.lease_ttl.is_some()), ("--lease-margin", a.lease_margin.is_some())]
-            .into_iter()
-            .find(|f| f.1)
-            .map(|f| (f.0, "etcd and PostgreSQL leases (the site lease's lifetime is uiapd's)"))
+        [
+            ("--lease-ttl", a.lease_ttl.is_some()),
+            ("--lease-margin", a.lease_margin.is_some()),
+        ]
+        .into_iter()
+        .find(|f| f.1)
+        .map(|f| {
+            (
+                f.0,
+                "etcd and PostgreSQL leases (the site lease's lifetime is uiapd's)",
+            )
+        })
     } else {
-        [("--uiap-control", a.uiap_control.is_some()), ("--node-domain", a.node_domain.is_some())]
-            .into_iter()
-            .find(|f| f.1)
-            .map(|f| (f.0, "the UIAP site lease (--node-from uiap or --site-node)"))
+        [
+            ("--uiap-control", a.uiap_control.is_some()),
+            ("--node-domain", a.node_domain.is_some()),
+        ]
+        .into_iter()
+        .find(|f| f.1)
+        .map(|f| (f.0, "the UIAP site lease (--node-from uiap or --site-node)"))
     };
     if let Some((flag, applies)) = misplaced {
         return Err(usage(format!("{flag} applies only to {applies}")));
@@ -334,9 +347,8 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
         NodeFrom::Postgres(connect) => LeaseFrom::Postgres {
             connect: match connect {
                 PgConnect::Given(url) => url,
-                PgConnect::Env(var) => std::env::var(&var).map_err(|e| {
-                    usage(format!("--node-from postgres-env:{var}: {var}: {e}"))
-                })?,
+                PgConnect::Env(var) => std::env::var(&var)
+                    .map_err(|e| usage(format!("--node-from postgres-env:{var}: {var}: {e}")))?,
             },
             times: times(a)?,
         },
@@ -397,21 +409,48 @@ mod tests {
     #[test]
     fn a_bad_source_says_which_part_is_wrong() {
         for (s, want) in [
-            ("etcd://", "etcd://: expected HOST:PORT[,HOST:PORT…]/PREFIX, found no '/'"),
+            (
+                "etcd://",
+                "etcd://: expected HOST:PORT[,HOST:PORT…]/PREFIX, found no '/'",
+            ),
             ("etcd:///p", "etcd://: no endpoint before '/'"),
-            ("etcd://h:1/", "etcd://: empty key prefix after the endpoints"),
+            (
+                "etcd://h:1/",
+                "etcd://: empty key prefix after the endpoints",
+            ),
             ("etcd://h:1/a/", "etcd://: the key prefix '/a/' ends in '/'"),
-            ("etcd://h/p", "etcd://: endpoint 1 'h': expected HOST:PORT, found no ':'"),
-            ("etcd://h:1,,h:2/p", "etcd://: endpoint 2 '': empty (two ',' in a row"),
-            ("etcd://:5/p", "endpoint 1 ':5': expected HOST:PORT, found no host"),
-            ("etcd://h:99999/p", "expected a port of 1 to 65535, found '99999'"),
+            (
+                "etcd://h/p",
+                "etcd://: endpoint 1 'h': expected HOST:PORT, found no ':'",
+            ),
+            (
+                "etcd://h:1,,h:2/p",
+                "etcd://: endpoint 2 '': empty (two ',' in a row",
+            ),
+            (
+                "etcd://:5/p",
+                "endpoint 1 ':5': expected HOST:PORT, found no host",
+            ),
+            (
+                "etcd://h:99999/p",
+                "expected a port of 1 to 65535, found '99999'",
+            ),
             ("etcd://h:0/p", "expected a port of 1 to 65535, found '0'"),
             ("etcd://h:+1/p", "expected a port of 1 to 65535, found '+1'"),
             ("etcd://::1:5/p", "an IPv6 host goes in brackets"),
-            ("postgres-env:", "postgres-env: expected an environment variable's name"),
+            (
+                "postgres-env:",
+                "postgres-env: expected an environment variable's name",
+            ),
             ("postgres-env:A-B", "found 'A-B'"),
-            ("uiap:", "uiap: expected the control socket's path after ':'"),
-            ("zookeeper://h:1/p", "expected etcd://HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…"),
+            (
+                "uiap:",
+                "uiap: expected the control socket's path after ':'",
+            ),
+            (
+                "zookeeper://h:1/p",
+                "expected etcd://HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…",
+            ),
             ("", "or uiap[:CONTROL], found ''"),
         ] {
             let e = parse(s).unwrap_err();
@@ -426,7 +465,10 @@ mod tests {
         assert_eq!(t("3s"), Ok(Duration::from_secs(3)));
         assert_eq!(t("1500ms"), Ok(Duration::from_millis(1500)));
         for bad in ["", "s", "1.5s", "-1", "10m", "+3s"] {
-            assert!(t(bad).unwrap_err().contains(&format!("found '{bad}'")), "{bad}");
+            assert!(
+                t(bad).unwrap_err().contains(&format!("found '{bad}'")),
+                "{bad}"
+            );
         }
     }
 
