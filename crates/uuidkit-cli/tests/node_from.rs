@@ -123,3 +123,38 @@ fn an_unreachable_etcd_is_a_failure_naming_the_endpoints() {
         format!("uuidkit: error: --node-from etcd: cannot reach etcd at 127.0.0.1:{port}")
     );
 }
+
+/// With the PostgreSQL lease built in, settings the lease refuses are a usage error, and the
+/// connection string is never echoed.
+#[cfg(feature = "postgres")]
+#[test]
+fn a_bad_lease_table_is_a_usage_error() {
+    let e = fails(
+        &[
+            "new",
+            "v1",
+            "--node-from",
+            "postgres://u:secret@h/db",
+            "--lease-table",
+            "a;b",
+        ],
+        2,
+    );
+    assert_contains!(
+        e,
+        "--node-from postgres: lease table: expected an identifier or schema.identifier"
+    );
+    assert!(!e.contains("secret"), "{e}");
+    let e = fails(
+        &[
+            "new",
+            "v1",
+            "--node-from",
+            "etcd://h:1/p",
+            "--lease-table",
+            "t",
+        ],
+        2,
+    );
+    assert_contains!(e, "--lease-table applies only to PostgreSQL leases");
+}

@@ -7,10 +7,10 @@ use test_support::db::Postgres;
 
 use crate::leased::{Blocked, Drained, endless};
 
-/// The lease table's rows: node and holder.
-fn rows(pg: &Postgres) -> Vec<(u64, String)> {
+/// The rows of the lease table `table`: node and holder.
+fn rows_of(pg: &Postgres, table: &str) -> Vec<(u64, String)> {
     let text = pg
-        .query("SELECT node, holder FROM uuidkit_node_leases ORDER BY node")
+        .query(&format!("SELECT node, holder FROM {table} ORDER BY node"))
         .unwrap();
     text.lines()
         .map(|l| {
@@ -18,6 +18,11 @@ fn rows(pg: &Postgres) -> Vec<(u64, String)> {
             (node.parse().unwrap(), holder.to_owned())
         })
         .collect()
+}
+
+/// The rows of the default lease table.
+fn rows(pg: &Postgres) -> Vec<(u64, String)> {
+    rows_of(pg, "uuidkit_node_leases")
 }
 
 /// Two runs with the same lease seed draw the same first node: the table gives it to one, and
@@ -51,9 +56,9 @@ fn two_runs_hold_distinct_postgres_nodes_and_free_them_at_the_end() {
     }
 }
 
-/// The run's row made to expire and taken over by another holder mid-run: the run's next
-/// renewal finds it gone; it stops with exit 1 and the reason, leaves the new holder's row
-/// alone, and writes nothing after its deadline.
+/// The run's row (in a table named with `--lease-table`) taken over by another holder mid-run:
+/// the run's next renewal finds it gone; it stops with exit 1 and the reason, leaves the new
+/// holder's row alone, and writes nothing after its deadline.
 #[test]
 fn a_postgres_row_taken_over_stops_the_run_with_the_reason() {
     let Some(pg) = Postgres::for_test("cli_pg_taken_over") else {
@@ -67,11 +72,13 @@ fn a_postgres_row_taken_over_stops_the_run_with_the_reason() {
         "2s",
         "--lease-margin",
         "200ms",
+        "--lease-table",
+        "v1_nodes",
     ];
     let run = Drained::start(endless("v1", &args, 3));
     let node = run.first_node();
     pg.query(&format!(
-        "UPDATE uuidkit_node_leases SET holder = 'the next holder', \
+        "UPDATE v1_nodes SET holder = 'the next holder', \
          expires = now() + interval '1 hour' WHERE node = {node}"
     ))
     .unwrap();
@@ -92,7 +99,10 @@ fn a_postgres_row_taken_over_stops_the_run_with_the_reason() {
     // Its deadline bounds the writes, whenever the next renewal ran.
     let late = seen.bytes_after(taken + ttl - margin + Duration::from_millis(250));
     assert_eq!(late, 0, "bytes written after the deadline");
-    assert_eq!(rows(&pg), vec![(node, "the next holder".to_string())]);
+    assert_eq!(
+        rows_of(&pg, "v1_nodes"),
+        vec![(node, "the next holder".to_string())]
+    );
 }
 
 /// The database gone mid-run: the run stops at its lease's deadline and nothing reaches its

@@ -737,10 +737,15 @@ mod tests {
         ]);
         let lease = p.unwrap().lease.unwrap();
         assert_eq!(lease.bits, 48);
-        let LeaseFrom::Postgres { connect, times } = lease.from else {
+        let LeaseFrom::Postgres {
+            connect,
+            table,
+            times,
+        } = lease.from
+        else {
             panic!("{:?}", lease.from)
         };
-        assert_eq!(connect, "postgres://u@h/db");
+        assert_eq!((connect.as_str(), table), ("postgres://u@h/db", None));
         assert_eq!(times.ttl, std::time::Duration::from_millis(1500));
         assert_eq!(times.margin, std::time::Duration::from_millis(200));
         let cases: [(&[&str], &str); 7] = [

@@ -176,6 +176,8 @@ pub enum LeaseFrom {
     Postgres {
         /// The connection string (a secret: never printed).
         connect: String,
+        /// The lease table, if not the default.
+        table: Option<String>,
         /// The TTL and the margin taken off each deadline.
         times: Times,
     },
@@ -248,6 +250,7 @@ pub fn lease_plan(
                 ("--node-bits", a.node_bits.is_some()),
                 ("--lease-ttl", a.lease_ttl.is_some()),
                 ("--lease-margin", a.lease_margin.is_some()),
+                ("--lease-table", a.lease_table.is_some()),
             ] {
                 if given {
                     return Err(usage(format!(
@@ -295,29 +298,28 @@ pub fn lease_plan(
 
 /// The source's settings, each flag checked against the source it applies to.
 fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
-    let uiap = matches!(from, NodeFrom::Uiap(_));
-    let misplaced = if uiap {
-        [
-            ("--lease-ttl", a.lease_ttl.is_some()),
-            ("--lease-margin", a.lease_margin.is_some()),
-        ]
-        .into_iter()
-        .find(|f| f.1)
-        .map(|f| {
+    let given = |flags: [(&'static str, bool); 2]| flags.into_iter().find(|f| f.1).map(|f| f.0);
+    let site_flags = given([
+        ("--uiap-control", a.uiap_control.is_some()),
+        ("--node-domain", a.node_domain.is_some()),
+    ]);
+    let lease_flags = given([
+        ("--lease-ttl", a.lease_ttl.is_some()),
+        ("--lease-margin", a.lease_margin.is_some()),
+    ]);
+    let misplaced = match from {
+        NodeFrom::Uiap(_) => lease_flags.map(|f| {
             (
-                f.0,
+                f,
                 "etcd and PostgreSQL leases (the site lease's lifetime is uiapd's)",
             )
-        })
-    } else {
-        [
-            ("--uiap-control", a.uiap_control.is_some()),
-            ("--node-domain", a.node_domain.is_some()),
-        ]
-        .into_iter()
-        .find(|f| f.1)
-        .map(|f| (f.0, "the UIAP site lease (--node-from uiap or --site-node)"))
+        }),
+        _ => site_flags.map(|f| (f, "the UIAP site lease (--node-from uiap or --site-node)")),
     };
+    let misplaced = misplaced.or_else(|| {
+        (a.lease_table.is_some() && !matches!(from, NodeFrom::Postgres(_)))
+            .then_some(("--lease-table", "PostgreSQL leases"))
+    });
     if let Some((flag, applies)) = misplaced {
         return Err(usage(format!("{flag} applies only to {applies}")));
     }
@@ -350,6 +352,7 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
                 PgConnect::Env(var) => std::env::var(&var)
                     .map_err(|e| usage(format!("--node-from postgres-env:{var}: {var}: {e}")))?,
             },
+            table: a.lease_table.clone(),
             times: times(a)?,
         },
     })
@@ -485,6 +488,7 @@ mod tests {
         };
         let pg = LeaseFrom::Postgres {
             connect: "postgres://h/db".into(),
+            table: None,
             times,
         };
         let none = Built {

@@ -363,6 +363,11 @@ pub struct NewArgs {
     #[arg(long, value_name = "TIME")]
     pub lease_ttl: Option<lease::LeaseTime>,
 
+    /// A PostgreSQL lease's table: NAME or SCHEMA.NAME, created if missing; one table per node
+    /// width [default: uuidkit_node_leases].
+    #[arg(long, value_name = "NAME")]
+    pub lease_table: Option<String>,
+
     /// How long before the TTL's end a holder that could not renew stops, for clock-rate error
     /// [default: a twentieth of the TTL, at least 100ms].
     #[arg(long, value_name = "TIME")]

@@ -125,25 +125,42 @@ fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
             };
             uuidkit_lease::etcd::EtcdLease::acquire(&config, &mut super::rng::GenRng::for_lease())
                 .map(Held::Etcd)
-                .map_err(|e| Error::Failed(format!("--node-from etcd: {e}")))
+                .map_err(|e| refused("--node-from etcd", &e))
         }
         #[cfg(feature = "postgres")]
-        LeaseFrom::Postgres { connect, times } => {
+        LeaseFrom::Postgres {
+            connect,
+            table,
+            times,
+        } => {
+            let defaults = uuidkit_lease::postgres::PgConfig::new(connect.clone(), plan.bits);
             let config = uuidkit_lease::postgres::PgConfig {
+                table: table.clone().unwrap_or(defaults.table.clone()),
                 ttl: times.ttl,
                 margin: times.margin,
                 answer_limit: times.ttl / 3,
-                ..uuidkit_lease::postgres::PgConfig::new(connect.clone(), plan.bits)
+                ..defaults
             };
             uuidkit_lease::postgres::PgLease::acquire(&config, &mut super::rng::GenRng::for_lease())
                 .map(Held::Postgres)
-                .map_err(|e| Error::Failed(format!("--node-from postgres: {e}")))
+                .map_err(|e| refused("--node-from postgres", &e))
         }
         // A backend this binary lacks: `run` refused it already; the same refusal.
         #[allow(unreachable_patterns)]
         other => Err(check_built(other, Built::THIS)
             .err()
             .unwrap_or_else(|| Error::Failed("--node-from: no lease backend".into()))),
+    }
+}
+
+/// A lease that could not be had: settings it refused are a usage error (exit 2, nothing was
+/// claimed), anything else a failure.
+#[cfg(all(unix, any(feature = "etcd", feature = "postgres")))]
+fn refused(flag: &str, e: &uuidkit_lease::LeaseError) -> Error {
+    let text = format!("{flag}: {e}");
+    match e.kind() {
+        uuidkit_lease::LeaseErrorKind::Config => Error::Usage(text),
+        _ => Error::Failed(text),
     }
 }
 
