@@ -86,7 +86,7 @@ impl Mode {
     /// Validates the parsed command line.
     pub fn from_cli(cli: Cli) -> Result<Mode, Error> {
         Ok(match cli.command {
-            Some(Command::New(args)) => Mode::New(NewPlan::from_new(args)?),
+            Some(Command::New(args)) => Mode::New(NewPlan::from_new(*args)?),
             Some(Command::Inspect(a)) => Mode::Inspect(InspectPlan {
                 json: a.json,
                 input: InputPlan::new(a.uuids, a.from, false),
@@ -560,7 +560,8 @@ pub fn kind_name(k: Kind) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{LeaseFrom, parse_from};
+    use super::super::lease::LeaseFrom;
+    use super::super::parse_from;
     use super::*;
 
     fn plan(args: &[&str]) -> Result<NewPlan, Error> {
@@ -748,6 +749,10 @@ mod tests {
         assert_eq!((connect.as_str(), table), ("postgres://u@h/db", None));
         assert_eq!(times.ttl, std::time::Duration::from_millis(1500));
         assert_eq!(times.margin, std::time::Duration::from_millis(200));
+    }
+
+    #[test]
+    fn node_from_settings_are_checked_against_the_source() {
         let cases: [(&[&str], &str); 7] = [
             (
                 &["new", "v7", "--node-from", "etcd://h:1/n"],

@@ -17,7 +17,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use hiargs::{
     CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan,
 };
-pub use lease::{Built, LeaseFrom, LeasePlan, NodeFrom, check_built};
+#[cfg(unix)]
+pub use lease::LeaseFrom;
+pub use lease::{Built, LeasePlan, NodeFrom, check_built};
 pub use values::{
     ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
     TimeArg,
@@ -67,7 +69,7 @@ pub struct Cli {
 pub enum Command {
     /// Generate UUIDs of one kind.
     #[command(visible_alias = "gen", visible_alias = "generate")]
-    New(NewArgs),
+    New(Box<NewArgs>),
     /// Describe UUIDs: variant, version and the fields of each version.
     #[command(visible_alias = "parse", visible_alias = "show")]
     Inspect(InspectArgs),

@@ -35,7 +35,9 @@ use uuidkit_lease::LeaseSlot;
 use uuidkit_lease::site::{LeaseConfig, SiteLease};
 
 use crate::error::{Error, Outcome};
-use crate::flags::{Built, LeaseFrom, LeasePlan, NewPlan, check_built};
+#[cfg(unix)]
+use crate::flags::LeaseFrom;
+use crate::flags::{Built, LeasePlan, NewPlan, check_built};
 #[cfg(unix)]
 use crate::output::Output;
 
@@ -65,8 +67,9 @@ pub fn run(_plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
 #[cfg(unix)]
 enum Held {
     Site(SiteLease),
+    // Boxed: its client is large, and the enum is moved once.
     #[cfg(feature = "etcd")]
-    Etcd(uuidkit_lease::etcd::EtcdLease),
+    Etcd(Box<uuidkit_lease::etcd::EtcdLease>),
     #[cfg(feature = "postgres")]
     Postgres(uuidkit_lease::postgres::PgLease),
 }
@@ -124,7 +127,7 @@ fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
                 ..uuidkit_lease::etcd::EtcdConfig::new(endpoints.clone(), prefix, plan.bits)
             };
             uuidkit_lease::etcd::EtcdLease::acquire(&config, &mut super::rng::GenRng::for_lease())
-                .map(Held::Etcd)
+                .map(|l| Held::Etcd(Box::new(l)))
                 .map_err(|e| refused("--node-from etcd", &e))
         }
         #[cfg(feature = "postgres")]
