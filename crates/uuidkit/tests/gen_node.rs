@@ -225,7 +225,7 @@ fn no_uuid_carries_a_time_after_the_check_of_its_node() {
     assert!(made.len() >= 10, "{}", made.len());
     let last_ms = made
         .iter()
-        .map(|u| u128::from(u.as_u128() >> 80) as u64)
+        .map(|u| (u.as_u128() >> 80) as u64)
         .max()
         .unwrap();
     assert_eq!(
