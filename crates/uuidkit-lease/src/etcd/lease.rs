@@ -442,6 +442,13 @@ impl Keeper {
                 NodeLost::new(NodeLostKind::RenewalFailed)
                     .with_detail("etcd says the lease has expired"),
             ),
+            // A lease etcd no longer has (expired, or revoked by an operator): etcd answers its
+            // keep-alive with a TTL of 0, which the client turns into this error before the
+            // stream is handed out; the node key went with the lease.
+            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e == "lease not found" => Some(
+                NodeLost::new(NodeLostKind::RenewalFailed)
+                    .with_detail("etcd says the lease is not found (expired or revoked)"),
+            ),
             _ => None,
         }
     }
