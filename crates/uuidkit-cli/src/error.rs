@@ -40,14 +40,15 @@ impl fmt::Display for Error {
         match self {
             Error::Usage(m) | Error::Failed(m) => f.write_str(m),
             Error::Io(e) => write!(f, "i/o error: {e}"),
-            Error::Lost(lost) => f.write_str(&lost_message(lost)),
+            Error::Lost(lost) => f.write_str(&lost_message("node", lost)),
         }
     }
 }
 
-/// What the command says when its node is lost; `lost` is the loss's text.
-pub fn lost_message(lost: &dyn fmt::Display) -> String {
-    format!("site node lost: {lost}; stopped, nothing written after the loss")
+/// What the command says when its `node` ("site node", "etcd node"…) is lost; `lost` is the
+/// loss's text.
+pub fn lost_message(node: &str, lost: &dyn fmt::Display) -> String {
+    format!("{node} lost: {lost}; stopped, nothing written after the loss")
 }
 
 impl From<io::Error> for Error {

@@ -10,6 +10,13 @@ mod docs;
 mod encodings;
 mod generate;
 mod inspect;
+#[cfg(any(feature = "etcd", feature = "postgres"))]
+mod leased;
+mod node_from;
+#[cfg(feature = "etcd")]
+mod node_from_etcd;
+#[cfg(feature = "postgres")]
+mod node_from_pg;
 mod pipe;
 mod progress;
 mod range;

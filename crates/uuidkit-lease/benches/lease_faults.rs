@@ -252,13 +252,7 @@ fn postgres(runs: u64) {
             *server.borrow_mut() = Some(pg);
             (lease.slot().clone(), lease)
         },
-        |_| {
-            server
-                .borrow()
-                .as_ref()
-                .expect("the server")
-                .signal(libc::SIGINT)
-        },
+        |_| server.borrow_mut().as_mut().expect("the server").stop(),
         |_| drop(server.borrow_mut().take()),
     );
 }

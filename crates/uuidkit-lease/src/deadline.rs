@@ -149,6 +149,11 @@ fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
+/// How long [`LeaseSlot::retire`] waits between marking a node lost and letting it go back to
+/// the registry: two milliseconds, so that even a clock slewed by NTP (at most 500 ppm) has
+/// moved on to another millisecond.
+pub const RELEASE_GAP: Duration = Duration::from_millis(2);
+
 /// The margin taken off a lease's TTL unless configured: a twentieth of the TTL, at least
 /// 100 ms. It covers a rate difference between the holder's and the registry's clocks of up to
 /// 5 % (a hundred times the 500 ppm an NTP-disciplined clock may slew) and, for short TTLs, the
@@ -365,6 +370,31 @@ impl<C: BootClock> LeaseSlot<C> {
         // The word first: a reader that still sees the node sees no deadline for it.
         self.word.store(0, Ordering::Release);
         self.slot.lose(lost);
+    }
+
+    /// Gives the node up for good before it goes back to the registry: marks it lost (as
+    /// [`lose`](Self::lose)), then waits [`RELEASE_GAP`]. A generator asks for its node after
+    /// reading the clock, so every UUID made with the node carries a time before this call; the
+    /// wait puts the next holder's first UUID into a later millisecond (and a later 100-ns tick)
+    /// of this host's clock than the last UUID made here, even when the registry hands the node
+    /// on at once.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::{NodeLost, NodeLostKind, NodeSource};
+    /// use uuidkit_lease::{BootClock, BootTime, LeaseSlot, RELEASE_GAP};
+    ///
+    /// let slot = LeaseSlot::new(8, BootTime, Duration::ZERO)?;
+    /// slot.grant(3, BootTime.now(), Duration::from_secs(60))?;
+    /// let before = BootTime.now();
+    /// slot.retire(NodeLost::new(NodeLostKind::Released));
+    /// assert!(slot.current().is_err());
+    /// assert!(BootTime.now() - before >= RELEASE_GAP);
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn retire(&self, lost: NodeLost) {
+        self.lose(lost);
+        std::thread::sleep(RELEASE_GAP);
     }
 
     /// The deadline of the node held, on the boot clock; `None` if none is held.

@@ -60,6 +60,6 @@ pub mod postgres;
 #[cfg(feature = "uiap")]
 pub mod site;
 
-pub use deadline::{BootClock, BootTime, LeaseSlot, ManualBootClock, default_margin};
+pub use deadline::{BootClock, BootTime, LeaseSlot, ManualBootClock, RELEASE_GAP, default_margin};
 pub use error::{LeaseError, LeaseErrorKind};
 pub use node::{MAX_NODE_BITS, check_bits};

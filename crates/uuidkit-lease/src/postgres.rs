@@ -255,7 +255,7 @@ impl PgLease {
 impl Drop for PgLease {
     /// Marks the node lost, then has the renewal thread delete the row and end.
     fn drop(&mut self) {
-        self.slot.lose(
+        self.slot.retire(
             NodeLost::new(NodeLostKind::Released).with_detail("the PostgreSQL lease was released"),
         );
         drop(self.stop.take());
@@ -327,7 +327,10 @@ fn registry(what: &str, e: &postgres::Error) -> LeaseError {
     let why = e
         .as_db_error()
         .map_or_else(|| e.to_string(), |db| db.message().to_string());
-    LeaseError::new(LeaseErrorKind::Registry, format!("PostgreSQL: {what}: {why}"))
+    LeaseError::new(
+        LeaseErrorKind::Registry,
+        format!("PostgreSQL: {what}: {why}"),
+    )
 }
 
 fn millis(d: Duration) -> f64 {

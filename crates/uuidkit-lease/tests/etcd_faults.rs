@@ -8,6 +8,7 @@
 #![cfg(feature = "etcd")]
 
 use std::io::{BufRead, BufReader, Write};
+use std::net::Ipv4Addr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -74,20 +75,71 @@ fn generator_child() {
 }
 
 fn spawn_child(cluster: &EtcdCluster, prefix: &str, deadline: bool) -> Child {
-    Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--ignored",
-            "--exact",
-            "generator_child",
-            "--nocapture",
-            "-q",
-        ])
-        .env(ENDPOINTS, cluster.endpoints().join(","))
-        .env(PREFIX, prefix)
-        .env(DEADLINE, if deadline { "on" } else { "off" })
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap()
+    child_command(
+        Command::new(std::env::current_exe().unwrap()),
+        &cluster.endpoints(),
+        prefix,
+        deadline,
+    )
+}
+
+/// `cmd` (the test binary, or a wrapper that runs it) set up as the generator child.
+fn child_command(mut cmd: Command, endpoints: &[String], prefix: &str, deadline: bool) -> Child {
+    cmd.args([
+        "--ignored",
+        "--exact",
+        "generator_child",
+        "--nocapture",
+        "-q",
+    ])
+    .env(ENDPOINTS, endpoints.join(","))
+    .env(PREFIX, prefix)
+    .env(DEADLINE, if deadline { "on" } else { "off" })
+    .stdout(Stdio::piped())
+    .spawn()
+    .unwrap()
+}
+
+/// The generator's first line: the node it holds (the test harness's own lines come first).
+fn held(out: &mut impl BufRead) -> u64 {
+    loop {
+        let mut line = String::new();
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "the child ended before holding a node"
+        );
+        if let Some(node) = line.trim().strip_prefix("HELD ") {
+            return node.parse().unwrap();
+        }
+    }
+}
+
+/// The generator's node, and its later lines, read as they come (a child blocked on a full
+/// pipe would stop generating, and hide what the test is about): joined at the end.
+fn follow(child: &mut Child) -> (u64, std::thread::JoinHandle<Vec<String>>) {
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let node = held(&mut out);
+    let rest = std::thread::spawn(move || out.lines().map_while(Result::ok).collect());
+    (node, rest)
+}
+
+/// Takes the node a cut-off or stopped holder had, once etcd lets it go; the boot-clock
+/// instant it was granted.
+fn take_over(c: &EtcdConfig, node: u64) -> (EtcdLease, u128) {
+    let start = Instant::now();
+    let theirs = loop {
+        if let Ok(l) = EtcdLease::acquire(c, &mut ChaCha20Rng::from_seed([2; 32])) {
+            break l;
+        }
+        assert!(
+            start.elapsed() < TTL * 4,
+            "the holder's node never came free"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let granted = BootTime.now().as_nanos();
+    assert_eq!(theirs.node().value(), node);
+    (theirs, granted)
 }
 
 /// What a stopped run shows: the child's lines after it was continued, and the instant the
@@ -104,42 +156,19 @@ fn stopped_run(cluster: &EtcdCluster, prefix: &str, deadline: bool) -> Run {
     let c = config(cluster.endpoints(), prefix);
     let _mine = EtcdLease::acquire(&c, &mut ChaCha20Rng::from_seed([1; 32])).unwrap();
     let mut child = spawn_child(cluster, prefix, deadline);
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    // The test harness's own lines come first.
-    let node: u64 = loop {
-        let mut line = String::new();
-        assert!(
-            out.read_line(&mut line).unwrap() > 0,
-            "the child ended before holding a node"
-        );
-        if let Some(node) = line.trim().strip_prefix("HELD ") {
-            break node.parse().unwrap();
-        }
-    };
+    let (node, rest) = follow(&mut child);
     std::thread::sleep(Duration::from_millis(300));
     let pid = libc::pid_t::try_from(child.id()).unwrap();
     // SAFETY: our own child, not yet reaped.
     unsafe { libc::kill(pid, libc::SIGSTOP) };
-    let start = Instant::now();
-    let theirs = loop {
-        if let Ok(l) = EtcdLease::acquire(&c, &mut ChaCha20Rng::from_seed([2; 32])) {
-            break l;
-        }
-        assert!(
-            start.elapsed() < TTL * 4,
-            "the stopped child's node never came free"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let granted = BootTime.now().as_nanos();
-    assert_eq!(theirs.node().value(), node);
+    let (_theirs, granted) = take_over(&c, node);
     std::thread::sleep(Duration::from_millis(200));
     // SAFETY: as above.
     unsafe { libc::kill(pid, libc::SIGCONT) };
     std::thread::sleep(Duration::from_millis(500));
     let _ = child.kill();
     let _ = child.wait();
-    let lines = out.lines().map_while(Result::ok).collect();
+    let lines = rest.join().unwrap();
     Run {
         lines,
         node,
@@ -213,5 +242,151 @@ fn without_the_deadline_the_resumed_generator_overlaps_the_new_holder() {
         !overlapping(&run).is_empty(),
         "the negative control found no overlap: {} lines",
         run.lines.len()
+    );
+}
+
+/// A network namespace joined to this one by a veth pair, on an address pair of 198.18.0.0/15
+/// (set aside for tests) derived from the process id; deleted, with its link, on drop. Inside,
+/// a firewall rule can cut it off from the host.
+struct Namespace {
+    name: String,
+    host: Ipv4Addr,
+}
+
+fn ip(args: &[&str]) {
+    let out = Command::new("ip").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "ip {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+impl Namespace {
+    fn create() -> Namespace {
+        let pid = std::process::id();
+        let name = format!("ukpart{pid}");
+        let (outside, inside) = (format!("ukh{pid}"), format!("ukc{pid}"));
+        let base = [
+            198,
+            18 + ((pid >> 14) & 1) as u8,
+            (pid >> 6) as u8,
+            ((pid & 0x3F) << 2) as u8,
+        ];
+        let host = Ipv4Addr::new(base[0], base[1], base[2], base[3] + 1);
+        let theirs = Ipv4Addr::new(base[0], base[1], base[2], base[3] + 2);
+        let _ = Command::new("ip").args(["netns", "del", &name]).output();
+        ip(&["netns", "add", &name]);
+        let ns = Namespace { name, host };
+        ip(&[
+            "link", "add", &outside, "type", "veth", "peer", "name", &inside,
+        ]);
+        ip(&["link", "set", &inside, "netns", &ns.name]);
+        ip(&["addr", "add", &format!("{host}/30"), "dev", &outside]);
+        ip(&["link", "set", &outside, "up"]);
+        let inner = |args: &[&str]| {
+            let mut all = vec!["netns", "exec", &ns.name, "ip"];
+            all.extend_from_slice(args);
+            ip(&all);
+        };
+        inner(&["addr", "add", &format!("{theirs}/30"), "dev", &inside]);
+        inner(&["link", "set", &inside, "up"]);
+        inner(&["link", "set", "lo", "up"]);
+        ns
+    }
+
+    /// A command that runs `program` inside.
+    fn command(&self, program: &std::path::Path) -> Command {
+        let mut cmd = Command::new("ip");
+        cmd.args(["netns", "exec", &self.name]).arg(program);
+        cmd
+    }
+
+    /// Drops every packet between the namespace and the host, both ways: a partition that
+    /// gives no error, only silence, as a cut link or a lost route does.
+    fn cut(&self) {
+        let rules = "table inet cut { chain out { type filter hook output priority 0; policy drop; }; \
+                     chain in { type filter hook input priority 0; policy drop; }; }";
+        let out = Command::new("ip")
+            .args(["netns", "exec", &self.name, "nft", rules])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "nft: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for Namespace {
+    fn drop(&mut self) {
+        let _ = Command::new("ip")
+            .args(["netns", "del", &self.name])
+            .output();
+    }
+}
+
+#[test]
+fn a_generator_cut_off_from_etcd_stops_before_its_node_is_granted_again() {
+    let test = "etcd_partition_generator";
+    let prerequisites = test_support::all([
+        test_support::root(),
+        test_support::command("ip", &["-V"]),
+        test_support::command("nft", &["--version"]),
+    ]);
+    if !test_support::require(test, prerequisites) {
+        return;
+    }
+    let ns = Namespace::create();
+    let cluster = match EtcdCluster::start_also_on(Some(ns.host)) {
+        Ok(c) => c,
+        Err(e) => return test_support::skip(test, e),
+    };
+    let c = config(cluster.endpoints(), "/f/cut");
+    let _mine = EtcdLease::acquire(&c, &mut ChaCha20Rng::from_seed([1; 32])).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let mut child = child_command(
+        ns.command(&exe),
+        &cluster.endpoints_on(ns.host),
+        "/f/cut",
+        true,
+    );
+    let (node, rest) = follow(&mut child);
+    std::thread::sleep(Duration::from_millis(300));
+    ns.cut();
+    let cut_at = BootTime.now().as_nanos();
+    let (_theirs, granted) = take_over(&c, node);
+    // The child ends at its loss; a child that never saw it is stopped here.
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < TTL * 2 {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let run = Run {
+        lines: rest.join().unwrap(),
+        node,
+        granted,
+    };
+    assert!(overlapping(&run).is_empty(), "{:?}", overlapping(&run));
+    let lost = run
+        .lines
+        .iter()
+        .find(|l| l.starts_with("LOST "))
+        .unwrap_or_else(|| {
+            let tail = &run.lines[run.lines.len().saturating_sub(3)..];
+            panic!(
+                "the cut-off child reports no loss; {} lines, last {tail:?}",
+                run.lines.len()
+            )
+        });
+    let lost_at: u128 = lost.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(lost_at < granted, "{lost} (granted at {granted})");
+    // Time from the cut to the stop (no wall-clock limit: a figure for the record).
+    eprintln!(
+        "partition: the generator stopped {:?} after the cut, {:?} before its node was granted again",
+        Duration::from_nanos((lost_at - cut_at) as u64),
+        Duration::from_nanos((granted - lost_at) as u64)
     );
 }

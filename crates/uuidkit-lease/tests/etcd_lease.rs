@@ -101,6 +101,32 @@ fn a_node_is_a_key_attached_to_the_lease_and_released_on_drop() {
     );
 }
 
+/// A lease revoked by someone else (an operator): the next keep-alive finds it gone and marks the
+/// node lost at once, with etcd's reason, well before the deadline would.
+#[test]
+fn a_revoked_lease_is_lost_at_the_next_keep_alive() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_revoked") else {
+        return;
+    };
+    let c = EtcdConfig {
+        ttl: Duration::from_secs(6),
+        ..config(&cluster, "/t/r", 12)
+    };
+    let lease = EtcdLease::acquire(&c, &mut rng(3)).unwrap();
+    let id = lease.lease_id();
+    with_client(&cluster.endpoints(), async |client| {
+        client.lease_revoke(id).await.unwrap();
+    });
+    // A keep-alive every 2 s; the deadline is 5.8 s away.
+    let (lost, took) = wait_lost(&*lease.source(), Duration::from_secs(4));
+    assert_eq!(lost.kind(), NodeLostKind::RenewalFailed);
+    assert_eq!(
+        lost.detail(),
+        "etcd says the lease is not found (expired or revoked)"
+    );
+    eprintln!("revoked to lost: {took:?}");
+}
+
 #[test]
 fn leases_hold_distinct_nodes_until_the_space_is_full_then_say_so() {
     let Some(cluster) = EtcdCluster::for_test("etcd_full_space") else {

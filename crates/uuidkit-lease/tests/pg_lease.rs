@@ -9,8 +9,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::Postgres;
 use uuidkit::{NodeLostKind, NodeSource};
-use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::postgres::{PgConfig, PgLease};
+use uuidkit_lease::{BootClock, LeaseErrorKind};
 
 fn config(pg: &Postgres, bits: u8) -> PgConfig {
     PgConfig {
@@ -109,6 +109,51 @@ fn an_expired_row_is_taken_over_and_its_old_holder_stops_at_its_next_renewal() {
             ),
         }
         std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_stopped_server_stops_the_holder_at_its_deadline_and_a_restart_does_not_revive_it() {
+    let Some(mut pg) = Postgres::for_test("pg_lease_restart") else {
+        return;
+    };
+    let c = config(&pg, 1);
+    let held = PgLease::acquire(&c, &mut rng(1)).unwrap();
+    let node = held.node();
+    let deadline = held.slot().deadline().unwrap();
+    pg.stop();
+    let stopped = Instant::now();
+    let lost = loop {
+        match held.source().current() {
+            Err(lost) => break lost,
+            Ok(n) => assert_eq!(n, node),
+        }
+        assert!(
+            stopped.elapsed() < c.ttl * 2,
+            "still held with the server stopped"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // No renewal could be confirmed: the slot gave the node up at its deadline, not later.
+    assert_eq!(lost.kind(), NodeLostKind::RenewalFailed, "{lost}");
+    assert!(lost.detail().contains("deadline"), "{lost}");
+    // (The slot compares whole milliseconds.)
+    assert!(uuidkit_lease::BootTime.now().as_millis() >= deadline.as_millis());
+    eprintln!(
+        "PostgreSQL stopped: the holder stopped {:?} later",
+        stopped.elapsed()
+    );
+    // Down for longer than the TTL, so the row has expired by the server's clock when it is
+    // back: the old holder's renewals find it expired and it stays lost; others may claim.
+    std::thread::sleep(c.ttl);
+    pg.restart().unwrap();
+    let other = PgLease::acquire(&c, &mut rng(2)).unwrap();
+    let again = PgLease::acquire(&c, &mut rng(3)).unwrap();
+    assert_ne!(other.node().value(), again.node().value());
+    let start = Instant::now();
+    while start.elapsed() < c.ttl {
+        assert!(held.source().current().is_err(), "the old holder came back");
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

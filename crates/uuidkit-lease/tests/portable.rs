@@ -1,16 +1,23 @@
 //! What the `uuidkit` command and the lease crate pull in (docs/uiap-design.md D57): a client of
-//! the daemon, never the daemon, and no async runtime.
+//! the daemon, never the daemon, and — in their default builds — no async runtime.
 
 use std::process::Command;
 
-/// The packages `package` depends on (normal dependencies, this host), one name each.
+/// The packages `package` depends on (normal dependencies, this host, its default features), one
+/// name each.
 fn normal_dependencies(package: &str) -> Vec<String> {
+    dependencies_with(package, &[])
+}
+
+/// The same with the features `features` on (besides the defaults).
+fn dependencies_with(package: &str, features: &[&str]) -> Vec<String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args([
             "tree", "--quiet", "-e", "normal", "--prefix", "none", "--format", "{p}",
         ])
         .args(["-p", package])
+        .args(features.iter().flat_map(|f| ["--features", f]))
         .output()
         .expect("cargo tree runs");
     assert!(
@@ -39,6 +46,13 @@ fn the_command_and_the_lease_pull_in_no_daemon_and_no_runtime() {
     }
     // The check sees a runtime where there is one.
     assert!(normal_dependencies("uiapd").iter().any(|d| d == "tokio"));
+    // The command's etcd and PostgreSQL leases are features, off by default: they bring tokio
+    // through the lease crate (which owns the runtime), never the daemon.
+    for feature in ["etcd", "postgres"] {
+        let deps = dependencies_with("uuidkit-cli", &[feature]);
+        assert!(deps.iter().any(|d| d == "tokio"), "--features {feature}");
+        assert!(!deps.iter().any(|d| d == "uiapd"), "--features {feature}");
+    }
     // The site lease is a client of the control protocol.
     assert!(
         normal_dependencies("uuidkit-cli")

@@ -370,38 +370,48 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>, N: NodeSource> Generator for V8Distr
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     fn generate(&mut self) -> Result<Uuid, GenError> {
-        let node = self.node.current().map_err(GenError::from_node_lost)?;
-        if u32::from(node.bits()) != self.node_bits {
-            // A source must keep its width; a wider value would spill into
-            // the counter.
-            return Err(GenError::config(
-                "a node id as wide as the source's bits",
-                node.bits().into(),
-            ));
-        }
-        match self.epoch {
-            Some(epoch) if epoch == node.epoch() => {}
-            Some(_) => {
-                // A new node: nothing of the old node's counter carries over.
-                self.core.restart();
-                self.epoch = Some(node.epoch());
+        loop {
+            let value =
+                self.core
+                    .next(&self.clock, &mut self.rng, &mut Reading::of(&self.clock))?;
+            // The node is asked after the clock was read: a lease's deadline check then
+            // comes after the time this UUID carries, so no UUID carries a time past its
+            // node's tenure, however long the process stood still in between.
+            let node = self.node.current().map_err(GenError::from_node_lost)?;
+            if u32::from(node.bits()) != self.node_bits {
+                // A source must keep its width; a wider value would spill into
+                // the counter.
+                return Err(GenError::config(
+                    "a node id as wide as the source's bits",
+                    node.bits().into(),
+                ));
             }
-            None => self.epoch = Some(node.epoch()),
+            match self.epoch {
+                Some(epoch) if epoch != node.epoch() => {
+                    // A new node: nothing of the old node's counter carries over, and the
+                    // value drawn under the old one is dropped.
+                    self.core.restart();
+                    self.epoch = Some(node.epoch());
+                }
+                _ => {
+                    self.epoch = Some(node.epoch());
+                    return Ok(self.assemble(value, node.value()));
+                }
+            }
         }
-        let value = self
-            .core
-            .next(&self.clock, &mut self.rng, &mut Reading::of(&self.clock))?;
+    }
+}
+
+impl<C: Clock, R: Rng, S: Reserve<V7State>, N: NodeSource> V8Distributed<C, R, S, N> {
+    /// The UUID of one counter value (milliseconds and counter) under `node`.
+    #[inline(always)]
+    fn assemble(&mut self, value: u128, node: u64) -> Uuid {
         let (ms, counter) = self.core.split(value);
         let random_bits = PAYLOAD_BITS - self.node_bits - self.core.spec().counter_bits;
         let r = (((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128)
             & ((1u128 << random_bits) - 1);
-        let field = ((node.value() as u128) << (PAYLOAD_BITS - self.node_bits))
-            | (counter << random_bits)
-            | r;
-        Ok(Uuid::new_v8_from_parts(
-            ms,
-            (field >> 62) as u16,
-            (field & MASK_62) as u64,
-        ))
+        let field =
+            ((node as u128) << (PAYLOAD_BITS - self.node_bits)) | (counter << random_bits) | r;
+        Uuid::new_v8_from_parts(ms, (field >> 62) as u16, (field & MASK_62) as u64)
     }
 }

@@ -260,9 +260,14 @@ impl<L: GregorianLayout, C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSour
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub fn at(&mut self, unix_ns: u64) -> Result<Uuid, GenError> {
-        self.follow.check(&mut self.core, &mut self.rng)?;
-        let tick = self.core.next(&self.clock, &mut Reading::at(unix_ns))?;
-        Ok(self.layout(tick.ts, tick.clock_seq))
+        loop {
+            self.core.claim(&mut self.rng);
+            self.follow.first(&mut self.core, &mut self.rng)?;
+            let tick = self.core.next(&self.clock, &mut Reading::at(unix_ns))?;
+            if self.follow.confirm(&mut self.core, &mut self.rng)? {
+                return Ok(self.layout(tick.ts, tick.clock_seq));
+            }
+        }
     }
 
     #[inline(always)]
@@ -305,8 +310,13 @@ impl<L: GregorianLayout, C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSour
     /// ```
     #[inline(always)]
     fn generate(&mut self) -> Result<Uuid, GenError> {
-        self.follow.check(&mut self.core, &mut self.rng)?;
-        let tick = self.core.next(&self.clock, &mut Reading::of(&self.clock))?;
-        Ok(self.layout(tick.ts, tick.clock_seq))
+        loop {
+            self.core.claim(&mut self.rng);
+            self.follow.first(&mut self.core, &mut self.rng)?;
+            let tick = self.core.next(&self.clock, &mut Reading::of(&self.clock))?;
+            if self.follow.confirm(&mut self.core, &mut self.rng)? {
+                return Ok(self.layout(tick.ts, tick.clock_seq));
+            }
+        }
     }
 }

@@ -107,11 +107,10 @@ fn a_loss_stops_v1_v6_and_v8_at_once_and_says_why() {
         v1.at(T_A + 5_000).unwrap_err().kind(),
         GenErrorKind::NodeLost
     );
-    assert_eq!(
-        v1.state(),
-        v1_state,
-        "a refused UUID leaves the state as it was"
-    );
+    // The clock was read before the source was asked (so that no UUID carries a time past
+    // its node's tenure): the refused tick is used up, never handed out, and the state
+    // never goes back.
+    assert!(v1.state().timestamp >= v1_state.timestamp);
 
     let v8src = Hand::holding(0x2A, 8, 1);
     let mut v8 = V8Distributed::builder()
@@ -126,18 +125,138 @@ fn a_loss_stops_v1_v6_and_v8_at_once_and_says_why() {
     assert_eq!(v8_node(v8.generate().unwrap(), 8), 0x2B);
 }
 
+/// A clock that moves on by 1 ms at every reading.
+#[derive(Debug)]
+struct Ticking(AtomicU64);
+
+impl uuidkit::Clock for Ticking {
+    /// Time passes, then it is read: between two readings, anything else sees the later one.
+    fn now_ns(&self) -> u64 {
+        self.0.fetch_add(MS, Ordering::SeqCst) + MS
+    }
+}
+
+/// A lease on `clock`: held while the clock reads at most `until` (asking does not move it).
+#[derive(Debug)]
+struct Until<'a> {
+    clock: &'a Ticking,
+    until: u64,
+    bits: u8,
+}
+
+impl NodeSource for Until<'_> {
+    fn bits(&self) -> u8 {
+        self.bits
+    }
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        if self.clock.0.load(Ordering::SeqCst) <= self.until {
+            Ok(NodeId::new(1, self.bits, 1).unwrap())
+        } else {
+            Err(NodeLost::new(NodeLostKind::RenewalFailed).with_detail("past the deadline"))
+        }
+    }
+}
+
+/// UUIDs made until the first error, which must be a loss.
+fn until_lost(g: &mut dyn Generator) -> Vec<Uuid> {
+    let mut made = Vec::new();
+    loop {
+        match g.generate() {
+            Ok(u) => made.push(u),
+            Err(e) => {
+                assert_eq!(e.kind(), GenErrorKind::NodeLost, "{e}");
+                return made;
+            }
+        }
+    }
+}
+
+#[test]
+fn no_uuid_carries_a_time_after_the_check_of_its_node() {
+    // The source is asked after the clock is read: had it been asked first, the reading
+    // after its last "held" answer would be 1 ms past the deadline, and so would that UUID.
+    let until = T_A + 20 * MS;
+    let gregorian_of = |unix_ns: u64| unix_ns / 100 + 0x01B2_1DD2_1381_4000;
+    let clock = Ticking(AtomicU64::new(T_A));
+    let src = Until {
+        clock: &clock,
+        until,
+        bits: 48,
+    };
+    let mut v1 = V1Generator::builder()
+        .node_source(&src)
+        .build(&clock, seeded(7))
+        .unwrap();
+    let made = until_lost(&mut v1);
+    assert!(made.len() >= 10, "{}", made.len());
+    for u in &made {
+        assert!(
+            u.gregorian_timestamp().unwrap() <= gregorian_of(until),
+            "{u}"
+        );
+    }
+    let clock = Ticking(AtomicU64::new(T_A));
+    let src = Until {
+        clock: &clock,
+        until,
+        bits: 48,
+    };
+    let mut v6 = V6Generator::builder()
+        .node_source(&src)
+        .build(&clock, seeded(8))
+        .unwrap();
+    for u in &until_lost(&mut v6) {
+        assert!(
+            u.gregorian_timestamp().unwrap() <= gregorian_of(until),
+            "{u}"
+        );
+    }
+    let clock = Ticking(AtomicU64::new(T_A));
+    let src = Until {
+        clock: &clock,
+        until,
+        bits: 16,
+    };
+    let mut v8 = V8Distributed::builder()
+        .node_source(&src)
+        .build(&clock, seeded(9))
+        .unwrap();
+    let made = until_lost(&mut v8);
+    assert!(made.len() >= 10, "{}", made.len());
+    let last_ms = made
+        .iter()
+        .map(|u| (u.as_u128() >> 80) as u64)
+        .max()
+        .unwrap();
+    assert_eq!(
+        last_ms,
+        until / MS,
+        "the last UUID is of the deadline's millisecond"
+    );
+    assert!(
+        made.iter()
+            .all(|u| (u.as_u128() >> 80) as u64 <= until / MS)
+    );
+}
+
 #[test]
 fn fill_stops_at_the_first_uuid_after_a_loss() {
     let clock = ManualClock::new(T_A).with_resolution(1_000_000);
     let src = Hand::holding(NODE_A, 48, 1);
-    src.lose_at.store(6, Ordering::SeqCst); // the 6th question is answered with a loss
+    // Asked once before the first UUID (its node goes in before the first tick), then once
+    // after each tick: the 7th question, answered with a loss, is the 6th UUID's.
+    src.lose_at.store(7, Ordering::SeqCst);
     let mut g = V1Generator::builder()
         .node_source(&src)
         .build(&clock, seeded(1))
         .unwrap();
     let mut out = [Uuid::NIL; 10];
     assert_eq!(g.fill(&mut out).unwrap_err().kind(), GenErrorKind::NodeLost);
-    assert_eq!(src.asked.load(Ordering::SeqCst), 6, "asked once per UUID");
+    assert_eq!(
+        src.asked.load(Ordering::SeqCst),
+        7,
+        "asked once per UUID, and once before"
+    );
     assert!(
         out[..5]
             .iter()

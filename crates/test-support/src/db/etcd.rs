@@ -6,7 +6,7 @@
 //! it, the start is retried on new ports.
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -39,6 +39,8 @@ pub struct EtcdCluster {
     members: Vec<Option<Server>>,
     clients: Vec<u16>,
     peers: Vec<u16>,
+    /// An address the members also take clients on, besides 127.0.0.1.
+    also: Option<Ipv4Addr>,
     etcd: PathBuf,
     dir: ScratchDir,
 }
@@ -59,10 +61,32 @@ impl EtcdCluster {
     /// assert!(cluster.endpoints()[0].starts_with("127.0.0.1:"));
     /// ```
     pub fn start() -> Result<Self, String> {
+        Self::start_also_on(None)
+    }
+
+    /// As [`start`](Self::start), with the members also taking clients on
+    /// `also` (an address of this host, such as the host's end of a link to
+    /// a network namespace), on the same ports: see
+    /// [`endpoints_on`](Self::endpoints_on).
+    ///
+    /// # Errors
+    /// As [`start`](Self::start); also when `also` is not an address of
+    /// this host.
+    ///
+    /// ```
+    /// use std::net::Ipv4Addr;
+    /// let also = Ipv4Addr::new(127, 0, 0, 2); // all of 127/8 is this host's
+    /// let cluster = match test_support::db::EtcdCluster::start_also_on(Some(also)) {
+    ///     Ok(c) => c,
+    ///     Err(reason) => return test_support::skip("etcd_also_doc", reason),
+    /// };
+    /// assert!(cluster.endpoints_on(also)[0].starts_with("127.0.0.2:"));
+    /// ```
+    pub fn start_also_on(also: Option<Ipv4Addr>) -> Result<Self, String> {
         let etcd = find_program("etcd", &[PathBuf::from("/usr/bin/etcd")])?;
         let mut last = String::new();
         for _ in 0..PORT_TRIES {
-            match Self::start_on(&etcd, &free_ports(2 * MEMBERS)?) {
+            match Self::start_on(&etcd, &free_ports(2 * MEMBERS)?, also) {
                 Ok(cluster) => return Ok(cluster),
                 Err(e) => last = e,
             }
@@ -80,12 +104,17 @@ impl EtcdCluster {
         Self::start().map_err(|e| crate::skip(test, e)).ok()
     }
 
-    fn start_on(etcd: &std::path::Path, ports: &[u16]) -> Result<Self, String> {
+    fn start_on(
+        etcd: &std::path::Path,
+        ports: &[u16],
+        also: Option<Ipv4Addr>,
+    ) -> Result<Self, String> {
         let dir = ScratchDir::new("etcd", None)?;
         let mut cluster = Self {
             members: Vec::new(),
             clients: ports[..MEMBERS].to_vec(),
             peers: ports[MEMBERS..].to_vec(),
+            also,
             etcd: etcd.to_path_buf(),
             dir,
         };
@@ -105,11 +134,15 @@ impl EtcdCluster {
             .map(|j| format!("m{j}={}", url(self.peers[j])))
             .collect::<Vec<_>>()
             .join(",");
+        let mut listen = url(self.clients[i]);
+        if let Some(also) = self.also {
+            listen.push_str(&format!(",http://{also}:{}", self.clients[i]));
+        }
         let mut cmd = Command::new(&self.etcd);
         cmd.args(["--name", &format!("m{i}")])
             .arg("--data-dir")
             .arg(self.dir.path().join(format!("m{i}")))
-            .args(["--listen-client-urls", &url(self.clients[i])])
+            .args(["--listen-client-urls", &listen])
             .args(["--advertise-client-urls", &url(self.clients[i])])
             .args(["--listen-peer-urls", &url(self.peers[i])])
             .args(["--initial-advertise-peer-urls", &url(self.peers[i])])
@@ -146,6 +179,13 @@ impl EtcdCluster {
             .iter()
             .map(|p| format!("127.0.0.1:{p}"))
             .collect()
+    }
+
+    /// The members' client endpoints on the address given to
+    /// [`start_also_on`](Self::start_also_on), `ADDR:PORT`, in member order.
+    #[must_use]
+    pub fn endpoints_on(&self, addr: Ipv4Addr) -> Vec<String> {
+        self.clients.iter().map(|p| format!("{addr}:{p}")).collect()
     }
 
     /// Whether member `i` answers its health check (running, and part of a

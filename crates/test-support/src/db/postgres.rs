@@ -30,7 +30,10 @@ const BASE_SETTINGS: &[(&str, &str)] = &[
 #[derive(Debug)]
 pub struct Postgres {
     // Declared before `dir`: the server stops before its directory goes.
-    server: Server,
+    server: Option<Server>,
+    /// How the server is started, for [`restart`](Self::restart).
+    command: Vec<std::ffi::OsString>,
+    user: Option<User>,
     bin: PathBuf,
     dir: ScratchDir,
 }
@@ -143,30 +146,70 @@ impl Postgres {
             Some(p) => install::build(&bin, p, &dir.path().join("install"))?,
             None => bin.clone(),
         };
-        let mut postgres = Command::new(server_bin.join("postgres"));
-        postgres
-            .arg("-D")
-            .arg(&data)
-            .arg("-k")
-            .arg(dir.path())
-            .arg("-p")
-            .arg(PORT.to_string());
+        let mut command = vec![server_bin.join("postgres").into_os_string(), "-D".into()];
+        command.push(data.into_os_string());
+        command.extend(["-k".into(), dir.path().as_os_str().to_owned()]);
+        command.extend(["-p".into(), PORT.to_string().into()]);
         for (name, value) in BASE_SETTINGS.iter().chain(settings) {
-            postgres.arg("-c").arg(format!("{name}={value}"));
+            command.extend(["-c".into(), format!("{name}={value}").into()]);
         }
-        if let Some(u) = &user {
+        let mut pg = Self {
+            server: None,
+            command,
+            user,
+            bin,
+            dir,
+        };
+        pg.spawn()?;
+        pg.query_in("postgres", &format!("CREATE DATABASE {DATABASE}"))?;
+        Ok(pg)
+    }
+
+    /// Starts the server on its data directory and waits until it accepts
+    /// connections.
+    fn spawn(&mut self) -> Result<(), String> {
+        let mut postgres = Command::new(&self.command[0]);
+        postgres.args(&self.command[1..]);
+        if let Some(u) = &self.user {
             u.apply(&mut postgres);
         }
         // SIGINT is PostgreSQL's "fast" shutdown: no waiting for clients.
-        let log = dir.path().join("server.log");
-        let server = Server::spawn("PostgreSQL", postgres, log, libc::SIGINT)?;
-        let mut pg = Self { server, bin, dir };
-        let (bin, dir) = (pg.bin.clone(), pg.dir.path().to_path_buf());
-        pg.server.wait_ready("PostgreSQL", || {
+        let log = self.dir.path().join("server.log");
+        let server = self
+            .server
+            .insert(Server::spawn("PostgreSQL", postgres, log, libc::SIGINT)?);
+        let (bin, dir) = (self.bin.clone(), self.dir.path().to_path_buf());
+        server.wait_ready("PostgreSQL", || {
             psql(&bin, &dir, "postgres", "SELECT 1").map(drop)
-        })?;
-        pg.query_in("postgres", &format!("CREATE DATABASE {DATABASE}"))?;
-        Ok(pg)
+        })
+    }
+
+    /// Stops the server (a fast shutdown: clients are disconnected) and
+    /// waits for it; its data stays, for [`restart`](Self::restart).
+    pub fn stop(&mut self) {
+        self.server = None;
+    }
+
+    /// Starts the server again on its data (after [`stop`](Self::stop); a
+    /// running server is left as it is) and waits until it accepts
+    /// connections.
+    ///
+    /// # Errors
+    /// When it does not accept connections in time (with the end of its log).
+    ///
+    /// ```
+    /// let Some(mut pg) = test_support::db::Postgres::for_test("postgres_restart_doc") else { return };
+    /// pg.query("CREATE TABLE kept (x int); INSERT INTO kept VALUES (7)").unwrap();
+    /// pg.stop();
+    /// assert!(pg.query("SELECT 1").is_err());
+    /// pg.restart().unwrap();
+    /// assert_eq!(pg.query("SELECT x FROM kept").unwrap(), "7");
+    /// ```
+    pub fn restart(&mut self) -> Result<(), String> {
+        if self.server.is_none() {
+            self.spawn()?;
+        }
+        Ok(())
     }
 
     /// [`start`](Self::start), or `None` after recording why `test` is
@@ -262,24 +305,6 @@ impl Postgres {
         self.query_in(DATABASE, sql)
     }
 
-    /// Sends `signal` to the server's postmaster: SIGINT is a fast shutdown
-    /// (clients are cut off, the server exits), SIGSTOP freezes it, SIGCONT
-    /// resumes it. For fault tests; a server shut down stays down.
-    ///
-    /// ```
-    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_signal_doc") else { return };
-    /// pg.signal(libc::SIGINT);
-    /// let start = std::time::Instant::now();
-    /// while pg.socket_path().exists() {
-    ///     assert!(start.elapsed().as_secs() < 30, "still running");
-    ///     std::thread::sleep(std::time::Duration::from_millis(20));
-    /// }
-    /// assert!(pg.query("SELECT 1").is_err());
-    /// ```
-    pub fn signal(&self, signal: libc::c_int) {
-        self.server.signal(signal);
-    }
-
     /// The end of the server's log (for a failing test's message).
     ///
     /// ```
@@ -288,7 +313,7 @@ impl Postgres {
     /// ```
     #[must_use]
     pub fn log_tail(&self) -> String {
-        self.server.log_tail()
+        super::process::tail(&self.dir.path().join("server.log"))
     }
 
     fn query_in(&self, database: &str, sql: &str) -> Result<String, String> {

@@ -5,8 +5,8 @@
 //! chunks. Above one million UUIDs, with stderr on a terminal and stdout not, a
 //! progress bar is drawn on stderr.
 //!
-//! With `--site-node` the run holds a site lease from before the first UUID to the end, and
-//! writes through [`site::Guarded`], which writes nothing once the lease is lost.
+//! With `--node-from` or `--site-node` the run holds a node lease from before the first UUID to
+//! the end, and writes through [`lease::Guarded`], which writes nothing once the lease is lost.
 
 use std::io::{IsTerminal, Write};
 
@@ -16,8 +16,8 @@ use crate::error::{Error, Outcome};
 use crate::flags::{Format, NewPlan};
 use crate::output::{MAX_BULK, Output};
 
+mod lease;
 mod rng;
-mod site;
 mod source;
 
 pub use source::Source;
@@ -31,9 +31,9 @@ const BATCH: usize = 4096;
 /// One thread: a two-thread pipeline (generate | format+write) measured slower
 /// (BENCHMARKS.md), so the code stays simple.
 pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
-    match &plan.site {
+    match &plan.lease {
         None => generate(plan, Source::new(plan, None)?, super::stdout()),
-        Some(site) => site::run(plan, site),
+        Some(lease) => lease::run(plan, lease),
     }
 }
 

@@ -12,7 +12,7 @@ use uuidkit::Uuid;
 
 use super::{
     Cli, Command, Compat, ConvertArgs, ConvertTarget, ConvertTo, Format, HashArg, Kind, MethodArg,
-    NewArgs, NodeArg, NodeBits, Prefix, PyKind, RangeArgs, SqlColumn,
+    NewArgs, NodeArg, Prefix, PyKind, RangeArgs, SqlColumn,
 };
 use crate::error::Error;
 use crate::time::{self, Nanos};
@@ -47,17 +47,6 @@ pub enum NodeChoice {
     Mac([u8; 6]),
 }
 
-/// Where a `--site-node` run claims its node (docs/uiap-design.md D49, D50).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SitePlan {
-    /// uiapd's control socket.
-    pub control: PathBuf,
-    /// The node-ID domain.
-    pub domain: uiap::space::DomainId,
-    /// The node's width: 48 for v1/v6, `--node-bits` for v8.
-    pub bits: u8,
-}
-
 /// A validated `new`.
 #[derive(Debug, Clone)]
 pub struct NewPlan {
@@ -89,15 +78,15 @@ pub struct NewPlan {
     pub strict: bool,
     /// `--lock-timeout` in milliseconds.
     pub lock_timeout_ms: Option<u64>,
-    /// A site lease for the node (`--site-node`).
-    pub site: Option<SitePlan>,
+    /// A lease for the node (`--node-from`, `--site-node`).
+    pub lease: Option<super::LeasePlan>,
 }
 
 impl Mode {
     /// Validates the parsed command line.
     pub fn from_cli(cli: Cli) -> Result<Mode, Error> {
         Ok(match cli.command {
-            Some(Command::New(args)) => Mode::New(NewPlan::from_new(args)?),
+            Some(Command::New(args)) => Mode::New(NewPlan::from_new(*args)?),
             Some(Command::Inspect(a)) => Mode::Inspect(InspectPlan {
                 json: a.json,
                 input: InputPlan::new(a.uuids, a.from, false),
@@ -332,7 +321,7 @@ impl NewPlan {
 
         check_applicable(&a, kdesc, name_based, time_based)?;
         let gregorian = matches!(k, Kind::V1 | Kind::V6);
-        let site = site_plan(&a, kdesc, gregorian, time_based)?;
+        let lease = super::lease::lease_plan(&a, kdesc, gregorian, time_based)?;
 
         let name = if name_based {
             Some(named(kname, a.namespace, name)?)
@@ -362,7 +351,7 @@ impl NewPlan {
             state: a.state,
             strict: a.strict,
             lock_timeout_ms: a.lock_timeout,
-            site,
+            lease,
         })
     }
 
@@ -440,7 +429,7 @@ impl NewPlan {
             state: None,
             strict: false,
             lock_timeout_ms: None,
-            site: None,
+            lease: None,
         })
     }
 }
@@ -515,63 +504,6 @@ fn named(
     Ok((ns.0, name))
 }
 
-/// `--site-node` and its settings: v1 and v6 (a 48-bit node) and time-based v8 (a
-/// `--node-bits` node in the §6.4 distributed layout); not with a fixed time or a given node.
-fn site_plan(
-    a: &NewArgs,
-    kname: &str,
-    gregorian: bool,
-    time_based: bool,
-) -> Result<Option<SitePlan>, Error> {
-    let v8 = a.kind == Kind::V8 && time_based;
-    if !a.site_node {
-        for (flag, given) in [
-            ("--uiap-control", a.uiap_control.is_some()),
-            ("--node-domain", a.node_domain.is_some()),
-            ("--node-bits", a.node_bits.is_some()),
-        ] {
-            if given {
-                return Err(usage(format!("{flag} applies only with --site-node")));
-            }
-        }
-        return Ok(None);
-    }
-    if !gregorian && !v8 {
-        return Err(usage(format!(
-            "--site-node does not apply to {kname}: it applies to v1, v6 and time-based v8"
-        )));
-    }
-    if a.node_bits.is_some() && !v8 {
-        return Err(usage(format!(
-            "--node-bits does not apply to {kname}: it applies to v8 (a v1/v6 node is 48 bits)"
-        )));
-    }
-    if a.node.is_some() {
-        return Err(usage(
-            "--node and --site-node cannot be combined: the site lease gives the node",
-        ));
-    }
-    if a.at.is_some() {
-        return Err(usage(
-            "--at and --site-node cannot be combined: a site node is held for UUIDs made now",
-        ));
-    }
-    Ok(Some(SitePlan {
-        control: a
-            .uiap_control
-            .clone()
-            .unwrap_or_else(|| uuidkit_lease::site::DEFAULT_CONTROL.into()),
-        domain: a
-            .node_domain
-            .map_or(uuidkit_lease::site::DEFAULT_NODE_DOMAIN, |d| d.0),
-        bits: if v8 {
-            a.node_bits.unwrap_or(NodeBits::DEFAULT).0
-        } else {
-            48
-        },
-    }))
-}
-
 /// The bytes of `--name-file PATH` (`-`: all of standard input), as they are.
 fn read_name_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
     let read = if path.as_os_str() == "-" {
@@ -628,6 +560,7 @@ pub fn kind_name(k: Kind) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lease::LeaseFrom;
     use super::super::parse_from;
     use super::*;
 
@@ -681,11 +614,24 @@ mod tests {
 
     #[test]
     fn site_node_applies_to_v1_v6_and_time_based_v8() {
-        let p = plan(&["new", "v6", "--site-node"]).unwrap();
-        let site = p.site.unwrap();
-        assert_eq!(site.bits, 48);
-        assert_eq!(site.domain, uuidkit_lease::site::DEFAULT_NODE_DOMAIN);
-        assert_eq!(site.control, PathBuf::from("/run/uiapd/control.sock"));
+        let site = |p: NewPlan| match p.lease.unwrap() {
+            super::super::LeasePlan {
+                bits,
+                from: LeaseFrom::Site { control, domain },
+            } => (bits, control, domain),
+            other => panic!("not a site lease: {other:?}"),
+        };
+        let (bits, control, domain) = site(plan(&["new", "v6", "--site-node"]).unwrap());
+        assert_eq!(bits, 48);
+        assert_eq!(domain, uuidkit_lease::site::DEFAULT_NODE_DOMAIN);
+        assert_eq!(control, PathBuf::from("/run/uiapd/control.sock"));
+        // --node-from uiap is the same lease.
+        assert_eq!(
+            plan(&["new", "v6", "--node-from", "uiap"]).unwrap().lease,
+            plan(&["new", "v6", "--site-node"]).unwrap().lease
+        );
+        let (_, control, _) = site(plan(&["new", "v1", "--node-from", "uiap:/c"]).unwrap());
+        assert_eq!(control, PathBuf::from("/c"));
         let p = plan(&[
             "new",
             "v8",
@@ -698,21 +644,11 @@ mod tests {
             "ffe:1:2:300",
         ])
         .unwrap();
-        let site = p.site.unwrap();
-        assert_eq!(
-            (site.bits, site.control),
-            (12, PathBuf::from("/tmp/c.sock"))
-        );
-        assert_eq!(site.domain.to_string(), "ffe:1:2:300");
-        assert_eq!(
-            plan(&["new", "v8", "--site-node"])
-                .unwrap()
-                .site
-                .unwrap()
-                .bits,
-            16
-        );
-        assert!(plan(&["new", "v1"]).unwrap().site.is_none());
+        let (bits, control, domain) = site(p);
+        assert_eq!((bits, control), (12, PathBuf::from("/tmp/c.sock")));
+        assert_eq!(domain.to_string(), "ffe:1:2:300");
+        assert_eq!(site(plan(&["new", "v8", "--site-node"]).unwrap()).0, 16);
+        assert!(plan(&["new", "v1"]).unwrap().lease.is_none());
         let cases: [(&[&str], &str); 7] = [
             (
                 &["new", "v7", "--site-node"],
@@ -728,11 +664,11 @@ mod tests {
             ),
             (
                 &["new", "v8", "--node-bits", "8"],
-                "--node-bits applies only with --site-node",
+                "--node-bits applies only with --node-from or --site-node",
             ),
             (
                 &["new", "v1", "--uiap-control", "/x"],
-                "--uiap-control applies only with --site-node",
+                "--uiap-control applies only with --node-from or --site-node",
             ),
             (
                 &["new", "v1", "--site-node", "--node", "random"],
@@ -762,6 +698,130 @@ mod tests {
             e.to_string(),
             "--site-node does not apply to name-based v8: it applies to v1, v6 and time-based v8"
         );
+    }
+
+    #[test]
+    fn node_from_etcd_and_postgres_take_the_lease_times() {
+        let p = plan(&[
+            "new",
+            "v8",
+            "--node-from",
+            "etcd://h:1/n",
+            "--node-bits",
+            "20",
+        ]);
+        let lease = p.unwrap().lease.unwrap();
+        assert_eq!(lease.bits, 20);
+        let LeaseFrom::Etcd {
+            endpoints,
+            prefix,
+            times,
+        } = lease.from
+        else {
+            panic!("{:?}", lease.from)
+        };
+        assert_eq!(
+            (endpoints, prefix.as_str()),
+            (vec!["h:1".to_string()], "/n")
+        );
+        assert_eq!(times.ttl, std::time::Duration::from_secs(10));
+        assert_eq!(times.margin, std::time::Duration::from_millis(500));
+        let p = plan(&[
+            "new",
+            "v1",
+            "--node-from",
+            "postgres://u@h/db",
+            "--lease-ttl",
+            "1500ms",
+            "--lease-margin",
+            "200ms",
+        ]);
+        let lease = p.unwrap().lease.unwrap();
+        assert_eq!(lease.bits, 48);
+        let LeaseFrom::Postgres {
+            connect,
+            table,
+            times,
+        } = lease.from
+        else {
+            panic!("{:?}", lease.from)
+        };
+        assert_eq!((connect.as_str(), table), ("postgres://u@h/db", None));
+        assert_eq!(times.ttl, std::time::Duration::from_millis(1500));
+        assert_eq!(times.margin, std::time::Duration::from_millis(200));
+    }
+
+    #[test]
+    fn node_from_settings_are_checked_against_the_source() {
+        let cases: [(&[&str], &str); 7] = [
+            (
+                &["new", "v7", "--node-from", "etcd://h:1/n"],
+                "--node-from does not apply to v7",
+            ),
+            (
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "etcd://h:1/n",
+                    "--lease-ttl",
+                    "1500ms",
+                ],
+                "--lease-ttl 1.5s: etcd counts a lease's TTL in whole seconds",
+            ),
+            (
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "etcd://h:1/n",
+                    "--lease-ttl",
+                    "0",
+                ],
+                "--lease-ttl: expected more than 0",
+            ),
+            (
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "postgres://h",
+                    "--lease-margin",
+                    "10s",
+                ],
+                "--lease-margin 10s: expected less than the lease's TTL (10s)",
+            ),
+            (
+                &["new", "v1", "--site-node", "--lease-ttl", "3s"],
+                "--lease-ttl applies only to etcd and PostgreSQL leases",
+            ),
+            (
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "etcd://h:1/n",
+                    "--node-domain",
+                    "ffe:1:2:300",
+                ],
+                "--node-domain applies only to the UIAP site lease",
+            ),
+            (
+                &[
+                    "new",
+                    "v1",
+                    "--node-from",
+                    "postgres-env:UUIDKIT_NO_SUCH_VARIABLE",
+                ],
+                "--node-from postgres-env:UUIDKIT_NO_SUCH_VARIABLE: UUIDKIT_NO_SUCH_VARIABLE: \
+                 environment variable not found",
+            ),
+        ];
+        for (args, want) in cases {
+            let e = plan(args).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            assert!(e.to_string().contains(want), "{args:?}: {e}");
+        }
     }
 
     /// A message about v8 says which v8 it is, and where the flag applies.

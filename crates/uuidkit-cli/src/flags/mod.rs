@@ -6,6 +6,7 @@
 //! commands execute.
 
 mod hiargs;
+mod lease;
 mod values;
 
 use std::ffi::OsString;
@@ -14,8 +15,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use hiargs::{
-    CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan, SitePlan,
+    CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan,
 };
+#[cfg(unix)]
+pub use lease::LeaseFrom;
+pub use lease::{Built, LeasePlan, NodeFrom, check_built};
 pub use values::{
     ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
     TimeArg,
@@ -65,7 +69,7 @@ pub struct Cli {
 pub enum Command {
     /// Generate UUIDs of one kind.
     #[command(visible_alias = "gen", visible_alias = "generate")]
-    New(NewArgs),
+    New(Box<NewArgs>),
     /// Describe UUIDs: variant, version and the fields of each version.
     #[command(visible_alias = "parse", visible_alias = "show")]
     Inspect(InspectArgs),
@@ -223,19 +227,22 @@ Name-based (v3, v5, v8 with --name/--name-hex/--name-file): --namespace and a na
 Time-based (v1, v6, v7, v8 without a name): --at fixes the time; v1/v6 also take --clock-seq
 and --node; v7 takes --method. --state FILE shares generator state with other processes.
 
-Site node (v1, v6, v8): --site-node claims a node ID no other device of the site holds, through
-the local uiapd (UIAP), holds it while the command runs and releases it at the end. UUIDs of
-generators with distinct node IDs never collide. v8 then uses the RFC 9562 §6.4 distributed
-layout (ms | node | counter | random) with a --node-bits wide node. If the node is lost mid-run
-(another device proves it holds it, the daemon stops), generation stops at once: nothing is
-written after the loss, and the exit status is 1.
+Leased node (v1, v6, v8): --node-from SOURCE leases a node ID no other holder of the registry has
+(etcd, PostgreSQL, or through the local uiapd: --site-node), holds it while the command runs and
+releases it at the end. UUIDs of generators with distinct node IDs never collide. v8 then uses
+the RFC 9562 §6.4 distributed layout (ms | node | counter | random) with a --node-bits wide node.
+If the node is lost mid-run (the lease expired or was taken, the registry stayed silent past the
+lease's deadline, the daemon stopped), generation stops at once: nothing is written after the
+loss, and the exit status is 1 with the reason.
 
 Examples:
   uuidkit new v7 -n 5
   uuidkit new v5 --namespace dns --name www.example.com
   uuidkit new v8 --hash sha256 --namespace dns --name www.example.com
   uuidkit new v1 --at 2022-02-22T19:22:22Z --clock-seq 0x33c8 --node 9f:6b:de:ce:d8:46
-  uuidkit new v8 --site-node --node-bits 12 -n 1000000")]
+  uuidkit new v8 --site-node --node-bits 12 -n 1000000
+  uuidkit new v6 --node-from etcd://10.0.0.1:2379,10.0.0.2:2379/uuidkit/v6 -n 1000
+  IDS_DB=postgresql://gen@db/ids uuidkit new v1 --node-from postgres-env:IDS_DB")]
 pub struct NewArgs {
     /// Kind of UUID.
     #[arg(value_enum)]
@@ -322,23 +329,51 @@ pub struct NewArgs {
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub lock_timeout: Option<u64>,
 
+    /// v1/v6/v8: lease the node from SOURCE for the run: a node ID no other holder of the
+    /// registry has, held while the command runs, released at its end. SOURCE is
+    /// etcd://HOST:PORT[,HOST:PORT…]/PREFIX (a key PREFIX/NODE attached to an etcd lease),
+    /// postgres://… or postgresql://… (a row of the table uuidkit_node_leases; the URL as libpq
+    /// takes it), postgres-env:VAR (the connection string in the environment variable VAR, URL
+    /// or key=value form: keeps a password out of the process list), or uiap[:CONTROL] (the site
+    /// lease through uiapd, as --site-node). etcd and PostgreSQL need a uuidkit built with the
+    /// Cargo feature `etcd` or `postgres`.
+    #[arg(long, value_name = "SOURCE", conflicts_with = "site_node")]
+    pub node_from: Option<NodeFrom>,
+
     /// v1/v6/v8: take the node from a site lease: a random node ID claimed through the local
-    /// uiapd, unique among the devices of the site, held while the command runs.
+    /// uiapd, unique among the devices of the site, held while the command runs (the same as
+    /// --node-from uiap).
     #[arg(long)]
     pub site_node: bool,
 
-    /// uiapd's control socket, for --site-node [default: /run/uiapd/control.sock].
+    /// uiapd's control socket, for the site lease [default: /run/uiapd/control.sock].
     #[arg(long, value_name = "PATH")]
     pub uiap_control: Option<PathBuf>,
 
-    /// The UIAP domain node IDs are claimed in, for --site-node (left-justified)
+    /// The UIAP domain node IDs are claimed in, for the site lease (left-justified)
     /// [default: ffe:9562:6:400].
     #[arg(long, value_name = "DID")]
     pub node_domain: Option<DomainArg>,
 
-    /// v8 --site-node: the node ID's width, 1 to 48 bits [default: 16].
+    /// v8 with a leased node: the node ID's width, 1 to 48 bits [default: 16].
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub node_bits: Option<NodeBits>,
+
+    /// An etcd or PostgreSQL lease's time to live: 10s, 1500ms (etcd: whole seconds)
+    /// [default: 10s]. A holder that cannot renew stops within it; a killed one frees its node
+    /// after it.
+    #[arg(long, value_name = "TIME")]
+    pub lease_ttl: Option<lease::LeaseTime>,
+
+    /// A PostgreSQL lease's table: NAME or SCHEMA.NAME, created if missing; one table per node
+    /// width [default: uuidkit_node_leases].
+    #[arg(long, value_name = "NAME")]
+    pub lease_table: Option<String>,
+
+    /// How long before the TTL's end a holder that could not renew stops, for clock-rate error
+    /// [default: a twentieth of the TTL, at least 100ms].
+    #[arg(long, value_name = "TIME")]
+    pub lease_margin: Option<lease::LeaseTime>,
 }
 
 /// `uuidkit inspect`.

@@ -212,8 +212,9 @@ impl EtcdLease {
         let Some(runtime) = self.runtime.take() else {
             return Ok(());
         };
-        self.slot
-            .lose(NodeLost::new(NodeLostKind::Released).with_detail("the etcd lease was released"));
+        self.slot.retire(
+            NodeLost::new(NodeLostKind::Released).with_detail("the etcd lease was released"),
+        );
         let _ = self.stop.send(true);
         let revoke = within(
             self.answer_limit,
@@ -438,9 +439,12 @@ impl Keeper {
                 self.slot.renew(sent, self.ttl);
                 None
             }
-            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e.contains("not found") => Some(
+            // A lease etcd no longer has (expired, or revoked by an operator): etcd answers its
+            // keep-alive with a TTL of 0, which the client turns into this error before the
+            // stream is handed out; the node key went with the lease.
+            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e == "lease not found" => Some(
                 NodeLost::new(NodeLostKind::RenewalFailed)
-                    .with_detail("etcd says the lease has expired"),
+                    .with_detail("etcd says the lease is not found (expired or revoked)"),
             ),
             _ => None,
         }

@@ -471,6 +471,9 @@ impl SiteLease {
         );
         self.stop.store(true, Ordering::Release);
         let _ = watcher.join();
+        // The node goes back to the site only a millisecond after the last UUID made here
+        // (see `LeaseSlot::retire`).
+        std::thread::sleep(crate::RELEASE_GAP);
         release(&self.uiapd, self.claim)
     }
 }

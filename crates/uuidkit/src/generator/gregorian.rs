@@ -440,25 +440,53 @@ impl<N: MaybeNodeSource> NodeFollow<N> {
         })
     }
 
-    /// Before every UUID: first the core's fork check
-    /// ([`GregorianCore::claim`]), then the source, if any: an error if it
-    /// holds no node; a new node (new epoch) goes into `core` with a new
-    /// clock sequence, so the old node's sequence is never continued
-    /// (RFC 9562 §6.3).
+    /// Before a tick, while no node of the source is in use (the first UUID,
+    /// or after [`forget`](NodeFollow::forget)): the source's node goes into
+    /// `core` first, so that the tick and whatever the core's store records
+    /// for it are the node's own.
     ///
     /// # Errors
     /// [`GenErrorKind::NodeLost`] when the source holds no node.
     #[inline(always)]
-    pub(crate) fn check<S: Reserve<V1State>, R: Rng>(
+    pub(crate) fn first<S: Reserve<V1State>, R: Rng>(
         &mut self,
         core: &mut GregorianCore<S>,
         rng: &mut R,
     ) -> Result<(), GenError> {
-        core.claim(rng);
+        if self.epoch.is_some() {
+            return Ok(());
+        }
         match self.source.source_current() {
             None => Ok(()),
-            Some(Ok(id)) if Some(id.epoch()) == self.epoch => Ok(()),
             Some(Ok(id)) => self.adopt(id, core, rng),
+            Some(Err(lost)) => Err(GenError::from_node_lost(lost)),
+        }
+    }
+
+    /// After every tick, before its UUID is made: the source's answer, if there
+    /// is a source. `Ok(true)`: the tick may be used (no source, or the node in
+    /// use is still held). `Ok(false)`: the source hands out a new node (a new
+    /// epoch), which is now in `core` with a new clock sequence, so the old
+    /// node's sequence is never continued (RFC 9562 §6.3); the tick, drawn under
+    /// the old node, must be dropped and drawn again.
+    ///
+    /// The source is asked after the clock was read, not before: a lease's
+    /// deadline check then comes after the time the UUID carries, so no UUID
+    /// carries a time past its node's tenure, however long the process stood
+    /// still in between.
+    ///
+    /// # Errors
+    /// [`GenErrorKind::NodeLost`] when the source holds no node.
+    #[inline(always)]
+    pub(crate) fn confirm<S: Reserve<V1State>, R: Rng>(
+        &mut self,
+        core: &mut GregorianCore<S>,
+        rng: &mut R,
+    ) -> Result<bool, GenError> {
+        match self.source.source_current() {
+            None => Ok(true),
+            Some(Ok(id)) if Some(id.epoch()) == self.epoch => Ok(true),
+            Some(Ok(id)) => self.adopt(id, core, rng).map(|()| false),
             Some(Err(lost)) => Err(GenError::from_node_lost(lost)),
         }
     }

@@ -79,6 +79,12 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Program("etcd"),
         builds: &[],
     },
+    // `etcdctl`: tests that act on a cluster as an operator would (the command's tests).
+    Package {
+        name: "etcd-client",
+        found: Probe::Program("etcdctl"),
+        builds: &[],
+    },
     Package {
         name: "protobuf-compiler",
         found: Probe::Program("protoc"),

@@ -205,7 +205,7 @@ fn fixed_gregorian(
 fn gregorian(
     plan: &NewPlan,
     reserver: Option<&Reserver>,
-    site: Option<Arc<LeaseSlot>>,
+    leased: Option<Arc<LeaseSlot>>,
 ) -> Result<Box<dyn Generator>, Error> {
     let mac = match plan.node {
         NodeChoice::Mac(m) => Some(m),
@@ -214,30 +214,30 @@ fn gregorian(
     if let Some(at) = plan.at {
         return Ok(Box::new(fixed_gregorian(plan, at, mac)?));
     }
-    // The site's node and the state file's lease, each when given: `None`
+    // The leased node and the state file's lease, each when given: `None`
     // attaches nothing.
     let clock = CoarseClock::new();
     if plan.kind == Kind::V6 {
         let builder = given(V6Generator::builder(), plan.clock_seq, V6Builder::clock_seq);
         let g = given(builder, mac, V6Builder::node)
-            .node_source(site)
+            .node_source(leased)
             .store(reserver.map(|r| lease(r.lease_v6(), plan.clock_seq)))
             .build(clock, GenRng::for_generator())
             .map_err(gen_error)?;
         return Ok(Box::new(g));
     }
     let g = v1_builder(plan, mac)
-        .node_source(site)
+        .node_source(leased)
         .store(reserver.map(|r| lease(r.lease_v1(), plan.clock_seq)))
         .build(clock, GenRng::for_generator())
         .map_err(gen_error)?;
     Ok(Box::new(g))
 }
 
-/// Time-based v8: the §6.4 distributed layout with the site node, else the 10-ns time layout
+/// Time-based v8: the §6.4 distributed layout with the leased node, else the 10-ns time layout
 /// (at a fixed time or now).
-fn v8_time(plan: &NewPlan, site: Option<Arc<LeaseSlot>>) -> Result<Box<dyn Generator>, Error> {
-    if let Some(slot) = site {
+fn v8_time(plan: &NewPlan, leased: Option<Arc<LeaseSlot>>) -> Result<Box<dyn Generator>, Error> {
+    if let Some(slot) = leased {
         return Ok(Box::new(
             V8Distributed::builder()
                 .node_source(slot)
@@ -301,9 +301,9 @@ fn v1_builder(plan: &NewPlan, mac: Option<[u8; 6]>) -> V1Builder {
 }
 
 impl Source {
-    /// Configures the generator for `plan`; v1, v6 and v8 take their node from `site` when
-    /// given (`--site-node`).
-    pub fn new(plan: &NewPlan, site: Option<Arc<LeaseSlot>>) -> Result<Source, Error> {
+    /// Configures the generator for `plan`; v1, v6 and v8 take their node from `leased` when
+    /// given (`--node-from`, `--site-node`).
+    pub fn new(plan: &NewPlan, leased: Option<Arc<LeaseSlot>>) -> Result<Source, Error> {
         let reserver = match plan.state.as_deref() {
             Some(p) => {
                 // Refuse up front what the library would only work around:
@@ -331,8 +331,8 @@ impl Source {
             (Kind::V3 | Kind::V5, None) => unreachable!("hiargs requires a name for v3/v5"),
             (Kind::V4, None) => Box::new(RANDOM_V4),
             (Kind::V7, None) => v7(plan, reserver.as_ref())?,
-            (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref(), site)?,
-            (Kind::V8, None) => v8_time(plan, site)?,
+            (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref(), leased)?,
+            (Kind::V8, None) => v8_time(plan, leased)?,
         };
         Ok(Source {
             generator,
@@ -416,7 +416,7 @@ mod tests {
             state: None,
             strict: false,
             lock_timeout_ms: None,
-            site: None,
+            lease: None,
         }
     }
 

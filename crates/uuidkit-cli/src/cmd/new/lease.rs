@@ -1,17 +1,20 @@
-//! `--site-node`: the run's site lease, and the writer that writes nothing once it is lost
-//! (docs/uiap-design.md D51–D56).
+//! `--node-from` and `--site-node`: the run's node lease, and the writer that writes nothing once
+//! it is lost (docs/uiap-design.md D51–D56; docs/distributed-generation.md).
 //!
-//! The lease is acquired before the first UUID and dropped (released) when the run ends, on
-//! every path out of it; its claim is also tied to the lease's connection, so a run killed by a
-//! signal releases it too (D54). The generators read the node from the lease's slot before every
-//! UUID and stop with an error once it is lost. UUIDs made before the loss may still sit in the
-//! output buffer: [`Guarded`] checks the slot right before every write and refuses to write once
-//! the loss is signalled, and it never starts a write that could block on a full pipe (it waits
-//! for room with the slot in view, and writes at most what the pipe takes at once). So nothing
-//! reaches stdout after the loss was signalled, except a write that had already started — at
-//! most one pipe buffer's worth of UUIDs made before the loss.
+//! Every source (the UIAP site lease, etcd, PostgreSQL) is run the same way: the lease is
+//! acquired before the first UUID and dropped (released) when the run ends, on every path out of
+//! it; a run killed by a signal frees its node too, when the site lease's connection closes
+//! (D54) or when an etcd or PostgreSQL lease's TTL runs out. The generators read the node from
+//! the lease's slot before every UUID and stop with an error once it is lost — or once the
+//! lease's deadline passed without a confirmed renewal. UUIDs made before the loss may still sit
+//! in the output buffer: [`Guarded`] checks the slot right before every write and refuses to
+//! write once the loss is signalled, and it never starts a write that could block on a full pipe
+//! (it waits for room with the slot in view, and writes at most what the pipe takes at once). So
+//! nothing reaches stdout after the loss was signalled, except a write that had already started
+//! — at most one pipe buffer's worth of UUIDs made before the loss.
 //!
-//! The lease talks to uiapd over a Unix socket: elsewhere `--site-node` fails with the reason.
+//! [`Guarded`] waits on stdout with `poll`: elsewhere than on Unix a leased node fails with the
+//! reason.
 
 #[cfg(unix)]
 use std::io::{self, Write};
@@ -27,49 +30,153 @@ use uuidkit::NodeLost;
 #[cfg(unix)]
 use uuidkit::NodeSource;
 #[cfg(unix)]
+use uuidkit_lease::LeaseSlot;
+#[cfg(unix)]
 use uuidkit_lease::site::{LeaseConfig, SiteLease};
 
 use crate::error::{Error, Outcome};
-use crate::flags::{NewPlan, SitePlan};
+#[cfg(unix)]
+use crate::flags::LeaseFrom;
+use crate::flags::{Built, LeasePlan, NewPlan, check_built};
 #[cfg(unix)]
 use crate::output::Output;
 
-/// Runs `new` with the node of a site lease, held from before the first UUID to the end of the
-/// run, whichever way it ends: then released.
+/// Runs `new` with the node of a lease, held from before the first UUID to the end of the run,
+/// whichever way it ends: then released.
 #[cfg(unix)]
-pub fn run(plan: &NewPlan, site: &SitePlan) -> Result<Outcome, Error> {
-    let lease = acquire(site)?;
-    let source = super::Source::new(plan, Some(lease.slot().clone()))?;
-    let out = Output::new(Guarded::new(std::io::stdout().lock(), lease.source()));
-    super::generate(plan, source, out).map_err(|e| explain(e, lease.loss()))
+pub fn run(plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
+    check_built(&lease.from, Built::THIS)?;
+    let held = acquire(lease)?;
+    let source = super::Source::new(plan, Some(held.slot().clone()))?;
+    let out = Output::new(Guarded::new(std::io::stdout().lock(), held.slot().clone()));
+    super::generate(plan, source, out).map_err(|e| explain(e, held.name(), held.loss()))
 }
 
-/// `--site-node` where there are no Unix sockets to reach uiapd through.
+/// A leased node where there is no `poll` to guard stdout with.
 #[cfg(not(unix))]
-pub fn run(_plan: &NewPlan, _site: &SitePlan) -> Result<Outcome, Error> {
+pub fn run(_plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
+    check_built(&lease.from, Built::THIS)?;
     Err(Error::Failed(
-        "--site-node: the site lease reaches uiapd over a Unix socket, which this system does \
-         not have"
+        "--node-from/--site-node: a leased node needs a Unix system (the writer that stops at a \
+         loss waits on stdout with poll, and the site lease reaches uiapd over a Unix socket)"
             .into(),
     ))
 }
 
-/// The most bytes one write hands the kernel: what a pipe with room for a write takes at once
-/// (`PIPE_BUF`), so a write that found room never blocks. Each write also ends at a line end,
-/// so a refused write never leaves half a UUID behind.
+/// A lease held for the run, whichever its source.
 #[cfg(unix)]
-const MAX_WRITE: usize = 4096;
+enum Held {
+    Site(SiteLease),
+    // Boxed: its client is large, and the enum is moved once.
+    #[cfg(feature = "etcd")]
+    Etcd(Box<uuidkit_lease::etcd::EtcdLease>),
+    #[cfg(feature = "postgres")]
+    Postgres(uuidkit_lease::postgres::PgLease),
+}
 
-/// How often a wait for room in the pipe looks at the slot.
 #[cfg(unix)]
-const WAIT_TICK: Duration = Duration::from_millis(20);
+impl Held {
+    fn slot(&self) -> &Arc<LeaseSlot> {
+        match self {
+            Held::Site(l) => l.slot(),
+            #[cfg(feature = "etcd")]
+            Held::Etcd(l) => l.slot(),
+            #[cfg(feature = "postgres")]
+            Held::Postgres(l) => l.slot(),
+        }
+    }
 
-/// Claims the node for `plan` through the local uiapd.
+    /// What the messages call the node: "site node", "etcd node"…
+    fn name(&self) -> &'static str {
+        match self {
+            Held::Site(_) => "site node",
+            #[cfg(feature = "etcd")]
+            Held::Etcd(_) => "etcd node",
+            #[cfg(feature = "postgres")]
+            Held::Postgres(_) => "PostgreSQL node",
+        }
+    }
+
+    /// The lease's whole text of its loss, where its slot's [`NodeLost`] may cut it short.
+    fn loss(&self) -> Option<String> {
+        match self {
+            Held::Site(l) => l.loss(),
+            // Their reasons are the slot's own, short enough to be kept whole.
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+}
+
+/// Acquires the lease `plan` names (drawing its node with the lease's randomness, which tests
+/// seed).
 #[cfg(unix)]
-fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
+fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
+    match &plan.from {
+        LeaseFrom::Site { control, domain } => site(control, *domain, plan.bits).map(Held::Site),
+        #[cfg(feature = "etcd")]
+        LeaseFrom::Etcd {
+            endpoints,
+            prefix,
+            times,
+        } => {
+            let config = uuidkit_lease::etcd::EtcdConfig {
+                ttl: times.ttl,
+                margin: times.margin,
+                answer_limit: times.ttl / 3,
+                ..uuidkit_lease::etcd::EtcdConfig::new(endpoints.clone(), prefix, plan.bits)
+            };
+            uuidkit_lease::etcd::EtcdLease::acquire(&config, &mut super::rng::GenRng::for_lease())
+                .map(|l| Held::Etcd(Box::new(l)))
+                .map_err(|e| refused("--node-from etcd", &e))
+        }
+        #[cfg(feature = "postgres")]
+        LeaseFrom::Postgres {
+            connect,
+            table,
+            times,
+        } => {
+            let defaults = uuidkit_lease::postgres::PgConfig::new(connect.clone(), plan.bits);
+            let config = uuidkit_lease::postgres::PgConfig {
+                table: table.clone().unwrap_or(defaults.table.clone()),
+                ttl: times.ttl,
+                margin: times.margin,
+                answer_limit: times.ttl / 3,
+                ..defaults
+            };
+            uuidkit_lease::postgres::PgLease::acquire(&config, &mut super::rng::GenRng::for_lease())
+                .map(Held::Postgres)
+                .map_err(|e| refused("--node-from postgres", &e))
+        }
+        // A backend this binary lacks: `run` refused it already; the same refusal.
+        #[allow(unreachable_patterns)]
+        other => Err(check_built(other, Built::THIS)
+            .err()
+            .unwrap_or_else(|| Error::Failed("--node-from: no lease backend".into()))),
+    }
+}
+
+/// A lease that could not be had: settings it refused are a usage error (exit 2, nothing was
+/// claimed), anything else a failure.
+#[cfg(all(unix, any(feature = "etcd", feature = "postgres")))]
+fn refused(flag: &str, e: &uuidkit_lease::LeaseError) -> Error {
+    let text = format!("{flag}: {e}");
+    match e.kind() {
+        uuidkit_lease::LeaseErrorKind::Config => Error::Usage(text),
+        _ => Error::Failed(text),
+    }
+}
+
+/// Claims the node through the local uiapd.
+#[cfg(unix)]
+fn site(
+    control: &std::path::Path,
+    domain: uiap::space::DomainId,
+    bits: u8,
+) -> Result<SiteLease, Error> {
     let config = LeaseConfig {
-        domain: plan.domain,
-        ..LeaseConfig::new(plan.control.clone(), plan.bits)
+        domain,
+        ..LeaseConfig::new(control.to_path_buf(), bits)
     };
     // What the claim waits for is said as it waits; the wait is bounded by the lease's answer
     // limit (docs/uiap-design.md D61).
@@ -100,21 +207,31 @@ fn acquire(plan: &SitePlan) -> Result<SiteLease, Error> {
 }
 
 /// Turns a lost node (a generator's error, or a write refused by [`Guarded`]) into the
-/// lost-node error, with `whole`, the lease's text of the loss, where there is one (the
-/// [`NodeLost`]'s detail may be cut short); other errors pass.
+/// lost-node error naming the `node` ("site node"…), with `whole`, the lease's text of the loss,
+/// where there is one (the [`NodeLost`]'s detail may be cut short); other errors pass.
 #[cfg(unix)]
-fn explain(e: Error, whole: Option<String>) -> Error {
+fn explain(e: Error, node: &str, whole: Option<String>) -> Error {
     let lost = match &e {
         Error::Io(io) => io.get_ref().and_then(|r| r.downcast_ref::<NodeLost>()),
         Error::Lost(lost) => Some(lost),
         _ => None,
     };
     match (lost, whole) {
-        (Some(_), Some(whole)) => Error::Failed(crate::error::lost_message(&whole)),
-        (Some(lost), None) => Error::Lost(*lost),
+        (Some(_), Some(whole)) => Error::Failed(crate::error::lost_message(node, &whole)),
+        (Some(lost), None) => Error::Failed(crate::error::lost_message(node, lost)),
         (None, _) => e,
     }
 }
+
+/// The most bytes one write hands the kernel: what a pipe with room for a write takes at once
+/// (`PIPE_BUF`), so a write that found room never blocks. Each write also ends at a line end,
+/// so a refused write never leaves half a UUID behind.
+#[cfg(unix)]
+const MAX_WRITE: usize = 4096;
+
+/// How often a wait for room in the pipe looks at the slot.
+#[cfg(unix)]
+const WAIT_TICK: Duration = Duration::from_millis(20);
 
 /// A writer that checks the lease's slot before every write (see the module docs).
 #[cfg(unix)]
@@ -214,8 +331,8 @@ mod tests {
         g.write_all(&lines).unwrap();
         slot.lose(NodeLost::new(NodeLostKind::Conflict).with_detail("test"));
         let e = g.write_all(b"b").unwrap_err();
-        let e = explain(Error::Io(e), None);
-        assert!(matches!(e, Error::Lost(_)), "a loss is a failure: {e:?}");
+        let e = explain(Error::Io(e), "site node", None);
+        assert!(matches!(e, Error::Failed(_)), "a loss is a failure: {e:?}");
         assert_eq!(e.exit_code(), 1);
         assert_eq!(
             e.to_string(),
@@ -226,6 +343,7 @@ mod tests {
             "conflict (another device holds the node): a reason longer than a NodeLost keeps";
         let e = explain(
             Error::Lost(NodeLost::new(NodeLostKind::Conflict)),
+            "site node",
             Some(whole.into()),
         );
         assert_eq!(

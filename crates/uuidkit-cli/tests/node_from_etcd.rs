@@ -1,0 +1,167 @@
+//! `uuidkit new … --node-from etcd://…` against a real three-member etcd cluster started by each
+//! test (test-support's `EtcdCluster`), acted on as an operator would, with `etcdctl`.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use test_support::db::EtcdCluster;
+
+use crate::leased::{Blocked, Drained, endless};
+
+const PREFIX: &str = "/uuidkit/cli";
+
+/// The cluster and `etcdctl`, or `None` after recording why `test` is skipped.
+fn cluster(test: &str) -> Option<EtcdCluster> {
+    if !test_support::require(test, test_support::command("etcdctl", &["version"])) {
+        return None;
+    }
+    EtcdCluster::for_test(test)
+}
+
+fn source(cluster: &EtcdCluster) -> String {
+    format!("etcd://{}{PREFIX}", cluster.endpoints().join(","))
+}
+
+/// `etcdctl ARGS…` against the cluster: its output.
+fn etcdctl(cluster: &EtcdCluster, args: &[&str]) -> String {
+    let out = Command::new("etcdctl")
+        .env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={}", cluster.endpoints().join(",")))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "etcdctl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The node keys under [`PREFIX`].
+fn keys(cluster: &EtcdCluster) -> Vec<String> {
+    let dir = format!("{PREFIX}/");
+    etcdctl(cluster, &["get", "--prefix", &dir, "--keys-only"])
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn key(node: u64, bits: u8) -> String {
+    format!("{PREFIX}/{node:0w$x}", w = usize::from(bits).div_ceil(4))
+}
+
+/// Two runs with the same lease seed draw the same first node: etcd gives it to one, and the
+/// other claims another. Each key holds while its run does and goes when it ends.
+#[test]
+fn two_runs_hold_distinct_etcd_nodes_and_free_them_at_the_end() {
+    let Some(cluster) = cluster("cli_etcd_distinct_nodes") else {
+        return;
+    };
+    let from = source(&cluster);
+    for (kind, bits) in [("v1", 48), ("v6", 48), ("v8", 16)] {
+        let runs: Vec<Blocked> = (0..2)
+            .map(|_| Blocked::start(endless(kind, &["--node-from", &from], 7)))
+            .collect();
+        let (a, b) = (runs[0].node, runs[1].node);
+        assert_ne!(a, b, "{kind}: one node for two runs");
+        let mut want = vec![key(a, bits), key(b, bits)];
+        want.sort();
+        assert_eq!(keys(&cluster), want, "{kind}");
+        let holder = etcdctl(&cluster, &["get", &want[0], "--print-value-only"]);
+        assert!(holder.starts_with("uuidkit pid "), "{holder}");
+        for run in runs {
+            run.end();
+        }
+        assert_eq!(keys(&cluster), Vec::<String>::new(), "{kind}: keys left");
+        eprintln!("{kind}: nodes {a:x} and {b:x}, both keys gone after the runs");
+    }
+}
+
+/// The lease revoked by an operator mid-run: the run stops with exit 1 and etcd's reason, and
+/// what it wrote is whole UUIDs of its node.
+#[test]
+fn a_revoked_etcd_lease_stops_the_run_with_the_reason() {
+    let Some(cluster) = cluster("cli_etcd_revoked") else {
+        return;
+    };
+    let from = source(&cluster);
+    let run = Drained::start(endless(
+        "v6",
+        &["--node-from", &from, "--lease-ttl", "6s"],
+        1,
+    ));
+    let node = run.first_node();
+    let fields = etcdctl(&cluster, &["get", &key(node, 48), "-w", "fields"]);
+    let lease: i64 = fields
+        .lines()
+        .find_map(|l| l.strip_prefix("\"Lease\" : "))
+        .unwrap_or_else(|| panic!("no lease in {fields}"))
+        .trim()
+        .parse()
+        .unwrap();
+    etcdctl(&cluster, &["lease", "revoke", &format!("{lease:x}")]);
+    let revoked = Instant::now();
+    // A keep-alive every third of the TTL finds the lease gone, well before the deadline
+    // (the message says which).
+    let (code, err, seen, exited) = run.finish(Duration::from_secs(10));
+    eprintln!("revoked to exit: {:?}", exited - revoked);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        err,
+        "uuidkit: error: etcd node lost: renewal failed: etcd says the lease is not found (expired or revoked); \
+         stopped, nothing written after the loss\n"
+    );
+    seen.lock().unwrap().all_whole_of(node);
+    assert!(keys(&cluster).is_empty());
+}
+
+/// The whole cluster frozen mid-run (no renewal is answered): the run stops at its lease's
+/// deadline — the send instant of its last confirmed renewal, before the freeze, plus the TTL,
+/// less the margin — and nothing reaches its output after that.
+#[test]
+fn a_silent_etcd_cluster_stops_the_run_at_its_deadline() {
+    let Some(cluster) = cluster("cli_etcd_silent") else {
+        return;
+    };
+    let from = source(&cluster);
+    let (ttl, margin) = (Duration::from_secs(2), Duration::from_millis(300));
+    let args = [
+        "--node-from",
+        &from,
+        "--lease-ttl",
+        "2",
+        "--lease-margin",
+        "300ms",
+    ];
+    let run = Drained::start(endless("v8", &args, 2));
+    let node = run.first_node();
+    std::thread::sleep(Duration::from_millis(1500));
+    for i in 0..3 {
+        cluster.signal(i, libc::SIGSTOP);
+    }
+    let frozen = Instant::now();
+    let deadline = frozen + ttl - margin;
+    let (code, err, seen, _) = run.finish(Duration::from_secs(15));
+    for i in 0..3 {
+        cluster.signal(i, libc::SIGCONT);
+    }
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with(
+            "uuidkit: error: etcd node lost: renewal failed: the lease's deadline passed before a \
+             renewal was confirmed; stopped, nothing written after the loss"
+        ),
+        "{err}"
+    );
+    let seen = seen.lock().unwrap();
+    seen.all_whole_of(node);
+    assert!(
+        seen.bytes_after(frozen) > 0,
+        "the node is used until its deadline, not only until the freeze"
+    );
+    // The reader's own scheduling: a chunk written before the deadline may be read after it.
+    let late = seen.bytes_after(deadline + Duration::from_millis(250));
+    assert_eq!(late, 0, "bytes written after the deadline");
+}
