@@ -225,7 +225,7 @@ fn fleet_run(test: &str, deadline: bool) -> Option<(Report, usize)> {
     Some((check(dir.path()), faults))
 }
 
-/// Until `RUN` has passed: every 1.5 s one generator stopped (SIGSTOP) for the TTL plus 0.5 to
+/// Until `RUN` has passed: every 1.2 s one generator stopped (SIGSTOP) for the TTL plus 0.5 to
 /// 1.5 s, then continued; at a third of the run the leader's member stopped, at two thirds
 /// another member, each started again 3 s later. Returns how many faults were injected.
 fn inject(cluster: &mut EtcdCluster, children: &[Child]) -> usize {
@@ -239,14 +239,16 @@ fn inject(cluster: &mut EtcdCluster, children: &[Child]) -> usize {
     while start.elapsed() < end {
         let now = start.elapsed();
         if now >= next_stop {
-            let i = (rng.next_u32() as usize) % children.len();
-            if !resume.iter().any(|&(_, j)| j == i) {
-                signal(&children[i], libc::SIGSTOP);
-                let extra = Duration::from_millis(500 + u64::from(rng.next_u32() % 1000));
-                resume.push((now + TTL + extra, i));
-                faults += 1;
-            }
-            next_stop = now + Duration::from_millis(1500);
+            // One of the generators not stopped already.
+            let running: Vec<usize> = (0..children.len())
+                .filter(|&i| !resume.iter().any(|&(_, j)| j == i))
+                .collect();
+            let i = running[(rng.next_u32() as usize) % running.len()];
+            signal(&children[i], libc::SIGSTOP);
+            let extra = Duration::from_millis(500 + u64::from(rng.next_u32() % 1000));
+            resume.push((now + TTL + extra, i));
+            faults += 1;
+            next_stop = now + Duration::from_millis(1200);
         }
         if members_stopped < 2 && now >= end * (members_stopped + 1) / 3 {
             let member = if members_stopped == 0 {
@@ -319,7 +321,7 @@ fn a_fleet_under_faults_never_shares_a_node_and_makes_no_duplicate() {
     assert!(report.uuids >= 10_000_000, "{report:?}");
     assert!(faults >= 20, "{faults} faults");
     // Nodes moved between processes: the faults took nodes away.
-    assert!(report.tenures > PROCESSES + faults / 2, "{report:?}");
+    assert!(report.tenures > PROCESSES + faults / 4, "{report:?}");
     assert_eq!(report.duplicates, 0);
     assert!(report.overlaps.is_empty(), "{:#?}", report.overlaps);
 }
@@ -337,7 +339,10 @@ fn without_the_deadline_the_checker_finds_two_holders_of_one_node() {
         report.overlaps.len()
     );
     for (a, b) in &report.overlaps {
-        eprintln!("  overlap: {a:?} and {b:?}");
+        eprintln!(
+            "  node {}: {} (ms {}..={}) and {} (ms {}..={})",
+            a.node, a.file, a.first_ms, a.last_ms, b.file, b.first_ms, b.last_ms
+        );
     }
     assert!(faults >= 20, "{faults} faults");
     assert!(

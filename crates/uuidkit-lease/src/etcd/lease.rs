@@ -440,13 +440,20 @@ impl Keeper {
                 None
             }
             // A lease etcd no longer has (expired, or revoked by an operator): etcd answers its
-            // keep-alive with a TTL of 0, which the client turns into this error before the
-            // stream is handed out; the node key went with the lease.
-            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e == "lease not found" => Some(
-                NodeLost::new(NodeLostKind::RenewalFailed)
-                    .with_detail("etcd says the lease is not found (expired or revoked)"),
-            ),
+            // keep-alive with a TTL of 0, which the client hands on as such or, when it comes
+            // before the stream is handed out, turns into this error; the node key went with
+            // the lease.
+            Ok(Ok(Some(_))) => Some(gone()),
+            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e == "lease not found" => {
+                Some(gone())
+            }
             _ => None,
         }
     }
+}
+
+/// The loss of a lease etcd no longer has.
+fn gone() -> NodeLost {
+    NodeLost::new(NodeLostKind::RenewalFailed)
+        .with_detail("etcd says the lease is not found (expired or revoked)")
 }
