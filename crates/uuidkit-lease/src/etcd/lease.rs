@@ -440,10 +440,8 @@ impl Keeper {
                 None
             }
             // A lease etcd no longer has (expired, or revoked by an operator): etcd answers its
-            // keep-alive with a TTL of 0, which the client hands on as such or, when it comes
-            // before the stream is handed out, turns into this error; the node key went with
-            // the lease.
-            Ok(Ok(Some(_))) => Some(gone()),
+            // keep-alive with a TTL of 0, which the client, reading that first answer before it
+            // hands out the stream, turns into this error; the node key went with the lease.
             Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e == "lease not found" => {
                 Some(gone())
             }
