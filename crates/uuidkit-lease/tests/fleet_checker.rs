@@ -174,10 +174,10 @@ fn check(dir: &Path) -> Report {
         // Sorted by start: each tenure against the one that ends last among those before it.
         let mut latest: Option<&Tenure> = None;
         for t in list.iter() {
-            if let Some(l) = latest {
-                if t.first_ms <= l.last_ms {
-                    report.overlaps.push((l.clone(), t.clone()));
-                }
+            if let Some(l) = latest
+                && t.first_ms <= l.last_ms
+            {
+                report.overlaps.push((l.clone(), t.clone()));
             }
             if latest.is_none_or(|l| t.last_ms > l.last_ms) {
                 latest = Some(t);
