@@ -35,17 +35,41 @@ use crate::{LeaseError, LeaseErrorKind};
 pub trait BootClock: Send + Sync + fmt::Debug {
     /// The time since the clock's zero.
     fn now(&self) -> Duration;
+
+    /// The Unix time, in nanoseconds, of the clock's zero: a reading plus this is wall-clock
+    /// time. The default compares the system's wall clock with [`now`](Self::now), so it moves
+    /// when the wall clock is stepped or slewed; it is sampled, not read per UUID
+    /// ([`LeaseClock`](crate::LeaseClock)).
+    ///
+    /// ```
+    /// use uuidkit_lease::{BootClock, BootTime};
+    ///
+    /// let unix = BootTime.unix_at_zero() + BootTime.now().as_nanos() as u64;
+    /// assert!(unix > 1_600_000_000_000_000_000); // after September 2020
+    /// ```
+    fn unix_at_zero(&self) -> u64 {
+        let wall = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        u64::try_from(wall.saturating_sub(self.now().as_nanos())).unwrap_or(u64::MAX)
+    }
 }
 
 impl<C: BootClock + ?Sized> BootClock for &C {
     fn now(&self) -> Duration {
         (**self).now()
     }
+    fn unix_at_zero(&self) -> u64 {
+        (**self).unix_at_zero()
+    }
 }
 
 impl<C: BootClock + ?Sized> BootClock for std::sync::Arc<C> {
     fn now(&self) -> Duration {
         (**self).now()
+    }
+    fn unix_at_zero(&self) -> u64 {
+        (**self).unix_at_zero()
     }
 }
 
@@ -143,7 +167,20 @@ impl BootClock for ManualBootClock {
     fn now(&self) -> Duration {
         Duration::from_nanos(self.nanos.load(Ordering::SeqCst))
     }
+
+    /// Fixed, so that tests are deterministic: [`MANUAL_UNIX_AT_ZERO`].
+    fn unix_at_zero(&self) -> u64 {
+        MANUAL_UNIX_AT_ZERO
+    }
 }
+
+/// The Unix time a [`ManualBootClock`]'s zero stands for: 2023-11-14T22:13:20Z.
+///
+/// ```
+/// use uuidkit_lease::{BootClock, MANUAL_UNIX_AT_ZERO, ManualBootClock};
+/// assert_eq!(ManualBootClock::default().unix_at_zero(), MANUAL_UNIX_AT_ZERO);
+/// ```
+pub const MANUAL_UNIX_AT_ZERO: u64 = 1_700_000_000_000_000_000;
 
 fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
@@ -225,6 +262,8 @@ pub struct LeaseSlot<C: BootClock = BootTime> {
     clock: C,
     margin: Duration,
     enforced: AtomicBool,
+    /// The clock's [`BootClock::unix_at_zero`], sampled at every grant and renewal.
+    unix_at_zero: AtomicU64,
     writer: Mutex<Tenure>,
 }
 
@@ -249,6 +288,7 @@ impl<C: BootClock> LeaseSlot<C> {
         Ok(LeaseSlot {
             slot,
             word: AtomicU64::new(0),
+            unix_at_zero: AtomicU64::new(clock.unix_at_zero()),
             clock,
             margin,
             enforced: AtomicBool::new(true),
@@ -347,6 +387,7 @@ impl<C: BootClock> LeaseSlot<C> {
         }
         tenure.deadline = end;
         self.word.store(word(end, tenure.epoch), Ordering::Release);
+        self.sample_unix_at_zero();
         NodeId::new(value, self.slot.bits(), tenure.epoch).ok()
     }
 
@@ -453,7 +494,27 @@ impl<C: BootClock> LeaseSlot<C> {
 
     /// A new tenure of `value` until `end`: the deadline word before the slot, so a reader that
     /// sees the new epoch sees its deadline.
+    /// Follows the wall clock (a step, a slew) at every grant and renewal: what
+    /// [`LeaseClock`](crate::LeaseClock)s add to the boot clock.
+    fn sample_unix_at_zero(&self) {
+        self.unix_at_zero
+            .store(self.clock.unix_at_zero(), Ordering::Relaxed);
+    }
+
+    /// The Unix time, in nanoseconds, of the boot clock's zero, as last sampled.
+    #[inline]
+    pub(crate) fn unix_at_zero(&self) -> u64 {
+        self.unix_at_zero.load(Ordering::Relaxed)
+    }
+
+    /// The boot clock, for [`LeaseClock`](crate::LeaseClock)s.
+    #[inline]
+    pub(crate) fn clock(&self) -> &C {
+        &self.clock
+    }
+
     fn publish(&self, tenure: &mut Tenure, value: u64, end: Duration) -> NodeId {
+        self.sample_unix_at_zero();
         tenure.epoch += 1;
         tenure.value = Some(value);
         tenure.deadline = end;
@@ -483,11 +544,20 @@ impl<C: BootClock> NodeSource for LeaseSlot<C> {
 
     #[inline]
     fn current(&self) -> Result<NodeId, NodeLost> {
+        self.current_by(|| self.clock.now().as_millis())
+    }
+}
+
+impl<C: BootClock> LeaseSlot<C> {
+    /// As [`current`](NodeSource::current), with the deadline compared with `now()` (whole
+    /// milliseconds of the boot clock), asked after the slot's loads.
+    #[inline]
+    pub(crate) fn current_by(&self, now: impl Fn() -> u128) -> Result<NodeId, NodeLost> {
         loop {
             let id = self.slot.current()?;
             let word = self.word.load(Ordering::Acquire);
             if word & TAG == id.epoch() & TAG {
-                let now = self.clock.now().as_millis();
+                let now = now();
                 if now < u128::from(word >> TAG_BITS) || !self.enforced.load(Ordering::Relaxed) {
                     return Ok(id);
                 }

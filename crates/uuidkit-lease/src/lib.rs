@@ -55,11 +55,16 @@ mod error;
 #[cfg(feature = "etcd")]
 pub mod etcd;
 mod node;
+mod paired;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(feature = "uiap")]
 pub mod site;
 
-pub use deadline::{BootClock, BootTime, LeaseSlot, ManualBootClock, RELEASE_GAP, default_margin};
+pub use deadline::{
+    BootClock, BootTime, LeaseSlot, MANUAL_UNIX_AT_ZERO, ManualBootClock, RELEASE_GAP,
+    default_margin,
+};
 pub use error::{LeaseError, LeaseErrorKind};
 pub use node::{MAX_NODE_BITS, check_bits};
+pub use paired::{LeaseClock, LeaseSource};

@@ -46,13 +46,24 @@ fn generator_child() {
         .collect();
     let c = config(endpoints, &std::env::var(PREFIX).unwrap());
     let lease = EtcdLease::acquire(&c, &mut ThreadRng).unwrap();
-    lease
-        .slot()
-        .enforce_deadline(std::env::var(DEADLINE).unwrap() == "on");
-    let mut g = V8Distributed::builder()
-        .node_source(lease.slot().clone())
-        .build(SystemClock, ThreadRng)
-        .unwrap();
+    let mode = std::env::var(DEADLINE).unwrap();
+    lease.slot().enforce_deadline(mode != "off");
+    let mut g: Box<dyn Generator> = if mode == "paired" {
+        let (clock, source) = lease.slot().pair();
+        Box::new(
+            V8Distributed::builder()
+                .node_source(source)
+                .build(clock, ThreadRng)
+                .unwrap(),
+        )
+    } else {
+        Box::new(
+            V8Distributed::builder()
+                .node_source(lease.slot().clone())
+                .build(SystemClock, ThreadRng)
+                .unwrap(),
+        )
+    };
     let mut out = std::io::stdout().lock();
     writeln!(out, "HELD {}", lease.node().value()).unwrap();
     let start = Instant::now();
@@ -74,7 +85,7 @@ fn generator_child() {
     }
 }
 
-fn spawn_child(cluster: &EtcdCluster, prefix: &str, deadline: bool) -> Child {
+fn spawn_child(cluster: &EtcdCluster, prefix: &str, deadline: &str) -> Child {
     child_command(
         Command::new(std::env::current_exe().unwrap()),
         &cluster.endpoints(),
@@ -84,7 +95,9 @@ fn spawn_child(cluster: &EtcdCluster, prefix: &str, deadline: bool) -> Child {
 }
 
 /// `cmd` (the test binary, or a wrapper that runs it) set up as the generator child.
-fn child_command(mut cmd: Command, endpoints: &[String], prefix: &str, deadline: bool) -> Child {
+/// `deadline`: "on" (the slot with the system clock), "off" (the same, deadline not enforced) or
+/// "paired" (a clock-and-source pair made from the slot).
+fn child_command(mut cmd: Command, endpoints: &[String], prefix: &str, deadline: &str) -> Child {
     cmd.args([
         "--ignored",
         "--exact",
@@ -94,7 +107,7 @@ fn child_command(mut cmd: Command, endpoints: &[String], prefix: &str, deadline:
     ])
     .env(ENDPOINTS, endpoints.join(","))
     .env(PREFIX, prefix)
-    .env(DEADLINE, if deadline { "on" } else { "off" })
+    .env(DEADLINE, deadline)
     .stdout(Stdio::piped())
     .spawn()
     .unwrap()
@@ -152,7 +165,7 @@ struct Run {
 
 /// Holds one of the two 1-bit nodes, lets a child take the other, stops the child, takes its
 /// node once etcd lets it go, then continues the child and collects what it wrote.
-fn stopped_run(cluster: &EtcdCluster, prefix: &str, deadline: bool) -> Run {
+fn stopped_run(cluster: &EtcdCluster, prefix: &str, deadline: &str) -> Run {
     let c = config(cluster.endpoints(), prefix);
     let _mine = EtcdLease::acquire(&c, &mut ChaCha20Rng::from_seed([1; 32])).unwrap();
     let mut child = spawn_child(cluster, prefix, deadline);
@@ -196,8 +209,22 @@ fn a_generator_stopped_past_its_ttl_writes_nothing_with_its_old_node_after_it_re
     let Some(cluster) = EtcdCluster::for_test("etcd_sigstop_generator") else {
         return;
     };
-    let run = stopped_run(&cluster, "/f/stop", true);
-    assert!(overlapping(&run).is_empty(), "{:?}", overlapping(&run));
+    let run = stopped_run(&cluster, "/f/stop", "on");
+    stopped_safely(&run);
+}
+
+#[test]
+fn a_paired_generator_stopped_past_its_ttl_writes_nothing_with_its_old_node_after_it_resumes() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_sigstop_paired") else {
+        return;
+    };
+    let run = stopped_run(&cluster, "/f/paired", "paired");
+    stopped_safely(&run);
+}
+
+/// What a generator stopped past its TTL shows with the deadline on.
+fn stopped_safely(run: &Run) {
+    assert!(overlapping(run).is_empty(), "{:?}", overlapping(run));
     let lost = run
         .lines
         .iter()
@@ -237,7 +264,7 @@ fn without_the_deadline_the_resumed_generator_overlaps_the_new_holder() {
     let Some(cluster) = EtcdCluster::for_test("etcd_sigstop_control") else {
         return;
     };
-    let run = stopped_run(&cluster, "/f/control", false);
+    let run = stopped_run(&cluster, "/f/control", "off");
     assert!(
         !overlapping(&run).is_empty(),
         "the negative control found no overlap: {} lines",
@@ -350,7 +377,7 @@ fn a_generator_cut_off_from_etcd_stops_before_its_node_is_granted_again() {
         ns.command(&exe),
         &cluster.endpoints_on(ns.host),
         "/f/cut",
-        true,
+        "on",
     );
     let (node, rest) = follow(&mut child);
     std::thread::sleep(Duration::from_millis(300));

@@ -1,6 +1,7 @@
 //! A fleet under faults, checked afterwards: several generator processes share a small node
 //! space leased from a real three-member etcd; each one holds a node, makes UUIDs with it until
-//! the node is lost, and leases again. Meanwhile the test stops generators (SIGSTOP) for longer
+//! the node is lost, and leases again (half of them through the lease's slot, half through a
+//! clock-and-source pair made from it). Meanwhile the test stops generators (SIGSTOP) for longer
 //! than the lease's TTL, and stops and restarts etcd members (the leader among them). Every UUID
 //! is written to a file of its tenure (one process, one lease).
 //!
@@ -74,10 +75,24 @@ fn fleet_child() {
             continue;
         };
         lease.slot().enforce_deadline(deadline);
-        let mut g = V8Distributed::builder()
-            .node_source(lease.slot().clone())
-            .build(SystemClock, ThreadRng)
-            .unwrap();
+        // Half the fleet reads the lease's slot with the system clock, half a pair made from it
+        // (the deadline checked against the generator's own reading of the boot clock).
+        let mut g: Box<dyn Generator> = if id.parse::<usize>().unwrap() % 2 == 0 {
+            Box::new(
+                V8Distributed::builder()
+                    .node_source(lease.slot().clone())
+                    .build(SystemClock, ThreadRng)
+                    .unwrap(),
+            )
+        } else {
+            let (clock, source) = lease.slot().pair();
+            Box::new(
+                V8Distributed::builder()
+                    .node_source(source)
+                    .build(clock, ThreadRng)
+                    .unwrap(),
+            )
+        };
         let file = std::fs::File::create(dir.join(format!("p{id}-t{tenure}.bin"))).unwrap();
         let mut out = BufWriter::new(file);
         'tenure: while start.elapsed() < RUN {

@@ -1,0 +1,225 @@
+//! A generator's clock and node source made as a pair from one [`LeaseSlot`], so that the
+//! lease's deadline costs no clock reading of its own (docs/distributed-generation.md, "The
+//! lease deadline").
+//!
+//! A [`LeaseSlot`] on its own reads the boot clock at every [`current`](NodeSource::current),
+//! beside the generator's own reading of the wall clock: two clock readings per UUID, the
+//! larger part of its cost. A pair needs one. The [`LeaseClock`] gives the generator wall-clock
+//! time made from the boot clock (a reading plus the wall-clock time of the boot clock's zero,
+//! sampled at every grant and renewal) and keeps that reading; the [`LeaseSource`] compares the
+//! deadline with the reading kept. Generators read their clock before they ask their node
+//! source, so the reading compared is the very one the UUID's time was made from: a UUID whose
+//! time falls past the deadline is never made, however long the process stood still in
+//! between.
+//!
+//! The two belong to **one generator**: given to the same builder, they are read by the same
+//! thread in that order. A source whose clock has not been read yet (the first question a
+//! v1/v6 generator asks, before its first reading) reads the boot clock itself.
+//!
+//! What the generator's clock follows: the boot clock, which never goes back and counts time
+//! stopped and suspended, moved with the wall clock at each grant and renewal. A step of the
+//! wall clock between renewals shows at the next one, as a step of the generator's clock, which
+//! the generator meets with its clock-back policy as it would a step of the system clock.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use uuidkit::{Clock, NodeId, NodeLost, NodeSource};
+
+use crate::{BootClock, BootTime, LeaseSlot};
+
+/// No reading kept yet.
+const UNREAD: u64 = u64::MAX;
+
+/// The generator's side of a pair: wall-clock time from one reading of the lease's boot clock,
+/// kept for the [`LeaseSource`] made with it ([module docs](self)). Made by [`LeaseSlot::pair`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use uuidkit::Clock;
+/// use uuidkit_lease::{LeaseSlot, MANUAL_UNIX_AT_ZERO, ManualBootClock};
+///
+/// let boot = Arc::new(ManualBootClock::new(Duration::from_secs(10)));
+/// let slot = Arc::new(LeaseSlot::new(8, boot.clone(), Duration::ZERO)?);
+/// let (clock, _source) = slot.pair();
+/// assert_eq!(clock.now_ns(), MANUAL_UNIX_AT_ZERO + 10_000_000_000);
+/// # Ok::<(), uuidkit_lease::LeaseError>(())
+/// ```
+#[derive(Debug)]
+pub struct LeaseClock<C: BootClock = BootTime> {
+    slot: Arc<LeaseSlot<C>>,
+    /// The last reading, in whole milliseconds of the boot clock, or [`UNREAD`].
+    read: Arc<AtomicU64>,
+}
+
+/// The node source of a pair: the slot's node, its deadline compared with the last reading of
+/// the [`LeaseClock`] made with it ([module docs](self)). Made by [`LeaseSlot::pair`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use uuidkit::{Clock, NodeSource};
+/// use uuidkit_lease::{BootClock, LeaseSlot, ManualBootClock};
+///
+/// let boot = Arc::new(ManualBootClock::new(Duration::ZERO));
+/// let slot = Arc::new(LeaseSlot::new(8, boot.clone(), Duration::ZERO)?);
+/// slot.grant(5, boot.now(), Duration::from_secs(2))?; // deadline: 2 s
+/// let (clock, source) = slot.pair();
+/// boot.set(Duration::from_millis(1999));
+/// clock.now_ns(); // the generator reads its clock before it asks for its node
+/// boot.set(Duration::from_secs(3));
+/// assert!(source.current().is_ok()); // the reading the UUID's time comes from was in time
+/// clock.now_ns();
+/// assert!(source.current().is_err()); // this one was not
+/// # Ok::<(), uuidkit_lease::LeaseError>(())
+/// ```
+#[derive(Debug)]
+pub struct LeaseSource<C: BootClock = BootTime> {
+    slot: Arc<LeaseSlot<C>>,
+    read: Arc<AtomicU64>,
+}
+
+impl<C: BootClock> LeaseSlot<C> {
+    /// A clock and a node source for one generator ([module docs](crate::LeaseClock)): the
+    /// deadline is then checked against the generator's own clock reading, with no second one.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uuidkit::{Generator, ThreadRng, V8Distributed};
+    /// use uuidkit_lease::{BootClock, BootTime, LeaseSlot};
+    ///
+    /// let slot = std::sync::Arc::new(LeaseSlot::new(12, BootTime, Duration::from_millis(100))?);
+    /// slot.grant(0x2A, BootTime.now(), Duration::from_secs(30))?;
+    /// let (clock, source) = slot.pair();
+    /// let mut g = V8Distributed::builder().node_source(source).build(clock, ThreadRng)?;
+    /// let u = g.generate()?;
+    /// assert_eq!((u.as_u128() >> 64 & 0xFFF) as u64 >> 0, 0x2A); // 12 node bits, first in custom_b
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn pair(self: &Arc<Self>) -> (LeaseClock<C>, LeaseSource<C>) {
+        let read = Arc::new(AtomicU64::new(UNREAD));
+        (
+            LeaseClock {
+                slot: self.clone(),
+                read: read.clone(),
+            },
+            LeaseSource {
+                slot: self.clone(),
+                read,
+            },
+        )
+    }
+}
+
+impl<C: BootClock> Clock for LeaseClock<C> {
+    #[inline]
+    fn now_ns(&self) -> u64 {
+        let boot = self.slot.clock().now();
+        let ms = u64::try_from(boot.as_millis()).unwrap_or(UNREAD - 1);
+        // Relaxed: the source that reads it is read by the same generator, on the same thread.
+        self.read.store(ms.min(UNREAD - 1), Ordering::Relaxed);
+        let nanos = u64::try_from(boot.as_nanos()).unwrap_or(u64::MAX);
+        self.slot.unix_at_zero().saturating_add(nanos)
+    }
+}
+
+impl<C: BootClock> NodeSource for LeaseSource<C> {
+    #[inline]
+    fn bits(&self) -> u8 {
+        self.slot.bits()
+    }
+
+    #[inline]
+    fn current(&self) -> Result<NodeId, NodeLost> {
+        match self.read.load(Ordering::Relaxed) {
+            UNREAD => self.slot.current(),
+            ms => self.slot.current_by(|| u128::from(ms)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MANUAL_UNIX_AT_ZERO, ManualBootClock};
+    use std::time::Duration;
+    use uuidkit::{Generator, ThreadRng, V1Generator, V8Distributed};
+
+    const MS: u64 = 1_000_000;
+
+    fn granted(ttl: Duration) -> (Arc<ManualBootClock>, Arc<LeaseSlot<Arc<ManualBootClock>>>) {
+        let boot = Arc::new(ManualBootClock::new(Duration::from_secs(1)));
+        let slot = Arc::new(LeaseSlot::new(48, boot.clone(), Duration::ZERO).unwrap());
+        slot.grant(0x0200_0000_0001, boot.now(), ttl).unwrap();
+        (boot, slot)
+    }
+
+    #[test]
+    fn a_source_not_read_with_its_clock_yet_reads_the_boot_clock_itself() {
+        let (boot, slot) = granted(Duration::from_secs(2));
+        let (_clock, source) = slot.pair();
+        assert!(source.current().is_ok());
+        boot.advance(Duration::from_secs(2));
+        assert!(source.current().is_err());
+    }
+
+    #[test]
+    fn the_deadline_is_checked_against_the_reading_the_uuid_is_made_from() {
+        // A v8 generator makes UUIDs until its node is lost, the boot clock 1 ms further at
+        // each: every UUID made carries a time before the deadline, the last one the
+        // millisecond before it.
+        let (boot, slot) = granted(Duration::from_millis(50));
+        let (clock, source) = slot.pair();
+        let deadline_ms = (MANUAL_UNIX_AT_ZERO + 1_050 * MS) / MS;
+        let mut g = V8Distributed::builder()
+            .node_source(source)
+            .build(&clock, ThreadRng)
+            .unwrap();
+        let mut made = Vec::new();
+        for _ in 0..100 {
+            boot.advance(Duration::from_millis(1));
+            match g.generate() {
+                Ok(u) => made.push(u),
+                Err(e) => {
+                    assert_eq!(e.kind(), uuidkit::GenErrorKind::NodeLost, "{e}");
+                    break;
+                }
+            }
+        }
+        assert_eq!(made.len(), 49, "one per millisecond until the deadline");
+        assert!(
+            made.iter()
+                .all(|u| (u.as_u128() >> 80) as u64 <= deadline_ms)
+        );
+        assert_eq!((made[48].as_u128() >> 80) as u64, deadline_ms - 1);
+    }
+
+    #[test]
+    fn v1_asks_before_its_first_reading_and_checks_after_every_one() {
+        let (boot, slot) = granted(Duration::from_secs(1));
+        let (clock, source) = slot.pair();
+        let mut g = V1Generator::builder()
+            .node_source(source)
+            .build(&clock, ThreadRng)
+            .unwrap();
+        let u = g.generate().unwrap();
+        assert_eq!(u.node(), Some([2, 0, 0, 0, 0, 1]));
+        boot.advance(Duration::from_secs(1));
+        assert!(g.generate().is_err());
+    }
+
+    #[test]
+    fn the_clock_follows_the_wall_clock_sampled_at_each_renewal() {
+        let (boot, slot) = granted(Duration::from_secs(10));
+        let (clock, _source) = slot.pair();
+        assert_eq!(clock.now_ns(), MANUAL_UNIX_AT_ZERO + 1_000 * MS);
+        boot.advance(Duration::from_millis(3));
+        assert_eq!(clock.now_ns(), MANUAL_UNIX_AT_ZERO + 1_003 * MS);
+        // With the system's boot clock: within a second of the wall clock.
+        let slot = Arc::new(LeaseSlot::new(8, BootTime, Duration::ZERO).unwrap());
+        let (clock, _) = slot.pair();
+        let wall = uuidkit::SystemClock.now_ns();
+        assert!(clock.now_ns().abs_diff(wall) < 1_000 * MS);
+    }
+}
