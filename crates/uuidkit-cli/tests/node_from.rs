@@ -29,7 +29,7 @@ fn a_bad_node_source_is_a_usage_error_saying_what_is_wrong() {
         ),
         (
             "mysql://h/db",
-            "expected etcd://HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…, postgresql://…, \
+            "expected etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…, postgresql://…, \
              postgres-env:VAR or uiap[:CONTROL], found 'mysql://h/db'",
         ),
     ] {

@@ -165,3 +165,68 @@ fn a_silent_etcd_cluster_stops_the_run_at_its_deadline() {
     let late = seen.bytes_after(deadline + Duration::from_millis(250));
     assert_eq!(late, 0, "bytes written after the deadline");
 }
+
+/// On a cluster with authentication on, a run authenticates as `USER@` with the password from
+/// `UUIDKIT_ETCD_PASSWORD`; without the variable it does not start (exit 2), with a wrong
+/// password etcd refuses it (exit 1), each saying so.
+#[test]
+fn an_etcd_user_authenticates_with_the_password_from_the_environment() {
+    let Some(cluster) = cluster("cli_etcd_auth") else {
+        return;
+    };
+    for args in [
+        &["user", "add", "root:root-pw"][..],
+        &["user", "grant-role", "root", "root"],
+        &["role", "add", "uuidkit"],
+        &[
+            "role",
+            "grant-permission",
+            "uuidkit",
+            "--prefix=true",
+            "readwrite",
+            "/uuidkit/",
+        ],
+        &["user", "add", "gen:gen-pw"],
+        &["user", "grant-role", "gen", "uuidkit"],
+        &["auth", "enable"],
+    ] {
+        etcdctl(&cluster, args);
+    }
+    let from = format!("etcd://gen@{}{PREFIX}", cluster.endpoints().join(","));
+    let run = |password: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_uuidkit"));
+        c.args([
+            "new",
+            "v8",
+            "--node-from",
+            &from,
+            "-n",
+            "3",
+            "--lease-ttl",
+            "3",
+        ]);
+        c.env_remove("UUIDKIT_ETCD_PASSWORD");
+        if let Some(p) = password {
+            c.env("UUIDKIT_ETCD_PASSWORD", p);
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, out, err) = run(Some("gen-pw"));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let (code, _, err) = run(None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("read from UUIDKIT_ETCD_PASSWORD"), "{err}");
+    let (code, out, err) = run(Some("guess"));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("authentication failed") && err.contains("\"gen\""),
+        "{err}"
+    );
+}

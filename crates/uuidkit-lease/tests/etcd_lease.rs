@@ -5,13 +5,13 @@
 
 use std::time::{Duration, Instant};
 
-use etcd_client::{Client, GetOptions};
+use etcd_client::{Client, GetOptions, Permission};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
 use uuidkit::{NodeLostKind, NodeSource};
 use uuidkit_lease::LeaseErrorKind;
-use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+use uuidkit_lease::etcd::{EtcdConfig, EtcdLease, EtcdUser};
 
 const TTL: Duration = Duration::from_secs(2);
 /// etcd's default election timeout, which the test cluster keeps.
@@ -240,4 +240,47 @@ fn a_lost_majority_stops_the_generator_at_the_deadline() {
     eprintln!(
         "majority lost: the holder stopped {took:?} later (expected under TTL + {ELECTION_TIMEOUT:?})"
     );
+}
+
+#[test]
+fn with_authentication_a_user_with_rights_on_the_prefix_alone_holds_a_node() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_auth") else {
+        return;
+    };
+    // As an operator would: a root user, a role with read and write rights on the prefix only,
+    // a user for the generators, then authentication on.
+    with_client(&cluster.endpoints(), async |c| {
+        c.user_add("root", "root-pw", None).await.unwrap();
+        c.user_grant_role("root", "root").await.unwrap();
+        c.role_add("uuidkit").await.unwrap();
+        let rights = Permission::read_write("/t/auth/").with_prefix();
+        c.role_grant_permission("uuidkit", rights).await.unwrap();
+        c.user_add("gen", "gen-pw", None).await.unwrap();
+        c.user_grant_role("gen", "uuidkit").await.unwrap();
+        c.auth_enable().await.unwrap();
+    });
+    let as_gen = |prefix: &str, password: &str| EtcdConfig {
+        user: Some(EtcdUser::new("gen", password)),
+        ..config(&cluster, prefix, 8)
+    };
+    let lease = EtcdLease::acquire(&as_gen("/t/auth", "gen-pw"), &mut rng(6)).unwrap();
+    assert!(lease.source().current().is_ok());
+    // Kept alive as that user, through more than one TTL.
+    std::thread::sleep(TTL + TTL / 2);
+    assert_eq!(lease.source().current(), Ok(lease.node()));
+
+    let refused = |c: &EtcdConfig| {
+        let err = EtcdLease::acquire(c, &mut rng(7)).unwrap_err();
+        assert_eq!(err.kind(), LeaseErrorKind::Refused, "{err}");
+        err.to_string()
+    };
+    let no_user = refused(&config(&cluster, "/t/auth", 8));
+    assert!(no_user.contains("user name is empty"), "{no_user}");
+    let wrong = refused(&as_gen("/t/auth", "guess"));
+    assert!(
+        wrong.contains("authentication failed") && wrong.contains("\"gen\""),
+        "{wrong}"
+    );
+    let elsewhere = refused(&as_gen("/t/other", "gen-pw"));
+    assert!(elsewhere.contains("permission denied"), "{elsewhere}");
 }

@@ -716,6 +716,7 @@ mod tests {
             endpoints,
             prefix,
             times,
+            ..
         } = lease.from
         else {
             panic!("{:?}", lease.from)

@@ -13,23 +13,39 @@ use super::{Kind, NewArgs, NodeBits};
 use crate::error::Error;
 
 /// The sources `--node-from` knows, as the user writes them (for error messages).
-const KNOWN: &str = "etcd://HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…, postgresql://…, \
+const KNOWN: &str = "etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…, postgresql://…, \
                      postgres-env:VAR or uiap[:CONTROL]";
+
+/// Where an etcd user's password comes from: never the command line, which any user of the
+/// machine can read in the process list.
+pub const ETCD_PASSWORD_VAR: &str = "UUIDKIT_ETCD_PASSWORD";
 
 /// A `--node-from` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NodeFrom {
     /// `uiap` or `uiap:CONTROL`: the site lease through the local uiapd (`--site-node`).
     Uiap(Option<PathBuf>),
-    /// `etcd://HOST:PORT[,HOST:PORT…]/PREFIX`.
+    /// `etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX`.
     Etcd {
         /// `HOST:PORT` each.
         endpoints: Vec<String>,
         /// The key prefix, with its leading `/`.
         prefix: String,
+        /// The etcd user to authenticate as (its password from [`ETCD_PASSWORD_VAR`]).
+        user: Option<String>,
     },
     /// `postgres://…` or `postgresql://…` (the URL itself), or `postgres-env:VAR`.
     Postgres(PgConnect),
+}
+
+/// A password: kept out of `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
 }
 
 /// Where the PostgreSQL connection string comes from.
@@ -74,6 +90,22 @@ impl FromStr for NodeFrom {
 
 /// The part of an etcd source after `etcd://`.
 fn etcd(rest: &str) -> Result<NodeFrom, String> {
+    // A user goes before the endpoints; an '@' in the key prefix is the prefix's.
+    let authority = rest.split('/').next().unwrap_or_default();
+    let (user, rest) = match authority
+        .split_once('@')
+        .map(|(u, _)| (u, &rest[u.len() + 1..]))
+    {
+        Some((user, _)) if user.contains(':') => {
+            return Err(format!(
+                "a password does not go on the command line (others can read it there): \
+                 give USER@ alone and the password in {ETCD_PASSWORD_VAR}"
+            ));
+        }
+        Some(("", _)) => return Err("empty user name before '@'".into()),
+        Some((user, rest)) => (Some(user.to_string()), rest),
+        None => (None, rest),
+    };
     let Some((hosts, key)) = rest.split_once('/') else {
         return Err(
             "expected HOST:PORT[,HOST:PORT…]/PREFIX, found no '/' before the prefix".into(),
@@ -98,6 +130,7 @@ fn etcd(rest: &str) -> Result<NodeFrom, String> {
     Ok(NodeFrom::Etcd {
         endpoints,
         prefix: format!("/{key}"),
+        user,
     })
 }
 
@@ -171,6 +204,8 @@ pub enum LeaseFrom {
         prefix: String,
         /// The TTL and the margin taken off each deadline.
         times: Times,
+        /// The etcd user and its password (boxed: rare, and the plan is moved whole).
+        user: Option<Box<(String, Secret)>>,
     },
     /// A PostgreSQL lease row.
     Postgres {
@@ -332,7 +367,11 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
                 .node_domain
                 .map_or(uuidkit_lease::site::DEFAULT_NODE_DOMAIN, |d| d.0),
         },
-        NodeFrom::Etcd { endpoints, prefix } => {
+        NodeFrom::Etcd {
+            endpoints,
+            prefix,
+            user,
+        } => {
             let times = times(a)?;
             if times.ttl.subsec_nanos() != 0 {
                 return Err(usage(format!(
@@ -340,10 +379,23 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
                     times.ttl
                 )));
             }
+            let user = match user {
+                None => None,
+                Some(name) => {
+                    let password = std::env::var(ETCD_PASSWORD_VAR).map_err(|e| {
+                        usage(format!(
+                            "--node-from etcd://{name}@…: the password of etcd user '{name}' is \
+                             read from {ETCD_PASSWORD_VAR}: {e}"
+                        ))
+                    })?;
+                    Some(Box::new((name, Secret(password))))
+                }
+            };
             LeaseFrom::Etcd {
                 endpoints,
                 prefix,
                 times,
+                user,
             }
         }
         NodeFrom::Postgres(connect) => LeaseFrom::Postgres {
@@ -391,6 +443,23 @@ mod tests {
             NodeFrom::Etcd {
                 endpoints: vec!["10.0.0.1:2379".into(), "[::1]:2379".into(), "db:1".into()],
                 prefix: "/uuidkit/v1".into(),
+                user: None,
+            }
+        );
+        assert_eq!(
+            "etcd://gen@h:1/ids@site".parse::<NodeFrom>().unwrap(),
+            NodeFrom::Etcd {
+                endpoints: vec!["h:1".into()],
+                prefix: "/ids@site".into(),
+                user: Some("gen".into()),
+            }
+        );
+        assert_eq!(
+            "etcd://h:1/ids@site".parse::<NodeFrom>().unwrap(),
+            NodeFrom::Etcd {
+                endpoints: vec!["h:1".into()],
+                prefix: "/ids@site".into(),
+                user: None,
             }
         );
         let url = "postgresql://gen@db/ids?sslmode=disable";
@@ -423,6 +492,12 @@ mod tests {
             ),
             ("etcd://h:1/a/", "etcd://: the key prefix '/a/' ends in '/'"),
             (
+                "etcd://gen:pw@h:1/p",
+                "etcd://: a password does not go on the command line (others can read it \
+                 there): give USER@ alone and the password in UUIDKIT_ETCD_PASSWORD",
+            ),
+            ("etcd://@h:1/p", "etcd://: empty user name before '@'"),
+            (
                 "etcd://h/p",
                 "etcd://: endpoint 1 'h': expected HOST:PORT, found no ':'",
             ),
@@ -452,7 +527,7 @@ mod tests {
             ),
             (
                 "zookeeper://h:1/p",
-                "expected etcd://HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…",
+                "expected etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…",
             ),
             ("", "or uiap[:CONTROL], found ''"),
         ] {
@@ -485,6 +560,7 @@ mod tests {
             endpoints: vec!["h:1".into()],
             prefix: "/p".into(),
             times,
+            user: None,
         };
         let pg = LeaseFrom::Postgres {
             connect: "postgres://h/db".into(),

@@ -331,7 +331,9 @@ pub struct NewArgs {
 
     /// v1/v6/v8: lease the node from SOURCE for the run: a node ID no other holder of the
     /// registry has, held while the command runs, released at its end. SOURCE is
-    /// etcd://HOST:PORT[,HOST:PORT…]/PREFIX (a key PREFIX/NODE attached to an etcd lease),
+    /// etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX (a key PREFIX/NODE attached to an etcd lease;
+    /// with USER@, authenticated as that etcd user, its password read from
+    /// UUIDKIT_ETCD_PASSWORD),
     /// postgres://… or postgresql://… (a row of the table uuidkit_node_leases; the URL as libpq
     /// takes it), postgres-env:VAR (the connection string in the environment variable VAR, URL
     /// or key=value form: keeps a password out of the process list), or uiap[:CONTROL] (the site

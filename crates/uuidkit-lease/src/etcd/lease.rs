@@ -277,10 +277,17 @@ fn secs(ttl: i64) -> Duration {
 }
 
 async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
-    let options = ConnectOptions::new()
+    let mut options = ConnectOptions::new()
         .with_connect_timeout(config.answer_limit)
         .with_timeout(config.answer_limit)
         .with_keep_alive(config.answer_limit, config.answer_limit);
+    if let Some(user) = &config.user {
+        // A token that expires (etcd's --auth-token-ttl) is fetched again by the client, so a
+        // keep-alive after a quiet spell is not refused for it.
+        options = options
+            .with_user(user.name(), user.password())
+            .with_auto_token_refresh(true);
+    }
     within(
         config.answer_limit,
         "connect",
@@ -288,10 +295,16 @@ async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
     )
     .await
     .map_err(|e| {
-        LeaseError::new(
-            LeaseErrorKind::Unreachable,
-            format!("cannot reach etcd at {}: {e}", config.endpoints.join(",")),
-        )
+        if e.kind() == LeaseErrorKind::Refused {
+            // Authentication refused: etcd's words, and who asked.
+            let user = config.user.as_ref().map_or("", |u| u.name());
+            LeaseError::new(e.kind(), format!("{e} (as etcd user {user:?})"))
+        } else {
+            LeaseError::new(
+                LeaseErrorKind::Unreachable,
+                format!("cannot reach etcd at {}: {e}", config.endpoints.join(",")),
+            )
+        }
     })
 }
 
@@ -306,6 +319,8 @@ async fn within<T>(
         Ok(Err(e)) => Err(LeaseError::new(
             if unreachable(&e) {
                 LeaseErrorKind::Unreachable
+            } else if refused(&e) {
+                LeaseErrorKind::Refused
             } else {
                 LeaseErrorKind::Registry
             },
@@ -315,6 +330,26 @@ async fn within<T>(
             LeaseErrorKind::Timeout,
             format!("etcd did not answer within {limit:?} to a request to {what}"),
         )),
+    }
+}
+
+/// Whether `e` is etcd refusing the user: authentication required or failed, or no right on
+/// the keys asked for.
+fn refused(e: &etcd_client::Error) -> bool {
+    match e {
+        // gRPC's PERMISSION_DENIED and UNAUTHENTICATED; etcd also answers INVALID_ARGUMENT with
+        // these words.
+        etcd_client::Error::GRpcStatus(s) => {
+            matches!(s.code() as i32, 7 | 16)
+                || [
+                    "user name is empty",
+                    "authentication failed",
+                    "permission denied",
+                ]
+                .iter()
+                .any(|m| s.message().contains(m))
+        }
+        _ => false,
     }
 }
 

@@ -76,6 +76,62 @@ pub struct EtcdConfig {
     pub answer_limit: Duration,
     /// What the node key holds: who holds the node, for operators (`uuidkit pid PID`).
     pub holder: String,
+    /// The etcd user to authenticate as, on a cluster with authentication enabled (none). The
+    /// user needs read and write rights on `PREFIX/` only (docs/distributed-generation.md,
+    /// "The operator's part").
+    pub user: Option<EtcdUser>,
+}
+
+/// An etcd user name and password ([`EtcdConfig::user`]). Its `Debug` leaves the password out.
+///
+/// ```
+/// use uuidkit_lease::etcd::EtcdUser;
+///
+/// let u = EtcdUser::new("uuidkit", "s3cret");
+/// assert_eq!(u.name(), "uuidkit");
+/// assert!(!format!("{u:?}").contains("s3cret"));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct EtcdUser {
+    name: String,
+    password: String,
+}
+
+impl EtcdUser {
+    /// The user `name` with its `password`.
+    ///
+    /// ```
+    /// # use uuidkit_lease::etcd::EtcdUser;
+    /// assert_eq!(EtcdUser::new("a", "b").name(), "a");
+    /// ```
+    pub fn new(name: impl Into<String>, password: impl Into<String>) -> EtcdUser {
+        EtcdUser {
+            name: name.into(),
+            password: password.into(),
+        }
+    }
+
+    /// The user name.
+    ///
+    /// ```
+    /// # use uuidkit_lease::etcd::EtcdUser;
+    /// assert_eq!(EtcdUser::new("gen", "pw").name(), "gen");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub(crate) fn password(&self) -> &str {
+        &self.password
+    }
+}
+
+impl std::fmt::Debug for EtcdUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EtcdUser")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
 }
 
 impl EtcdConfig {
@@ -101,6 +157,7 @@ impl EtcdConfig {
             max_backoff: Duration::from_secs(2),
             answer_limit: ttl / 3,
             holder: format!("uuidkit pid {}", std::process::id()),
+            user: None,
         }
     }
 

@@ -119,8 +119,12 @@ fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
             endpoints,
             prefix,
             times,
+            user,
         } => {
             let config = uuidkit_lease::etcd::EtcdConfig {
+                user: user
+                    .as_ref()
+                    .map(|u| uuidkit_lease::etcd::EtcdUser::new(&u.0, &u.1.0)),
                 ttl: times.ttl,
                 margin: times.margin,
                 answer_limit: times.ttl / 3,
