@@ -28,12 +28,14 @@
 //!   behind; keep the value on the thread that called `start()`.
 
 mod etcd;
+mod etcd_tls;
 mod install;
 mod mariadb;
 mod postgres;
 pub(crate) mod process;
 
 pub use etcd::{EtcdCluster, MEMBERS as ETCD_MEMBERS};
+pub use etcd_tls::TlsFiles;
 pub use mariadb::MariaDb;
 pub use postgres::Postgres;
 

@@ -230,3 +230,69 @@ fn an_etcd_user_authenticates_with_the_password_from_the_environment() {
         "{err}"
     );
 }
+
+/// A cluster held to TLS, checking its clients' certificates: a run with the CA, certificate
+/// and key holds a node; one without TLS cannot reach it (exit 1); a certificate file that
+/// cannot be read is a usage error naming it (exit 2).
+#[cfg(feature = "etcd-tls")]
+#[test]
+fn an_etcd_cluster_over_tls_takes_a_run_with_its_certificates() {
+    let test = "cli_etcd_tls";
+    if !test_support::require(test, test_support::command("openssl", &["version"])) {
+        return;
+    }
+    let cluster = match EtcdCluster::start_tls() {
+        Ok(c) => c,
+        Err(e) => return test_support::skip(test, e),
+    };
+    let files = cluster.tls_files().unwrap();
+    let from = source(&cluster);
+    use std::ffi::OsStr;
+    let run = |tls: &[&OsStr]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_uuidkit"))
+            .args([
+                "new",
+                "v8",
+                "--node-from",
+                &from,
+                "-n",
+                "3",
+                "--lease-ttl",
+                "3",
+            ])
+            .args(tls)
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (ca, cert, key) = (
+        files.ca.as_os_str(),
+        files.client_cert.as_os_str(),
+        files.client_key.as_os_str(),
+    );
+    fn flags<'a>(ca: &'a OsStr, cert: &'a OsStr, key: &'a OsStr) -> [&'a OsStr; 6] {
+        let flag = |f: &'static str| OsStr::new(f);
+        [
+            flag("--etcd-ca"),
+            ca,
+            flag("--etcd-cert"),
+            cert,
+            flag("--etcd-key"),
+            key,
+        ]
+    }
+    let (code, out, err) = run(&flags(ca, cert, key));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.is_empty() && err.contains("--node-from etcd"), "{err}");
+    let missing = files.ca.with_extension("missing");
+    let (code, _, err) = run(&flags(missing.as_os_str(), cert, key));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("etcd TLS: cannot read") && err.contains("ca.missing"),
+        "{err}"
+    );
+}

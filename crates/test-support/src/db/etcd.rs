@@ -39,8 +39,13 @@ pub struct EtcdCluster {
     members: Vec<Option<Server>>,
     clients: Vec<u16>,
     peers: Vec<u16>,
+    /// Where each member serves `/health` and `/metrics` over plain HTTP (its client port may
+    /// speak TLS).
+    metrics: Vec<u16>,
     /// An address the members also take clients on, besides 127.0.0.1.
     also: Option<Ipv4Addr>,
+    /// Clients must speak TLS and show a certificate of the cluster's CA.
+    tls: bool,
     etcd: PathBuf,
     dir: ScratchDir,
 }
@@ -83,10 +88,35 @@ impl EtcdCluster {
     /// assert!(cluster.endpoints_on(also)[0].starts_with("127.0.0.2:"));
     /// ```
     pub fn start_also_on(also: Option<Ipv4Addr>) -> Result<Self, String> {
+        Self::start_with(also, false)
+    }
+
+    /// As [`start`](Self::start), with clients held to TLS: each member takes only clients
+    /// that speak TLS and show a certificate signed by the cluster's own CA (etcd's
+    /// `--client-cert-auth`). The CA, and a client certificate and key signed by it, are made
+    /// for the cluster with the `openssl` command: see [`tls_files`](Self::tls_files).
+    ///
+    /// # Errors
+    /// As [`start`](Self::start); also when `openssl` cannot make the certificates.
+    ///
+    /// ```
+    /// let cluster = match test_support::db::EtcdCluster::start_tls() {
+    ///     Ok(c) => c,
+    ///     Err(reason) => return test_support::skip("etcd_tls_doc", reason),
+    /// };
+    /// let files = cluster.tls_files().unwrap();
+    /// assert!(std::fs::read_to_string(&files.ca).unwrap().contains("BEGIN CERTIFICATE"));
+    /// assert!(cluster.healthy(0));
+    /// ```
+    pub fn start_tls() -> Result<Self, String> {
+        Self::start_with(None, true)
+    }
+
+    fn start_with(also: Option<Ipv4Addr>, tls: bool) -> Result<Self, String> {
         let etcd = find_program("etcd", &[PathBuf::from("/usr/bin/etcd")])?;
         let mut last = String::new();
         for _ in 0..PORT_TRIES {
-            match Self::start_on(&etcd, &free_ports(2 * MEMBERS)?, also) {
+            match Self::start_on(&etcd, &free_ports(3 * MEMBERS)?, also, tls) {
                 Ok(cluster) => return Ok(cluster),
                 Err(e) => last = e,
             }
@@ -108,13 +138,19 @@ impl EtcdCluster {
         etcd: &std::path::Path,
         ports: &[u16],
         also: Option<Ipv4Addr>,
+        tls: bool,
     ) -> Result<Self, String> {
         let dir = ScratchDir::new("etcd", None)?;
+        if tls {
+            super::etcd_tls::make(dir.path())?;
+        }
         let mut cluster = Self {
             members: Vec::new(),
             clients: ports[..MEMBERS].to_vec(),
-            peers: ports[MEMBERS..].to_vec(),
+            peers: ports[MEMBERS..2 * MEMBERS].to_vec(),
+            metrics: ports[2 * MEMBERS..].to_vec(),
             also,
+            tls,
             etcd: etcd.to_path_buf(),
             dir,
         };
@@ -134,22 +170,35 @@ impl EtcdCluster {
             .map(|j| format!("m{j}={}", url(self.peers[j])))
             .collect::<Vec<_>>()
             .join(",");
-        let mut listen = url(self.clients[i]);
+        let scheme = if self.tls { "https" } else { "http" };
+        let client = format!("{scheme}://127.0.0.1:{}", self.clients[i]);
+        let mut listen = client.clone();
         if let Some(also) = self.also {
-            listen.push_str(&format!(",http://{also}:{}", self.clients[i]));
+            listen.push_str(&format!(",{scheme}://{also}:{}", self.clients[i]));
         }
         let mut cmd = Command::new(&self.etcd);
         cmd.args(["--name", &format!("m{i}")])
             .arg("--data-dir")
             .arg(self.dir.path().join(format!("m{i}")))
             .args(["--listen-client-urls", &listen])
-            .args(["--advertise-client-urls", &url(self.clients[i])])
+            .args(["--advertise-client-urls", &client])
+            .args(["--listen-metrics-urls", &url(self.metrics[i])])
             .args(["--listen-peer-urls", &url(self.peers[i])])
             .args(["--initial-advertise-peer-urls", &url(self.peers[i])])
             .args(["--initial-cluster", &initial])
             .args(["--initial-cluster-token", &self.token()])
             .args(["--initial-cluster-state", state])
             .args(["--logger", "zap", "--log-outputs", "stderr"]);
+        if self.tls {
+            let file = |name: &str| self.dir.path().join(name);
+            cmd.arg("--cert-file")
+                .arg(file("server.crt"))
+                .arg("--key-file")
+                .arg(file("server.key"))
+                .arg("--trusted-ca-file")
+                .arg(file("ca.crt"))
+                .arg("--client-cert-auth");
+        }
         Server::spawn("etcd", cmd, self.log(i), libc::SIGTERM)
     }
 
@@ -164,7 +213,7 @@ impl EtcdCluster {
     }
 
     fn wait_healthy(&mut self, i: usize) -> Result<(), String> {
-        let port = self.clients[i];
+        let port = self.metrics[i];
         let Some(server) = self.members[i].as_mut() else {
             return Err(format!("etcd member m{i} is stopped"));
         };
@@ -188,6 +237,15 @@ impl EtcdCluster {
         self.clients.iter().map(|p| format!("{addr}:{p}")).collect()
     }
 
+    /// The CA certificate clients check the members with, and the client certificate and key
+    /// the members accept, of a cluster started with [`start_tls`](Self::start_tls) (PEM
+    /// files); `None` for one without TLS.
+    #[must_use]
+    pub fn tls_files(&self) -> Option<super::etcd_tls::TlsFiles> {
+        self.tls
+            .then(|| super::etcd_tls::TlsFiles::in_dir(self.dir.path()))
+    }
+
     /// Whether member `i` answers its health check (running, and part of a
     /// cluster with a leader).
     ///
@@ -199,7 +257,7 @@ impl EtcdCluster {
     /// ```
     #[must_use]
     pub fn healthy(&self, i: usize) -> bool {
-        self.members[i].is_some() && health(self.clients[i]).is_ok()
+        self.members[i].is_some() && health(self.metrics[i]).is_ok()
     }
 
     /// Stops member `i` (SIGTERM, then SIGKILL if it lingers) and waits for
@@ -251,7 +309,7 @@ impl EtcdCluster {
     /// ```
     pub fn counter(&self, name: &str, label: &str) -> Result<f64, String> {
         let mut sum = 0.0;
-        for (i, port) in self.clients.iter().enumerate() {
+        for (i, port) in self.metrics.iter().enumerate() {
             if self.members[i].is_none() {
                 continue;
             }
@@ -286,7 +344,7 @@ fn free_ports(count: usize) -> Result<Vec<u16>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// etcd's `/health` on a member's client port: `Ok` when it says
+/// etcd's `/health` on a member's metrics port: `Ok` when it says
 /// `"health":"true"`.
 fn health(port: u16) -> Result<(), String> {
     let answer = get(port, "/health")?;
@@ -300,7 +358,7 @@ fn health(port: u16) -> Result<(), String> {
     }
 }
 
-/// The whole answer (head and body) to `GET path` on a member's client port.
+/// The whole answer (head and body) to `GET path` on a member's metrics port.
 fn get(port: u16, path: &str) -> Result<String, String> {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let timeout = Duration::from_secs(2);

@@ -38,6 +38,15 @@ pub enum NodeFrom {
     Postgres(PgConnect),
 }
 
+/// `--etcd-ca`, and `--etcd-cert` with `--etcd-key`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EtcdTlsFiles {
+    /// The CA certificate.
+    pub ca: PathBuf,
+    /// The client certificate and its key.
+    pub identity: Option<(PathBuf, PathBuf)>,
+}
+
 /// A password: kept out of `Debug`.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret(pub String);
@@ -206,6 +215,8 @@ pub enum LeaseFrom {
         times: Times,
         /// The etcd user and its password (boxed: rare, and the plan is moved whole).
         user: Option<Box<(String, Secret)>>,
+        /// TLS: the CA certificate, and the client certificate and key, as files.
+        tls: Option<Box<EtcdTlsFiles>>,
     },
     /// A PostgreSQL lease row.
     Postgres {
@@ -232,6 +243,8 @@ pub struct Times {
 pub struct Built {
     /// The `etcd` feature.
     pub etcd: bool,
+    /// The `etcd-tls` feature.
+    pub etcd_tls: bool,
     /// The `postgres` feature.
     pub postgres: bool,
 }
@@ -240,6 +253,7 @@ impl Built {
     /// This binary's.
     pub const THIS: Built = Built {
         etcd: cfg!(feature = "etcd"),
+        etcd_tls: cfg!(feature = "etcd-tls"),
         postgres: cfg!(feature = "postgres"),
     };
 }
@@ -256,6 +270,9 @@ pub fn not_built(scheme: &str, feature: &str) -> Error {
 pub fn check_built(from: &LeaseFrom, built: Built) -> Result<(), Error> {
     match from {
         LeaseFrom::Etcd { .. } if !built.etcd => Err(not_built("etcd://…", "etcd")),
+        LeaseFrom::Etcd { tls: Some(_), .. } if !built.etcd_tls => {
+            Err(not_built("etcd://… with --etcd-ca", "etcd-tls"))
+        }
         LeaseFrom::Postgres { .. } if !built.postgres => Err(not_built("postgres", "postgres")),
         _ => Ok(()),
     }
@@ -286,6 +303,7 @@ pub fn lease_plan(
                 ("--lease-ttl", a.lease_ttl.is_some()),
                 ("--lease-margin", a.lease_margin.is_some()),
                 ("--lease-table", a.lease_table.is_some()),
+                ("--etcd-ca", a.etcd_ca.is_some()),
             ] {
                 if given {
                     return Err(usage(format!(
@@ -351,10 +369,15 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
         }),
         _ => site_flags.map(|f| (f, "the UIAP site lease (--node-from uiap or --site-node)")),
     };
-    let misplaced = misplaced.or_else(|| {
-        (a.lease_table.is_some() && !matches!(from, NodeFrom::Postgres(_)))
-            .then_some(("--lease-table", "PostgreSQL leases"))
-    });
+    let misplaced = misplaced
+        .or_else(|| {
+            (a.lease_table.is_some() && !matches!(from, NodeFrom::Postgres(_)))
+                .then_some(("--lease-table", "PostgreSQL leases"))
+        })
+        .or_else(|| {
+            (a.etcd_ca.is_some() && !matches!(from, NodeFrom::Etcd { .. }))
+                .then_some(("--etcd-ca", "etcd leases"))
+        });
     if let Some((flag, applies)) = misplaced {
         return Err(usage(format!("{flag} applies only to {applies}")));
     }
@@ -391,11 +414,18 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
                     Some(Box::new((name, Secret(password))))
                 }
             };
+            let tls = a.etcd_ca.clone().map(|ca| {
+                Box::new(EtcdTlsFiles {
+                    ca,
+                    identity: a.etcd_cert.clone().zip(a.etcd_key.clone()),
+                })
+            });
             LeaseFrom::Etcd {
                 endpoints,
                 prefix,
                 times,
                 user,
+                tls,
             }
         }
         NodeFrom::Postgres(connect) => LeaseFrom::Postgres {
@@ -561,6 +591,7 @@ mod tests {
             prefix: "/p".into(),
             times,
             user: None,
+            tls: None,
         };
         let pg = LeaseFrom::Postgres {
             connect: "postgres://h/db".into(),
@@ -569,6 +600,7 @@ mod tests {
         };
         let none = Built {
             etcd: false,
+            etcd_tls: false,
             postgres: false,
         };
         let e = check_built(&etcd, none).unwrap_err();
@@ -582,9 +614,33 @@ mod tests {
         assert!(e.to_string().contains("--features postgres"), "{e}");
         let all = Built {
             etcd: true,
+            etcd_tls: true,
             postgres: true,
         };
         assert!(check_built(&etcd, all).is_ok() && check_built(&pg, all).is_ok());
+        let LeaseFrom::Etcd {
+            endpoints, prefix, ..
+        } = etcd
+        else {
+            unreachable!()
+        };
+        let over_tls = LeaseFrom::Etcd {
+            endpoints,
+            prefix,
+            times,
+            user: None,
+            tls: Some(Box::new(EtcdTlsFiles {
+                ca: "ca.crt".into(),
+                identity: None,
+            })),
+        };
+        let plain = Built {
+            etcd_tls: false,
+            ..all
+        };
+        let e = check_built(&over_tls, plain).unwrap_err();
+        assert!(e.to_string().contains("--features etcd-tls"), "{e}");
+        assert!(check_built(&over_tls, all).is_ok());
         // The site lease needs no feature of its own.
         let site = LeaseFrom::Site {
             control: "/c".into(),

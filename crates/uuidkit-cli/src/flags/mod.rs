@@ -372,6 +372,20 @@ pub struct NewArgs {
     #[arg(long, value_name = "NAME")]
     pub lease_table: Option<String>,
 
+    /// An etcd lease over TLS: the CA certificate (PEM) the members' certificates are checked
+    /// with. Needs a uuidkit built with the Cargo feature `etcd-tls`.
+    #[arg(long, value_name = "FILE")]
+    pub etcd_ca: Option<PathBuf>,
+
+    /// An etcd lease over TLS: the client certificate (PEM) shown to a cluster that checks its
+    /// clients (--client-cert-auth); with --etcd-key.
+    #[arg(long, value_name = "FILE", requires_all = ["etcd_ca", "etcd_key"])]
+    pub etcd_cert: Option<PathBuf>,
+
+    /// The key (PEM) of --etcd-cert.
+    #[arg(long, value_name = "FILE", requires = "etcd_cert")]
+    pub etcd_key: Option<PathBuf>,
+
     /// How long before the TTL's end a holder that could not renew stops, for clock-rate error
     /// [default: a twentieth of the TTL, at least 100ms].
     #[arg(long, value_name = "TIME")]

@@ -281,6 +281,10 @@ async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
         .with_connect_timeout(config.answer_limit)
         .with_timeout(config.answer_limit)
         .with_keep_alive(config.answer_limit, config.answer_limit);
+    #[cfg(feature = "etcd-tls")]
+    if let Some(tls) = &config.tls {
+        options = options.with_tls(tls.options());
+    }
     if let Some(user) = &config.user {
         // A token that expires (etcd's --auth-token-ttl) is fetched again by the client, so a
         // keep-alive after a quiet spell is not refused for it.

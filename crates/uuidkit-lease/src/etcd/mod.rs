@@ -80,6 +80,129 @@ pub struct EtcdConfig {
     /// user needs read and write rights on `PREFIX/` only (docs/distributed-generation.md,
     /// "The operator's part").
     pub user: Option<EtcdUser>,
+    /// TLS to the cluster (none: plain HTTP/2). Feature `etcd-tls`.
+    #[cfg(feature = "etcd-tls")]
+    pub tls: Option<EtcdTls>,
+}
+
+/// TLS to an etcd cluster ([`EtcdConfig::tls`], feature `etcd-tls`): the CA certificate the
+/// members' certificates are checked with and, for a cluster that checks its clients
+/// (`--client-cert-auth`), the client's certificate and key, all PEM. Its `Debug` leaves the key
+/// out.
+///
+/// ```
+/// use uuidkit_lease::etcd::EtcdTls;
+///
+/// let tls = EtcdTls::new(b"-----BEGIN CERTIFICATE-----…".to_vec())
+///     .with_identity(b"cert".to_vec(), b"secret key".to_vec())
+///     .with_domain("etcd.internal");
+/// assert!(!format!("{tls:?}").contains("secret key"));
+/// ```
+#[cfg(feature = "etcd-tls")]
+#[derive(Clone, PartialEq, Eq)]
+pub struct EtcdTls {
+    ca: Vec<u8>,
+    identity: Option<(Vec<u8>, Vec<u8>)>,
+    domain: Option<String>,
+}
+
+#[cfg(feature = "etcd-tls")]
+impl EtcdTls {
+    /// Members checked against the CA certificate `ca_pem`.
+    ///
+    /// ```
+    /// # use uuidkit_lease::etcd::EtcdTls;
+    /// let _ = EtcdTls::new(std::fs::read("ca.crt").unwrap_or_default());
+    /// ```
+    pub fn new(ca_pem: Vec<u8>) -> EtcdTls {
+        EtcdTls {
+            ca: ca_pem,
+            identity: None,
+            domain: None,
+        }
+    }
+
+    /// The client's certificate and key (PEM), for a cluster that checks its clients.
+    ///
+    /// ```
+    /// # use uuidkit_lease::etcd::EtcdTls;
+    /// let tls = EtcdTls::new(vec![]).with_identity(b"c".to_vec(), b"k".to_vec());
+    /// assert!(format!("{tls:?}").contains("identity: true"));
+    /// ```
+    #[must_use]
+    pub fn with_identity(mut self, cert_pem: Vec<u8>, key_pem: Vec<u8>) -> EtcdTls {
+        self.identity = Some((cert_pem, key_pem));
+        self
+    }
+
+    /// The name the members' certificates must carry, when it is not the endpoints' host.
+    ///
+    /// ```
+    /// # use uuidkit_lease::etcd::EtcdTls;
+    /// let tls = EtcdTls::new(vec![]).with_domain("etcd.internal");
+    /// assert!(format!("{tls:?}").contains("etcd.internal"));
+    /// ```
+    #[must_use]
+    pub fn with_domain(mut self, name: impl Into<String>) -> EtcdTls {
+        self.domain = Some(name.into());
+        self
+    }
+
+    /// The CA certificate, and the client's certificate and key if given, read from PEM files.
+    ///
+    /// # Errors
+    ///
+    /// [`LeaseErrorKind::Config`](crate::LeaseErrorKind::Config) naming the file that cannot
+    /// be read, and why.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use uuidkit_lease::etcd::EtcdTls;
+    ///
+    /// let err = EtcdTls::from_files(Path::new("/nonexistent/ca.crt"), None).unwrap_err();
+    /// assert!(err.to_string().starts_with("etcd TLS: cannot read /nonexistent/ca.crt: "));
+    /// ```
+    pub fn from_files(
+        ca: &std::path::Path,
+        identity: Option<(&std::path::Path, &std::path::Path)>,
+    ) -> Result<EtcdTls, crate::LeaseError> {
+        let read = |p: &std::path::Path| {
+            std::fs::read(p).map_err(|e| {
+                crate::LeaseError::new(
+                    crate::LeaseErrorKind::Config,
+                    format!("etcd TLS: cannot read {}: {e}", p.display()),
+                )
+            })
+        };
+        let mut tls = EtcdTls::new(read(ca)?);
+        if let Some((cert, key)) = identity {
+            tls = tls.with_identity(read(cert)?, read(key)?);
+        }
+        Ok(tls)
+    }
+
+    pub(crate) fn options(&self) -> etcd_client::TlsOptions {
+        use etcd_client::{Certificate, Identity, TlsOptions};
+        let mut options = TlsOptions::new().ca_certificate(Certificate::from_pem(&self.ca));
+        if let Some((cert, key)) = &self.identity {
+            options = options.identity(Identity::from_pem(cert, key));
+        }
+        if let Some(domain) = &self.domain {
+            options = options.domain_name(domain.clone());
+        }
+        options
+    }
+}
+
+#[cfg(feature = "etcd-tls")]
+impl std::fmt::Debug for EtcdTls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EtcdTls")
+            .field("ca", &format_args!("{} bytes", self.ca.len()))
+            .field("identity", &self.identity.is_some())
+            .field("domain", &self.domain)
+            .finish()
+    }
 }
 
 /// An etcd user name and password ([`EtcdConfig::user`]). Its `Debug` leaves the password out.
@@ -158,6 +281,8 @@ impl EtcdConfig {
             answer_limit: ttl / 3,
             holder: format!("uuidkit pid {}", std::process::id()),
             user: None,
+            #[cfg(feature = "etcd-tls")]
+            tls: None,
         }
     }
 

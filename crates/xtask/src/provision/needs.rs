@@ -85,9 +85,22 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Program("etcdctl"),
         builds: &[],
     },
+    // `openssl`: the certificates of the etcd cluster held to TLS.
+    Package {
+        name: "openssl",
+        found: Probe::Program("openssl"),
+        builds: &[],
+    },
     Package {
         name: "protobuf-compiler",
         found: Probe::Program("protoc"),
+        builds: &[],
+    },
+    // protobuf's own definitions (`google/protobuf/descriptor.proto`, …), which etcd-client's
+    // definitions import: protoc alone cannot compile them.
+    Package {
+        name: "libprotobuf-dev",
+        found: Probe::Path("/usr/include/google/protobuf/descriptor.proto"),
         builds: &[],
     },
     // Network namespaces and their links (uiapd's tests); 20 % loss on a

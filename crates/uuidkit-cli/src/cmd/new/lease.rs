@@ -120,8 +120,19 @@ fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
             prefix,
             times,
             user,
+            #[cfg_attr(not(feature = "etcd-tls"), allow(unused_variables))]
+            tls,
         } => {
             let config = uuidkit_lease::etcd::EtcdConfig {
+                #[cfg(feature = "etcd-tls")]
+                tls: tls
+                    .as_ref()
+                    .map(|t| {
+                        let identity = t.identity.as_ref().map(|(c, k)| (c.as_path(), k.as_path()));
+                        uuidkit_lease::etcd::EtcdTls::from_files(&t.ca, identity)
+                    })
+                    .transpose()
+                    .map_err(|e| refused("--node-from etcd", &e))?,
                 user: user
                     .as_ref()
                     .map(|u| uuidkit_lease::etcd::EtcdUser::new(&u.0, &u.1.0)),
