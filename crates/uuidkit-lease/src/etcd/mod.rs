@@ -93,7 +93,7 @@ pub struct EtcdConfig {
 /// ```
 /// use uuidkit_lease::etcd::EtcdTls;
 ///
-/// let tls = EtcdTls::new(b"-----BEGIN CERTIFICATE-----…".to_vec())
+/// let tls = EtcdTls::new(b"-----BEGIN CERTIFICATE-----\n...".to_vec())
 ///     .with_identity(b"cert".to_vec(), b"secret key".to_vec())
 ///     .with_domain("etcd.internal");
 /// assert!(!format!("{tls:?}").contains("secret key"));
