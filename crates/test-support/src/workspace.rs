@@ -36,6 +36,40 @@ pub fn binary(package: &str, bin: &str) -> PathBuf {
 
 /// The profile directory (`target/debug`, `target/release`) of the running
 /// test or benchmark, which Cargo runs from its `deps` directory.
+/// The environment variable in which `cargo xtask test` tells the features of its run: `all`
+/// (`--all-features`) or a comma-separated list of `package/feature`.
+pub const FEATURES_VAR: &str = "UUIDKIT_TEST_FEATURES";
+
+/// The feature arguments of a build of `package` for a test run whose features are `features`
+/// (the value of [`FEATURES_VAR`], if set).
+///
+/// ```
+/// use test_support::workspace::feature_args;
+/// assert_eq!(feature_args("cli", Some("all")), ["--all-features"]);
+/// assert_eq!(feature_args("cli", Some("cli/etcd,lease/pg,cli/tls")), ["--features", "etcd,tls"]);
+/// assert!(feature_args("cli", Some("lease/pg")).is_empty());
+/// assert!(feature_args("cli", None).is_empty());
+/// ```
+#[must_use]
+pub fn feature_args(package: &str, features: Option<&str>) -> Vec<String> {
+    match features {
+        None => Vec::new(),
+        Some("all") => vec!["--all-features".into()],
+        Some(list) => {
+            let prefix = format!("{package}/");
+            let own: Vec<&str> = list
+                .split(',')
+                .filter_map(|f| f.strip_prefix(prefix.as_str()))
+                .collect();
+            if own.is_empty() {
+                Vec::new()
+            } else {
+                vec!["--features".into(), own.join(",")]
+            }
+        }
+    }
+}
+
 fn profile_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the running executable's path");
     exe.parent()
@@ -49,6 +83,13 @@ fn build(package: &str, bin: &str) -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(["build", "--quiet", "-p", package, "--bin", bin]);
+    // With the features the test run was built with (`cargo xtask test` says which): the
+    // binary lands where the package's own tests find theirs (`CARGO_BIN_EXE_…`), and one
+    // built with fewer features would replace theirs.
+    command.args(feature_args(
+        package,
+        std::env::var(FEATURES_VAR).ok().as_deref(),
+    ));
     if profile.file_name().is_some_and(|n| n == "release") {
         command.arg("--release");
     }

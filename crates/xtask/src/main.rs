@@ -163,6 +163,15 @@ fn provision_all(root: &Path) -> Option<Prepared> {
     })
 }
 
+/// What [`test_support::workspace::FEATURES_VAR`] says for the feature arguments of `cargo
+/// test`: `all`, or the list given to `--features`.
+fn features_value(cargo_args: &[String]) -> String {
+    match cargo_args.iter().position(|a| a == "--features") {
+        Some(i) => cargo_args.get(i + 1).cloned().unwrap_or_default(),
+        None => "all".into(),
+    }
+}
+
 fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     let Some(prepared) = provision_all(root) else {
         return ExitCode::FAILURE;
@@ -187,7 +196,11 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
         .args(["test", "--workspace", "--no-fail-fast"])
         .args(&prepared.cargo_args)
         .args(&extra)
-        .env(SKIP_LOG_VAR, &log);
+        .env(SKIP_LOG_VAR, &log)
+        .env(
+            test_support::workspace::FEATURES_VAR,
+            features_value(&prepared.cargo_args),
+        );
     if let Some(dir) = &pg_package {
         tests.env(pg::PACKAGE_VAR, dir);
     }
