@@ -171,6 +171,13 @@ fn until_lost(g: &mut dyn Generator) -> Vec<Uuid> {
     }
 }
 
+/// Every v1/v6 UUID of `made` carries a Gregorian timestamp of at most `limit`.
+fn no_later_than(made: &[Uuid], limit: u64) {
+    for u in made {
+        assert!(u.gregorian_timestamp().unwrap() <= limit, "{u}");
+    }
+}
+
 #[test]
 fn no_uuid_carries_a_time_after_the_check_of_its_node() {
     // The source is asked after the clock is read: had it been asked first, the reading
@@ -189,12 +196,7 @@ fn no_uuid_carries_a_time_after_the_check_of_its_node() {
         .unwrap();
     let made = until_lost(&mut v1);
     assert!(made.len() >= 10, "{}", made.len());
-    for u in &made {
-        assert!(
-            u.gregorian_timestamp().unwrap() <= gregorian_of(until),
-            "{u}"
-        );
-    }
+    no_later_than(&made, gregorian_of(until));
     let clock = Ticking(AtomicU64::new(T_A));
     let src = Until {
         clock: &clock,
@@ -205,12 +207,7 @@ fn no_uuid_carries_a_time_after_the_check_of_its_node() {
         .node_source(&src)
         .build(&clock, seeded(8))
         .unwrap();
-    for u in &until_lost(&mut v6) {
-        assert!(
-            u.gregorian_timestamp().unwrap() <= gregorian_of(until),
-            "{u}"
-        );
-    }
+    no_later_than(&until_lost(&mut v6), gregorian_of(until));
     let clock = Ticking(AtomicU64::new(T_A));
     let src = Until {
         clock: &clock,
