@@ -8,7 +8,7 @@ use crate::{GREGORIAN_TO_UNIX_100NS, Uuid, Version};
 
 /// The five fields of the RFC 4122 layout, in network byte order, as they
 /// are: no bits are interpreted or masked, so
-/// `Uuid::from_fields(…the fields of u…) == u` for every UUID.
+/// `u.fields().to_uuid() == u` for every UUID.
 ///
 /// ```
 /// use uuidkit::{Fields, Uuid};
@@ -21,7 +21,7 @@ use crate::{GREGORIAN_TO_UNIX_100NS, Uuid, Version};
 ///     clock_seq: 0xa765,
 ///     node: [0x00, 0xa0, 0xc9, 0x1e, 0x6b, 0xf6],
 /// });
-/// assert_eq!(Uuid::from_fields(f.time_low, f.time_mid, f.time_hi_and_version, f.clock_seq, f.node), u);
+/// assert_eq!(f.to_uuid(), u);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fields {
@@ -39,33 +39,45 @@ pub struct Fields {
     pub node: [u8; 6],
 }
 
-impl Uuid {
-    /// Builds a UUID from the five fields of the RFC 4122 layout, stored as
-    /// given (no version or variant bits are set; see [`Fields`]).
+impl Fields {
+    /// Builds the UUID with these five fields, stored as given (no version
+    /// or variant bits are set). [`Uuid::from_fields`] takes the `uuid`
+    /// crate's four-field split instead.
     ///
     /// ```
-    /// use uuidkit::Uuid;
-    /// let u = Uuid::from_fields(0xf81d4fae, 0x7dec, 0x11d0, 0xa765, [0x00, 0xa0, 0xc9, 0x1e, 0x6b, 0xf6]);
-    /// assert_eq!(u.to_string(), "f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+    /// use uuidkit::{Fields, Uuid};
+    /// let f = Fields {
+    ///     time_low: 0xf81d4fae,
+    ///     time_mid: 0x7dec,
+    ///     time_hi_and_version: 0x11d0,
+    ///     clock_seq: 0xa765,
+    ///     node: [0x00, 0xa0, 0xc9, 0x1e, 0x6b, 0xf6],
+    /// };
+    /// assert_eq!(f.to_uuid().to_string(), "f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
     /// ```
+    #[must_use]
     #[inline]
-    pub const fn from_fields(
-        time_low: u32,
-        time_mid: u16,
-        time_hi_and_version: u16,
-        clock_seq: u16,
-        node: [u8; 6],
-    ) -> Uuid {
-        let l = time_low.to_be_bytes();
-        let m = time_mid.to_be_bytes();
-        let h = time_hi_and_version.to_be_bytes();
-        let c = clock_seq.to_be_bytes();
+    pub const fn to_uuid(self) -> Uuid {
+        let l = self.time_low.to_be_bytes();
+        let m = self.time_mid.to_be_bytes();
+        let h = self.time_hi_and_version.to_be_bytes();
+        let c = self.clock_seq.to_be_bytes();
+        let n = self.node;
         Uuid::from_bytes([
-            l[0], l[1], l[2], l[3], m[0], m[1], h[0], h[1], c[0], c[1], node[0], node[1], node[2],
-            node[3], node[4], node[5],
+            l[0], l[1], l[2], l[3], m[0], m[1], h[0], h[1], c[0], c[1], n[0], n[1], n[2], n[3],
+            n[4], n[5],
         ])
     }
+}
 
+impl From<Fields> for Uuid {
+    #[inline]
+    fn from(f: Fields) -> Uuid {
+        f.to_uuid()
+    }
+}
+
+impl Uuid {
     /// The five fields of the RFC 4122 layout, as stored.
     ///
     /// ```

@@ -2,8 +2,11 @@
 //! [`Hyphenated`], [`Simple`], [`Braced`] and [`Urn`] adapters, each of which
 //! can also encode into a caller's buffer without allocating.
 //!
-//! The 16 bytes become 32 hex digits at once (by [`crate::arch`], with the
-//! best vector code the CPU has; a table elsewhere); the hyphens and wrapping
+//! The adapters are also at the crate root; this module is where the `uuid`
+//! crate has them (`uuid::fmt::Hyphenated`).
+//!
+//! The 16 bytes become 32 hex digits at once (with the best vector code the
+//! CPU has; a table elsewhere); the hyphens and wrapping
 //! are then put around them. For many UUIDs at once,
 //! [`Hyphenated::encode_lines_lower`] writes whole lines in bulk.
 
@@ -136,9 +139,22 @@ macro_rules! adapter {
             }
 
             /// The UUID this formats.
+            #[must_use]
             #[inline]
             pub const fn as_uuid(&self) -> &Uuid {
                 &self.0
+            }
+
+            /// The UUID this formats, by value.
+            ///
+            /// ```
+            /// use uuidkit::Uuid;
+            #[doc = concat!("assert_eq!(Uuid::MAX.", stringify!($method), "().into_uuid(), Uuid::MAX);")]
+            /// ```
+            #[must_use]
+            #[inline]
+            pub const fn into_uuid(self) -> Uuid {
+                self.0
             }
 
             #[inline(always)]
@@ -221,6 +237,16 @@ macro_rules! adapter {
             #[inline]
             fn from(a: $name) -> Uuid {
                 a.0
+            }
+        }
+
+        impl core::str::FromStr for $name {
+            type Err = crate::ParseError;
+
+            /// As [`Uuid::parse`]: any of the four forms, in any case
+            /// (the `uuid` crate's adapters read only their own form).
+            fn from_str(s: &str) -> Result<Self, crate::ParseError> {
+                Uuid::parse(s).map($name)
             }
         }
 

@@ -220,7 +220,7 @@ pub mod encoding;
 mod error;
 mod external;
 mod fields;
-mod fmt;
+pub mod fmt;
 mod guid;
 mod hex;
 mod layout;
@@ -229,6 +229,7 @@ mod name;
 mod non_nil;
 mod parse;
 mod uuid;
+mod uuid_names;
 
 mod clock;
 mod distributed;
@@ -302,6 +303,7 @@ pub use crate::layout::{
 pub use crate::name::namespace;
 pub use crate::non_nil::{NonNilError, NonNilUuid};
 pub use crate::uuid::{Uuid, Variant, Version};
+pub use crate::uuid_names::Timestamp;
 pub use crate::v8::NameHash;
 
 pub use crate::clock::{Clock, ManualClock};

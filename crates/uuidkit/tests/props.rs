@@ -141,7 +141,9 @@ proptest! {
     fn guid_order_and_v1_v6_conversions_are_lossless(u in any_uuid()) {
         prop_assert_eq!(Uuid::from_bytes_le(u.to_bytes_le()), u);
         let f = u.fields();
-        prop_assert_eq!(Uuid::from_fields(f.time_low, f.time_mid, f.time_hi_and_version, f.clock_seq, f.node), u);
+        prop_assert_eq!(f.to_uuid(), u);
+        let (d1, d2, d3, d4) = u.as_fields();
+        prop_assert_eq!(Uuid::from_fields(d1, d2, d3, d4), u);
         if let Some(v6) = u.to_v6() {
             prop_assert_eq!(v6.to_v1().unwrap().to_v6(), Some(v6));
             prop_assert_eq!(v6.gregorian_timestamp(), u.gregorian_timestamp());

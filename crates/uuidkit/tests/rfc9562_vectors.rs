@@ -3,7 +3,7 @@
 //! Expected values are the RFC's final strings; where the RFC's prose and its
 //! vectors disagree these tests follow the math.
 
-use uuidkit::{NameHash, Uuid, Variant, Version, namespace};
+use uuidkit::{Fields, NameHash, Uuid, Variant, Version, namespace};
 
 const NAME: &[u8] = b"www.example.com";
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
@@ -368,22 +368,23 @@ fn v3_v5_v8_rows_version_and_variant_overwrite_only_their_bits() {
 
 #[test]
 fn from_fields_round_trips_every_field_position() {
-    let u = Uuid::from_fields(0x01020304, 0x0506, 0x0708, 0x090a, [11, 12, 13, 14, 15, 16]);
+    let f = Fields {
+        time_low: 0x01020304,
+        time_mid: 0x0506,
+        time_hi_and_version: 0x0708,
+        clock_seq: 0x090a,
+        node: [11, 12, 13, 14, 15, 16],
+    };
+    let u = f.to_uuid();
     assert_eq!(
         u.as_bytes(),
         &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
     );
-    let f = u.fields();
-    assert_eq!(
-        Uuid::from_fields(
-            f.time_low,
-            f.time_mid,
-            f.time_hi_and_version,
-            f.clock_seq,
-            f.node
-        ),
-        u
-    );
+    assert_eq!(u.fields(), f);
+    // The `uuid` crate's four-field split of the same bytes.
+    let d4 = [9, 10, 11, 12, 13, 14, 15, 16];
+    assert_eq!(Uuid::from_fields(0x01020304, 0x0506, 0x0708, &d4), u);
+    assert_eq!(u.as_fields(), (0x01020304, 0x0506, 0x0708, &d4));
 }
 
 #[test]

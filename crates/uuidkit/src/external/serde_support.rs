@@ -8,7 +8,7 @@ use core::fmt;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::{NonNilUuid, Uuid};
+use crate::{Braced, Hyphenated, NonNilUuid, Simple, Urn, Uuid};
 
 impl Serialize for Uuid {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -80,11 +80,33 @@ impl<'de> Deserialize<'de> for NonNilUuid {
     }
 }
 
+/// The format adapters: their own text form, as a string in every format
+/// (binary ones too), as `uuid`'s adapters write it; reading takes the
+/// forms and encodings the plain [`Uuid`] takes.
+macro_rules! adapter_serde {
+    ($($adapter:ident),*) => {$(
+        impl Serialize for $adapter {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut buf = Uuid::encode_buffer();
+                serializer.serialize_str(self.encode_lower(&mut buf))
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $adapter {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$adapter, D::Error> {
+                deserializer.deserialize_str(UuidVisitor).map($adapter::from_uuid)
+            }
+        }
+    )*};
+}
+
+adapter_serde!(Hyphenated, Simple, Braced, Urn);
+
 #[cfg(test)]
 mod tests {
     use serde_test::{Configure, Token, assert_de_tokens, assert_tokens};
 
-    use crate::{NonNilUuid, Uuid};
+    use crate::{Braced, Hyphenated, NonNilUuid, Simple, Urn, Uuid};
 
     const U: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
 
@@ -148,5 +170,27 @@ mod tests {
             &[Token::Str("00000000-0000-0000-0000-000000000000")],
             "expected a non-nil UUID, found the nil UUID",
         );
+    }
+
+    #[test]
+    fn adapters_are_their_own_form_as_a_string_in_every_format() {
+        let h = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+        assert_tokens(&U.hyphenated().readable(), &[Token::Str(h)]);
+        assert_tokens(&U.hyphenated().compact(), &[Token::Str(h)]);
+        let simple = Token::Str("f81d4fae7dec11d0a76500a0c91e6bf6");
+        assert_tokens(&U.simple().readable(), &[simple]);
+        assert_tokens(&U.simple().compact(), &[simple]);
+        let braced = Token::Str("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}");
+        assert_tokens(&U.braced().compact(), &[braced]);
+        let urn = Token::Str("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+        assert_tokens(&U.urn().compact(), &[urn]);
+        // Reading takes any form, and 16 bytes, as the plain `Uuid` does.
+        assert_de_tokens(&Simple::from_uuid(U).readable(), &[Token::Str(h)]);
+        assert_de_tokens(&Urn::from_uuid(U).compact(), &[Token::Bytes(U.as_bytes())]);
+        serde_test::assert_de_tokens_error::<serde_test::Readable<Braced>>(
+            &[Token::Str("{f81d4fae}")],
+            "invalid length 10: expected 36 (hyphenated), 32, 38 or 45",
+        );
+        let _: Hyphenated = U.into();
     }
 }
