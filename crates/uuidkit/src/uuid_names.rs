@@ -309,7 +309,13 @@ mod tests {
 
     #[test]
     fn gregorian_timestamps_round_trip_through_unix_parts() {
-        for ticks in [0, 1, GREGORIAN_TO_UNIX_100NS - 1, GREGORIAN_TO_UNIX_100NS, (1 << 60) - 1] {
+        for ticks in [
+            0,
+            1,
+            GREGORIAN_TO_UNIX_100NS - 1,
+            GREGORIAN_TO_UNIX_100NS,
+            (1 << 60) - 1,
+        ] {
             let v1 = Uuid::new_v1_from_parts(ticks, 0x2a5b, [1, 2, 3, 4, 5, 6]);
             let v6 = Uuid::new_v6_from_parts(ticks, 0x2a5b, [1, 2, 3, 4, 5, 6]);
             for u in [v1, v6] {
