@@ -98,6 +98,7 @@ impl ManualClock {
     /// ```
     /// assert_eq!(uuidkit::ManualClock::new(7).now(), 7);
     /// ```
+    #[must_use]
     pub const fn new(unix_ns: u64) -> ManualClock {
         ManualClock {
             now: AtomicU64::new(unix_ns),
@@ -112,6 +113,7 @@ impl ManualClock {
     /// use uuidkit::{Clock, ManualClock};
     /// assert_eq!(ManualClock::new(0).with_resolution(1_000).resolution_ns(), 1_000);
     /// ```
+    #[must_use]
     pub const fn with_resolution(mut self, resolution_ns: u64) -> ManualClock {
         self.resolution = if resolution_ns == 0 { 1 } else { resolution_ns };
         self
@@ -126,6 +128,7 @@ impl ManualClock {
     /// c.relax();
     /// assert_eq!(c.now(), 1_000_000);
     /// ```
+    #[must_use]
     pub const fn advancing_on_relax(mut self, step_ns: u64) -> ManualClock {
         self.step_on_relax = step_ns;
         self
@@ -324,6 +327,7 @@ impl CoarseClock {
     /// let clock = CoarseClock::new();
     /// assert_eq!(clock.resolution_ns(), CoarseClock::new().resolution_ns());
     /// ```
+    #[must_use]
     pub fn new() -> CoarseClock {
         CoarseClock {
             resolution: coarse::resolution_ns(),

@@ -34,6 +34,7 @@ const PAYLOAD_BITS: u32 = 74;
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[must_use = "a builder does nothing until `build`; its methods return the changed builder"]
 pub struct V8DistributedBuilder<N = NoNodeSource, S = NoReserve> {
     /// The source, or why a fixed node given to `node` is invalid
     /// (reported by `build`, after the width check).

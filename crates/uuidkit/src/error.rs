@@ -298,6 +298,7 @@ impl ParseError {
     /// assert_eq!(err.kind(), ParseErrorKind::GroupLength { group: 3, found: 3, expected: 4 });
     /// ```
     #[inline]
+    #[must_use]
     pub const fn kind(&self) -> ParseErrorKind {
         let num = join(self.num);
         match self.tag {
@@ -346,6 +347,7 @@ impl ParseError {
     /// assert_eq!(&input[35..], "x");
     /// ```
     #[inline]
+    #[must_use]
     pub const fn position(&self) -> Option<usize> {
         unpack_position(self.position)
     }
@@ -358,6 +360,7 @@ impl ParseError {
     /// assert!(!Uuid::parse("").unwrap_err().is_strict());
     /// ```
     #[inline]
+    #[must_use]
     pub const fn is_strict(&self) -> bool {
         self.strict != 0
     }
@@ -503,6 +506,7 @@ impl LengthError {
     /// assert_eq!(uuidkit::Uuid::from_slice(&[]).unwrap_err().found(), 0);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn found(&self) -> usize {
         self.found
     }

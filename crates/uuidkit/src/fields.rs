@@ -85,6 +85,7 @@ impl Uuid {
     /// assert_eq!((f.time_low, f.clock_seq, f.node), (u32::MAX, u16::MAX, [0xff; 6]));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn fields(&self) -> Fields {
         let b = self.as_bytes();
         Fields {
@@ -108,6 +109,7 @@ impl Uuid {
     /// assert_eq!(Uuid::NIL.gregorian_timestamp(), None);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn gregorian_timestamp(&self) -> Option<u64> {
         let u = self.as_u128();
         match self.version() {
@@ -130,6 +132,7 @@ impl Uuid {
     /// assert_eq!(v1.clock_seq(), Some(0x33C8));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn clock_seq(&self) -> Option<u16> {
         match self.version() {
             Some(Version::Mac | Version::SortMac) => {
@@ -150,6 +153,7 @@ impl Uuid {
     /// assert_eq!(v6.node(), Some([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn node(&self) -> Option<[u8; 6]> {
         match self.version() {
             Some(Version::Mac | Version::SortMac) => Some(self.fields().node),
@@ -166,6 +170,7 @@ impl Uuid {
     /// assert_eq!(v7.unix_ts_ms(), Some(1645557742000));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn unix_ts_ms(&self) -> Option<u64> {
         match self.version() {
             Some(Version::SortRand) => Some((self.as_u128() >> 80) as u64),
@@ -182,6 +187,7 @@ impl Uuid {
     /// assert_eq!(v7.rand_a(), Some(0xCC3));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn rand_a(&self) -> Option<u16> {
         match self.version() {
             Some(Version::SortRand) => Some(((self.as_u128() >> 64) & 0xfff) as u16),
@@ -197,6 +203,7 @@ impl Uuid {
     /// assert_eq!(v7.rand_b(), Some(0x18C4DC0C0C07398F));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn rand_b(&self) -> Option<u64> {
         match self.version() {
             Some(Version::SortRand) => Some((self.as_u128() as u64) & ((1 << 62) - 1)),
@@ -219,6 +226,7 @@ impl Uuid {
     /// assert_eq!(a6.unix_nanos(), Some(1_645_557_742_000_000_000));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn unix_nanos(&self) -> Option<i128> {
         if let Some(ts) = self.gregorian_timestamp() {
             return Some((ts as i128 - GREGORIAN_TO_UNIX_100NS as i128) * 100);
@@ -241,6 +249,7 @@ impl Uuid {
     /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    #[must_use]
     pub fn system_time(&self) -> Option<std::time::SystemTime> {
         use std::time::{Duration, UNIX_EPOCH};
         let ns = self.unix_nanos()?;
@@ -268,6 +277,7 @@ impl Uuid {
     /// assert_eq!(a5.to_v1(), Some(a1));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn to_v6(&self) -> Option<Uuid> {
         match self.version() {
             Some(Version::Mac) => match self.gregorian_timestamp() {
@@ -289,6 +299,7 @@ impl Uuid {
     /// assert_eq!(a5.to_v1().unwrap().to_string(), "c232ab00-9414-11ec-b3c8-9f6bdeced846");
     /// ```
     #[inline]
+    #[must_use]
     pub const fn to_v1(&self) -> Option<Uuid> {
         match self.version() {
             Some(Version::SortMac) => match self.gregorian_timestamp() {

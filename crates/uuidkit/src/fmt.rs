@@ -408,6 +408,7 @@ impl Uuid {
     /// assert_eq!(u.hyphenated().to_string(), "ffffffff-ffff-ffff-ffff-ffffffffffff");
     /// ```
     #[inline]
+    #[must_use]
     pub const fn hyphenated(self) -> Hyphenated {
         Hyphenated(self)
     }
@@ -418,6 +419,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::NIL.simple().to_string(), "0".repeat(32));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn simple(self) -> Simple {
         Simple(self)
     }
@@ -429,6 +431,7 @@ impl Uuid {
     /// assert_eq!(u.braced().to_string(), "{00000000-0000-0000-0000-000000000000}");
     /// ```
     #[inline]
+    #[must_use]
     pub const fn braced(self) -> Braced {
         Braced(self)
     }
@@ -440,6 +443,7 @@ impl Uuid {
     /// assert_eq!(u.urn().to_string(), "urn:uuid:00000000-0000-0000-0000-000000000000");
     /// ```
     #[inline]
+    #[must_use]
     pub const fn urn(self) -> Urn {
         Urn(self)
     }

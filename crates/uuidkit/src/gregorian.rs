@@ -195,6 +195,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// assert_eq!(g.clock_seq(), 8);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn with_state(mut self, state: V1State) -> Self {
         self.core.set_state(state);
         self.follow.forget();

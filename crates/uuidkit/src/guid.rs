@@ -16,6 +16,7 @@ impl Uuid {
     /// assert_eq!(u.to_bytes_le(), guid);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn from_bytes_le(b: [u8; 16]) -> Uuid {
         Uuid::from_bytes(swap_le(b))
     }
@@ -28,6 +29,7 @@ impl Uuid {
     /// assert_eq!(u.to_bytes_le()[..8], [0x33, 0x22, 0x11, 0x00, 0x55, 0x44, 0x77, 0x66]);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn to_bytes_le(&self) -> [u8; 16] {
         swap_le(*self.as_bytes())
     }

@@ -84,6 +84,7 @@ impl Uuid {
     /// assert_eq!(u.as_u128(), 0xC232AB00_9414_11EC_B3C8_9F6BDECED846);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new_v1_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
         let ts = timestamp as u128;
         let time_low = ts & MASK_32;
@@ -110,6 +111,7 @@ impl Uuid {
     /// assert_eq!(u.as_u128(), 0x1EC9414C_232A_6B00_B3C8_9F6BDECED846);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new_v6_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
         let ts = (timestamp as u128) & (MAX_GREGORIAN_TIMESTAMP as u128);
         Uuid::from_u128(
@@ -133,6 +135,7 @@ impl Uuid {
     /// assert_eq!(u.as_u128(), 0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new_v7_from_parts(unix_ts_ms: u64, rand_a: u16, rand_b: u64) -> Uuid {
         Uuid::from_u128(
             (((unix_ts_ms as u128) & MASK_48) << 80)
@@ -153,6 +156,7 @@ impl Uuid {
     /// assert_eq!(u.as_u128(), 0x2489E9AD_2EE2_8E00_8EC9_32D5F69181C0);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new_v8_from_parts(custom_a: u64, custom_b: u16, custom_c: u64) -> Uuid {
         Uuid::from_u128(
             (((custom_a as u128) & MASK_48) << 80)

@@ -223,6 +223,7 @@ mod fields;
 pub mod fmt;
 mod guid;
 mod hex;
+mod inline_text;
 mod layout;
 mod macros;
 mod name;
@@ -276,6 +277,7 @@ pub mod __test_only {
     }
 
     /// The current fork generation (registering the fork handler).
+    #[must_use]
     pub fn fork_generation() -> u64 {
         crate::fork::generation()
     }
@@ -283,6 +285,7 @@ pub mod __test_only {
     /// The check every generator makes before each UUID: whether the process
     /// forked since `generation` was read. For its benchmark.
     #[inline]
+    #[must_use]
     pub fn forked_since(generation: u64) -> bool {
         crate::fork::current() != generation
     }

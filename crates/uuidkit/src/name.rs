@@ -77,6 +77,7 @@ impl Uuid {
     /// assert_eq!(u.version(), Some(Version::Md5));
     /// ```
     #[inline]
+    #[must_use]
     pub fn new_v3(namespace: &Uuid, name: &[u8]) -> Uuid {
         let mut state = md5::INITIAL_STATE;
         match rfc_namespace_md5_midstate(namespace) {
@@ -106,6 +107,7 @@ impl Uuid {
     /// assert_eq!(u.version(), Some(Version::Sha1));
     /// ```
     #[inline]
+    #[must_use]
     pub fn new_v5(namespace: &Uuid, name: &[u8]) -> Uuid {
         let mut state = [
             0x67452301_u32,

@@ -41,6 +41,7 @@ use core::fmt;
 use rand_core::Rng;
 
 use crate::generator::{GenError, random_node};
+use crate::inline_text::InlineText;
 
 /// The widest node ID a source can hand out: the 48-bit node field of v1/v6.
 const MAX_BITS: u8 = 48;
@@ -95,6 +96,7 @@ impl NodeId {
     /// let n = NodeId::from_bytes6([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46], 0);
     /// assert_eq!((n.value(), n.bits()), (0x9F6BDECED846, 48));
     /// ```
+    #[must_use]
     pub const fn from_bytes6(bytes: [u8; 6], epoch: u64) -> NodeId {
         let [a, b, c, d, e, f] = bytes;
         NodeId {
@@ -110,6 +112,7 @@ impl NodeId {
     /// assert_eq!(uuidkit::NodeId::new(7, 3, 0)?.value(), 7);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub const fn value(&self) -> u64 {
         self.value
     }
@@ -120,6 +123,7 @@ impl NodeId {
     /// assert_eq!(uuidkit::NodeId::new(7, 3, 0)?.bits(), 3);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub const fn bits(&self) -> u8 {
         self.bits
     }
@@ -131,6 +135,7 @@ impl NodeId {
     /// assert_eq!(uuidkit::NodeId::new(7, 3, 9)?.epoch(), 9);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub const fn epoch(&self) -> u64 {
         self.epoch
     }
@@ -143,6 +148,7 @@ impl NodeId {
     /// assert_eq!(n.as_bytes6(), Some([1, 0, 0, 0, 0, 2]));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub const fn as_bytes6(&self) -> Option<[u8; 6]> {
         if self.bits != MAX_BITS {
             return None;
@@ -203,13 +209,12 @@ impl fmt::Display for NodeLostKind {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NodeLost {
     kind: NodeLostKind,
-    len: u8,
-    detail: [u8; NodeLost::DETAIL_CAPACITY],
+    detail: InlineText,
 }
 
 impl NodeLost {
     /// The longest detail kept, in bytes (UTF-8).
-    pub const DETAIL_CAPACITY: usize = 94;
+    pub const DETAIL_CAPACITY: usize = InlineText::CAPACITY;
 
     /// A loss of kind `kind`, with no detail.
     ///
@@ -217,11 +222,11 @@ impl NodeLost {
     /// use uuidkit::{NodeLost, NodeLostKind};
     /// assert_eq!(NodeLost::new(NodeLostKind::Released).to_string(), "released");
     /// ```
+    #[must_use]
     pub const fn new(kind: NodeLostKind) -> NodeLost {
         NodeLost {
             kind,
-            len: 0,
-            detail: [0; NodeLost::DETAIL_CAPACITY],
+            detail: InlineText::EMPTY,
         }
     }
 
@@ -238,21 +243,7 @@ impl NodeLost {
     /// ```
     #[must_use]
     pub fn with_detail(mut self, detail: &str) -> NodeLost {
-        let mut kept = detail;
-        let mut ellipsis = "";
-        if detail.len() > Self::DETAIL_CAPACITY {
-            ellipsis = "…";
-            let mut end = Self::DETAIL_CAPACITY - ellipsis.len();
-            while !detail.is_char_boundary(end) {
-                end -= 1;
-            }
-            kept = &detail[..end];
-        }
-        self.detail = [0; Self::DETAIL_CAPACITY];
-        self.detail[..kept.len()].copy_from_slice(kept.as_bytes());
-        self.detail[kept.len()..kept.len() + ellipsis.len()].copy_from_slice(ellipsis.as_bytes());
-        // Both parts fit DETAIL_CAPACITY, which fits a u8.
-        self.len = (kept.len() + ellipsis.len()) as u8;
+        self.detail = InlineText::new(detail);
         self
     }
 
@@ -262,6 +253,7 @@ impl NodeLost {
     /// use uuidkit::{NodeLost, NodeLostKind};
     /// assert_eq!(NodeLost::new(NodeLostKind::Conflict).kind(), NodeLostKind::Conflict);
     /// ```
+    #[must_use]
     pub const fn kind(&self) -> NodeLostKind {
         self.kind
     }
@@ -272,9 +264,9 @@ impl NodeLost {
     /// use uuidkit::{NodeLost, NodeLostKind};
     /// assert_eq!(NodeLost::new(NodeLostKind::Conflict).detail(), "");
     /// ```
+    #[must_use]
     pub fn detail(&self) -> &str {
-        // Only `with_detail` writes the bytes: whole characters of a `&str`.
-        core::str::from_utf8(&self.detail[..usize::from(self.len)]).unwrap_or_default()
+        self.detail.as_str()
     }
 }
 
@@ -289,7 +281,7 @@ impl fmt::Debug for NodeLost {
 
 impl fmt::Display for NodeLost {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.len == 0 {
+        if self.detail().is_empty() {
             write!(f, "{}", self.kind)
         } else {
             write!(f, "{}: {}", self.kind, self.detail())
@@ -504,6 +496,7 @@ impl StaticNode {
     /// assert_eq!(n.current()?.as_bytes6(), Some([1, 2, 3, 4, 5, 6]));
     /// # Ok::<(), uuidkit::NodeLost>(())
     /// ```
+    #[must_use]
     pub const fn from_bytes6(bytes: [u8; 6]) -> StaticNode {
         StaticNode(NodeId::from_bytes6(bytes, 0))
     }
@@ -514,6 +507,7 @@ impl StaticNode {
     /// assert_eq!(uuidkit::StaticNode::new(5, 4)?.id().value(), 5);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub const fn id(&self) -> NodeId {
         self.0
     }
@@ -582,6 +576,7 @@ impl RandomNode {
     /// assert!(RandomNode::new(4, &mut ThreadRng)?.id().value() < 16);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub const fn id(&self) -> NodeId {
         self.0
     }

@@ -56,6 +56,7 @@ impl NonNilUuid {
     /// assert_eq!(NonNilUuid::new(Uuid::MAX).map(NonNilUuid::get), Some(Uuid::MAX));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new(uuid: Uuid) -> Option<NonNilUuid> {
         match NonZeroU128::new(u128::from_ne_bytes(uuid.into_bytes())) {
             Some(value) => Some(NonNilUuid(value)),
@@ -71,6 +72,7 @@ impl NonNilUuid {
     /// assert_eq!(NonNilUuid::new(u).unwrap().get(), u);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn get(self) -> Uuid {
         Uuid::from_bytes(self.0.get().to_ne_bytes())
     }
@@ -95,6 +97,7 @@ impl NonNilUuid {
     /// assert_eq!(id.get().version(), Some(Version::Random));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn from_random_bytes(bytes: [u8; 16]) -> NonNilUuid {
         NonNilUuid::versioned(Uuid::from_random_bytes(bytes))
     }
@@ -123,6 +126,7 @@ impl NonNilUuid {
     /// assert_eq!(id.get(), Uuid::new_v3(&namespace::DNS, b"www.example.com"));
     /// ```
     #[inline]
+    #[must_use]
     pub fn new_v3(namespace: &Uuid, name: &[u8]) -> NonNilUuid {
         NonNilUuid::versioned(Uuid::new_v3(namespace, name))
     }
@@ -135,6 +139,7 @@ impl NonNilUuid {
     /// assert_eq!(id.to_string(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
     /// ```
     #[inline]
+    #[must_use]
     pub fn new_v5(namespace: &Uuid, name: &[u8]) -> NonNilUuid {
         NonNilUuid::versioned(Uuid::new_v5(namespace, name))
     }
@@ -148,6 +153,7 @@ impl NonNilUuid {
     /// assert_eq!(id.get(), Uuid::v7_min(0));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new_v7_from_parts(unix_ts_ms: u64, rand_a: u16, rand_b: u64) -> NonNilUuid {
         NonNilUuid::versioned(Uuid::new_v7_from_parts(unix_ts_ms, rand_a, rand_b))
     }
@@ -164,6 +170,7 @@ impl NonNilUuid {
     /// assert_ne!(id, NonNilUuid::new_v4());
     /// ```
     #[inline]
+    #[must_use]
     pub fn new_v4() -> NonNilUuid {
         NonNilUuid::versioned(Uuid::new_v4())
     }
@@ -177,6 +184,7 @@ impl NonNilUuid {
     /// assert!(a < b);
     /// ```
     #[inline]
+    #[must_use]
     pub fn now_v7() -> NonNilUuid {
         NonNilUuid::versioned(Uuid::now_v7())
     }
@@ -204,6 +212,7 @@ impl NonNilError {
     /// let err = "00000000-0000-0000-0000-000000000000".parse::<uuidkit::NonNilUuid>().unwrap_err();
     /// assert!(err.is_nil());
     /// ```
+    #[must_use]
     pub const fn is_nil(&self) -> bool {
         self.0.is_none()
     }
@@ -215,6 +224,7 @@ impl NonNilError {
     /// assert!(!err.is_nil());
     /// assert_eq!(err.to_string(), err.parse_error().unwrap().to_string());
     /// ```
+    #[must_use]
     pub const fn parse_error(&self) -> Option<ParseError> {
         self.0
     }
@@ -229,13 +239,9 @@ impl fmt::Display for NonNilError {
     }
 }
 
-impl core::error::Error for NonNilError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        self.0
-            .as_ref()
-            .map(|e| e as &(dyn core::error::Error + 'static))
-    }
-}
+/// No `source`: a `NonNilError` from parsing is the [`ParseError`] itself
+/// (its `Display`), so an error chain names the cause once.
+impl core::error::Error for NonNilError {}
 
 impl From<ParseError> for NonNilError {
     #[cold]
@@ -317,6 +323,36 @@ mod tests {
 
     const U: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
 
+    /// Every message of an error and its sources, as a reporter prints them.
+    fn chain(e: &dyn core::error::Error) -> std::vec::Vec<std::string::String> {
+        let mut out = std::vec![e.to_string()];
+        let mut next = e.source();
+        while let Some(s) = next {
+            out.push(s.to_string());
+            next = s.source();
+        }
+        out
+    }
+
+    #[test]
+    fn an_error_chain_names_the_parse_error_once() {
+        let err = "f81d4fae-7dec-11d0-a765-00a0c91e6bfg"
+            .parse::<NonNilUuid>()
+            .unwrap_err();
+        let messages = chain(&err);
+        let cause = Uuid::parse("f81d4fae-7dec-11d0-a765-00a0c91e6bfg")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            messages.join(": ").matches(&cause).count(),
+            1,
+            "{messages:?}"
+        );
+        assert_eq!(messages, [cause]);
+        let nil = NonNilUuid::try_from(Uuid::NIL).unwrap_err();
+        assert_eq!(chain(&nil), ["expected a non-nil UUID, found the nil UUID"]);
+    }
+
     #[test]
     fn option_of_non_nil_is_the_size_of_a_uuid() {
         assert_eq!(size_of::<Option<NonNilUuid>>(), 16);
@@ -392,7 +428,9 @@ mod tests {
             err.to_string(),
             "invalid character 'g' at position 35: expected a hex digit"
         );
-        assert!(core::error::Error::source(&err).is_some());
+        // The message is the cause's own: no source repeats it.
+        assert!(core::error::Error::source(&err).is_none());
+        assert_eq!(err.parse_error().map(|e| e.position()), Some(Some(35)));
         let nil = "urn:uuid:00000000-0000-0000-0000-000000000000".parse::<NonNilUuid>();
         assert!(nil.unwrap_err().is_nil());
     }

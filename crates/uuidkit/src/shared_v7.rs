@@ -69,6 +69,7 @@ impl SharedV7 {
     ///     .as_millis() as u64;
     /// assert!(g.now_v7().unix_ts_ms().unwrap() >= now_ms);
     /// ```
+    #[must_use]
     pub const fn new() -> SharedV7 {
         SharedV7 {
             state: AtomicU64::new(0),

@@ -55,6 +55,7 @@ impl Uuid {
     /// assert_eq!(u, uuidkit::Uuid::NIL);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn from_bytes(bytes: [u8; 16]) -> Uuid {
         Uuid(bytes)
     }
@@ -93,6 +94,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::MAX.as_bytes(), &[0xff; 16]);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn as_bytes(&self) -> &[u8; 16] {
         &self.0
     }
@@ -103,6 +105,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::NIL.into_bytes(), [0; 16]);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn into_bytes(self) -> [u8; 16] {
         self.0
     }
@@ -114,6 +117,7 @@ impl Uuid {
     /// assert_eq!(u.as_bytes()[..4], [0xf8, 0x1d, 0x4f, 0xae]);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn from_u128(value: u128) -> Uuid {
         Uuid(value.to_be_bytes())
     }
@@ -124,6 +128,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::MAX.as_u128(), u128::MAX);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn as_u128(&self) -> u128 {
         u128::from_be_bytes(self.0)
     }
@@ -134,6 +139,7 @@ impl Uuid {
     /// assert!(uuidkit::Uuid::NIL.is_nil());
     /// ```
     #[inline]
+    #[must_use]
     pub const fn is_nil(&self) -> bool {
         self.as_u128() == 0
     }
@@ -144,6 +150,7 @@ impl Uuid {
     /// assert!(uuidkit::Uuid::MAX.is_max());
     /// ```
     #[inline]
+    #[must_use]
     pub const fn is_max(&self) -> bool {
         self.as_u128() == u128::MAX
     }
@@ -159,6 +166,7 @@ impl Uuid {
     /// assert_eq!(Uuid::MAX.variant(), Variant::Future);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn variant(&self) -> Variant {
         let b = self.0[8];
         if b & 0x80 == 0 {
@@ -184,6 +192,7 @@ impl Uuid {
     /// assert_eq!(Uuid::NIL.version(), None);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn version(&self) -> Option<Version> {
         if !matches!(self.variant(), Variant::Rfc9562) {
             return None;
@@ -197,6 +206,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::MAX.version_nibble(), 15);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn version_nibble(&self) -> u8 {
         self.0[6] >> 4
     }
@@ -209,7 +219,17 @@ impl Uuid {
     /// let u = Uuid::MAX.with_version(Version::Custom);
     /// assert_eq!(u.as_u128(), 0xffffffff_ffff_8fff_bfff_ffffffffffff);
     /// ```
+    ///
+    /// It returns a new UUID and leaves `self` as it is, so dropping the
+    /// result is a mistake the compiler reports:
+    ///
+    /// ```compile_fail
+    /// #![deny(unused_must_use)]
+    /// let u = uuidkit::Uuid::MAX;
+    /// u.with_version(uuidkit::Version::Custom);
+    /// ```
     #[inline]
+    #[must_use]
     pub const fn with_version(self, version: Version) -> Uuid {
         let mut b = self.0;
         b[6] = (b[6] & 0x0f) | ((version as u8) << 4);
@@ -324,6 +344,7 @@ impl Version {
     /// assert_eq!(uuidkit::Version::from_nibble(4), Some(uuidkit::Version::Random));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn from_nibble(n: u8) -> Option<Version> {
         Some(match n {
             1 => Version::Mac,
@@ -344,6 +365,7 @@ impl Version {
     /// assert_eq!(uuidkit::Version::SortRand.number(), 7);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn number(self) -> u8 {
         self as u8
     }

@@ -106,7 +106,7 @@ impl Uuid {
     /// ```
     /// use uuidkit::Uuid;
     /// let mut buf = Uuid::encode_buffer();
-    /// assert_eq!(Uuid::NIL.simple().encode_upper(&mut buf), "0".repeat(32));
+    /// assert_eq!(Uuid::MAX.simple().encode_upper(&mut buf), "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF");
     /// ```
     #[must_use]
     #[inline]

@@ -59,6 +59,7 @@ pub struct V1State {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[must_use = "a builder does nothing until `build`; its methods return the changed builder"]
 pub struct V1Builder<N = NoNodeSource, S = NoReserve> {
     clock_seq: Option<u16>,
     node: Option<[u8; 6]>,
@@ -323,6 +324,7 @@ impl V1Generator<crate::CoarseClock, crate::ThreadRng> {
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::Mac));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn system() -> Self {
         V1Generator::new(crate::CoarseClock::new(), crate::ThreadRng)
     }

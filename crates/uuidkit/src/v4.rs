@@ -16,6 +16,7 @@ impl Uuid {
     /// assert_eq!(u.as_u128(), 0x919108f7_52d1_4320_9bac_f847db4148a8);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn from_random_bytes(bytes: [u8; 16]) -> Uuid {
         Uuid::from_bytes(bytes).with_version(Version::Random)
     }
@@ -62,6 +63,7 @@ impl Uuid {
     /// # References
     /// RFC 9562 §5.4, §6.9.
     #[inline]
+    #[must_use]
     pub fn new_v4() -> Uuid {
         // The generator's 16 bytes in the order they come: `from_u128`
         // writes the value big-endian, which undoes the swap (the compiler

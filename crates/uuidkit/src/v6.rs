@@ -30,6 +30,7 @@ use crate::{
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[must_use = "a builder does nothing until `build`; its methods return the changed builder"]
 pub struct V6Builder<N = NoNodeSource, S = NoReserve> {
     v1: V1Builder<N, S>,
     retain: bool,
@@ -249,6 +250,7 @@ impl V6Generator<crate::CoarseClock, crate::ThreadRng> {
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::SortMac));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn system() -> Self {
         V6Generator::new(crate::CoarseClock::new(), crate::ThreadRng)
     }

@@ -84,7 +84,29 @@ impl Default for V7Method {
 /// assert_eq!(g.generate()?.rand_a(), Some(1870));
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
+///
+/// The builder is `Copy` and each setting returns a changed copy, so a
+/// setting whose result is dropped would change nothing: that is a warning
+/// (`unused_must_use`), an error under `deny`:
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use uuidkit::{RolloverPolicy, V7Generator};
+/// let b = V7Generator::builder();
+/// b.rollover(RolloverPolicy::Error); // dropped: does nothing
+/// ```
+///
+/// and the same with the result kept compiles:
+///
+/// ```
+/// #![deny(unused_must_use)]
+/// use uuidkit::{RolloverPolicy, V7Generator};
+/// let b = V7Generator::builder();
+/// let b = b.rollover(RolloverPolicy::Error);
+/// # let _ = b;
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[must_use = "a builder does nothing until `build`; its methods return the changed builder"]
 pub struct V7Builder<S = NoReserve> {
     method: V7Method,
     options: CounterOptions,
@@ -464,6 +486,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// assert_eq!(g.generate()?.as_u128() >> 80, 1_700_000_000_006);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn with_state(mut self, state: V7State) -> Self {
         self.core.set_state(state);
         self
@@ -576,6 +599,7 @@ impl Uuid {
     /// let a6 = Uuid::from_u128(0x017F22E2_79B0_7CC3_98C4_DC0C0C07398F); // RFC 9562 A.6
     /// assert!(lo <= a6 && a6 <= Uuid::v7_max(0x017F22E279B0));
     /// ```
+    #[must_use]
     pub const fn v7_min(unix_ts_ms: u64) -> Uuid {
         Uuid::new_v7_from_parts(unix_ts_ms, 0, 0)
     }
@@ -588,6 +612,7 @@ impl Uuid {
     /// assert_eq!(Uuid::v7_max(0x017F22E279B0).as_u128(), 0x017F22E2_79B0_7FFF_BFFF_FFFFFFFFFFFF);
     /// assert!(Uuid::v7_max(5) < Uuid::v7_min(6));
     /// ```
+    #[must_use]
     pub const fn v7_max(unix_ts_ms: u64) -> Uuid {
         Uuid::new_v7_from_parts(unix_ts_ms, u16::MAX, u64::MAX)
     }
@@ -634,6 +659,7 @@ impl Uuid {
     /// # References
     /// RFC 9562 §5.7 and §6.2 (Method 1).
     #[inline]
+    #[must_use]
     pub fn now_v7() -> Uuid {
         let state = global::reserve(global::now_ms(), 1);
         global::layout(state, crate::rng::next_u64())

@@ -59,6 +59,7 @@ impl Uuid {
     /// assert_eq!(u.version(), Some(Version::Custom));
     /// assert_eq!(u, Uuid::new_v8_name(NameHash::Sha3_256, &namespace::URL, b"https://example.com/"));
     /// ```
+    #[must_use]
     pub fn new_v8_name(hash: NameHash, namespace: &Uuid, name: &[u8]) -> Uuid {
         fn leftmost<D: sha2::Digest>(ns: &Uuid, name: &[u8]) -> [u8; 16] {
             let digest = D::new()
@@ -104,6 +105,7 @@ impl Uuid {
     /// assert_eq!(u.version(), Some(Version::Custom));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new_v8(bytes: [u8; 16]) -> Uuid {
         Uuid::from_bytes(bytes).with_version(Version::Custom)
     }
@@ -120,6 +122,7 @@ impl Uuid {
     /// assert_eq!(u.as_u128(), 0x2489E9AD_2EE2_8E00_8EC9_32D5F69181C0);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn new_v8_time(unix_10ns: u64, custom_c: u64) -> Uuid {
         let t = unix_10ns & MASK_60;
         Uuid::new_v8_from_parts(t >> 12, (t & 0xFFF) as u16, custom_c)
@@ -135,6 +138,7 @@ impl Uuid {
     /// assert_eq!(Uuid::new_v8_from_parts(1, 2, 3).custom_a(), Some(1));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn custom_a(&self) -> Option<u64> {
         match self.version() {
             Some(Version::Custom) => Some((self.as_u128() >> 80) as u64),
@@ -152,6 +156,7 @@ impl Uuid {
     /// assert_eq!(Uuid::new_v4().custom_b(), None);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn custom_b(&self) -> Option<u16> {
         match self.version() {
             Some(Version::Custom) => Some(((self.as_u128() >> 64) & 0xFFF) as u16),
@@ -168,6 +173,7 @@ impl Uuid {
     /// assert_eq!(b1.custom_c(), Some(0x0EC932D5F69181C0));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn custom_c(&self) -> Option<u64> {
         match self.version() {
             Some(Version::Custom) => Some((self.as_u128() & MASK_62) as u64),
@@ -188,6 +194,7 @@ impl Uuid {
     /// assert_eq!(Uuid::new_v8_time(12_345, 0).v8_time_10ns(), Some(12_345));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn v8_time_10ns(&self) -> Option<u64> {
         match self.version() {
             Some(Version::Custom) => {
@@ -212,6 +219,7 @@ impl Uuid {
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[must_use = "a builder does nothing until `build`; its methods return the changed builder"]
 pub struct V8TimeBuilder {
     clock_back: ClockBackPolicy,
     tolerance_ns: u64,

@@ -463,6 +463,44 @@ fn reserve_failure_is_passed_on() {
     );
 }
 
+/// A store whose storage fails with an error of its own: the generator's
+/// error carries the storage's words, and nothing is issued.
+struct FailingFile;
+
+impl Reserve<V7State> for FailingFile {
+    fn reserve(&mut self, _: &V7State, _: u64) -> Result<Reservation<V7State>, GenError> {
+        let io = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/nonexistent-dir-of-the-reserve-test/ids.state")
+            .unwrap_err();
+        Err(GenError::store_message(&format!("writing ids.state: {io}")))
+    }
+}
+
+#[test]
+fn a_store_reports_its_own_error_message() {
+    let clock = ManualClock::new(T);
+    let mut g = V7Generator::builder()
+        .store(FailingFile)
+        .build(&clock, seeded(19))
+        .unwrap();
+    let err = g.generate().unwrap_err();
+    assert_eq!(err.kind(), GenErrorKind::Store);
+    assert_eq!(
+        err.store_message_text(),
+        Some("writing ids.state: No such file or directory (os error 2)")
+    );
+    assert_eq!(
+        err.to_string(),
+        "state store failed: writing ids.state: No such file or directory (os error 2)"
+    );
+    let long = "é".repeat(200);
+    let cut = GenError::store_message(&long);
+    let text = cut.store_message_text().unwrap();
+    assert!(text.len() <= uuidkit::NodeLost::DETAIL_CAPACITY && text.ends_with('…'));
+    assert!(long.starts_with(text.trim_end_matches('…')));
+}
+
 #[test]
 fn restored_state_continues_above_the_high_water_mark() {
     // A restart with the clock 5 s behind the stored mark.

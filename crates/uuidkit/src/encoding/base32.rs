@@ -280,6 +280,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::NIL.base32().to_string(), "0".repeat(26));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn base32(self) -> Base32 {
         Base32(self)
     }
@@ -290,6 +291,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::NIL.base32hex().to_string(), "0".repeat(26));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn base32hex(self) -> Base32Hex {
         Base32Hex(self)
     }
@@ -351,6 +353,7 @@ impl Uuid {
     /// assert_eq!(u.to_ulid().to_string(), u.base32().to_string());
     /// ```
     #[inline]
+    #[must_use]
     pub const fn to_ulid(self) -> Base32 {
         Base32(self)
     }

@@ -74,6 +74,7 @@ impl Uuid {
     /// assert_eq!(uuidkit::Uuid::NIL.base64url().to_string(), "A".repeat(22));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn base64url(self) -> Base64Url {
         Base64Url(self)
     }

@@ -35,6 +35,7 @@ impl Encoding {
     /// ```
     /// assert_eq!(uuidkit::Encoding::Base64Url.length(), 22);
     /// ```
+    #[must_use]
     pub const fn length(self) -> usize {
         match self {
             Encoding::Base32 | Encoding::Ulid | Encoding::Base32Hex | Encoding::TypeId => 26,
@@ -225,6 +226,7 @@ impl DecodeError {
     /// assert_eq!(TypeId::parse("User_01h5fskfsk4fpeqwnsyz5hj55t").unwrap_err().encoding(), Encoding::TypeId);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn encoding(&self) -> Encoding {
         ENCODINGS[self.encoding as usize]
     }
@@ -237,6 +239,7 @@ impl DecodeError {
     /// assert_eq!(err.kind(), DecodeErrorKind::Overflow);
     /// ```
     #[inline]
+    #[must_use]
     pub const fn kind(&self) -> DecodeErrorKind {
         let found = u64::from_le_bytes(self.found);
         let expected = ALPHABETS[self.alphabet as usize];
@@ -277,6 +280,7 @@ impl DecodeError {
     /// assert_eq!(&input[30..], "u");
     /// ```
     #[inline]
+    #[must_use]
     pub const fn position(&self) -> Option<usize> {
         crate::error::unpack_position(self.position)
     }

@@ -340,6 +340,7 @@ impl<'a> TypeId<'a> {
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
     #[inline]
+    #[must_use]
     pub const fn prefix(&self) -> &'a str {
         self.prefix
     }
@@ -352,6 +353,7 @@ impl<'a> TypeId<'a> {
     /// # Ok::<(), uuidkit::DecodeError>(())
     /// ```
     #[inline]
+    #[must_use]
     pub const fn uuid(&self) -> Uuid {
         Uuid::from_u128(self.uuid)
     }
@@ -366,6 +368,7 @@ impl<'a> TypeId<'a> {
     /// ```
     #[inline]
     #[allow(clippy::len_without_is_empty)] // never empty: at least 26
+    #[must_use]
     pub const fn len(&self) -> usize {
         match self.prefix.len() {
             0 => 26,

@@ -3,6 +3,7 @@
 use core::fmt;
 
 use crate::NodeLost;
+use crate::inline_text::InlineText;
 
 /// Why a generator returned no UUID. Opaque: ask [`GenError::kind`].
 ///
@@ -38,6 +39,8 @@ enum Detail {
     /// Why the node is gone, for [`GenErrorKind::NodeLost`] (inline, so the
     /// error stays `Copy` and allocation-free).
     Lost(NodeLost),
+    /// A store's own words, for [`GenErrorKind::Store`] (inline too).
+    Message(InlineText),
 }
 
 /// The kind of a [`GenError`].
@@ -75,6 +78,7 @@ impl GenError {
     /// use uuidkit::{GenError, GenErrorKind};
     /// assert_eq!(GenError::store(3).kind(), GenErrorKind::Store);
     /// ```
+    #[must_use]
     pub const fn kind(&self) -> GenErrorKind {
         self.kind
     }
@@ -87,8 +91,49 @@ impl GenError {
     /// assert_eq!(e.to_string(), "state store failed: expected success, found error code 13");
     /// ```
     #[cold]
+    #[must_use]
     pub const fn store(code: u64) -> GenError {
         GenError::new(GenErrorKind::Store, 0, code)
+    }
+
+    /// An error of kind [`GenErrorKind::Store`] in the store's own words, for
+    /// [`Reserve`](crate::Reserve) implementations whose storage reports more
+    /// than a number (an I/O error, a database's message). The message is
+    /// kept inline, so the error stays `Copy` and needs no allocation (and
+    /// no `std`): up to [`NodeLost::DETAIL_CAPACITY`] bytes, a longer one
+    /// cut at a character boundary and ending in `…`.
+    ///
+    /// ```
+    /// use uuidkit::{GenError, GenErrorKind};
+    /// let io = std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on /var/lib/ids");
+    /// let e = GenError::store_message(&io.to_string());
+    /// assert_eq!(e.kind(), GenErrorKind::Store);
+    /// assert_eq!(e.store_message_text(), Some("no space left on /var/lib/ids"));
+    /// assert_eq!(e.to_string(), "state store failed: no space left on /var/lib/ids");
+    /// assert_eq!(GenError::store(13).store_message_text(), None);
+    /// ```
+    #[cold]
+    #[must_use]
+    pub fn store_message(message: &str) -> GenError {
+        GenError {
+            kind: GenErrorKind::Store,
+            detail: Detail::Message(InlineText::new(message)),
+        }
+    }
+
+    /// The store's message, for an error made by [`GenError::store_message`];
+    /// `None` for every other error.
+    ///
+    /// ```
+    /// let e = uuidkit::GenError::store_message("disk quota exceeded");
+    /// assert_eq!(e.store_message_text(), Some("disk quota exceeded"));
+    /// ```
+    #[must_use]
+    pub fn store_message_text(&self) -> Option<&str> {
+        match &self.detail {
+            Detail::Message(text) => Some(text.as_str()),
+            _ => None,
+        }
     }
 
     /// An error of kind [`GenErrorKind::TimestampOutOfRange`]: the timestamp
@@ -100,6 +145,7 @@ impl GenError {
     /// assert_eq!(e.to_string(), "timestamp out of range: expected at most 281474976710655, found 281474976710656");
     /// ```
     #[cold]
+    #[must_use]
     pub const fn timestamp_out_of_range(max: u64, found: u64) -> GenError {
         GenError::new(GenErrorKind::TimestampOutOfRange, max, found)
     }
@@ -115,6 +161,7 @@ impl GenError {
     /// assert_eq!(e.to_string(), "node lost: released");
     /// ```
     #[cold]
+    #[must_use]
     pub const fn from_node_lost(lost: NodeLost) -> GenError {
         GenError {
             kind: GenErrorKind::NodeLost,
@@ -131,10 +178,11 @@ impl GenError {
     /// assert_eq!(e.node_lost().map(|l| l.detail()), Some("held by device 7"));
     /// assert!(GenError::store(1).node_lost().is_none());
     /// ```
+    #[must_use]
     pub const fn node_lost(&self) -> Option<&NodeLost> {
         match &self.detail {
             Detail::Lost(lost) => Some(lost),
-            Detail::Values { .. } => None,
+            Detail::Values { .. } | Detail::Message(_) => None,
         }
     }
 
@@ -193,6 +241,9 @@ impl fmt::Display for GenError {
                 found,
             } => (what, expected, found),
             Detail::Lost(lost) => return write!(f, "node lost: {lost}"),
+            Detail::Message(text) => {
+                return write!(f, "state store failed: {}", text.as_str());
+            }
         };
         match self.kind {
             GenErrorKind::CounterExhausted => write!(

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering, fence};
 use super::{MAX_BITS, NodeId, NodeLost, NodeLostKind, NodeSource};
 use crate::ForkSafeMutex;
 use crate::generator::GenError;
+use crate::inline_text::InlineText;
 
 /// The words of a [`NodeLost`]: its tag and length, then its detail.
 const LOST_WORDS: usize = (2 + NodeLost::DETAIL_CAPACITY).div_ceil(8);
@@ -186,8 +187,9 @@ impl NodeSlot {
             .map_or(1, |i| i as u8 + 1);
         let mut bytes = [0u8; LOST_WORDS * 8];
         bytes[0] = tag;
-        bytes[1] = lost.len;
-        bytes[2..2 + NodeLost::DETAIL_CAPACITY].copy_from_slice(&lost.detail);
+        let (len, detail) = lost.detail.raw();
+        bytes[1] = len;
+        bytes[2..2 + NodeLost::DETAIL_CAPACITY].copy_from_slice(detail);
         for (word, chunk) in self.lost.iter().zip(bytes.chunks_exact(8)) {
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
@@ -213,8 +215,7 @@ impl NodeSlot {
         detail.copy_from_slice(&bytes[2..2 + NodeLost::DETAIL_CAPACITY]);
         Some(NodeLost {
             kind,
-            len: bytes[1].min(NodeLost::DETAIL_CAPACITY as u8),
-            detail,
+            detail: InlineText::from_raw(bytes[1], detail),
         })
     }
 }

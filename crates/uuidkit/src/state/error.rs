@@ -84,6 +84,7 @@ impl StateErrorKind {
     /// ```
     /// assert!(uuidkit::state::StateErrorKind::ChecksumMismatch.is_no_state());
     /// ```
+    #[must_use]
     pub fn is_no_state(self) -> bool {
         !matches!(
             self,
@@ -100,6 +101,7 @@ impl StateErrorKind {
     /// ```
     /// assert!(uuidkit::state::StateErrorKind::Unlockable.is_in_process_fallback());
     /// ```
+    #[must_use]
     pub fn is_in_process_fallback(self) -> bool {
         matches!(
             self,
@@ -160,6 +162,7 @@ impl StateError {
     /// let err = StateRecord::parse(b"hello\n").unwrap_err();
     /// assert_eq!(err.kind(), StateErrorKind::Garbage);
     /// ```
+    #[must_use]
     pub fn kind(&self) -> StateErrorKind {
         self.0.kind
     }
@@ -170,6 +173,7 @@ impl StateError {
     /// use uuidkit::state::StateRecord;
     /// assert_eq!(StateRecord::parse(b"hello\n").unwrap_err().line(), Some(1));
     /// ```
+    #[must_use]
     pub fn line(&self) -> Option<usize> {
         self.0.line
     }
@@ -184,6 +188,7 @@ impl StateError {
     /// assert_eq!(err.to_string(), format!("invalid state file: {}", err.detail()));
     /// assert!(err.detail().ends_with("at line 1"), "{err}");
     /// ```
+    #[must_use]
     pub fn detail(&self) -> &str {
         &self.0.message
     }
@@ -194,6 +199,7 @@ impl StateError {
     /// use uuidkit::state::StateRecord;
     /// assert_eq!(StateRecord::parse(b"hello\n").unwrap_err().io_kind(), None);
     /// ```
+    #[must_use]
     pub fn io_kind(&self) -> Option<io::ErrorKind> {
         self.0.io
     }

@@ -105,6 +105,7 @@ impl FileStore {
     /// let store = uuidkit::state::FileStore::from_env();
     /// assert_eq!(store.path(), uuidkit::state::FileStore::default_path().as_deref());
     /// ```
+    #[must_use]
     pub fn from_env() -> FileStore {
         FileStore {
             path: FileStore::default_path(),
@@ -123,6 +124,7 @@ impl FileStore {
     ///     assert!(path.is_absolute() || std::env::var_os("UUIDKIT_STATE").is_some());
     /// }
     /// ```
+    #[must_use]
     pub fn default_path() -> Option<PathBuf> {
         resolve_path(|k| std::env::var_os(k), is_root())
     }
@@ -141,6 +143,7 @@ impl FileStore {
     /// let store = uuidkit::state::FileStore::new("/tmp/s").with_lock_timeout(Duration::from_millis(50));
     /// assert!(format!("{store:?}").contains("lock_timeout: 50ms"));
     /// ```
+    #[must_use]
     pub fn with_lock_timeout(mut self, timeout: Duration) -> FileStore {
         self.lock_timeout = timeout.min(MAX_LOCK_TIMEOUT);
         self

@@ -125,6 +125,7 @@ impl StateRecord {
     /// assert_eq!(rec.v1_mark([0xC; 6]), None);
     /// assert_eq!(rec.v6_mark([0xB; 6]), None);
     /// ```
+    #[must_use]
     pub fn v1_mark(&self, node: [u8; 6]) -> Option<GregorianMark> {
         mark_of(self.v1, &self.v1_earlier, node)
     }
@@ -137,6 +138,7 @@ impl StateRecord {
     /// let rec = StateRecord { v6: Some(a), ..StateRecord::default() };
     /// assert_eq!(rec.v6_mark([0xA; 6]), Some(a));
     /// ```
+    #[must_use]
     pub fn v6_mark(&self, node: [u8; 6]) -> Option<GregorianMark> {
         mark_of(self.v6, &self.v6_earlier, node)
     }
@@ -150,6 +152,7 @@ impl StateRecord {
     /// let rec = StateRecord { v6: Some(GregorianMark { hwm: 1, clock_seq: 2, node }), ..Default::default() };
     /// assert!(rec.emit().contains("\nv6.hwm 1\n# v6.hwm = 1582-10-15T00:00:00.0000001Z\nv6.clock_seq 2\nv6.node 9f6bdeced846\n"));
     /// ```
+    #[must_use]
     pub fn emit(&self) -> String {
         let mut s = String::with_capacity(512);
         s.push_str(HEADER);

@@ -49,6 +49,7 @@ impl StateConfig {
     /// let cfg = uuidkit::state::StateConfig::from_env();
     /// assert_eq!(cfg.path(), uuidkit::state::FileStore::default_path().as_deref());
     /// ```
+    #[must_use]
     pub fn from_env() -> StateConfig {
         StateConfig {
             path: FileStore::default_path(),
@@ -67,6 +68,7 @@ impl StateConfig {
     /// let cfg = StateConfig::new("/tmp/s").policy(p);
     /// assert_ne!(cfg, StateConfig::new("/tmp/s"));
     /// ```
+    #[must_use]
     pub fn policy(mut self, policy: BlockPolicy) -> StateConfig {
         self.policy = policy;
         self
@@ -80,6 +82,7 @@ impl StateConfig {
     /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").lock_timeout(Duration::from_millis(100));
     /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
     /// ```
+    #[must_use]
     pub fn lock_timeout(mut self, timeout: Duration) -> StateConfig {
         self.lock_timeout = Some(timeout);
         self
@@ -92,6 +95,7 @@ impl StateConfig {
     /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").strict(true);
     /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
     /// ```
+    #[must_use]
     pub fn strict(mut self, strict: bool) -> StateConfig {
         self.strict = strict;
         self
@@ -102,6 +106,7 @@ impl StateConfig {
     /// ```
     /// assert!(uuidkit::state::StateConfig::new("s").path().is_some());
     /// ```
+    #[must_use]
     pub fn path(&self) -> Option<&std::path::Path> {
         self.path.as_deref()
     }

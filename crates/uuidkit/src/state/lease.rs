@@ -100,6 +100,7 @@ impl GregorianLease {
     /// assert!(!g.store().status().unwrap().is_safe()); // the store was empty
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn status(&self) -> Option<&Status> {
         self.status.as_ref()
     }
@@ -117,6 +118,7 @@ impl GregorianLease {
     /// assert!((b.start..b.end).contains(&u.gregorian_timestamp().unwrap()));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn block(&self) -> Option<GregorianBlock> {
         self.current
     }
@@ -241,6 +243,7 @@ impl V7Lease {
     /// assert_eq!(g.store().status().unwrap().reason().unwrap().kind(), uuidkit::state::StateErrorKind::Missing);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn status(&self) -> Option<&Status> {
         self.status.as_ref()
     }
@@ -257,6 +260,7 @@ impl V7Lease {
     /// assert!(b.start_ms <= ms && ms < b.end_ms);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn block(&self) -> Option<V7Block> {
         self.current
     }

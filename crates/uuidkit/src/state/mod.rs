@@ -162,6 +162,7 @@ impl MemoryStore {
     /// ```
     /// assert_eq!(uuidkit::state::MemoryStore::new().record(), None);
     /// ```
+    #[must_use]
     pub fn new() -> MemoryStore {
         MemoryStore::default()
     }
@@ -172,6 +173,7 @@ impl MemoryStore {
     /// let s = uuidkit::state::MemoryStore::with_record(Default::default());
     /// assert!(s.record().is_some());
     /// ```
+    #[must_use]
     pub fn with_record(record: StateRecord) -> MemoryStore {
         MemoryStore {
             record: ForkSafeMutex::new(Some(record)),
@@ -355,6 +357,7 @@ impl Reserver {
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// assert!(!Reserver::new(MemoryStore::new(), BlockPolicy::default()).is_strict());
     /// ```
+    #[must_use]
     pub fn is_strict(&self) -> bool {
         self.strict
     }
@@ -382,6 +385,7 @@ impl Reserver {
     /// assert_eq!(u.gregorian_timestamp(), Some(0x1EC9414C232AB00));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn lease_v1(&self) -> GregorianLease {
         GregorianLease::new(self.clone(), Gregorian::V1)
     }
@@ -401,6 +405,7 @@ impl Reserver {
     /// assert!(stored.unwrap().v6.is_some() && stored.unwrap().v1.is_none());
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn lease_v6(&self) -> GregorianLease {
         GregorianLease::new(self.clone(), Gregorian::V6)
     }
@@ -417,6 +422,7 @@ impl Reserver {
     /// assert_eq!(g.store().block().map(|b| (b.start_ms, b.end_ms)), Some((1_645_557_742_000, 1_645_557_742_100)));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[must_use]
     pub fn lease_v7(&self) -> V7Lease {
         V7Lease::new(self.clone())
     }
@@ -433,6 +439,7 @@ impl Reserver {
     /// r.clone().reserve_v7(1_000);
     /// assert!(r.last_status().unwrap().is_safe());
     /// ```
+    #[must_use]
     pub fn last_status(&self) -> Option<Status> {
         self.last_status.lock().clone()
     }
@@ -451,6 +458,7 @@ impl Reserver {
     /// let (b, _) = r.reserve_v7(10_000);
     /// assert_eq!((b.start_ms, r.clock_behind()), (70_000, Some(60_000)));
     /// ```
+    #[must_use]
     pub fn clock_behind(&self) -> Option<u64> {
         Some(self.behind.load(Ordering::Relaxed)).filter(|&by| by != 0)
     }
@@ -470,6 +478,7 @@ impl Reserver {
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
     /// assert_eq!(Reserver::new(MemoryStore::new(), BlockPolicy::default()).policy().block.as_millis(), 100);
     /// ```
+    #[must_use]
     pub fn policy(&self) -> BlockPolicy {
         self.policy
     }
@@ -481,6 +490,7 @@ impl Reserver {
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// assert!(format!("{:?}", r.store()).contains("MemoryStore"));
     /// ```
+    #[must_use]
     pub fn store(&self) -> &Arc<dyn StateStore> {
         &self.store
     }
@@ -559,6 +569,7 @@ impl Reserver {
     /// assert_eq!((b.start, b.clock_seq, b.node, b.origin), (5, 9, [2; 6], BlockOrigin::NoState));
     /// assert!(!status.is_safe());
     /// ```
+    #[must_use]
     pub fn reserve_v1(
         &self,
         now: u64,
@@ -578,6 +589,7 @@ impl Reserver {
     /// let (v6, _) = r.reserve_v6(5, None, fresh);
     /// assert_eq!((v1.start, v6.start), (5, 5), "v1 and v6 UUIDs never collide, so their marks are separate");
     /// ```
+    #[must_use]
     pub fn reserve_v6(
         &self,
         now: u64,
@@ -596,6 +608,7 @@ impl Reserver {
     /// let (b, _) = r.reserve_v7(1_000);
     /// assert_eq!((b.start_ms, b.end_ms), (1_000, 1_100));
     /// ```
+    #[must_use]
     pub fn reserve_v7(&self, now_ms: u64) -> (V7Block, Status) {
         let mut out = None;
         let status = self.store.transact(&mut |old| {

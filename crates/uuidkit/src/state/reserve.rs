@@ -126,6 +126,7 @@ impl GregorianBlock {
     /// let b = BlockPolicy::default().reserve_gregorian(None, 10, Some([0; 6]), Fresh { clock_seq: 3, node: [9; 6] });
     /// assert_eq!(b.stored(), GregorianMark { hwm: 1_000_010, clock_seq: 3, node: [0; 6] });
     /// ```
+    #[must_use]
     pub fn stored(&self) -> GregorianMark {
         GregorianMark {
             hwm: self.end,
@@ -159,6 +160,7 @@ impl V7Block {
     /// let b = uuidkit::state::BlockPolicy::default().reserve_v7(None, 1_000);
     /// assert_eq!(b.stored().hwm_ms, 1_100);
     /// ```
+    #[must_use]
     pub fn stored(&self) -> V7Mark {
         V7Mark {
             hwm_ms: self.end_ms,
@@ -257,6 +259,7 @@ impl BlockPolicy {
     /// let b = p.reserve_gregorian(Some(&stored), 10_000_000, None, fresh);
     /// assert_eq!((b.start, b.clock_seq, b.origin), (10_000_000, 0, BlockOrigin::ClockBehind { by: 50_000_000 }));
     /// ```
+    #[must_use]
     pub fn reserve_gregorian(
         &self,
         stored: Option<&GregorianMark>,
@@ -324,6 +327,7 @@ impl BlockPolicy {
     /// let b = p.reserve_v7(Some(&V7Mark { hwm_ms: 10_000 }), 20_000);
     /// assert_eq!((b.start_ms, b.origin), (20_000, BlockOrigin::Continued));
     /// ```
+    #[must_use]
     pub fn reserve_v7(&self, stored: Option<&V7Mark>, now_ms: u64) -> V7Block {
         let now = now_ms.min(MS48_MAX);
         let (start_ms, origin) = match stored {

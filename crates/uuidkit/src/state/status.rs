@@ -52,6 +52,7 @@ impl Status {
     /// ```
     /// assert!(uuidkit::state::Status::SAFE.is_safe());
     /// ```
+    #[must_use]
     pub fn is_safe(&self) -> bool {
         self.read.is_none() && self.write.is_none() && self.ahead.is_none()
     }
@@ -62,6 +63,7 @@ impl Status {
     /// ```
     /// assert!(uuidkit::state::Status::SAFE.is_persisted());
     /// ```
+    #[must_use]
     pub fn is_persisted(&self) -> bool {
         self.write.is_none()
     }
@@ -71,6 +73,7 @@ impl Status {
     /// ```
     /// assert!(uuidkit::state::Status::SAFE.read_error().is_none());
     /// ```
+    #[must_use]
     pub fn read_error(&self) -> Option<&StateError> {
         self.read.as_ref()
     }
@@ -80,6 +83,7 @@ impl Status {
     /// ```
     /// assert!(uuidkit::state::Status::SAFE.write_error().is_none());
     /// ```
+    #[must_use]
     pub fn write_error(&self) -> Option<&StateError> {
         self.write.as_ref()
     }
@@ -97,6 +101,7 @@ impl Status {
     /// assert_eq!(status.ahead_error().map(|e| e.kind()), Some(StateErrorKind::AheadOfClock));
     /// assert!(status.to_string().starts_with("unsafe: stored state ahead of the clock: "), "{status}");
     /// ```
+    #[must_use]
     pub fn ahead_error(&self) -> Option<&StateError> {
         self.ahead.as_ref()
     }
@@ -108,6 +113,7 @@ impl Status {
     /// ```
     /// assert!(uuidkit::state::Status::SAFE.reason().is_none());
     /// ```
+    #[must_use]
     pub fn reason(&self) -> Option<&StateError> {
         self.write
             .as_ref()

@@ -229,6 +229,7 @@ impl Uuid {
     /// assert_eq!(u.base58().to_string(), "1111111111111111111112");
     /// ```
     #[inline]
+    #[must_use]
     pub const fn base58(self) -> Base58 {
         Base58(self)
     }
