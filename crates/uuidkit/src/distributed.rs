@@ -131,7 +131,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
 
     /// Nodes from `source`, of its [`bits`](NodeSource::bits) (1..=48,
     /// as every source's), asked before every UUID. Pass an `Arc` of a shared source (a
-    /// [`NodeSlot`](crate::NodeSlot)) to keep a handle on it, or a `&` of
+    /// [`NodeSlot`]) to keep a handle on it, or a `&` of
     /// one.
     ///
     /// ```
@@ -142,6 +142,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// assert_eq!(g.generate()?.custom_b().unwrap() >> 4, 0x5A); // 8 node bits, then the counter
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[doc = std_link!("NodeSlot", "crate::NodeSlot")]
     pub fn node_source<N2: NodeSource>(self, source: N2) -> V8DistributedBuilder<N2, S> {
         V8DistributedBuilder {
             node_bits: source.bits(),

@@ -84,16 +84,16 @@
 //! [`Uuid::fields`] gives the RFC 4122 field split; v1/v6 timestamps, clock
 //! sequence and node, and v7 milliseconds and random fields, are plain
 //! accessors ([`Uuid::gregorian_timestamp`], [`Uuid::unix_ts_ms`], …), with
-//! [`Uuid::unix_nanos`] and, with `std`, [`Uuid::system_time`]. Nothing in the
+//! [`Uuid::unix_nanos`] and, with `std`, [`Uuid::system_time`](struct.Uuid.html#method.system_time). Nothing in the
 //! core type reads a clock.
 //!
 //! # Generators
 //!
-//! [`Uuid::now_v7`] and [`Uuid::new_v4`] are the process-wide, lock-free
+//! [`Uuid::now_v7`](struct.Uuid.html#method.now_v7) and [`Uuid::new_v4`](struct.Uuid.html#method.new_v4) are the process-wide, lock-free
 //! defaults, in memory only: `now_v7` is monotonic across threads (if one
 //! call happens-before another, the second UUID is greater), both draw from
-//! [`ThreadRng`], an OS-seeded ChaCha12 per thread that is reseeded after
-//! `fork()`. [`SharedV7`] is the same v7 generator on a state word you
+//! [`ThreadRng`](struct.ThreadRng.html), an OS-seeded ChaCha12 per thread that is reseeded after
+//! `fork()`. [`SharedV7`](struct.SharedV7.html) is the same v7 generator on a state word you
 //! place, for instance in memory shared between processes, which orders the
 //! UUIDs of all of them.
 //!
@@ -117,7 +117,7 @@
 //! stops with [`GenErrorKind::NodeLost`] and issues nothing.
 //!
 //! A [`ManualClock`] makes them deterministic in tests, and
-//! [`state`] binds them to a state file shared between
+//! [`state`](state/index.html) binds them to a state file shared between
 //! processes.
 //!
 //! ```
@@ -181,8 +181,8 @@
 //! - `js`: for `wasm32-unknown-unknown` under a JavaScript host (browsers,
 //!   Node.js): turns on `std`, takes randomness from `crypto.getRandomValues`
 //!   (through `getrandom`'s `wasm_js` backend) and time from `Date.now()`, so
-//!   [`Uuid::new_v4`], [`Uuid::now_v7`] and [`SystemClock`] work there
-//!   (`SystemClock` then has 1 ms resolution). The [`state`] module (files
+//!   [`Uuid::new_v4`](struct.Uuid.html#method.new_v4), [`Uuid::now_v7`](struct.Uuid.html#method.now_v7) and [`SystemClock`](struct.SystemClock.html) work there
+//!   (`SystemClock` then has 1 ms resolution). The [`state`](state/index.html) module (files
 //!   shared between processes) is not built for that target. Without `js`,
 //!   build that target with `default-features = false`.
 //!
@@ -210,6 +210,40 @@
 
 #[cfg(any(feature = "std", test))]
 extern crate std;
+
+/// A link reference definition, `[label]: path`, for an item built only
+/// with `std`: without it, the link leads to the crate's features.
+#[cfg(feature = "std")]
+macro_rules! std_link {
+    ($label:literal, $path:literal) => {
+        concat!("\n[`", $label, "`]: ", $path)
+    };
+}
+#[cfg(not(feature = "std"))]
+macro_rules! std_link {
+    ($label:literal, $path:literal) => {
+        concat!("\n[`", $label, "`]: crate#crate-features")
+    };
+}
+/// The same for the `state` module, which a JavaScript host lacks too.
+#[cfg(all(
+    feature = "std",
+    not(all(target_arch = "wasm32", target_os = "unknown"))
+))]
+macro_rules! state_link {
+    ($label:literal, $path:literal) => {
+        concat!("\n[`", $label, "`]: ", $path)
+    };
+}
+#[cfg(not(all(
+    feature = "std",
+    not(all(target_arch = "wasm32", target_os = "unknown"))
+)))]
+macro_rules! state_link {
+    ($label:literal, $path:literal) => {
+        concat!("\n[`", $label, "`]: crate#crate-features")
+    };
+}
 
 mod arch;
 #[cfg(feature = "std")]

@@ -327,6 +327,7 @@ impl core::error::Error for NodeLost {}
 /// assert_eq!(EvenDays { day: 5 }.current().unwrap_err().detail(), "odd day");
 /// # Ok::<(), NodeLost>(())
 /// ```
+#[doc = std_link!("NodeSlot", "crate::NodeSlot")]
 pub trait NodeSource: Send + Sync + fmt::Debug {
     /// The width of every node ID this source hands out, 1..=48; constant
     /// for the life of the source.

@@ -154,7 +154,7 @@ impl<N, S> V1Builder<N, S> {
     /// (§6.3). A store keeps the source's node as a given one
     /// ([`node`](Self::node)), and resumes the sequence it recorded for that
     /// node value, if any. Pass an `Arc` of a shared source (a
-    /// [`NodeSlot`](crate::NodeSlot)) to keep a handle on it, or a `&` of one;
+    /// [`NodeSlot`]) to keep a handle on it, or a `&` of one;
     /// an `Option` of one for a source chosen at run time (`None`: the
     /// generator keeps its own node). [`build`](Self::build) rejects a source
     /// that is not 48 bits wide.
@@ -178,6 +178,7 @@ impl<N, S> V1Builder<N, S> {
     /// assert!(V1Generator::builder().node_source(NodeSlot::new(16)?).build(&clock, ThreadRng).is_err());
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[doc = std_link!("NodeSlot", "crate::NodeSlot")]
     pub fn node_source<N2: MaybeNodeSource>(self, source: N2) -> V1Builder<N2, S> {
         V1Builder {
             clock_seq: self.clock_seq,
@@ -190,7 +191,7 @@ impl<N, S> V1Builder<N, S> {
     }
 
     /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
-    /// instance a [`state::GregorianLease`](crate::state::GregorianLease).
+    /// instance a [`state::GregorianLease`].
     ///
     /// ```
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
@@ -202,6 +203,7 @@ impl<N, S> V1Builder<N, S> {
     /// assert_eq!(g.store().block().map(|b| b.node), u.node()); // the store's node
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[doc = state_link!("state::GregorianLease", "crate::state::GregorianLease")]
     pub fn store<S2: Reserve<V1State>>(self, store: S2) -> V1Builder<N, S2> {
         V1Builder {
             clock_seq: self.clock_seq,

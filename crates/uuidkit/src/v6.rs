@@ -157,7 +157,7 @@ impl<N, S> V6Builder<N, S> {
     }
 
     /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
-    /// instance a [`state::GregorianLease`](crate::state::GregorianLease).
+    /// instance a [`state::GregorianLease`].
     /// Whether the clock sequence and node are retained is set apart.
     ///
     /// ```
@@ -170,6 +170,7 @@ impl<N, S> V6Builder<N, S> {
     /// assert_eq!(a.node(), Some(g.store().block().unwrap().node)); // the store's node
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[doc = state_link!("state::GregorianLease", "crate::state::GregorianLease")]
     pub fn store<S2: Reserve<V1State>>(self, store: S2) -> V6Builder<N, S2> {
         V6Builder {
             v1: self.v1.store(store),

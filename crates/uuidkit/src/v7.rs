@@ -217,7 +217,7 @@ impl<S> V7Builder<S> {
     }
 
     /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
-    /// instance a [`state::V7Lease`](crate::state::V7Lease), consulted before
+    /// instance a [`state::V7Lease`], consulted before
     /// the first UUID and whenever its reservation runs out.
     ///
     /// ```
@@ -234,6 +234,7 @@ impl<S> V7Builder<S> {
     /// assert!(status.to_string().contains("found it 5000 ms ahead"), "{status}");
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[doc = state_link!("state::V7Lease", "crate::state::V7Lease")]
     pub fn store<S2: Reserve<V7State>>(self, store: S2) -> V7Builder<S2> {
         V7Builder {
             method: self.method,
@@ -374,6 +375,7 @@ pub struct V7State {
 /// assert_eq!(a.as_u128() >> 80, 0x017F22E279B0);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
+#[doc = std_link!("Uuid::now_v7", "crate::Uuid::now_v7")]
 #[derive(Debug)]
 pub struct V7Generator<C, R, S: Reserve<V7State> = NoReserve> {
     clock: C,

@@ -69,7 +69,7 @@ pub enum RolloverPolicy {
 /// earlier than the last timestamp it used by more than its tolerance
 /// (default 10 s). Within the tolerance it always holds: it keeps counting
 /// above the last timestamp, so the output stays increasing. A tolerance of
-/// `u64::MAX` holds whatever the step, as [`Uuid::now_v7`](crate::Uuid::now_v7)
+/// `u64::MAX` holds whatever the step, as [`Uuid::now_v7`]
 /// does. The default never goes back silently: beyond the tolerance it is an
 /// error (`docs/generator-design.md`, G3, says why).
 ///
@@ -81,6 +81,7 @@ pub enum RolloverPolicy {
 /// use uuidkit::ClockBackPolicy;
 /// assert_eq!(ClockBackPolicy::default(), ClockBackPolicy::Error);
 /// ```
+#[doc = std_link!("Uuid::now_v7", "crate::Uuid::now_v7")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ClockBackPolicy {
@@ -190,9 +191,9 @@ impl<G: Generator + ?Sized> Generator for &mut G {
 /// generator's state *including* the UUID about to be returned
 /// ([`V7State`](crate::V7State) or [`V1State`](crate::V1State)). If `reserve`
 /// fails, that UUID is not returned and the generator's state is as it was
-/// before the call. [`uuidkit::state`](crate::state) implements this trait
-/// over a state file ([`state::V7Lease`](crate::state::V7Lease),
-/// [`state::GregorianLease`](crate::state::GregorianLease)).
+/// before the call. [`uuidkit::state`] implements this trait
+/// over a state file ([`state::V7Lease`],
+/// [`state::GregorianLease`]).
 ///
 /// ```
 /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7Generator, V7State};
@@ -210,6 +211,9 @@ impl<G: Generator + ?Sized> Generator for &mut G {
 /// assert_eq!(g.store().calls, 1);
 /// # Ok::<(), GenError>(())
 /// ```
+#[doc = state_link!("uuidkit::state", "crate::state")]
+#[doc = state_link!("state::V7Lease", "crate::state::V7Lease")]
+#[doc = state_link!("state::GregorianLease", "crate::state::GregorianLease")]
 pub trait Reserve<S> {
     /// Reserves timestamps from `needed` on for a generator whose next state
     /// is `state`.

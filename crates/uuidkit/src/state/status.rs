@@ -6,7 +6,7 @@ use super::StateError;
 #[cfg(doc)]
 use super::StateErrorKind;
 
-/// The outcome of a [`StateStore::transact`]: whether the state was read and
+/// The outcome of a [`StateStore::transact`](super::StateStore::transact): whether the state was read and
 /// written back safely, and if not, why (cf. libuuid's `uuid_generate_time_safe`).
 ///
 /// ```
