@@ -57,6 +57,7 @@ impl Fields {
     /// ```
     #[must_use]
     #[inline]
+    #[doc(alias("from_fields"))]
     pub const fn to_uuid(self) -> Uuid {
         let l = self.time_low.to_be_bytes();
         let m = self.time_mid.to_be_bytes();

@@ -409,6 +409,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("as_hyphenated"))]
     pub const fn hyphenated(self) -> Hyphenated {
         Hyphenated(self)
     }
@@ -420,6 +421,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("as_simple"))]
     pub const fn simple(self) -> Simple {
         Simple(self)
     }
@@ -432,6 +434,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("as_braced"))]
     pub const fn braced(self) -> Braced {
         Braced(self)
     }
@@ -444,6 +447,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("as_urn"))]
     pub const fn urn(self) -> Urn {
         Urn(self)
     }

@@ -85,6 +85,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("new_v1", "from_gregorian_timestamp"))]
     pub const fn new_v1_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
         let ts = timestamp as u128;
         let time_low = ts & MASK_32;
@@ -112,6 +113,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("new_v6", "from_sorted_gregorian_timestamp"))]
     pub const fn new_v6_from_parts(timestamp: u64, clock_seq: u16, node: [u8; 6]) -> Uuid {
         let ts = (timestamp as u128) & (MAX_GREGORIAN_TIMESTAMP as u128);
         Uuid::from_u128(
@@ -136,6 +138,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("new_v7", "from_unix_timestamp_millis"))]
     pub const fn new_v7_from_parts(unix_ts_ms: u64, rand_a: u16, rand_b: u64) -> Uuid {
         Uuid::from_u128(
             (((unix_ts_ms as u128) & MASK_48) << 80)

@@ -63,6 +63,7 @@ impl Uuid {
     /// # Ok::<(), uuidkit::ParseError>(())
     /// ```
     #[inline]
+    #[doc(alias("try_parse_ascii"))]
     pub fn parse<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, ParseError> {
         let s = input.as_ref();
         match s.split_first_chunk::<36>() {
@@ -123,6 +124,7 @@ impl Uuid {
     ///
     /// A static message naming the kind of mistake; use [`Uuid::parse`] at run
     /// time for the position.
+    #[doc(alias("try_parse"))]
     pub const fn parse_const(input: &str) -> Result<Uuid, &'static str> {
         let s = input.as_bytes();
         match decode_lenient_scalar(s) {

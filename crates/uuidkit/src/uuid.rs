@@ -167,6 +167,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("get_variant"))]
     pub const fn variant(&self) -> Variant {
         let b = self.0[8];
         if b & 0x80 == 0 {
@@ -193,6 +194,7 @@ impl Uuid {
     /// ```
     #[inline]
     #[must_use]
+    #[doc(alias("get_version"))]
     pub const fn version(&self) -> Option<Version> {
         if !matches!(self.variant(), Variant::Rfc9562) {
             return None;

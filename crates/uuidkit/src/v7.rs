@@ -84,27 +84,6 @@ impl Default for V7Method {
 /// assert_eq!(g.generate()?.rand_a(), Some(1870));
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
-///
-/// The builder is `Copy` and each setting returns a changed copy, so a
-/// setting whose result is dropped would change nothing: that is a warning
-/// (`unused_must_use`), an error under `deny`:
-///
-/// ```compile_fail
-/// #![deny(unused_must_use)]
-/// use uuidkit::{RolloverPolicy, V7Generator};
-/// let b = V7Generator::builder();
-/// b.rollover(RolloverPolicy::Error); // dropped: does nothing
-/// ```
-///
-/// and the same with the result kept compiles:
-///
-/// ```
-/// #![deny(unused_must_use)]
-/// use uuidkit::{RolloverPolicy, V7Generator};
-/// let b = V7Generator::builder();
-/// let b = b.rollover(RolloverPolicy::Error);
-/// # let _ = b;
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[must_use = "a builder does nothing until `build`; its methods return the changed builder"]
 pub struct V7Builder<S = NoReserve> {

@@ -47,6 +47,27 @@ impl Owner {
 /// use uuidkit::RolloverPolicy;
 /// assert_eq!(RolloverPolicy::default(), RolloverPolicy::AdvanceTimestamp);
 /// ```
+///
+/// Builders are `Copy` and each setting returns a changed copy, so a
+/// setting whose result is dropped would change nothing: that is a warning
+/// (`unused_must_use`), an error under `deny`:
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use uuidkit::{RolloverPolicy, V7Generator};
+/// let b = V7Generator::builder();
+/// b.rollover(RolloverPolicy::Error); // dropped: does nothing
+/// ```
+///
+/// and the same with the result kept compiles:
+///
+/// ```
+/// #![deny(unused_must_use)]
+/// use uuidkit::{RolloverPolicy, V7Generator};
+/// let b = V7Generator::builder();
+/// let b = b.rollover(RolloverPolicy::Error);
+/// # let _ = b;
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RolloverPolicy {
