@@ -9,7 +9,9 @@
 //!   crate). Under `CI=true` a missing prerequisite fails the run instead.
 //!   Before the Rust tests it builds and packages the PostgreSQL extension,
 //!   whose tests (the crate `uuidkit-pg-tests`) load it (see `pg.rs`);
-//!   after them it runs the wasm32 tests under Node.js (see `wasm.rs`).
+//!   after them it runs the tests of a user's project on the database
+//!   drivers' current releases (see `drivers.rs`) and the wasm32 tests
+//!   under Node.js (see `wasm.rs`).
 //! - `cargo xtask provision`: installs the system packages and cargo tools
 //!   the tests need (see `provision/needs.rs`; packages only as root), and
 //!   makes the Python virtual environment. What it cannot install it names
@@ -25,6 +27,7 @@
 #![deny(missing_docs)]
 
 mod bench;
+mod drivers;
 mod lint;
 mod pg;
 mod pg_schema;
@@ -205,6 +208,7 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
         tests.env(pg::PACKAGE_VAR, dir);
     }
     ok &= step(&what, &mut tests);
+    ok &= drivers::test(root, &target);
     ok &= wasm::test(root, &log);
     ok &= python::test(root, &target, prepared.venv, &log);
     ok &= report_skips(&log);
