@@ -22,5 +22,8 @@ pub fn test(root: &Path, target: &Path) -> bool {
         .args(["test", "--locked", "--manifest-path"])
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", target);
-    step(&format!("cargo test --locked --manifest-path {PROJECT}/Cargo.toml"), &mut cmd)
+    step(
+        &format!("cargo test --locked --manifest-path {PROJECT}/Cargo.toml"),
+        &mut cmd,
+    )
 }
