@@ -204,6 +204,10 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
             test_support::workspace::FEATURES_VAR,
             features_value(&prepared.cargo_args),
         );
+    if extra.is_empty() {
+        // Every test target is built: the packages' binaries with them.
+        tests.env(test_support::workspace::BUILT_VAR, "1");
+    }
     if let Some(dir) = &pg_package {
         tests.env(pg::PACKAGE_VAR, dir);
     }
