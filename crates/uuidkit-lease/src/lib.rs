@@ -30,9 +30,7 @@
 //!
 //! ```no_run
 //! # #[cfg(unix)] {
-//! use uuidkit::clock::SystemClock;
-//! use uuidkit::rng::ThreadRng;
-//! use uuidkit::{Generator, V8Distributed};
+//! use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V8Distributed};
 //! use uuidkit_lease::site::{LeaseConfig, SiteLease};
 //!
 //! let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;

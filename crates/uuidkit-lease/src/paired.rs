@@ -60,8 +60,7 @@ pub struct LeaseClock<C: BootClock = BootTime> {
 /// ```
 /// use std::sync::Arc;
 /// use std::time::Duration;
-/// use uuidkit::clock::Clock;
-/// use uuidkit::node::NodeSource;
+/// use uuidkit::{clock::Clock, node::NodeSource};
 /// use uuidkit_lease::{BootClock, LeaseSlot, ManualBootClock};
 ///
 /// let boot = Arc::new(ManualBootClock::new(Duration::ZERO));
@@ -88,8 +87,7 @@ impl<C: BootClock> LeaseSlot<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8Distributed};
+    /// use uuidkit::{rng::ThreadRng, Generator, V8Distributed};
     /// use uuidkit_lease::{BootClock, BootTime, LeaseSlot};
     ///
     /// let slot = std::sync::Arc::new(LeaseSlot::new(12, BootTime, Duration::from_millis(100))?);

@@ -27,10 +27,7 @@ const PAYLOAD_BITS: u32 = 74;
 /// [`store`](Self::store).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::RolloverPolicy;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V8Distributed};
+/// use uuidkit::{clock::ManualClock, generator::RolloverPolicy, rng::ThreadRng, Generator, V8Distributed};
 /// let mut g = V8Distributed::builder()
 ///     .node(0x2A, 10)
 ///     .counter_bits(12)
@@ -55,10 +52,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// Default 24.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(1, 8).counter_bits(43).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 0..=42, found 43");
     /// ```
@@ -71,10 +65,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// counter width. Default 1.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(1, 8).counter_bits(4).guard_bits(4).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// ```
@@ -86,10 +77,8 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// The counter rollover policy. Default [`RolloverPolicy::AdvanceTimestamp`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{GenErrorKind, RolloverPolicy};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V8Distributed};
     /// let mut g = V8Distributed::builder().node(1, 8)
     ///     .counter_bits(0)
     ///     .rollover(RolloverPolicy::Error)
@@ -108,10 +97,8 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// [`ClockBackPolicy::Error`] beyond 10 s.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{ClockBackPolicy, GenErrorKind};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V8Distributed};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V8Distributed::builder().node(1, 8).clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -132,9 +119,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// A fixed node, `node_id` of `node_bits` (1..=48) bits.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(0, 0).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected node bits in 1..=48, found 0");
     /// ```
@@ -154,10 +139,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// one.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::node::NodeSlot;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, node::NodeSlot, rng::ThreadRng, Generator, V8Distributed};
     /// let slot = NodeSlot::new(8)?;
     /// let mut g = V8Distributed::builder().node_source(&slot).counter_bits(12).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
     /// slot.set(0x5A)?;
@@ -178,10 +160,8 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// are milliseconds and the state a [`V7State`] (millisecond and counter).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{Reservation, Reserve, V7State};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{GenError, Generator, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V8Distributed};
     /// struct Above(u64);
     /// impl Reserve<V7State> for Above {
     ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
@@ -217,10 +197,7 @@ impl<N: NodeSource, S: Reserve<V7State>> V8DistributedBuilder<N, S> {
     /// or a fixed node ID does not fit its width.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(256, 8).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// assert_eq!(err.to_string(), "invalid generator config: expected a node id that fits the node bits, found 256");
@@ -289,9 +266,7 @@ impl<N: NodeSource, S: Reserve<V7State>> V8DistributedBuilder<N, S> {
 /// `generate`.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V8Distributed};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8Distributed};
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
 /// let mut g = V8Distributed::builder().node(0xABC, 12).build(&clock, ThreadRng)?;
 /// let u = g.generate()?;
@@ -317,9 +292,7 @@ impl V8Distributed<(), ()> {
     /// source ([`V8DistributedBuilder::node_source`]).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8Distributed};
     /// let mut g = V8Distributed::builder().node(7, 3).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
     /// assert_eq!(g.generate()?.custom_b().unwrap() >> 9, 7); // 3 node bits of rand_a's 12
     /// # Ok::<(), uuidkit::GenError>(())
@@ -339,10 +312,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The node source.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::node::NodeSource;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, node::NodeSource, rng::ThreadRng, V8Distributed};
     /// let g = V8Distributed::builder().node(0x2A, 6).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node_source().current()?.value(), 0x2A);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -354,10 +324,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::NoReserve;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, generator::NoReserve, rng::ThreadRng, V8Distributed};
     /// let g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// let store: &NoReserve = g.store();
     /// assert_eq!(format!("{store:?}"), "NoReserve");
@@ -370,10 +337,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The store, mutably; see [`V1Generator::store_mut`](crate::V1Generator::store_mut).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{Reservation, Reserve};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve}, rng::ThreadRng, V8Distributed};
     /// let mut g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// let state = g.state();
     /// assert_eq!(g.store_mut().reserve(&state, 1)?, Reservation::Until(u64::MAX));
@@ -386,9 +350,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The current state: last millisecond and counter.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8Distributed;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8Distributed};
     /// let g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// assert!(!g.state().valid);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -407,9 +369,7 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>, N: NodeSource> Generator for V8Distr
     /// node source holds no node.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8Distributed};
     /// let clock = ManualClock::new(5_000_000);
     /// let mut g = V8Distributed::builder().node(1, 4).build(&clock, ThreadRng)?;
     /// assert!(g.generate()? < g.generate()?);

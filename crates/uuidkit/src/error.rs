@@ -155,8 +155,7 @@ const fn small(n: usize) -> u8 {
 /// What kind of mistake a [`ParseError`] reports.
 ///
 /// ```
-/// use uuidkit::error::ParseErrorKind;
-/// use uuidkit::Uuid;
+/// use uuidkit::{error::ParseErrorKind, Uuid};
 /// let err = Uuid::parse("f81d4fae7dec11d0a76500a0c91e6bf").unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::InvalidLength { found: 31 });
 /// ```
@@ -212,8 +211,7 @@ pub enum ParseErrorKind {
 /// What a parser expected at the position of a [`ParseError`].
 ///
 /// ```
-/// use uuidkit::error::{Expected, ParseErrorKind};
-/// use uuidkit::Uuid;
+/// use uuidkit::{error::{Expected, ParseErrorKind}, Uuid};
 /// let err = Uuid::parse("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6").unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::UnexpectedEnd { expected: Expected::ClosingBrace });
 /// ```
@@ -235,8 +233,7 @@ pub enum Expected {
 /// The four text forms [`Uuid::parse`](crate::Uuid::parse) accepts.
 ///
 /// ```
-/// use uuidkit::error::{Form, ParseErrorKind};
-/// use uuidkit::Uuid;
+/// use uuidkit::{error::{Form, ParseErrorKind}, Uuid};
 /// let err = Uuid::parse_strict("f81d4fae7dec11d0a76500a0c91e6bf6").unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::NotHyphenated { found: Form::Simple });
 /// ```
@@ -303,8 +300,7 @@ impl ParseError {
     /// What went wrong.
     ///
     /// ```
-    /// use uuidkit::error::ParseErrorKind;
-    /// use uuidkit::Uuid;
+    /// use uuidkit::{error::ParseErrorKind, Uuid};
     /// let err = Uuid::parse("f81d4fae-7dec-11d-a765-00a0c91e6bf6").unwrap_err();
     /// assert_eq!(err.kind(), ParseErrorKind::GroupLength { group: 3, found: 3, expected: 4 });
     /// ```

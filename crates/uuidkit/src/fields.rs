@@ -12,8 +12,7 @@ use crate::{Uuid, Version};
 /// `Uuid::from_fields(…the fields of u…) == u` for every UUID.
 ///
 /// ```
-/// use uuidkit::layout::Fields;
-/// use uuidkit::Uuid;
+/// use uuidkit::{layout::Fields, Uuid};
 /// let u = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
 /// let f = u.fields();
 /// assert_eq!(f, Fields {

@@ -23,11 +23,8 @@ use crate::node::{MaybeNodeSource, NoNodeSource};
 /// [`V6Layout`]. Sealed.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::{GregorianGenerator, GregorianLayout};
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, Version};
-/// use uuidkit::{V1Generator, V6Generator};
+/// use uuidkit::{clock::ManualClock, generator::{GregorianGenerator, GregorianLayout}};
+/// use uuidkit::{rng::ThreadRng, Generator, V1Generator, V6Generator, Version};
 /// // One function for both versions.
 /// fn version<L: GregorianLayout>(g: &mut GregorianGenerator<L, ManualClock, ThreadRng>) -> Option<Version> {
 ///     g.generate().ok()?.version()
@@ -42,9 +39,7 @@ pub trait GregorianLayout: layout::Sealed + fmt::Debug {}
 /// bits first; the layout of a [`V1Generator`](crate::V1Generator).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::{GregorianGenerator, V1Layout};
-/// use uuidkit::rng::ThreadRng;
+/// use uuidkit::{clock::ManualClock, generator::{GregorianGenerator, V1Layout}, rng::ThreadRng};
 /// let mut g: GregorianGenerator<V1Layout, ManualClock, ThreadRng> =
 ///     uuidkit::V1Generator::new(ManualClock::new(0), ThreadRng);
 /// let u = g.at(1_645_557_742_000_000_000)?;
@@ -59,9 +54,7 @@ pub struct V1Layout;
 /// [`V6Generator`](crate::V6Generator).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::{GregorianGenerator, V6Layout};
-/// use uuidkit::rng::ThreadRng;
+/// use uuidkit::{clock::ManualClock, generator::{GregorianGenerator, V6Layout}, rng::ThreadRng};
 /// let mut g: GregorianGenerator<V6Layout, ManualClock, ThreadRng> =
 ///     uuidkit::V6Generator::new(ManualClock::new(0), ThreadRng);
 /// let u = g.at(1_645_557_742_000_000_000)?;
@@ -104,9 +97,7 @@ mod layout {
 /// injected, a [`Reserve`] store, a node source, the state.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V1Generator, V6Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator, V6Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut v1 = V1Generator::builder().node([1; 6]).clock_seq(7).build(&clock, ThreadRng)?;
 /// let mut v6 = V6Generator::builder().node([1; 6]).clock_seq(7).build(&clock, ThreadRng)?;
@@ -132,10 +123,8 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// [`NoNodeSource`] if none was given).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::node::{NoNodeSource, NodeSource, StaticNode};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{V1Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, node::{NoNodeSource, NodeSource, StaticNode}};
+    /// use uuidkit::{rng::ThreadRng, V1Generator, V6Generator};
     /// let g = V1Generator::builder().node_source(StaticNode::from_bytes6([1; 6])).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node_source().bits(), 48);
     /// let _: &NoNodeSource = V6Generator::new(ManualClock::new(0), ThreadRng).node_source();
@@ -148,10 +137,8 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
@@ -168,10 +155,8 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The store, mutably.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{Reservation, Reserve, V1State};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{GenError, Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V1State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V1Generator};
     /// struct Log(Vec<u64>);
     /// impl Reserve<V1State> for Log {
     ///     fn reserve(&mut self, _: &V1State, needed: u64) -> Result<Reservation<V1State>, GenError> {
@@ -191,9 +176,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The clock.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::new(ManualClock::new(5), ThreadRng);
     /// assert_eq!(g.clock().now(), 5);
     /// ```
@@ -209,10 +192,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// node per UUID unless it retains them.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::V1State;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, generator::V1State, rng::ThreadRng, Generator, V1Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let stored = V1State { timestamp: 0x1EC9414C232AB00 + 50_000_000, clock_seq: 7, node: [1; 6], node_given: true, valid: true };
     /// let mut g = V1Generator::new(&clock, ThreadRng).with_state(stored);
@@ -230,9 +210,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// when they are not used).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// assert!(!V1Generator::new(ManualClock::new(0), ThreadRng).state().valid);
     /// ```
     pub fn state(&self) -> V1State {
@@ -242,9 +220,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The node in use (v6: the retained one).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().node([2; 6]).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node(), [2; 6]);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -256,9 +232,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The clock sequence in use (v6: the retained one).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// assert!(V1Generator::new(ManualClock::new(0), ThreadRng).clock_seq() < 0x4000);
     /// ```
     pub fn clock_seq(&self) -> u16 {
@@ -280,9 +254,7 @@ impl<L: GregorianLayout, C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSour
     /// As [`generate`](Generator::generate).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{V1Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator, V6Generator};
     /// let mut g = V1Generator::builder()
     ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]).clock_seq(0x33C8)
     ///     .build(ManualClock::new(0), ThreadRng)?;
@@ -331,9 +303,7 @@ impl<L: GregorianLayout, C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSour
     /// no node. With v1's defaults it cannot fail before 5236.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V1Generator::new(&clock, ThreadRng);
     /// let a = g.generate()?;

@@ -56,8 +56,7 @@
 //! alphabet.
 //!
 //! ```
-//! use uuidkit::encoding::TypeId;
-//! use uuidkit::Uuid;
+//! use uuidkit::{encoding::TypeId, Uuid};
 //! let u = Uuid::from_u128(0x01890a5d_ac96_774b_bcce_b302099a8057);
 //! assert_eq!(u.base58().to_string(), "1BzmjTFLHWXwiSK4y3H5iW");
 //! assert_eq!(TypeId::new("user", u)?.to_string(), "user_01h455vb4pex5vsknk084sn02q");
@@ -122,9 +121,7 @@
 //! processes.
 //!
 //! ```
-//! use uuidkit::clock::ManualClock;
-//! use uuidkit::generator::{RolloverPolicy, V7Method};
-//! use uuidkit::rng::ThreadRng;
+//! use uuidkit::{clock::ManualClock, generator::{RolloverPolicy, V7Method}, rng::ThreadRng};
 //! use uuidkit::{Generator, Uuid, V7Generator};
 //! let (a, b) = (Uuid::now_v7(), Uuid::now_v7());
 //! assert!(a < b);

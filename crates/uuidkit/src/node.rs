@@ -16,10 +16,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use uuidkit::clock::ManualClock;
-//! use uuidkit::generator::GenErrorKind;
-//! use uuidkit::node::{NodeLost, NodeLostKind, NodeSlot};
-//! use uuidkit::rng::ThreadRng;
+//! use uuidkit::{clock::ManualClock, generator::GenErrorKind};
+//! use uuidkit::{node::{NodeLost, NodeLostKind, NodeSlot}, rng::ThreadRng};
 //! use uuidkit::{Generator, V8Distributed};
 //!
 //! let slot = Arc::new(NodeSlot::new(16)?);
@@ -322,8 +320,7 @@ impl core::error::Error for NodeLost {}
 /// registry client writes into.
 ///
 /// ```
-/// use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
-/// use uuidkit::GenError;
+/// use uuidkit::{node::{NodeId, NodeLost, NodeLostKind, NodeSource}, GenError};
 /// /// A node that is held only on even days (a stand-in for a real registry).
 /// #[derive(Debug)]
 /// struct EvenDays { day: u64 }
@@ -358,10 +355,7 @@ pub trait NodeSource: Send + Sync + fmt::Debug {
 /// builder must be given a node or a source before it builds.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::node::NoNodeSource;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V1Generator};
+/// use uuidkit::{clock::ManualClock, node::NoNodeSource, rng::ThreadRng, Generator, V1Generator};
 /// let mut g = V1Generator::builder().node([2; 6]).build(ManualClock::new(1 << 60), ThreadRng)?;
 /// let _: &NoNodeSource = g.node_source();
 /// assert_eq!(g.generate()?.node(), Some([2; 6])); // its own node
@@ -378,10 +372,7 @@ pub struct NoNodeSource;
 /// for exactly those.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::node::StaticNode;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V1Generator};
+/// use uuidkit::{clock::ManualClock, node::StaticNode, rng::ThreadRng, Generator, V1Generator};
 /// let clock = ManualClock::new(1 << 60);
 /// for (source, node) in [(Some(StaticNode::from_bytes6([3; 6])), [3; 6]), (None, [2; 6])] {
 ///     let mut g = V1Generator::builder().node([2; 6]).node_source(source).build(&clock, ThreadRng)?;
@@ -570,8 +561,7 @@ impl RandomNode {
     /// `bits` is out of range.
     ///
     /// ```
-    /// use uuidkit::node::RandomNode;
-    /// use uuidkit::rng::ThreadRng;
+    /// use uuidkit::{node::RandomNode, rng::ThreadRng};
     /// assert_eq!(RandomNode::new(0, &mut ThreadRng).unwrap_err().to_string(), "invalid generator config: expected node bits in 1..=48, found 0");
     /// ```
     pub fn new<R: Rng + ?Sized>(bits: u8, rng: &mut R) -> Result<RandomNode, GenError> {
@@ -590,8 +580,7 @@ impl RandomNode {
     /// The node.
     ///
     /// ```
-    /// use uuidkit::node::RandomNode;
-    /// use uuidkit::rng::ThreadRng;
+    /// use uuidkit::{node::RandomNode, rng::ThreadRng};
     /// assert!(RandomNode::new(4, &mut ThreadRng)?.id().value() < 16);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```

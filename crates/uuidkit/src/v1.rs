@@ -20,9 +20,7 @@ use crate::node::{MaybeNodeSource, NoNodeSource};
 /// is false before the first UUID (and then `timestamp` is 0).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V1Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut g = V1Generator::new(&clock, ThreadRng);
 /// g.generate()?;
@@ -53,10 +51,7 @@ pub struct V1State {
 /// ([`store`](Self::store)).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::RolloverPolicy;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V1Generator};
+/// use uuidkit::{clock::ManualClock, generator::RolloverPolicy, rng::ThreadRng, Generator, V1Generator};
 /// let mut g = V1Generator::builder()
 ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
 ///     .clock_seq(0x33C8)
@@ -79,9 +74,7 @@ impl<N, S> V1Builder<N, S> {
     /// The clock sequence, 0..=0x3FFF (default: random).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().clock_seq(0x3FFF).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.clock_seq(), 0x3FFF);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -97,9 +90,7 @@ impl<N, S> V1Builder<N, S> {
     /// given here; it replaces a random one with the node it holds.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().node([0x00, 0x11, 0x22, 0x33, 0x44, 0x55]).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node(), [0x00, 0x11, 0x22, 0x33, 0x44, 0x55]);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -113,10 +104,8 @@ impl<N, S> V1Builder<N, S> {
     /// for a whole clock resolution (default [`RolloverPolicy::Wait`]).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{GenErrorKind, RolloverPolicy};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V1Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 1-ns resolution: one UUID per reading
     /// let mut g = V1Generator::builder().rollover(RolloverPolicy::Error).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -138,10 +127,8 @@ impl<N, S> V1Builder<N, S> {
     /// 10 s ([`V6Builder::clock_back`](crate::generator::V6Builder::clock_back)).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{ClockBackPolicy, GenErrorKind};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V1Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V1Generator::builder().clock_back(ClockBackPolicy::Error, 1_000_000).build(&clock, ThreadRng)?;
     /// let a = g.generate()?;
@@ -176,10 +163,8 @@ impl<N, S> V1Builder<N, S> {
     /// that is not 48 bits wide.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::node::{NodeLost, NodeLostKind, NodeSlot};
-    /// use uuidkit::rng::ThreadRng;
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind};
+    /// use uuidkit::{node::{NodeLost, NodeLostKind, NodeSlot}, rng::ThreadRng};
     /// use uuidkit::{Generator, V1Generator};
     /// let slot = NodeSlot::new(48)?;
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
@@ -213,10 +198,8 @@ impl<N, S> V1Builder<N, S> {
     /// instance a [`state::GregorianLease`](crate::state::GregorianLease).
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
@@ -245,9 +228,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V1Builder<N, S> {
     /// clock sequence above 0x3FFF, or a node source that is not 48 bits wide.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let err = V1Generator::builder().clock_seq(0x4000).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected clock sequence in 0..=16383, found 16384");
     /// ```
@@ -328,9 +309,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V1Builder<N, S> {
 /// [`V6Generator`](crate::V6Generator).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V1Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
 /// let mut g = V1Generator::builder()
 ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
@@ -362,9 +341,7 @@ impl V1Generator<(), ()> {
     /// The builder: every setting, checked by [`V1Builder::build`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().clock_seq(7).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.clock_seq(), 7);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -386,9 +363,7 @@ impl<C: Clock, R: Rng> V1Generator<C, R> {
     /// random clock sequence, [`RolloverPolicy::Wait`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V1Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::new(ManualClock::new(0), ThreadRng);
     /// assert_eq!(g.node()[0] & 0x01, 0x01);
     /// ```
@@ -407,9 +382,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSource> V1Generator<C, R
     /// a node source, the source's node replaces it before the next UUID.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator};
     /// let mut g = V1Generator::new(ManualClock::new(1 << 60), ThreadRng);
     /// g.generate()?;
     /// let before = g.clock_seq();

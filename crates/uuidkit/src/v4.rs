@@ -24,8 +24,7 @@ impl Uuid {
     /// seeded generator in tests).
     ///
     /// ```
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Uuid, Version};
+    /// use uuidkit::{rng::ThreadRng, Uuid, Version};
     /// let u = Uuid::new_v4_from_rng(&mut ThreadRng);
     /// assert_eq!(u.version(), Some(Version::Random));
     /// ```

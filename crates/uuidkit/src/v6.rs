@@ -21,9 +21,7 @@ use crate::node::{MaybeNodeSource, NoNodeSource};
 /// attached here and only here: a node source and a [`store`](Self::store).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V6Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V6Generator};
 /// let mut g = V6Generator::builder()
 ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
 ///     .clock_seq(0x33C8)
@@ -42,9 +40,7 @@ impl<N, S> V6Builder<N, S> {
     /// with v1's rules (§5.6 "MAY retain").
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V6Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().retain().build(ManualClock::new(0), ThreadRng)?;
     /// assert!(g.is_retaining());
     /// # Ok::<(), uuidkit::GenError>(())
@@ -57,9 +53,7 @@ impl<N, S> V6Builder<N, S> {
     /// The retained clock sequence, 0..=0x3FFF; implies [`retain`](Self::retain).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V6Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().clock_seq(0x33C8).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!((g.clock_seq(), g.is_retaining()), (0x33C8, true));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -75,9 +69,7 @@ impl<N, S> V6Builder<N, S> {
     /// [`retain`](Self::retain). See [`V1Builder::node`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V6Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().node([2; 6]).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!((g.node(), g.is_retaining()), ([2; 6], true));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -92,10 +84,8 @@ impl<N, S> V6Builder<N, S> {
     /// The rollover policy; see [`V1Builder::rollover`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{GenErrorKind, RolloverPolicy};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V6Generator::builder().rollover(RolloverPolicy::Error).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -118,10 +108,8 @@ impl<N, S> V6Builder<N, S> {
     /// UUID, with the clock sequence changed as §5.1 requires).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{ClockBackPolicy, GenErrorKind};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V6Generator::new(&clock, ThreadRng); // the default: hold up to 10 s, then report
     /// let a = g.generate()?;
@@ -150,10 +138,7 @@ impl<N, S> V6Builder<N, S> {
     /// and a new node do.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::node::NodeSlot;
-    /// use uuidkit::rng::ThreadRng;
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, node::NodeSlot, rng::ThreadRng};
     /// use uuidkit::{Generator, V6Generator};
     /// let slot = NodeSlot::new(48)?;
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
@@ -178,10 +163,8 @@ impl<N, S> V6Builder<N, S> {
     /// Whether the clock sequence and node are retained is set apart.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::CoarseClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V6Generator};
+    /// use uuidkit::{clock::CoarseClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V6Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V6Generator::builder().retain().store(r.lease_v6()).build(CoarseClock::new(), ThreadRng)?;
     /// let (a, b) = (g.generate()?, g.generate()?);
@@ -204,10 +187,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V6Builder<N, S> {
     /// As [`V1Builder::build`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V6Generator;
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V6Generator};
     /// let err = V6Generator::builder().clock_seq(0xFFFF).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// ```
@@ -249,9 +229,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V6Builder<N, S> {
 /// it shares with [`V1Generator`].
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V6Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V6Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
 /// let mut g = V6Generator::new(&clock, ThreadRng);
 /// let (a, b) = (g.generate()?, g.generate()?);
@@ -283,9 +261,7 @@ impl V6Generator<(), ()> {
     /// The builder: every setting, checked by [`V6Builder::build`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V6Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().build(ManualClock::new(0), ThreadRng)?;
     /// assert!(!g.is_retaining());
     /// # Ok::<(), uuidkit::GenError>(())
@@ -302,9 +278,7 @@ impl<C: Clock, R: Rng> V6Generator<C, R> {
     /// A generator drawing a fresh random clock sequence and node per UUID.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V6Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::new(ManualClock::new(0), ThreadRng);
     /// assert!(!g.is_retaining());
     /// ```
@@ -320,9 +294,7 @@ impl<C, R, S: Reserve<V1State>, N> V6Generator<C, R, S, N> {
     /// Whether the clock sequence and node are retained between UUIDs.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V6Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// assert!(!V6Generator::new(ManualClock::new(0), ThreadRng).is_retaining());
     /// ```
     pub fn is_retaining(&self) -> bool {

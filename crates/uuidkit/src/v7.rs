@@ -75,10 +75,8 @@ impl Default for V7Method {
 /// [`V7Generator::builder`].
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::{ClockBackPolicy, RolloverPolicy, V7Method};
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V7Generator};
+/// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, RolloverPolicy, V7Method}};
+/// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
 /// let mut g = V7Generator::builder()
 ///     .method(V7Method::SubMillisCounter { frac_bits: 12, counter_bits: 18 })
 ///     .rollover(RolloverPolicy::Wait)
@@ -106,10 +104,7 @@ impl<S> V7Builder<S> {
     /// The §6.2 method (default: a 42-bit Method 1 counter).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::V7Method;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::V7Method, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder()
     ///     .method(V7Method::MonotonicRandom { increment_bits: 0 })
     ///     .build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
@@ -127,10 +122,7 @@ impl<S> V7Builder<S> {
     /// [`V7Method::SubMillis`], which has no counter.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::V7Method;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::V7Method, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder()
     ///     .method(V7Method::Counter { bits: 12 })
     ///     .guard_bits(4)
@@ -147,10 +139,8 @@ impl<S> V7Builder<S> {
     /// [`RolloverPolicy::AdvanceTimestamp`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{GenErrorKind, RolloverPolicy, V7Method};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy, V7Method}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder()
     ///     .method(V7Method::SubMillis { bits: 12 })
     ///     .rollover(RolloverPolicy::Error)
@@ -170,10 +160,8 @@ impl<S> V7Builder<S> {
     /// `u64::MAX` means no limit (the policy is then never applied).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{ClockBackPolicy, GenErrorKind};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V7Generator::builder().clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -196,10 +184,7 @@ impl<S> V7Builder<S> {
     /// working as at the real time. Default 0 (the clock reads Unix time).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::layout::MAX_UNIX_TS_MS;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, layout::MAX_UNIX_TS_MS, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(0), ThreadRng)?;
     /// let (a, b) = (g.generate()?, g.generate()?);
     /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(MAX_UNIX_TS_MS), Some(MAX_UNIX_TS_MS)));
@@ -218,9 +203,8 @@ impl<S> V7Builder<S> {
     /// the first UUID and whenever its reservation runs out.
     ///
     /// ```
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
     /// use uuidkit::{Generator, V7Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// // A previous run reserved up to 5 s ahead of this clock.
@@ -252,10 +236,7 @@ impl<S: Reserve<V7State>> V7Builder<S> {
     /// smaller than the counter.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{GenErrorKind, V7Method};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V7Generator;
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, V7Method}, rng::ThreadRng, V7Generator};
     /// let err = V7Generator::builder()
     ///     .method(V7Method::Counter { bits: 50 })
     ///     .build(ManualClock::new(0), ThreadRng)
@@ -333,9 +314,7 @@ impl<S: Reserve<V7State>> V7Builder<S> {
 /// `valid` is false before the first UUID.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V7Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
 /// let clock = ManualClock::new(1_700_000_000_123_000_000);
 /// let mut g = V7Generator::new(&clock, ThreadRng);
 /// assert!(!g.state().valid);
@@ -369,9 +348,7 @@ pub struct V7State {
 /// behind a lock).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V7Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
 /// let mut g = V7Generator::new(&clock, ThreadRng);
 /// let a = g.generate()?;
@@ -393,9 +370,7 @@ impl V7Generator<(), ()> {
     /// reset beyond a 10 s clock step back.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V7Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// assert!(V7Generator::builder().build(ManualClock::new(0), ThreadRng).is_ok());
     /// ```
     pub const fn builder() -> V7Builder {
@@ -412,9 +387,7 @@ impl<C: Clock, R: Rng> V7Generator<C, R> {
     /// A generator with the defaults of [`V7Generator::builder`].
     ///
     /// ```
-    /// use uuidkit::clock::SystemClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::new(SystemClock, ThreadRng);
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::SortRand));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -431,10 +404,8 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::SystemClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
@@ -449,10 +420,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The store, mutably; see [`V1Generator::store_mut`](crate::V1Generator::store_mut).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{Reservation, Reserve};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V7Generator;
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve}, rng::ThreadRng, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(0), ThreadRng);
     /// let state = g.state();
     /// assert_eq!(g.store_mut().reserve(&state, 1)?, Reservation::Until(u64::MAX));
@@ -465,9 +433,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The clock.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V7Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// let g = V7Generator::new(ManualClock::new(5), ThreadRng);
     /// assert_eq!(g.clock().now(), 5);
     /// ```
@@ -478,9 +444,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The current state (high-water mark).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V7Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// let g = V7Generator::new(ManualClock::new(0), ThreadRng);
     /// assert_eq!(g.state(), uuidkit::generator::V7State::default());
     /// ```
@@ -497,10 +461,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// `V7State { unix_ts_ms: ms, counter: u128::MAX, valid: true }`.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::V7State;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::V7State, rng::ThreadRng, Generator, V7Generator};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V7Generator::new(&clock, ThreadRng)
     ///     .with_state(V7State { unix_ts_ms: 1_700_000_000_005, counter: u128::MAX, valid: true });
@@ -524,9 +485,7 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// As [`generate`](Generator::generate).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V7Generator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(0), ThreadRng);
     /// let u = g.at(1_645_557_742_000_000_000)?;
     /// assert_eq!(u.as_u128() >> 80, 0x017F22E279B0); // RFC 9562 A.6's timestamp
@@ -571,9 +530,7 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V7Generator<C, R, S> {
     /// configuration and store, it cannot fail before 10889.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
     /// assert_eq!(g.generate()?.as_u128() >> 80, 1);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -594,9 +551,7 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V7Generator<C, R, S> {
     /// unspecified; the UUIDs written before the failure count as issued.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, Uuid, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, Uuid, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(1_700_000_000_000_000_000), ThreadRng);
     /// let mut batch = [Uuid::NIL; 100];
     /// g.fill(&mut batch)?;

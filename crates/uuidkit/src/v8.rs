@@ -205,9 +205,7 @@ impl Uuid {
 /// [`V8TimeGenerator::builder`].
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::{ClockBackPolicy, GenErrorKind};
-/// use uuidkit::rng::ThreadRng;
+/// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}, rng::ThreadRng};
 /// use uuidkit::{Generator, V8TimeGenerator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut g = V8TimeGenerator::builder().clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
@@ -234,10 +232,7 @@ impl V8TimeBuilder {
     /// on from its last timestamp.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::ClockBackPolicy;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, generator::ClockBackPolicy, rng::ThreadRng, Generator, V8TimeGenerator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V8TimeGenerator::builder().clock_back(ClockBackPolicy::Reset, 0).build(&clock, ThreadRng)?;
     /// let a = g.generate()?;
@@ -258,9 +253,7 @@ impl V8TimeBuilder {
     /// None yet.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8TimeGenerator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8TimeGenerator};
     /// assert!(V8TimeGenerator::builder().build(ManualClock::new(0), ThreadRng).is_ok());
     /// ```
     pub fn build<C: Clock, R: Rng>(
@@ -289,9 +282,7 @@ impl V8TimeBuilder {
 /// is implementation-specific (§5.8): this layout has 62 random bits per UUID.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V8TimeGenerator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8TimeGenerator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut g = V8TimeGenerator::new(&clock, ThreadRng);
 /// let (a, b) = (g.generate()?, g.generate()?);
@@ -314,10 +305,7 @@ impl V8TimeGenerator<(), ()> {
     /// The builder: every setting, checked by [`V8TimeBuilder::build`].
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::ClockBackPolicy;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8TimeGenerator;
+    /// use uuidkit::{clock::ManualClock, generator::ClockBackPolicy, rng::ThreadRng, V8TimeGenerator};
     /// let b = V8TimeGenerator::builder().clock_back(ClockBackPolicy::Error, 1_000);
     /// assert!(b.build(ManualClock::new(0), ThreadRng).is_ok());
     /// ```
@@ -333,9 +321,7 @@ impl<C: Clock, R: Rng> V8TimeGenerator<C, R> {
     /// A generator with the default policy: an error beyond a 10 s step back.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8TimeGenerator};
     /// let mut g = V8TimeGenerator::new(ManualClock::new(10), ThreadRng);
     /// assert_eq!(g.generate()?.v8_time_10ns(), Some(1));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -353,9 +339,7 @@ impl<C: Clock, R: Rng> V8TimeGenerator<C, R> {
     /// As [`generate`](Generator::generate).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::V8TimeGenerator;
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8TimeGenerator};
     /// let mut g = V8TimeGenerator::new(ManualClock::new(0), ThreadRng);
     /// assert_eq!(g.at(1_645_557_742_000_000_000)?.as_u128() >> 64 & !0xF000, 0x2489E9AD_2EE2_0E00);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -421,9 +405,7 @@ impl<C: Clock, R: Rng> Generator for V8TimeGenerator<C, R> {
     /// below the last one.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8TimeGenerator};
     /// let mut g = V8TimeGenerator::new(ManualClock::new(10), ThreadRng);
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::Custom));
     /// # Ok::<(), uuidkit::GenError>(())

@@ -95,9 +95,7 @@ impl LeaseConfig {
 ///
 /// ```no_run
 /// use uuidkit_lease::site::{LeaseConfig, SiteLease};
-/// use uuidkit::clock::SystemClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V8Distributed};
+/// use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V8Distributed};
 ///
 /// let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;
 /// let mut g = V8Distributed::builder().node_source(lease.slot().clone()).build(SystemClock, ThreadRng)?;

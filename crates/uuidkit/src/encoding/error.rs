@@ -6,8 +6,7 @@ use core::fmt;
 /// The encodings of [`crate::encoding`], named in a [`DecodeError`].
 ///
 /// ```
-/// use uuidkit::encoding::Encoding;
-/// use uuidkit::Uuid;
+/// use uuidkit::{encoding::Encoding, Uuid};
 /// let err = Uuid::parse_base58("0").unwrap_err();
 /// assert_eq!(err.encoding(), Encoding::Base58);
 /// assert_eq!(Encoding::Base58.to_string(), "base58");
@@ -48,8 +47,7 @@ impl Encoding {
 /// [`DecodeErrorKind::InvalidCharacter`]. Its `Display` lists them.
 ///
 /// ```
-/// use uuidkit::encoding::{Alphabet, DecodeErrorKind};
-/// use uuidkit::Uuid;
+/// use uuidkit::{encoding::{Alphabet, DecodeErrorKind}, Uuid};
 /// let err = Uuid::parse_base32("01ARZ3NDEKTSV4RRFFQ69G5FAU").unwrap_err();
 /// assert_eq!(err.kind(), DecodeErrorKind::InvalidCharacter { found: 'U', expected: Alphabet::Base32 });
 /// assert_eq!(err.position(), Some(25));
@@ -84,8 +82,7 @@ pub enum Alphabet {
 /// What kind of mistake a [`DecodeError`] reports.
 ///
 /// ```
-/// use uuidkit::encoding::DecodeErrorKind;
-/// use uuidkit::Uuid;
+/// use uuidkit::{encoding::DecodeErrorKind, Uuid};
 /// let err = Uuid::parse_base64url("AAAA").unwrap_err();
 /// assert_eq!(err.kind(), DecodeErrorKind::InvalidLength { found: 4, expected: 22 });
 /// ```
@@ -235,8 +232,7 @@ impl DecodeError {
     /// What went wrong.
     ///
     /// ```
-    /// use uuidkit::encoding::DecodeErrorKind;
-    /// use uuidkit::Uuid;
+    /// use uuidkit::{encoding::DecodeErrorKind, Uuid};
     /// let err = Uuid::parse_base58("zzzzzzzzzzzzzzzzzzzzzz").unwrap_err();
     /// assert_eq!(err.kind(), DecodeErrorKind::Overflow);
     /// ```

@@ -27,8 +27,7 @@ const MAX_PREFIX: usize = 63;
 /// The UUID may be of any version (the specification generates v7).
 ///
 /// ```
-/// use uuidkit::encoding::TypeId;
-/// use uuidkit::Uuid;
+/// use uuidkit::{encoding::TypeId, Uuid};
 /// let u = Uuid::from_u128(0x01890a5d_ac96_774b_bcce_b302099a8057);
 /// let id = TypeId::new("user", u)?;
 /// assert_eq!(id.to_string(), "user_01h455vb4pex5vsknk084sn02q");
@@ -61,8 +60,7 @@ impl PartialOrd for TypeId<'_> {
 /// By prefix, then by UUID (whose number orders like its bytes).
 ///
 /// ```
-/// use uuidkit::encoding::TypeId;
-/// use uuidkit::Uuid;
+/// use uuidkit::{encoding::TypeId, Uuid};
 /// let a = TypeId::new("a", Uuid::MAX)?;
 /// let b = TypeId::new("b", Uuid::NIL)?;
 /// assert!(a < b && b < TypeId::new("b", Uuid::from_u128(1))?);
@@ -228,8 +226,7 @@ impl<'a> TypeId<'a> {
     /// first such character and its position in the prefix.
     ///
     /// ```
-    /// use uuidkit::encoding::TypeId;
-    /// use uuidkit::Uuid;
+    /// use uuidkit::{encoding::TypeId, Uuid};
     /// let err = TypeId::new("user_", Uuid::NIL).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid TypeID prefix character '_' at position 4: expected a-z (a prefix starts and ends with a lower-case letter)");
     /// assert_eq!(TypeId::new("", Uuid::NIL)?.to_string(), "0".repeat(26));
@@ -385,8 +382,7 @@ impl<'a> TypeId<'a> {
     /// If `buf` is shorter than [`TypeId::len`].
     ///
     /// ```
-    /// use uuidkit::encoding::TypeId;
-    /// use uuidkit::Uuid;
+    /// use uuidkit::{encoding::TypeId, Uuid};
     /// let mut buf = [0u8; TypeId::MAX_LENGTH];
     /// let id = TypeId::new("order", Uuid::MAX)?;
     /// assert_eq!(id.encode(&mut buf), "order_7zzzzzzzzzzzzzzzzzzzzzzzzz");

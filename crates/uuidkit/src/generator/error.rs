@@ -7,10 +7,8 @@ use crate::node::NodeLost;
 /// Why a generator returned no UUID. Opaque: ask [`GenError::kind`].
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::{GenErrorKind, RolloverPolicy, V7Method};
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, V7Generator};
+/// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy, V7Method}};
+/// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
 /// let mut g = V7Generator::builder()
 ///     .method(V7Method::SubMillis { bits: 12 })
@@ -75,8 +73,7 @@ impl GenError {
     /// The kind of error.
     ///
     /// ```
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::GenError;
+    /// use uuidkit::{generator::GenErrorKind, GenError};
     /// assert_eq!(GenError::store(3).kind(), GenErrorKind::Store);
     /// ```
     pub const fn kind(&self) -> GenErrorKind {
@@ -113,9 +110,7 @@ impl GenError {
     /// [`NodeSource`](crate::node::NodeSource)s.
     ///
     /// ```
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::node::{NodeLost, NodeLostKind};
-    /// use uuidkit::GenError;
+    /// use uuidkit::{generator::GenErrorKind, node::{NodeLost, NodeLostKind}, GenError};
     /// let e = GenError::from_node_lost(NodeLost::new(NodeLostKind::Released));
     /// assert_eq!(e.kind(), GenErrorKind::NodeLost);
     /// assert_eq!(e.to_string(), "node lost: released");
@@ -132,8 +127,7 @@ impl GenError {
     /// `None` for every other kind.
     ///
     /// ```
-    /// use uuidkit::node::{NodeLost, NodeLostKind};
-    /// use uuidkit::GenError;
+    /// use uuidkit::{node::{NodeLost, NodeLostKind}, GenError};
     /// let e = GenError::from_node_lost(NodeLost::new(NodeLostKind::Conflict).with_detail("held by device 7"));
     /// assert_eq!(e.node_lost().map(|l| l.detail()), Some("held by device 7"));
     /// assert!(GenError::store(1).node_lost().is_none());

@@ -13,10 +13,7 @@
 //! the Gregorian timestamp engine behind v1 and v6.
 //!
 //! ```
-//! use uuidkit::clock::ManualClock;
-//! use uuidkit::generator::{RolloverPolicy, V7Method};
-//! use uuidkit::rng::ThreadRng;
-//! use uuidkit::{Generator, V7Generator};
+//! use uuidkit::{clock::ManualClock, generator::{RolloverPolicy, V7Method}, rng::ThreadRng, Generator, V7Generator};
 //!
 //! let clock = ManualClock::new(1_645_557_742_000_000_000);
 //! let mut g = V7Generator::builder()
@@ -137,9 +134,7 @@ pub enum ClockBackPolicy {
 /// hold a `Box<dyn Generator>`.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
-/// use uuidkit::{Generator, Uuid, V1Generator, V7Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, Uuid, V1Generator, V7Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000_000);
 /// let mut generators: Vec<Box<dyn Generator + '_>> = vec![
 ///     Box::new(V7Generator::new(&clock, ThreadRng)),
@@ -166,9 +161,7 @@ pub trait Generator {
     /// ([`GenErrorKind::NodeLost`]).
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
     /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -184,9 +177,7 @@ pub trait Generator {
     /// unspecified; the UUIDs written before the failure count as issued.
     ///
     /// ```
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, Uuid, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, Uuid, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V6Generator::new(&clock, ThreadRng);
     /// let mut out = [Uuid::NIL; 10];
@@ -234,9 +225,7 @@ impl<G: Generator + ?Sized> Generator for &mut G {
 /// [`state::GregorianLease`](crate::state::GregorianLease)).
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::generator::{Reservation, Reserve, V7State};
-/// use uuidkit::rng::ThreadRng;
+/// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}, rng::ThreadRng};
 /// use uuidkit::{GenError, Generator, V7Generator};
 /// #[derive(Debug, Default)]
 /// struct Blocks { calls: u32 }
@@ -283,10 +272,8 @@ pub trait Reserve<S> {
     ///
     /// ```
     /// use std::{cell::Cell, rc::Rc};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::generator::{Reservation, Reserve, V7State};
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{GenError, Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V7Generator};
     /// struct Mark(Rc<Cell<u64>>);
     /// impl Reserve<V7State> for Mark {
     ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
@@ -355,10 +342,8 @@ impl<S> Reserve<S> for NoReserve {
 /// For a store chosen at run time, without a type per choice.
 ///
 /// ```
-/// use uuidkit::clock::ManualClock;
-/// use uuidkit::rng::ThreadRng;
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
 /// use uuidkit::{Generator, V7Generator};
-/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// for store in [None, Some(r.lease_v7())] {
 ///     let mut g = V7Generator::builder().store(store).build(ManualClock::new(1 << 60), ThreadRng)?;

@@ -32,9 +32,7 @@ use crate::generator::{V1State, V7State};
 /// node the store draws a new clock sequence.
 ///
 /// ```
-/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-/// use uuidkit::clock::CoarseClock;
-/// use uuidkit::rng::ThreadRng;
+/// use uuidkit::{clock::CoarseClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
 /// use uuidkit::{Generator, V1Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let mut a = V1Generator::builder().store(r.lease_v1()).build(CoarseClock::new(), ThreadRng)?;
@@ -65,10 +63,8 @@ impl GregorianLease {
     /// first.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1().with_clock_seq(0x33C8)).build(&clock, ThreadRng)?;
@@ -96,10 +92,8 @@ impl GregorianLease {
     /// before the first UUID): safe, or why not.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::SystemClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// assert!(g.store().status().is_none());
@@ -114,10 +108,8 @@ impl GregorianLease {
     /// The block UUIDs are currently drawn from.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::SystemClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// let u = g.generate()?;
@@ -211,9 +203,7 @@ impl Reserve<V1State> for GregorianLease {
 /// ([`Reserver::clock_behind`] says by how much it was behind).
 ///
 /// ```
-/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-/// use uuidkit::clock::SystemClock;
-/// use uuidkit::rng::ThreadRng;
+/// use uuidkit::{clock::SystemClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
 /// use uuidkit::{Generator, V7Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let mut a = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
@@ -244,10 +234,8 @@ impl V7Lease {
     /// before the first UUID): safe, or why not.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::SystemClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// g.generate()?;
@@ -261,10 +249,8 @@ impl V7Lease {
     /// The block UUIDs are currently drawn from.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::SystemClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();

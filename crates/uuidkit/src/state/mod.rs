@@ -334,11 +334,8 @@ impl Reserver {
     /// guarantee or nothing; the lease's status says what went wrong.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, FileStore, Reserver};
-    /// use uuidkit::clock::SystemClock;
-    /// use uuidkit::generator::GenErrorKind;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::SystemClock, generator::GenErrorKind, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, FileStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(FileStore::new("/nonexistent-dir/state"), BlockPolicy::default()).strict(true);
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let err = g.generate().unwrap_err();
@@ -374,10 +371,8 @@ impl Reserver {
     /// generator builder's `store`. See [`GregorianLease`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
@@ -395,10 +390,8 @@ impl Reserver {
     /// See [`GregorianLease`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V6Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V6Generator::builder().store(r.lease_v6()).build(&clock, ThreadRng)?;
@@ -415,10 +408,8 @@ impl Reserver {
     /// A lease for a [`V7Generator`](crate::V7Generator). See [`V7Lease`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::clock::ManualClock;
-    /// use uuidkit::rng::ThreadRng;
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(&clock, ThreadRng)?;

@@ -242,8 +242,7 @@ impl Uuid {
     /// the length, or [`DecodeErrorKind::Overflow`].
     ///
     /// ```
-    /// use uuidkit::encoding::DecodeErrorKind;
-    /// use uuidkit::Uuid;
+    /// use uuidkit::{encoding::DecodeErrorKind, Uuid};
     /// let u = Uuid::parse_base58("Xe22UfxT3rxcKJEAfL5373")?;
     /// assert_eq!(u, Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6));
     /// assert_eq!(Uuid::parse_base58("YcVfxkQb6JRzqk5kF2tNLw").unwrap_err().kind(), DecodeErrorKind::Overflow);
