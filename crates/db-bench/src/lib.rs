@@ -22,6 +22,8 @@
 //! ```
 #![deny(missing_docs)]
 
+extern crate sqlx_0_8 as sqlx;
+
 mod keys;
 pub mod mariadb;
 pub mod plot;

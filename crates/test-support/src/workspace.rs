@@ -14,7 +14,9 @@ use std::sync::{Mutex, OnceLock};
 /// The path of binary `bin` of workspace package `package`, built for the
 /// profile the running test was built with (`cargo build -p PACKAGE --bin
 /// BIN`, `--release` for a release test). Built once per process; a build
-/// that is up to date costs Cargo's check only.
+/// that is up to date costs Cargo's check only. Under a whole-workspace
+/// `cargo xtask test`, which builds every package's binaries itself, the
+/// binary it built ([`BUILT_VAR`]).
 ///
 /// # Panics
 /// When the build fails (its stderr is in the message), or the running
@@ -34,11 +36,16 @@ pub fn binary(package: &str, bin: &str) -> PathBuf {
         .clone()
 }
 
-/// The profile directory (`target/debug`, `target/release`) of the running
-/// test or benchmark, which Cargo runs from its `deps` directory.
 /// The environment variable in which `cargo xtask test` tells the features of its run: `all`
 /// (`--all-features`) or a comma-separated list of `package/feature`.
 pub const FEATURES_VAR: &str = "UUIDKIT_TEST_FEATURES";
+
+/// The environment variable `cargo xtask test` sets to `1` when its `cargo test --workspace`
+/// builds every test target: every package with integration tests then has its binaries in
+/// the profile directory, built in that same run with its features, and [`binary`] takes them
+/// as they are. A build of one package (`cargo build -p …`) unifies its dependencies' features
+/// differently from the whole workspace's test build and would compile most of them again.
+pub const BUILT_VAR: &str = "UUIDKIT_TEST_BINARIES_BUILT";
 
 /// The feature arguments of a build of `package` for a test run whose features are `features`
 /// (the value of [`FEATURES_VAR`], if set).
@@ -70,6 +77,8 @@ pub fn feature_args(package: &str, features: Option<&str>) -> Vec<String> {
     }
 }
 
+/// The profile directory (`target/debug`, `target/release`) of the running
+/// test or benchmark, which Cargo runs from its `deps` directory.
 fn profile_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the running executable's path");
     exe.parent()
@@ -80,6 +89,10 @@ fn profile_dir() -> PathBuf {
 
 fn build(package: &str, bin: &str) -> PathBuf {
     let profile = profile_dir();
+    let built = profile.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
+    if std::env::var(BUILT_VAR).is_ok_and(|v| v == "1") && built.is_file() {
+        return built;
+    }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(["build", "--quiet", "-p", package, "--bin", bin]);
@@ -105,11 +118,10 @@ fn build(package: &str, bin: &str) -> PathBuf {
         "cargo build -p {package} --bin {bin} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let path = profile.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
     assert!(
-        path.exists(),
+        built.exists(),
         "cargo built {bin} but {} is missing",
-        path.display()
+        built.display()
     );
-    path
+    built
 }

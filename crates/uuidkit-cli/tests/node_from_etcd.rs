@@ -292,7 +292,7 @@ fn an_etcd_cluster_over_tls_takes_a_run_with_its_certificates() {
     let (code, _, err) = run(&flags(missing.as_os_str(), cert, key));
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("etcd TLS: cannot read") && err.contains("ca.missing"),
+        err.contains("TLS: cannot read") && err.contains("ca.missing"),
         "{err}"
     );
 }

@@ -143,3 +143,57 @@ fn a_postgres_server_gone_stops_the_run_at_its_deadline() {
     let late = seen.bytes_after(gone + ttl - margin + Duration::from_millis(250));
     assert_eq!(late, 0, "bytes written after the deadline");
 }
+
+/// A server held to TLS that checks its clients' certificates: a run with `--tls-ca`,
+/// `--tls-cert` and `--tls-key` holds a node and writes its UUIDs; without them it cannot
+/// connect (exit 1, PostgreSQL's reason); a key file that cannot be read is a usage error
+/// naming it (exit 2), and nothing is written either time.
+#[cfg(feature = "postgres-tls")]
+#[test]
+fn a_postgres_server_over_tls_takes_a_run_with_its_certificates() {
+    use std::process::Command;
+    let test = "cli_pg_tls";
+    let pg = match Postgres::start_tls() {
+        Ok(pg) => pg,
+        Err(reason) => return test_support::skip(test, reason),
+    };
+    let files = pg.tls_files().unwrap();
+    let url = format!(
+        "postgresql://{}@127.0.0.1:{}/uuidkit_test",
+        pg.user(),
+        pg.port()
+    );
+    let run = |key: &std::path::Path, tls: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_uuidkit"));
+        command.args(["new", "v6", "--node-from", &url, "-n", "3"]);
+        if tls {
+            command
+                .arg("--tls-ca")
+                .arg(&files.ca)
+                .arg("--tls-cert")
+                .arg(&files.client_cert)
+                .arg("--tls-key")
+                .arg(key);
+        }
+        let out = command.output().unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (code, out, err) = run(&files.client_key, true);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let (code, out, err) = run(&files.client_key, false);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        out.is_empty() && err.contains("no pg_hba.conf entry"),
+        "{err}"
+    );
+    let missing = files.client_key.with_extension("missing");
+    let (code, out, err) = run(&missing, true);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        out.is_empty() && err.contains("TLS: cannot read") && err.contains("client.missing"),
+        "{err}"
+    );
+    assert_eq!(rows(&pg), vec![], "no row left");
+}

@@ -47,6 +47,8 @@
 //! * `etcd`: `etcd`, the etcd v3 lease (the `etcd-client` crate, on a tokio runtime the lease
 //!   starts and stops itself).
 //! * `postgres`: `postgres`, the PostgreSQL lease (the synchronous `postgres` client).
+//! * `etcd-tls`, `postgres-tls`: TLS to the registry (`Tls`; rustls with ring, which compiles
+//!   C).
 
 #![deny(missing_docs, missing_debug_implementations)]
 
@@ -60,6 +62,8 @@ mod paired;
 pub mod postgres;
 #[cfg(feature = "uiap")]
 pub mod site;
+#[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
+mod tls;
 
 pub use deadline::{
     BootClock, BootTime, LeaseSlot, MANUAL_UNIX_AT_ZERO, ManualBootClock, RELEASE_GAP,
@@ -68,3 +72,5 @@ pub use deadline::{
 pub use error::{LeaseError, LeaseErrorKind};
 pub use node::{MAX_NODE_BITS, check_bits};
 pub use paired::{LeaseClock, LeaseSource};
+#[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
+pub use tls::Tls;

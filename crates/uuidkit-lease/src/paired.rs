@@ -33,7 +33,7 @@ use crate::{BootClock, BootTime, LeaseSlot};
 const UNREAD: u64 = u64::MAX;
 
 /// The generator's side of a pair: wall-clock time from one reading of the lease's boot clock,
-/// kept for the [`LeaseSource`] made with it ([module docs](self)). Made by [`LeaseSlot::pair`].
+/// kept for the [`LeaseSource`] made with it. Made by [`LeaseSlot::pair`], whose docs say how the two work together.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -55,7 +55,7 @@ pub struct LeaseClock<C: BootClock = BootTime> {
 }
 
 /// The node source of a pair: the slot's node, its deadline compared with the last reading of
-/// the [`LeaseClock`] made with it ([module docs](self)). Made by [`LeaseSlot::pair`].
+/// the [`LeaseClock`] made with it. Made by [`LeaseSlot::pair`], whose docs say how the two work together.
 ///
 /// ```
 /// use std::sync::Arc;

@@ -29,6 +29,13 @@
 //! (docs/distributed-generation.md, "The lease deadline"). Dropping the lease marks the node
 //! lost and deletes its row.
 //!
+//! # TLS
+//!
+//! [`PgConfig::tls`] (feature `postgres-tls`) encrypts the connection and checks the server's
+//! certificate against a CA and the connection string's `host` (libpq's `verify-full`), showing
+//! a client certificate to a server that asks for one. Without it the lease has no TLS:
+//! reach the server over a Unix socket or a trusted network.
+//!
 //! ```no_run
 //! use uuidkit::node::NodeSource;
 //! use uuidkit_lease::postgres::{PgConfig, PgLease};
@@ -83,6 +90,12 @@ pub struct PgConfig {
     pub answer_limit: Duration,
     /// Who holds the node, for operators (`uuidkit pid PID`).
     pub holder: String,
+    /// TLS to the server (none: as the connection string's `sslmode` says, without TLS support,
+    /// so `disable` or `prefer`). With TLS set the connection must be encrypted
+    /// (`sslmode=require` whatever the string says) and the server's certificate must be signed
+    /// by the CA and name the string's `host` — libpq's `verify-full`. Feature `postgres-tls`.
+    #[cfg(feature = "postgres-tls")]
+    pub tls: Option<crate::Tls>,
 }
 
 impl PgConfig {
@@ -106,6 +119,8 @@ impl PgConfig {
             max_backoff: Duration::from_secs(2),
             answer_limit: ttl / 3,
             holder: format!("uuidkit pid {}", std::process::id()),
+            #[cfg(feature = "postgres-tls")]
+            tls: None,
         }
     }
 }
@@ -298,12 +313,77 @@ fn connect(config: &PgConfig) -> Result<Client, LeaseError> {
         )
     })?;
     pg.connect_timeout(config.answer_limit);
-    pg.connect(NoTls).map_err(|e| {
+    // The server's own words where it refused ("no pg_hba.conf entry …"): the client's
+    // `Display` says only "db error" then; else the whole chain of causes ("error performing
+    // TLS handshake: invalid peer certificate: UnknownIssuer").
+    let unreachable = |e: postgres::Error| {
+        let why = e.as_db_error().map_or_else(
+            || {
+                let mut why = e.to_string();
+                let mut cause = std::error::Error::source(&e);
+                while let Some(c) = cause {
+                    why = format!("{why}: {c}");
+                    cause = c.source();
+                }
+                why
+            },
+            |db| db.message().to_string(),
+        );
         LeaseError::new(
             LeaseErrorKind::Unreachable,
-            format!("cannot reach PostgreSQL: {e}"),
+            format!("cannot reach PostgreSQL: {why}"),
         )
-    })
+    };
+    #[cfg(feature = "postgres-tls")]
+    if let Some(tls) = &config.tls {
+        pg.ssl_mode(postgres::config::SslMode::Require);
+        return pg.connect(connector(tls)?).map_err(unreachable);
+    }
+    pg.connect(NoTls).map_err(unreachable)
+}
+
+/// The TLS connector of [`PgConfig::tls`]: the server's certificate checked against the CA and
+/// the connection string's host, the client's certificate shown if given.
+#[cfg(feature = "postgres-tls")]
+fn connector(tls: &crate::Tls) -> Result<tokio_postgres_rustls::MakeRustlsConnect, LeaseError> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let bad = |what: &str, why: &dyn std::fmt::Display| {
+        LeaseError::new(
+            LeaseErrorKind::Config,
+            format!("PostgreSQL TLS: {what}: {why}"),
+        )
+    };
+    if let Some(domain) = &tls.domain {
+        let why = "name the certificate's host with the connection string's host (and the address with hostaddr)";
+        return Err(bad(&format!("a domain ({domain}) is for etcd"), &why));
+    }
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(&tls.ca) {
+        let cert = cert.map_err(|e| bad("the CA certificate", &e))?;
+        roots.add(cert).map_err(|e| bad("the CA certificate", &e))?;
+    }
+    if roots.is_empty() {
+        return Err(bad("the CA certificate", &"no PEM certificate found"));
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| bad("protocol versions", &e))?
+        .with_root_certificates(roots);
+    let client = match &tls.identity {
+        None => builder.with_no_client_auth(),
+        Some((cert, key)) => {
+            let chain = CertificateDer::pem_slice_iter(cert)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| bad("the client certificate", &e))?;
+            let key = PrivateKeyDer::from_pem_slice(key).map_err(|e| bad("the client key", &e))?;
+            builder
+                .with_client_auth_cert(chain, key)
+                .map_err(|e| bad("the client certificate and key", &e))?
+        }
+    };
+    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(client))
 }
 
 /// Creates the lease table if it does not exist. `CREATE TABLE IF NOT EXISTS` alone would

@@ -288,7 +288,7 @@ fn with_authentication_a_user_with_rights_on_the_prefix_alone_holds_a_node() {
 #[cfg(feature = "etcd-tls")]
 #[test]
 fn over_tls_a_client_with_the_clusters_certificate_holds_a_node() {
-    use uuidkit_lease::etcd::EtcdTls;
+    use uuidkit_lease::Tls;
     let test = "etcd_tls";
     if !test_support::require(test, test_support::command("openssl", &["version"])) {
         return;
@@ -298,12 +298,12 @@ fn over_tls_a_client_with_the_clusters_certificate_holds_a_node() {
         Err(e) => return test_support::skip(test, e),
     };
     let files = cluster.tls_files().unwrap();
-    let with = |tls: Option<EtcdTls>| EtcdConfig {
+    let with = |tls: Option<Tls>| EtcdConfig {
         tls,
         ..config(&cluster, "/t/tls", 8)
     };
     let identity = Some((files.client_cert.as_path(), files.client_key.as_path()));
-    let tls = EtcdTls::from_files(&files.ca, identity).unwrap();
+    let tls = Tls::from_files(&files.ca, identity).unwrap();
     let lease = EtcdLease::acquire(&with(Some(tls)), &mut rng(8)).unwrap();
     std::thread::sleep(TTL + TTL / 2);
     assert_eq!(
@@ -312,7 +312,7 @@ fn over_tls_a_client_with_the_clusters_certificate_holds_a_node() {
         "kept alive over TLS"
     );
     // Plain HTTP/2, or TLS without a client certificate: the cluster takes neither.
-    for tls in [None, Some(EtcdTls::from_files(&files.ca, None).unwrap())] {
+    for tls in [None, Some(Tls::from_files(&files.ca, None).unwrap())] {
         let err = EtcdLease::acquire(&with(tls), &mut rng(9)).unwrap_err();
         assert!(
             matches!(
@@ -322,6 +322,6 @@ fn over_tls_a_client_with_the_clusters_certificate_holds_a_node() {
             "{err}"
         );
     }
-    let err = EtcdTls::from_files(&files.ca.with_extension("missing"), None).unwrap_err();
+    let err = Tls::from_files(&files.ca.with_extension("missing"), None).unwrap_err();
     assert_eq!(err.kind(), LeaseErrorKind::Config, "{err}");
 }

@@ -190,3 +190,78 @@ fn bad_settings_are_refused_with_what_was_wrong() {
         assert!(err.to_string().contains(says), "{err}");
     }
 }
+
+/// A server held to TLS that checks its clients' certificates: a lease with the CA and the
+/// client's certificate holds its node past several TTLs over an encrypted connection; plain
+/// TCP, TLS without the client's certificate, and a CA that did not sign the server's
+/// certificate are each refused with their reason.
+#[cfg(feature = "postgres-tls")]
+#[test]
+fn over_tls_the_server_and_the_client_are_both_checked() {
+    use uuidkit_lease::Tls;
+    let test = "pg_lease_tls";
+    let pg = match Postgres::start_tls() {
+        Ok(pg) => pg,
+        Err(reason) => return test_support::skip(test, reason),
+    };
+    let files = pg.tls_files().unwrap();
+    let tcp = format!(
+        "host=127.0.0.1 port={} user={} dbname=uuidkit_test",
+        pg.port(),
+        pg.user()
+    );
+    let with = |tls: Option<Tls>| {
+        let mut c = config(&pg, 12);
+        c.connect.clone_from(&tcp);
+        c.tls = tls;
+        c
+    };
+    let identity = Some((files.client_cert.as_path(), files.client_key.as_path()));
+    let lease = PgLease::acquire(
+        &with(Some(Tls::from_files(&files.ca, identity).unwrap())),
+        &mut rng(1),
+    )
+    .unwrap();
+    let node = lease.source().current().unwrap();
+    std::thread::sleep(Duration::from_secs(5));
+    assert_eq!(lease.source().current(), Ok(node), "renewed over TLS");
+    let encrypted = pg
+        .query("SELECT count(*) FROM pg_stat_ssl JOIN pg_stat_activity USING (pid) WHERE ssl AND client_addr IS NOT NULL")
+        .unwrap();
+    assert_eq!(encrypted, "1", "the lease's one connection is encrypted");
+    drop(lease);
+
+    let refused = |tls: Option<Tls>, why: &str| {
+        let err = PgLease::acquire(&with(tls), &mut rng(2)).unwrap_err();
+        assert_eq!(err.kind(), LeaseErrorKind::Unreachable, "{err}");
+        assert!(err.to_string().contains(why), "expected {why:?} in: {err}");
+        eprintln!("refused: {err}");
+    };
+    refused(None, "no pg_hba.conf entry");
+    // Without `PgConfig::tls` the client has no TLS: a string that demands it cannot connect.
+    let mut demands = with(None);
+    demands.connect.push_str(" sslmode=require");
+    let err = PgLease::acquire(&demands, &mut rng(2)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Unreachable, "{err}");
+    assert!(
+        err.to_string().contains("no TLS implementation configured"),
+        "{err}"
+    );
+    refused(
+        Some(Tls::from_files(&files.ca, None).unwrap()),
+        "connection requires a valid client certificate",
+    );
+    // The client's certificate is no CA of the server's certificate.
+    refused(
+        Some(Tls::from_files(&files.client_cert, identity).unwrap()),
+        "invalid peer certificate",
+    );
+    let err =
+        PgLease::acquire(&with(Some(Tls::new(b"not PEM".to_vec()))), &mut rng(3)).unwrap_err();
+    assert_eq!(err.kind(), LeaseErrorKind::Config, "{err}");
+    assert!(
+        err.to_string()
+            .contains("PostgreSQL TLS: the CA certificate: no PEM certificate found"),
+        "{err}"
+    );
+}

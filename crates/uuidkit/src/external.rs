@@ -21,12 +21,23 @@ mod schemars_support;
 pub mod serde_adapters;
 #[cfg(feature = "serde")]
 mod serde_support;
-#[cfg(feature = "sqlx-mysql")]
-mod sqlx_mysql;
-#[cfg(feature = "sqlx-postgres")]
-mod sqlx_postgres;
-#[cfg(feature = "sqlx-sqlite")]
-mod sqlx_sqlite;
+#[cfg(any(
+    feature = "sqlx-0_9-postgres",
+    feature = "sqlx-0_9-sqlite",
+    feature = "sqlx-0_9-mysql"
+))]
+mod sqlx_0_9;
+// The same impls on sqlx 0.8. Their examples name the crate `sqlx`, which
+// is 0.9: rustdoc collects them from `sqlx_0_9` only.
+#[cfg(all(
+    not(doctest),
+    any(
+        feature = "sqlx-0_8-postgres",
+        feature = "sqlx-0_8-sqlite",
+        feature = "sqlx-0_8-mysql"
+    )
+))]
+mod sqlx_0_8;
 #[cfg(feature = "uuid-interop")]
 mod uuid_interop;
 #[cfg(feature = "zerocopy")]

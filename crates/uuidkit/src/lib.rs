@@ -239,10 +239,20 @@
 //!   and `Decode`. Writes are binary (PostgreSQL `uuid`, a 16-byte SQLite
 //!   `BLOB`, MySQL `BINARY(16)`); the SQLite and MySQL decoders also read
 //!   text (`TEXT`, `CHAR(36)`) in any form [`Uuid::parse`] accepts. Bind
-//!   [`Hyphenated`] to write text.
-//! - `rusqlite`: `ToSql`/`FromSql`, a 16-byte `BLOB` (and `TEXT` on reading).
+//!   [`Hyphenated`] to write text. These are sqlx 0.9, the current release
+//!   line (also named `sqlx-0_9-postgres`, `sqlx-0_9-sqlite`,
+//!   `sqlx-0_9-mysql`); `sqlx-0_8-postgres`, `sqlx-0_8-sqlite` and
+//!   `sqlx-0_8-mysql` are the same on sqlx 0.8. The unversioned names follow
+//!   sqlx's current release line from one uuidkit release to the next; the
+//!   versioned ones stay.
+//! - `rusqlite`: `ToSql`/`FromSql`, a 16-byte `BLOB` (and `TEXT` on reading),
+//!   for any rusqlite from 0.32 to 0.43: the one the program links (two
+//!   releases cannot both link SQLite).
 //! - `diesel`: `ToSql`/`FromSql` for PostgreSQL's `Uuid` SQL type and for
-//!   `Binary` (SQLite, MySQL), and `AsExpression`/`FromSqlRow`.
+//!   `Binary` (SQLite, MySQL), and `AsExpression`/`FromSqlRow` (diesel 2.3).
+//!
+//! Rust 1.89 builds every feature but sqlx 0.9's, which need Rust 1.94 (as
+//! sqlx 0.9 does); on an older Rust, use `sqlx-0_8-*`.
 //!
 //! [`NonNilUuid`] is always there: a UUID that is not the Nil UUID, so that
 //! `Option<NonNilUuid>` is 16 bytes.

@@ -1,5 +1,6 @@
 //! SQLite through rusqlite, sqlx and diesel, in memory and in a file: the
-//! `rusqlite`, `sqlx-sqlite` and `diesel` features against the real SQLite
+//! `rusqlite`, `sqlx-sqlite` (sqlx 0.9), `sqlx-0_8-sqlite` and `diesel`
+//! features against the real SQLite
 //! library (no server to start, so nothing here is ever skipped).
 //!
 //! For each driver: every RFC 9562 example, Nil, Max and 10 000 random
@@ -110,93 +111,18 @@ fn rusqlite_refuses_wrong_lengths_bad_text_and_other_types() {
 
 // ---- sqlx --------------------------------------------------------------------
 
-#[test]
-fn sqlx_sqlite_round_trips_blobs_in_ord_order_and_reads_text() {
-    use sqlx::Connection;
-    for (place, path, _guard) in locations() {
-        let url = format!("sqlite:{path}?mode=rwc");
-        runtime().block_on(async {
-            let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
-            sqlx::raw_sql("CREATE TABLE t (id BLOB NOT NULL); CREATE TABLE s (id TEXT NOT NULL);")
-                .execute(&mut db)
-                .await
-                .unwrap();
-            let vals = values(2);
-            let mut tx = db.begin().await.unwrap();
-            for u in &vals {
-                sqlx::query("INSERT INTO t VALUES (?1)")
-                    .bind(u)
-                    .execute(&mut *tx)
-                    .await
-                    .unwrap();
-                sqlx::query("INSERT INTO s VALUES (?1)")
-                    .bind(u.hyphenated())
-                    .execute(&mut *tx)
-                    .await
-                    .unwrap();
-            }
-            tx.commit().await.unwrap();
-
-            for (table, kind) in [("t", "BLOB"), ("s", "TEXT")] {
-                let sql = format!("SELECT id FROM {table} ORDER BY id");
-                let back: Vec<Uuid> = sqlx::query_scalar(&sql).fetch_all(&mut db).await.unwrap();
-                assert_same_order(&format!("sqlx {place} {kind}"), &back, &vals);
-            }
-            let (kind, len): (String, i64) =
-                sqlx::query_as("SELECT DISTINCT typeof(id), length(id) FROM t")
-                    .fetch_one(&mut db)
-                    .await
-                    .unwrap();
-            assert_eq!((kind.as_str(), len), ("blob", 16), "sqlx {place}");
-
-            for (name, u) in examples() {
-                for text in text_forms(u) {
-                    let back: Uuid = sqlx::query_scalar("SELECT ?1")
-                        .bind(&text)
-                        .fetch_one(&mut db)
-                        .await
-                        .unwrap();
-                    assert_eq!(back, u, "sqlx {place}: {name} as {text:?}");
-                }
-                let text: String = sqlx::query_scalar("SELECT ?1")
-                    .bind(u.hyphenated())
-                    .fetch_one(&mut db)
-                    .await
-                    .unwrap();
-                assert_eq!(text, u.to_string(), "sqlx {place}: {name}");
-            }
-        });
-    }
+/// sqlx 0.9: the `sqlx-sqlite` (`sqlx-0_9-sqlite`) feature.
+mod sqlx_0_9 {
+    use super::*;
+    use ::sqlx;
+    include!("db_support/sqlx_sqlite.rs");
 }
 
-#[test]
-fn sqlx_sqlite_refuses_wrong_lengths_and_bad_text() {
-    use sqlx::Connection;
-    runtime().block_on(async {
-        let mut db = sqlx::SqliteConnection::connect("sqlite::memory:")
-            .await
-            .unwrap();
-        for (sql, expected) in [
-            ("SELECT x'01'", "invalid length 1 bytes: expected 16"),
-            (
-                "SELECT zeroblob(17)",
-                "invalid length 17 bytes: expected 16",
-            ),
-            ("SELECT 'f81d4fae-7dec-11d0-a765'", "found 4 groups"),
-        ] {
-            let err = sqlx::query_scalar::<_, Uuid>(sql)
-                .fetch_one(&mut db)
-                .await
-                .unwrap_err();
-            assert!(err.to_string().contains(expected), "{sql}: {err}");
-        }
-        // An INTEGER is not a type `Uuid` reads: refused before decoding.
-        let err = sqlx::query_scalar::<_, Uuid>("SELECT 42")
-            .fetch_one(&mut db)
-            .await
-            .unwrap_err();
-        assert!(err.to_string().contains("mismatched types"), "{err}");
-    });
+/// sqlx 0.8: the `sqlx-0_8-sqlite` feature.
+mod sqlx_0_8 {
+    use super::*;
+    use ::sqlx_0_8 as sqlx;
+    include!("db_support/sqlx_sqlite.rs");
 }
 
 // ---- diesel ------------------------------------------------------------------
@@ -251,10 +177,7 @@ fn diesel_sqlite_round_trips_binary_in_ord_order() {
             .filter(ids::n.eq(vals.len() as i32 + 1))
             .first::<Uuid>(&mut db)
             .unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("invalid length 2 bytes: expected 16"),
-            "{err}"
-        );
+        let err = db_support::error_chain(&err);
+        assert!(err.contains("invalid length 2 bytes: expected 16"), "{err}");
     }
 }

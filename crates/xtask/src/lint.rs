@@ -98,6 +98,7 @@ pub(crate) fn run(root: &Path) -> ExitCode {
             .to_string();
         check_text(&rel, &text, &mut problems);
         if is_library_source(path) {
+            check_cpu_specific(&rel, &text, &mut problems);
             let n = code_lines(&text);
             if n > MAX_FILE_LINES {
                 problems.push(format!(
@@ -157,6 +158,23 @@ fn code_lines(text: &str) -> usize {
     lines[..end].len()
 }
 
+/// Code for one CPU or another (`target_arch`) lives in the uuidkit library alone: CI checks
+/// that crate for a second architecture, and no other.
+fn check_cpu_specific(rel: &str, text: &str, problems: &mut Vec<String>) {
+    if rel.starts_with("crates/uuidkit/") {
+        return;
+    }
+    for (n, line) in text.lines().enumerate() {
+        if line.contains("target_arch") {
+            problems.push(format!(
+                "{rel}:{}: `target_arch` outside crates/uuidkit: code for one CPU belongs in \
+                 uuidkit's arch/ (the one crate CI checks for aarch64)",
+                n + 1
+            ));
+        }
+    }
+}
+
 fn check_text(rel: &str, text: &str, problems: &mut Vec<String>) {
     let code = rel.ends_with(".rs");
     for (n, line) in text.lines().enumerate() {
@@ -175,6 +193,17 @@ fn check_text(rel: &str, text: &str, problems: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_specific_code_is_found_outside_the_library_only() {
+        let mut problems = Vec::new();
+        let text = "#[cfg(target_arch = \"x86_64\")]\nfn f() {}\n";
+        check_cpu_specific("crates/uuidkit/src/arch/mod.rs", text, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        check_cpu_specific("crates/uiap/src/wire.rs", text, &mut problems);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].starts_with("crates/uiap/src/wire.rs:1: `target_arch`"));
+    }
 
     #[test]
     fn test_module_lines_do_not_count() {

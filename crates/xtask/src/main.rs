@@ -9,7 +9,9 @@
 //!   crate). Under `CI=true` a missing prerequisite fails the run instead.
 //!   Before the Rust tests it builds and packages the PostgreSQL extension,
 //!   whose tests (the crate `uuidkit-pg-tests`) load it (see `pg.rs`);
-//!   after them it runs the wasm32 tests under Node.js (see `wasm.rs`).
+//!   after them it runs the tests of a user's project on the database
+//!   drivers' current releases (see `drivers.rs`) and the wasm32 tests
+//!   under Node.js (see `wasm.rs`).
 //! - `cargo xtask provision`: installs the system packages and cargo tools
 //!   the tests need (see `provision/needs.rs`; packages only as root), and
 //!   makes the Python virtual environment. What it cannot install it names
@@ -25,6 +27,7 @@
 #![deny(missing_docs)]
 
 mod bench;
+mod drivers;
 mod lint;
 mod pg;
 mod pg_schema;
@@ -201,10 +204,15 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
             test_support::workspace::FEATURES_VAR,
             features_value(&prepared.cargo_args),
         );
+    if extra.is_empty() {
+        // Every test target is built: the packages' binaries with them.
+        tests.env(test_support::workspace::BUILT_VAR, "1");
+    }
     if let Some(dir) = &pg_package {
         tests.env(pg::PACKAGE_VAR, dir);
     }
     ok &= step(&what, &mut tests);
+    ok &= drivers::test(root, &target);
     ok &= wasm::test(root, &log);
     ok &= python::test(root, &target, prepared.venv, &log);
     ok &= report_skips(&log);

@@ -6,12 +6,12 @@
 //! it, the start is retried on new ports.
 
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use super::process::{ScratchDir, Server, find_program};
+use super::process::{ScratchDir, Server, find_program, free_ports};
 
 /// How many members a cluster has: a majority survives the loss of one.
 pub const MEMBERS: usize = 3;
@@ -331,19 +331,6 @@ impl EtcdCluster {
 }
 
 /// `count` distinct loopback ports that were free a moment ago.
-fn free_ports(count: usize) -> Result<Vec<u16>, String> {
-    // All held at once, so the kernel hands out distinct ones.
-    let listeners = (0..count)
-        .map(|_| TcpListener::bind("127.0.0.1:0"))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("cannot find free loopback ports: {e}"))?;
-    listeners
-        .iter()
-        .map(|l| l.local_addr().map(|a| a.port()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())
-}
-
 /// etcd's `/health` on a member's metrics port: `Ok` when it says
 /// `"health":"true"`.
 fn health(port: u16) -> Result<(), String> {

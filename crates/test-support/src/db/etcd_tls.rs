@@ -1,8 +1,9 @@
-//! Certificates for an etcd cluster held to TLS ([`EtcdCluster::start_tls`]), made with the
+//! Certificates for a server held to TLS ([`EtcdCluster::start_tls`], [`Postgres::start_tls`]), made with the
 //! `openssl` command: a CA of its own, a server certificate for 127.0.0.1, and a client
 //! certificate the members accept. P-256 keys, valid for two days.
 //!
 //! [`EtcdCluster::start_tls`]: super::EtcdCluster::start_tls
+//! [`Postgres::start_tls`]: super::Postgres::start_tls
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,10 +5,10 @@ use std::process::Command;
 
 use super::DATABASE;
 use super::install;
-use super::process::{ScratchDir, Server, User, find_program, percent_encode, run};
+use super::process::{ScratchDir, Server, User, find_program, free_ports, percent_encode, run};
 
-/// The port number in the socket's name (`.s.PGSQL.<port>`); no TCP port is
-/// opened.
+/// The port number in the socket's name (`.s.PGSQL.<port>`) of a server that opens no TCP
+/// port; one held to TLS ([`Postgres::start_tls`]) listens on a free loopback port instead.
 const PORT: u16 = 5432;
 
 /// The superuser role the cluster is created with (trust authentication).
@@ -35,6 +35,8 @@ pub struct Postgres {
     command: Vec<std::ffi::OsString>,
     user: Option<User>,
     bin: PathBuf,
+    port: u16,
+    tls: bool,
     dir: ScratchDir,
 }
 
@@ -74,7 +76,30 @@ impl Postgres {
     /// assert_eq!(pg.query("SHOW work_mem").unwrap(), "8MB");
     /// ```
     pub fn start_with(settings: &[(&str, &str)]) -> Result<Self, String> {
-        Self::start_from(None, settings)
+        Self::start_from(None, settings, false)
+    }
+
+    /// Starts a server that also listens on a free loopback port, where it takes only
+    /// connections that speak TLS and show a client certificate signed by the server's own CA
+    /// (`hostssl … clientcert=verify-ca`; plain TCP connections find no `pg_hba.conf` entry).
+    /// Its certificate names IP 127.0.0.1. The CA, and a client certificate and key signed by
+    /// it, are made with the `openssl` command: see [`tls_files`](Self::tls_files). The Unix
+    /// socket stays open, without TLS, for [`query`](Self::query).
+    ///
+    /// # Errors
+    /// As [`start`](Self::start); also when `openssl` cannot make the certificates.
+    ///
+    /// ```
+    /// use test_support::db::Postgres;
+    /// let pg = match Postgres::start_tls() {
+    ///     Ok(pg) => pg,
+    ///     Err(reason) => return test_support::skip("postgres_tls_doc", reason),
+    /// };
+    /// assert_eq!(pg.query("SHOW ssl").unwrap(), "on");
+    /// assert!(pg.tls_files().unwrap().ca.exists());
+    /// ```
+    pub fn start_tls() -> Result<Self, String> {
+        Self::start_from(None, &[], true)
     }
 
     /// As [`start_with`](Self::start_with), from a private copy of the
@@ -101,7 +126,7 @@ impl Postgres {
     /// # Ok::<(), String>(())
     /// ```
     pub fn start_with_package(package: &Path, settings: &[(&str, &str)]) -> Result<Self, String> {
-        Self::start_from(Some(package), settings)
+        Self::start_from(Some(package), settings, false)
     }
 
     /// One of the directories `pg_config` reports (`--sharedir`,
@@ -125,10 +150,20 @@ impl Postgres {
         install::pg_config(&bin_dir()?, flag)
     }
 
-    fn start_from(package: Option<&Path>, settings: &[(&str, &str)]) -> Result<Self, String> {
+    fn start_from(
+        package: Option<&Path>,
+        settings: &[(&str, &str)],
+        tls: bool,
+    ) -> Result<Self, String> {
         let bin = bin_dir()?;
         let user = User::unprivileged(&["postgres", "nobody"])?;
         let dir = ScratchDir::new("pg", user.as_ref())?;
+        let (port, tls_settings) = if tls {
+            let port = free_ports(1)?[0];
+            (port, tls_setup(dir.path(), user.as_ref())?)
+        } else {
+            (PORT, Vec::new())
+        };
         let data = dir.path().join("data");
 
         let mut initdb = Command::new(bin.join("initdb"));
@@ -149,8 +184,10 @@ impl Postgres {
         let mut command = vec![server_bin.join("postgres").into_os_string(), "-D".into()];
         command.push(data.into_os_string());
         command.extend(["-k".into(), dir.path().as_os_str().to_owned()]);
-        command.extend(["-p".into(), PORT.to_string().into()]);
-        for (name, value) in BASE_SETTINGS.iter().chain(settings) {
+        command.extend(["-p".into(), port.to_string().into()]);
+        let tls_settings: Vec<(&str, &str)> =
+            tls_settings.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        for (name, value) in BASE_SETTINGS.iter().chain(&tls_settings).chain(settings) {
             command.extend(["-c".into(), format!("{name}={value}").into()]);
         }
         let mut pg = Self {
@@ -158,6 +195,8 @@ impl Postgres {
             command,
             user,
             bin,
+            port,
+            tls,
             dir,
         };
         pg.spawn()?;
@@ -178,9 +217,9 @@ impl Postgres {
         let server = self
             .server
             .insert(Server::spawn("PostgreSQL", postgres, log, libc::SIGINT)?);
-        let (bin, dir) = (self.bin.clone(), self.dir.path().to_path_buf());
+        let (bin, dir, port) = (self.bin.clone(), self.dir.path().to_path_buf(), self.port);
         server.wait_ready("PostgreSQL", || {
-            psql(&bin, &dir, "postgres", "SELECT 1").map(drop)
+            psql(&bin, &dir, port, "postgres", "SELECT 1").map(drop)
         })
     }
 
@@ -242,7 +281,7 @@ impl Postgres {
     #[must_use]
     pub fn url(&self) -> String {
         let host = percent_encode(self.socket_dir());
-        format!("postgresql://{SUPERUSER}@{host}:{PORT}/{DATABASE}")
+        format!("postgresql://{SUPERUSER}@{host}:{}/{DATABASE}", self.port)
     }
 
     /// The directory holding the server's socket (a client's "host").
@@ -264,7 +303,7 @@ impl Postgres {
     /// ```
     #[must_use]
     pub fn socket_path(&self) -> PathBuf {
-        self.dir.path().join(format!(".s.PGSQL.{PORT}"))
+        self.dir.path().join(format!(".s.PGSQL.{}", self.port))
     }
 
     /// The port number clients give along with [`socket_dir`](Self::socket_dir).
@@ -275,7 +314,20 @@ impl Postgres {
     /// ```
     #[must_use]
     pub fn port(&self) -> u16 {
-        PORT
+        self.port
+    }
+
+    /// The certificates of a server held to TLS ([`start_tls`](Self::start_tls)); `None` for
+    /// one that is not.
+    ///
+    /// ```
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_no_tls_doc") else { return };
+    /// assert!(pg.tls_files().is_none());
+    /// ```
+    #[must_use]
+    pub fn tls_files(&self) -> Option<super::TlsFiles> {
+        self.tls
+            .then(|| super::TlsFiles::in_dir(&self.dir.path().join("tls")))
     }
 
     /// The role to connect as (a superuser; no password).
@@ -317,12 +369,12 @@ impl Postgres {
     }
 
     fn query_in(&self, database: &str, sql: &str) -> Result<String, String> {
-        psql(&self.bin, self.dir.path(), database, sql)
+        psql(&self.bin, self.dir.path(), self.port, database, sql)
     }
 }
 
 /// Runs `psql` from `bin` (or `PATH`) on the socket in `dir`.
-fn psql(bin: &Path, dir: &Path, database: &str, sql: &str) -> Result<String, String> {
+fn psql(bin: &Path, dir: &Path, port: u16, database: &str, sql: &str) -> Result<String, String> {
     let program = find_program("psql", &[bin.join("psql")])?;
     let out = run(
         "psql",
@@ -330,12 +382,49 @@ fn psql(bin: &Path, dir: &Path, database: &str, sql: &str) -> Result<String, Str
             .args(["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1"])
             .arg("-h")
             .arg(dir)
-            .args(["-p", &PORT.to_string(), "-U", SUPERUSER, "-d", database])
+            .args(["-p", &port.to_string(), "-U", SUPERUSER, "-d", database])
             .arg("-c")
             .arg(sql),
     )?;
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(text.strip_suffix('\n').unwrap_or(&text).to_string())
+}
+
+/// Makes the certificates of a server held to TLS in `dir/tls` (the server's key readable by
+/// `user` alone, as PostgreSQL demands) and its `pg_hba.conf`; returns the settings that use
+/// them.
+fn tls_setup(dir: &Path, user: Option<&User>) -> Result<Vec<(&'static str, String)>, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let tls = dir.join("tls");
+    std::fs::create_dir(&tls).map_err(|e| format!("cannot create {}: {e}", tls.display()))?;
+    super::etcd_tls::make(&tls)?;
+    let hba = dir.join("pg_hba.conf");
+    std::fs::write(
+        &hba,
+        "local all all trust\nhostssl all all 127.0.0.1/32 trust clientcert=verify-ca\n",
+    )
+    .map_err(|e| format!("cannot write {}: {e}", hba.display()))?;
+    for entry in std::fs::read_dir(&tls)
+        .map_err(|e| e.to_string())?
+        .flatten()
+    {
+        let path = entry.path();
+        if let Some(u) = user {
+            std::os::unix::fs::chown(&path, Some(u.uid), Some(u.gid))
+                .map_err(|e| format!("cannot give {} to {}: {e}", path.display(), u.name))?;
+        }
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("cannot set the mode of {}: {e}", path.display()))?;
+    }
+    let file = |name: &str| tls.join(name).display().to_string();
+    Ok(vec![
+        ("listen_addresses", "127.0.0.1".into()),
+        ("ssl", "on".into()),
+        ("ssl_cert_file", file("server.crt")),
+        ("ssl_key_file", file("server.key")),
+        ("ssl_ca_file", file("ca.crt")),
+        ("hba_file", hba.display().to_string()),
+    ])
 }
 
 /// The directory with `initdb` and `postgres`: next to `initdb` on `PATH`

@@ -276,3 +276,17 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// `count` distinct free loopback TCP ports, for servers that listen on one.
+pub(crate) fn free_ports(count: usize) -> Result<Vec<u16>, String> {
+    // All held at once, so the kernel hands out distinct ones.
+    let listeners = (0..count)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("cannot find free loopback ports: {e}"))?;
+    listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.port()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())
+}

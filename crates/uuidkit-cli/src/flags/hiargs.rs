@@ -736,6 +736,8 @@ mod tests {
             "1500ms",
             "--lease-margin",
             "200ms",
+            "--tls-ca",
+            "ca.pem",
         ]);
         let lease = p.unwrap().lease.unwrap();
         assert_eq!(lease.bits, 48);
@@ -743,18 +745,23 @@ mod tests {
             connect,
             table,
             times,
+            tls,
         } = lease.from
         else {
             panic!("{:?}", lease.from)
         };
         assert_eq!((connect.as_str(), table), ("postgres://u@h/db", None));
+        assert_eq!(
+            tls.map(|t| (t.ca, t.identity)),
+            Some(("ca.pem".into(), None))
+        );
         assert_eq!(times.ttl, std::time::Duration::from_millis(1500));
         assert_eq!(times.margin, std::time::Duration::from_millis(200));
     }
 
     #[test]
     fn node_from_settings_are_checked_against_the_source() {
-        let cases: [(&[&str], &str); 7] = [
+        let cases: [(&[&str], &str); 8] = [
             (
                 &["new", "v7", "--node-from", "etcd://h:1/n"],
                 "--node-from does not apply to v7",
@@ -795,6 +802,10 @@ mod tests {
             (
                 &["new", "v1", "--site-node", "--lease-ttl", "3s"],
                 "--lease-ttl applies only to etcd and PostgreSQL leases",
+            ),
+            (
+                &["new", "v1", "--site-node", "--tls-ca", "ca.pem"],
+                "--tls-ca applies only to etcd and PostgreSQL leases",
             ),
             (
                 &[

@@ -38,9 +38,9 @@ pub enum NodeFrom {
     Postgres(PgConnect),
 }
 
-/// `--etcd-ca`, and `--etcd-cert` with `--etcd-key`.
+/// `--tls-ca`, and `--tls-cert` with `--tls-key`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EtcdTlsFiles {
+pub struct TlsFiles {
     /// The CA certificate.
     pub ca: PathBuf,
     /// The client certificate and its key.
@@ -216,7 +216,7 @@ pub enum LeaseFrom {
         /// The etcd user and its password (boxed: rare, and the plan is moved whole).
         user: Option<Box<(String, Secret)>>,
         /// TLS: the CA certificate, and the client certificate and key, as files.
-        tls: Option<Box<EtcdTlsFiles>>,
+        tls: Option<Box<TlsFiles>>,
     },
     /// A PostgreSQL lease row.
     Postgres {
@@ -226,6 +226,8 @@ pub enum LeaseFrom {
         table: Option<String>,
         /// The TTL and the margin taken off each deadline.
         times: Times,
+        /// TLS: the CA certificate, and the client certificate and key, as files.
+        tls: Option<Box<TlsFiles>>,
     },
 }
 
@@ -247,6 +249,8 @@ pub struct Built {
     pub etcd_tls: bool,
     /// The `postgres` feature.
     pub postgres: bool,
+    /// The `postgres-tls` feature.
+    pub postgres_tls: bool,
 }
 
 impl Built {
@@ -255,6 +259,7 @@ impl Built {
         etcd: cfg!(feature = "etcd"),
         etcd_tls: cfg!(feature = "etcd-tls"),
         postgres: cfg!(feature = "postgres"),
+        postgres_tls: cfg!(feature = "postgres-tls"),
     };
 }
 
@@ -271,11 +276,24 @@ pub fn check_built(from: &LeaseFrom, built: Built) -> Result<(), Error> {
     match from {
         LeaseFrom::Etcd { .. } if !built.etcd => Err(not_built("etcd://…", "etcd")),
         LeaseFrom::Etcd { tls: Some(_), .. } if !built.etcd_tls => {
-            Err(not_built("etcd://… with --etcd-ca", "etcd-tls"))
+            Err(not_built("etcd://… with --tls-ca", "etcd-tls"))
         }
         LeaseFrom::Postgres { .. } if !built.postgres => Err(not_built("postgres", "postgres")),
+        LeaseFrom::Postgres { tls: Some(_), .. } if !built.postgres_tls => {
+            Err(not_built("postgres… with --tls-ca", "postgres-tls"))
+        }
         _ => Ok(()),
     }
+}
+
+/// `--tls-ca`, `--tls-cert` and `--tls-key`, if given.
+fn tls_files(a: &NewArgs) -> Option<Box<TlsFiles>> {
+    a.tls_ca.clone().map(|ca| {
+        Box::new(TlsFiles {
+            ca,
+            identity: a.tls_cert.clone().zip(a.tls_key.clone()),
+        })
+    })
 }
 
 fn usage(msg: impl Into<String>) -> Error {
@@ -303,7 +321,7 @@ pub fn lease_plan(
                 ("--lease-ttl", a.lease_ttl.is_some()),
                 ("--lease-margin", a.lease_margin.is_some()),
                 ("--lease-table", a.lease_table.is_some()),
-                ("--etcd-ca", a.etcd_ca.is_some()),
+                ("--tls-ca", a.tls_ca.is_some()),
             ] {
                 if given {
                     return Err(usage(format!(
@@ -375,8 +393,8 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
                 .then_some(("--lease-table", "PostgreSQL leases"))
         })
         .or_else(|| {
-            (a.etcd_ca.is_some() && !matches!(from, NodeFrom::Etcd { .. }))
-                .then_some(("--etcd-ca", "etcd leases"))
+            (a.tls_ca.is_some() && matches!(from, NodeFrom::Uiap(_)))
+                .then_some(("--tls-ca", "etcd and PostgreSQL leases"))
         });
     if let Some((flag, applies)) = misplaced {
         return Err(usage(format!("{flag} applies only to {applies}")));
@@ -414,18 +432,12 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
                     Some(Box::new((name, Secret(password))))
                 }
             };
-            let tls = a.etcd_ca.clone().map(|ca| {
-                Box::new(EtcdTlsFiles {
-                    ca,
-                    identity: a.etcd_cert.clone().zip(a.etcd_key.clone()),
-                })
-            });
             LeaseFrom::Etcd {
                 endpoints,
                 prefix,
                 times,
                 user,
-                tls,
+                tls: tls_files(a),
             }
         }
         NodeFrom::Postgres(connect) => LeaseFrom::Postgres {
@@ -436,6 +448,7 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
             },
             table: a.lease_table.clone(),
             times: times(a)?,
+            tls: tls_files(a),
         },
     })
 }
@@ -597,11 +610,13 @@ mod tests {
             connect: "postgres://h/db".into(),
             table: None,
             times,
+            tls: None,
         };
         let none = Built {
             etcd: false,
             etcd_tls: false,
             postgres: false,
+            postgres_tls: false,
         };
         let e = check_built(&etcd, none).unwrap_err();
         assert_eq!(e.exit_code(), 2);
@@ -616,6 +631,7 @@ mod tests {
             etcd: true,
             etcd_tls: true,
             postgres: true,
+            postgres_tls: true,
         };
         assert!(check_built(&etcd, all).is_ok() && check_built(&pg, all).is_ok());
         let LeaseFrom::Etcd {
@@ -629,7 +645,7 @@ mod tests {
             prefix,
             times,
             user: None,
-            tls: Some(Box::new(EtcdTlsFiles {
+            tls: Some(Box::new(TlsFiles {
                 ca: "ca.crt".into(),
                 identity: None,
             })),
@@ -641,6 +657,25 @@ mod tests {
         let e = check_built(&over_tls, plain).unwrap_err();
         assert!(e.to_string().contains("--features etcd-tls"), "{e}");
         assert!(check_built(&over_tls, all).is_ok());
+        let pg_over_tls = LeaseFrom::Postgres {
+            connect: "postgres://h/db".into(),
+            table: None,
+            times,
+            tls: Some(Box::new(TlsFiles {
+                ca: "ca.crt".into(),
+                identity: None,
+            })),
+        };
+        let e = check_built(
+            &pg_over_tls,
+            Built {
+                postgres_tls: false,
+                ..all
+            },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("--features postgres-tls"), "{e}");
+        assert!(check_built(&pg_over_tls, all).is_ok());
         // The site lease needs no feature of its own.
         let site = LeaseFrom::Site {
             control: "/c".into(),

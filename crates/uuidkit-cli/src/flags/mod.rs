@@ -19,7 +19,7 @@ pub use hiargs::{
 };
 #[cfg(unix)]
 pub use lease::LeaseFrom;
-pub use lease::{Built, LeasePlan, NodeFrom, check_built};
+pub use lease::{Built, LeasePlan, NodeFrom, TlsFiles, check_built};
 pub use values::{
     ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
     TimeArg,
@@ -372,19 +372,27 @@ pub struct NewArgs {
     #[arg(long, value_name = "NAME")]
     pub lease_table: Option<String>,
 
-    /// An etcd lease over TLS: the CA certificate (PEM) the members' certificates are checked
-    /// with. Needs a uuidkit built with the Cargo feature `etcd-tls`.
-    #[arg(long, value_name = "FILE")]
-    pub etcd_ca: Option<PathBuf>,
+    /// An etcd or PostgreSQL lease over TLS: the CA certificate (PEM) the registry's
+    /// certificate is checked with, along with the host it is reached at (for PostgreSQL,
+    /// libpq's sslmode=verify-full). Needs a uuidkit built with the Cargo feature `etcd-tls` or
+    /// `postgres-tls`.
+    #[arg(long, visible_alias = "etcd-ca", value_name = "FILE")]
+    pub tls_ca: Option<PathBuf>,
 
-    /// An etcd lease over TLS: the client certificate (PEM) shown to a cluster that checks its
-    /// clients (--client-cert-auth); with --etcd-key.
-    #[arg(long, value_name = "FILE", requires_all = ["etcd_ca", "etcd_key"])]
-    pub etcd_cert: Option<PathBuf>,
+    /// A lease over TLS: the client certificate (PEM) shown to a registry that checks its
+    /// clients (etcd's --client-cert-auth, PostgreSQL's clientcert or cert authentication);
+    /// with --tls-key.
+    #[arg(long, visible_alias = "etcd-cert", value_name = "FILE", requires_all = ["tls_ca", "tls_key"])]
+    pub tls_cert: Option<PathBuf>,
 
-    /// The key (PEM) of --etcd-cert.
-    #[arg(long, value_name = "FILE", requires = "etcd_cert")]
-    pub etcd_key: Option<PathBuf>,
+    /// The key (PEM) of --tls-cert.
+    #[arg(
+        long,
+        visible_alias = "etcd-key",
+        value_name = "FILE",
+        requires = "tls_cert"
+    )]
+    pub tls_key: Option<PathBuf>,
 
     /// How long before the TTL's end a holder that could not renew stops, for clock-rate error
     /// [default: a twentieth of the TTL, at least 100ms].

@@ -272,6 +272,21 @@ fn check(config: &EtcdConfig) -> Result<i64, LeaseError> {
     i64::try_from(config.ttl.as_secs()).or_else(|_| bad("etcd lease TTL: too long".into()))
 }
 
+/// etcd-client's form of the certificates: the members checked against the CA (and the domain,
+/// if one is named), the client's identity shown if given.
+#[cfg(feature = "etcd-tls")]
+fn tls_options(tls: &crate::Tls) -> etcd_client::TlsOptions {
+    use etcd_client::{Certificate, Identity, TlsOptions};
+    let mut options = TlsOptions::new().ca_certificate(Certificate::from_pem(&tls.ca));
+    if let Some((cert, key)) = &tls.identity {
+        options = options.identity(Identity::from_pem(cert, key));
+    }
+    if let Some(domain) = &tls.domain {
+        options = options.domain_name(domain.clone());
+    }
+    options
+}
+
 fn secs(ttl: i64) -> Duration {
     Duration::from_secs(u64::try_from(ttl).unwrap_or(0))
 }
@@ -283,7 +298,7 @@ async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
         .with_keep_alive(config.answer_limit, config.answer_limit);
     #[cfg(feature = "etcd-tls")]
     if let Some(tls) = &config.tls {
-        options = options.with_tls(tls.options());
+        options = options.with_tls(tls_options(tls));
     }
     if let Some(user) = &config.user {
         // A token that expires (etcd's --auth-token-ttl) is fetched again by the client, so a

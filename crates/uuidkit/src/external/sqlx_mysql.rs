@@ -14,9 +14,9 @@ use std::boxed::Box;
 use std::error::Error;
 use std::vec::Vec;
 
-use sqlx::encode::IsNull;
-use sqlx::mysql::{MySql, MySqlTypeInfo, MySqlValueRef};
-use sqlx::{Decode, Encode, Type, ValueRef};
+use super::sqlx::encode::IsNull;
+use super::sqlx::mysql::{MySql, MySqlTypeInfo, MySqlValueRef};
+use super::sqlx::{Decode, Encode, Type, ValueRef};
 
 use crate::{Hyphenated, Uuid};
 

@@ -9,12 +9,12 @@
 use std::boxed::Box;
 use std::error::Error;
 
-use sqlx::encode::IsNull;
-use sqlx::postgres::types::Oid;
-use sqlx::postgres::{
+use super::sqlx::encode::IsNull;
+use super::sqlx::postgres::types::Oid;
+use super::sqlx::postgres::{
     PgArgumentBuffer, PgHasArrayType, PgTypeInfo, PgValueFormat, PgValueRef, Postgres,
 };
-use sqlx::{Decode, Encode, Type};
+use super::sqlx::{Decode, Encode, Type};
 
 use crate::Uuid;
 

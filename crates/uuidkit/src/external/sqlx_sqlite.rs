@@ -7,15 +7,15 @@
 //! databases hold UUIDs written as text by other programs. To write text,
 //! bind the [`Hyphenated`] adapter (`u.hyphenated()`).
 
-use std::borrow::Cow;
 use std::boxed::Box;
 use std::error::Error;
 use std::string::ToString;
 use std::vec::Vec;
 
-use sqlx::encode::IsNull;
-use sqlx::sqlite::{Sqlite, SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
-use sqlx::{Decode, Encode, Type, ValueRef};
+use super::SqliteBuffer;
+use super::sqlx::encode::IsNull;
+use super::sqlx::sqlite::{Sqlite, SqliteTypeInfo, SqliteValueRef};
+use super::sqlx::{Decode, Encode, Type, ValueRef};
 
 use crate::{Hyphenated, Uuid};
 
@@ -62,11 +62,8 @@ impl Type<Sqlite> for Uuid {
 }
 
 impl<'q> Encode<'q, Sqlite> for Uuid {
-    fn encode_by_ref(&self, args: &mut Vec<SqliteArgumentValue<'q>>) -> Result<IsNull, BoxError> {
-        args.push(SqliteArgumentValue::Blob(Cow::Owned(
-            self.as_bytes().to_vec(),
-        )));
-        Ok(IsNull::No)
+    fn encode_by_ref(&self, args: &mut SqliteBuffer<'q>) -> Result<IsNull, BoxError> {
+        <Vec<u8> as Encode<Sqlite>>::encode(self.as_bytes().to_vec(), args)
     }
 }
 
@@ -106,8 +103,7 @@ impl Type<Sqlite> for Hyphenated {
 }
 
 impl<'q> Encode<'q, Sqlite> for Hyphenated {
-    fn encode_by_ref(&self, args: &mut Vec<SqliteArgumentValue<'q>>) -> Result<IsNull, BoxError> {
-        args.push(SqliteArgumentValue::Text(Cow::Owned(self.to_string())));
-        Ok(IsNull::No)
+    fn encode_by_ref(&self, args: &mut SqliteBuffer<'q>) -> Result<IsNull, BoxError> {
+        <std::string::String as Encode<Sqlite>>::encode(self.to_string(), args)
     }
 }

@@ -62,6 +62,20 @@ pub fn assert_same_order(what: &str, server: &[Uuid], values: &[Uuid]) {
     }
 }
 
+/// An error and its sources, each `Display`ed, joined by ": " (diesel 2.3
+/// names the field in its own message and keeps the decoder's error as the
+/// source).
+pub fn error_chain(err: &dyn std::error::Error) -> String {
+    let mut out = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        source = e.source();
+    }
+    out
+}
+
 /// A single-threaded tokio runtime for sqlx.
 pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

@@ -49,6 +49,13 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Program("sqlite3"),
         builds: &[],
     },
+    // The SQLite the project on the drivers' current releases links
+    // (crates/uuidkit/tests/current-drivers: rusqlite without `bundled`).
+    Package {
+        name: "libsqlite3-dev",
+        found: Probe::Path("/usr/include/sqlite3.h"),
+        builds: &[],
+    },
     // The C client libraries diesel's PostgreSQL and MySQL connections link
     // (pq-sys, mysqlclient-sys): uuidkit's database tests connect with them.
     Package {

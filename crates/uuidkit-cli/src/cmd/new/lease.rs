@@ -125,14 +125,7 @@ fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
         } => {
             let config = uuidkit_lease::etcd::EtcdConfig {
                 #[cfg(feature = "etcd-tls")]
-                tls: tls
-                    .as_ref()
-                    .map(|t| {
-                        let identity = t.identity.as_ref().map(|(c, k)| (c.as_path(), k.as_path()));
-                        uuidkit_lease::etcd::EtcdTls::from_files(&t.ca, identity)
-                    })
-                    .transpose()
-                    .map_err(|e| refused("--node-from etcd", &e))?,
+                tls: tls_config(tls.as_deref()).map_err(|e| refused("--node-from etcd", &e))?,
                 user: user
                     .as_ref()
                     .map(|u| uuidkit_lease::etcd::EtcdUser::new(&u.0, &u.1.0)),
@@ -150,9 +143,13 @@ fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
             connect,
             table,
             times,
+            #[cfg_attr(not(feature = "postgres-tls"), allow(unused_variables))]
+            tls,
         } => {
             let defaults = uuidkit_lease::postgres::PgConfig::new(connect.clone(), plan.bits);
             let config = uuidkit_lease::postgres::PgConfig {
+                #[cfg(feature = "postgres-tls")]
+                tls: tls_config(tls.as_deref()).map_err(|e| refused("--node-from postgres", &e))?,
                 table: table.clone().unwrap_or(defaults.table.clone()),
                 ttl: times.ttl,
                 margin: times.margin,
@@ -169,6 +166,19 @@ fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
             .err()
             .unwrap_or_else(|| Error::Failed("--node-from: no lease backend".into()))),
     }
+}
+
+/// The certificates `--tls-ca`, `--tls-cert` and `--tls-key` name, read.
+#[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
+fn tls_config(
+    files: Option<&crate::flags::TlsFiles>,
+) -> Result<Option<uuidkit_lease::Tls>, uuidkit_lease::LeaseError> {
+    files
+        .map(|t| {
+            let identity = t.identity.as_ref().map(|(c, k)| (c.as_path(), k.as_path()));
+            uuidkit_lease::Tls::from_files(&t.ca, identity)
+        })
+        .transpose()
 }
 
 /// A lease that could not be had: settings it refused are a usage error (exit 2, nothing was
