@@ -2,7 +2,9 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use uuidkit::{Generator, ManualClock, Uuid, V6Generator, V7Generator, V7Method};
+use uuidkit::clock::ManualClock;
+use uuidkit::generator::V7Method;
+use uuidkit::{Generator, Uuid, V6Generator, V7Generator};
 
 /// The simulated time of the first row: 2025-06-15T16:00:00Z, in Unix
 /// nanoseconds. Any date inside the v6 and v7 ranges gives the same order.

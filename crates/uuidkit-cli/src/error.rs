@@ -14,8 +14,8 @@ pub enum Error {
     Io(io::Error),
     /// The node a generator read from its lease is lost (exit 1): the run stopped, nothing was
     /// written after the loss. Kept apart from `Failed` so that the lease's whole reason can
-    /// replace the [`uuidkit::NodeLost`]'s, whose detail may be cut short.
-    Lost(uuidkit::NodeLost),
+    /// replace the [`uuidkit::node::NodeLost`]'s, whose detail may be cut short.
+    Lost(uuidkit::node::NodeLost),
 }
 
 impl Error {

@@ -40,7 +40,7 @@ impl<'a> Item<'a> {
             return Err(crate::text::InputError::whole(format!(
                 "too long: expected at most {MAX_LINE} bytes (no text form of a UUID has more \
                  than {}), found {} bytes",
-                uuidkit::TypeId::MAX_LENGTH,
+                uuidkit::encoding::TypeId::MAX_LENGTH,
                 self.len
             )));
         }

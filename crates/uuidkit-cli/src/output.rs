@@ -29,7 +29,7 @@ const SLACK: usize = 256 * 1024;
 pub const MAX_BULK: usize = SLACK;
 
 /// The longest text form of a UUID: a TypeID with a 63-character prefix.
-pub const MAX_TEXT: usize = uuidkit::TypeId::MAX_LENGTH;
+pub const MAX_TEXT: usize = uuidkit::encoding::TypeId::MAX_LENGTH;
 
 /// Writes `u` in form `format` into `buf` (at least [`MAX_TEXT`] bytes);
 /// returns the length. `upper` applies to the hex forms (base32 and
@@ -43,8 +43,8 @@ pub fn encode(u: &Uuid, format: Format, upper: bool, prefix: &str, buf: &mut [u8
         (Format::Base32hex, _) => u.base32hex().encode(buf).len(),
         (Format::Base58, _) => u.base58().encode(buf).len(),
         (Format::Base64url, _) => u.base64url().encode(buf).len(),
-        (Format::Typeid, _) => uuidkit::TypeId::new(prefix, *u)
-            .or_else(|_| uuidkit::TypeId::new("", *u))
+        (Format::Typeid, _) => uuidkit::encoding::TypeId::new(prefix, *u)
+            .or_else(|_| uuidkit::encoding::TypeId::new("", *u))
             .map_or(0, |t| t.encode(buf).len()),
         (Format::Canonical, false) => u.hyphenated().encode_lower(buf).len(),
         (Format::Canonical, true) => u.hyphenated().encode_upper(buf).len(),

@@ -13,7 +13,9 @@
 
 use std::fmt;
 
-use uuidkit::{DecodeError, DecodeErrorKind, ParseError, ParseErrorKind, TypeId, Uuid};
+use uuidkit::encoding::{DecodeError, DecodeErrorKind, TypeId};
+use uuidkit::error::ParseErrorKind;
+use uuidkit::{ParseError, Uuid};
 
 use crate::flags::Format;
 

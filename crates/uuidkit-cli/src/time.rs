@@ -11,7 +11,9 @@ pub type Nanos = i128;
 const NS_PER_SEC: i128 = 1_000_000_000;
 const NS_PER_MS: i128 = 1_000_000;
 
-use uuidkit::{GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS, MAX_V8_TIME_10NS};
+use uuidkit::layout::{
+    GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS, MAX_V8_TIME_10NS,
+};
 
 /// 100-ns intervals from 1582-10-15T00:00:00Z (the Gregorian epoch of v1/v6) to the Unix epoch.
 const GREGORIAN_OFFSET: i128 = GREGORIAN_TO_UNIX_100NS as i128;

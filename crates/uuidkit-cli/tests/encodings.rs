@@ -16,7 +16,10 @@ fn a6_forms() -> Vec<(&'static str, String)> {
         ("base32hex", u.base32hex().to_string()),
         ("base58", u.base58().to_string()),
         ("base64url", u.base64url().to_string()),
-        ("typeid", uuidkit::TypeId::new("", u).unwrap().to_string()),
+        (
+            "typeid",
+            uuidkit::encoding::TypeId::new("", u).unwrap().to_string(),
+        ),
     ]
 }
 
@@ -54,7 +57,7 @@ fn typeid_prefix_on_new_and_convert() {
         "new", "v7", "-n", "3", "-f", "typeid", "--prefix", "my_type",
     ]);
     for line in lines(&out) {
-        let id = uuidkit::TypeId::parse(line).unwrap();
+        let id = uuidkit::encoding::TypeId::parse(line).unwrap();
         assert_eq!(id.prefix(), "my_type");
         assert_eq!(id.uuid().version(), Some(uuidkit::Version::SortRand));
     }

@@ -471,7 +471,7 @@ fn v1_mark_ahead_of_the_clock_takes_a_new_clock_sequence_with_one_warning() {
     use uuidkit::state::{GregorianMark, StateRecord};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("state");
-    let now_ts60 = now_ms() * 10_000 + uuidkit::GREGORIAN_TO_UNIX_100NS;
+    let now_ts60 = now_ms() * 10_000 + uuidkit::layout::GREGORIAN_TO_UNIX_100NS;
     let mark = GregorianMark {
         hwm: now_ts60 + 36_000_000_000, // one hour
         clock_seq: 0x1234,

@@ -14,10 +14,11 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use test_support::db::EtcdCluster;
-use uuidkit::{
-    Clock, Generator, NodeSource, RolloverPolicy, StaticNode, SystemClock, ThreadRng, V1Generator,
-    V6Generator, V8Distributed,
-};
+use uuidkit::clock::{Clock, SystemClock};
+use uuidkit::generator::RolloverPolicy;
+use uuidkit::node::{NodeSource, StaticNode};
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, V1Generator, V6Generator, V8Distributed};
 use uuidkit_lease::LeaseSlot;
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 

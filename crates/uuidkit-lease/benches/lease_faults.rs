@@ -29,7 +29,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use test_support::db::{EtcdCluster, Postgres};
 
-use uuidkit::{Generator, NodeLost, NodeSource, SystemClock, ThreadRng, V8Distributed};
+use uuidkit::clock::SystemClock;
+use uuidkit::node::{NodeLost, NodeSource};
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, V8Distributed};
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 use uuidkit_lease::postgres::{PgConfig, PgLease};
 use uuidkit_lease::{BootClock, BootTime, LeaseSlot};

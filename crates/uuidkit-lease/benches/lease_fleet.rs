@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use measure::{arg, number, summary, wanted};
 use test_support::db::{EtcdCluster, Postgres};
-use uuidkit::ThreadRng;
+use uuidkit::rng::ThreadRng;
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 use uuidkit_lease::postgres::{PgConfig, PgLease};
 

@@ -9,9 +9,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use test_support::uiapd::SiteOfOne;
-use uuidkit::{
-    Generator, StaticNode, SystemClock, ThreadRng, V1Generator, V6Generator, V8Distributed,
-};
+use uuidkit::clock::SystemClock;
+use uuidkit::node::StaticNode;
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, V1Generator, V6Generator, V8Distributed};
 use uuidkit_lease::site::{LeaseConfig, SiteLease};
 
 /// A lease of `bits` from `site`, held for the whole run.
@@ -64,8 +65,8 @@ fn site_lease(c: &mut Criterion) {
     run(c, "site_lease/v8-distributed/lease", &mut v8_lease);
 
     // The leases were held (and renewed) throughout.
-    assert!(uuidkit::NodeSource::current(&**l48.slot()).is_ok());
-    assert!(uuidkit::NodeSource::current(&**l16.slot()).is_ok());
+    assert!(uuidkit::node::NodeSource::current(&**l48.slot()).is_ok());
+    assert!(uuidkit::node::NodeSource::current(&**l16.slot()).is_ok());
 }
 
 criterion_group!(benches, site_lease);

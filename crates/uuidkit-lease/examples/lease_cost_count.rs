@@ -16,10 +16,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use uuidkit::{
-    Clock, Generator, NodeSource, RolloverPolicy, StaticNode, SystemClock, ThreadRng, V1Generator,
-    V8Distributed,
-};
+use uuidkit::clock::{Clock, SystemClock};
+use uuidkit::generator::RolloverPolicy;
+use uuidkit::node::{NodeSource, StaticNode};
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, V1Generator, V8Distributed};
 use uuidkit_lease::{BootClock, BootTime, LeaseSlot};
 
 #[inline(never)]
@@ -75,7 +76,7 @@ fn main() -> ExitCode {
         "lease" => make(kind, slot.clone(), SystemClock),
         "nodeslot" => {
             // The seam alone: a plain `NodeSlot`, no lease, no deadline.
-            let plain = Arc::new(uuidkit::NodeSlot::new(bits).expect("slot"));
+            let plain = Arc::new(uuidkit::node::NodeSlot::new(bits).expect("slot"));
             plain.set(node).expect("node");
             make(kind, plain, SystemClock)
         }

@@ -13,9 +13,10 @@
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use uuidkit::{
-    Generator, StaticNode, SystemClock, ThreadRng, V1Generator, V6Generator, V8Distributed,
-};
+use uuidkit::clock::SystemClock;
+use uuidkit::node::StaticNode;
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, V1Generator, V6Generator, V8Distributed};
 use uuidkit_lease::site::{LeaseConfig, SiteLease};
 
 #[inline(never)]

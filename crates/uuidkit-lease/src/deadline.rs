@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
+use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
 
 use crate::{LeaseError, LeaseErrorKind};
 
@@ -280,7 +280,7 @@ struct Tenure {
 /// ```
 /// use std::sync::Arc;
 /// use std::time::Duration;
-/// use uuidkit::{NodeLostKind, NodeSource};
+/// use uuidkit::node::{NodeLostKind, NodeSource};
 /// use uuidkit_lease::{LeaseSlot, ManualBootClock};
 ///
 /// let clock = Arc::new(ManualBootClock::new(Duration::from_secs(100)));
@@ -375,7 +375,7 @@ impl<C: BootClock> LeaseSlot<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::NodeSource;
+    /// use uuidkit::node::NodeSource;
     /// use uuidkit_lease::{LeaseSlot, ManualBootClock};
     ///
     /// let slot = LeaseSlot::new(8, ManualBootClock::new(Duration::ZERO), Duration::ZERO)?;
@@ -403,7 +403,7 @@ impl<C: BootClock> LeaseSlot<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::NodeSource;
+    /// use uuidkit::node::NodeSource;
     /// use uuidkit_lease::{BootClock, LeaseSlot, ManualBootClock};
     ///
     /// let clock = ManualBootClock::new(Duration::ZERO);
@@ -435,7 +435,7 @@ impl<C: BootClock> LeaseSlot<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::{NodeLost, NodeLostKind, NodeSource};
+    /// use uuidkit::node::{NodeLost, NodeLostKind, NodeSource};
     /// use uuidkit_lease::{BootTime, LeaseSlot};
     ///
     /// let slot = LeaseSlot::new(8, BootTime, Duration::ZERO)?;
@@ -462,7 +462,7 @@ impl<C: BootClock> LeaseSlot<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::{NodeLost, NodeLostKind, NodeSource};
+    /// use uuidkit::node::{NodeLost, NodeLostKind, NodeSource};
     /// use uuidkit_lease::{BootClock, BootTime, LeaseSlot, RELEASE_GAP};
     ///
     /// let slot = LeaseSlot::new(8, BootTime, Duration::ZERO)?;

@@ -1,9 +1,9 @@
 //! `uuidkit-lease`: node sources for uuidkit's generators that lease their node ID from a
 //! registry, so that no two generators of a fleet embed the same node.
 //!
-//! `uuidkit` itself holds the seam — [`uuidkit::NodeSource`], read before every UUID, and
-//! [`uuidkit::NodeSlot`], the source a lease fills and marks lost — and the sources that need no
-//! registry ([`uuidkit::StaticNode`], [`uuidkit::RandomNode`]). The sources here talk to
+//! `uuidkit` itself holds the seam — [`uuidkit::node::NodeSource`], read before every UUID, and
+//! [`uuidkit::node::NodeSlot`], the source a lease fills and marks lost — and the sources that need no
+//! registry ([`uuidkit::node::StaticNode`], [`uuidkit::node::RandomNode`]). The sources here talk to
 //! something outside the process, so they live outside the core, each behind a Cargo feature.
 //!
 //! # Which one should I use?
@@ -16,7 +16,7 @@
 //!   lease; nothing to run on each host.
 //! * Generators whose one shared system is a PostgreSQL database: `postgres::PgLease`
 //!   (feature `postgres`), a row of a lease table with an expiry by the server's clock.
-//! * One process, or nodes assigned by hand: no lease; [`uuidkit::StaticNode`].
+//! * One process, or nodes assigned by hand: no lease; [`uuidkit::node::StaticNode`].
 //!
 //! Every source hands out a [`LeaseSlot`] and marks it lost the moment its lease ends, so a
 //! generator stops (an error of kind `NodeLost`) rather than write with a node someone else may
@@ -30,7 +30,7 @@
 //!
 //! ```no_run
 //! # #[cfg(unix)] {
-//! use uuidkit::{Generator, SystemClock, ThreadRng, V8Distributed};
+//! use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V8Distributed};
 //! use uuidkit_lease::site::{LeaseConfig, SiteLease};
 //!
 //! let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use rand_core::Rng;
-use uuidkit::RandomNode;
+use uuidkit::node::RandomNode;
 
 use crate::{LeaseError, LeaseErrorKind};
 

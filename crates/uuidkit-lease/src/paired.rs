@@ -24,7 +24,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use uuidkit::{Clock, NodeId, NodeLost, NodeSource};
+use uuidkit::clock::Clock;
+use uuidkit::node::{NodeId, NodeLost, NodeSource};
 
 use crate::{BootClock, BootTime, LeaseSlot};
 
@@ -37,7 +38,7 @@ const UNREAD: u64 = u64::MAX;
 /// ```
 /// use std::sync::Arc;
 /// use std::time::Duration;
-/// use uuidkit::Clock;
+/// use uuidkit::clock::Clock;
 /// use uuidkit_lease::{LeaseSlot, MANUAL_UNIX_AT_ZERO, ManualBootClock};
 ///
 /// let boot = Arc::new(ManualBootClock::new(Duration::from_secs(10)));
@@ -59,7 +60,7 @@ pub struct LeaseClock<C: BootClock = BootTime> {
 /// ```
 /// use std::sync::Arc;
 /// use std::time::Duration;
-/// use uuidkit::{Clock, NodeSource};
+/// use uuidkit::{clock::Clock, node::NodeSource};
 /// use uuidkit_lease::{BootClock, LeaseSlot, ManualBootClock};
 ///
 /// let boot = Arc::new(ManualBootClock::new(Duration::ZERO));
@@ -86,7 +87,7 @@ impl<C: BootClock> LeaseSlot<C> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use uuidkit::{Generator, ThreadRng, V8Distributed};
+    /// use uuidkit::{rng::ThreadRng, Generator, V8Distributed};
     /// use uuidkit_lease::{BootClock, BootTime, LeaseSlot};
     ///
     /// let slot = std::sync::Arc::new(LeaseSlot::new(12, BootTime, Duration::from_millis(100))?);
@@ -144,7 +145,8 @@ mod tests {
     use super::*;
     use crate::{MANUAL_UNIX_AT_ZERO, ManualBootClock};
     use std::time::Duration;
-    use uuidkit::{Generator, ThreadRng, V1Generator, V8Distributed};
+    use uuidkit::rng::ThreadRng;
+    use uuidkit::{Generator, V1Generator, V8Distributed};
 
     const MS: u64 = 1_000_000;
 
@@ -182,7 +184,7 @@ mod tests {
             match g.generate() {
                 Ok(u) => made.push(u),
                 Err(e) => {
-                    assert_eq!(e.kind(), uuidkit::GenErrorKind::NodeLost, "{e}");
+                    assert_eq!(e.kind(), uuidkit::generator::GenErrorKind::NodeLost, "{e}");
                     break;
                 }
             }
@@ -219,7 +221,7 @@ mod tests {
         // With the system's boot clock: within a second of the wall clock.
         let slot = Arc::new(LeaseSlot::new(8, BootTime, Duration::ZERO).unwrap());
         let (clock, _) = slot.pair();
-        let wall = uuidkit::SystemClock.now_ns();
+        let wall = uuidkit::clock::SystemClock.now_ns();
         assert!(clock.now_ns().abs_diff(wall) < 1_000 * MS);
     }
 }

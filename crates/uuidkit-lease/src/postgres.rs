@@ -37,11 +37,11 @@
 //! reach the server over a Unix socket or a trusted network.
 //!
 //! ```no_run
-//! use uuidkit::NodeSource;
+//! use uuidkit::node::NodeSource;
 //! use uuidkit_lease::postgres::{PgConfig, PgLease};
 //!
 //! let config = PgConfig::new("host=db.internal user=gen dbname=ids", 16);
-//! let lease = PgLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+//! let lease = PgLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
 //! assert_eq!(lease.source().current()?.bits(), 16);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -53,7 +53,7 @@ use std::time::Duration;
 
 use postgres::{Client, NoTls};
 use rand_core::Rng;
-use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSource};
+use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use crate::node::{backoff, full, pick, space};
 use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
@@ -185,7 +185,7 @@ impl PgLease {
     /// use uuidkit_lease::postgres::{PgConfig, PgLease};
     ///
     /// let config = PgConfig { table: "no such; table".into(), ..PgConfig::new("host=db", 8) };
-    /// let err = PgLease::acquire(&config, &mut uuidkit::ThreadRng).unwrap_err();
+    /// let err = PgLease::acquire(&config, &mut uuidkit::rng::ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), LeaseErrorKind::Config);
     /// ```
     pub fn acquire(config: &PgConfig, rng: &mut impl Rng) -> Result<PgLease, LeaseError> {
@@ -234,7 +234,7 @@ impl PgLease {
     ///
     /// ```no_run
     /// # use uuidkit_lease::postgres::{PgConfig, PgLease};
-    /// let lease = PgLease::acquire(&PgConfig::new("host=db", 12), &mut uuidkit::ThreadRng)?;
+    /// let lease = PgLease::acquire(&PgConfig::new("host=db", 12), &mut uuidkit::rng::ThreadRng)?;
     /// assert!(lease.node().value() < 1 << 12);
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
@@ -246,7 +246,7 @@ impl PgLease {
     ///
     /// ```no_run
     /// # use uuidkit_lease::postgres::{PgConfig, PgLease};
-    /// let lease = PgLease::acquire(&PgConfig::new("host=db", 12), &mut uuidkit::ThreadRng)?;
+    /// let lease = PgLease::acquire(&PgConfig::new("host=db", 12), &mut uuidkit::rng::ThreadRng)?;
     /// assert!(lease.slot().deadline().is_some());
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
@@ -258,7 +258,7 @@ impl PgLease {
     ///
     /// ```no_run
     /// # use uuidkit_lease::postgres::{PgConfig, PgLease};
-    /// let lease = PgLease::acquire(&PgConfig::new("host=db", 12), &mut uuidkit::ThreadRng)?;
+    /// let lease = PgLease::acquire(&PgConfig::new("host=db", 12), &mut uuidkit::rng::ThreadRng)?;
     /// assert_eq!(lease.source().bits(), 12);
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```

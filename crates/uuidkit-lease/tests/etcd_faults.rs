@@ -15,7 +15,10 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
-use uuidkit::{Generator, NodeSource, SystemClock, ThreadRng, V8Distributed};
+use uuidkit::clock::SystemClock;
+use uuidkit::node::NodeSource;
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, V8Distributed};
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 use uuidkit_lease::{BootClock, BootTime};
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
-use uuidkit::NodeSource;
+use uuidkit::node::NodeSource;
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 
 fn config(cluster: &EtcdCluster, prefix: &str, ttl: u64) -> EtcdConfig {

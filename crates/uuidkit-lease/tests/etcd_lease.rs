@@ -9,7 +9,7 @@ use etcd_client::{Client, GetOptions, Permission};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
-use uuidkit::{NodeLostKind, NodeSource};
+use uuidkit::node::{NodeLostKind, NodeSource};
 use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease, EtcdUser};
 
@@ -65,7 +65,7 @@ fn keys(cluster: &EtcdCluster, prefix: &str) -> Vec<(String, i64, String)> {
 }
 
 /// Waits until `source` reports a loss; returns it with the time it took.
-fn wait_lost(source: &dyn NodeSource, limit: Duration) -> (uuidkit::NodeLost, Duration) {
+fn wait_lost(source: &dyn NodeSource, limit: Duration) -> (uuidkit::node::NodeLost, Duration) {
     let start = Instant::now();
     loop {
         if let Err(lost) = source.current() {

@@ -23,7 +23,9 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use test_support::db::EtcdCluster;
-use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V8Distributed};
+use uuidkit::clock::SystemClock;
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, Uuid, V8Distributed};
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 
 const TTL: Duration = Duration::from_secs(2);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::Postgres;
-use uuidkit::{NodeLostKind, NodeSource};
+use uuidkit::node::{NodeLostKind, NodeSource};
 use uuidkit_lease::postgres::{PgConfig, PgLease};
 use uuidkit_lease::{BootClock, LeaseErrorKind};
 

@@ -8,7 +8,7 @@
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::Postgres;
-use uuidkit::NodeSource;
+use uuidkit::node::NodeSource;
 use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::postgres::{PgConfig, PgLease};
 

@@ -20,7 +20,7 @@ use uiap_control::{
     AuthFailures, ClaimAnswer, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, EventKind,
     Hold, Request, Response, SpaceText,
 };
-use uuidkit::{NodeLostKind, NodeSource};
+use uuidkit::node::{NodeLostKind, NodeSource};
 use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::site::{DEFAULT_NODE_DOMAIN, LeaseConfig, SiteLease, node_of_uid};
 
@@ -256,7 +256,7 @@ fn rng(seed: u8) -> ChaCha20Rng {
 }
 
 /// Waits until `source` reports a loss, and returns it with the time it took.
-fn wait_lost(source: &dyn NodeSource, limit: Duration) -> (uuidkit::NodeLost, Duration) {
+fn wait_lost(source: &dyn NodeSource, limit: Duration) -> (uuidkit::node::NodeLost, Duration) {
     let start = Instant::now();
     loop {
         if let Err(lost) = source.current() {
@@ -440,7 +440,7 @@ fn a_long_reason_is_kept_whole_by_the_lease() {
     );
     Script::event_why(&mut held, 1, EventKind::Lost, &why);
     let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
-    assert!(lost.detail().len() <= uuidkit::NodeLost::DETAIL_CAPACITY);
+    assert!(lost.detail().len() <= uuidkit::node::NodeLost::DETAIL_CAPACITY);
     assert!(
         !lost.detail().ends_with("end"),
         "the slot's copy is cut: {lost}"

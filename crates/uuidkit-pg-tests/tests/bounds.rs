@@ -156,7 +156,7 @@ fn bounds_outside_v7_time_are_errors() {
         &mut c,
         "SELECT uuidkit.v7_upper('10889-08-02 05:31:50.655999+00')",
     );
-    assert_eq!(hi, Uuid::v7_max(uuidkit::MAX_UNIX_TS_MS));
+    assert_eq!(hi, Uuid::v7_max(uuidkit::layout::MAX_UNIX_TS_MS));
     let (code, _) = sql_error(&mut c, "SELECT uuidkit.v7_upper('infinity')");
     assert_eq!(code, "22008");
 }

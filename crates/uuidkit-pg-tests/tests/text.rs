@@ -2,7 +2,8 @@
 //! text, each decoder the library's UUID, and every malformed text is SQL
 //! error 22P02 with the library's message, never a crash.
 
-use uuidkit::{DecodeError, TypeId, Uuid};
+use uuidkit::Uuid;
+use uuidkit::encoding::{DecodeError, TypeId};
 use uuidkit_pg_tests::postgres::Client;
 use uuidkit_pg_tests::{Scope, Server, scalar, sql_error};
 

@@ -147,13 +147,16 @@ fn timestamps_of_a1_a5_a6_and_none_for_the_others() {
     // The Gregorian epoch and the ends of both layouts.
     let first = Uuid::new_v1_from_parts(0, 0, [0; 6]);
     assert_eq!(ts(&mut c, &first.to_string()), "1582-10-15 00:00:00+00");
-    let last_v6 = Uuid::new_v6_from_parts(uuidkit::MAX_GREGORIAN_TIMESTAMP, 0, [0; 6]);
+    let last_v6 = Uuid::new_v6_from_parts(uuidkit::layout::MAX_GREGORIAN_TIMESTAMP, 0, [0; 6]);
     assert_eq!(
         ts(&mut c, &last_v6.to_string()),
         "5236-03-31 21:21:00.684697+00"
     );
     assert_eq!(
-        ts(&mut c, &Uuid::v7_max(uuidkit::MAX_UNIX_TS_MS).to_string()),
+        ts(
+            &mut c,
+            &Uuid::v7_max(uuidkit::layout::MAX_UNIX_TS_MS).to_string()
+        ),
         "10889-08-02 05:31:50.655+00"
     );
     // Every sampled time agrees with the library's `unix_nanos`.

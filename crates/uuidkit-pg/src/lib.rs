@@ -36,9 +36,12 @@ pub mod time;
 
 /// The uuidkit library's names this extension uses, all in one place.
 pub(crate) mod lib {
+    pub(crate) use uuidkit::clock::{CoarseClock, ManualClock};
+    pub(crate) use uuidkit::encoding::{DecodeError, TypeId};
+    pub(crate) use uuidkit::layout::MAX_UNIX_TS_MS;
+    pub(crate) use uuidkit::rng::ThreadRng;
     pub(crate) use uuidkit::{
-        CoarseClock, DecodeError, GenError, Generator, MAX_UNIX_TS_MS, ManualClock, NameHash,
-        SharedV7, ThreadRng, TypeId, Uuid, V6Generator, V7Generator, Variant, namespace,
+        namespace, GenError, Generator, NameHash, SharedV7, Uuid, V6Generator, V7Generator, Variant,
     };
 }
 

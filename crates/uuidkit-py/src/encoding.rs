@@ -6,7 +6,8 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
-use uuidkit::{DecodeErrorKind, Encoding, TypeId, Uuid};
+use uuidkit::Uuid;
+use uuidkit::encoding::{DecodeErrorKind, Encoding, TypeId};
 
 use crate::convert::{from_py, to_py};
 
@@ -39,7 +40,7 @@ fn encoding_name(e: Encoding) -> &'static str {
 /// which every non-ASCII character stands as one byte `0xff` (see
 /// [`decode`]): an `InvalidByte` there is that character, and is reported as
 /// one, at its index in the `str`.
-fn error(py: Python<'_>, e: uuidkit::DecodeError, text: Option<&str>) -> PyErr {
+fn error(py: Python<'_>, e: uuidkit::encoding::DecodeError, text: Option<&str>) -> PyErr {
     let mut message = e.to_string();
     let mut kind = match e.kind() {
         DecodeErrorKind::InvalidLength { .. } => "invalid_length",
@@ -69,7 +70,7 @@ fn error(py: Python<'_>, e: uuidkit::DecodeError, text: Option<&str>) -> PyErr {
 /// Runs `decode` over a `str` or bytes argument.
 fn decode<T>(
     text: &Bound<'_, PyAny>,
-    decode: impl Fn(&[u8]) -> Result<T, uuidkit::DecodeError>,
+    decode: impl Fn(&[u8]) -> Result<T, uuidkit::encoding::DecodeError>,
 ) -> PyResult<T> {
     let py = text.py();
     if let Ok(b) = text.cast::<PyBytes>() {
@@ -91,7 +92,7 @@ fn decode<T>(
 fn decode_str<T>(
     py: Python<'_>,
     s: &str,
-    decode: impl Fn(&[u8]) -> Result<T, uuidkit::DecodeError>,
+    decode: impl Fn(&[u8]) -> Result<T, uuidkit::encoding::DecodeError>,
 ) -> PyResult<T> {
     decode(s.as_bytes()).map_err(|e| {
         if s.is_ascii() {

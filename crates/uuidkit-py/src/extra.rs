@@ -7,7 +7,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use rand_core::Rng;
-use uuidkit::{NameHash, ThreadRng, Uuid};
+use uuidkit::rng::ThreadRng;
+use uuidkit::{NameHash, Uuid};
 
 use crate::args::{batch_len, detached_if_large, type_name, uuids};
 use crate::convert::{from_py, list, name_bytes, to_py};

@@ -3,7 +3,11 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use uuidkit::{ForkSafeMutex, Generator, SystemClock, ThreadRng, V7Generator as Inner, V7Method};
+use uuidkit::clock::SystemClock;
+use uuidkit::generator::V7Method;
+use uuidkit::rng::ThreadRng;
+use uuidkit::sync::ForkSafeMutex;
+use uuidkit::{Generator, V7Generator as Inner};
 
 use crate::args::{batch_len, int_in, uuids};
 use crate::convert::{UuidType, list};

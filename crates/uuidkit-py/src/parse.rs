@@ -4,7 +4,8 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use uuidkit::{ParseErrorKind, Uuid};
+use uuidkit::Uuid;
+use uuidkit::error::ParseErrorKind;
 
 use crate::convert::UuidType;
 

@@ -6,13 +6,13 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use uuidkit::clock::SystemClock;
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{
     BlockPolicy, FileStore, GregorianLease, MAX_LOCK_TIMEOUT, Reserver, Status, V7Lease,
 };
-use uuidkit::{
-    ForkSafeGuard, ForkSafeMutex, Generator, SystemClock, ThreadRng, Uuid, V1Generator,
-    V6Generator, V7Generator,
-};
+use uuidkit::sync::{ForkSafeGuard, ForkSafeMutex};
+use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
 
 use crate::convert::UuidType;
 use crate::stdlib::gen_error;

@@ -5,9 +5,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 use rand_core::Rng;
-use uuidkit::{
-    CoarseClock, ForkSafeMutex, GenError, Generator, ThreadRng, Uuid, V1Generator, V6Generator,
-};
+use uuidkit::clock::CoarseClock;
+use uuidkit::rng::ThreadRng;
+use uuidkit::sync::ForkSafeMutex;
+use uuidkit::{GenError, Generator, Uuid, V1Generator, V6Generator};
 
 use crate::args::{int_in, type_name};
 use crate::convert::{UuidType, name_bytes};

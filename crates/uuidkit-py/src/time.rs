@@ -59,12 +59,12 @@ pub fn datetime_to_unix_ms(dt: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// `ms` if it fits the 48-bit v7 timestamp, else a `ValueError` saying so.
 pub fn check_unix_ms(ms: i128) -> PyResult<u64> {
-    if (0..=i128::from(uuidkit::MAX_UNIX_TS_MS)).contains(&ms) {
+    if (0..=i128::from(uuidkit::layout::MAX_UNIX_TS_MS)).contains(&ms) {
         Ok(ms as u64)
     } else {
         Err(PyValueError::new_err(format!(
             "unix_ms out of range: expected 0..={} (1970 to the year 10889), found {ms}",
-            uuidkit::MAX_UNIX_TS_MS
+            uuidkit::layout::MAX_UNIX_TS_MS
         )))
     }
 }

@@ -10,10 +10,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use uuidkit::clock::{CoarseClock, SystemClock};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockPolicy, FileStore, Reserver, StateRecord, StateStore, Status};
-use uuidkit::{
-    CoarseClock, Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
-};
+use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
 
 /// What one worker does.
 #[derive(Clone, Debug)]

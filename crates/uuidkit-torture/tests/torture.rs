@@ -13,10 +13,11 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use uuidkit::clock::{CoarseClock, ManualClock, SystemClock};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{self, StateConfig};
 use uuidkit::{
-    CoarseClock, Generator, ManualClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator,
-    V7Generator, V8Distributed, V8TimeGenerator,
+    Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed, V8TimeGenerator,
 };
 use uuidkit_torture::procs::{self, Worker};
 use uuidkit_torture::{Row, Tally, fork_and_collect};

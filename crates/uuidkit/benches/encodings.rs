@@ -8,7 +8,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use uuidkit::{TypeId, Uuid};
+use uuidkit::Uuid;
+use uuidkit::encoding::TypeId;
 
 /// RFC 9562's §4 example: a value with no run of equal digits.
 const U: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);

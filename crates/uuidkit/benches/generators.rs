@@ -11,10 +11,11 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use uuidkit::{
-    CoarseClock, Generator, Hyphenated, NodeSlot, NodeSource, RolloverPolicy, SystemClock,
-    ThreadRng, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed,
-};
+use uuidkit::clock::{CoarseClock, SystemClock};
+use uuidkit::generator::RolloverPolicy;
+use uuidkit::node::{NodeSlot, NodeSource};
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, Hyphenated, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed};
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
 const BATCH: usize = 1024;

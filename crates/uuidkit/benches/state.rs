@@ -8,8 +8,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use uuidkit::clock::{CoarseClock, SystemClock};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockPolicy, FileStore, Reserver};
-use uuidkit::{CoarseClock, Generator, SystemClock, ThreadRng, V1Generator, V7Generator};
+use uuidkit::{Generator, V1Generator, V7Generator};
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
 

@@ -9,7 +9,8 @@
 
 use std::hint::black_box;
 
-use uuidkit::{TypeId, Uuid};
+use uuidkit::Uuid;
+use uuidkit::encoding::TypeId;
 
 /// RFC 9562's §4 example, as in the benchmark.
 const U: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);

@@ -14,7 +14,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 /// generator's documented policy.
 ///
 /// ```
-/// use uuidkit::{Clock, ManualClock};
+/// use uuidkit::clock::{Clock, ManualClock};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// assert_eq!(clock.now_ns(), 1_645_557_742_000_000_000);
 /// assert_eq!(clock.resolution_ns(), 1);
@@ -34,7 +34,7 @@ pub trait Clock {
     }
 
     /// Called by a generator that waits for the clock to advance (the
-    /// [`RolloverPolicy::Wait`](crate::RolloverPolicy::Wait) policy), between two
+    /// [`RolloverPolicy::Wait`](crate::generator::RolloverPolicy::Wait) policy), between two
     /// readings. The default is a spin-loop hint; a [`ManualClock`] may advance
     /// itself here so that waiting is deterministic in tests.
     fn relax(&self) {
@@ -78,7 +78,7 @@ impl<C: Clock + ?Sized> Clock for std::sync::Arc<C> {
 /// generator holds another.
 ///
 /// ```
-/// use uuidkit::{Clock, ManualClock};
+/// use uuidkit::clock::{Clock, ManualClock};
 /// let clock = ManualClock::new(1_000);
 /// clock.advance(500);
 /// assert_eq!(clock.now_ns(), 1_500);
@@ -96,7 +96,7 @@ impl ManualClock {
     /// A clock stopped at `unix_ns`, with 1 ns resolution, that never moves by itself.
     ///
     /// ```
-    /// assert_eq!(uuidkit::ManualClock::new(7).now(), 7);
+    /// assert_eq!(uuidkit::clock::ManualClock::new(7).now(), 7);
     /// ```
     #[must_use]
     pub const fn new(unix_ns: u64) -> ManualClock {
@@ -110,7 +110,7 @@ impl ManualClock {
     /// Reports `resolution_ns` (at least 1) as the clock's resolution.
     ///
     /// ```
-    /// use uuidkit::{Clock, ManualClock};
+    /// use uuidkit::clock::{Clock, ManualClock};
     /// assert_eq!(ManualClock::new(0).with_resolution(1_000).resolution_ns(), 1_000);
     /// ```
     #[must_use]
@@ -123,7 +123,7 @@ impl ManualClock {
     /// waits for time to pass makes progress deterministically.
     ///
     /// ```
-    /// use uuidkit::{Clock, ManualClock};
+    /// use uuidkit::clock::{Clock, ManualClock};
     /// let c = ManualClock::new(0).advancing_on_relax(1_000_000);
     /// c.relax();
     /// assert_eq!(c.now(), 1_000_000);
@@ -137,7 +137,7 @@ impl ManualClock {
     /// The current reading.
     ///
     /// ```
-    /// assert_eq!(uuidkit::ManualClock::new(3).now(), 3);
+    /// assert_eq!(uuidkit::clock::ManualClock::new(3).now(), 3);
     /// ```
     pub fn now(&self) -> u64 {
         self.now.load(Ordering::SeqCst)
@@ -146,7 +146,7 @@ impl ManualClock {
     /// Sets the reading (forwards or backwards).
     ///
     /// ```
-    /// let c = uuidkit::ManualClock::new(3);
+    /// let c = uuidkit::clock::ManualClock::new(3);
     /// c.set(1);
     /// assert_eq!(c.now(), 1);
     /// ```
@@ -157,7 +157,7 @@ impl ManualClock {
     /// Moves the reading forwards by `ns` (saturating).
     ///
     /// ```
-    /// let c = uuidkit::ManualClock::new(3);
+    /// let c = uuidkit::clock::ManualClock::new(3);
     /// c.advance(2);
     /// assert_eq!(c.now(), 5);
     /// ```
@@ -172,7 +172,7 @@ impl ManualClock {
     /// Moves the reading backwards by `ns` (saturating at 0).
     ///
     /// ```
-    /// let c = uuidkit::ManualClock::new(3);
+    /// let c = uuidkit::clock::ManualClock::new(3);
     /// c.step_back(5);
     /// assert_eq!(c.now(), 0);
     /// ```
@@ -240,7 +240,7 @@ pub(crate) fn wait_until<C: Clock + ?Sized>(clock: &C, target_ns: u64) {
 /// nanoseconds) it saturates.
 ///
 /// ```
-/// use uuidkit::{Clock, SystemClock};
+/// use uuidkit::clock::{Clock, SystemClock};
 /// let t = SystemClock.now_ns();
 /// assert!(t > 1_600_000_000_000_000_000); // after September 2020
 /// ```
@@ -307,7 +307,7 @@ pub(crate) fn system_now_ns() -> u64 {
 /// default count UUIDs within one reading as RFC 9562 §6.1 describes.
 ///
 /// ```
-/// use uuidkit::{Clock, CoarseClock};
+/// use uuidkit::clock::{Clock, CoarseClock};
 /// let c = CoarseClock::new();
 /// assert!(c.resolution_ns() >= 1);
 /// assert!(c.now_ns() > 1_600_000_000_000_000_000);
@@ -323,7 +323,7 @@ impl CoarseClock {
     /// Queries the resolution once.
     ///
     /// ```
-    /// use uuidkit::{Clock, CoarseClock};
+    /// use uuidkit::clock::{Clock, CoarseClock};
     /// let clock = CoarseClock::new();
     /// assert_eq!(clock.resolution_ns(), CoarseClock::new().resolution_ns());
     /// ```

@@ -7,11 +7,14 @@
 
 use rand_core::Rng;
 
+use crate::Uuid;
+use crate::clock::Clock;
+use crate::generator::V7State;
 use crate::generator::{
     ClockBackPolicy, CounterOptions, EngineCore, GenError, Generator, NoReserve, Reading, Reserve,
     RolloverPolicy,
 };
-use crate::{Clock, NoNodeSource, NodeSource, StaticNode, Uuid, V7State};
+use crate::node::{NoNodeSource, NodeSource, StaticNode};
 
 const MASK_62: u128 = (1 << 62) - 1;
 /// The bits after the timestamp, skipping the version and variant.
@@ -24,7 +27,7 @@ const PAYLOAD_BITS: u32 = 74;
 /// [`store`](Self::store).
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, RolloverPolicy, ThreadRng, V8Distributed};
+/// use uuidkit::{clock::ManualClock, generator::RolloverPolicy, rng::ThreadRng, Generator, V8Distributed};
 /// let mut g = V8Distributed::builder()
 ///     .node(0x2A, 10)
 ///     .counter_bits(12)
@@ -50,7 +53,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// Default 24.
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(1, 8).counter_bits(43).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected counter bits in 0..=42, found 43");
     /// ```
@@ -63,7 +66,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// counter width. Default 1.
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(1, 8).counter_bits(4).guard_bits(4).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// ```
@@ -75,7 +78,8 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// The counter rollover policy. Default [`RolloverPolicy::AdvanceTimestamp`].
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V8Distributed};
     /// let mut g = V8Distributed::builder().node(1, 8)
     ///     .counter_bits(0)
     ///     .rollover(RolloverPolicy::Error)
@@ -90,11 +94,12 @@ impl<N, S> V8DistributedBuilder<N, S> {
     }
 
     /// The clock-back policy beyond `tolerance_ns`; see
-    /// [`V7Builder::clock_back`](crate::V7Builder::clock_back). Default
+    /// [`V7Builder::clock_back`](crate::generator::V7Builder::clock_back). Default
     /// [`ClockBackPolicy::Error`] beyond 10 s.
     ///
     /// ```
-    /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V8Distributed};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V8Distributed::builder().node(1, 8).clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -115,7 +120,7 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// A fixed node, `node_id` of `node_bits` (1..=48) bits.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(0, 0).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected node bits in 1..=48, found 0");
     /// ```
@@ -135,14 +140,14 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// one.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, NodeSlot, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, node::NodeSlot, rng::ThreadRng, Generator, V8Distributed};
     /// let slot = NodeSlot::new(8)?;
     /// let mut g = V8Distributed::builder().node_source(&slot).counter_bits(12).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
     /// slot.set(0x5A)?;
     /// assert_eq!(g.generate()?.custom_b().unwrap() >> 4, 0x5A); // 8 node bits, then the counter
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    #[doc = std_link!("NodeSlot", "crate::NodeSlot")]
+    #[doc = std_link!("NodeSlot", "crate::node::NodeSlot")]
     pub fn node_source<N2: NodeSource>(self, source: N2) -> V8DistributedBuilder<N2, S> {
         V8DistributedBuilder {
             node_bits: source.bits(),
@@ -157,7 +162,8 @@ impl<N, S> V8DistributedBuilder<N, S> {
     /// are milliseconds and the state a [`V7State`] (millisecond and counter).
     ///
     /// ```
-    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7State, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V8Distributed};
     /// struct Above(u64);
     /// impl Reserve<V7State> for Above {
     ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
@@ -188,12 +194,12 @@ impl<N: NodeSource, S: Reserve<V7State>> V8DistributedBuilder<N, S> {
     /// Checks the configuration and makes the generator.
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when a
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig) when a
     /// width is out of range (a source's [`bits`](NodeSource::bits) included)
     /// or a fixed node ID does not fit its width.
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V8Distributed};
     /// let err = V8Distributed::builder().node(256, 8).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// assert_eq!(err.to_string(), "invalid generator config: expected a node id that fits the node bits, found 256");
@@ -255,14 +261,14 @@ impl<N: NodeSource, S: Reserve<V7State>> V8DistributedBuilder<N, S> {
 ///
 /// The node is asked of the [`NodeSource`] before every UUID. If the source
 /// holds none, `generate` returns
-/// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+/// [`GenErrorKind::NodeLost`](crate::generator::GenErrorKind::NodeLost) and issues
 /// nothing; if it holds a new node (a new epoch), the counter restarts as in
 /// a new generator (from the clock, with a fresh random seed), so nothing of
 /// the old node's sequence carries over. `fill` asks once per UUID, like
 /// `generate`.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8Distributed};
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
 /// let mut g = V8Distributed::builder().node(0xABC, 12).build(&clock, ThreadRng)?;
 /// let u = g.generate()?;
@@ -288,7 +294,7 @@ impl V8Distributed<(), ()> {
     /// source ([`V8DistributedBuilder::node_source`]).
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8Distributed};
     /// let mut g = V8Distributed::builder().node(7, 3).build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
     /// assert_eq!(g.generate()?.custom_b().unwrap() >> 9, 7); // 3 node bits of rand_a's 12
     /// # Ok::<(), uuidkit::GenError>(())
@@ -308,7 +314,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The node source.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, NodeSource, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, node::NodeSource, rng::ThreadRng, V8Distributed};
     /// let g = V8Distributed::builder().node(0x2A, 6).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node_source().current()?.value(), 0x2A);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -320,7 +326,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, NoReserve, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::NoReserve, rng::ThreadRng, V8Distributed};
     /// let g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// let store: &NoReserve = g.store();
     /// assert_eq!(format!("{store:?}"), "NoReserve");
@@ -333,7 +339,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The store, mutably; see [`V1Generator::store_mut`](crate::V1Generator::store_mut).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, Reservation, Reserve, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve}, rng::ThreadRng, V8Distributed};
     /// let mut g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// let state = g.state();
     /// assert_eq!(g.store_mut().reserve(&state, 1)?, Reservation::Until(u64::MAX));
@@ -346,7 +352,7 @@ impl<C, R, S: Reserve<V7State>, N> V8Distributed<C, R, S, N> {
     /// The current state: last millisecond and counter.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8Distributed};
     /// let g = V8Distributed::builder().node(1, 4).build(ManualClock::new(0), ThreadRng)?;
     /// assert!(!g.state().valid);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -361,11 +367,11 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>, N: NodeSource> Generator for V8Distr
     ///
     /// # Errors
     /// As [`V7Generator`](crate::V7Generator)'s, and
-    /// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) when the
+    /// [`GenErrorKind::NodeLost`](crate::generator::GenErrorKind::NodeLost) when the
     /// node source holds no node.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V8Distributed};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8Distributed};
     /// let clock = ManualClock::new(5_000_000);
     /// let mut g = V8Distributed::builder().node(1, 4).build(&clock, ThreadRng)?;
     /// assert!(g.generate()? < g.generate()?);

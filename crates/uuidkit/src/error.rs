@@ -1,10 +1,17 @@
-//! [`ParseError`]: what went wrong while reading a UUID from text, and where.
+//! The errors of the UUID types: [`ParseError`] (also at the crate root),
+//! what went wrong while reading a UUID from text, and where, with its kinds;
+//! [`LengthError`] for a byte slice that is not 16 bytes long; and
+//! [`NonNilError`] for a Nil UUID where a [`NonNilUuid`](crate::NonNilUuid)
+//! is wanted. The generators' error is [`GenError`](crate::GenError), the
+//! short encodings' [`DecodeError`](crate::encoding::DecodeError).
 //!
 //! The parsers in `parse.rs` fail cheaply (an `Option`), and only then is the
 //! input scanned a second time, here, to name the offending character and its
 //! position or the malformed group. The happy path never builds a diagnostic.
 
 use core::fmt;
+
+pub use crate::non_nil::NonNilError;
 
 /// The error returned by [`Uuid::parse`](crate::Uuid::parse) and
 /// [`Uuid::parse_strict`](crate::Uuid::parse_strict).
@@ -148,7 +155,7 @@ const fn small(n: usize) -> u8 {
 /// What kind of mistake a [`ParseError`] reports.
 ///
 /// ```
-/// use uuidkit::{ParseErrorKind, Uuid};
+/// use uuidkit::{error::ParseErrorKind, Uuid};
 /// let err = Uuid::parse("f81d4fae7dec11d0a76500a0c91e6bf").unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::InvalidLength { found: 31 });
 /// ```
@@ -204,7 +211,7 @@ pub enum ParseErrorKind {
 /// What a parser expected at the position of a [`ParseError`].
 ///
 /// ```
-/// use uuidkit::{Expected, ParseErrorKind, Uuid};
+/// use uuidkit::{error::{Expected, ParseErrorKind}, Uuid};
 /// let err = Uuid::parse("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6").unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::UnexpectedEnd { expected: Expected::ClosingBrace });
 /// ```
@@ -226,7 +233,7 @@ pub enum Expected {
 /// The four text forms [`Uuid::parse`](crate::Uuid::parse) accepts.
 ///
 /// ```
-/// use uuidkit::{Form, ParseErrorKind, Uuid};
+/// use uuidkit::{error::{Form, ParseErrorKind}, Uuid};
 /// let err = Uuid::parse_strict("f81d4fae7dec11d0a76500a0c91e6bf6").unwrap_err();
 /// assert_eq!(err.kind(), ParseErrorKind::NotHyphenated { found: Form::Simple });
 /// ```
@@ -293,7 +300,7 @@ impl ParseError {
     /// What went wrong.
     ///
     /// ```
-    /// use uuidkit::{ParseErrorKind, Uuid};
+    /// use uuidkit::{error::ParseErrorKind, Uuid};
     /// let err = Uuid::parse("f81d4fae-7dec-11d-a765-00a0c91e6bf6").unwrap_err();
     /// assert_eq!(err.kind(), ParseErrorKind::GroupLength { group: 3, found: 3, expected: 4 });
     /// ```

@@ -4,14 +4,15 @@
 //!
 //! Nothing here reads a clock: a timestamp is just bits of the UUID.
 
-use crate::{GREGORIAN_TO_UNIX_100NS, Uuid, Version};
+use crate::layout::GREGORIAN_TO_UNIX_100NS;
+use crate::{Uuid, Version};
 
 /// The five fields of the RFC 4122 layout, in network byte order, as they
 /// are: no bits are interpreted or masked, so
 /// `u.fields().to_uuid() == u` for every UUID.
 ///
 /// ```
-/// use uuidkit::{Fields, Uuid};
+/// use uuidkit::{layout::Fields, Uuid};
 /// let u = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
 /// let f = u.fields();
 /// assert_eq!(f, Fields {
@@ -45,7 +46,7 @@ impl Fields {
     /// crate's four-field split instead.
     ///
     /// ```
-    /// use uuidkit::{Fields, Uuid};
+    /// use uuidkit::{layout::Fields, Uuid};
     /// let f = Fields {
     ///     time_low: 0xf81d4fae,
     ///     time_mid: 0x7dec,
@@ -137,7 +138,7 @@ impl Uuid {
     pub const fn clock_seq(&self) -> Option<u16> {
         match self.version() {
             Some(Version::Mac | Version::SortMac) => {
-                Some(self.fields().clock_seq & crate::MAX_CLOCK_SEQ)
+                Some(self.fields().clock_seq & crate::layout::MAX_CLOCK_SEQ)
             }
             _ => None,
         }
@@ -336,7 +337,7 @@ mod tests {
             x = x
                 .wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645)
                 .wrapping_add(1);
-            let ts = (x >> 64) as u64 & crate::MAX_GREGORIAN_TIMESTAMP;
+            let ts = (x >> 64) as u64 & crate::layout::MAX_GREGORIAN_TIMESTAMP;
             let cs = (x >> 32) as u16 & 0x3fff;
             let node = (x as u64).to_be_bytes();
             let node = [node[2], node[3], node[4], node[5], node[6], node[7]];

@@ -277,7 +277,7 @@ impl Drop for Section {
 /// the child's next call that takes it never returns. Every lock uuidkit's
 /// generators, stores and language bindings take is one of these (the
 /// process-wide [`state`](crate::state) generators', a
-/// [`FileStore`](crate::state::FileStore)'s, a [`NodeSlot`](crate::NodeSlot)'s…):
+/// [`FileStore`](crate::state::FileStore)'s, a [`NodeSlot`](crate::node::NodeSlot)'s…):
 /// a `pthread_atfork` prepare handler waits until no other thread holds
 /// one, and threads that try to lock one meanwhile wait until the fork is
 /// done, so the child finds every one free, its data as a whole critical
@@ -295,7 +295,7 @@ impl Drop for Section {
 /// report errors as values).
 ///
 /// ```
-/// use uuidkit::ForkSafeMutex;
+/// use uuidkit::sync::ForkSafeMutex;
 /// static COUNT: ForkSafeMutex<u64> = ForkSafeMutex::new(0);
 /// *COUNT.lock() += 1;
 /// assert_eq!(*COUNT.lock(), 1);
@@ -307,7 +307,7 @@ pub struct ForkSafeMutex<T: ?Sized> {
 /// A held [`ForkSafeMutex`]; unlocks when dropped.
 ///
 /// ```
-/// let m = uuidkit::ForkSafeMutex::new(vec![1]);
+/// let m = uuidkit::sync::ForkSafeMutex::new(vec![1]);
 /// let mut guard = m.lock();
 /// guard.push(2);
 /// drop(guard);
@@ -324,7 +324,7 @@ impl<T> ForkSafeMutex<T> {
     /// A mutex holding `value`.
     ///
     /// ```
-    /// let m = uuidkit::ForkSafeMutex::new(5);
+    /// let m = uuidkit::sync::ForkSafeMutex::new(5);
     /// assert_eq!(*m.lock(), 5);
     /// ```
     pub const fn new(value: T) -> ForkSafeMutex<T> {
@@ -336,7 +336,7 @@ impl<T> ForkSafeMutex<T> {
     /// The value, taken out of the mutex.
     ///
     /// ```
-    /// assert_eq!(uuidkit::ForkSafeMutex::new(5).into_inner(), 5);
+    /// assert_eq!(uuidkit::sync::ForkSafeMutex::new(5).into_inner(), 5);
     /// ```
     pub fn into_inner(self) -> T {
         self.inner
@@ -349,7 +349,7 @@ impl<T: ?Sized> ForkSafeMutex<T> {
     /// Locks the mutex, waiting for its holder and for a fork under way.
     ///
     /// ```
-    /// let m = uuidkit::ForkSafeMutex::new(String::from("a"));
+    /// let m = uuidkit::sync::ForkSafeMutex::new(String::from("a"));
     /// m.lock().push('b');
     /// assert_eq!(*m.lock(), "ab");
     /// ```
@@ -367,7 +367,7 @@ impl<T: ?Sized> ForkSafeMutex<T> {
     /// elsewhere with [`lock`](Self::lock) instead.
     ///
     /// ```
-    /// let m = uuidkit::ForkSafeMutex::new(1);
+    /// let m = uuidkit::sync::ForkSafeMutex::new(1);
     /// let held = m.try_lock().expect("free");
     /// assert!(m.try_lock().is_none(), "held");
     /// drop(held);

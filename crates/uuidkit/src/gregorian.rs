@@ -11,17 +11,20 @@ use core::marker::PhantomData;
 
 use rand_core::Rng;
 
+use crate::Uuid;
+use crate::clock::Clock;
+use crate::generator::V1State;
 use crate::generator::{
     GenError, Generator, GregorianCore, NoReserve, NodeFollow, Reading, Reserve, random_node,
 };
-use crate::{Clock, MaybeNodeSource, NoNodeSource, Uuid, V1State};
+use crate::node::{MaybeNodeSource, NoNodeSource};
 
 /// Which version a [`GregorianGenerator`] writes: [`V1Layout`] or
 /// [`V6Layout`]. Sealed.
 ///
 /// ```
-/// use uuidkit::{Generator, GregorianGenerator, GregorianLayout, ManualClock, ThreadRng, Version};
-/// use uuidkit::{V1Generator, V6Generator};
+/// use uuidkit::{clock::ManualClock, generator::{GregorianGenerator, GregorianLayout}};
+/// use uuidkit::{rng::ThreadRng, Generator, V1Generator, V6Generator, Version};
 /// // One function for both versions.
 /// fn version<L: GregorianLayout>(g: &mut GregorianGenerator<L, ManualClock, ThreadRng>) -> Option<Version> {
 ///     g.generate().ok()?.version()
@@ -36,7 +39,7 @@ pub trait GregorianLayout: layout::Sealed + fmt::Debug {}
 /// bits first; the layout of a [`V1Generator`](crate::V1Generator).
 ///
 /// ```
-/// use uuidkit::{GregorianGenerator, ManualClock, ThreadRng, V1Layout};
+/// use uuidkit::{clock::ManualClock, generator::{GregorianGenerator, V1Layout}, rng::ThreadRng};
 /// let mut g: GregorianGenerator<V1Layout, ManualClock, ThreadRng> =
 ///     uuidkit::V1Generator::new(ManualClock::new(0), ThreadRng);
 /// let u = g.at(1_645_557_742_000_000_000)?;
@@ -51,7 +54,7 @@ pub struct V1Layout;
 /// [`V6Generator`](crate::V6Generator).
 ///
 /// ```
-/// use uuidkit::{GregorianGenerator, ManualClock, ThreadRng, V6Layout};
+/// use uuidkit::{clock::ManualClock, generator::{GregorianGenerator, V6Layout}, rng::ThreadRng};
 /// let mut g: GregorianGenerator<V6Layout, ManualClock, ThreadRng> =
 ///     uuidkit::V6Generator::new(ManualClock::new(0), ThreadRng);
 /// let u = g.at(1_645_557_742_000_000_000)?;
@@ -94,7 +97,7 @@ mod layout {
 /// injected, a [`Reserve`] store, a node source, the state.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator, V6Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator, V6Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut v1 = V1Generator::builder().node([1; 6]).clock_seq(7).build(&clock, ThreadRng)?;
 /// let mut v6 = V6Generator::builder().node([1; 6]).clock_seq(7).build(&clock, ThreadRng)?;
@@ -115,12 +118,13 @@ pub struct GregorianGenerator<L, C, R, S: Reserve<V1State> = NoReserve, N = NoNo
 }
 
 impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
-    /// The node source ([`V1Builder::node_source`](crate::V1Builder::node_source),
-    /// [`V6Builder::node_source`](crate::V6Builder::node_source);
+    /// The node source ([`V1Builder::node_source`](crate::generator::V1Builder::node_source),
+    /// [`V6Builder::node_source`](crate::generator::V6Builder::node_source);
     /// [`NoNodeSource`] if none was given).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, NoNodeSource, NodeSource, StaticNode, ThreadRng, V1Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, node::{NoNodeSource, NodeSource, StaticNode}};
+    /// use uuidkit::{rng::ThreadRng, V1Generator, V6Generator};
     /// let g = V1Generator::builder().node_source(StaticNode::from_bytes6([1; 6])).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node_source().bits(), 48);
     /// let _: &NoNodeSource = V6Generator::new(ManualClock::new(0), ThreadRng).node_source();
@@ -133,8 +137,8 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
@@ -151,7 +155,8 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The store, mutably.
     ///
     /// ```
-    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V1Generator, V1State};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V1State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V1Generator};
     /// struct Log(Vec<u64>);
     /// impl Reserve<V1State> for Log {
     ///     fn reserve(&mut self, _: &V1State, needed: u64) -> Result<Reservation<V1State>, GenError> {
@@ -171,7 +176,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The clock.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::new(ManualClock::new(5), ThreadRng);
     /// assert_eq!(g.clock().now(), 5);
     /// ```
@@ -187,7 +192,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// node per UUID unless it retains them.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator, V1State};
+    /// use uuidkit::{clock::ManualClock, generator::V1State, rng::ThreadRng, Generator, V1Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let stored = V1State { timestamp: 0x1EC9414C232AB00 + 50_000_000, clock_seq: 7, node: [1; 6], node_given: true, valid: true };
     /// let mut g = V1Generator::new(&clock, ThreadRng).with_state(stored);
@@ -206,7 +211,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// when they are not used).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// assert!(!V1Generator::new(ManualClock::new(0), ThreadRng).state().valid);
     /// ```
     pub fn state(&self) -> V1State {
@@ -216,7 +221,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The node in use (v6: the retained one).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().node([2; 6]).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node(), [2; 6]);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -228,7 +233,7 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The clock sequence in use (v6: the retained one).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// assert!(V1Generator::new(ManualClock::new(0), ThreadRng).clock_seq() < 0x4000);
     /// ```
     pub fn clock_seq(&self) -> u16 {
@@ -242,15 +247,15 @@ impl<L: GregorianLayout, C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSour
     /// The next UUID as if the clock read `unix_ns` (nanoseconds since the Unix
     /// epoch); the state moves on as for [`generate`](Generator::generate).
     /// Waiting is impossible here: a
-    /// [`RolloverPolicy::Wait`](crate::RolloverPolicy::Wait) overrun (or a
+    /// [`RolloverPolicy::Wait`](crate::generator::RolloverPolicy::Wait) overrun (or a
     /// store's block ahead of `unix_ns`) reports
-    /// [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted).
+    /// [`GenErrorKind::CounterExhausted`](crate::generator::GenErrorKind::CounterExhausted).
     ///
     /// # Errors
     /// As [`generate`](Generator::generate).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator, V6Generator};
     /// let mut g = V1Generator::builder()
     ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46]).clock_seq(0x33C8)
     ///     .build(ManualClock::new(0), ThreadRng)?;
@@ -288,18 +293,18 @@ impl<L: GregorianLayout, C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSour
     /// The next UUID at the clock's current time.
     ///
     /// # Errors
-    /// [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted) under
-    /// [`RolloverPolicy::Error`](crate::RolloverPolicy::Error);
-    /// [`GenErrorKind::ClockBehind`](crate::GenErrorKind::ClockBehind) under
-    /// [`ClockBackPolicy::Error`](crate::ClockBackPolicy::Error) (v6's
+    /// [`GenErrorKind::CounterExhausted`](crate::generator::GenErrorKind::CounterExhausted) under
+    /// [`RolloverPolicy::Error`](crate::generator::RolloverPolicy::Error);
+    /// [`GenErrorKind::ClockBehind`](crate::generator::GenErrorKind::ClockBehind) under
+    /// [`ClockBackPolicy::Error`](crate::generator::ClockBackPolicy::Error) (v6's
     /// default beyond 10 s);
-    /// [`GenErrorKind::TimestampOutOfRange`](crate::GenErrorKind::TimestampOutOfRange) after
+    /// [`GenErrorKind::TimestampOutOfRange`](crate::generator::GenErrorKind::TimestampOutOfRange) after
     /// 5236-03-31; whatever the [`Reserve`] store returns;
-    /// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) while its node source holds
+    /// [`GenErrorKind::NodeLost`](crate::generator::GenErrorKind::NodeLost) while its node source holds
     /// no node. With v1's defaults it cannot fail before 5236.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V1Generator::new(&clock, ThreadRng);
     /// let a = g.generate()?;

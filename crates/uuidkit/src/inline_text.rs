@@ -1,5 +1,5 @@
 //! Short text kept inline, with no allocation, so that the errors carrying
-//! it ([`NodeLost`](crate::NodeLost), [`GenError`](crate::GenError)) stay
+//! it ([`NodeLost`](crate::node::NodeLost), [`GenError`](crate::GenError)) stay
 //! `Copy` and work without `std`.
 
 /// Up to [`InlineText::CAPACITY`] bytes of UTF-8; longer text is cut at a

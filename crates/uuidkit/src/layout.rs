@@ -1,17 +1,22 @@
-//! The bit layouts of RFC 9562 §5 as pure, `const` constructors.
+//! The layout of a UUID's 128 bits: the RFC 4122-style field split
+//! ([`Fields`], from [`Uuid::fields`]) and the ranges of the timestamp and
+//! clock-sequence fields (RFC 9562 §5), as constants.
 //!
-//! Every generator and every conversion goes through these four functions, so a
+//! Inside, the bit layouts of RFC 9562 §5 are pure, `const` constructors:
+//! every generator and every conversion goes through these four functions, so a
 //! bit-position mistake can live in exactly one place (and the tests in this file
 //! and in `tests/rfc9562_vectors.rs` would catch it).
 
 use crate::{Uuid, Version};
+
+pub use crate::fields::Fields;
 
 /// 100-ns intervals from the Gregorian epoch of versions 1 and 6
 /// (1582-10-15T00:00:00Z) to the Unix epoch (1970-01-01T00:00:00Z): 141,427
 /// days.
 ///
 /// ```
-/// use uuidkit::{GREGORIAN_TO_UNIX_100NS, Uuid};
+/// use uuidkit::{layout::GREGORIAN_TO_UNIX_100NS, Uuid};
 /// let a1 = Uuid::from_u128(0xC232AB00_9414_11EC_B3C8_9F6BDECED846); // RFC 9562 A.1
 /// let unix_100ns = a1.gregorian_timestamp().unwrap() - GREGORIAN_TO_UNIX_100NS;
 /// assert_eq!(unix_100ns, 16_455_577_420_000_000); // 2022-02-22T19:22:22Z
@@ -22,7 +27,7 @@ pub const GREGORIAN_TO_UNIX_100NS: u64 = 0x01B2_1DD2_1381_4000;
 /// 1582-10-15: 5236-03-31T21:21:00.6846975Z.
 ///
 /// ```
-/// use uuidkit::{MAX_GREGORIAN_TIMESTAMP, Uuid};
+/// use uuidkit::{layout::MAX_GREGORIAN_TIMESTAMP, Uuid};
 /// let last = Uuid::new_v6_from_parts(MAX_GREGORIAN_TIMESTAMP, 0, [0; 6]);
 /// assert_eq!(last.gregorian_timestamp(), Some(MAX_GREGORIAN_TIMESTAMP));
 /// assert_eq!(MAX_GREGORIAN_TIMESTAMP, (1 << 60) - 1);
@@ -33,7 +38,7 @@ pub const MAX_GREGORIAN_TIMESTAMP: u64 = (1 << 60) - 1;
 /// 10889-08-02T05:31:50.655Z.
 ///
 /// ```
-/// use uuidkit::{MAX_UNIX_TS_MS, Uuid};
+/// use uuidkit::{layout::MAX_UNIX_TS_MS, Uuid};
 /// assert_eq!(Uuid::v7_max(MAX_UNIX_TS_MS).unix_ts_ms(), Some(MAX_UNIX_TS_MS));
 /// assert_eq!(MAX_UNIX_TS_MS, (1 << 48) - 1);
 /// ```
@@ -43,7 +48,7 @@ pub const MAX_UNIX_TS_MS: u64 = (1 << 48) - 1;
 /// 60 bits of 10-ns units since the Unix epoch, which end in the year 2335.
 ///
 /// ```
-/// use uuidkit::{MAX_V8_TIME_10NS, Uuid};
+/// use uuidkit::{layout::MAX_V8_TIME_10NS, Uuid};
 /// assert_eq!(Uuid::new_v8_time(MAX_V8_TIME_10NS, 0).v8_time_10ns(), Some(MAX_V8_TIME_10NS));
 /// assert_eq!(MAX_V8_TIME_10NS, (1 << 60) - 1);
 /// ```
@@ -52,7 +57,7 @@ pub const MAX_V8_TIME_10NS: u64 = (1 << 60) - 1;
 /// The largest 14-bit clock sequence of versions 1 and 6 (RFC 9562 §5.1).
 ///
 /// ```
-/// use uuidkit::{MAX_CLOCK_SEQ, Uuid};
+/// use uuidkit::{layout::MAX_CLOCK_SEQ, Uuid};
 /// let u = Uuid::new_v1_from_parts(0, MAX_CLOCK_SEQ, [0; 6]);
 /// assert_eq!(u.clock_seq(), Some(MAX_CLOCK_SEQ));
 /// assert_eq!(MAX_CLOCK_SEQ, 16_383);

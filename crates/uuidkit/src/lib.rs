@@ -56,12 +56,12 @@
 //! alphabet.
 //!
 //! ```
-//! use uuidkit::{TypeId, Uuid};
+//! use uuidkit::{encoding::TypeId, Uuid};
 //! let u = Uuid::from_u128(0x01890a5d_ac96_774b_bcce_b302099a8057);
 //! assert_eq!(u.base58().to_string(), "1BzmjTFLHWXwiSK4y3H5iW");
 //! assert_eq!(TypeId::new("user", u)?.to_string(), "user_01h455vb4pex5vsknk084sn02q");
 //! assert_eq!(Uuid::parse_base64url("AYkKXayWd0u8zrMCCZqAVw")?, u);
-//! # Ok::<(), uuidkit::DecodeError>(())
+//! # Ok::<(), uuidkit::encoding::DecodeError>(())
 //! ```
 //!
 //! ## Untrusted input
@@ -121,7 +121,8 @@
 //! processes.
 //!
 //! ```
-//! use uuidkit::{Generator, ManualClock, RolloverPolicy, ThreadRng, Uuid, V7Generator, V7Method};
+//! use uuidkit::{clock::ManualClock, generator::{RolloverPolicy, V7Method}, rng::ThreadRng};
+//! use uuidkit::{Generator, Uuid, V7Generator};
 //! let (a, b) = (Uuid::now_v7(), Uuid::now_v7());
 //! assert!(a < b);
 //!
@@ -134,6 +135,47 @@
 //! assert!(Uuid::v7_min(1_645_557_742_000) <= u && u <= Uuid::v7_max(1_645_557_742_000));
 //! # Ok::<(), uuidkit::GenError>(())
 //! ```
+//!
+//! # Where things are
+//!
+//! The crate root holds what most programs name; everything else lives in a
+//! module named for its concept, so the root stays a list you can hold in
+//! your head (`docs/api-layout.md` in the repository has the rule):
+//!
+//! - the root: [`Uuid`] and [`NonNilUuid`], [`Version`] and [`Variant`],
+//!   [`NameHash`] (for [`Uuid::new_v8_name`]), the text forms [`Hyphenated`],
+//!   [`Simple`], [`Braced`] and [`Urn`], [`ParseError`], the generators a
+//!   program makes ([`V7Generator`], [`V1Generator`], [`V6Generator`],
+//!   [`V8TimeGenerator`], [`V8Distributed`] and, with `std`, `SharedV7`),
+//!   their [`Generator`] trait and their [`GenError`], the [`uuid!`] macro,
+//!   and [`rand_core`];
+//! - [`namespace`]: the namespace IDs of RFC 9562 §6.6, for v3 and v5;
+//! - [`encoding`]: the shorter text forms ([`Base32`], [`Base58`],
+//!   [`TypeId`], …) and their [`DecodeError`];
+//! - [`error`]: the details of the UUID types' errors (`ParseErrorKind`,
+//!   `Expected`, `Form`), `LengthError` and `NonNilError`;
+//! - [`layout`]: [`Fields`] (from [`Uuid::fields`]) and the ranges of the
+//!   timestamp and clock-sequence fields (`MAX_UNIX_TS_MS`, …);
+//! - [`generator`]: every generator with its builder and settings
+//!   ([`V7Method`], [`RolloverPolicy`], `ClockBackPolicy`), `GenErrorKind`,
+//!   and the [`Reserve`] seam for stable storage with the state it reserves
+//!   (`Reservation`, `NoReserve`, `V1State`, `V7State`);
+//! - [`clock`]: the [`Clock`] trait, [`SystemClock`], `CoarseClock` and
+//!   [`ManualClock`];
+//! - `rng` (with `std`): [`ThreadRng`] and its reseed interval;
+//! - [`node`]: where a generator gets its node ID: the [`NodeSource`] seam,
+//!   [`StaticNode`], [`RandomNode`], `NodeSlot`, and `NodeLost` with its kind;
+//! - `state` (with `std`): generator state in a file shared between
+//!   processes (RFC 9562 §6.3);
+//! - `sync` (with `std`): `ForkSafeMutex`, a lock a forked child can take;
+//! - `serde` (feature `serde`): `#[serde(with = …)]` modules fixing one text
+//!   form for a field.
+//!
+//! The generators' RNG parameters are bounded by `rand_core::Rng`, and
+//! `rand_core` has not reached 1.0: it is re-exported as
+//! [`uuidkit::rand_core`](rand_core), so that an RNG of your own implements
+//! the version this crate was built with, whatever version your other
+//! dependencies use.
 //!
 //! # Performance
 //!
@@ -214,6 +256,25 @@
 //!
 //! [`NonNilUuid`] is always there: a UUID that is not the Nil UUID, so that
 //! `Option<NonNilUuid>` is 16 bytes.
+//!
+//! [`Base32`]: encoding::Base32
+//! [`Base32Hex`]: encoding::Base32Hex
+//! [`Base58`]: encoding::Base58
+//! [`Base64Url`]: encoding::Base64Url
+//! [`TypeId`]: encoding::TypeId
+//! [`DecodeError`]: encoding::DecodeError
+//! [`Fields`]: layout::Fields
+//! [`Clock`]: clock::Clock
+//! [`ManualClock`]: clock::ManualClock
+//! [`SystemClock`]: clock/struct.SystemClock.html
+//! [`ThreadRng`]: rng/struct.ThreadRng.html
+//! [`V7Method`]: generator::V7Method
+//! [`RolloverPolicy`]: generator::RolloverPolicy
+//! [`Reserve`]: generator::Reserve
+//! [`GenErrorKind::NodeLost`]: generator::GenErrorKind::NodeLost
+//! [`NodeSource`]: node::NodeSource
+//! [`StaticNode`]: node::StaticNode
+//! [`RandomNode`]: node::RandomNode
 #![no_std]
 #![deny(missing_docs, missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -261,14 +322,14 @@ mod chacha;
 #[cfg(any(test, all(fuzzing, feature = "std")))]
 mod check;
 pub mod encoding;
-mod error;
+pub mod error;
 mod external;
 mod fields;
 pub mod fmt;
 mod guid;
 mod hex;
 mod inline_text;
-mod layout;
+pub mod layout;
 mod macros;
 mod name;
 mod non_nil;
@@ -276,15 +337,15 @@ mod parse;
 mod uuid;
 mod uuid_names;
 
-mod clock;
+pub mod clock;
 mod distributed;
 #[cfg(feature = "std")]
 mod fork;
-mod generator;
+pub mod generator;
 mod gregorian;
-mod node;
+pub mod node;
 #[cfg(feature = "std")]
-mod rng;
+pub mod rng;
 #[cfg(feature = "std")]
 mod shared_v7;
 mod v1;
@@ -335,46 +396,30 @@ pub mod __test_only {
     }
 }
 
-pub use crate::encoding::{
-    Alphabet, Base32, Base32Hex, Base58, Base64Url, DecodeError, DecodeErrorKind, Encoding, TypeId,
-};
-pub use crate::error::{Expected, Form, LengthError, ParseError, ParseErrorKind};
+pub use crate::error::ParseError;
 #[cfg(feature = "serde")]
 pub use crate::external::serde_adapters as serde;
-pub use crate::fields::Fields;
 pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};
-pub use crate::layout::{
-    GREGORIAN_TO_UNIX_100NS, MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS,
-    MAX_V8_TIME_10NS,
+#[cfg(feature = "std")]
+pub use crate::generator::SharedV7;
+pub use crate::generator::{
+    GenError, Generator, V1Generator, V6Generator, V7Generator, V8Distributed, V8TimeGenerator,
 };
 pub use crate::name::namespace;
-pub use crate::non_nil::{NonNilError, NonNilUuid};
+pub use crate::non_nil::NonNilUuid;
 pub use crate::uuid::{Uuid, Variant, Version};
 pub use crate::uuid_names::Timestamp;
 pub use crate::v8::NameHash;
 
-pub use crate::clock::{Clock, ManualClock};
+/// The `rand_core` crate whose `Rng` trait the generators' and
+/// `new_v4_from_rng`'s RNG parameters are bound by, so that an RNG of your
+/// own implements the very version this crate was built with.
+pub use rand_core;
+
+/// Locks that a forked child can use: [`ForkSafeMutex`](sync::ForkSafeMutex)
+/// is reset in the child, so a lock held by another thread of the parent at
+/// `fork()` is not inherited locked.
 #[cfg(feature = "std")]
-pub use crate::clock::{CoarseClock, SystemClock};
-pub use crate::distributed::{V8Distributed, V8DistributedBuilder};
-#[cfg(feature = "std")]
-pub use crate::fork::{ForkSafeGuard, ForkSafeMutex};
-pub use crate::generator::{
-    ClockBackPolicy, GenError, GenErrorKind, Generator, NoReserve, Reservation, Reserve,
-    RolloverPolicy,
-};
-pub use crate::gregorian::{GregorianGenerator, GregorianLayout, V1Layout, V6Layout};
-#[cfg(feature = "std")]
-pub use crate::node::NodeSlot;
-pub use crate::node::{
-    MaybeNodeSource, NoNodeSource, NodeId, NodeLost, NodeLostKind, NodeSource, RandomNode,
-    StaticNode,
-};
-#[cfg(feature = "std")]
-pub use crate::rng::{RESEED_INTERVAL, ThreadRng};
-#[cfg(feature = "std")]
-pub use crate::shared_v7::SharedV7;
-pub use crate::v1::{V1Builder, V1Generator, V1State};
-pub use crate::v6::{V6Builder, V6Generator};
-pub use crate::v7::{V7Builder, V7Generator, V7Method, V7State};
-pub use crate::v8::{V8TimeBuilder, V8TimeGenerator};
+pub mod sync {
+    pub use crate::fork::{ForkSafeGuard, ForkSafeMutex};
+}

@@ -1,6 +1,6 @@
 //! Where a generator gets its node ID (RFC 9562 §6.4, distributed
 //! generation): the [`NodeSource`] seam, a fixed node ([`StaticNode`]), a
-//! random one ([`RandomNode`]) and, with `std`, a [`NodeSlot`] that a
+//! random one ([`RandomNode`]) and, with `std`, a [`NodeSlot`](struct.NodeSlot.html) that a
 //! registry client (a site lease, an etcd lease…) writes from its own thread
 //! while generators read it.
 //!
@@ -11,12 +11,14 @@
 //! node, so a generator tells "same node" from "new node" without comparing
 //! values) or why there is none ([`NodeLost`]); a generator given a
 //! [`NodeLost`] returns an error of kind
-//! [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+//! [`GenErrorKind::NodeLost`](crate::generator::GenErrorKind::NodeLost) and issues
 //! nothing.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use uuidkit::{Generator, GenErrorKind, ManualClock, NodeLost, NodeLostKind, NodeSlot, ThreadRng, V8Distributed};
+//! use uuidkit::{clock::ManualClock, generator::GenErrorKind};
+//! use uuidkit::{node::{NodeLost, NodeLostKind, NodeSlot}, rng::ThreadRng};
+//! use uuidkit::{Generator, V8Distributed};
 //!
 //! let slot = Arc::new(NodeSlot::new(16)?);
 //! let clock = ManualClock::new(1_700_000_000_000_000_000);
@@ -53,7 +55,7 @@ const MAX_BITS: u8 = 48;
 /// by someone else in between.
 ///
 /// ```
-/// use uuidkit::NodeId;
+/// use uuidkit::node::NodeId;
 /// let n = NodeId::new(0x2A, 10, 3)?;
 /// assert_eq!((n.value(), n.bits(), n.epoch()), (0x2A, 10, 3));
 /// assert_eq!(n.as_bytes6(), None); // only a 48-bit node fills the v1/v6 node field
@@ -70,11 +72,11 @@ impl NodeId {
     /// A node ID of `bits` bits (1..=48) with the value `value`, in `epoch`.
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig) when
     /// `bits` is out of range or `value` does not fit in it.
     ///
     /// ```
-    /// use uuidkit::NodeId;
+    /// use uuidkit::node::NodeId;
     /// assert_eq!(NodeId::new(1, 49, 0).unwrap_err().to_string(), "invalid generator config: expected node bits in 1..=48, found 49");
     /// assert_eq!(NodeId::new(256, 8, 0).unwrap_err().to_string(), "invalid generator config: expected a node id that fits the node bits, found 256");
     /// ```
@@ -92,7 +94,7 @@ impl NodeId {
     /// `epoch`.
     ///
     /// ```
-    /// use uuidkit::NodeId;
+    /// use uuidkit::node::NodeId;
     /// let n = NodeId::from_bytes6([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46], 0);
     /// assert_eq!((n.value(), n.bits()), (0x9F6BDECED846, 48));
     /// ```
@@ -109,7 +111,7 @@ impl NodeId {
     /// The value, in the low `bits` bits.
     ///
     /// ```
-    /// assert_eq!(uuidkit::NodeId::new(7, 3, 0)?.value(), 7);
+    /// assert_eq!(uuidkit::node::NodeId::new(7, 3, 0)?.value(), 7);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
@@ -120,7 +122,7 @@ impl NodeId {
     /// The width in bits, 1..=48.
     ///
     /// ```
-    /// assert_eq!(uuidkit::NodeId::new(7, 3, 0)?.bits(), 3);
+    /// assert_eq!(uuidkit::node::NodeId::new(7, 3, 0)?.bits(), 3);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
@@ -132,7 +134,7 @@ impl NodeId {
     /// the same tenure of the same node.
     ///
     /// ```
-    /// assert_eq!(uuidkit::NodeId::new(7, 3, 9)?.epoch(), 9);
+    /// assert_eq!(uuidkit::node::NodeId::new(7, 3, 9)?.epoch(), 9);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
@@ -144,7 +146,7 @@ impl NodeId {
     /// 48-bit node; `None` for a narrower one.
     ///
     /// ```
-    /// let n = uuidkit::NodeId::new(0x0100_0000_0002, 48, 0)?;
+    /// let n = uuidkit::node::NodeId::new(0x0100_0000_0002, 48, 0)?;
     /// assert_eq!(n.as_bytes6(), Some([1, 0, 0, 0, 0, 2]));
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
@@ -161,7 +163,7 @@ impl NodeId {
 /// Why a source has no node ID to give; see [`NodeLost`].
 ///
 /// ```
-/// use uuidkit::NodeLostKind;
+/// use uuidkit::node::NodeLostKind;
 /// assert_eq!(NodeLostKind::Conflict.to_string(), "conflict (another device holds the node)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -200,7 +202,7 @@ impl fmt::Display for NodeLostKind {
 /// [`GenError`].
 ///
 /// ```
-/// use uuidkit::{NodeLost, NodeLostKind};
+/// use uuidkit::node::{NodeLost, NodeLostKind};
 /// let lost = NodeLost::new(NodeLostKind::SourceGone).with_detail("is uiapd running? tried /run/uiapd.sock");
 /// assert_eq!(lost.kind(), NodeLostKind::SourceGone);
 /// assert_eq!(lost.detail(), "is uiapd running? tried /run/uiapd.sock");
@@ -219,7 +221,7 @@ impl NodeLost {
     /// A loss of kind `kind`, with no detail.
     ///
     /// ```
-    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// use uuidkit::node::{NodeLost, NodeLostKind};
     /// assert_eq!(NodeLost::new(NodeLostKind::Released).to_string(), "released");
     /// ```
     #[must_use]
@@ -235,7 +237,7 @@ impl NodeLost {
     /// character boundary and ends in `…`.
     ///
     /// ```
-    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// use uuidkit::node::{NodeLost, NodeLostKind};
     /// let long = "é".repeat(100);
     /// let lost = NodeLost::new(NodeLostKind::RenewalFailed).with_detail(&long);
     /// assert!(lost.detail().len() <= NodeLost::DETAIL_CAPACITY);
@@ -250,7 +252,7 @@ impl NodeLost {
     /// The kind of loss.
     ///
     /// ```
-    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// use uuidkit::node::{NodeLost, NodeLostKind};
     /// assert_eq!(NodeLost::new(NodeLostKind::Conflict).kind(), NodeLostKind::Conflict);
     /// ```
     #[must_use]
@@ -261,7 +263,7 @@ impl NodeLost {
     /// The detail, empty if none was given.
     ///
     /// ```
-    /// use uuidkit::{NodeLost, NodeLostKind};
+    /// use uuidkit::node::{NodeLost, NodeLostKind};
     /// assert_eq!(NodeLost::new(NodeLostKind::Conflict).detail(), "");
     /// ```
     #[must_use]
@@ -299,7 +301,7 @@ impl core::error::Error for NodeLost {}
 /// A generator that is given a source checks [`bits`](Self::bits) once when
 /// it is built, then on each UUID:
 /// - `Err(lost)`: it returns an error of kind
-///   [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+///   [`GenErrorKind::NodeLost`](crate::generator::GenErrorKind::NodeLost) and issues
 ///   nothing;
 /// - `Ok(id)` with an epoch it has not seen: a new node, so v1/v6 start a
 ///   fresh clock sequence (never continuing another node's sequence,
@@ -310,7 +312,7 @@ impl core::error::Error for NodeLost {}
 /// registry client writes into.
 ///
 /// ```
-/// use uuidkit::{GenError, NodeId, NodeLost, NodeLostKind, NodeSource};
+/// use uuidkit::{node::{NodeId, NodeLost, NodeLostKind, NodeSource}, GenError};
 /// /// A node that is held only on even days (a stand-in for a real registry).
 /// #[derive(Debug)]
 /// struct EvenDays { day: u64 }
@@ -327,7 +329,7 @@ impl core::error::Error for NodeLost {}
 /// assert_eq!(EvenDays { day: 5 }.current().unwrap_err().detail(), "odd day");
 /// # Ok::<(), NodeLost>(())
 /// ```
-#[doc = std_link!("NodeSlot", "crate::NodeSlot")]
+#[doc = std_link!("NodeSlot", "crate::node::NodeSlot")]
 pub trait NodeSource: Send + Sync + fmt::Debug {
     /// The width of every node ID this source hands out, 1..=48; constant
     /// for the life of the source.
@@ -346,7 +348,7 @@ pub trait NodeSource: Send + Sync + fmt::Debug {
 /// builder must be given a node or a source before it builds.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, NoNodeSource, ThreadRng, V1Generator};
+/// use uuidkit::{clock::ManualClock, node::NoNodeSource, rng::ThreadRng, Generator, V1Generator};
 /// let mut g = V1Generator::builder().node([2; 6]).build(ManualClock::new(1 << 60), ThreadRng)?;
 /// let _: &NoNodeSource = g.node_source();
 /// assert_eq!(g.generate()?.node(), Some([2; 6])); // its own node
@@ -363,7 +365,7 @@ pub struct NoNodeSource;
 /// for exactly those.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, StaticNode, ThreadRng, V1Generator};
+/// use uuidkit::{clock::ManualClock, node::StaticNode, rng::ThreadRng, Generator, V1Generator};
 /// let clock = ManualClock::new(1 << 60);
 /// for (source, node) in [(Some(StaticNode::from_bytes6([3; 6])), [3; 6]), (None, [2; 6])] {
 ///     let mut g = V1Generator::builder().node([2; 6]).node_source(source).build(&clock, ThreadRng)?;
@@ -465,7 +467,7 @@ impl<T: NodeSource + ?Sized> NodeSource for std::boxed::Box<T> {
 /// outside the program does (RFC 9562 §6.4 leaves that to you).
 ///
 /// ```
-/// use uuidkit::{NodeSource, StaticNode};
+/// use uuidkit::node::{NodeSource, StaticNode};
 /// let n = StaticNode::new(0x2A, 10)?;
 /// assert_eq!((n.bits(), n.current()?.value()), (10, 0x2A));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -480,7 +482,7 @@ impl StaticNode {
     /// As [`NodeId::new`].
     ///
     /// ```
-    /// assert!(uuidkit::StaticNode::new(8, 3).is_err());
+    /// assert!(uuidkit::node::StaticNode::new(8, 3).is_err());
     /// ```
     pub const fn new(value: u64, bits: u8) -> Result<StaticNode, GenError> {
         match NodeId::new(value, bits, 0) {
@@ -492,10 +494,10 @@ impl StaticNode {
     /// The 48-bit node of a v1/v6 node field.
     ///
     /// ```
-    /// use uuidkit::{NodeSource, StaticNode};
+    /// use uuidkit::node::{NodeSource, StaticNode};
     /// let n = StaticNode::from_bytes6([1, 2, 3, 4, 5, 6]);
     /// assert_eq!(n.current()?.as_bytes6(), Some([1, 2, 3, 4, 5, 6]));
-    /// # Ok::<(), uuidkit::NodeLost>(())
+    /// # Ok::<(), uuidkit::node::NodeLost>(())
     /// ```
     #[must_use]
     pub const fn from_bytes6(bytes: [u8; 6]) -> StaticNode {
@@ -505,7 +507,7 @@ impl StaticNode {
     /// The node.
     ///
     /// ```
-    /// assert_eq!(uuidkit::StaticNode::new(5, 4)?.id().value(), 5);
+    /// assert_eq!(uuidkit::node::StaticNode::new(5, 4)?.id().value(), 5);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
@@ -535,7 +537,7 @@ impl NodeSource for StaticNode {
 /// ```
 /// use rand_chacha::ChaCha8Rng;
 /// use rand_core::SeedableRng;
-/// use uuidkit::{NodeSource, RandomNode};
+/// use uuidkit::node::{NodeSource, RandomNode};
 /// let a = RandomNode::new(48, &mut ChaCha8Rng::seed_from_u64(7))?;
 /// let b = RandomNode::new(48, &mut ChaCha8Rng::seed_from_u64(7))?;
 /// assert_eq!(a, b); // same seed, same node
@@ -550,11 +552,11 @@ impl RandomNode {
     /// (the same draw a v1 generator makes for its default node).
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig) when
     /// `bits` is out of range.
     ///
     /// ```
-    /// use uuidkit::{RandomNode, ThreadRng};
+    /// use uuidkit::{node::RandomNode, rng::ThreadRng};
     /// assert_eq!(RandomNode::new(0, &mut ThreadRng).unwrap_err().to_string(), "invalid generator config: expected node bits in 1..=48, found 0");
     /// ```
     pub fn new<R: Rng + ?Sized>(bits: u8, rng: &mut R) -> Result<RandomNode, GenError> {
@@ -573,7 +575,7 @@ impl RandomNode {
     /// The node.
     ///
     /// ```
-    /// use uuidkit::{RandomNode, ThreadRng};
+    /// use uuidkit::{node::RandomNode, rng::ThreadRng};
     /// assert!(RandomNode::new(4, &mut ThreadRng)?.id().value() < 16);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```

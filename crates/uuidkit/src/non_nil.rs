@@ -27,7 +27,7 @@ use crate::{ParseError, Uuid};
 /// let id: NonNilUuid = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6".parse()?;
 /// assert_eq!(Uuid::from(id).to_string(), id.to_string());
 /// assert!(NonNilUuid::try_from(Uuid::NIL).is_err());
-/// # Ok::<(), uuidkit::NonNilError>(())
+/// # Ok::<(), uuidkit::error::NonNilError>(())
 /// ```
 // A `NonZeroU128` whose memory is the 16 octets in network order (the
 // native-endian reading of them), as a `Uuid`'s is: its niche (zero) is

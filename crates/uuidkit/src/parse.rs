@@ -92,7 +92,7 @@ impl Uuid {
     /// the other forms gives [`ParseErrorKind::NotHyphenated`]. Never panics.
     ///
     /// ```
-    /// use uuidkit::{Form, ParseErrorKind, Uuid};
+    /// use uuidkit::{error::{Form, ParseErrorKind}, Uuid};
     /// assert!(Uuid::parse_strict("F81D4FAE-7dec-11D0-A765-00a0c91e6bf6").is_ok());
     /// let err = Uuid::parse_strict("{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}").unwrap_err();
     /// assert_eq!(err.kind(), ParseErrorKind::NotHyphenated { found: Form::Braced });

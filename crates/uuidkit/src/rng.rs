@@ -4,8 +4,8 @@
 //! # The generator
 //! ChaCha with 12 rounds (as `rand`'s `StdRng`), a 256-bit key from the OS, a
 //! 64-bit block counter from 0 and stream 0: the block function of
-//! `rand_chacha::ChaCha12Rng` ([`crate::chacha`]), computed 8 blocks at a
-//! time with AVX2 (4 with SSE2, in [`crate::arch`]; 1 portably), so that a bulk
+//! `rand_chacha::ChaCha12Rng` (`chacha.rs`), computed 8 blocks at a
+//! time with AVX2 (4 with SSE2, in `arch/`; 1 portably), so that a bulk
 //! fill runs straight into the caller's buffer. The SIMD paths emit each group of blocks word-interleaved (word `w`
 //! of blocks `0..n`, then word `w + 1`, …): a fixed permutation of the same
 //! keystream words, tested word for word against `rand_chacha`.
@@ -285,7 +285,7 @@ pub(crate) fn fill(dst: &mut [u8]) {
 ///
 /// ```
 /// use rand_core::Rng;
-/// let mut rng = uuidkit::ThreadRng;
+/// let mut rng = uuidkit::rng::ThreadRng;
 /// assert_ne!(rng.next_u64(), rng.next_u64()); // fails with probability 2^-64
 /// ```
 #[derive(Clone, Copy, Debug, Default)]

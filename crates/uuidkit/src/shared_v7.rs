@@ -20,14 +20,14 @@ use crate::v7::global;
 /// ordered by the word's modification order. The layout and the clock
 /// handling are [`Uuid::now_v7`]'s: 48-bit Unix milliseconds, a 16-bit
 /// counter seeded with 15 random bits at each new millisecond (overflow
-/// advances the timestamp), 58 random bits from [`ThreadRng`](crate::ThreadRng);
+/// advances the timestamp), 58 random bits from [`ThreadRng`](crate::rng::ThreadRng);
 /// a clock stepping back keeps the last timestamp and counts on.
 ///
 /// Between processes: 64-bit atomics are lock-free wherever `AtomicU64`
 /// exists, so the word works through any mapping of it. Every bit pattern is
 /// a valid state (all zeros is [`SharedV7::new`]), so zero-filled shared
 /// memory needs no initialisation. The random bits come from each process's
-/// own [`ThreadRng`](crate::ThreadRng), which reseeds after `fork()`. The
+/// own [`ThreadRng`](crate::rng::ThreadRng), which reseeds after `fork()`. The
 /// state lives only as long as the memory: a new mapping starts again from
 /// the clock. In memory that `fork()` copies rather than shares (a `static`
 /// of a forked process), parent and child go on from the same state, their

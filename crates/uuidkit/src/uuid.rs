@@ -73,18 +73,18 @@ impl Uuid {
     ///
     /// let err = Uuid::from_slice(&column[..15]).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid length 15 bytes: expected 16");
-    /// # Ok::<(), uuidkit::LengthError>(())
+    /// # Ok::<(), uuidkit::error::LengthError>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`LengthError`](crate::LengthError), naming the length found, if the
+    /// [`LengthError`](crate::error::LengthError), naming the length found, if the
     /// slice is not 16 bytes long. It never panics.
     #[inline]
-    pub const fn from_slice(bytes: &[u8]) -> Result<Uuid, crate::LengthError> {
+    pub const fn from_slice(bytes: &[u8]) -> Result<Uuid, crate::error::LengthError> {
         match bytes.first_chunk::<16>() {
             Some(octets) if bytes.len() == 16 => Ok(Uuid(*octets)),
-            _ => Err(crate::LengthError::new(bytes.len())),
+            _ => Err(crate::error::LengthError::new(bytes.len())),
         }
     }
 
@@ -248,15 +248,15 @@ impl From<[u8; 16]> for Uuid {
 }
 
 impl TryFrom<&[u8]> for Uuid {
-    type Error = crate::LengthError;
+    type Error = crate::error::LengthError;
 
     /// As [`Uuid::from_slice`].
     ///
     /// # Errors
     ///
-    /// [`LengthError`](crate::LengthError) if the slice is not 16 bytes long.
+    /// [`LengthError`](crate::error::LengthError) if the slice is not 16 bytes long.
     #[inline]
-    fn try_from(bytes: &[u8]) -> Result<Uuid, crate::LengthError> {
+    fn try_from(bytes: &[u8]) -> Result<Uuid, crate::error::LengthError> {
         Uuid::from_slice(bytes)
     }
 }

@@ -5,7 +5,8 @@
 //! `docs/migrating-from-uuid.md` in the repository lists every difference,
 //! including the ones these names do not cover.
 
-use crate::{GREGORIAN_TO_UNIX_100NS, ParseError, Urn, Uuid, Version, namespace};
+use crate::layout::{GREGORIAN_TO_UNIX_100NS, MAX_CLOCK_SEQ};
+use crate::{ParseError, Urn, Uuid, Version, namespace};
 
 impl Uuid {
     /// The DNS namespace (RFC 9562 §6.6), as [`namespace::DNS`].
@@ -168,7 +169,7 @@ impl Uuid {
 
     /// Builds a UUID from `uuid`'s four-field split: octets 0–3 and 4–5 and
     /// 6–7 as big-endian integers, then octets 8–15 as they are. No version
-    /// or variant bits are set; [`Fields::to_uuid`](crate::Fields::to_uuid)
+    /// or variant bits are set; [`Fields::to_uuid`](crate::layout::Fields::to_uuid)
     /// takes the five fields of the RFC 4122 layout instead.
     ///
     /// ```
@@ -247,7 +248,7 @@ impl Timestamp {
     ///
     /// ```
     /// let v7 = uuidkit::Uuid::v7_min(0);
-    /// assert_eq!(v7.get_timestamp().unwrap().to_gregorian(), (uuidkit::GREGORIAN_TO_UNIX_100NS, 0));
+    /// assert_eq!(v7.get_timestamp().unwrap().to_gregorian(), (uuidkit::layout::GREGORIAN_TO_UNIX_100NS, 0));
     /// ```
     #[must_use]
     #[inline]
@@ -255,7 +256,7 @@ impl Timestamp {
         let ticks = GREGORIAN_TO_UNIX_100NS
             .wrapping_add(self.seconds.wrapping_mul(10_000_000))
             .wrapping_add(self.nanos as u64 / 100);
-        (ticks, self.counter & crate::MAX_CLOCK_SEQ)
+        (ticks, self.counter & MAX_CLOCK_SEQ)
     }
 }
 

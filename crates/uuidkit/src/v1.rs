@@ -6,11 +6,13 @@ use core::marker::PhantomData;
 
 use rand_core::Rng;
 
+use crate::clock::Clock;
 use crate::generator::{
     ClockBackPolicy, GenError, GregorianCore, GregorianPolicy, NoReserve, NodeFollow, Reserve,
     RolloverPolicy, random_clock_seq, random_node,
 };
-use crate::{Clock, GregorianGenerator, MaybeNodeSource, NoNodeSource, V1Layout};
+use crate::generator::{GregorianGenerator, V1Layout};
+use crate::node::{MaybeNodeSource, NoNodeSource};
 
 /// The state of a [`V1Generator`] or [`V6Generator`](crate::V6Generator), as
 /// RFC 9562 §6.3 lists it for stable storage: the last timestamp (60-bit count of
@@ -18,7 +20,7 @@ use crate::{Clock, GregorianGenerator, MaybeNodeSource, NoNodeSource, V1Layout};
 /// is false before the first UUID (and then `timestamp` is 0).
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut g = V1Generator::new(&clock, ThreadRng);
 /// g.generate()?;
@@ -49,7 +51,7 @@ pub struct V1State {
 /// ([`store`](Self::store)).
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, RolloverPolicy, ThreadRng, V1Generator};
+/// use uuidkit::{clock::ManualClock, generator::RolloverPolicy, rng::ThreadRng, Generator, V1Generator};
 /// let mut g = V1Generator::builder()
 ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
 ///     .clock_seq(0x33C8)
@@ -73,7 +75,7 @@ impl<N, S> V1Builder<N, S> {
     /// The clock sequence, 0..=0x3FFF (default: random).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().clock_seq(0x3FFF).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.clock_seq(), 0x3FFF);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -89,7 +91,7 @@ impl<N, S> V1Builder<N, S> {
     /// given here; it replaces a random one with the node it holds.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().node([0x00, 0x11, 0x22, 0x33, 0x44, 0x55]).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.node(), [0x00, 0x11, 0x22, 0x33, 0x44, 0x55]);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -103,7 +105,8 @@ impl<N, S> V1Builder<N, S> {
     /// for a whole clock resolution (default [`RolloverPolicy::Wait`]).
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V1Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 1-ns resolution: one UUID per reading
     /// let mut g = V1Generator::builder().rollover(RolloverPolicy::Error).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -122,10 +125,11 @@ impl<N, S> V1Builder<N, S> {
     /// rule, [`ClockBackPolicy::Reset`] with no tolerance: any step back
     /// changes the clock sequence and follows the clock (v1 UUIDs are not
     /// ordered by time). v6 defaults to [`ClockBackPolicy::Error`] beyond
-    /// 10 s ([`V6Builder::clock_back`](crate::V6Builder::clock_back)).
+    /// 10 s ([`V6Builder::clock_back`](crate::generator::V6Builder::clock_back)).
     ///
     /// ```
-    /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V1Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V1Generator::builder().clock_back(ClockBackPolicy::Error, 1_000_000).build(&clock, ThreadRng)?;
     /// let a = g.generate()?;
@@ -148,7 +152,7 @@ impl<N, S> V1Builder<N, S> {
 
     /// Takes the node from `source` (48 bits wide), asked before every UUID
     /// (RFC 9562 §6.4): while it holds no node, generation returns
-    /// [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost) and issues
+    /// [`GenErrorKind::NodeLost`](crate::generator::GenErrorKind::NodeLost) and issues
     /// nothing; each new node it hands out (a new epoch) starts a new random
     /// clock sequence, so no node's sequence is ever continued under another
     /// (§6.3). A store keeps the source's node as a given one
@@ -160,7 +164,9 @@ impl<N, S> V1Builder<N, S> {
     /// that is not 48 bits wide.
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, Generator, ManualClock, NodeLost, NodeLostKind, NodeSlot, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind};
+    /// use uuidkit::{node::{NodeLost, NodeLostKind, NodeSlot}, rng::ThreadRng};
+    /// use uuidkit::{Generator, V1Generator};
     /// let slot = NodeSlot::new(48)?;
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V1Generator::builder().node_source(&slot).build(&clock, ThreadRng)?;
@@ -178,7 +184,7 @@ impl<N, S> V1Builder<N, S> {
     /// assert!(V1Generator::builder().node_source(NodeSlot::new(16)?).build(&clock, ThreadRng).is_err());
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
-    #[doc = std_link!("NodeSlot", "crate::NodeSlot")]
+    #[doc = std_link!("NodeSlot", "crate::node::NodeSlot")]
     pub fn node_source<N2: MaybeNodeSource>(self, source: N2) -> V1Builder<N2, S> {
         V1Builder {
             clock_seq: self.clock_seq,
@@ -194,8 +200,8 @@ impl<N, S> V1Builder<N, S> {
     /// instance a [`state::GregorianLease`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
@@ -221,11 +227,11 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V1Builder<N, S> {
     /// not given from `rng`.
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) for a
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig) for a
     /// clock sequence above 0x3FFF, or a node source that is not 48 bits wide.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let err = V1Generator::builder().clock_seq(0x4000).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected clock sequence in 0..=16383, found 16384");
     /// ```
@@ -251,7 +257,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V1Builder<N, S> {
     }
 
     /// The validated core and node link (shared with
-    /// [`V6Builder`](crate::V6Builder)): the RNG draws a node and then a
+    /// [`V6Builder`](crate::generator::V6Builder)): the RNG draws a node and then a
     /// clock sequence, whether or not they were given, so that a seeded RNG
     /// gives the same stream either way.
     pub(crate) fn parts<R: Rng>(
@@ -261,7 +267,10 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V1Builder<N, S> {
     ) -> Result<(GregorianCore<S>, NodeFollow<N>, R), GenError> {
         let random = random_node(rng.next_u64());
         let random_seq = random_clock_seq(rng.next_u64());
-        if let Some(cs) = self.clock_seq.filter(|&cs| cs > crate::MAX_CLOCK_SEQ) {
+        if let Some(cs) = self
+            .clock_seq
+            .filter(|&cs| cs > crate::layout::MAX_CLOCK_SEQ)
+        {
             return Err(GenError::config("clock sequence in 0..=16383", cs.into()));
         }
         let follow = NodeFollow::new(self.node_source)?;
@@ -289,7 +298,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V1Builder<N, S> {
 ///
 /// - **Node**: 48 random bits with the multicast bit (0x01 of the first octet)
 ///   set (§6.10), unless the builder is given one ([`V1Builder::node`]) or the
-///   builder a [`NodeSource`](crate::NodeSource) ([`V1Builder::node_source`]).
+///   builder a [`NodeSource`](crate::node::NodeSource) ([`V1Builder::node_source`]).
 /// - **Clock sequence**: random once per generator; incremented when the clock
 ///   reads earlier than before; replaced by a different random value when the
 ///   node changes (`set_node`).
@@ -303,7 +312,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V1Builder<N, S> {
 /// [`V6Generator`](crate::V6Generator).
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
 /// let mut g = V1Generator::builder()
 ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
@@ -316,9 +325,9 @@ pub type V1Generator<C, R, S = NoReserve, N = NoNodeSource> =
     GregorianGenerator<V1Layout, C, R, S, N>;
 
 #[cfg(feature = "std")]
-impl V1Generator<crate::CoarseClock, crate::ThreadRng> {
-    /// A generator on the system's coarse clock ([`CoarseClock`](crate::CoarseClock))
-    /// and [`ThreadRng`](crate::ThreadRng).
+impl V1Generator<crate::clock::CoarseClock, crate::rng::ThreadRng> {
+    /// A generator on the system's coarse clock ([`CoarseClock`](crate::clock::CoarseClock))
+    /// and [`ThreadRng`](crate::rng::ThreadRng).
     ///
     /// ```
     /// use uuidkit::Generator;
@@ -328,7 +337,7 @@ impl V1Generator<crate::CoarseClock, crate::ThreadRng> {
     /// ```
     #[must_use]
     pub fn system() -> Self {
-        V1Generator::new(crate::CoarseClock::new(), crate::ThreadRng)
+        V1Generator::new(crate::clock::CoarseClock::new(), crate::rng::ThreadRng)
     }
 }
 
@@ -336,7 +345,7 @@ impl V1Generator<(), ()> {
     /// The builder: every setting, checked by [`V1Builder::build`].
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::builder().clock_seq(7).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!(g.clock_seq(), 7);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -358,7 +367,7 @@ impl<C: Clock, R: Rng> V1Generator<C, R> {
     /// random clock sequence, [`RolloverPolicy::Wait`].
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V1Generator};
     /// let g = V1Generator::new(ManualClock::new(0), ThreadRng);
     /// assert_eq!(g.node()[0] & 0x01, 0x01);
     /// ```
@@ -377,7 +386,7 @@ impl<C: Clock, R: Rng, S: Reserve<V1State>, N: MaybeNodeSource> V1Generator<C, R
     /// a node source, the source's node replaces it before the next UUID.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V1Generator};
     /// let mut g = V1Generator::new(ManualClock::new(1 << 60), ThreadRng);
     /// g.generate()?;
     /// let before = g.clock_seq();

@@ -25,7 +25,7 @@ impl Uuid {
     /// seeded generator in tests).
     ///
     /// ```
-    /// use uuidkit::{ThreadRng, Uuid, Version};
+    /// use uuidkit::{rng::ThreadRng, Uuid, Version};
     /// let u = Uuid::new_v4_from_rng(&mut ThreadRng);
     /// assert_eq!(u.version(), Some(Version::Random));
     /// ```
@@ -44,7 +44,7 @@ const fn with_v4_bits(random: u128) -> u128 {
 
 #[cfg(feature = "std")]
 impl Uuid {
-    /// A random (v4) UUID: 122 bits from [`ThreadRng`](crate::ThreadRng), the
+    /// A random (v4) UUID: 122 bits from [`ThreadRng`](crate::rng::ThreadRng), the
     /// thread's OS-seeded ChaCha12 generator (reseeded after `fork()` and
     /// periodically).
     ///

@@ -5,13 +5,13 @@ use core::marker::PhantomData;
 
 use rand_core::Rng;
 
+use crate::V1Generator;
+use crate::clock::Clock;
 use crate::generator::{
     ClockBackPolicy, GenError, GregorianPolicy, NoReserve, Reserve, RolloverPolicy,
 };
-use crate::{
-    Clock, GregorianGenerator, MaybeNodeSource, NoNodeSource, V1Builder, V1Generator, V1State,
-    V6Layout,
-};
+use crate::generator::{GregorianGenerator, V1Builder, V1State, V6Layout};
+use crate::node::{MaybeNodeSource, NoNodeSource};
 
 /// The validated configuration of a [`V6Generator`]; made by
 /// [`V6Generator::builder`]. By default the generator draws a fresh clock
@@ -21,7 +21,7 @@ use crate::{
 /// attached here and only here: a node source and a [`store`](Self::store).
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V6Generator};
 /// let mut g = V6Generator::builder()
 ///     .node([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])
 ///     .clock_seq(0x33C8)
@@ -41,7 +41,7 @@ impl<N, S> V6Builder<N, S> {
     /// with v1's rules (§5.6 "MAY retain").
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().retain().build(ManualClock::new(0), ThreadRng)?;
     /// assert!(g.is_retaining());
     /// # Ok::<(), uuidkit::GenError>(())
@@ -54,7 +54,7 @@ impl<N, S> V6Builder<N, S> {
     /// The retained clock sequence, 0..=0x3FFF; implies [`retain`](Self::retain).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().clock_seq(0x33C8).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!((g.clock_seq(), g.is_retaining()), (0x33C8, true));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -70,7 +70,7 @@ impl<N, S> V6Builder<N, S> {
     /// [`retain`](Self::retain). See [`V1Builder::node`].
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().node([2; 6]).build(ManualClock::new(0), ThreadRng)?;
     /// assert_eq!((g.node(), g.is_retaining()), ([2; 6], true));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -85,7 +85,8 @@ impl<N, S> V6Builder<N, S> {
     /// The rollover policy; see [`V1Builder::rollover`].
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V6Generator::builder().rollover(RolloverPolicy::Error).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -108,7 +109,8 @@ impl<N, S> V6Builder<N, S> {
     /// UUID, with the clock sequence changed as §5.1 requires).
     ///
     /// ```
-    /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V6Generator::new(&clock, ThreadRng); // the default: hold up to 10 s, then report
     /// let a = g.generate()?;
@@ -137,7 +139,8 @@ impl<N, S> V6Builder<N, S> {
     /// and a new node do.
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, Generator, ManualClock, NodeSlot, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, node::NodeSlot, rng::ThreadRng};
+    /// use uuidkit::{Generator, V6Generator};
     /// let slot = NodeSlot::new(48)?;
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V6Generator::builder().node_source(&slot).build(&clock, ThreadRng)?;
@@ -161,8 +164,8 @@ impl<N, S> V6Builder<N, S> {
     /// Whether the clock sequence and node are retained is set apart.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{CoarseClock, Generator, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::CoarseClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V6Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V6Generator::builder().retain().store(r.lease_v6()).build(CoarseClock::new(), ThreadRng)?;
     /// let (a, b) = (g.generate()?, g.generate()?);
@@ -186,7 +189,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V6Builder<N, S> {
     /// As [`V1Builder::build`].
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, generator::GenErrorKind, rng::ThreadRng, V6Generator};
     /// let err = V6Generator::builder().clock_seq(0xFFFF).build(ManualClock::new(0), ThreadRng).unwrap_err();
     /// assert_eq!(err.kind(), GenErrorKind::InvalidConfig);
     /// ```
@@ -220,7 +223,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V6Builder<N, S> {
 /// Timestamps come from the same logic as v1: consecutive 100-ns ticks within a
 /// clock reading, never one clock resolution ahead of it (default
 /// [`RolloverPolicy::Wait`]), so one generator's output increases while the clock
-/// does not step back. With a [`NodeSource`](crate::NodeSource)
+/// does not step back. With a [`NodeSource`](crate::node::NodeSource)
 /// ([`V6Builder::node_source`]) it retains the source's node
 /// with v1's rules for a node source. When it does, the timestamp follows the clock and the
 /// (retained) clock sequence changes. Prefer v7 where v1 compatibility is not
@@ -228,7 +231,7 @@ impl<N: MaybeNodeSource, S: Reserve<V1State>> V6Builder<N, S> {
 /// it shares with [`V1Generator`].
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V6Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
 /// let mut g = V6Generator::new(&clock, ThreadRng);
 /// let (a, b) = (g.generate()?, g.generate()?);
@@ -240,9 +243,9 @@ pub type V6Generator<C, R, S = NoReserve, N = NoNodeSource> =
     GregorianGenerator<V6Layout, C, R, S, N>;
 
 #[cfg(feature = "std")]
-impl V6Generator<crate::CoarseClock, crate::ThreadRng> {
-    /// A generator on the system's coarse clock ([`CoarseClock`](crate::CoarseClock))
-    /// and [`ThreadRng`](crate::ThreadRng), with fresh random clock sequence and node
+impl V6Generator<crate::clock::CoarseClock, crate::rng::ThreadRng> {
+    /// A generator on the system's coarse clock ([`CoarseClock`](crate::clock::CoarseClock))
+    /// and [`ThreadRng`](crate::rng::ThreadRng), with fresh random clock sequence and node
     /// per UUID.
     ///
     /// ```
@@ -253,7 +256,7 @@ impl V6Generator<crate::CoarseClock, crate::ThreadRng> {
     /// ```
     #[must_use]
     pub fn system() -> Self {
-        V6Generator::new(crate::CoarseClock::new(), crate::ThreadRng)
+        V6Generator::new(crate::clock::CoarseClock::new(), crate::rng::ThreadRng)
     }
 }
 
@@ -261,7 +264,7 @@ impl V6Generator<(), ()> {
     /// The builder: every setting, checked by [`V6Builder::build`].
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::builder().build(ManualClock::new(0), ThreadRng)?;
     /// assert!(!g.is_retaining());
     /// # Ok::<(), uuidkit::GenError>(())
@@ -278,7 +281,7 @@ impl<C: Clock, R: Rng> V6Generator<C, R> {
     /// A generator drawing a fresh random clock sequence and node per UUID.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// let g = V6Generator::new(ManualClock::new(0), ThreadRng);
     /// assert!(!g.is_retaining());
     /// ```
@@ -294,7 +297,7 @@ impl<C, R, S: Reserve<V1State>, N> V6Generator<C, R, S, N> {
     /// Whether the clock sequence and node are retained between UUIDs.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V6Generator};
     /// assert!(!V6Generator::new(ManualClock::new(0), ThreadRng).is_retaining());
     /// ```
     pub fn is_retaining(&self) -> bool {

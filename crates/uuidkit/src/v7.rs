@@ -3,11 +3,12 @@
 
 use rand_core::Rng;
 
+use crate::Uuid;
+use crate::clock::Clock;
 use crate::generator::{
     ClockBackPolicy, CounterOptions, EngineCore, EngineSpec, GenError, Generator, NoReserve,
     Reading, Reserve, RolloverPolicy,
 };
-use crate::{Clock, Uuid};
 
 const MASK_62: u128 = (1 << 62) - 1;
 
@@ -17,7 +18,7 @@ const MASK_62: u128 = (1 << 62) - 1;
 /// counter (Methods 1 and 2), then fresh random bits.
 ///
 /// ```
-/// use uuidkit::V7Method;
+/// use uuidkit::generator::V7Method;
 /// assert_eq!(V7Method::default(), V7Method::Counter { bits: 42 });
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,7 +75,8 @@ impl Default for V7Method {
 /// [`V7Generator::builder`].
 ///
 /// ```
-/// use uuidkit::{ClockBackPolicy, Generator, ManualClock, RolloverPolicy, ThreadRng, V7Generator, V7Method};
+/// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, RolloverPolicy, V7Method}};
+/// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
 /// let mut g = V7Generator::builder()
 ///     .method(V7Method::SubMillisCounter { frac_bits: 12, counter_bits: 18 })
 ///     .rollover(RolloverPolicy::Wait)
@@ -103,7 +105,7 @@ impl<S> V7Builder<S> {
     /// The §6.2 method (default: a 42-bit Method 1 counter).
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, V7Method};
+    /// use uuidkit::{clock::ManualClock, generator::V7Method, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder()
     ///     .method(V7Method::MonotonicRandom { increment_bits: 0 })
     ///     .build(ManualClock::new(1_700_000_000_000_000_000), ThreadRng)?;
@@ -121,7 +123,7 @@ impl<S> V7Builder<S> {
     /// [`V7Method::SubMillis`], which has no counter.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, V7Method};
+    /// use uuidkit::{clock::ManualClock, generator::V7Method, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder()
     ///     .method(V7Method::Counter { bits: 12 })
     ///     .guard_bits(4)
@@ -138,7 +140,8 @@ impl<S> V7Builder<S> {
     /// [`RolloverPolicy::AdvanceTimestamp`].
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V7Generator, V7Method};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy, V7Method}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder()
     ///     .method(V7Method::SubMillis { bits: 12 })
     ///     .rollover(RolloverPolicy::Error)
@@ -158,7 +161,8 @@ impl<S> V7Builder<S> {
     /// `u64::MAX` means no limit (the policy is then never applied).
     ///
     /// ```
-    /// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
+    /// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V7Generator::builder().clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -174,20 +178,20 @@ impl<S> V7Builder<S> {
 
     /// Starts time at the Unix millisecond `unix_ts_ms`: the clock's zero
     /// stands for it, so the timestamp is `unix_ts_ms` plus the clock's
-    /// reading. With a [`ManualClock`](crate::ManualClock) standing at a
+    /// reading. With a [`ManualClock`](crate::clock::ManualClock) standing at a
     /// sub-millisecond offset this makes UUIDs "at" a given time anywhere in
     /// the 48-bit range (to the year 10889, past the year 2554 where a
     /// nanosecond clock in a `u64` ends), with the counter and rollover
     /// working as at the real time. Default 0 (the clock reads Unix time).
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, MAX_UNIX_TS_MS};
+    /// use uuidkit::{clock::ManualClock, layout::MAX_UNIX_TS_MS, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(0), ThreadRng)?;
     /// let (a, b) = (g.generate()?, g.generate()?);
     /// assert_eq!((a.unix_ts_ms(), b.unix_ts_ms()), (Some(MAX_UNIX_TS_MS), Some(MAX_UNIX_TS_MS)));
     /// assert!(a < b);
     /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(1_000_000), ThreadRng)?;
-    /// assert_eq!(g.generate().unwrap_err().kind(), uuidkit::GenErrorKind::TimestampOutOfRange);
+    /// assert_eq!(g.generate().unwrap_err().kind(), uuidkit::generator::GenErrorKind::TimestampOutOfRange);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub const fn start_ms(mut self, unix_ts_ms: u64) -> V7Builder<S> {
@@ -200,8 +204,9 @@ impl<S> V7Builder<S> {
     /// the first UUID and whenever its reservation runs out.
     ///
     /// ```
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
     /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{Generator, V7Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// // A previous run reserved up to 5 s ahead of this clock.
     /// let stored = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_747_000 }), ..Default::default() };
@@ -228,12 +233,12 @@ impl<S: Reserve<V7State>> V7Builder<S> {
     /// Checks the configuration and makes the generator.
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when a
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig) when a
     /// width is outside the range [`V7Method`] documents, or the guard is not
     /// smaller than the counter.
     ///
     /// ```
-    /// use uuidkit::{GenErrorKind, ManualClock, ThreadRng, V7Generator, V7Method};
+    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, V7Method}, rng::ThreadRng, V7Generator};
     /// let err = V7Generator::builder()
     ///     .method(V7Method::Counter { bits: 50 })
     ///     .build(ManualClock::new(0), ThreadRng)
@@ -311,7 +316,7 @@ impl<S: Reserve<V7State>> V7Builder<S> {
 /// `valid` is false before the first UUID.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
 /// let clock = ManualClock::new(1_700_000_000_123_000_000);
 /// let mut g = V7Generator::new(&clock, ThreadRng);
 /// assert!(!g.state().valid);
@@ -345,7 +350,7 @@ pub struct V7State {
 /// behind a lock).
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000); // 2022-02-22T19:22:22Z
 /// let mut g = V7Generator::new(&clock, ThreadRng);
 /// let a = g.generate()?;
@@ -368,7 +373,7 @@ impl V7Generator<(), ()> {
     /// reset beyond a 10 s clock step back.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// assert!(V7Generator::builder().build(ManualClock::new(0), ThreadRng).is_ok());
     /// ```
     pub const fn builder() -> V7Builder {
@@ -385,7 +390,7 @@ impl<C: Clock, R: Rng> V7Generator<C, R> {
     /// A generator with the defaults of [`V7Generator::builder`].
     ///
     /// ```
-    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::new(SystemClock, ThreadRng);
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::SortRand));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -402,8 +407,8 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
@@ -418,7 +423,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The store, mutably; see [`V1Generator::store_mut`](crate::V1Generator::store_mut).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, Reservation, Reserve, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve}, rng::ThreadRng, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(0), ThreadRng);
     /// let state = g.state();
     /// assert_eq!(g.store_mut().reserve(&state, 1)?, Reservation::Until(u64::MAX));
@@ -431,7 +436,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The clock.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// let g = V7Generator::new(ManualClock::new(5), ThreadRng);
     /// assert_eq!(g.clock().now(), 5);
     /// ```
@@ -442,9 +447,9 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The current state (high-water mark).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// let g = V7Generator::new(ManualClock::new(0), ThreadRng);
-    /// assert_eq!(g.state(), uuidkit::V7State::default());
+    /// assert_eq!(g.state(), uuidkit::generator::V7State::default());
     /// ```
     pub fn state(&self) -> V7State {
         self.core.state()
@@ -459,7 +464,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// `V7State { unix_ts_ms: ms, counter: u128::MAX, valid: true }`.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator, V7State};
+    /// use uuidkit::{clock::ManualClock, generator::V7State, rng::ThreadRng, Generator, V7Generator};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V7Generator::new(&clock, ThreadRng)
     ///     .with_state(V7State { unix_ts_ms: 1_700_000_000_005, counter: u128::MAX, valid: true });
@@ -478,13 +483,13 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The next UUID as if the clock read `unix_ns` (nanoseconds since the Unix
     /// epoch). The generator's state moves on exactly as for
     /// [`generate`](Generator::generate); [`RolloverPolicy::Wait`] cannot wait for a
-    /// given time and reports [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted).
+    /// given time and reports [`GenErrorKind::CounterExhausted`](crate::generator::GenErrorKind::CounterExhausted).
     ///
     /// # Errors
     /// As [`generate`](Generator::generate).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(0), ThreadRng);
     /// let u = g.at(1_645_557_742_000_000_000)?;
     /// assert_eq!(u.as_u128() >> 80, 0x017F22E279B0); // RFC 9562 A.6's timestamp
@@ -521,15 +526,15 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V7Generator<C, R, S> {
     /// The next UUID, at the clock's current time.
     ///
     /// # Errors
-    /// Only as configured: [`GenErrorKind::CounterExhausted`](crate::GenErrorKind::CounterExhausted)
-    /// under [`RolloverPolicy::Error`], [`GenErrorKind::ClockBehind`](crate::GenErrorKind::ClockBehind)
+    /// Only as configured: [`GenErrorKind::CounterExhausted`](crate::generator::GenErrorKind::CounterExhausted)
+    /// under [`RolloverPolicy::Error`], [`GenErrorKind::ClockBehind`](crate::generator::GenErrorKind::ClockBehind)
     /// under [`ClockBackPolicy::Error`],
-    /// [`GenErrorKind::TimestampOutOfRange`](crate::GenErrorKind::TimestampOutOfRange) after the
+    /// [`GenErrorKind::TimestampOutOfRange`](crate::generator::GenErrorKind::TimestampOutOfRange) after the
     /// year 10889, and whatever the [`Reserve`] store returns. With the default
     /// configuration and store, it cannot fail before 10889.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
     /// assert_eq!(g.generate()?.as_u128() >> 80, 1);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -550,7 +555,7 @@ impl<C: Clock, R: Rng, S: Reserve<V7State>> Generator for V7Generator<C, R, S> {
     /// unspecified; the UUIDs written before the failure count as issued.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, Uuid, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, Uuid, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(1_700_000_000_000_000_000), ThreadRng);
     /// let mut batch = [Uuid::NIL; 100];
     /// g.fill(&mut batch)?;
@@ -608,7 +613,7 @@ impl Uuid {
     /// second UUID is greater; no two calls in a process return the same UUID.
     /// Layout: 48-bit Unix milliseconds, a 16-bit counter (Method 1, seeded
     /// with 15 random bits at each new millisecond, overflow advancing the
-    /// timestamp), then 58 random bits from [`ThreadRng`](crate::ThreadRng).
+    /// timestamp), then 58 random bits from [`ThreadRng`](crate::rng::ThreadRng).
     /// If the system clock steps back, the generator keeps its last
     /// timestamp and counts on (unbounded tolerance: process-wide
     /// monotonicity is never given up); the timestamp catches up with the
@@ -706,7 +711,7 @@ pub(crate) mod global {
         }
         let mut cur = STATE.load(Ordering::Relaxed);
         loop {
-            let next_ms = ((cur >> COUNTER_BITS) + 1).min(crate::MAX_UNIX_TS_MS);
+            let next_ms = ((cur >> COUNTER_BITS) + 1).min(crate::layout::MAX_UNIX_TS_MS);
             let seeded = (next_ms << COUNTER_BITS) | (rng::next_u64() & 0x7FFF);
             match STATE.compare_exchange_weak(
                 cur,
@@ -780,7 +785,7 @@ pub(crate) mod global {
 
     #[inline]
     pub(crate) fn now_ms() -> u64 {
-        (clock::system_now_ns() / 1_000_000).min(crate::MAX_UNIX_TS_MS)
+        (clock::system_now_ns() / 1_000_000).min(crate::layout::MAX_UNIX_TS_MS)
     }
 
     /// Lays out `out` from the reserved run of state values starting at

@@ -6,10 +6,12 @@
 use rand_core::Rng;
 use shake::XofReader as _;
 
+use crate::clock::Clock;
 use crate::generator::{
     ClockBackPolicy, DEFAULT_TOLERANCE_NS, GenError, GenErrorKind, Generator, Owner,
 };
-use crate::{Clock, MAX_V8_TIME_10NS, Uuid, Version};
+use crate::layout::MAX_V8_TIME_10NS;
+use crate::{Uuid, Version};
 
 /// Appendix B.1's timestamp: 60 bits of 10-ns units since the Unix epoch.
 const MASK_60: u64 = MAX_V8_TIME_10NS;
@@ -210,7 +212,8 @@ impl Uuid {
 /// [`V8TimeGenerator::builder`].
 ///
 /// ```
-/// use uuidkit::{ClockBackPolicy, GenErrorKind, Generator, ManualClock, ThreadRng, V8TimeGenerator};
+/// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}, rng::ThreadRng};
+/// use uuidkit::{Generator, V8TimeGenerator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut g = V8TimeGenerator::builder().clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
 /// g.generate()?;
@@ -237,7 +240,7 @@ impl V8TimeBuilder {
     /// on from its last timestamp.
     ///
     /// ```
-    /// use uuidkit::{ClockBackPolicy, Generator, ManualClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, generator::ClockBackPolicy, rng::ThreadRng, Generator, V8TimeGenerator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V8TimeGenerator::builder().clock_back(ClockBackPolicy::Reset, 0).build(&clock, ThreadRng)?;
     /// let a = g.generate()?;
@@ -258,7 +261,7 @@ impl V8TimeBuilder {
     /// None yet.
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8TimeGenerator};
     /// assert!(V8TimeGenerator::builder().build(ManualClock::new(0), ThreadRng).is_ok());
     /// ```
     pub fn build<C: Clock, R: Rng>(
@@ -287,7 +290,7 @@ impl V8TimeBuilder {
 /// is implementation-specific (§5.8): this layout has 62 random bits per UUID.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V8TimeGenerator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8TimeGenerator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000);
 /// let mut g = V8TimeGenerator::new(&clock, ThreadRng);
 /// let (a, b) = (g.generate()?, g.generate()?);
@@ -310,7 +313,7 @@ impl V8TimeGenerator<(), ()> {
     /// The builder: every setting, checked by [`V8TimeBuilder::build`].
     ///
     /// ```
-    /// use uuidkit::{ClockBackPolicy, ManualClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, generator::ClockBackPolicy, rng::ThreadRng, V8TimeGenerator};
     /// let b = V8TimeGenerator::builder().clock_back(ClockBackPolicy::Error, 1_000);
     /// assert!(b.build(ManualClock::new(0), ThreadRng).is_ok());
     /// ```
@@ -326,7 +329,7 @@ impl<C: Clock, R: Rng> V8TimeGenerator<C, R> {
     /// A generator with the default policy: an error beyond a 10 s step back.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8TimeGenerator};
     /// let mut g = V8TimeGenerator::new(ManualClock::new(10), ThreadRng);
     /// assert_eq!(g.generate()?.v8_time_10ns(), Some(1));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -344,7 +347,7 @@ impl<C: Clock, R: Rng> V8TimeGenerator<C, R> {
     /// As [`generate`](Generator::generate).
     ///
     /// ```
-    /// use uuidkit::{ManualClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, V8TimeGenerator};
     /// let mut g = V8TimeGenerator::new(ManualClock::new(0), ThreadRng);
     /// assert_eq!(g.at(1_645_557_742_000_000_000)?.as_u128() >> 64 & !0xF000, 0x2489E9AD_2EE2_0E00);
     /// # Ok::<(), uuidkit::GenError>(())
@@ -405,12 +408,12 @@ impl<C: Clock, R: Rng> Generator for V8TimeGenerator<C, R> {
     /// # Errors
     /// [`GenErrorKind::ClockBehind`] under [`ClockBackPolicy::Error`], and
     /// [`GenErrorKind::TimestampOutOfRange`] past the layout's end in 2335
-    /// ([`MAX_V8_TIME_10NS`](crate::MAX_V8_TIME_10NS), in 10-ns units): the
+    /// ([`MAX_V8_TIME_10NS`](crate::layout::MAX_V8_TIME_10NS), in 10-ns units): the
     /// 60-bit field would wrap, so nothing is returned rather than a UUID
     /// below the last one.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V8TimeGenerator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V8TimeGenerator};
     /// let mut g = V8TimeGenerator::new(ManualClock::new(10), ThreadRng);
     /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::Custom));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -425,7 +428,8 @@ impl<C: Clock, R: Rng> Generator for V8TimeGenerator<C, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ManualClock, ThreadRng};
+    use crate::clock::ManualClock;
+    use crate::rng::ThreadRng;
     use std::format;
     use std::string::ToString;
 

@@ -6,7 +6,8 @@
 //! (`tests/data/typeid-*.json`, origin on their first line).
 
 use proptest::prelude::*;
-use uuidkit::{Alphabet, DecodeErrorKind, Encoding, TypeId, Uuid, Version};
+use uuidkit::encoding::{Alphabet, DecodeErrorKind, Encoding, TypeId};
+use uuidkit::{Uuid, Version};
 
 const CROCKFORD: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const BASE32HEX: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
@@ -223,7 +224,7 @@ fn typeid_spec_invalid_suite_fails_with_a_located_error() {
 
 #[test]
 fn errors_name_the_position_and_the_alphabet() {
-    let cases: [(Result<Uuid, uuidkit::DecodeError>, &str); 9] = [
+    let cases: [(Result<Uuid, uuidkit::encoding::DecodeError>, &str); 9] = [
         (
             Uuid::parse_base32("01ARZ3NDEKTSV4RRFFQ69G5FAO"),
             "invalid base32 character 'O' at position 25: expected 0-9 or A-Z without I, L, O and U (either case)",

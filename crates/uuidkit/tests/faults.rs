@@ -9,14 +9,16 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use uuidkit::clock::{CoarseClock, ManualClock, SystemClock};
+use uuidkit::generator::{ClockBackPolicy, GenErrorKind};
+use uuidkit::layout::{MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{
     BlockOrigin, BlockPolicy, FileStore, GregorianMark, MemoryStore, Reserver, StateErrorKind,
     StateRecord, StateStore, V7Mark,
 };
 use uuidkit::{
-    ClockBackPolicy, CoarseClock, GenErrorKind, Generator, MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS,
-    ManualClock, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
-    V8Distributed, V8TimeGenerator,
+    Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed, V8TimeGenerator,
 };
 
 const MS: u64 = 1_000_000;
@@ -190,7 +192,7 @@ fn hold_lock(state: &Path) -> File {
 fn a_fallback_never_reuses_the_stored_clock_sequence_or_node() {
     let path = temp_state("fallback");
     let stored = GregorianMark {
-        hwm: T / 100 + uuidkit::GREGORIAN_TO_UNIX_100NS,
+        hwm: T / 100 + uuidkit::layout::GREGORIAN_TO_UNIX_100NS,
         clock_seq: 0x0123,
         node: NODE,
     };

@@ -11,12 +11,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use gen_support::{T_A, seeded};
 use proptest::prelude::*;
+use uuidkit::clock::ManualClock;
+use uuidkit::generator::{GenErrorKind, RolloverPolicy};
+use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource, RandomNode, StaticNode};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockOrigin, BlockPolicy, FileStore, Reserver, StateRecord};
-use uuidkit::{
-    GenErrorKind, Generator, ManualClock, NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource,
-    RandomNode, RolloverPolicy, StaticNode, ThreadRng, Uuid, V1Generator, V6Generator,
-    V8Distributed,
-};
+use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V8Distributed};
 
 const MS: u64 = 1_000_000;
 const NODE_A: u64 = 0x0300_0000_00AA;
@@ -129,7 +129,7 @@ fn a_loss_stops_v1_v6_and_v8_at_once_and_says_why() {
 #[derive(Debug)]
 struct Ticking(AtomicU64);
 
-impl uuidkit::Clock for Ticking {
+impl uuidkit::clock::Clock for Ticking {
     /// Time passes, then it is read: between two readings, anything else sees the later one.
     fn now_ns(&self) -> u64 {
         self.0.fetch_add(MS, Ordering::SeqCst) + MS

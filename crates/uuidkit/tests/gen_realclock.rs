@@ -4,7 +4,9 @@
 
 use std::sync::mpsc;
 
-use uuidkit::{Generator, SystemClock, ThreadRng, Uuid, V7Generator, Variant, Version};
+use uuidkit::clock::SystemClock;
+use uuidkit::rng::ThreadRng;
+use uuidkit::{Generator, Uuid, V7Generator, Variant, Version};
 
 #[test]
 fn ten_million_now_v7_from_one_thread_strictly_increase() {

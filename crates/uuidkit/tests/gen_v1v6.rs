@@ -5,11 +5,13 @@ mod gen_support;
 use std::collections::HashSet;
 
 use gen_support::{MS, NODE_A, T_A, seeded};
-use uuidkit::{
-    GREGORIAN_TO_UNIX_100NS, GenError, GenErrorKind, Generator, ManualClock, Reservation, Reserve,
-    RolloverPolicy, StaticNode, Uuid, V1Generator, V1State, V6Generator, V8Distributed,
-    V8DistributedBuilder, Version,
+use uuidkit::clock::ManualClock;
+use uuidkit::generator::{
+    GenErrorKind, Reservation, Reserve, RolloverPolicy, V1State, V8DistributedBuilder,
 };
+use uuidkit::layout::GREGORIAN_TO_UNIX_100NS;
+use uuidkit::node::StaticNode;
+use uuidkit::{GenError, Generator, Uuid, V1Generator, V6Generator, V8Distributed, Version};
 
 fn node_of(u: Uuid) -> [u8; 6] {
     u.as_bytes()[10..16].try_into().unwrap()

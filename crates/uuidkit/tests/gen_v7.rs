@@ -4,10 +4,12 @@
 mod gen_support;
 
 use gen_support::{CountingClock, MS, ms_of, seeded};
-use uuidkit::{
-    ClockBackPolicy, GenError, GenErrorKind, Generator, ManualClock, Reservation, Reserve,
-    RolloverPolicy, Uuid, V7Builder, V7Generator, V7Method, V7State, Version,
+use uuidkit::clock::ManualClock;
+use uuidkit::generator::{
+    ClockBackPolicy, GenErrorKind, Reservation, Reserve, RolloverPolicy, V7Builder, V7Method,
+    V7State,
 };
+use uuidkit::{GenError, Generator, Uuid, V7Generator, Version};
 
 const T: u64 = 1_700_000_000_000 * MS; // a whole millisecond
 
@@ -497,7 +499,7 @@ fn a_store_reports_its_own_error_message() {
     let long = "é".repeat(200);
     let cut = GenError::store_message(&long);
     let text = cut.store_message_text().unwrap();
-    assert!(text.len() <= uuidkit::NodeLost::DETAIL_CAPACITY && text.ends_with('…'));
+    assert!(text.len() <= uuidkit::node::NodeLost::DETAIL_CAPACITY && text.ends_with('…'));
     assert!(long.starts_with(text.trim_end_matches('…')));
 }
 

@@ -4,9 +4,9 @@
 mod gen_support;
 
 use gen_support::{NODE_A, Script, T_A};
-use uuidkit::{
-    Generator, ManualClock, Uuid, V1Generator, V6Generator, V7Generator, V7Method, V8TimeGenerator,
-};
+use uuidkit::clock::ManualClock;
+use uuidkit::generator::V7Method;
+use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator, V8TimeGenerator};
 
 #[test]
 fn a1_v1_from_time_clock_seq_and_node() {

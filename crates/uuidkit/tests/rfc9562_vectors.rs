@@ -3,7 +3,8 @@
 //! Expected values are the RFC's final strings; where the RFC's prose and its
 //! vectors disagree these tests follow the math.
 
-use uuidkit::{Fields, NameHash, Uuid, Variant, Version, namespace};
+use uuidkit::layout::Fields;
+use uuidkit::{NameHash, Uuid, Variant, Version, namespace};
 
 const NAME: &[u8] = b"www.example.com";
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];

@@ -8,10 +8,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use uuidkit::clock::CoarseClock;
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{
     self, BlockPolicy, FileStore, Reserver, StateConfig, StateRecord, StateStore, V7Mark,
 };
-use uuidkit::{CoarseClock, Generator, ThreadRng, Uuid, V1Generator};
+use uuidkit::{Generator, Uuid, V1Generator};
 
 const N: usize = 2000;
 

@@ -7,10 +7,11 @@ use std::collections::HashSet;
 
 use gen_support::{leased_v1, leased_v7};
 
+use uuidkit::clock::ManualClock;
+use uuidkit::generator::GenErrorKind;
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockOrigin, BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
-use uuidkit::{
-    GenErrorKind, Generator, ManualClock, ThreadRng, Uuid, V1Generator, V6Generator, V7Generator,
-};
+use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
 
 const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
 const T0_MS: u64 = T0 / 1_000_000;
@@ -180,7 +181,7 @@ fn v1_clock_step_back_within_a_process_goes_through_the_store() {
 fn v7_clock_far_behind_the_block_is_an_error_not_a_step_back() {
     let clock = ManualClock::new(T0);
     let mut g = V7Generator::builder()
-        .clock_back(uuidkit::ClockBackPolicy::Reset, 10_000_000_000)
+        .clock_back(uuidkit::generator::ClockBackPolicy::Reset, 10_000_000_000)
         .store(reserver().lease_v7())
         .build(&clock, ThreadRng)
         .unwrap();

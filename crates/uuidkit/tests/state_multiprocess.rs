@@ -14,11 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use uuidkit::clock::{Clock, CoarseClock, SystemClock};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockPolicy, FileStore, Reserver, StateRecord};
-use uuidkit::{
-    Clock, CoarseClock, Generator, SystemClock, ThreadRng, Uuid, V1Generator, V6Generator,
-    V7Generator,
-};
+use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
 

@@ -10,8 +10,10 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use uuidkit::clock::ManualClock;
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{self, BlockPolicy, FileStore, Reserver, StateErrorKind};
-use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+use uuidkit::{Generator, V7Generator};
 
 const T0: u64 = 1_645_557_742_000_000_000;
 

@@ -9,10 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gen_support::{leased_v1, leased_v7};
+use uuidkit::clock::ManualClock;
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{
     BlockPolicy, FileStore, GregorianMark, Reserver, StateErrorKind, StateRecord, V7Mark,
 };
-use uuidkit::{Generator, ManualClock, ThreadRng, Uuid};
+use uuidkit::{Generator, Uuid};
 
 const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
 const T0_MS: u64 = T0 / 1_000_000;

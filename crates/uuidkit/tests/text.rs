@@ -1,7 +1,8 @@
 //! Text forms: what the parsers accept, what they reject with which error at
 //! which position, and what the formatters write.
 
-use uuidkit::{Expected, Form, ParseErrorKind, Uuid};
+use uuidkit::Uuid;
+use uuidkit::error::{Expected, Form, ParseErrorKind};
 
 const U: Uuid = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
 const HYPHENATED: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";

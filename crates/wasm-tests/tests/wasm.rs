@@ -2,7 +2,8 @@
 //! `crypto.getRandomValues`, time from `Date.now()`.
 #![cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 
-use uuidkit::{Clock, NonNilUuid, SystemClock, Uuid, Variant, Version};
+use uuidkit::clock::{Clock, SystemClock};
+use uuidkit::{NonNilUuid, Uuid, Variant, Version};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 #[wasm_bindgen_test]
@@ -58,7 +59,8 @@ fn text_forms_round_trip() {
 
 #[wasm_bindgen_test]
 fn v1_and_v6_generators_run_without_process_ids() {
-    use uuidkit::{Generator, ThreadRng, V1Generator, V6Generator};
+    use uuidkit::rng::ThreadRng;
+    use uuidkit::{Generator, V1Generator, V6Generator};
     let mut v1 = V1Generator::new(SystemClock, ThreadRng);
     let mut v6 = V6Generator::new(SystemClock, ThreadRng);
     let (a, b) = (v1.generate().unwrap(), v1.generate().unwrap());

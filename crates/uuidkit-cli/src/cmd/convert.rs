@@ -8,7 +8,8 @@
 //! `--to` names a version or a text form; a form there is the same as `-f`, so
 //! `--to base58` and `-f base58` agree, and `--to v6 -f base58` does both.
 
-use uuidkit::{TypeId, Uuid};
+use uuidkit::Uuid;
+use uuidkit::encoding::TypeId;
 
 use crate::error::{Error, Outcome};
 use crate::flags::{ConvertPlan, ConvertTo, Format};

@@ -531,13 +531,13 @@ fn check_time_range(kind: Kind, t: Nanos, count: u64) -> Result<(), Error> {
     };
     let ts60 = r.map_err(|e| usage(format!("invalid value for --at: {e}")))?;
     let Some(ts60) = ts60 else { return Ok(()) };
-    let room = uuidkit::MAX_GREGORIAN_TIMESTAMP - ts60 + 1;
+    let room = uuidkit::layout::MAX_GREGORIAN_TIMESTAMP - ts60 + 1;
     if count > room {
         return Err(usage(format!(
             "--at {} with {count} UUIDs runs past the end of the 60-bit v1/v6 timestamp \
              ({}): expected at most {room}",
             time::format_rfc3339(t, 7),
-            time::format_rfc3339(time::from_ts60(uuidkit::MAX_GREGORIAN_TIMESTAMP), 7),
+            time::format_rfc3339(time::from_ts60(uuidkit::layout::MAX_GREGORIAN_TIMESTAMP), 7),
         )));
     }
     Ok(())
@@ -970,8 +970,10 @@ mod tests {
     /// the 60-bit timestamp.
     #[test]
     fn a_fixed_time_run_must_fit_the_timestamp() {
-        let last_but_one =
-            time::format_rfc3339(time::from_ts60(uuidkit::MAX_GREGORIAN_TIMESTAMP - 1), 7);
+        let last_but_one = time::format_rfc3339(
+            time::from_ts60(uuidkit::layout::MAX_GREGORIAN_TIMESTAMP - 1),
+            7,
+        );
         assert!(plan(&["new", "v1", "--at", &last_but_one, "-n", "2"]).is_ok());
         let e = plan(&["new", "v6", "--at", &last_but_one, "-n", "3"]).unwrap_err();
         assert_eq!(e.exit_code(), 2);

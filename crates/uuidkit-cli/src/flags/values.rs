@@ -173,7 +173,7 @@ impl FromStr for ClockSeq {
             None => unsigned(s),
         };
         match v {
-            Ok(v) if v <= u64::from(uuidkit::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
+            Ok(v) if v <= u64::from(uuidkit::layout::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
             Ok(_) | Err(true) => Err(format!(
                 "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found {s}"
             )),
@@ -371,7 +371,7 @@ impl FromStr for Prefix {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Prefix, String> {
-        match uuidkit::TypeId::new(s, Uuid::NIL) {
+        match uuidkit::encoding::TypeId::new(s, Uuid::NIL) {
             Ok(_) => Ok(Prefix(s.to_string())),
             Err(e) => Err(e.to_string()),
         }

@@ -8,7 +8,7 @@ use etcd_client::{Client, Compare, CompareOp, ConnectOptions, GetOptions, PutOpt
 use rand_core::Rng;
 use tokio::runtime::Runtime;
 use tokio::sync::watch;
-use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSource};
+use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use super::EtcdConfig;
 use crate::node::{backoff, full, pick, space};
@@ -19,7 +19,7 @@ use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
 /// revokes the lease, which deletes the key.
 ///
 /// ```no_run
-/// use uuidkit::NodeSource;
+/// use uuidkit::node::NodeSource;
 /// use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 /// # use rand_core::SeedableRng;
 ///
@@ -125,7 +125,7 @@ impl EtcdLease {
     /// ```no_run
     /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
     /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n48", 48);
-    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
     /// assert_eq!(lease.node().as_bytes6().unwrap()[0] & 1, 1); // the multicast bit
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
@@ -138,7 +138,7 @@ impl EtcdLease {
     /// ```no_run
     /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
     /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
-    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
     /// assert!(lease.key().starts_with("/n/"));
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
@@ -151,7 +151,7 @@ impl EtcdLease {
     /// ```no_run
     /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
     /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
-    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
     /// assert_ne!(lease.lease_id(), 0);
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
@@ -163,9 +163,9 @@ impl EtcdLease {
     ///
     /// ```no_run
     /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
-    /// # use uuidkit::NodeSource;
+    /// # use uuidkit::node::NodeSource;
     /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
-    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
     /// assert!(lease.slot().deadline().is_some());
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
@@ -178,7 +178,7 @@ impl EtcdLease {
     /// ```no_run
     /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
     /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
-    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
     /// assert_eq!(lease.source().bits(), 8);
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
@@ -196,9 +196,9 @@ impl EtcdLease {
     ///
     /// ```no_run
     /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
-    /// # use uuidkit::NodeSource;
+    /// # use uuidkit::node::NodeSource;
     /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
-    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::ThreadRng)?;
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
     /// let source = lease.source();
     /// lease.release()?;
     /// assert!(source.current().is_err());

@@ -21,7 +21,7 @@
 //! # Example
 //!
 //! ```no_run
-//! use uuidkit::{Generator, SystemClock, ThreadRng, V8Distributed};
+//! use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V8Distributed};
 //! use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 //!
 //! let config = EtcdConfig::new(vec!["10.0.0.1:2379".into(), "10.0.0.2:2379".into()], "/uuidkit/v8-16", 16);

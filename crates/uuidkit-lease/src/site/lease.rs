@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use rand_core::Rng;
 use uiap::space::DomainId;
-use uuidkit::{NodeId, NodeLost, NodeLostKind, NodeSource};
+use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use uiap_control::{
     AuthFailures, ClaimEvent, ClaimRequest, ClaimState, ClaimView, Client, ControlError,
@@ -95,7 +95,7 @@ impl LeaseConfig {
 ///
 /// ```no_run
 /// use uuidkit_lease::site::{LeaseConfig, SiteLease};
-/// use uuidkit::{Generator, SystemClock, ThreadRng, V8Distributed};
+/// use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V8Distributed};
 ///
 /// let lease = SiteLease::acquire(&LeaseConfig::new("/run/uiapd/control.sock".into(), 16), &mut ThreadRng)?;
 /// let mut g = V8Distributed::builder().node_source(lease.slot().clone()).build(SystemClock, ThreadRng)?;
@@ -414,7 +414,7 @@ impl SiteLease {
     /// ```no_run
     /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
     /// # use rand_core::SeedableRng;
-    /// # use uuidkit::NodeSource;
+    /// # use uuidkit::node::NodeSource;
     /// # let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
     /// let lease = SiteLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
     /// assert_eq!(lease.slot().current().unwrap(), lease.node());
@@ -448,7 +448,7 @@ impl SiteLease {
     /// ```no_run
     /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
     /// # use rand_core::SeedableRng;
-    /// # use uuidkit::NodeSource;
+    /// # use uuidkit::node::NodeSource;
     /// # let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
     /// let lease = SiteLease::acquire(&config, &mut rand_chacha::ChaCha20Rng::from_seed([1; 32]))?;
     /// let slot = lease.slot().clone();

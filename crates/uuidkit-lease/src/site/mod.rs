@@ -3,7 +3,7 @@
 //!
 //! A [`SiteLease`] claims a random node ID of the requested width in the node-ID domain
 //! ([`DEFAULT_NODE_DOMAIN`] unless overridden), keeps it renewed while it lives, and hands it to
-//! generators through a [`uuidkit::NodeSlot`]. The moment the claim ends for any reason — a
+//! generators through a [`uuidkit::node::NodeSlot`]. The moment the claim ends for any reason — a
 //! late conflict, a denied renewal, an expiry, a release by someone else, the daemon gone — the
 //! slot is marked lost, and every generator reading it stops with an error at its next UUID.
 //! Dropping the lease marks the slot lost and releases the claim.
@@ -21,7 +21,7 @@
 //! ```no_run
 //! use std::sync::Arc;
 //! use uuidkit_lease::site::{LeaseConfig, SiteLease};
-//! use uuidkit::NodeSource;
+//! use uuidkit::node::NodeSource;
 //!
 //! let config = LeaseConfig::new("/run/uiapd/control.sock".into(), 14);
 //! let mut rng = rand_chacha::ChaCha20Rng::from_seed([7; 32]);

@@ -8,7 +8,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use uuidkit::{DecodeError, Encoding, TypeId, Uuid};
+use uuidkit::encoding::{DecodeError, Encoding, TypeId};
+use uuidkit::Uuid;
 
 /// `u` in `enc`, as written by the crate (TypeID: with `prefix`).
 fn encode<'b>(u: Uuid, enc: Encoding, prefix: &str, buf: &'b mut [u8]) -> &'b str {

@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use uuidkit::state::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
-use uuidkit::{MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
+use uuidkit::layout::{MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
 
 /// Little-endian words from `data`, zero past its end.
 fn word(data: &[u8], at: usize) -> u64 {

@@ -12,12 +12,13 @@ use std::vec::Vec;
 
 #[cfg(target_arch = "x86_64")]
 use crate::arch::x86_64::{cpu, decode, encode, lines as bulk, short};
+use crate::encoding::TypeId;
 use crate::encoding::digits::Digits32;
 use crate::encoding::{base32, base58, base64, typeid};
 use crate::fmt::{encode32_scalar, lines_scalar, place_hyphens};
 use crate::hex::LINE;
 use crate::parse::{decode_hyphenated_scalar, decode32_scalar, to_fast};
-use crate::{Hyphenated, TypeId, Uuid};
+use crate::{Hyphenated, Uuid};
 
 /// `N` bytes from the start of `data`, padded with `pad`.
 fn take<const N: usize>(data: &[u8], pad: u8) -> [u8; N] {

@@ -339,7 +339,7 @@ pub(crate) fn check_base58_encoder(encode: impl Fn(u128, &mut [u8; 22])) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::TypeId;
+    use crate::encoding::TypeId;
 
     /// The public base32 encoder of `digits`.
     fn public_base32(b: &[u8; 16], digits: Digits32, out: &mut [u8; 26]) {

@@ -311,7 +311,7 @@ impl Uuid {
     /// assert_eq!(u, Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6));
     /// let err = Uuid::parse_base32("8ZZZZZZZZZZZZZZZZZZZZZZZZZ").unwrap_err();
     /// assert_eq!(err.to_string(), "invalid base32 character '8' at position 0: expected 0-7 (the first of 26 digits carries 3 bits)");
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     pub fn parse_base32<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
@@ -339,7 +339,7 @@ impl Uuid {
     /// assert_eq!(u.as_u128() >> 80, 1_469_922_850_259); // ms since 1970
     /// assert_eq!(u.to_ulid().to_string(), "01ARZ3NDEKTSV4RRFFQ69G5FAV");
     /// assert_eq!(u.version(), None); // its variant bits are not `10`
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     pub fn from_ulid<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
@@ -372,7 +372,7 @@ impl Uuid {
     /// assert_eq!(u, Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6));
     /// let err = Uuid::parse_base32hex("V0EKVBJTTG8T19R502GCI7JBUP").unwrap_err();
     /// assert_eq!(err.position(), Some(25));
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     pub fn parse_base32hex<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {

@@ -94,7 +94,7 @@ impl Uuid {
     /// assert_eq!(u, Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6));
     /// let err = Uuid::parse_base64url("-B1Prn3sEdCnZQCgyR5r9h").unwrap_err();
     /// assert_eq!(err.to_string(), "invalid base64url character 'h' at position 21: expected one of A Q g w (the last digit carries 2 bits and 4 zero bits)");
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     pub fn parse_base64url<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {

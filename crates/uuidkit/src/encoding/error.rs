@@ -6,7 +6,7 @@ use core::fmt;
 /// The encodings of [`crate::encoding`], named in a [`DecodeError`].
 ///
 /// ```
-/// use uuidkit::{Encoding, Uuid};
+/// use uuidkit::{encoding::Encoding, Uuid};
 /// let err = Uuid::parse_base58("0").unwrap_err();
 /// assert_eq!(err.encoding(), Encoding::Base58);
 /// assert_eq!(Encoding::Base58.to_string(), "base58");
@@ -14,17 +14,17 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Encoding {
-    /// [`Base32`](crate::Base32): Crockford's alphabet, the number left-padded.
+    /// [`Base32`](crate::encoding::Base32): Crockford's alphabet, the number left-padded.
     Base32,
-    /// [`Base32`](crate::Base32) read as a ULID ([`Uuid::from_ulid`](crate::Uuid::from_ulid)).
+    /// [`Base32`](crate::encoding::Base32) read as a ULID ([`Uuid::from_ulid`](crate::Uuid::from_ulid)).
     Ulid,
-    /// [`Base32Hex`](crate::Base32Hex): RFC 4648 §7, the bytes right-padded.
+    /// [`Base32Hex`](crate::encoding::Base32Hex): RFC 4648 §7, the bytes right-padded.
     Base32Hex,
-    /// [`Base58`](crate::Base58): Bitcoin's alphabet, the number left-padded.
+    /// [`Base58`](crate::encoding::Base58): Bitcoin's alphabet, the number left-padded.
     Base58,
-    /// [`Base64Url`](crate::Base64Url): RFC 4648 §5, no padding.
+    /// [`Base64Url`](crate::encoding::Base64Url): RFC 4648 §5, no padding.
     Base64Url,
-    /// [`TypeId`](crate::TypeId): `prefix_` and lower-case base32.
+    /// [`TypeId`](crate::encoding::TypeId): `prefix_` and lower-case base32.
     TypeId,
 }
 
@@ -33,7 +33,7 @@ impl Encoding {
     /// suffix).
     ///
     /// ```
-    /// assert_eq!(uuidkit::Encoding::Base64Url.length(), 22);
+    /// assert_eq!(uuidkit::encoding::Encoding::Base64Url.length(), 22);
     /// ```
     #[must_use]
     pub const fn length(self) -> usize {
@@ -48,7 +48,7 @@ impl Encoding {
 /// [`DecodeErrorKind::InvalidCharacter`]. Its `Display` lists them.
 ///
 /// ```
-/// use uuidkit::{Alphabet, DecodeErrorKind, Uuid};
+/// use uuidkit::{encoding::{Alphabet, DecodeErrorKind}, Uuid};
 /// let err = Uuid::parse_base32("01ARZ3NDEKTSV4RRFFQ69G5FAU").unwrap_err();
 /// assert_eq!(err.kind(), DecodeErrorKind::InvalidCharacter { found: 'U', expected: Alphabet::Base32 });
 /// assert_eq!(err.position(), Some(25));
@@ -83,7 +83,7 @@ pub enum Alphabet {
 /// What kind of mistake a [`DecodeError`] reports.
 ///
 /// ```
-/// use uuidkit::{DecodeErrorKind, Uuid};
+/// use uuidkit::{encoding::DecodeErrorKind, Uuid};
 /// let err = Uuid::parse_base64url("AAAA").unwrap_err();
 /// assert_eq!(err.kind(), DecodeErrorKind::InvalidLength { found: 4, expected: 22 });
 /// ```
@@ -222,7 +222,7 @@ impl DecodeError {
     /// The encoding that was being decoded.
     ///
     /// ```
-    /// use uuidkit::{Encoding, TypeId};
+    /// use uuidkit::encoding::{Encoding, TypeId};
     /// assert_eq!(TypeId::parse("User_01h5fskfsk4fpeqwnsyz5hj55t").unwrap_err().encoding(), Encoding::TypeId);
     /// ```
     #[inline]
@@ -234,7 +234,7 @@ impl DecodeError {
     /// What went wrong.
     ///
     /// ```
-    /// use uuidkit::{DecodeErrorKind, Uuid};
+    /// use uuidkit::{encoding::DecodeErrorKind, Uuid};
     /// let err = Uuid::parse_base58("zzzzzzzzzzzzzzzzzzzzzz").unwrap_err();
     /// assert_eq!(err.kind(), DecodeErrorKind::Overflow);
     /// ```
@@ -273,7 +273,7 @@ impl DecodeError {
     /// length). Everything before the position is ASCII.
     ///
     /// ```
-    /// use uuidkit::TypeId;
+    /// use uuidkit::encoding::TypeId;
     /// let input = "user_01h5fskfsk4fpeqwnsyz5hj55u";
     /// let err = TypeId::parse(input).unwrap_err();
     /// assert_eq!(err.position(), Some(30));

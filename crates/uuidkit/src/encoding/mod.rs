@@ -34,11 +34,11 @@ impl Encoding {
     /// prefix is accepted and dropped; use [`TypeId::parse`] to keep it.
     ///
     /// ```
-    /// use uuidkit::{Encoding, Uuid};
+    /// use uuidkit::{encoding::Encoding, Uuid};
     /// let u = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
     /// assert_eq!(Encoding::Base58.decode("Xe22UfxT3rxcKJEAfL5373")?, u);
     /// assert_eq!(Encoding::TypeId.decode("user_7r3n7twzfc278aes80m34hwtzp")?, u);
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     pub fn decode<T: AsRef<[u8]> + ?Sized>(self, input: &T) -> Result<Uuid, DecodeError> {
         let s = input.as_ref();

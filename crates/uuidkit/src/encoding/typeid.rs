@@ -27,13 +27,13 @@ const MAX_PREFIX: usize = 63;
 /// The UUID may be of any version (the specification generates v7).
 ///
 /// ```
-/// use uuidkit::{TypeId, Uuid};
+/// use uuidkit::{encoding::TypeId, Uuid};
 /// let u = Uuid::from_u128(0x01890a5d_ac96_774b_bcce_b302099a8057);
 /// let id = TypeId::new("user", u)?;
 /// assert_eq!(id.to_string(), "user_01h455vb4pex5vsknk084sn02q");
 /// let back = TypeId::parse("user_01h455vb4pex5vsknk084sn02q")?;
 /// assert_eq!((back.prefix(), back.uuid()), ("user", u));
-/// # Ok::<(), uuidkit::DecodeError>(())
+/// # Ok::<(), uuidkit::encoding::DecodeError>(())
 /// ```
 // Layout: the UUID is held as its number, first, in a 32-byte-aligned
 // `repr(C)` struct. `new` and `parse` build a `TypeId` inside a
@@ -60,11 +60,11 @@ impl PartialOrd for TypeId<'_> {
 /// By prefix, then by UUID (whose number orders like its bytes).
 ///
 /// ```
-/// use uuidkit::{TypeId, Uuid};
+/// use uuidkit::{encoding::TypeId, Uuid};
 /// let a = TypeId::new("a", Uuid::MAX)?;
 /// let b = TypeId::new("b", Uuid::NIL)?;
 /// assert!(a < b && b < TypeId::new("b", Uuid::from_u128(1))?);
-/// # Ok::<(), uuidkit::DecodeError>(())
+/// # Ok::<(), uuidkit::encoding::DecodeError>(())
 /// ```
 impl Ord for TypeId<'_> {
     fn cmp(&self, other: &Self) -> core::cmp::Ordering {
@@ -226,11 +226,11 @@ impl<'a> TypeId<'a> {
     /// first such character and its position in the prefix.
     ///
     /// ```
-    /// use uuidkit::{TypeId, Uuid};
+    /// use uuidkit::{encoding::TypeId, Uuid};
     /// let err = TypeId::new("user_", Uuid::NIL).unwrap_err();
     /// assert_eq!(err.to_string(), "invalid TypeID prefix character '_' at position 4: expected a-z (a prefix starts and ends with a lower-case letter)");
     /// assert_eq!(TypeId::new("", Uuid::NIL)?.to_string(), "0".repeat(26));
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     pub fn new(prefix: &'a str, uuid: Uuid) -> Result<Self, DecodeError> {
@@ -254,12 +254,12 @@ impl<'a> TypeId<'a> {
     /// and where it starts.
     ///
     /// ```
-    /// use uuidkit::TypeId;
+    /// use uuidkit::encoding::TypeId;
     /// let id = TypeId::parse("my__type_01h5fskfsk4fpeqwnsyz5hj55t")?;
     /// assert_eq!(id.prefix(), "my__type");
     /// let err = TypeId::parse("prefix_8zzzzzzzzzzzzzzzzzzzzzzzzz").unwrap_err();
     /// assert_eq!(err.position(), Some(7));
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     pub fn parse<T: AsRef<[u8]> + ?Sized>(input: &'a T) -> Result<Self, DecodeError> {
@@ -335,9 +335,9 @@ impl<'a> TypeId<'a> {
     /// The type prefix (empty if there is none).
     ///
     /// ```
-    /// let id = uuidkit::TypeId::parse("01h455vb4pex5vsknk084sn02q")?;
+    /// let id = uuidkit::encoding::TypeId::parse("01h455vb4pex5vsknk084sn02q")?;
     /// assert_eq!(id.prefix(), "");
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     #[must_use]
@@ -348,9 +348,9 @@ impl<'a> TypeId<'a> {
     /// The UUID.
     ///
     /// ```
-    /// let id = uuidkit::TypeId::parse("user_00000000000000000000000000")?;
+    /// let id = uuidkit::encoding::TypeId::parse("user_00000000000000000000000000")?;
     /// assert!(id.uuid().is_nil());
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     #[must_use]
@@ -362,9 +362,9 @@ impl<'a> TypeId<'a> {
     /// not empty, and 26.
     ///
     /// ```
-    /// let id = uuidkit::TypeId::new("user", uuidkit::Uuid::NIL)?;
+    /// let id = uuidkit::encoding::TypeId::new("user", uuidkit::Uuid::NIL)?;
     /// assert_eq!(id.len(), 31);
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     #[allow(clippy::len_without_is_empty)] // never empty: at least 26
@@ -385,11 +385,11 @@ impl<'a> TypeId<'a> {
     /// If `buf` is shorter than [`TypeId::len`].
     ///
     /// ```
-    /// use uuidkit::{TypeId, Uuid};
+    /// use uuidkit::{encoding::TypeId, Uuid};
     /// let mut buf = [0u8; TypeId::MAX_LENGTH];
     /// let id = TypeId::new("order", Uuid::MAX)?;
     /// assert_eq!(id.encode(&mut buf), "order_7zzzzzzzzzzzzzzzzzzzzzzzzz");
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline(always)]
     pub fn encode<'b>(&self, buf: &'b mut [u8]) -> &'b mut str {

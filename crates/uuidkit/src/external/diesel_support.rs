@@ -59,7 +59,7 @@ impl ToSql<SqlUuid, Pg> for Uuid {
 }
 
 /// Reads PostgreSQL's `uuid`. A value of another length (a custom type
-/// posing as `uuid`) is a [`LengthError`](crate::LengthError), never a
+/// posing as `uuid`) is a [`LengthError`](crate::error::LengthError), never a
 /// panic.
 impl FromSql<SqlUuid, Pg> for Uuid {
     fn from_sql(value: PgValue<'_>) -> deserialize::Result<Uuid> {
@@ -96,7 +96,7 @@ where
 }
 
 /// Reads 16 bytes of `Binary`; another length is a
-/// [`LengthError`](crate::LengthError), never a panic.
+/// [`LengthError`](crate::error::LengthError), never a panic.
 impl<DB> FromSql<Binary, DB> for Uuid
 where
     DB: Backend,

@@ -64,7 +64,7 @@ impl ToSql for Uuid {
 
 /// Reads a PostgreSQL `uuid` into a [`Uuid`]. A value that is not 16 bytes
 /// long (a server can only send one through a custom type that claims to be
-/// `uuid`) is a [`LengthError`](crate::LengthError), never a panic.
+/// `uuid`) is a [`LengthError`](crate::error::LengthError), never a panic.
 ///
 /// ```
 /// use postgres_types::{FromSql, Type};

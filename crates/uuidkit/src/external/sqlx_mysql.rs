@@ -80,7 +80,7 @@ impl Encode<'_, MySql> for Uuid {
 }
 
 /// A binary string must be 16 bytes (else a
-/// [`LengthError`](crate::LengthError)); text must be a UUID in a form
+/// [`LengthError`](crate::error::LengthError)); text must be a UUID in a form
 /// [`Uuid::parse`] accepts (else a [`ParseError`](crate::ParseError)).
 impl Decode<'_, MySql> for Uuid {
     fn decode(value: MySqlValueRef<'_>) -> Result<Uuid, BoxError> {

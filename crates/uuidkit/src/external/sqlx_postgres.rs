@@ -93,7 +93,7 @@ impl Encode<'_, Postgres> for Uuid {
 }
 
 /// Reads the binary format (16 octets; any other length is a
-/// [`LengthError`](crate::LengthError)) or the text one (any form
+/// [`LengthError`](crate::error::LengthError)) or the text one (any form
 /// [`Uuid::parse`] accepts; a [`ParseError`](crate::ParseError) otherwise).
 impl Decode<'_, Postgres> for Uuid {
     fn decode(value: PgValueRef<'_>) -> Result<Uuid, BoxError> {

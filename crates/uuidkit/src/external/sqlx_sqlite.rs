@@ -67,7 +67,7 @@ impl<'q> Encode<'q, Sqlite> for Uuid {
     }
 }
 
-/// A `BLOB` must be 16 bytes (else a [`LengthError`](crate::LengthError));
+/// A `BLOB` must be 16 bytes (else a [`LengthError`](crate::error::LengthError));
 /// `TEXT` must be a UUID in a form [`Uuid::parse`] accepts (else a
 /// [`ParseError`](crate::ParseError)). The value's own storage class
 /// decides, not the column's declared type.

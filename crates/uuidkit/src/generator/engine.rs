@@ -16,7 +16,9 @@ use super::{
     ClockBackPolicy, GenError, GenErrorKind, Owner, Reading, Reservation, Reserve, RolloverPolicy,
     Stop, Window,
 };
-use crate::{Clock, MAX_UNIX_TS_MS as MAX_MS, V7State};
+use crate::clock::Clock;
+use crate::generator::V7State;
+use crate::layout::MAX_UNIX_TS_MS as MAX_MS;
 
 const NS_PER_MS: u64 = 1_000_000;
 

@@ -2,13 +2,14 @@
 
 use core::fmt;
 
-use crate::NodeLost;
 use crate::inline_text::InlineText;
+use crate::node::NodeLost;
 
 /// Why a generator returned no UUID. Opaque: ask [`GenError::kind`].
 ///
 /// ```
-/// use uuidkit::{GenErrorKind, Generator, ManualClock, RolloverPolicy, ThreadRng, V7Generator, V7Method};
+/// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy, V7Method}};
+/// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
 /// let clock = ManualClock::new(1_700_000_000_000_000_000);
 /// let mut g = V7Generator::builder()
 ///     .method(V7Method::SubMillis { bits: 12 })
@@ -46,25 +47,25 @@ enum Detail {
 /// The kind of a [`GenError`].
 ///
 /// ```
-/// assert_ne!(uuidkit::GenErrorKind::ClockBehind, uuidkit::GenErrorKind::CounterExhausted);
+/// assert_ne!(uuidkit::generator::GenErrorKind::ClockBehind, uuidkit::generator::GenErrorKind::CounterExhausted);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GenErrorKind {
     /// The counter is used up for the current tick and the policy is
-    /// [`RolloverPolicy::Error`](crate::RolloverPolicy::Error).
+    /// [`RolloverPolicy::Error`](crate::generator::RolloverPolicy::Error).
     CounterExhausted,
     /// The clock is behind the last timestamp by more than the tolerance and the
-    /// policy is [`ClockBackPolicy::Error`](crate::ClockBackPolicy::Error).
+    /// policy is [`ClockBackPolicy::Error`](crate::generator::ClockBackPolicy::Error).
     ClockBehind,
     /// The time does not fit the UUID's timestamp field (v7: 48-bit milliseconds,
     /// up to the year 10889; v1/v6: 60-bit ticks, up to 5236).
     TimestampOutOfRange,
     /// A configuration value is out of its documented range.
     InvalidConfig,
-    /// A [`Reserve`](crate::Reserve) implementation (stable storage) failed.
+    /// A [`Reserve`](crate::generator::Reserve) implementation (stable storage) failed.
     Store,
-    /// The generator's [`NodeSource`](crate::NodeSource) holds no node (not
+    /// The generator's [`NodeSource`](crate::node::NodeSource) holds no node (not
     /// acquired yet, released, lost to a conflict, unreachable, not renewed):
     /// [`GenError::node_lost`] says why. Nothing was issued; a later call
     /// succeeds once the source holds a node again.
@@ -75,7 +76,7 @@ impl GenError {
     /// The kind of error.
     ///
     /// ```
-    /// use uuidkit::{GenError, GenErrorKind};
+    /// use uuidkit::{generator::GenErrorKind, GenError};
     /// assert_eq!(GenError::store(3).kind(), GenErrorKind::Store);
     /// ```
     #[must_use]
@@ -84,7 +85,7 @@ impl GenError {
     }
 
     /// An error of kind [`GenErrorKind::Store`] carrying a store-specific code,
-    /// for [`Reserve`](crate::Reserve) implementations.
+    /// for [`Reserve`](crate::generator::Reserve) implementations.
     ///
     /// ```
     /// let e = uuidkit::GenError::store(13);
@@ -97,14 +98,14 @@ impl GenError {
     }
 
     /// An error of kind [`GenErrorKind::Store`] in the store's own words, for
-    /// [`Reserve`](crate::Reserve) implementations whose storage reports more
+    /// [`Reserve`](crate::generator::Reserve) implementations whose storage reports more
     /// than a number (an I/O error, a database's message). The message is
     /// kept inline, so the error stays `Copy` and needs no allocation (and
     /// no `std`): up to [`NodeLost::DETAIL_CAPACITY`] bytes, a longer one
     /// cut at a character boundary and ending in `…`.
     ///
     /// ```
-    /// use uuidkit::{GenError, GenErrorKind};
+    /// use uuidkit::{generator::GenErrorKind, GenError};
     /// let io = std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on /var/lib/ids");
     /// let e = GenError::store_message(&io.to_string());
     /// assert_eq!(e.kind(), GenErrorKind::Store);
@@ -141,7 +142,7 @@ impl GenError {
     /// field's unit), for generators built on the library's ones.
     ///
     /// ```
-    /// let e = uuidkit::GenError::timestamp_out_of_range(uuidkit::MAX_UNIX_TS_MS, 1 << 48);
+    /// let e = uuidkit::GenError::timestamp_out_of_range(uuidkit::layout::MAX_UNIX_TS_MS, 1 << 48);
     /// assert_eq!(e.to_string(), "timestamp out of range: expected at most 281474976710655, found 281474976710656");
     /// ```
     #[cold]
@@ -152,10 +153,10 @@ impl GenError {
 
     /// An error of kind [`GenErrorKind::NodeLost`]: the generator's node
     /// source holds no node, for the reason `lost`; for generators built on
-    /// [`NodeSource`](crate::NodeSource)s.
+    /// [`NodeSource`](crate::node::NodeSource)s.
     ///
     /// ```
-    /// use uuidkit::{GenError, GenErrorKind, NodeLost, NodeLostKind};
+    /// use uuidkit::{generator::GenErrorKind, node::{NodeLost, NodeLostKind}, GenError};
     /// let e = GenError::from_node_lost(NodeLost::new(NodeLostKind::Released));
     /// assert_eq!(e.kind(), GenErrorKind::NodeLost);
     /// assert_eq!(e.to_string(), "node lost: released");
@@ -173,7 +174,7 @@ impl GenError {
     /// `None` for every other kind.
     ///
     /// ```
-    /// use uuidkit::{GenError, NodeLost, NodeLostKind};
+    /// use uuidkit::{node::{NodeLost, NodeLostKind}, GenError};
     /// let e = GenError::from_node_lost(NodeLost::new(NodeLostKind::Conflict).with_detail("held by device 7"));
     /// assert_eq!(e.node_lost().map(|l| l.detail()), Some("held by device 7"));
     /// assert!(GenError::store(1).node_lost().is_none());
@@ -278,7 +279,8 @@ impl core::error::Error for GenError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{NodeLostKind, Uuid};
+    use crate::Uuid;
+    use crate::node::NodeLostKind;
     use std::string::ToString;
 
     /// The loss travels inline, yet a `Result<Uuid, GenError>` stays within

@@ -13,10 +13,13 @@ use super::{
     ClockBackPolicy, GenError, GenErrorKind, Owner, Reading, Reservation, Reserve, RolloverPolicy,
     Stop, Window,
 };
-use crate::{
-    Clock, GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_CLOCK_SEQ as CLOCK_SEQ_MASK,
-    MAX_GREGORIAN_TIMESTAMP as MAX_TS60, MaybeNodeSource, NodeId, V1State,
+use crate::clock::Clock;
+use crate::generator::V1State;
+use crate::layout::{
+    GREGORIAN_TO_UNIX_100NS as GREGORIAN_OFFSET, MAX_CLOCK_SEQ as CLOCK_SEQ_MASK,
+    MAX_GREGORIAN_TIMESTAMP as MAX_TS60,
 };
+use crate::node::{MaybeNodeSource, NodeId};
 
 /// A random node: 48 random bits with the multicast bit (0x01 of the first
 /// octet) set, RFC 9562 §6.10.
@@ -401,7 +404,7 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
 
 /// A v1/v6 generator's link to its node source ([`MaybeNodeSource`]): asks
 /// the source before every UUID and moves the core onto each new node.
-/// Without a source ([`NoNodeSource`](crate::NoNodeSource)) the check
+/// Without a source ([`NoNodeSource`](crate::node::NoNodeSource)) the check
 /// compiles to the core's fork check alone.
 #[derive(Clone, Debug)]
 pub(crate) struct NodeFollow<N> {

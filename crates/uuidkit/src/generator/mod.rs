@@ -1,7 +1,28 @@
-//! What all time-based generators share: the [`Generator`] trait, the error
-//! type, the counter-rollover and clock-back policies, the [`Reserve`] seam for
-//! stable storage (RFC 9562 §6.3), the counter engine behind v7 and the v8
-//! distributed layout, and the Gregorian timestamp engine behind v1 and v6.
+//! The generators and what configures them: each generator with its
+//! builder, the [`Generator`] trait they share, their error, the
+//! counter-rollover and clock-back policies, the v7 methods, and the
+//! [`Reserve`] seam for stable storage (RFC 9562 §6.3) with the state it
+//! reserves ([`V1State`], [`V7State`]). The generators most programs make
+//! ([`V7Generator`], [`V1Generator`], [`V6Generator`], [`V8TimeGenerator`],
+//! [`V8Distributed`], and with `std` [`SharedV7`](../struct.SharedV7.html)), [`Generator`] and
+//! [`GenError`] are also at the crate root. Their clocks are in
+//! [`crate::clock`], their RNG in [`crate::rng`](../rng/index.html), their node sources in
+//! [`crate::node`], and a file-backed store in `crate::state`.
+//!
+//! Inside: the counter engine behind v7 and the v8 distributed layout, and
+//! the Gregorian timestamp engine behind v1 and v6.
+//!
+//! ```
+//! use uuidkit::{clock::ManualClock, generator::{RolloverPolicy, V7Method}, rng::ThreadRng, Generator, V7Generator};
+//!
+//! let clock = ManualClock::new(1_645_557_742_000_000_000);
+//! let mut g = V7Generator::builder()
+//!     .method(V7Method::Counter { bits: 12 })
+//!     .rollover(RolloverPolicy::Error)
+//!     .build(&clock, ThreadRng)?;
+//! assert_eq!(g.generate()?.unix_ts_ms(), Some(1_645_557_742_000));
+//! # Ok::<(), uuidkit::GenError>(())
+//! ```
 
 mod engine;
 mod error;
@@ -11,6 +32,15 @@ use crate::Uuid;
 
 pub(crate) use engine::{CounterOptions, EngineCore, EngineSpec};
 pub use error::{GenError, GenErrorKind};
+
+pub use crate::distributed::{V8Distributed, V8DistributedBuilder};
+pub use crate::gregorian::{GregorianGenerator, GregorianLayout, V1Layout, V6Layout};
+#[cfg(feature = "std")]
+pub use crate::shared_v7::SharedV7;
+pub use crate::v1::{V1Builder, V1Generator, V1State};
+pub use crate::v6::{V6Builder, V6Generator};
+pub use crate::v7::{V7Builder, V7Generator, V7Method, V7State};
+pub use crate::v8::{V8TimeBuilder, V8TimeGenerator};
 pub(crate) use gregorian::{
     GregorianCore, GregorianPolicy, NodeFollow, random_clock_seq, random_node,
 };
@@ -44,7 +74,7 @@ impl Owner {
 /// counter: every UUID a generator returns is greater than the one before.
 ///
 /// ```
-/// use uuidkit::RolloverPolicy;
+/// use uuidkit::generator::RolloverPolicy;
 /// assert_eq!(RolloverPolicy::default(), RolloverPolicy::AdvanceTimestamp);
 /// ```
 ///
@@ -54,7 +84,7 @@ impl Owner {
 ///
 /// ```compile_fail
 /// #![deny(unused_must_use)]
-/// use uuidkit::{RolloverPolicy, V7Generator};
+/// use uuidkit::{generator::RolloverPolicy, V7Generator};
 /// let b = V7Generator::builder();
 /// b.rollover(RolloverPolicy::Error); // dropped: does nothing
 /// ```
@@ -63,7 +93,7 @@ impl Owner {
 ///
 /// ```
 /// #![deny(unused_must_use)]
-/// use uuidkit::{RolloverPolicy, V7Generator};
+/// use uuidkit::{generator::RolloverPolicy, V7Generator};
 /// let b = V7Generator::builder();
 /// let b = b.rollover(RolloverPolicy::Error);
 /// # let _ = b;
@@ -77,7 +107,7 @@ pub enum RolloverPolicy {
     /// how far. The default for v7 and v8.
     #[default]
     AdvanceTimestamp,
-    /// Freeze: re-read the clock (calling [`Clock::relax`](crate::Clock::relax)
+    /// Freeze: re-read the clock (calling [`Clock::relax`](crate::clock::Clock::relax)
     /// between readings) until it passes the last timestamp. The default for v1/v6,
     /// which never run more than the clock resolution ahead.
     Wait,
@@ -99,7 +129,7 @@ pub enum RolloverPolicy {
 /// with no tolerance).
 ///
 /// ```
-/// use uuidkit::ClockBackPolicy;
+/// use uuidkit::generator::ClockBackPolicy;
 /// assert_eq!(ClockBackPolicy::default(), ClockBackPolicy::Error);
 /// ```
 #[doc = std_link!("Uuid::now_v7", "crate::Uuid::now_v7")]
@@ -118,15 +148,15 @@ pub enum ClockBackPolicy {
 
 /// The one shape of every UUID generator: make the next UUID, or fill a slice.
 ///
-/// Implemented by [`V1Generator`](crate::V1Generator),
-/// [`V6Generator`](crate::V6Generator), [`V7Generator`](crate::V7Generator),
-/// [`V8TimeGenerator`](crate::V8TimeGenerator) and
-/// [`V8Distributed`](crate::V8Distributed), whatever their clock, RNG and
+/// Implemented by [`V1Generator`],
+/// [`V6Generator`], [`V7Generator`],
+/// [`V8TimeGenerator`] and
+/// [`V8Distributed`], whatever their clock, RNG and
 /// store. It is object-safe, so code that picks a generator at run time can
 /// hold a `Box<dyn Generator>`.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, Uuid, V1Generator, V7Generator};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, Uuid, V1Generator, V7Generator};
 /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000_000);
 /// let mut generators: Vec<Box<dyn Generator + '_>> = vec![
 ///     Box::new(V7Generator::new(&clock, ThreadRng)),
@@ -149,11 +179,11 @@ pub trait Generator {
     /// Each generator documents when it fails: only as configured (a
     /// [`RolloverPolicy::Error`] or [`ClockBackPolicy::Error`]), after the end
     /// of its timestamp field, when its [`Reserve`] store fails, or when its
-    /// [`NodeSource`](crate::NodeSource) holds no node
+    /// [`NodeSource`](crate::node::NodeSource) holds no node
     /// ([`GenErrorKind::NodeLost`]).
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::new(ManualClock::new(1_000_000), ThreadRng);
     /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1));
     /// # Ok::<(), uuidkit::GenError>(())
@@ -169,7 +199,7 @@ pub trait Generator {
     /// unspecified; the UUIDs written before the failure count as issued.
     ///
     /// ```
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, Uuid, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, Uuid, V6Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000).with_resolution(1_000);
     /// let mut g = V6Generator::new(&clock, ThreadRng);
     /// let mut out = [Uuid::NIL; 10];
@@ -210,14 +240,15 @@ impl<G: Generator + ?Sized> Generator for &mut G {
 /// Timestamps are those of the generator: Unix milliseconds for v7 and the v8
 /// distributed layout, 60-bit Gregorian 100-ns ticks for v1/v6. `state` is the
 /// generator's state *including* the UUID about to be returned
-/// ([`V7State`](crate::V7State) or [`V1State`](crate::V1State)). If `reserve`
+/// ([`V7State`] or [`V1State`]). If `reserve`
 /// fails, that UUID is not returned and the generator's state is as it was
 /// before the call. [`uuidkit::state`] implements this trait
 /// over a state file ([`state::V7Lease`],
 /// [`state::GregorianLease`]).
 ///
 /// ```
-/// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7Generator, V7State};
+/// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}, rng::ThreadRng};
+/// use uuidkit::{GenError, Generator, V7Generator};
 /// #[derive(Debug, Default)]
 /// struct Blocks { calls: u32 }
 /// impl Reserve<V7State> for Blocks {
@@ -251,7 +282,7 @@ pub trait Reserve<S> {
     /// The default: always holds.
     ///
     /// ```
-    /// use uuidkit::{NoReserve, Reserve, V7State};
+    /// use uuidkit::generator::{NoReserve, Reserve, V7State};
     /// assert!(<NoReserve as Reserve<V7State>>::is_held(&NoReserve));
     /// ```
     #[inline]
@@ -266,7 +297,8 @@ pub trait Reserve<S> {
     ///
     /// ```
     /// use std::{cell::Cell, rc::Rc};
-    /// use uuidkit::{GenError, Generator, ManualClock, Reservation, Reserve, ThreadRng, V7Generator, V7State};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V7Generator};
     /// struct Mark(Rc<Cell<u64>>);
     /// impl Reserve<V7State> for Mark {
     ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
@@ -294,7 +326,7 @@ pub trait Reserve<S> {
 /// A store's answer to [`Reserve::reserve`].
 ///
 /// ```
-/// use uuidkit::{Reservation, V7State};
+/// use uuidkit::generator::{Reservation, V7State};
 /// let r: Reservation<V7State> = Reservation::Until(1_000);
 /// assert_ne!(r, Reservation::ResumeFrom(V7State::default()));
 /// ```
@@ -317,7 +349,7 @@ pub enum Reservation<S> {
 /// The in-memory default: reserves everything at once, never fails.
 ///
 /// ```
-/// use uuidkit::{NoReserve, Reservation, Reserve, V7State};
+/// use uuidkit::generator::{NoReserve, Reservation, Reserve, V7State};
 /// assert_eq!(NoReserve.reserve(&V7State::default(), 5)?, Reservation::Until(u64::MAX));
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
@@ -335,8 +367,8 @@ impl<S> Reserve<S> for NoReserve {
 /// For a store chosen at run time, without a type per choice.
 ///
 /// ```
-/// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
-/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+/// use uuidkit::{clock::ManualClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
+/// use uuidkit::{Generator, V7Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// for store in [None, Some(r.lease_v7())] {
 ///     let mut g = V7Generator::builder().store(store).build(ManualClock::new(1 << 60), ThreadRng)?;
@@ -428,7 +460,7 @@ pub(crate) struct Reading {
 
 impl Reading {
     #[inline]
-    pub(crate) fn of<C: crate::Clock>(clock: &C) -> Reading {
+    pub(crate) fn of<C: crate::clock::Clock>(clock: &C) -> Reading {
         Reading {
             now: clock.now_ns(),
             fixed: false,

@@ -12,9 +12,9 @@
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 use super::{MAX_BITS, NodeId, NodeLost, NodeLostKind, NodeSource};
-use crate::ForkSafeMutex;
 use crate::generator::GenError;
 use crate::inline_text::InlineText;
+use crate::sync::ForkSafeMutex;
 
 /// The words of a [`NodeLost`]: its tag and length, then its detail.
 const LOST_WORDS: usize = (2 + NodeLost::DETAIL_CAPACITY).div_ceil(8);
@@ -46,7 +46,7 @@ const LOST: u64 = 1 << 63;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use uuidkit::{NodeLost, NodeLostKind, NodeSlot, NodeSource};
+/// use uuidkit::node::{NodeLost, NodeLostKind, NodeSlot, NodeSource};
 /// let slot = Arc::new(NodeSlot::new(48)?);
 /// assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::NotAcquired);
 ///
@@ -88,11 +88,11 @@ impl NodeSlot {
     /// An empty slot for nodes of `bits` bits (1..=48).
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig) when
     /// `bits` is out of range.
     ///
     /// ```
-    /// use uuidkit::{NodeSlot, NodeSource};
+    /// use uuidkit::node::{NodeSlot, NodeSource};
     /// assert_eq!(NodeSlot::new(12)?.bits(), 12);
     /// assert!(NodeSlot::new(49).is_err());
     /// # Ok::<(), uuidkit::GenError>(())
@@ -119,11 +119,11 @@ impl NodeSlot {
     /// the last `set`), and returns it.
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig) when
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig) when
     /// `value` does not fit the slot's bits; the slot is then unchanged.
     ///
     /// ```
-    /// use uuidkit::{NodeSlot, NodeSource};
+    /// use uuidkit::node::{NodeSlot, NodeSource};
     /// let slot = NodeSlot::new(8)?;
     /// assert!(slot.set(256).is_err());
     /// assert!(slot.current().is_err()); // still nothing held
@@ -147,11 +147,11 @@ impl NodeSlot {
     }
 
     /// Publishes that no node is held, and why. Generators reading the slot
-    /// afterwards stop with [`GenErrorKind::NodeLost`](crate::GenErrorKind::NodeLost)
+    /// afterwards stop with [`GenErrorKind::NodeLost`](crate::generator::GenErrorKind::NodeLost)
     /// until the next [`set`](Self::set). A second loss replaces the first.
     ///
     /// ```
-    /// use uuidkit::{NodeLost, NodeLostKind, NodeSlot, NodeSource};
+    /// use uuidkit::node::{NodeLost, NodeLostKind, NodeSlot, NodeSource};
     /// let slot = NodeSlot::new(8)?;
     /// slot.set(1)?;
     /// slot.lose(NodeLost::new(NodeLostKind::SourceGone).with_detail("connection reset"));

@@ -12,7 +12,7 @@ use super::format::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
 use super::lock::{Held, Locker};
 use super::path;
 use super::{StateStore, Status};
-use crate::ForkSafeMutex;
+use crate::sync::ForkSafeMutex;
 
 /// The environment variable that overrides the state file location.
 pub const ENV_VAR: &str = "UUIDKIT_STATE";

@@ -39,7 +39,7 @@ pub const HEADER: &str = "uuidkit-state 1";
 const HEADER_PREFIX: &str = "uuidkit-state ";
 const CHECKSUM_PREFIX: &str = "sha256 ";
 const CHECKSUM_HEX: usize = 16;
-use crate::{
+use crate::layout::{
     GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX,
 };
 
@@ -327,7 +327,7 @@ impl Fields {
                 let cs = number(
                     line,
                     value,
-                    crate::MAX_CLOCK_SEQ.into(),
+                    crate::layout::MAX_CLOCK_SEQ.into(),
                     "clock sequence in 0..=16383",
                 )?;
                 self.clock_seq[v] = Some((cs as u16, line));
@@ -479,7 +479,7 @@ fn earlier(line: usize, s: &str) -> Result<GregorianMark, StateError> {
     let clock_seq = number(
         line,
         cs,
-        crate::MAX_CLOCK_SEQ.into(),
+        crate::layout::MAX_CLOCK_SEQ.into(),
         "clock sequence in 0..=16383",
     )?;
     Ok(GregorianMark {

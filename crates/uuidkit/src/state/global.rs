@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{BlockPolicy, FileStore, GregorianLease, Reserver, StateStore, Status, V7Lease};
+use crate::clock::{CoarseClock, SystemClock};
+use crate::generator::ClockBackPolicy;
 use crate::generator::{GenError, Generator};
-use crate::{
-    ClockBackPolicy, CoarseClock, ForkSafeMutex, SystemClock, ThreadRng, Uuid, V1Generator,
-    V6Generator, V7Generator,
-};
+use crate::rng::ThreadRng;
+use crate::sync::ForkSafeMutex;
+use crate::{Uuid, V1Generator, V6Generator, V7Generator};
 
 /// Where the process-wide generators keep their state, and the block policy.
 ///

@@ -15,8 +15,9 @@
 use rand_core::Rng;
 
 use super::{Fresh, Gregorian, GregorianBlock, Reserver, Status, V7Block};
+use crate::fork;
 use crate::generator::{GenError, GenErrorKind, Reservation, Reserve};
-use crate::{V1State, V7State, fork};
+use crate::generator::{V1State, V7State};
 
 /// The lease of a [`V1Generator`](crate::V1Generator) or
 /// [`V6Generator`](crate::V6Generator) on a [`Reserver`]; made by
@@ -27,12 +28,12 @@ use crate::{V1State, V7State, fork};
 /// node, so no UUID is issued twice, even across crashes and restarts; each
 /// generator's timestamps increase while the clock does not go back. The
 /// generator takes the stored clock sequence, and the stored node unless it
-/// was given one ([`V1Builder::node`](crate::V1Builder::node)); with another
+/// was given one ([`V1Builder::node`](crate::generator::V1Builder::node)); with another
 /// node the store draws a new clock sequence.
 ///
 /// ```
-/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-/// use uuidkit::{CoarseClock, Generator, ThreadRng, V1Generator};
+/// use uuidkit::{clock::CoarseClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
+/// use uuidkit::{Generator, V1Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let mut a = V1Generator::builder().store(r.lease_v1()).build(CoarseClock::new(), ThreadRng)?;
 /// let mut b = V1Generator::builder().store(r.lease_v1()).build(CoarseClock::new(), ThreadRng)?;
@@ -62,8 +63,8 @@ impl GregorianLease {
     /// first.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1().with_clock_seq(0x33C8)).build(&clock, ThreadRng)?;
@@ -91,8 +92,8 @@ impl GregorianLease {
     /// before the first UUID): safe, or why not.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, SystemClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// assert!(g.store().status().is_none());
@@ -108,8 +109,8 @@ impl GregorianLease {
     /// The block UUIDs are currently drawn from.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, SystemClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// let u = g.generate()?;
@@ -141,7 +142,7 @@ impl Reserve<V1State> for GregorianLease {
         if let Some(b) = self.current.filter(|b| Self::fits(b, state, needed)) {
             return Ok(Reservation::Until(b.end));
         }
-        let mut rng = crate::ThreadRng;
+        let mut rng = crate::rng::ThreadRng;
         let fresh = Fresh {
             clock_seq: self.clock_seq.unwrap_or(rng.next_u64() as u16),
             node: crate::generator::random_node(rng.next_u64()),
@@ -157,7 +158,7 @@ impl Reserve<V1State> for GregorianLease {
         if b.start >= b.end {
             // The mark is at the end of the 60-bit field: nothing is left.
             return Err(GenError::timestamp_out_of_range(
-                crate::MAX_GREGORIAN_TIMESTAMP,
+                crate::layout::MAX_GREGORIAN_TIMESTAMP,
                 b.start,
             ));
         }
@@ -195,7 +196,7 @@ impl Reserve<V1State> for GregorianLease {
 /// twice; after a crash or restart, output continues above everything issued
 /// before, even if the clock was set back. If the clock is behind the current
 /// block by more than the generator's clock-back tolerance and its policy is
-/// [`ClockBackPolicy::Reset`](crate::ClockBackPolicy::Reset), following the
+/// [`ClockBackPolicy::Reset`](crate::generator::ClockBackPolicy::Reset), following the
 /// clock would break that promise, so the generator returns
 /// [`GenErrorKind::ClockBehind`] instead (and resumes above its last UUID once
 /// the clock is back). A stored mark found ahead of the clock when a block is
@@ -204,8 +205,8 @@ impl Reserve<V1State> for GregorianLease {
 /// ([`Reserver::clock_behind`] says by how much it was behind).
 ///
 /// ```
-/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-/// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+/// use uuidkit::{clock::SystemClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
+/// use uuidkit::{Generator, V7Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let mut a = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
 /// let mut b = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
@@ -235,8 +236,8 @@ impl V7Lease {
     /// before the first UUID): safe, or why not.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// g.generate()?;
@@ -251,8 +252,8 @@ impl V7Lease {
     /// The block UUIDs are currently drawn from.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, SystemClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
@@ -296,7 +297,7 @@ impl Reserve<V7State> for V7Lease {
         if b.start_ms >= b.end_ms {
             // The mark is at the end of the 48-bit field: nothing is left.
             return Err(GenError::timestamp_out_of_range(
-                crate::MAX_UNIX_TS_MS,
+                crate::layout::MAX_UNIX_TS_MS,
                 b.start_ms,
             ));
         }

@@ -25,7 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::{ForkSafeMutex, fork};
+use crate::fork;
+use crate::sync::ForkSafeMutex;
 
 /// How long a transaction waits after one that timed out: long enough for a
 /// pending helper to be woken when the lock frees, short enough that a stuck

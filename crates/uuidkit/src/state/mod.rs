@@ -7,7 +7,7 @@
 //! timestamp ever issued under the store is below it. A generator bound to a
 //! store (the builder's `store` with a lease from [`Reserver::lease_v1`],
 //! [`lease_v6`](Reserver::lease_v6) or [`lease_v7`](Reserver::lease_v7): the
-//! generators' one [`Reserve`](crate::Reserve) seam) *reserves a block*: it
+//! generators' one [`Reserve`](crate::generator::Reserve) seam) *reserves a block*: it
 //! locks the store, reads the marks, claims the range from `max(now, mark)` to
 //! a short time ([`BlockPolicy::block`]) later, writes the new mark, unlocks,
 //! and then generates from memory until the block is used up. So the file is
@@ -20,7 +20,7 @@
 //!   mark by more than [`BlockPolicy::behind_tolerance`], the clock sequence is
 //!   incremented instead (RFC 9562 §6.1); v7 always continues above the mark.
 //! * v1/v6 sequences belong to their node: a generator on another node (a
-//!   new node lease, [`NodeSource`](crate::NodeSource)) starts a new clock
+//!   new node lease, [`NodeSource`](crate::node::NodeSource)) starts a new clock
 //!   sequence, and never continues another node's. The file keeps the marks
 //!   of the last [`EARLIER_NODES`] nodes it replaced, so a node that comes
 //!   back continues its own sequence.
@@ -109,7 +109,7 @@ use core::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::ForkSafeMutex;
+use crate::sync::ForkSafeMutex;
 
 pub use error::{StateError, StateErrorKind};
 pub use file::{ENV_VAR, FileStore, MAX_LOCK_TIMEOUT};
@@ -330,14 +330,14 @@ impl Reserver {
     /// Strict mode: when a reservation cannot be persisted (the lock was not
     /// taken within the store's timeout, the file cannot be written, no
     /// location is known), the generator returns an error of kind
-    /// [`GenErrorKind::Store`](crate::GenErrorKind::Store) and issues nothing,
+    /// [`GenErrorKind::Store`](crate::generator::GenErrorKind::Store) and issues nothing,
     /// instead of falling back to state in this process
     /// ([`BlockOrigin::Fallback`]). For callers that need the cross-process
     /// guarantee or nothing; the lease's status says what went wrong.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, FileStore, Reserver};
-    /// use uuidkit::{GenErrorKind, Generator, SystemClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::SystemClock, generator::GenErrorKind, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, FileStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(FileStore::new("/nonexistent-dir/state"), BlockPolicy::default()).strict(true);
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let err = g.generate().unwrap_err();
@@ -374,8 +374,8 @@ impl Reserver {
     /// generator builder's `store`. See [`GregorianLease`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V1Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
@@ -394,8 +394,8 @@ impl Reserver {
     /// See [`GregorianLease`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V6Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V6Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V6Generator::builder().store(r.lease_v6()).build(&clock, ThreadRng)?;
@@ -413,8 +413,8 @@ impl Reserver {
     /// A lease for a [`V7Generator`](crate::V7Generator). See [`V7Lease`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{Generator, ManualClock, ThreadRng, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(&clock, ThreadRng)?;

@@ -5,7 +5,9 @@
 use core::time::Duration;
 
 use super::format::{GregorianMark, V7Mark};
-use crate::{MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX};
+use crate::layout::{
+    MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX,
+};
 
 /// How large a block is reserved, and when the clock counts as behind.
 ///
@@ -183,7 +185,7 @@ impl BlockPolicy {
     /// bounds; bindings that take the durations from users check them here.
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::GenErrorKind::InvalidConfig)
+    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig)
     /// naming the field, its range and the value found (in milliseconds).
     ///
     /// ```

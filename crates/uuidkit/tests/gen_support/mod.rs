@@ -5,8 +5,10 @@ use core::cell::Cell;
 use core::convert::Infallible;
 
 use rand_core::{SeedableRng, TryRng};
+use uuidkit::clock::{Clock, ManualClock};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{GregorianLease, Reserver, V7Lease};
-use uuidkit::{Clock, ManualClock, ThreadRng, V1Generator, V7Generator};
+use uuidkit::{V1Generator, V7Generator};
 
 /// Returns the given words in order, then a fixed pattern.
 pub struct Script {

@@ -26,9 +26,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 #[cfg(unix)]
-use uuidkit::NodeLost;
+use uuidkit::node::NodeLost;
 #[cfg(unix)]
-use uuidkit::NodeSource;
+use uuidkit::node::NodeSource;
 #[cfg(unix)]
 use uuidkit_lease::LeaseSlot;
 #[cfg(unix)]
@@ -340,11 +340,11 @@ impl<W: Write> Write for Guarded<W> {
 mod tests {
     use super::*;
     use std::io::Read;
-    use uuidkit::NodeLostKind;
+    use uuidkit::node::NodeLostKind;
 
     #[test]
     fn nothing_is_written_once_the_slot_is_lost() {
-        let slot = Arc::new(uuidkit::NodeSlot::new(16).unwrap());
+        let slot = Arc::new(uuidkit::node::NodeSlot::new(16).unwrap());
         slot.set(7).unwrap();
         let file = tempfile::tempfile().unwrap();
         let mut g = Guarded::new(file, slot.clone());
@@ -386,7 +386,7 @@ mod tests {
     #[test]
     fn a_full_pipe_is_waited_on_with_the_slot_in_view() {
         let (reader, writer) = std::os::unix::net::UnixStream::pair().unwrap();
-        let slot = Arc::new(uuidkit::NodeSlot::new(8).unwrap());
+        let slot = Arc::new(uuidkit::node::NodeSlot::new(8).unwrap());
         slot.set(1).unwrap();
         let mut g = Guarded::new(writer, slot.clone());
         assert!(g.fd.is_some());

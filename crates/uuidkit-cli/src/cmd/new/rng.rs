@@ -13,7 +13,7 @@
 use std::convert::Infallible;
 
 use rand_core::TryRng;
-use uuidkit::ThreadRng;
+use uuidkit::rng::ThreadRng;
 
 /// The environment variable of the generators' test-only seed hook (debug builds).
 #[cfg(debug_assertions)]

@@ -6,10 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use uuidkit::clock::{CoarseClock, ManualClock, SystemClock};
+use uuidkit::generator::{V1Builder, V6Builder, V7Method};
+use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
-    CoarseClock, GenError, Generator, ManualClock, SystemClock, ThreadRng, Uuid, V1Builder,
-    V1Generator, V6Builder, V6Generator, V7Generator, V7Method, V8Distributed, V8TimeGenerator,
+    GenError, Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed,
+    V8TimeGenerator,
 };
 use uuidkit_lease::LeaseSlot;
 
@@ -73,7 +76,7 @@ const PROCESS_V7: ProcessWide = ProcessWide {
 /// v1/v6 at a fixed time: successive UUIDs take successive 100-ns ticks from
 /// `ts60`. Laid out directly rather than through a generator on a
 /// [`ManualClock`] because `--at` reaches back to 1582, before the Unix epoch
-/// a [`uuidkit::Clock`] starts at. [`Source::new`] checked that every tick of
+/// a [`uuidkit::clock::Clock`] starts at. [`Source::new`] checked that every tick of
 /// the run fits the 60-bit field.
 struct FixedGregorian {
     ts60: u64,
@@ -346,12 +349,14 @@ impl Source {
     pub fn fill(&mut self, batch: &mut [Uuid]) -> Result<(), Error> {
         self.generator.fill(batch).map_err(|e| match self.status() {
             // `--strict`: say why the state file was unavailable, and where.
-            Some(status) if e.kind() == uuidkit::GenErrorKind::Store => Error::Failed(format!(
-                "generation failed: {e}: {}",
-                status
-                    .reason()
-                    .map_or_else(String::new, ToString::to_string)
-            )),
+            Some(status) if e.kind() == uuidkit::generator::GenErrorKind::Store => {
+                Error::Failed(format!(
+                    "generation failed: {e}: {}",
+                    status
+                        .reason()
+                        .map_or_else(String::new, ToString::to_string)
+                ))
+            }
             _ => gen_error(e),
         })
     }

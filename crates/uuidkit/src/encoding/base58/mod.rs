@@ -243,11 +243,11 @@ impl Uuid {
     /// the length, or [`DecodeErrorKind::Overflow`].
     ///
     /// ```
-    /// use uuidkit::{DecodeErrorKind, Uuid};
+    /// use uuidkit::{encoding::DecodeErrorKind, Uuid};
     /// let u = Uuid::parse_base58("Xe22UfxT3rxcKJEAfL5373")?;
     /// assert_eq!(u, Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6));
     /// assert_eq!(Uuid::parse_base58("YcVfxkQb6JRzqk5kF2tNLw").unwrap_err().kind(), DecodeErrorKind::Overflow);
-    /// # Ok::<(), uuidkit::DecodeError>(())
+    /// # Ok::<(), uuidkit::encoding::DecodeError>(())
     /// ```
     #[inline]
     pub fn parse_base58<T: AsRef<[u8]> + ?Sized>(input: &T) -> Result<Uuid, DecodeError> {
