@@ -75,8 +75,7 @@ impl Default for V7Method {
 /// [`V7Generator::builder`].
 ///
 /// ```
-/// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, RolloverPolicy, V7Method}};
-/// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
+/// use uuidkit::{clock::ManualClock, generator::*, rng::ThreadRng, Generator, V7Generator};
 /// let mut g = V7Generator::builder()
 ///     .method(V7Method::SubMillisCounter { frac_bits: 12, counter_bits: 18 })
 ///     .rollover(RolloverPolicy::Wait)
@@ -140,8 +139,7 @@ impl<S> V7Builder<S> {
     /// [`RolloverPolicy::AdvanceTimestamp`].
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, generator::{GenErrorKind, RolloverPolicy, V7Method}};
-    /// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::*, rng::ThreadRng, Generator, V7Generator};
     /// let mut g = V7Generator::builder()
     ///     .method(V7Method::SubMillis { bits: 12 })
     ///     .rollover(RolloverPolicy::Error)
@@ -161,8 +159,7 @@ impl<S> V7Builder<S> {
     /// `u64::MAX` means no limit (the policy is then never applied).
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, generator::{ClockBackPolicy, GenErrorKind}};
-    /// use uuidkit::{rng::ThreadRng, Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::*, rng::ThreadRng, Generator, V7Generator};
     /// let clock = ManualClock::new(1_700_000_000_000_000_000);
     /// let mut g = V7Generator::builder().clock_back(ClockBackPolicy::Error, 0).build(&clock, ThreadRng)?;
     /// g.generate()?;
@@ -204,9 +201,7 @@ impl<S> V7Builder<S> {
     /// the first UUID and whenever its reservation runs out.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
-    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, state::*, Generator, V7Generator};
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// // A previous run reserved up to 5 s ahead of this clock.
     /// let stored = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_747_000 }), ..Default::default() };
@@ -407,8 +402,7 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
+    /// use uuidkit::{clock::SystemClock, rng::ThreadRng, state::*, Generator, V7Generator};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
