@@ -32,6 +32,7 @@ pub fn run() -> String {
     encoding(&mut out);
     timestamps(&mut out);
     serde_round_trips(&mut out);
+    sqlx_rows(&mut out);
     out
 }
 
@@ -214,4 +215,50 @@ fn serde_round_trips(out: &mut String) {
     let _ = writeln!(out, "postcard back {}", back == order);
     let bare: Uuid = serde_json::from_str("\"{67e55044-10b1-426f-9247-bb680e5fe0c8}\"").unwrap();
     let _ = writeln!(out, "braced json {bare}");
+}
+
+/// Rows through sqlx (SQLite in memory): bound as parameters, read back by
+/// column, and stored as the database sees them.
+fn sqlx_rows(out: &mut String) {
+    use sqlx::Row;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let pool = sqlx::SqlitePool::connect("sqlite::memory:")
+            .await
+            .expect("SQLite in memory");
+        sqlx::query("CREATE TABLE orders (id BLOB PRIMARY KEY, customer BLOB NOT NULL)")
+            .execute(&pool)
+            .await
+            .expect("create");
+        let id = Uuid::parse_str("0191e2c5-7b3a-7c4e-9d2f-3a4b5c6d7e8f").expect("a UUID");
+        for customer in [Uuid::nil(), Uuid::max()] {
+            let row_id = Uuid::from_u128(id.as_u128() ^ customer.as_u128());
+            sqlx::query("INSERT INTO orders (id, customer) VALUES (?, ?)")
+                .bind(row_id)
+                .bind(customer)
+                .execute(&pool)
+                .await
+                .expect("insert");
+        }
+        let rows =
+            sqlx::query("SELECT id, customer, hex(id), length(customer) FROM orders ORDER BY id")
+                .fetch_all(&pool)
+                .await
+                .expect("select");
+        for row in rows {
+            let (id, customer): (Uuid, Uuid) = (row.get("id"), row.get("customer"));
+            let hex: String = row.get(2);
+            let len: i64 = row.get(3);
+            let _ = writeln!(out, "sqlx row {id} {customer} {hex} {len}");
+        }
+        let one: Option<Uuid> = sqlx::query_scalar("SELECT id FROM orders WHERE customer = ?")
+            .bind(Uuid::max())
+            .fetch_optional(&pool)
+            .await
+            .expect("select one");
+        let _ = writeln!(out, "sqlx scalar {one:?}");
+    });
 }

@@ -14,4 +14,12 @@ fn the_program_prints_the_same_against_uuid_and_uuidkit() {
     assert!(with_uuidkit.contains("v5 2ed6657d-e927-568b-95e1-2665a8aea6a2"));
     assert!(with_uuidkit.contains("json back true") && with_uuidkit.contains("postcard back true"));
     assert!(with_uuidkit.contains("v7 distinct 1000 sorted true"));
+    // Rows written and read through sqlx: two rows, each UUID a 16-byte BLOB.
+    let rows: Vec<&str> = with_uuidkit
+        .lines()
+        .filter(|l| l.starts_with("sqlx row "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{with_uuidkit}");
+    assert!(rows.iter().all(|r| r.ends_with(" 16")), "{rows:?}");
+    assert!(with_uuidkit.contains("sqlx scalar Some("), "{with_uuidkit}");
 }
