@@ -41,7 +41,7 @@ pub(crate) mod lib {
     pub(crate) use uuidkit::layout::MAX_UNIX_TS_MS;
     pub(crate) use uuidkit::rng::ThreadRng;
     pub(crate) use uuidkit::{
-        namespace, GenError, Generator, NameHash, SharedV7, Uuid, V6Generator, V7Generator, Variant,
+        GenError, Generator, NameHash, SharedV7, Uuid, V6Generator, V7Generator, Variant, namespace,
     };
 }
 
