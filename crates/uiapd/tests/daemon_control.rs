@@ -924,7 +924,9 @@ fn uiap_as(control: &Path, uid: u32, args: &[&str]) -> (i32, String) {
 /// `uiap claim` as `uid`, retried until it is refused for `why` (connections held by
 /// other processes are counted once they are accepted); the last output.
 fn refused_as(control: &Path, uid: u32, why: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // Generous: watchers started as other users connect only once scheduled, which on a loaded
+    // two-core machine has taken more than 10 s.
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (code, out) = uiap_as(
             control,
