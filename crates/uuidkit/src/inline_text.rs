@@ -42,12 +42,14 @@ impl InlineText {
 
     /// The length and the bytes, for copying through memory shared between
     /// threads (`NodeSlot`).
+    #[cfg(feature = "std")]
     pub(crate) const fn raw(&self) -> (u8, &[u8; InlineText::CAPACITY]) {
         (self.len, &self.bytes)
     }
 
     /// The inverse of [`raw`](Self::raw). Bytes that are not UTF-8 read back
     /// as no text, never as a panic.
+    #[cfg(feature = "std")]
     pub(crate) fn from_raw(len: u8, bytes: [u8; InlineText::CAPACITY]) -> InlineText {
         InlineText {
             len: len.min(InlineText::CAPACITY as u8),

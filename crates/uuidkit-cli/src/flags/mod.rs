@@ -19,7 +19,9 @@ pub use hiargs::{
 };
 #[cfg(unix)]
 pub use lease::LeaseFrom;
-pub use lease::{Built, LeasePlan, NodeFrom, TlsFiles, check_built};
+#[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
+pub use lease::TlsFiles;
+pub use lease::{Built, LeasePlan, NodeFrom, check_built};
 pub use values::{
     ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
     TimeArg,
