@@ -17,6 +17,10 @@
 //! assert!(!socket.exists());
 //! ```
 //!
+//! The examples of the starting functions run (each starts its server); those
+//! of the accessors are compiled only: each would start a server of its own to
+//! read one field, and the tests that use the servers read them all.
+//!
 //! # Guarantees
 //! - `start()` never hangs: it gives up after [`START_TIMEOUT`], and its
 //!   error carries the end of the server's log.

@@ -1,11 +1,12 @@
-//! Generates N UUIDs with a fixed node (and the system clock), with a plain `NodeSlot` (the
-//! seam alone), with a `LeaseSlot` (and the system clock), or with a `LeaseSlot::pair`, in one function (`generate_n`) that callgrind
-//! can count alone: what each costs on the hot path, free of the machine's load. The slot holds
+//! Generates N UUIDs with a fixed node (and the system clock), with a fixed node and a
+//! `LeaseClock` (the pair's clock alone: `static-bootclock`), with a plain `NodeSlot` (the seam
+//! alone), with a `LeaseSlot` (and the system clock), or with a `LeaseSlot::pair`, in one
+//! function (`generate_n`) that callgrind can count alone: what each costs on the hot path, free of the machine's load. The slot holds
 //! a node granted for an hour; no registry is needed to count the generating thread's work.
 //!
 //! ```text
 //! valgrind --tool=callgrind --toggle-collect='*generate_n*' \
-//!     target/release/examples/lease_cost_count v8|v1-advance static|nodeslot|lease|paired N
+//!     target/release/examples/lease_cost_count v8|v1-advance static|static-bootclock|nodeslot|lease|paired N
 //! ```
 //!
 //! The difference between two counts (N = 300000 and N = 100000), divided by 200000, is the
@@ -58,7 +59,9 @@ fn make<N: NodeSource + 'static, K: Clock + 'static>(
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [kind, mode, n] = args.as_slice() else {
-        eprintln!("usage: lease_cost_count v8|v1-advance static|nodeslot|lease|paired N");
+        eprintln!(
+            "usage: lease_cost_count v8|v1-advance static|static-bootclock|nodeslot|lease|paired N"
+        );
         return ExitCode::from(2);
     };
     let n: u64 = n.parse().expect("N: a count");
@@ -74,6 +77,10 @@ fn main() -> ExitCode {
             SystemClock,
         ),
         "lease" => make(kind, slot.clone(), SystemClock),
+        "static-bootclock" => {
+            let (clock, _source) = slot.pair();
+            make(kind, StaticNode::new(node, bits).expect("node"), clock)
+        }
         "nodeslot" => {
             // The seam alone: a plain `NodeSlot`, no lease, no deadline.
             let plain = Arc::new(uuidkit::node::NodeSlot::new(bits).expect("slot"));

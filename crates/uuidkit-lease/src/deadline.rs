@@ -249,10 +249,22 @@ pub fn default_margin(ttl: Duration) -> Duration {
 
 const MIN_MARGIN: Duration = Duration::from_millis(100);
 
-/// The deadline word: the deadline in whole milliseconds of the boot clock (rounded down) above
-/// the low [`TAG_BITS`] bits, which hold the epoch of the tenure it belongs to.
+/// The deadline word: the deadline in whole [ticks](TICK_SHIFT) of the boot clock (rounded
+/// down) above the low [`TAG_BITS`] bits, which hold the epoch of the tenure it belongs to.
 const TAG_BITS: u32 = 24;
 const TAG: u64 = (1 << TAG_BITS) - 1;
+
+/// Deadlines are judged in ticks of 2^20 ns (about 1.05 ms): a reading becomes a tick by a
+/// shift, not a division, on the path every UUID takes. A reading in the deadline's own tick
+/// counts as past it, so the node is reported lost up to one tick early, never late. The 40 bits
+/// above the tag hold 2^60 ns of boot time, 36 years.
+pub(crate) const TICK_SHIFT: u32 = 20;
+
+/// A boot-clock reading in nanoseconds, in ticks.
+#[inline(always)]
+pub(crate) const fn tick(nanos: u64) -> u64 {
+    nanos >> TICK_SHIFT
+}
 
 /// The writer's side: the tenure the slot publishes.
 #[derive(Debug, Default)]
@@ -566,14 +578,13 @@ impl<C: BootClock> LeaseSlot<C> {
     }
 }
 
-/// Whether a deadline has passed, as readers judge it: in whole milliseconds (the word's unit).
+/// Whether a deadline has passed, as readers judge it: in whole ticks (the word's unit).
 fn passed(now: Duration, deadline: Duration) -> bool {
-    now.as_millis() >= deadline.as_millis()
+    tick(nanos(now)) >= tick(nanos(deadline))
 }
 
 fn word(end: Duration, epoch: u64) -> u64 {
-    let millis = u64::try_from(end.as_millis()).unwrap_or(u64::MAX);
-    (millis.min(u64::MAX >> TAG_BITS) << TAG_BITS) | (epoch & TAG)
+    (tick(nanos(end)).min(u64::MAX >> TAG_BITS) << TAG_BITS) | (epoch & TAG)
 }
 
 impl<C: BootClock> NodeSource for LeaseSlot<C> {
@@ -584,21 +595,21 @@ impl<C: BootClock> NodeSource for LeaseSlot<C> {
 
     #[inline]
     fn current(&self) -> Result<NodeId, NodeLost> {
-        self.current_by(|| self.clock.now().as_millis())
+        self.current_by(|| tick(self.clock.now_nanos()))
     }
 }
 
 impl<C: BootClock> LeaseSlot<C> {
-    /// As [`current`](NodeSource::current), with the deadline compared with `now()` (whole
-    /// milliseconds of the boot clock), asked after the slot's loads.
+    /// As [`current`](NodeSource::current), with the deadline compared with `now()` (a reading
+    /// of the boot clock in [ticks](TICK_SHIFT)), asked after the slot's loads.
     #[inline(always)]
-    pub(crate) fn current_by(&self, now: impl Fn() -> u128) -> Result<NodeId, NodeLost> {
+    pub(crate) fn current_by(&self, now: impl Fn() -> u64) -> Result<NodeId, NodeLost> {
         loop {
             let id = self.slot.current()?;
             let word = self.word.load(Ordering::Acquire);
             if word & TAG == id.epoch() & TAG {
                 let now = now();
-                if now < u128::from(word >> TAG_BITS) || !self.enforced.load(Ordering::Relaxed) {
+                if now < word >> TAG_BITS || !self.enforced.load(Ordering::Relaxed) {
                     return Ok(id);
                 }
                 return Err(deadline_passed());
@@ -640,6 +651,31 @@ mod tests {
         let lost = s.current().unwrap_err();
         assert_eq!(lost.kind(), NodeLostKind::RenewalFailed);
         assert!(lost.detail().contains("deadline"), "{lost}");
+    }
+
+    #[test]
+    fn the_deadline_is_judged_in_ticks_early_by_less_than_one_never_late() {
+        let tick_len = Duration::from_nanos(1 << TICK_SHIFT);
+        // Deadlines at, just after and just before a tick's start, and in its middle.
+        for offset in [0, 1, (1 << TICK_SHIFT) / 2, (1 << TICK_SHIFT) - 1] {
+            let end = tick_len * 5_000 + Duration::from_nanos(offset);
+            let clock = Arc::new(ManualBootClock::new(Duration::ZERO));
+            let s = LeaseSlot::new(12, clock.clone(), Duration::ZERO).unwrap();
+            s.grant(5, Duration::ZERO, end).unwrap();
+            // The last instant of the tick before the deadline's: still held.
+            clock.set(tick_len * 5_000 - Duration::from_nanos(1));
+            assert!(s.current().is_ok(), "offset {offset}");
+            // Anywhere in the deadline's own tick, before the deadline too: lost.
+            for at in [
+                tick_len * 5_000,
+                end.saturating_sub(Duration::from_nanos(1)),
+                end,
+            ] {
+                clock.set(at.max(tick_len * 5_000));
+                assert!(s.current().is_err(), "offset {offset}, at {at:?}");
+                assert!(s.expired(), "the writer judges as readers do");
+            }
+        }
     }
 
     #[test]

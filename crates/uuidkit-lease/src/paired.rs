@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use uuidkit::clock::Clock;
 use uuidkit::node::{NodeId, NodeLost, NodeSource};
 
+use crate::deadline::tick;
 use crate::{BootClock, BootTime, LeaseSlot};
 
 /// No reading kept yet.
@@ -50,7 +51,7 @@ const UNREAD: u64 = u64::MAX;
 #[derive(Debug)]
 pub struct LeaseClock<C: BootClock = BootTime> {
     slot: Arc<LeaseSlot<C>>,
-    /// The last reading, in whole milliseconds of the boot clock, or [`UNREAD`].
+    /// The last reading of the boot clock, in nanoseconds, or [`UNREAD`].
     read: Arc<AtomicU64>,
 }
 
@@ -118,8 +119,9 @@ impl<C: BootClock> Clock for LeaseClock<C> {
     fn now_ns(&self) -> u64 {
         let nanos = self.slot.clock().now_nanos();
         // Relaxed: the source that reads it is read by the same generator, on the same thread.
-        // (Whole milliseconds of a u64 of nanoseconds never reach UNREAD.)
-        self.read.store(nanos / 1_000_000, Ordering::Relaxed);
+        // Kept as read: the source turns it into ticks, a shift. (A boot clock reaches UNREAD
+        // after 584 years; a reading that did would only make the source read the clock again.)
+        self.read.store(nanos, Ordering::Relaxed);
         self.slot.unix_at_zero().saturating_add(nanos)
     }
 }
@@ -135,7 +137,7 @@ impl<C: BootClock> NodeSource for LeaseSource<C> {
     fn current(&self) -> Result<NodeId, NodeLost> {
         match self.read.load(Ordering::Relaxed) {
             UNREAD => self.slot.current(),
-            ms => self.slot.current_by(|| u128::from(ms)),
+            nanos => self.slot.current_by(|| tick(nanos)),
         }
     }
 }

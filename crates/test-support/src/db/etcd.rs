@@ -249,7 +249,7 @@ impl EtcdCluster {
     /// Whether member `i` answers its health check (running, and part of a
     /// cluster with a leader).
     ///
-    /// ```
+    /// ```no_run
     /// let Some(mut cluster) = test_support::db::EtcdCluster::for_test("etcd_healthy_doc") else { return };
     /// cluster.stop(2);
     /// assert!(!cluster.healthy(2));
@@ -302,7 +302,7 @@ impl EtcdCluster {
     /// # Errors
     /// A member that does not answer, or a line whose value is not a number.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(cluster) = test_support::db::EtcdCluster::for_test("etcd_counter_doc") else { return };
     /// let up = cluster.counter("etcd_server_has_leader", "").unwrap();
     /// assert_eq!(up, 3.0);

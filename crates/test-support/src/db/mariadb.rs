@@ -144,7 +144,7 @@ impl MariaDb {
     /// # Panics
     /// Under CI, when no server can be started.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(db) = test_support::db::MariaDb::for_test("mariadb_for_test_doc") else {
     ///     return;
     /// };
@@ -160,7 +160,7 @@ impl MariaDb {
     /// Other clients take [`socket_path`](Self::socket_path) and
     /// [`user`](Self::user) directly.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(db) = test_support::db::MariaDb::for_test("mariadb_url_doc") else { return };
     /// let url = db.url();
     /// assert!(url.starts_with("mysql://root@localhost/uuidkit_test?socket=%2F"), "{url}");
@@ -173,7 +173,7 @@ impl MariaDb {
 
     /// The server's Unix socket.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(db) = test_support::db::MariaDb::for_test("mariadb_socket_doc") else { return };
     /// assert!(db.socket_path().exists());
     /// ```
@@ -184,7 +184,7 @@ impl MariaDb {
 
     /// The user to connect as (`root`, no password).
     ///
-    /// ```
+    /// ```no_run
     /// let Some(db) = test_support::db::MariaDb::for_test("mariadb_user_doc") else { return };
     /// assert!(db.query("SELECT CURRENT_USER()").unwrap().starts_with(db.user()));
     /// ```
@@ -200,7 +200,7 @@ impl MariaDb {
     /// # Errors
     /// The client failed (for example an SQL error), with its message.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(db) = test_support::db::MariaDb::for_test("mariadb_query_doc") else { return };
     /// assert_eq!(db.query("SELECT 1, 'a' UNION ALL SELECT 2, 'b'").unwrap(), "1\ta\n2\tb");
     /// assert!(db.query("SELEC 1").unwrap_err().contains("syntax"));
@@ -211,7 +211,7 @@ impl MariaDb {
 
     /// The end of the server's log (for a failing test's message).
     ///
-    /// ```
+    /// ```no_run
     /// let Some(db) = test_support::db::MariaDb::for_test("mariadb_log_doc") else { return };
     /// assert!(db.log_tail().contains("ready for connections"));
     /// ```

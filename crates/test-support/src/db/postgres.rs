@@ -139,7 +139,7 @@ impl Postgres {
     /// PostgreSQL or its `pg_config` is not installed, or it reported
     /// something other than an absolute path.
     ///
-    /// ```
+    /// ```no_run
     /// use test_support::db::Postgres;
     /// let Ok(share) = Postgres::pg_config("--sharedir") else {
     ///     return test_support::skip("postgres_pg_config_doc", "no PostgreSQL");
@@ -257,7 +257,7 @@ impl Postgres {
     /// # Panics
     /// Under CI, when no server can be started.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_for_test_doc") else {
     ///     return;
     /// };
@@ -272,7 +272,7 @@ impl Postgres {
     /// libpq, `tokio-postgres`, `postgres` and sqlx all accept: the socket
     /// directory is the percent-encoded host.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_url_doc") else { return };
     /// let url = pg.url();
     /// assert!(url.starts_with("postgresql://postgres@%2F"), "{url}");
@@ -286,7 +286,7 @@ impl Postgres {
 
     /// The directory holding the server's socket (a client's "host").
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_dir_doc") else { return };
     /// assert_eq!(pg.socket_path().parent(), Some(pg.socket_dir()));
     /// ```
@@ -297,7 +297,7 @@ impl Postgres {
 
     /// The server's socket file (`.s.PGSQL.5432` in [`socket_dir`](Self::socket_dir)).
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_socket_doc") else { return };
     /// assert!(pg.socket_path().exists());
     /// ```
@@ -308,7 +308,7 @@ impl Postgres {
 
     /// The port number clients give along with [`socket_dir`](Self::socket_dir).
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_port_doc") else { return };
     /// assert!(pg.socket_path().ends_with(format!(".s.PGSQL.{}", pg.port())));
     /// ```
@@ -320,7 +320,7 @@ impl Postgres {
     /// The certificates of a server held to TLS ([`start_tls`](Self::start_tls)); `None` for
     /// one that is not.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_no_tls_doc") else { return };
     /// assert!(pg.tls_files().is_none());
     /// ```
@@ -332,7 +332,7 @@ impl Postgres {
 
     /// The role to connect as (a superuser; no password).
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_user_doc") else { return };
     /// assert_eq!(pg.query("SELECT current_user").unwrap(), pg.user());
     /// ```
@@ -348,7 +348,7 @@ impl Postgres {
     /// # Errors
     /// `psql` failed (for example an SQL error), with its message.
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_query_doc") else { return };
     /// assert_eq!(pg.query("SELECT 1, 'a' UNION ALL SELECT 2, 'b'").unwrap(), "1|a\n2|b");
     /// assert!(pg.query("SELEC 1").unwrap_err().contains("syntax error"));
@@ -359,7 +359,7 @@ impl Postgres {
 
     /// The end of the server's log (for a failing test's message).
     ///
-    /// ```
+    /// ```no_run
     /// let Some(pg) = test_support::db::Postgres::for_test("postgres_log_doc") else { return };
     /// assert!(pg.log_tail().contains("ready to accept connections"));
     /// ```
