@@ -158,11 +158,7 @@ fn a_postgres_server_over_tls_takes_a_run_with_its_certificates() {
         Err(reason) => return test_support::skip(test, reason),
     };
     let files = pg.tls_files().unwrap();
-    let url = format!(
-        "postgresql://{}@127.0.0.1:{}/uuidkit_test",
-        pg.user(),
-        pg.port()
-    );
+    let url = pg.tcp_url().unwrap();
     let run = |key: &std::path::Path, tls: bool| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_uuidkit"));
         command.args(["new", "v6", "--node-from", &url, "-n", "3"]);

@@ -313,25 +313,10 @@ fn connect(config: &PgConfig) -> Result<Client, LeaseError> {
         )
     })?;
     pg.connect_timeout(config.answer_limit);
-    // The server's own words where it refused ("no pg_hba.conf entry …"): the client's
-    // `Display` says only "db error" then; else the whole chain of causes ("error performing
-    // TLS handshake: invalid peer certificate: UnknownIssuer").
     let unreachable = |e: postgres::Error| {
-        let why = e.as_db_error().map_or_else(
-            || {
-                let mut why = e.to_string();
-                let mut cause = std::error::Error::source(&e);
-                while let Some(c) = cause {
-                    why = format!("{why}: {c}");
-                    cause = c.source();
-                }
-                why
-            },
-            |db| db.message().to_string(),
-        );
         LeaseError::new(
             LeaseErrorKind::Unreachable,
-            format!("cannot reach PostgreSQL: {why}"),
+            format!("cannot reach PostgreSQL: {}", reason(&e)),
         )
     };
     #[cfg(feature = "postgres-tls")]
@@ -401,16 +386,29 @@ fn create(client: &mut Client, sql: &Sql, table: &str) -> Result<(), LeaseError>
         .map_err(|e| registry(&format!("cannot create {table}"), &e))
 }
 
-/// A statement's failure, with the server's own message ("permission denied for schema
-/// public") where there is one: the client's `Display` says only "db error".
+/// A statement's failure, with the server's own words ([`reason`]).
 fn registry(what: &str, e: &postgres::Error) -> LeaseError {
-    let why = e
-        .as_db_error()
-        .map_or_else(|| e.to_string(), |db| db.message().to_string());
     LeaseError::new(
         LeaseErrorKind::Registry,
-        format!("PostgreSQL: {what}: {why}"),
+        format!("PostgreSQL: {what}: {}", reason(e)),
     )
+}
+
+/// Why the client failed: the server's own words where it answered ("permission denied for
+/// schema public", "no pg_hba.conf entry …") — the client's `Display` says only "db error"
+/// then — else the whole chain of causes ("error performing TLS handshake: invalid peer
+/// certificate: UnknownIssuer").
+fn reason(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return db.message().to_string();
+    }
+    let mut why = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        why = format!("{why}: {c}");
+        cause = c.source();
+    }
+    why
 }
 
 fn millis(d: Duration) -> f64 {

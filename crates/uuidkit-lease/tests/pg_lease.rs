@@ -205,11 +205,7 @@ fn over_tls_the_server_and_the_client_are_both_checked() {
         Err(reason) => return test_support::skip(test, reason),
     };
     let files = pg.tls_files().unwrap();
-    let tcp = format!(
-        "host=127.0.0.1 port={} user={} dbname=uuidkit_test",
-        pg.port(),
-        pg.user()
-    );
+    let tcp = pg.tcp_url().unwrap();
     let with = |tls: Option<Tls>| {
         let mut c = config(&pg, 12);
         c.connect.clone_from(&tcp);
@@ -240,7 +236,7 @@ fn over_tls_the_server_and_the_client_are_both_checked() {
     refused(None, "no pg_hba.conf entry");
     // Without `PgConfig::tls` the client has no TLS: a string that demands it cannot connect.
     let mut demands = with(None);
-    demands.connect.push_str(" sslmode=require");
+    demands.connect.push_str("?sslmode=require");
     let err = PgLease::acquire(&demands, &mut rng(2)).unwrap_err();
     assert_eq!(err.kind(), LeaseErrorKind::Unreachable, "{err}");
     assert!(

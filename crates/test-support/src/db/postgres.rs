@@ -284,6 +284,24 @@ impl Postgres {
         format!("postgresql://{SUPERUSER}@{host}:{}/{DATABASE}", self.port)
     }
 
+    /// A connection URL over TCP to the loopback port of a server held to TLS
+    /// ([`start_tls`](Self::start_tls)), which answers there only; `None` for one on its
+    /// socket alone.
+    ///
+    /// ```no_run
+    /// let Some(pg) = test_support::db::Postgres::for_test("postgres_tcp_url_doc") else { return };
+    /// assert_eq!(pg.tcp_url(), None);
+    /// ```
+    #[must_use]
+    pub fn tcp_url(&self) -> Option<String> {
+        self.tls.then(|| {
+            format!(
+                "postgresql://{SUPERUSER}@127.0.0.1:{}/{DATABASE}",
+                self.port
+            )
+        })
+    }
+
     /// The directory holding the server's socket (a client's "host").
     ///
     /// ```no_run
