@@ -32,7 +32,14 @@ fuzz_target!(|data: &[u8]| {
     }
     let domain = DomainId::from_bytes([0, 1, 0, 2, 0, 3, 0, 0]);
     // A held claim (192.168/16) and one in progress, so Denies and simultaneous claims are reachable.
-    let _ = dev.claim(Instant::ZERO, ClaimSpec::new(domain, UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap())).proxy(true));
+    let _ = dev.claim(
+        Instant::ZERO,
+        ClaimSpec::new(
+            domain,
+            UidSpace::Prefix(Uid::new(&[0xc0, 0xa8], 16).unwrap()),
+        )
+        .proxy(true),
+    );
     let mut now = Instant::ZERO;
     while let Some(t) = dev.poll_timeout() {
         if t > Instant::from_secs(3) {
@@ -41,7 +48,10 @@ fuzz_target!(|data: &[u8]| {
         now = t;
         dev.handle_timeout(now);
     }
-    let _ = dev.claim(now, ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[0x2a]).unwrap())).lifetime(60));
+    let _ = dev.claim(
+        now,
+        ClaimSpec::new(domain, UidSpace::Unique(Uid::from_octets(&[0x2a]).unwrap())).lifetime(60),
+    );
     while dev.poll_transmit().is_some() {}
     let mut rest = data;
     while let [selector, len, tail @ ..] = rest {

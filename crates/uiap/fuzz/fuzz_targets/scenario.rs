@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(sim.node_count(), scenario.devices.len());
         }
         Err(e) => {
-            assert!(!e.path().is_empty(), "a reference error names its place: {e}");
+            assert!(
+                !e.path().is_empty(),
+                "a reference error names its place: {e}"
+            );
             assert!(scenario.build().is_err());
         }
     }

@@ -8,8 +8,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use uuidkit::encoding::{DecodeError, Encoding, TypeId};
 use uuidkit::Uuid;
+use uuidkit::encoding::{DecodeError, Encoding, TypeId};
 
 /// `u` in `enc`, as written by the crate (TypeID: with `prefix`).
 fn encode<'b>(u: Uuid, enc: Encoding, prefix: &str, buf: &'b mut [u8]) -> &'b str {
@@ -49,7 +49,8 @@ fuzz_target!(|data: &[u8]| {
                     _ => "",
                 };
                 let text = encode(u, enc, prefix, &mut buf);
-                let case_free = matches!(enc, Encoding::Base32 | Encoding::Ulid | Encoding::Base32Hex);
+                let case_free =
+                    matches!(enc, Encoding::Base32 | Encoding::Ulid | Encoding::Base32Hex);
                 if case_free {
                     assert!(text.as_bytes().eq_ignore_ascii_case(data));
                 } else {
@@ -67,7 +68,10 @@ fuzz_target!(|data: &[u8]| {
         let u = Uuid::from_bytes(*bytes);
         for enc in encodings {
             let text = encode(u, enc, "fuzz_me", &mut buf).to_owned();
-            assert_eq!(text.len(), enc.length() + if enc == Encoding::TypeId { 8 } else { 0 });
+            assert_eq!(
+                text.len(),
+                enc.length() + if enc == Encoding::TypeId { 8 } else { 0 }
+            );
             assert_eq!(enc.decode(&text), Ok(u));
         }
     }

@@ -8,8 +8,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use uuidkit::state::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
 use uuidkit::layout::{MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
+use uuidkit::state::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
 
 /// Little-endian words from `data`, zero past its end.
 fn word(data: &[u8], at: usize) -> u64 {
@@ -34,11 +34,17 @@ fn mark(data: &[u8], at: usize) -> Option<GregorianMark> {
 
 /// Up to `EARLIER_NODES` earlier marks from `data` at `at`, newest first,
 /// each node once and none the current one (as the format requires).
-fn earlier(data: &[u8], at: usize, current: Option<GregorianMark>) -> [Option<GregorianMark>; EARLIER_NODES] {
+fn earlier(
+    data: &[u8],
+    at: usize,
+    current: Option<GregorianMark>,
+) -> [Option<GregorianMark>; EARLIER_NODES] {
     let mut out = [None; EARLIER_NODES];
     let mut n = 0;
     for i in 0..EARLIER_NODES {
-        let Some(m) = mark(data, at + 24 * i) else { break };
+        let Some(m) = mark(data, at + 24 * i) else {
+            break;
+        };
         let taken = current.iter().chain(out[..n].iter().flatten());
         if taken.into_iter().all(|t| t.node != m.node) {
             out[n] = Some(m);
@@ -72,7 +78,10 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => {
             let lines = data.split_inclusive(|&b| b == b'\n').count();
             if let Some(line) = e.line() {
-                assert!((1..=lines + 1).contains(&line), "line {line} of {lines}: {e}");
+                assert!(
+                    (1..=lines + 1).contains(&line),
+                    "line {line} of {lines}: {e}"
+                );
             }
             assert!(!e.to_string().is_empty());
         }
