@@ -311,6 +311,9 @@ struct Tenure {
 pub struct LeaseSlot<C: BootClock = BootTime> {
     slot: NodeSlot,
     word: AtomicU64,
+    /// The epoch of the latest tenure published, whole (the word holds its low bits): stored
+    /// before the word, so a reader that acquired a word sees this epoch or a later one.
+    epoch: AtomicU64,
     clock: C,
     margin: Duration,
     enforced: AtomicBool,
@@ -340,6 +343,7 @@ impl<C: BootClock> LeaseSlot<C> {
         Ok(LeaseSlot {
             slot,
             word: AtomicU64::new(0),
+            epoch: AtomicU64::new(0),
             unix_at_zero: AtomicU64::new(clock.unix_at_zero()),
             clock,
             margin,
@@ -570,6 +574,7 @@ impl<C: BootClock> LeaseSlot<C> {
         tenure.epoch += 1;
         tenure.value = Some(value);
         tenure.deadline = end;
+        self.epoch.store(tenure.epoch, Ordering::Relaxed);
         self.word.store(word(end, tenure.epoch), Ordering::Release);
         // The width was checked by `grant`, and `renew` republishes a granted value.
         self.slot
@@ -597,9 +602,32 @@ impl<C: BootClock> NodeSource for LeaseSlot<C> {
     fn current(&self) -> Result<NodeId, NodeLost> {
         self.current_by(|| tick(self.clock.now_nanos()))
     }
+
+    #[inline]
+    fn holds(&self, epoch: u64) -> bool {
+        self.still_holds(epoch, tick(self.clock.now_nanos()))
+    }
 }
 
 impl<C: BootClock> LeaseSlot<C> {
+    /// [`holds`](NodeSource::holds) with no read of the node itself: whether the tenure of
+    /// `epoch` is the latest published and its deadline is after `now` (a boot-clock reading in
+    /// [ticks](TICK_SHIFT)). A `false` sends the generator to [`current`](NodeSource::current),
+    /// which also knows why (a loss, a new tenure, or the test-only switch that ignores the
+    /// deadline).
+    ///
+    /// A loss clears the word before anything else, and a grant writes the whole epoch before
+    /// its word: a word acquired with `epoch`'s low bits and a later deadline, followed by
+    /// `epoch` itself, is the word of `epoch`'s tenure, as [`current_by`](Self::current_by)'s
+    /// check of the word against the slot's epoch finds it.
+    #[inline(always)]
+    pub(crate) fn still_holds(&self, epoch: u64, now: u64) -> bool {
+        let word = self.word.load(Ordering::Acquire);
+        word & TAG == epoch & TAG
+            && now < word >> TAG_BITS
+            && self.epoch.load(Ordering::Relaxed) == epoch
+    }
+
     /// As [`current`](NodeSource::current), with the deadline compared with `now()` (a reading
     /// of the boot clock in [ticks](TICK_SHIFT)), asked after the slot's loads.
     #[inline(always)]

@@ -140,6 +140,14 @@ impl<C: BootClock> NodeSource for LeaseSource<C> {
             nanos => self.slot.current_by(|| tick(nanos)),
         }
     }
+
+    // Always, as `current`: once a generator holds the node, this is what it asks before
+    // every UUID — the deadline word and the epoch, not the node.
+    #[inline(always)]
+    fn holds(&self, epoch: u64) -> bool {
+        let nanos = self.read.load(Ordering::Relaxed);
+        nanos != UNREAD && self.slot.still_holds(epoch, tick(nanos))
+    }
 }
 
 #[cfg(test)]
@@ -211,6 +219,68 @@ mod tests {
         assert_eq!(u.node(), Some([2, 0, 0, 0, 0, 1]));
         boot.advance(Duration::from_secs(1));
         assert!(g.generate().is_err());
+    }
+
+    #[test]
+    fn holds_answers_for_the_tenure_asked_about_only() {
+        let (boot, slot) = granted(Duration::from_secs(2));
+        let (clock, source) = slot.pair();
+        let first = source.current().unwrap();
+        clock.now_ns();
+        assert!(source.holds(first.epoch()));
+        assert!(!source.holds(first.epoch() + 1), "no such tenure");
+        // Renewed: the same tenure, a later deadline.
+        slot.renew(boot.now(), Duration::from_secs(2)).unwrap();
+        boot.advance(Duration::from_millis(1_500));
+        clock.now_ns();
+        assert!(source.holds(first.epoch()));
+        // Granted anew, the same value: another tenure.
+        let again = slot
+            .grant(first.value(), boot.now(), Duration::from_secs(2))
+            .unwrap();
+        assert_eq!(
+            (again.value(), again.epoch() > first.epoch()),
+            (first.value(), true)
+        );
+        assert!(!source.holds(first.epoch()));
+        assert!(source.holds(again.epoch()));
+        // Past the deadline of the reading kept: lost, whatever the tenure.
+        boot.advance(Duration::from_secs(2));
+        clock.now_ns();
+        assert!(!source.holds(again.epoch()));
+        assert!(source.current().is_err());
+        // Lost by the registry's word: lost, though the deadline had not passed.
+        let third = slot
+            .grant(first.value(), boot.now(), Duration::from_secs(2))
+            .unwrap();
+        clock.now_ns();
+        assert!(source.holds(third.epoch()));
+        slot.lose(NodeLost::new(uuidkit::node::NodeLostKind::Conflict));
+        assert!(!source.holds(third.epoch()));
+    }
+
+    #[test]
+    fn a_v1_generator_starts_a_new_clock_sequence_for_a_new_tenure_of_its_node() {
+        let (boot, slot) = granted(Duration::from_secs(2));
+        let (clock, source) = slot.pair();
+        // Not held to the clock's ticks: the boot clock here moves only when told.
+        let mut g = V1Generator::builder()
+            .rollover(uuidkit::generator::RolloverPolicy::AdvanceTimestamp)
+            .node_source(source)
+            .build(&clock, ThreadRng)
+            .unwrap();
+        let a = g.generate().unwrap();
+        boot.advance(Duration::from_millis(1));
+        assert_eq!(
+            g.generate().unwrap().clock_seq(),
+            a.clock_seq(),
+            "same tenure"
+        );
+        slot.grant(0x0200_0000_0001, boot.now(), Duration::from_secs(2))
+            .unwrap();
+        let seqs: Vec<_> = (0..2).map(|_| g.generate().unwrap().clock_seq()).collect();
+        assert_ne!(seqs[0], a.clock_seq(), "a new tenure, a new clock sequence");
+        assert_eq!(seqs[1], seqs[0]);
     }
 
     #[test]

@@ -341,6 +341,30 @@ pub trait NodeSource: Send + Sync + fmt::Debug {
     /// [`NodeLost`] when the source holds no node: the generator must not
     /// issue a UUID.
     fn current(&self) -> Result<NodeId, NodeLost>;
+
+    /// Whether the tenure of `epoch` — a node an earlier
+    /// [`current`](Self::current) handed out — is still the one held. v1/v6
+    /// generators, which keep their node's bytes, ask this before every UUID
+    /// once they hold a node, and ask [`current`](Self::current) only on a
+    /// `false` (another tenure, or none). The default asks
+    /// [`current`](Self::current); a source that can answer from less than a
+    /// whole [`NodeId`] overrides it, and must answer `true` only when
+    /// [`current`](Self::current) would have returned a node of `epoch` at
+    /// some instant during the call.
+    ///
+    /// ```
+    /// use uuidkit::node::{NodeSlot, NodeSource};
+    /// let slot = NodeSlot::new(8)?;
+    /// let first = slot.set(5)?;
+    /// assert!(slot.holds(first.epoch()));
+    /// slot.set(5)?; // the same value, granted anew: another tenure
+    /// assert!(!slot.holds(first.epoch()));
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    #[inline]
+    fn holds(&self, epoch: u64) -> bool {
+        self.current().is_ok_and(|id| id.epoch() == epoch)
+    }
 }
 
 /// No node source: a v1/v6 generator keeps its own node (the one given to
@@ -391,6 +415,8 @@ pub(crate) mod sealed {
         fn source_bits(&self) -> Option<u8>;
         /// The source's answer before a UUID; `None` without a source.
         fn source_current(&self) -> Option<Result<NodeId, NodeLost>>;
+        /// [`NodeSource::holds`]; `None` without a source.
+        fn source_holds(&self, epoch: u64) -> Option<bool>;
     }
 
     impl Sealed for NoNodeSource {
@@ -400,6 +426,10 @@ pub(crate) mod sealed {
         }
         #[inline(always)]
         fn source_current(&self) -> Option<Result<NodeId, NodeLost>> {
+            None
+        }
+        #[inline(always)]
+        fn source_holds(&self, _: u64) -> Option<bool> {
             None
         }
     }
@@ -413,6 +443,10 @@ pub(crate) mod sealed {
         fn source_current(&self) -> Option<Result<NodeId, NodeLost>> {
             self.as_ref().map(NodeSource::current)
         }
+        #[inline(always)]
+        fn source_holds(&self, epoch: u64) -> Option<bool> {
+            self.as_ref().map(|s| s.holds(epoch))
+        }
     }
 
     impl<T: NodeSource> Sealed for T {
@@ -423,6 +457,10 @@ pub(crate) mod sealed {
         #[inline(always)]
         fn source_current(&self) -> Option<Result<NodeId, NodeLost>> {
             Some(self.current())
+        }
+        #[inline(always)]
+        fn source_holds(&self, epoch: u64) -> Option<bool> {
+            Some(self.holds(epoch))
         }
     }
 }
@@ -436,6 +474,10 @@ impl<T: NodeSource + ?Sized> NodeSource for &T {
     fn current(&self) -> Result<NodeId, NodeLost> {
         (**self).current()
     }
+    #[inline]
+    fn holds(&self, epoch: u64) -> bool {
+        (**self).holds(epoch)
+    }
 }
 
 #[cfg(feature = "std")]
@@ -448,6 +490,10 @@ impl<T: NodeSource + ?Sized> NodeSource for std::sync::Arc<T> {
     fn current(&self) -> Result<NodeId, NodeLost> {
         (**self).current()
     }
+    #[inline]
+    fn holds(&self, epoch: u64) -> bool {
+        (**self).holds(epoch)
+    }
 }
 
 #[cfg(feature = "std")]
@@ -459,6 +505,10 @@ impl<T: NodeSource + ?Sized> NodeSource for std::boxed::Box<T> {
     #[inline]
     fn current(&self) -> Result<NodeId, NodeLost> {
         (**self).current()
+    }
+    #[inline]
+    fn holds(&self, epoch: u64) -> bool {
+        (**self).holds(epoch)
     }
 }
 

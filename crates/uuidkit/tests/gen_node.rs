@@ -241,7 +241,9 @@ fn fill_stops_at_the_first_uuid_after_a_loss() {
     let clock = ManualClock::new(T_A).with_resolution(1_000_000);
     let src = Hand::holding(NODE_A, 48, 1);
     // Asked once before the first UUID (its node goes in before the first tick), then once
-    // after each tick: the 7th question, answered with a loss, is the 6th UUID's.
+    // after each tick (`holds`, which this source answers through `current`): the 7th
+    // question, answered with a loss, is the 6th UUID's. A no sends the generator to
+    // `current` for the node (the 8th), which reports the loss.
     src.lose_at.store(7, Ordering::SeqCst);
     let mut g = V1Generator::builder()
         .node_source(&src)
@@ -251,8 +253,8 @@ fn fill_stops_at_the_first_uuid_after_a_loss() {
     assert_eq!(g.fill(&mut out).unwrap_err().kind(), GenErrorKind::NodeLost);
     assert_eq!(
         src.asked.load(Ordering::SeqCst),
-        7,
-        "asked once per UUID, and once before"
+        8,
+        "asked once per UUID, once before, and once more after the no"
     );
     assert!(
         out[..5]

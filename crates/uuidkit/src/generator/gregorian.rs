@@ -486,6 +486,27 @@ impl<N: MaybeNodeSource> NodeFollow<N> {
         core: &mut GregorianCore<S>,
         rng: &mut R,
     ) -> Result<bool, GenError> {
+        // The answer before every UUID is a yes; a no (another tenure, or
+        // none), or no node in use yet, takes the cold path, which asks the
+        // source for its node.
+        let held = match self.epoch {
+            Some(epoch) => self.source.source_holds(epoch) != Some(false),
+            None => self.source.source_bits().is_none(),
+        };
+        if held {
+            return Ok(true);
+        }
+        self.renew(core, rng)
+    }
+
+    /// The source holds another tenure than the one in use (or none was in
+    /// use): its node goes into `core`, and the tick is drawn again.
+    #[cold]
+    fn renew<S: Reserve<V1State>, R: Rng>(
+        &mut self,
+        core: &mut GregorianCore<S>,
+        rng: &mut R,
+    ) -> Result<bool, GenError> {
         match self.source.source_current() {
             None => Ok(true),
             Some(Ok(id)) if Some(id.epoch()) == self.epoch => Ok(true),
