@@ -921,15 +921,68 @@ fn uiap_as(control: &Path, uid: u32, args: &[&str]) -> (i32, String) {
     )
 }
 
-/// `uiap claim` as `uid`, retried until it is refused for `why` (connections held by
-/// other processes are counted once they are accepted); the last output.
-fn refused_as(control: &Path, uid: u32, why: &str) -> String {
+/// `uiap watch` processes, each as its user, holding control connections open.
+struct Watchers<'a> {
+    control: &'a Path,
+    running: Vec<(u32, Child)>,
+}
+
+impl<'a> Watchers<'a> {
+    fn new(control: &'a Path) -> Self {
+        Watchers {
+            control,
+            running: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, uid: u32) {
+        self.running.push((uid, watch_as(self.control, uid)));
+    }
+
+    /// Starts again every watcher that ended: one that connected while a claim attempt held
+    /// its user's last slot was refused, and exits.
+    fn keep(&mut self) {
+        for (uid, child) in &mut self.running {
+            if child.try_wait().ok().flatten().is_some() {
+                *child = watch_as(self.control, *uid);
+            }
+        }
+    }
+}
+
+fn watch_as(control: &Path, uid: u32) -> Child {
+    use std::os::unix::process::CommandExt;
+    Command::new(netns_support::uiap_bin())
+        .args(["watch", "--control"])
+        .arg(control)
+        .uid(uid)
+        .gid(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+impl Drop for Watchers<'_> {
+    fn drop(&mut self) {
+        for (_, w) in &mut self.running {
+            let _ = w.kill();
+            let _ = w.wait();
+        }
+    }
+}
+
+/// `uiap claim` as `uid`, retried until it is refused for `why` while `watchers` hold their
+/// connections (they connect once scheduled, and one refused is started again); the last output.
+fn refused_as(watchers: &mut Watchers, uid: u32, why: &str) -> String {
     // Generous: watchers started as other users connect only once scheduled, which on a loaded
     // two-core machine has taken more than 10 s.
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
+        watchers.keep();
+        std::thread::sleep(Duration::from_millis(200));
         let (code, out) = uiap_as(
-            control,
+            watchers.control,
             uid,
             &["claim", "--domain", "fff:0:1:0", "--uid", "7f"],
         );
@@ -940,7 +993,6 @@ fn refused_as(control: &Path, uid: u32, why: &str) -> String {
             Instant::now() < deadline,
             "never refused for `{why}`: exit {code}: {out}"
         );
-        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
@@ -1003,31 +1055,26 @@ fn users_other_than_root_are_capped_and_cannot_lock_root_out() {
     );
 
     // Watchers hold connections open: two of the user's, then one of another user.
-    let watch_as = |uid: u32| {
-        use std::os::unix::process::CommandExt;
-        Command::new(netns_support::uiap_bin())
-            .args(["watch", "--control"])
-            .arg(&d.control)
-            .uid(uid)
-            .gid(0)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap()
-    };
-    let mut watchers = vec![watch_as(user), watch_as(user)];
-    let out = refused_as(&d.control, user, "uid 1000 has 2 control connections open");
+    let mut watchers = Watchers::new(&d.control);
+    watchers.add(user);
+    watchers.add(user);
+    let out = refused_as(
+        &mut watchers,
+        user,
+        "uid 1000 has 2 control connections open",
+    );
     assert!(!out.contains("Broken pipe"), "{out}");
-    watchers.push(watch_as(65534));
-    let out = refused_as(&d.control, 65534, "too many control connections (3 open)");
+    watchers.add(65534);
+    let out = refused_as(
+        &mut watchers,
+        65534,
+        "too many control connections (3 open)",
+    );
     assert!(!out.contains("Broken pipe"), "{out}");
     // The shared cap's last connection is root's.
     let (code, out, err) = d.uiap(&["list"]);
     assert_eq!(code, 0, "root locked out: {out}{err}");
-    for mut w in watchers {
-        let _ = w.kill();
-        let _ = w.wait();
-    }
+    drop(watchers);
     let (code, out) = uiap_as(&d.control, user, &["list"]);
     assert_eq!(
         code, 0,
