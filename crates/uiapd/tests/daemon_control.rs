@@ -904,8 +904,8 @@ fn uiap_watch_prints_events_as_they_happen() {
     );
 }
 
-/// `uiap` run as `uid` in group 0 (the 0660 socket lets it in): exit code and stdout+stderr.
-fn uiap_as(control: &Path, uid: u32, args: &[&str]) -> (i32, String) {
+/// `uiap ARGS --control CONTROL`, to run as `uid` in group 0 (the 0660 socket lets it in).
+fn uiap_command_as(control: &Path, uid: u32, args: &[&str]) -> Command {
     use std::os::unix::process::CommandExt;
     let mut command = Command::new(netns_support::uiap_bin());
     command
@@ -914,7 +914,13 @@ fn uiap_as(control: &Path, uid: u32, args: &[&str]) -> (i32, String) {
         .arg(control)
         .uid(uid)
         .gid(0);
-    let out = netns_support::output_within(command, Duration::from_secs(30));
+    command
+}
+
+/// `uiap` run as `uid`: exit code and stdout+stderr.
+fn uiap_as(control: &Path, uid: u32, args: &[&str]) -> (i32, String) {
+    let out =
+        netns_support::output_within(uiap_command_as(control, uid, args), Duration::from_secs(30));
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
@@ -950,19 +956,6 @@ impl<'a> Watchers<'a> {
     }
 }
 
-fn watch_as(control: &Path, uid: u32) -> Child {
-    use std::os::unix::process::CommandExt;
-    Command::new(netns_support::uiap_bin())
-        .args(["watch", "--control"])
-        .arg(control)
-        .uid(uid)
-        .gid(0)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
 impl Drop for Watchers<'_> {
     fn drop(&mut self) {
         for (_, w) in &mut self.running {
@@ -970,6 +963,15 @@ impl Drop for Watchers<'_> {
             let _ = w.wait();
         }
     }
+}
+
+/// `uiap watch` as `uid`, in the background.
+fn watch_as(control: &Path, uid: u32) -> Child {
+    uiap_command_as(control, uid, &["watch"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
 }
 
 /// `uiap claim` as `uid`, retried until it is refused for `why` while `watchers` hold their
