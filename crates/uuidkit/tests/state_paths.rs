@@ -258,3 +258,126 @@ fn uuidkit_state_naming_a_fifo_or_a_device_is_refused() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Generates one v7 UUID through a store at `path`; returns the status.
+fn one_v7(path: &Path) -> uuidkit::state::Status {
+    let r = Reserver::new(FileStore::new(path), BlockPolicy::default());
+    let clock = ManualClock::new(T0);
+    let mut g = V7Generator::builder()
+        .store(r.lease_v7())
+        .build(&clock, ThreadRng)
+        .unwrap();
+    g.generate().unwrap();
+    g.store().status().unwrap().clone()
+}
+
+#[test]
+fn the_temporary_file_is_made_only_where_nothing_is() {
+    let dir = scratch("tmp");
+    let state = dir.join("state");
+    let tmp = dir.join("state.tmp");
+    // A FIFO there: refused at once (opening it would wait for a reader).
+    mkfifo(&tmp);
+    let status = one_v7(&state);
+    let err = status.write_error().unwrap();
+    assert_eq!(err.kind(), StateErrorKind::NotRegular, "{err}");
+    assert!(
+        err.to_string().contains("found a FIFO; left untouched"),
+        "{err}"
+    );
+    assert!(fs::symlink_metadata(&tmp).unwrap().file_type().is_fifo());
+    fs::remove_file(&tmp).unwrap();
+    // A link there: refused, and what it points to keeps its bytes.
+    let victim = dir.join("victim");
+    fs::write(&victim, b"precious\n").unwrap();
+    std::os::unix::fs::symlink("victim", &tmp).unwrap();
+    let err = one_v7(&state).write_error().cloned().unwrap();
+    assert!(err.to_string().contains("found a symbolic link"), "{err}");
+    assert_eq!(fs::read(&victim).unwrap(), b"precious\n");
+    fs::remove_file(&tmp).unwrap();
+    // A regular file left by a writer that died: replaced, and the state written.
+    fs::write(&tmp, b"half a state fi").unwrap();
+    assert!(one_v7(&state).is_persisted());
+    assert!(!tmp.exists());
+    assert!(FileStore::new(&state).load().is_ok());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_replaced_file_keeps_its_mode_and_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("mode");
+    let state = dir.join("state");
+    assert!(one_v7(&state).is_persisted());
+    for mode in [0o600, 0o640, 0o664] {
+        fs::set_permissions(&state, fs::Permissions::from_mode(mode)).unwrap();
+        assert!(one_v7(&state).is_persisted());
+        let m = fs::metadata(&state).unwrap();
+        assert_eq!(m.mode() & 0o7777, mode, "{mode:o}");
+    }
+    if test_support::root().is_ok() {
+        // Root replacing another user's file gives it back to that user.
+        std::os::unix::fs::chown(&state, Some(65534), Some(65534)).unwrap();
+        assert!(one_v7(&state).is_persisted());
+        let m = fs::metadata(&state).unwrap();
+        assert_eq!((m.uid(), m.gid()), (65534, 65534));
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A state file this process may not write is left alone: the process keeps
+/// its state in memory, though the directory would let it replace the file.
+#[test]
+fn a_file_the_process_may_not_write_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("readonly");
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+    let state = dir.join("state");
+    assert!(one_v7(&state).is_persisted());
+    let before = fs::read(&state).unwrap();
+    fs::set_permissions(&state, fs::Permissions::from_mode(0o444)).unwrap();
+    if test_support::root().is_ok() {
+        // Root may write any file: the case is another user's, so the check
+        // runs in a child process as `nobody`.
+        use std::os::unix::process::CommandExt;
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "read_only_child",
+                "--include-ignored",
+                "--nocapture",
+            ])
+            .env("UUIDKIT_TEST_READ_ONLY_STATE", &state)
+            .uid(65534)
+            .gid(65534)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("1 passed"), "{text}");
+    } else {
+        check_read_only(&state);
+    }
+    assert_eq!(fs::read(&state).unwrap(), before, "left as it was");
+    assert_eq!(fs::metadata(&state).unwrap().mode() & 0o7777, 0o444);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[ignore = "run by a_file_the_process_may_not_write_is_not_replaced as another user"]
+fn read_only_child() {
+    check_read_only(Path::new(
+        &std::env::var_os("UUIDKIT_TEST_READ_ONLY_STATE").unwrap(),
+    ));
+}
+
+fn check_read_only(state: &Path) {
+    let status = one_v7(state);
+    let err = status.write_error().expect("not persisted");
+    assert_eq!(err.kind(), StateErrorKind::Unwritable, "{err}");
+    assert!(err.to_string().contains("cannot write"), "{err}");
+}

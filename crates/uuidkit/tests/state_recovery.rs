@@ -10,6 +10,7 @@ use std::process::Command;
 
 use gen_support::{leased_v1, leased_v7};
 use uuidkit::clock::ManualClock;
+use uuidkit::generator::GenErrorKind;
 use uuidkit::rng::ThreadRng;
 use uuidkit::state::{
     BlockPolicy, FileStore, GregorianMark, Reserver, StateErrorKind, StateRecord, V7Mark,
@@ -63,12 +64,12 @@ fn bad_files_read_as_no_state_and_are_repaired() {
     let cases: Vec<(&str, Vec<u8>, StateErrorKind)> = vec![
         (
             "garbage",
-            b"hello, world\n".to_vec(),
+            b"uuidkit-state 1\nhello, world\nsha256 8f45ddd989f1314a\n".to_vec(),
             StateErrorKind::Garbage,
         ),
         (
             "binary",
-            vec![0xFF, 0x00, 0x13, 0x37, b'\n'],
+            b"uuidkit-state 1\n\xFF\x00\x13\x37\nsha256 8fb5ae540f2801c1\n".to_vec(),
             StateErrorKind::Garbage,
         ),
         (
@@ -83,11 +84,6 @@ fn bad_files_read_as_no_state_and_are_repaired() {
         ),
         ("empty", Vec::new(), StateErrorKind::Empty),
         ("checksum", flipped, StateErrorKind::ChecksumMismatch),
-        (
-            "version",
-            b"uuidkit-state 7\n".to_vec(),
-            StateErrorKind::UnsupportedVersion,
-        ),
     ];
     for (name, bytes, kind) in cases {
         let dir = scratch(name);
@@ -123,6 +119,96 @@ fn bad_files_read_as_no_state_and_are_repaired() {
         assert!(later[0] > uuids[999], "{name}");
         fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// A file that is not a state file (someone else's data at the path the user
+/// named, or a later format's state) is never replaced, strict or not: the
+/// generator goes on with state of its own (a strict one refuses), and the
+/// file keeps every byte.
+#[test]
+fn files_that_are_not_state_files_are_left_untouched() {
+    let cases: [(&str, &[u8]); 4] = [
+        ("uuids", b"57bdb4ca-53d2-4d29-9ac8-1e1c4cb5d0a2\n"),
+        ("text", b"hello, world\n"),
+        ("binary", b"\xFF\x00\x13\x37"),
+        ("later-version", b"uuidkit-state 7\nv9.mark 1\nsha256 00\n"),
+    ];
+    for (name, bytes) in cases {
+        let dir = scratch(name);
+        let path = dir.join("state");
+        fs::write(&path, bytes).unwrap();
+        let err = FileStore::new(&path).check().unwrap_err();
+        assert_eq!(err.kind(), StateErrorKind::Foreign, "{name}: {err}");
+        assert!(err.to_string().contains("left untouched"), "{name}: {err}");
+        let clock = ManualClock::new(T0);
+        let (uuids, status) = v7_run(&path, &clock, 100);
+        assert_eq!(
+            status.write_error().map(|e| e.kind()),
+            Some(StateErrorKind::Foreign),
+            "{name}: {status}"
+        );
+        assert!(status.reason().unwrap().kind().is_in_process_fallback());
+        assert!(uuids.windows(2).all(|w| w[0] < w[1]), "{name}");
+        let strict = Reserver::new(FileStore::new(&path), BlockPolicy::default()).strict(true);
+        let err = leased_v7(&clock, &strict).generate().unwrap_err();
+        assert_eq!(err.kind(), GenErrorKind::Store, "{name}");
+        assert!(
+            err.to_string().ends_with("found not a uuidkit state file"),
+            "{name}: {err}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), bytes, "{name}: every byte kept");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// A strict reserver does not repair: the damaged file's marks are unknown,
+/// so nothing could be shown to lie above them. It refuses and keeps every
+/// byte for the operator; an empty file is first use and is written.
+#[test]
+fn strict_mode_keeps_a_damaged_file_and_refuses() {
+    let good = good_file();
+    let cases: [(&str, Vec<u8>); 3] = [
+        ("truncated", good.as_bytes()[..good.len() - 5].to_vec()),
+        (
+            "checksum",
+            good.replace("v7.hwm_ms 1", "v7.hwm_ms 2").into_bytes(),
+        ),
+        (
+            "garbage",
+            b"uuidkit-state 1\nhello, world\nsha256 8f45ddd989f1314a\n".to_vec(),
+        ),
+    ];
+    for (name, bytes) in cases {
+        let dir = scratch(&format!("strict-{name}"));
+        let path = dir.join("state");
+        fs::write(&path, &bytes).unwrap();
+        let clock = ManualClock::new(T0);
+        for version in ["v7", "v1"] {
+            let strict = Reserver::new(FileStore::new(&path), BlockPolicy::default()).strict(true);
+            let err = match version {
+                "v7" => leased_v7(&clock, &strict).generate().unwrap_err(),
+                _ => leased_v1(&clock, &strict).generate().unwrap_err(),
+            };
+            assert_eq!(err.kind(), GenErrorKind::Store, "{name} {version}");
+            assert!(
+                err.to_string().ends_with("found damaged state file"),
+                "{name} {version}: {err}"
+            );
+            assert_eq!(fs::read(&path).unwrap(), bytes, "{name} {version}: kept");
+        }
+        // Not strict: repaired, as before.
+        let (_, status) = v7_run(&path, &clock, 1);
+        assert!(status.is_persisted(), "{name}: {status}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+    let dir = scratch("strict-empty");
+    let path = dir.join("state");
+    fs::write(&path, b"").unwrap();
+    let strict = Reserver::new(FileStore::new(&path), BlockPolicy::default()).strict(true);
+    let clock = ManualClock::new(T0);
+    leased_v7(&clock, &strict).generate().unwrap();
+    assert!(FileStore::new(&path).load().is_ok());
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

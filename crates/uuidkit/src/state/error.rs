@@ -63,6 +63,16 @@ pub enum StateErrorKind {
     /// following symbolic links. It is left untouched (neither read nor
     /// replaced); in-process state is used instead.
     NotRegular,
+    /// A regular file is at the state path, but not a state file this build
+    /// can keep: it does not begin with the `uuidkit-state` header (someone
+    /// else's data), or it is in a later format version. It is left untouched
+    /// (never replaced); in-process state is used instead.
+    Foreign,
+    /// The state file exists but cannot be read (see [`is_damage`](Self::is_damage)),
+    /// and a [strict](super::Reserver::strict) reserver asked for it to be kept
+    /// as it is rather than repaired; in-process state is used instead, which
+    /// a strict reserver refuses.
+    Damaged,
     /// The directory the state file goes in does not exist (only the default
     /// location is created); in-process state is used instead.
     NoDirectory,
@@ -92,6 +102,8 @@ impl StateErrorKind {
                 | StateErrorKind::Unwritable
                 | StateErrorKind::Unlockable
                 | StateErrorKind::NotRegular
+                | StateErrorKind::Foreign
+                | StateErrorKind::Damaged
                 | StateErrorKind::NoDirectory
         )
     }
@@ -108,12 +120,36 @@ impl StateErrorKind {
             StateErrorKind::Unwritable
                 | StateErrorKind::Unlockable
                 | StateErrorKind::NotRegular
+                | StateErrorKind::Foreign
+                | StateErrorKind::Damaged
                 | StateErrorKind::NoDirectory
                 | StateErrorKind::NoPath
         )
     }
 
-    pub(crate) fn describe(self) -> &'static str {
+    /// True if the stored state exists but cannot be read: truncated,
+    /// garbage, a checksum that fails, or unreadable. A missing or empty
+    /// file is first use, not damage.
+    ///
+    /// ```
+    /// use uuidkit::state::StateErrorKind;
+    /// assert!(StateErrorKind::Truncated.is_damage());
+    /// assert!(!StateErrorKind::Empty.is_damage());
+    /// ```
+    #[must_use]
+    pub fn is_damage(self) -> bool {
+        matches!(
+            self,
+            StateErrorKind::Truncated
+                | StateErrorKind::Garbage
+                | StateErrorKind::ChecksumMismatch
+                | StateErrorKind::Unreadable
+        )
+    }
+
+    /// What failed, without the consequence: for a strict reserver's error,
+    /// where nothing falls back.
+    pub(crate) fn class(self) -> &'static str {
         match self {
             StateErrorKind::Missing => "no state file",
             StateErrorKind::Empty => "empty state file",
@@ -122,12 +158,28 @@ impl StateErrorKind {
             StateErrorKind::ChecksumMismatch => "state file checksum mismatch",
             StateErrorKind::UnsupportedVersion => "unsupported state file version",
             StateErrorKind::Unreadable => "unreadable state file",
+            StateErrorKind::Unwritable => "state file not writable",
+            StateErrorKind::Unlockable => "state file not lockable",
+            StateErrorKind::NotRegular => "state file refused",
+            StateErrorKind::Foreign => "not a uuidkit state file",
+            StateErrorKind::Damaged => "damaged state file",
+            StateErrorKind::NoDirectory => "no state directory",
+            StateErrorKind::NoPath => "no state file location",
+            StateErrorKind::AheadOfClock => "stored state ahead of the clock",
+        }
+    }
+
+    /// What failed and, for a fallback, what the store does instead.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
             StateErrorKind::Unwritable => "state file not writable, using in-process state",
             StateErrorKind::Unlockable => "state file not lockable, using in-process state",
             StateErrorKind::NotRegular => "state file refused, using in-process state",
+            StateErrorKind::Foreign => "not a uuidkit state file, using in-process state",
+            StateErrorKind::Damaged => "damaged state file kept, using in-process state",
             StateErrorKind::NoDirectory => "no state directory, using in-process state",
             StateErrorKind::NoPath => "no state file location, using in-process state",
-            StateErrorKind::AheadOfClock => "stored state ahead of the clock",
+            other => other.class(),
         }
     }
 }

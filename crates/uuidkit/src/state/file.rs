@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::vec::Vec;
 
 use super::error::{StateError, StateErrorKind};
-use super::format::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
+use super::format::{EARLIER_NODES, GregorianMark, HEADER_PREFIX, StateRecord, V7Mark, escape};
 use super::lock::{Held, Locker};
 use super::path;
 use super::{StateStore, Status};
@@ -30,11 +30,22 @@ pub const MAX_LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 /// crash at any point leaves either the old or the new file, never a mix.
 ///
 /// Bad state is never fatal. A missing, empty, truncated, garbage, unreadable or
-/// checksum-failing file reads as "no state" (reported in the [`Status`]) and a
-/// good file is written back. If the file cannot be locked or written (read-only
-/// directory, a path through a regular file), the store keeps the state in
-/// memory for this process, reports that in the status, and tries the file
-/// again on the next transaction.
+/// checksum-failing state file reads as "no state" (reported in the [`Status`])
+/// and a good file is written back. A file that is not a state file at all (it
+/// does not begin with the `uuidkit-state` header) or is in a later format
+/// version is never replaced ([`StateErrorKind::Foreign`]). If the file cannot
+/// be locked or written (read-only directory or file, a path through a regular
+/// file), the store keeps the state in memory for this process, reports that in
+/// the status, and tries the file again on the next transaction. A
+/// [strict](super::Reserver::strict) reserver's transactions
+/// ([`StateStore::transact_strict`]) keep a damaged file as it is instead of
+/// repairing it.
+///
+/// A replaced file keeps its permission bits (and, when root replaces it, its
+/// owner and group); a new one is made with mode 0644 less the umask. The
+/// temporary `<path>.tmp` is made only where nothing is (a leftover regular
+/// file from a crash is removed first; anything else there, a symbolic link
+/// included, is refused and left untouched).
 ///
 /// What is at the path: a symbolic link is followed, and the target is
 /// replaced next to the target (the lock file sits next to it too), so
@@ -189,6 +200,7 @@ impl FileStore {
     /// # Errors
     ///
     /// [`StateErrorKind::NotRegular`] naming the path and what is there,
+    /// [`StateErrorKind::Foreign`] for a file that is not a state file,
     /// [`StateErrorKind::NoDirectory`] naming the missing directory, or
     /// [`StateErrorKind::NoPath`].
     ///
@@ -208,6 +220,11 @@ impl FileStore {
         };
         let target = path::resolve(path)?;
         path::resolve(&FileStore::side(&target, ".lock"))?;
+        if let Err(e) = read_state(&target)
+            && e.kind() == StateErrorKind::Foreign
+        {
+            return Err(e);
+        }
         if self.create_dirs {
             return Ok(()); // the default location: created on first use
         }
@@ -282,6 +299,25 @@ fn no_path() -> StateError {
 
 impl StateStore for FileStore {
     fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status {
+        self.transact_with(update, true)
+    }
+
+    fn transact_strict(
+        &self,
+        update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord,
+    ) -> Status {
+        self.transact_with(update, false)
+    }
+}
+
+impl FileStore {
+    /// One transaction; `repair`: a damaged file is replaced by a good one
+    /// (otherwise it is kept, and the transaction stays in memory).
+    fn transact_with(
+        &self,
+        update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord,
+        repair: bool,
+    ) -> Status {
         let mut mem = self.memory.lock();
         let Some(path) = &self.path else {
             let record = update(mem.record.as_ref());
@@ -323,7 +359,39 @@ impl StateStore for FileStore {
                 return Status::new(read, Some(e));
             }
         };
-        let (input, read) = merge_input(read_state(path), &mem);
+        let file = read_state(path);
+        if let Err(e) = &file
+            && e.kind() == StateErrorKind::Foreign
+        {
+            // Someone else's file, or a later format's: never replaced.
+            let record = update(mem.record.as_ref());
+            *mem = Memory {
+                record: Some(record),
+                dirty: true,
+            };
+            return Status::new(None, Some(e.clone()));
+        }
+        if !repair
+            && let Err(e) = &file
+            && e.kind().is_damage()
+        {
+            let kept = StateError::new(
+                StateErrorKind::Damaged,
+                None,
+                std::format!(
+                    "{} left as it is (remove or restore it to go on)",
+                    path.display()
+                ),
+            );
+            let (input, read) = merge_input(file.clone(), &mem);
+            let record = update(input.as_ref());
+            *mem = Memory {
+                record: Some(record),
+                dirty: true,
+            };
+            return Status::new(read, Some(kept));
+        }
+        let (input, read) = merge_input(file, &mem);
         let record = update(input.as_ref());
         let write = write_atomically(path, record.emit().as_bytes()).err();
         *mem = Memory {
@@ -400,7 +468,16 @@ fn read_state(path: &Path) -> Result<StateRecord, StateError> {
         Read::by_ref(&mut f).take(64 * 1024).read_to_end(&mut buf)
     });
     match res {
-        Ok(_) => StateRecord::parse(&buf),
+        Ok(_) if !buf.is_empty() && !buf.starts_with(HEADER_PREFIX.as_bytes()) => {
+            Err(foreign(path, &buf))
+        }
+        Ok(_) => StateRecord::parse(&buf).map_err(|e| {
+            if e.kind() == StateErrorKind::UnsupportedVersion {
+                foreign(path, &buf)
+            } else {
+                e
+            }
+        }),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StateError::io(
             StateErrorKind::Missing,
             &std::format!("{} does not exist", path.display()),
@@ -414,7 +491,26 @@ fn read_state(path: &Path) -> Result<StateRecord, StateError> {
     }
 }
 
+/// The refusal of a file at `path` that is not a state file of this format.
+#[cold]
+fn foreign(path: &Path, content: &[u8]) -> StateError {
+    let first = content.split(|&b| b == b'\n').next().unwrap_or_default();
+    StateError::new(
+        StateErrorKind::Foreign,
+        Some(1),
+        std::format!(
+            "expected `uuidkit-state 1` at the start of {}, found `{}`; left untouched",
+            path.display(),
+            escape(first)
+        ),
+    )
+}
+
 /// Write `<path>.tmp`, fsync, rename over `path`, fsync the directory.
+///
+/// An existing `path` that this process may not write is left alone (the
+/// rename would replace it all the same, given a writable directory), and its
+/// replacement keeps its permission bits and, for root, its owner.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
     let tmp = FileStore::side(path, ".tmp");
     let fail = |what: &str, e: io::Error| {
@@ -424,12 +520,36 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
             &e,
         )
     };
+    #[cfg(unix)]
+    let existing = fs::metadata(path).ok();
+    #[cfg(unix)]
+    if existing.is_some() {
+        writable(path).map_err(|e| {
+            StateError::io(
+                StateErrorKind::Unwritable,
+                &std::format!("cannot write {}", path.display()),
+                &e,
+            )
+        })?;
+    }
+    path::clear_leftover(&tmp)?;
     let mut opts = OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
+    // `create_new`: never opens what is already there, a link or a FIFO put
+    // there since the check included.
+    opts.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o644);
     let mut f = opts.open(&tmp).map_err(|e| fail("create", e))?;
-    let res = f.write_all(bytes).and_then(|()| f.sync_all());
+    #[cfg(unix)]
+    let res = match &existing {
+        Some(meta) => keep_owner_and_mode(&f, meta),
+        None => Ok(()),
+    };
+    #[cfg(not(unix))]
+    let res = Ok(());
+    let res = res
+        .and_then(|()| f.write_all(bytes))
+        .and_then(|()| f.sync_all());
     drop(f);
     let res = res.and_then(|()| fs::rename(&tmp, path));
     if let Err(e) = res {
@@ -451,6 +571,31 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
         })?;
     }
     Ok(())
+}
+
+/// Whether this process may write `path` (`access(2)`, which answers for the
+/// real user, as a set-user-ID program's caller would be judged).
+#[cfg(unix)]
+fn writable(path: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).map_err(io::Error::other)?;
+    // SAFETY: a valid NUL-terminated path; access only reads it.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Gives the new file `f` the permission bits of the one it replaces and, when
+/// running as root, its owner and group.
+#[cfg(unix)]
+fn keep_owner_and_mode(f: &File, old: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if is_root() {
+        std::os::unix::fs::fchown(f, Some(old.uid()), Some(old.gid()))?;
+    }
+    f.set_permissions(fs::Permissions::from_mode(old.mode() & 0o7777))
 }
 
 #[cfg(unix)]

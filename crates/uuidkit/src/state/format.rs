@@ -36,7 +36,7 @@ use super::error::{StateError, StateErrorKind};
 
 /// The header line of version 1 of the format (without its newline).
 pub const HEADER: &str = "uuidkit-state 1";
-const HEADER_PREFIX: &str = "uuidkit-state ";
+pub(super) const HEADER_PREFIX: &str = "uuidkit-state ";
 const CHECKSUM_PREFIX: &str = "sha256 ";
 const CHECKSUM_HEX: usize = 16;
 use crate::layout::{
@@ -515,7 +515,7 @@ fn checksum(body: &[u8]) -> String {
 }
 
 /// At most 40 bytes of `b`, printable ASCII kept, everything else escaped.
-fn escape(b: &[u8]) -> String {
+pub(super) fn escape(b: &[u8]) -> String {
     let mut s = String::new();
     for &c in b.iter().take(40) {
         let _ = write!(s, "{}", core::ascii::escape_default(c));

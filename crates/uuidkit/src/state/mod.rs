@@ -138,6 +138,32 @@ pub trait StateStore: Send + Sync + fmt::Debug {
     /// stores the record `update` returns. Never fails: problems are reported
     /// in the returned [`Status`].
     fn transact(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status;
+
+    /// As [`transact`](Self::transact), for a [strict](Reserver::strict)
+    /// reserver: stored state that exists but cannot be read (truncated,
+    /// garbage, a checksum that fails) is left exactly as it is instead of
+    /// being replaced, and reported as a write error of kind
+    /// [`StateErrorKind::Damaged`], so the reserver refuses. The marks it held
+    /// are unknown, so no reservation could be shown to lie above them; the
+    /// file stays for the operator to inspect, restore or remove. The default
+    /// is `transact`, for stores whose state cannot be damaged.
+    ///
+    /// ```
+    /// use uuidkit::state::{FileStore, StateErrorKind, StateRecord, StateStore};
+    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-strict-{}", std::process::id()));
+    /// std::fs::write(&path, b"uuidkit-state 1\nv7.hwm_ms 17")?; // cut short
+    /// let status = FileStore::new(&path).transact_strict(&mut |_| StateRecord::default());
+    /// assert_eq!(status.write_error().map(|e| e.kind()), Some(StateErrorKind::Damaged));
+    /// assert_eq!(std::fs::read(&path)?, b"uuidkit-state 1\nv7.hwm_ms 17");
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    fn transact_strict(
+        &self,
+        update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord,
+    ) -> Status {
+        self.transact(update)
+    }
 }
 
 /// A [`StateStore`] in this process's memory: for tests, and for generators that
@@ -362,10 +388,20 @@ impl Reserver {
         self.strict
     }
 
+    /// One reservation's transaction: a strict reserver leaves damaged state
+    /// as it is ([`StateStore::transact_strict`]).
+    fn reserve(&self, update: &mut dyn FnMut(Option<&StateRecord>) -> StateRecord) -> Status {
+        if self.strict {
+            self.store.transact_strict(update)
+        } else {
+            self.store.transact(update)
+        }
+    }
+
     /// The error a strict reserver's lease returns for `status`, if any.
     pub(crate) fn refuse(&self, status: &Status) -> Result<(), crate::GenError> {
         match &status.write {
-            Some(e) if self.strict => Err(crate::GenError::unavailable(e.kind().describe())),
+            Some(e) if self.strict => Err(crate::GenError::unavailable(e.kind().class())),
             _ => Ok(()),
         }
     }
@@ -503,7 +539,7 @@ impl Reserver {
         fresh: Fresh,
     ) -> (GregorianBlock, Status) {
         let mut out = None;
-        let status = self.store.transact(&mut |old| {
+        let status = self.reserve(&mut |old| {
             let mut rec = old.copied().unwrap_or_default();
             let (slot, earlier) = which.slots(&mut rec);
             let stored = match node {
@@ -611,7 +647,7 @@ impl Reserver {
     #[must_use]
     pub fn reserve_v7(&self, now_ms: u64) -> (V7Block, Status) {
         let mut out = None;
-        let status = self.store.transact(&mut |old| {
+        let status = self.reserve(&mut |old| {
             let mut rec = old.copied().unwrap_or_default();
             let b = self.policy.reserve_v7(rec.v7.as_ref(), now_ms);
             rec.v7 = Some(b.stored());

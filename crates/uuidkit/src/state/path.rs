@@ -124,3 +124,32 @@ pub(super) fn parent_dir(target: &Path, create: bool) -> Result<(), StateError> 
         _ => Ok(()),
     }
 }
+
+/// Makes room for a temporary file at `tmp`: a regular file left there by a
+/// writer that died is removed; nothing there is fine; anything else (a
+/// symbolic link, a FIFO, a directory, a device) is refused and left as it is.
+///
+/// # Errors
+/// [`StateErrorKind::NotRegular`] naming `tmp` and what is there, or
+/// [`StateErrorKind::Unwritable`] if a leftover cannot be removed.
+pub(super) fn clear_leftover(tmp: &Path) -> Result<(), StateError> {
+    match fs::symlink_metadata(tmp) {
+        Ok(m) if m.is_file() => fs::remove_file(tmp).map_err(|e| {
+            StateError::io(
+                StateErrorKind::Unwritable,
+                &std::format!("cannot remove the leftover {}", tmp.display()),
+                &e,
+            )
+        }),
+        Ok(m) if m.file_type().is_symlink() => Err(StateError::new(
+            StateErrorKind::NotRegular,
+            None,
+            std::format!(
+                "expected a regular file or nothing at {}, found a symbolic link; left untouched",
+                tmp.display()
+            ),
+        )),
+        Ok(m) => Err(refused(tmp, tmp, &m)),
+        Err(_) => Ok(()),
+    }
+}

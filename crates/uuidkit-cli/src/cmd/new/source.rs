@@ -350,11 +350,12 @@ impl Source {
         self.generator.fill(batch).map_err(|e| match self.status() {
             // `--strict`: say why the state file was unavailable, and where.
             Some(status) if e.kind() == uuidkit::generator::GenErrorKind::Store => {
+                // The error names the class; the status's detail says where.
                 Error::Failed(format!(
                     "generation failed: {e}: {}",
                     status
                         .reason()
-                        .map_or_else(String::new, ToString::to_string)
+                        .map_or_else(String::new, |r| r.detail().to_string())
                 ))
             }
             _ => gen_error(e),
