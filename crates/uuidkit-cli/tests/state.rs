@@ -559,3 +559,75 @@ fn lock_timeout_and_strict_are_bounded_and_need_state() {
     let err = fails(&["new", "v7", "--strict"], 2);
     assert!(err.contains("--state"), "{err}");
 }
+
+#[test]
+fn a_file_that_is_not_a_state_file_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ids.txt");
+    let p = path.to_str().unwrap();
+    let ids = ok(&["new", "v4", "-n", "3"]);
+    std::fs::write(&path, &ids).unwrap();
+    for args in [
+        &["new", "v7", "--state", p][..],
+        &["new", "v1", "--state", p, "--strict"],
+    ] {
+        let err = fails(args, 1);
+        assert!(
+            err.starts_with(&format!(
+                "uuidkit: error: --state {p}: expected `uuidkit-state 1` at the start of {p}, found `{}`",
+                lines(&ids)[0]
+            )) && err.ends_with("; left untouched\n"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), ids);
+}
+
+#[test]
+fn strict_keeps_a_damaged_state_file_and_plain_state_repairs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let p = path.to_str().unwrap();
+    ok(&["new", "v7", "--state", p]);
+    let good = std::fs::read(&path).unwrap();
+    let cut = &good[..good.len() - 5];
+    std::fs::write(&path, cut).unwrap();
+    let err = fails(&["new", "v7", "--state", p, "--strict"], 1);
+    assert!(
+        err.contains("found damaged state file: ") && err.contains("left as it is"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), cut, "kept byte for byte");
+    let out = uk(&["new", "v7", "--state", p]).output().unwrap();
+    assert!(out.status.success());
+    let warn = String::from_utf8_lossy(&out.stderr);
+    assert!(warn.contains("truncated state file"), "{warn}");
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with("uuidkit-state 1\n")
+    );
+    ok(&["new", "v7", "--state", p, "--strict"]);
+}
+
+#[test]
+fn the_strict_error_names_its_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let p = path.to_str().unwrap();
+    let _held = hold_lock(&path);
+    let err = fails(
+        &[
+            "new",
+            "v7",
+            "--state",
+            p,
+            "--strict",
+            "--lock-timeout",
+            "50",
+        ],
+        1,
+    );
+    assert_eq!(err.matches("not lockable").count(), 1, "{err}");
+    assert!(!err.contains("using in-process state"), "{err}");
+}

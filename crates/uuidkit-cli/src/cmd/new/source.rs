@@ -310,8 +310,9 @@ impl Source {
         let reserver = match plan.state.as_deref() {
             Some(p) => {
                 // Refuse up front what the library would only work around:
-                // a path that is not a regular file (it is left untouched), or
-                // a directory that does not exist (a typo is not created).
+                // a path that is not a regular file or not a state file (it is
+                // left untouched), or a directory that does not exist (a typo
+                // is not created).
                 let store = FileStore::new(p);
                 store.check().map_err(|e| {
                     Error::Failed(format!("--state {}: {}", p.display(), e.detail()))
