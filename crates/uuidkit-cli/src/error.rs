@@ -39,6 +39,8 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Usage(m) | Error::Failed(m) => f.write_str(m),
+            // A labelled error already says which stream it was.
+            Error::Io(e) if e.get_ref().is_some_and(|r| r.is::<Labelled>()) => write!(f, "{e}"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
             Error::Lost(lost) => f.write_str(&lost_message("node", lost)),
         }
@@ -49,6 +51,79 @@ impl fmt::Display for Error {
 /// loss's text.
 pub fn lost_message(node: &str, lost: &dyn fmt::Display) -> String {
     format!("{node} lost: {lost}; stopped, nothing written after the loss")
+}
+
+/// An I/O error with what was being done when it happened ("writing standard
+/// output"), so the message names the stream. Made by [`Stream`]; the
+/// error's kind is kept, so a broken pipe is still recognised as one.
+#[derive(Debug)]
+pub struct Labelled {
+    what: &'static str,
+    source: io::Error,
+}
+
+impl fmt::Display for Labelled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.what, self.source)
+    }
+}
+
+impl std::error::Error for Labelled {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// `e`, labelled with `what` (unless it already is).
+pub fn label(what: &'static str, e: io::Error) -> io::Error {
+    if e.get_ref().is_some_and(|r| r.is::<Labelled>()) {
+        return e;
+    }
+    io::Error::new(e.kind(), Labelled { what, source: e })
+}
+
+/// A reader or writer whose errors say what was being done
+/// (`Stream::new(stdout, "writing standard output")`).
+pub struct Stream<T> {
+    inner: T,
+    what: &'static str,
+}
+
+impl<T> Stream<T> {
+    /// Wraps `inner`, labelling its errors with `what`.
+    pub fn new(inner: T, what: &'static str) -> Stream<T> {
+        Stream { inner, what }
+    }
+}
+
+impl<T: io::Write> io::Write for Stream<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| label(self.what, e))
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(|e| label(self.what, e))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| label(self.what, e))
+    }
+}
+
+impl<T: io::Read> io::Read for Stream<T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| label(self.what, e))
+    }
+}
+
+#[cfg(unix)]
+impl<T: std::os::fd::AsRawFd> std::os::fd::AsRawFd for Stream<T> {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.inner.as_raw_fd()
+    }
+}
+
+/// Locked stdout whose errors say "writing standard output".
+pub fn stdout() -> Stream<io::StdoutLock<'static>> {
+    Stream::new(io::stdout().lock(), "writing standard output")
 }
 
 impl From<io::Error> for Error {
@@ -78,5 +153,12 @@ mod tests {
         assert!(pipe.is_broken_pipe());
         assert_eq!(pipe.exit_code(), 0);
         assert_eq!(Error::Io(io::ErrorKind::Other.into()).exit_code(), 1);
+        let labelled = Error::Io(label(
+            "writing standard output",
+            io::ErrorKind::BrokenPipe.into(),
+        ));
+        assert!(labelled.is_broken_pipe());
+        let full = Error::Io(label("reading standard input", io::Error::other("full")));
+        assert_eq!(full.to_string(), "reading standard input: full");
     }
 }

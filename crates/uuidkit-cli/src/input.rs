@@ -225,8 +225,9 @@ pub fn for_each<W: io::Write>(
         }
         return Ok(());
     }
-    let stdin = io::stdin();
-    let mut r = io::BufReader::with_capacity(1 << 16, stdin.lock());
+    crate::stdin_is_open()?;
+    let stdin = crate::error::Stream::new(io::stdin().lock(), "reading standard input");
+    let mut r = io::BufReader::with_capacity(1 << 16, stdin);
     let mut line = Vec::with_capacity(MAX_LINE);
     let mut number = 0;
     loop {

@@ -4,8 +4,10 @@
 //! `main` parses the arguments, dispatches to one function per mode and maps the
 //! result onto the exit-code contract: 0 success, 1 invalid input (or a failure),
 //! 2 usage error. A reader that goes away (`uuidkit … | head`) ends the run quietly
-//! with 0; any other write error, help and version included, and a stdout that was
-//! closed from the start (`uuidkit … >&-`), is exit 1 with a message.
+//! with the status earned so far (1 once an invalid input was seen, else 0); any
+//! other write error, help and version included, and a stdout that was closed from
+//! the start (`uuidkit … >&-`), is exit 1 with a message naming the stream, as is a
+//! closed stdin (`<&-`) for a command that reads it.
 #![deny(missing_docs)]
 
 mod cmd;
@@ -40,7 +42,7 @@ fn main() -> ExitCode {
         }
         // Help and version go to stdout with status 0, if they get there.
         Err(e) => {
-            let mut out = std::io::stdout().lock();
+            let mut out = error::stdout();
             return match write!(out, "{}", e.render()).and_then(|()| out.flush()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(&Error::Io(e)),
@@ -73,20 +75,35 @@ fn stdout_is_open() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether the process started with stdout closed. The Rust runtime opens
-/// `/dev/null` on a closed stdout before `main` runs, so that output would
-/// vanish with every write succeeding; this looks first, from the
-/// initialisation array that runs before the runtime's setup.
+/// Standard input is an open descriptor: checked by the commands that read
+/// it, before they do (a closed one would read as an empty input).
+pub fn stdin_is_open() -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    if stdio_probe::STDIN_WAS_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(std::io::Error::other(
+            "standard input is closed: nothing can be read",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the process started with stdin or stdout closed. The Rust runtime
+/// opens `/dev/null` on a closed standard descriptor before `main` runs, so
+/// output would vanish with every write succeeding, and input would read as
+/// empty; this looks first, from the initialisation array that runs before
+/// the runtime's setup.
 #[cfg(target_os = "linux")]
 mod stdio_probe {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     pub static STDOUT_WAS_CLOSED: AtomicBool = AtomicBool::new(false);
+    pub static STDIN_WAS_CLOSED: AtomicBool = AtomicBool::new(false);
 
     extern "C" fn probe() {
         // SAFETY: fcntl(F_GETFD) on a descriptor number only reads its flags.
-        let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
-        STDOUT_WAS_CLOSED.store(closed, Ordering::Relaxed);
+        let closed = |fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1;
+        STDOUT_WAS_CLOSED.store(closed(libc::STDOUT_FILENO), Ordering::Relaxed);
+        STDIN_WAS_CLOSED.store(closed(libc::STDIN_FILENO), Ordering::Relaxed);
     }
 
     #[used]

@@ -104,7 +104,7 @@ impl<W: Write> Output<W> {
 
     #[cold]
     fn write_reports(&mut self) -> io::Result<()> {
-        let mut err = io::stderr().lock();
+        let mut err = crate::error::Stream::new(io::stderr().lock(), "writing standard error");
         err.write_all(&self.reports)?;
         self.reports.clear();
         err.flush()

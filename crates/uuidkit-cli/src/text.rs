@@ -5,8 +5,8 @@
 //! A text of 26 characters without one is refused with a message asking for
 //! `--from`: it may be a ULID (base32), a TypeID without a prefix or
 //! base32hex, which read as three different UUIDs, and a hex UUID cut to 26
-//! digits is valid base32 too. The other encodings need `--from` for the same
-//! reason (22 characters may be base58 or base64url). With `--from`, the
+//! digits is valid base32 too. A text of 22 characters is refused the same
+//! way, naming base58 and base64url, which read as different UUIDs. With `--from`, the
 //! form named is the only one read: `--from simple` refuses a hyphenated
 //! UUID. Every error names the position and the expected characters;
 //! lengths count characters, and bytes as well where the two differ.
@@ -102,6 +102,9 @@ impl fmt::Display for InputError {
 /// The length of a ULID, a TypeID without a prefix and base32hex.
 const AMBIGUOUS_LEN: usize = 26;
 
+/// The length of base58 (at most; 22 for most UUIDs) and of base64url.
+const BASE58_64_LEN: usize = 22;
+
 /// Reads `bytes` as `from`, or, without it, as a hex form or a TypeID with
 /// a prefix (see the module docs). `strict` asks for RFC 9562's hyphenated
 /// form only.
@@ -117,6 +120,13 @@ pub fn read(bytes: &[u8], from: Option<Format>, strict: bool) -> Result<Uuid, In
                  (32 or 36 characters), or --from base32, --from typeid or --from base32hex \
                  to read a ULID, a TypeID without a prefix or base32hex (the three read as \
                  different UUIDs)"
+            )))
+        }
+        None if bytes.len() == BASE58_64_LEN && bytes.is_ascii() => {
+            Err(InputError::whole(format!(
+                "{BASE58_64_LEN} characters: expected a hex UUID (32 or 36 characters), or \
+                 --from base58 or --from base64url to read base58 or base64url (the two read \
+                 as different UUIDs)"
             )))
         }
         None => hex(Uuid::parse(bytes)),
@@ -176,6 +186,23 @@ mod tests {
         assert_eq!(read(b"user_01h455vb4pex5vsknk084sn02q", None, false), Ok(U));
         // Strict stays the hyphenated form only.
         assert!(read(b"user_01h455vb4pex5vsknk084sn02q", None, true).is_err());
+    }
+
+    /// Base58 and base64url (22 characters) need `--from`, as 26 characters do.
+    #[test]
+    fn twenty_two_characters_need_from() {
+        for text in ["SGSnoPbbNoLVHhV6rmM1xE", "AX8i4nmwfMOYxNwMDAc5jw"] {
+            let e = read(text.as_bytes(), None, false).unwrap_err();
+            assert_eq!(e.position(), None);
+            assert!(
+                e.to_string().starts_with(
+                    "22 characters: expected a hex UUID (32 or 36 characters), or --from base58 \
+                     or --from base64url"
+                ),
+                "{e}"
+            );
+        }
+        assert!(read(b"AX8i4nmwfMOYxNwMDAc5jw", Some(Format::Base64url), false).is_ok());
     }
 
     /// A ULID, a TypeID without a prefix, base32hex and a hex UUID cut to 26

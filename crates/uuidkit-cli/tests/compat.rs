@@ -106,3 +106,30 @@ fn compat_usage_errors() {
     let e = fails(&["-r", "new", "v4"], 2);
     assert_contains!(e, "error:");
 }
+
+/// `-u uuid8` is CPython's `uuid.uuid8()`: 122 random custom bits, no time.
+#[test]
+fn python_uuid8_is_random() {
+    let out = ok(&["-u", "uuid8", "-C", "1000"]);
+    let all: Vec<u128> = lines(&out)
+        .into_iter()
+        .map(|l| {
+            assert_eq!(version_variant(l), (8, 0b10), "{l}");
+            bits(l)
+        })
+        .collect();
+    assert_eq!(all.len(), 1000);
+    let distinct: std::collections::HashSet<_> = all.iter().collect();
+    assert_eq!(distinct.len(), 1000);
+    // A time-based layout starts with the time: UUIDs made within a second
+    // share their first 32 bits; random ones almost never do.
+    let firsts: std::collections::HashSet<_> = all.iter().map(|b| b >> 96).collect();
+    assert!(
+        firsts.len() > 990,
+        "{} distinct first 32 bits",
+        firsts.len()
+    );
+    // Every one of the 122 free bits varies (the run is not one UUID, counted up).
+    let ored = all.iter().fold(0, |acc, b| acc | (b ^ all[0]));
+    assert_eq!(ored.count_ones(), 122, "{ored:032x}");
+}

@@ -43,6 +43,16 @@ fn man_pages() {
     let sub = ok(&["man", "new"]);
     assert_contains!(sub, ".TH uuidkit-new 1");
     assert_contains!(sub, "clock\\-seq");
+    // Every subcommand the page lists has a page of its own.
+    let listed: Vec<&str> = page
+        .split("uuidkit\\-")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("(1)").map(|(name, _)| name))
+        .collect();
+    assert!(listed.contains(&"help"), "{listed:?}");
+    for name in &listed {
+        assert_contains!(ok(&["man", name]), format!(".TH uuidkit-{name} 1"));
+    }
     let e = fails(&["man", "nope"], 2);
     assert_contains!(e, "no subcommand 'nope': expected one of new, inspect");
 }

@@ -112,6 +112,112 @@ fn closed_stdout_inspect() {
     assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
 }
 
+/// Runs `uuidkit ARGS…` with stdin from a file of `input`, reads one line
+/// of its output and closes the pipe; returns the exit status and stderr.
+fn first_line_then_close(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input");
+    std::fs::write(&path, input).unwrap();
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdin(std::fs::File::open(&path).unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe is closed.
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (child.wait().unwrap().code(), first, stderr)
+}
+
+/// A reader that goes away ends the run quietly, but with the status earned:
+/// 1 once an invalid input was seen (the output left is far more than a
+/// pipe holds, so the run cannot finish before the pipe is closed).
+#[test]
+fn closed_stdout_keeps_the_status_of_invalid_input() {
+    let a6 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    let valid: String = (0..100_000).map(|_| format!("{a6}\n")).collect();
+    let bad_then_valid = format!("not-a-uuid\n{valid}");
+    let (code, first, err) = first_line_then_close(&["convert"], &bad_then_valid);
+    assert_eq!(first, format!("{a6}\n"));
+    assert_eq!(code, Some(1), "convert: {err}");
+    assert_contains!(err, "line 1: ");
+    assert!(!err.contains("error:"), "quietly: {err}");
+    let (code, first, err) = first_line_then_close(&["inspect"], &bad_then_valid);
+    assert!(first.contains(a6), "{first}");
+    assert_eq!(code, Some(1), "inspect: {err}");
+    assert!(!err.contains("error:"), "quietly: {err}");
+    // check writes only its reports: many invalid lines.
+    let invalid: String = (0..100_000).map(|i| format!("bad-{i}\n")).collect();
+    let (code, first, err) = first_line_then_close(&["check"], &invalid);
+    assert!(first.starts_with("line 1: "), "{first}");
+    assert_eq!((code, err.as_str()), (Some(1), ""));
+    // All valid: still 0.
+    let (code, _, err) = first_line_then_close(&["convert"], &valid);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+}
+
+/// A closed stdin (`uuidkit check <&-`) is not an empty input: exit 1 with a
+/// message, for every command that reads it.
+#[test]
+fn closed_stdin_is_exit_1_with_a_message() {
+    for args in [
+        &["check"][..],
+        &["inspect"],
+        &["convert"],
+        &["new", "v5", "--namespace", "dns", "--name-file", "-"],
+    ] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" <&-")
+            .arg(bin())
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_contains!(err, "standard input is closed: nothing can be read");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // With the inputs as arguments, stdin is not read.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" check 017f22e2-79b0-7cc3-98c4-dc0c0c07398f <&-")
+        .arg(bin())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// A read error names the stream it came from.
+#[test]
+fn read_errors_name_the_stream() {
+    for cmd in ["check", "inspect", "convert"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(bin())
+            .arg(cmd)
+            .stdin(std::fs::File::open(dir.path()).unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
+        assert_eq!(
+            err, "uuidkit: error: reading standard input: Is a directory (os error 21)\n",
+            "{cmd}"
+        );
+    }
+}
+
 /// Every command line that writes to stdout, one per mode and help form.
 const WRITERS: &[&[&str]] = &[
     &[],
@@ -165,7 +271,7 @@ fn write_errors_are_exit_1_with_a_message() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert_eq!(
-            err, "uuidkit: error: i/o error: No space left on device (os error 28)\n",
+            err, "uuidkit: error: writing standard output: No space left on device (os error 28)\n",
             "{args:?}"
         );
     }

@@ -631,3 +631,31 @@ fn the_strict_error_names_its_cause_once() {
     assert_eq!(err.matches("not lockable").count(), 1, "{err}");
     assert!(!err.contains("using in-process state"), "{err}");
 }
+
+/// `--node random` draws a fresh node, multicast bit set, even when the state
+/// file holds one; the stored node stays the default without `--node`.
+#[test]
+fn node_random_replaces_the_stored_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("state");
+    let p = p.to_str().unwrap();
+    let node = |s: &str| bits(s.trim_end()) & 0xffff_ffff_ffff;
+    for kind in ["v1", "v6"] {
+        let stored = node(&ok(&[
+            "new",
+            kind,
+            "--state",
+            p,
+            "--node",
+            "00:11:22:33:44:55",
+        ]));
+        assert_eq!(stored, 0x0011_2233_4455);
+        let a = node(&ok(&["new", kind, "--state", p, "--node", "random"]));
+        let b = node(&ok(&["new", kind, "--state", p, "--node", "random"]));
+        for n in [a, b] {
+            assert_ne!(n, stored, "{kind}: --node random gave the stored node");
+            assert_eq!((n >> 40) & 0x01, 0x01, "{kind}: multicast bit of {n:012x}");
+        }
+        assert_ne!(a, b, "{kind}: two random nodes");
+    }
+}

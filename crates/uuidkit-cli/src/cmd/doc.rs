@@ -9,7 +9,7 @@ use crate::flags;
 pub fn completions(shell: clap_complete::Shell) -> Result<Outcome, Error> {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut flags::command(), "uuidkit", &mut buf);
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::error::stdout();
     out.write_all(&buf)?;
     out.flush()?;
     Ok(Outcome::Success)
@@ -18,7 +18,7 @@ pub fn completions(shell: clap_complete::Shell) -> Result<Outcome, Error> {
 /// Prints the man page (roff) for `uuidkit`, or for one subcommand (`uuidkit-new(1)` …),
 /// which exists (hiargs checked).
 pub fn man(sub: Option<&str>) -> Result<Outcome, Error> {
-    let cmd = flags::command();
+    let cmd = flags::built_command();
     // hiargs checked that the subcommand exists.
     let page = match sub.and_then(|name| cmd.find_subcommand(name)) {
         None => cmd,
@@ -31,7 +31,7 @@ pub fn man(sub: Option<&str>) -> Result<Outcome, Error> {
     };
     let mut buf = Vec::new();
     clap_mangen::Man::new(page).render(&mut buf)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::error::stdout();
     out.write_all(&buf)?;
     out.flush()?;
     Ok(Outcome::Success)

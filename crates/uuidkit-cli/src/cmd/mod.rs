@@ -19,8 +19,8 @@ use crate::output::Output;
 use crate::text::InputError;
 
 /// Buffered stdout.
-pub fn stdout() -> Output<io::StdoutLock<'static>> {
-    Output::new(io::stdout().lock())
+pub fn stdout() -> Output<crate::error::Stream<io::StdoutLock<'static>>> {
+    Output::new(crate::error::stdout())
 }
 
 /// How rejected inputs are reported.
@@ -41,7 +41,8 @@ pub enum Reports {
 /// which writes what the command makes of it or refuses it with a message
 /// (`Ok(Err(…))`). Inputs that do not read, and refused ones, are reported as
 /// `reports` says; the run goes on, and ends with [`Outcome::SomeInvalid`]
-/// if any was. An `Err` from `handle` (a failed write) ends the run.
+/// if any was. An `Err` from `handle` (a failed write) ends the run; a
+/// broken pipe ends it with the outcome so far.
 pub fn each_uuid<W: io::Write>(
     out: &mut Output<W>,
     input: &InputPlan,
@@ -49,7 +50,7 @@ pub fn each_uuid<W: io::Write>(
     mut handle: impl FnMut(&mut Output<W>, &[u8], Uuid) -> Result<Result<(), String>, Error>,
 ) -> Result<Outcome, Error> {
     let mut invalid = false;
-    input::for_each(&input.uuids, out, |out, item| {
+    let run = input::for_each(&input.uuids, out, |out, item| {
         let read = item
             .text()
             .and_then(|t| crate::text::read(t, input.from, input.strict).map(|u| (t, u)));
@@ -70,11 +71,13 @@ pub fn each_uuid<W: io::Write>(
             }
         }
         Ok(())
-    })?;
-    out.flush()?;
-    Ok(if invalid {
-        Outcome::SomeInvalid
-    } else {
-        Outcome::Success
     })
+    .and_then(|()| out.flush().map_err(Error::from));
+    match run {
+        // A reader that went away (`| head`) ends the run quietly, with the
+        // status earned so far.
+        Err(e) if !e.is_broken_pipe() => Err(e),
+        _ if invalid => Ok(Outcome::SomeInvalid),
+        _ => Ok(Outcome::Success),
+    }
 }

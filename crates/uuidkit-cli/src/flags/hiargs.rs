@@ -80,6 +80,9 @@ pub struct NewPlan {
     pub lock_timeout_ms: Option<u64>,
     /// A lease for the node (`--node-from`, `--site-node`).
     pub lease: Option<super::LeasePlan>,
+    /// A v8 whose 122 custom bits are all random (`-u uuid8` without a name,
+    /// as CPython's `uuid.uuid8()`), not the time-based layout.
+    pub random_v8: bool,
 }
 
 impl Mode {
@@ -196,7 +199,7 @@ fn typeid_prefix(format: Format, prefix: Option<&Prefix>) -> Result<String, Erro
 /// `uuidkit man [SUBCOMMAND]`: the subcommand must exist.
 fn man_page(sub: Option<String>) -> Result<Option<String>, Error> {
     let Some(name) = sub else { return Ok(None) };
-    let cmd = super::command();
+    let cmd = super::built_command();
     match cmd.find_subcommand(&name) {
         Some(s) => Ok(Some(s.get_name().to_string())),
         None => {
@@ -352,6 +355,7 @@ impl NewPlan {
             strict: a.strict,
             lock_timeout_ms: a.lock_timeout,
             lease,
+            random_v8: false,
         })
     }
 
@@ -430,6 +434,7 @@ impl NewPlan {
             strict: false,
             lock_timeout_ms: None,
             lease: None,
+            random_v8: kind == Kind::V8 && !name_based,
         })
     }
 }
@@ -508,7 +513,9 @@ fn named(
 fn read_name_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
     let read = if path.as_os_str() == "-" {
         let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut v).map(|_| v)
+        crate::stdin_is_open()
+            .and_then(|()| std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut v))
+            .map(|_| v)
     } else {
         std::fs::read(path)
     };

@@ -227,7 +227,8 @@ pub enum MethodArg {
 #[command(after_help = "\
 Name-based (v3, v5, v8 with --name/--name-hex/--name-file): --namespace and a name are required.
 Time-based (v1, v6, v7, v8 without a name): --at fixes the time; v1/v6 also take --clock-seq
-and --node; v7 takes --method. --state FILE shares generator state with other processes.
+and --node; v7 takes --method. For v1, v6 and v7, --state FILE shares generator state with other
+processes.
 
 Leased node (v1, v6, v8): --node-from SOURCE leases a node ID no other holder of the registry has
 (etcd, PostgreSQL, or through the local uiapd: --site-node), holds it while the command runs and
@@ -315,8 +316,9 @@ pub struct NewArgs {
     #[arg(long, value_enum, value_name = "METHOD")]
     pub method: Option<MethodArg>,
 
-    /// Share generator state with other processes through FILE (RFC 9562 §6.3): a regular
-    /// file or none yet (a symlink is followed), in a directory that exists.
+    /// v1/v6/v7: share generator state with other processes through FILE (RFC 9562 §6.3): a
+    /// regular file or none yet (a symlink is followed), in a directory that exists. Beside it
+    /// go FILE.lock, the lock (created, and left in place), and FILE.tmp while FILE is rewritten.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
 
@@ -717,6 +719,15 @@ fn hyphen_values(args: Vec<OsString>) -> Vec<OsString> {
 /// The clap command, for completions and the man page.
 pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
+}
+
+/// The clap command as it runs, with what clap adds when it builds it (the
+/// `help` subcommand): the man pages list its subcommands, and each listed
+/// one has a page.
+pub fn built_command() -> clap::Command {
+    let mut cmd = command();
+    cmd.build();
+    cmd
 }
 
 #[cfg(test)]

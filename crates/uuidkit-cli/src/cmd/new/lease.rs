@@ -48,7 +48,7 @@ pub fn run(plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
     check_built(&lease.from, Built::THIS)?;
     let held = acquire(lease)?;
     let source = super::Source::new(plan, Some(held.slot().clone()))?;
-    let out = Output::new(Guarded::new(std::io::stdout().lock(), held.slot().clone()));
+    let out = Output::new(Guarded::new(crate::error::stdout(), held.slot().clone()));
     super::generate(plan, source, out).map_err(|e| explain(e, held.name(), held.loss()))
 }
 

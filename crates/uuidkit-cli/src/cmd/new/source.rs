@@ -6,13 +6,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use rand_core::TryRng;
 use uuidkit::clock::{CoarseClock, ManualClock, SystemClock};
 use uuidkit::generator::{V1Builder, V6Builder, V7Method};
 use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
     GenError, Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed,
-    V8TimeGenerator,
+    V8TimeGenerator, Version,
 };
 use uuidkit_lease::LeaseSlot;
 
@@ -72,6 +73,29 @@ const PROCESS_V7: ProcessWide = ProcessWide {
     one: Uuid::now_v7,
     batch: Uuid::fill_v7,
 };
+
+/// v8 with all 122 custom bits random (CPython's `uuid.uuid8()` with no
+/// arguments): nothing of the time or the host in it.
+struct RandomV8(GenRng);
+
+impl Generator for RandomV8 {
+    fn generate(&mut self) -> Result<Uuid, GenError> {
+        let mut bytes = [0u8; 16];
+        let Ok(()) = self.0.try_fill_bytes(&mut bytes);
+        Ok(Uuid::from_bytes(bytes).with_version(Version::Custom))
+    }
+}
+
+/// A node for `--node random`: 48 fresh random bits with the multicast bit
+/// set (RFC 9562 §6.10), so it cannot be any host's MAC. Given to the
+/// generator as an explicit node, it replaces a node kept in `--state`
+/// (which then starts a new clock sequence for it).
+fn random_node() -> [u8; 6] {
+    let mut node = [0u8; 6];
+    let Ok(()) = GenRng::for_generator().try_fill_bytes(&mut node);
+    node[0] |= 0x01;
+    node
+}
 
 /// v1/v6 at a fixed time: successive UUIDs take successive 100-ns ticks from
 /// `ts60`. Laid out directly rather than through a generator on a
@@ -212,7 +236,8 @@ fn gregorian(
 ) -> Result<Box<dyn Generator>, Error> {
     let mac = match plan.node {
         NodeChoice::Mac(m) => Some(m),
-        NodeChoice::Default | NodeChoice::Random => None,
+        NodeChoice::Random => Some(random_node()),
+        NodeChoice::Default => None,
     };
     if let Some(at) = plan.at {
         return Ok(Box::new(fixed_gregorian(plan, at, mac)?));
@@ -280,6 +305,8 @@ fn check_clock_seq(plan: &NewPlan, cs: u16, store: &FileStore, path: &Path) -> R
     let mark = match plan.node {
         NodeChoice::Mac(n) if v6 => rec.v6_mark(n),
         NodeChoice::Mac(n) => rec.v1_mark(n),
+        // A fresh random node: a fresh clock sequence, whichever is asked for.
+        NodeChoice::Random => None,
         _ if v6 => rec.v6,
         _ => rec.v1,
     };
@@ -336,6 +363,7 @@ impl Source {
             (Kind::V4, None) => Box::new(RANDOM_V4),
             (Kind::V7, None) => v7(plan, reserver.as_ref())?,
             (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref(), leased)?,
+            (Kind::V8, None) if plan.random_v8 => Box::new(RandomV8(GenRng::for_generator())),
             (Kind::V8, None) => v8_time(plan, leased)?,
         };
         Ok(Source {
@@ -424,6 +452,7 @@ mod tests {
             strict: false,
             lock_timeout_ms: None,
             lease: None,
+            random_v8: false,
         }
     }
 
