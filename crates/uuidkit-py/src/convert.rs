@@ -111,9 +111,9 @@ pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
     UuidType::get(obj.py())?.value(obj)
 }
 
-/// A `list` of `uuid.UUID`s (see `ffi/list.rs`: allocated at full length,
-/// filled with the collector paused and the interpreter offered to other
-/// threads now and then).
+/// A `list` of `uuid.UUID`s (see `ffi/list.rs`: the items made with the
+/// collector paused and the interpreter offered to other threads now and
+/// then, the list made and filled at once after).
 pub fn list<'py>(py: Python<'py>, uuids: &[Uuid]) -> PyResult<Bound<'py, pyo3::types::PyList>> {
     let t = UuidType::get(py)?;
     crate::ffi::list::filled(py, uuids.len(), |i| t.new_raw(py, uuids[i]))
