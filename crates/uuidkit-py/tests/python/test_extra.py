@@ -181,3 +181,17 @@ def test_from_bytes_takes_any_bytes_like_object():
         uuidkit.from_bytes(bytearray(17))
     with pytest.raises(TypeError, match=r"^expected a bytes-like object \(bytes, bytearray, memoryview\), found str$"):
         uuidkit.from_bytes("x" * 16)
+
+
+def test_v7_generator_at_never_wraps_a_late_time():
+    import datetime
+
+    g = uuidkit.V7Generator()
+    last_ok = (2**64 - 1) // 1_000_000  # 2554-07-21, the last in 64-bit nanoseconds
+    assert uuidkit.unix_ms(g.at(unix_ms=last_ok)) == last_ok
+    with pytest.raises(ValueError, match=rf"^unix_ms out of range for V7Generator.at: .*found {2**48 - 1}$"):
+        g.at(unix_ms=2**48 - 1)
+    with pytest.raises(ValueError, match=r"^when out of range for V7Generator.at: "):
+        g.at(datetime.datetime(3000, 1, 1, tzinfo=datetime.timezone.utc))
+    # uuid7_at and the bounds take every 48-bit time.
+    assert uuidkit.unix_ms(uuidkit.uuid7_at(unix_ms=2**48 - 1)) == 2**48 - 1

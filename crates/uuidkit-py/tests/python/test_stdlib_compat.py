@@ -3,6 +3,7 @@
 import copy
 import gc
 import inspect
+import os
 import pickle
 import random
 import subprocess
@@ -291,3 +292,62 @@ def test_no_panic_ever_reaches_python():
                     pass
                 except BaseException as e:  # noqa: BLE001 - the point of the test
                     pytest.fail(f"{name}{args!r} raised {type(e).__name__}: {e}")
+
+
+_CLOCK_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+/* The real-time clocks moved by the nanoseconds in the file $CLOCK_OFFSET_FILE. */
+int clock_gettime(clockid_t id, struct timespec *ts) {
+    static int (*real)(clockid_t, struct timespec *);
+    if (!real) real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+    int r = real(id, ts);
+    if (r == 0 && (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE)) {
+        long long off = 0;
+        FILE *f = fopen(getenv("CLOCK_OFFSET_FILE"), "r");
+        if (f) { if (fscanf(f, "%lld", &off) != 1) off = 0; fclose(f); }
+        long long t = (long long)ts->tv_sec * 1000000000LL + ts->tv_nsec + off;
+        ts->tv_sec = t / 1000000000LL;
+        ts->tv_nsec = t % 1000000000LL;
+    }
+    return r;
+}
+"""
+
+
+def test_uuid6_holds_when_the_clock_steps_back_far(tmp_path):
+    # As CPython 3.14's: a real-time clock stepped back a minute (beyond any
+    # tolerance) gives neither an error nor a smaller timestamp. The clock is
+    # moved by a preloaded clock_gettime, in a subprocess.
+    import shutil
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler for the clock shim")
+    shim = tmp_path / "clock_shim.so"
+    (tmp_path / "clock_shim.c").write_text(_CLOCK_SHIM)
+    subprocess.run([cc, "-shared", "-fPIC", "-o", shim, tmp_path / "clock_shim.c", "-ldl"], check=True)
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    code = (
+        "import sys, time, uuidkit\n"
+        "offset = sys.argv[1]\n"
+        "before = [uuidkit.uuid6() for _ in range(3)]\n"
+        "t0 = time.time()\n"
+        "open(offset, 'w').write(str(-60 * 10**9))\n"
+        "if time.time() > t0 - 50:\n"
+        "    print('shim not in effect'); sys.exit(0)\n"
+        "after = [uuidkit.uuid6() for _ in range(1000)]\n"
+        "us = before + after\n"
+        "assert all(a.time < b.time for a, b in zip(us, us[1:])), 'timestamps went back'\n"
+        "assert all(a < b for a, b in zip(us, us[1:])), 'UUIDs went back'\n"
+        "print('held')\n"
+    )
+    env = dict(os.environ, LD_PRELOAD=str(shim), CLOCK_OFFSET_FILE=str(offset))
+    out = subprocess.run([sys.executable, "-c", code, str(offset)], capture_output=True, text=True, env=env, timeout=120)
+    if out.stdout.strip() == "shim not in effect":
+        pytest.skip("the preloaded clock_gettime is not used on this platform")
+    assert out.returncode == 0 and out.stdout.strip() == "held", out.stderr[-2000:]
