@@ -179,8 +179,31 @@ def test_from_bytes_takes_any_bytes_like_object():
         assert uuidkit.from_bytes(data) == u
     with pytest.raises(ValueError, match=r"^wrong length: expected 16 bytes, found 17$"):
         uuidkit.from_bytes(bytearray(17))
-    with pytest.raises(TypeError, match=r"^expected a bytes-like object \(bytes, bytearray, memoryview\), found str$"):
+    import array
+
+    # Any buffer of 16 bytes, whatever its item format, as its raw bytes.
+    for data in (memoryview(u.bytes).cast("b"), array.array("b", u.bytes), memoryview(u.bytes).cast("H"),
+                 array.array("I", u.bytes)):
+        assert uuidkit.from_bytes(data) == u, data
+    with pytest.raises(ValueError, match=r"^wrong length: expected 16 bytes, found 32$"):
+        uuidkit.from_bytes(array.array("H", range(16)))
+    with pytest.raises(TypeError, match=r"^data: expected a bytes-like object \(bytes, bytearray, memoryview or another buffer\), found str$"):
         uuidkit.from_bytes("x" * 16)
+    with pytest.raises(TypeError, match=r"^data: .*found list$"):
+        uuidkit.from_bytes(list(u.bytes))
+
+
+def test_version_errors_name_a_variant_that_is_not_rfc_9562s():
+    v7 = uuidkit.uuid7().int
+    ncs = uuid.UUID(int=v7 & ~(0xC << 60))  # version nibble 7, variant bits 0x
+    assert ncs.version is None and (ncs.int >> 76) & 0xF == 7
+    with pytest.raises(ValueError, match=r"^no unix_ms: expected a v7 UUID, found the NCS variant \(not RFC 9562's; version nibble 7\)$"):
+        uuidkit.unix_ms(ncs)
+    with pytest.raises(ValueError, match=r"^no timestamp: expected a v1, v6 or v7 UUID, found the NCS variant"):
+        uuidkit.timestamp(ncs)
+    ms = uuid.UUID(int=(v7 & ~(0xE << 60)) | (0xC << 60))
+    with pytest.raises(ValueError, match=r"found the Microsoft variant"):
+        uuidkit.unix_ms(ms)
 
 
 def test_v7_generator_at_never_wraps_a_late_time():

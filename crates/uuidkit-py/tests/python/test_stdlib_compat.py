@@ -41,10 +41,30 @@ def test_name_based_equal_stdlib_on_random_namespaces_and_names(ours, theirs):
 
 
 def test_name_based_rejects_what_stdlib_rejects():
-    with pytest.raises(TypeError, match="expected a name as str or bytes, found int"):
+    with pytest.raises(TypeError, match="^name: expected str or a bytes-like object, found int$"):
         uuidkit.uuid5(uuid.NAMESPACE_DNS, 5)
+    # A sequence of ints is not a name (3.12's hashlib refuses it too).
+    for name in ([97, 98], range(97, 99), (97,)):
+        for f in (uuidkit.uuid3, uuidkit.uuid5, lambda ns, n: uuidkit.uuid8_name(ns, n)):
+            with pytest.raises(TypeError, match=rf"^name: expected str or a bytes-like object, found {type(name).__name__}$"):
+                f(uuid.NAMESPACE_DNS, name)
     with pytest.raises(TypeError, match="expected a uuid.UUID, found str"):
         uuidkit.uuid3("not a namespace", "x")
+
+
+def test_name_based_hash_any_buffer_as_its_raw_bytes():
+    import array
+    import hashlib
+
+    ns = uuid.NAMESPACE_URL
+    for name in (array.array("i", [97, -2, 1 << 20]), memoryview(b"abcdefgh").cast("H"), bytearray(b"xyz"),
+                 memoryview(b"0123456789")[::2]):
+        raw = memoryview(name).tobytes()
+        md5 = hashlib.md5(ns.bytes + raw).digest()
+        sha1 = hashlib.sha1(ns.bytes + raw).digest()
+        assert uuidkit.uuid3(ns, name) == uuid.UUID(bytes=md5[:16], version=3), name
+        assert uuidkit.uuid5(ns, name) == uuid.UUID(bytes=sha1[:16], version=5), name
+        assert uuidkit.uuid8_name(ns, name) == uuidkit.uuid8_name(ns, raw), name
 
 
 def test_constants_are_the_standard_ones():
