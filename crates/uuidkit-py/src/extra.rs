@@ -21,7 +21,7 @@ use crate::time::{unix_nanos_to_datetime, when_to_unix_ms};
 pub fn uuid7_at<'py>(
     py: Python<'py>,
     when: Option<&Bound<'py, PyAny>>,
-    unix_ms: Option<i128>,
+    unix_ms: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ms = when_to_unix_ms(when, unix_ms)?;
     let mut rng = ThreadRng;
@@ -37,7 +37,7 @@ pub fn uuid7_at<'py>(
 pub fn v7_min<'py>(
     py: Python<'py>,
     when: Option<&Bound<'py, PyAny>>,
-    unix_ms: Option<i128>,
+    unix_ms: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     to_py(py, Uuid::v7_min(when_to_unix_ms(when, unix_ms)?))
 }
@@ -48,7 +48,7 @@ pub fn v7_min<'py>(
 pub fn v7_max<'py>(
     py: Python<'py>,
     when: Option<&Bound<'py, PyAny>>,
-    unix_ms: Option<i128>,
+    unix_ms: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     to_py(py, Uuid::v7_max(when_to_unix_ms(when, unix_ms)?))
 }

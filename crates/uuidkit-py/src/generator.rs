@@ -158,7 +158,7 @@ impl V7Generator {
         &self,
         py: Python<'py>,
         when: Option<&Bound<'py, PyAny>>,
-        unix_ms: Option<i128>,
+        unix_ms: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let arg = if when.is_some() { "when" } else { "unix_ms" };
         let ms = when_to_unix_ms(when, unix_ms)?;

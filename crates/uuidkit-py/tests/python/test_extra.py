@@ -64,6 +64,18 @@ def test_time_arguments_are_unambiguous():
         uuidkit.uuid7_at(RFC_MS)  # a bare number: which unit? refused
 
 
+def test_unix_ms_of_any_size_or_type_is_a_value_or_type_error():
+    g = uuidkit.V7Generator()
+    for f in (uuidkit.uuid7_at, uuidkit.v7_min, uuidkit.v7_max, g.at):
+        for ms in (2**200, -(2**200), 2**127, -1):
+            with pytest.raises(ValueError, match=rf"^unix_ms out of range: expected 0\.\.={2**48 - 1} \(1970 to the year 10889\), found {ms}$"):
+                f(unix_ms=ms)
+        for bad in (1.5, "5", None.__class__):
+            with pytest.raises(TypeError, match=rf"^unix_ms: expected an int, found {type(bad).__name__}$"):
+                f(unix_ms=bad)
+        assert uuidkit.unix_ms(f(unix_ms=True)) == 1
+
+
 def test_v7_bounds():
     lo, hi = uuidkit.v7_min(RFC_TIME), uuidkit.v7_max(unix_ms=RFC_MS)
     assert lo.int == 0x017F22E2_79B0_7000_8000_000000000000
