@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyType};
+use pyo3::types::{PyBytes, PyString, PyType};
 use uuidkit::Uuid;
 
 use crate::ffi::instance::Maker;
@@ -111,29 +111,53 @@ pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Uuid> {
     UuidType::get(obj.py())?.value(obj)
 }
 
-/// A `list` of `uuid.UUID`s (see `ffi/list.rs`: allocated at full length,
-/// filled with the collector paused and the interpreter offered to other
-/// threads now and then).
+/// A `list` of `uuid.UUID`s (see `ffi/list.rs`: the items made with the
+/// collector paused and the interpreter offered to other threads now and
+/// then, the list made and filled at once after).
 pub fn list<'py>(py: Python<'py>, uuids: &[Uuid]) -> PyResult<Bound<'py, pyo3::types::PyList>> {
     let t = UuidType::get(py)?;
     crate::ffi::list::filled(py, uuids.len(), |i| t.new_raw(py, uuids[i]))
 }
 
-/// A name as the standard module takes it: `str` (encoded as UTF-8) or bytes.
+/// The raw bytes of `obj`'s buffer in C order, as
+/// `memoryview(obj).tobytes()` gives them (whatever the item format), or
+/// `None` if `obj` has no buffer protocol. A `bytes` is returned as is.
+pub fn buffer_bytes<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Some(b.clone()));
+    }
+    let py = obj.py();
+    let view = match pyo3::types::PyMemoryView::from(obj) {
+        Ok(v) => v,
+        // `memoryview` raises `TypeError` for an object without the buffer
+        // protocol; any other error (a `BufferError`) is the exporter's.
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    Ok(Some(
+        view.call_method0(pyo3::intern!(py, "tobytes"))?
+            .cast_into::<PyBytes>()?,
+    ))
+}
+
+/// A name as the standard module takes it: `str` (encoded as UTF-8), or any
+/// object with the buffer protocol (`bytes`, `bytearray`, `memoryview`,
+/// `array`…), whose raw bytes are hashed as `hashlib` would hash them.
+/// Anything else (a list of ints included) is a `TypeError` naming `name`.
 pub fn name_bytes<'a>(name: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
     if let Ok(s) = name.cast::<PyString>() {
         return Ok(std::borrow::Cow::Borrowed(s.to_str()?.as_bytes()));
     }
-    if let Ok(b) = name.cast::<pyo3::types::PyBytes>() {
+    if let Ok(b) = name.cast::<PyBytes>() {
         return Ok(std::borrow::Cow::Borrowed(b.as_bytes()));
     }
-    if let Ok(v) = name.extract::<Vec<u8>>() {
-        return Ok(std::borrow::Cow::Owned(v));
+    match buffer_bytes(name)? {
+        Some(b) => Ok(std::borrow::Cow::Owned(b.as_bytes().to_vec())),
+        None => Err(PyTypeError::new_err(format!(
+            "name: expected str or a bytes-like object, found {}",
+            name.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))),
     }
-    Err(PyTypeError::new_err(format!(
-        "expected a name as str or bytes, found {}",
-        name.get_type()
-            .name()
-            .map_or_else(|_| "?".into(), |n| n.to_string())
-    )))
 }

@@ -2,16 +2,15 @@
 //! timestamps as `datetime`, v8 name-based UUIDs with modern hashes, and
 //! batches for bulk loads.
 
-use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use rand_core::Rng;
 use uuidkit::rng::ThreadRng;
-use uuidkit::{NameHash, Uuid};
+use uuidkit::{NameHash, Uuid, Variant};
 
 use crate::args::{batch_len, detached_if_large, type_name, uuids};
-use crate::convert::{from_py, list, name_bytes, to_py};
+use crate::convert::{buffer_bytes, from_py, list, name_bytes, to_py};
 use crate::time::{unix_nanos_to_datetime, when_to_unix_ms};
 
 /// A v7 UUID for a given time: `uuid7_at(datetime)` or `uuid7_at(unix_ms=…)`,
@@ -22,7 +21,7 @@ use crate::time::{unix_nanos_to_datetime, when_to_unix_ms};
 pub fn uuid7_at<'py>(
     py: Python<'py>,
     when: Option<&Bound<'py, PyAny>>,
-    unix_ms: Option<i128>,
+    unix_ms: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let ms = when_to_unix_ms(when, unix_ms)?;
     let mut rng = ThreadRng;
@@ -38,7 +37,7 @@ pub fn uuid7_at<'py>(
 pub fn v7_min<'py>(
     py: Python<'py>,
     when: Option<&Bound<'py, PyAny>>,
-    unix_ms: Option<i128>,
+    unix_ms: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     to_py(py, Uuid::v7_min(when_to_unix_ms(when, unix_ms)?))
 }
@@ -49,9 +48,25 @@ pub fn v7_min<'py>(
 pub fn v7_max<'py>(
     py: Python<'py>,
     when: Option<&Bound<'py, PyAny>>,
-    unix_ms: Option<i128>,
+    unix_ms: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     to_py(py, Uuid::v7_max(when_to_unix_ms(when, unix_ms)?))
+}
+
+/// What `u` is, for a message about the versions a function takes: its
+/// version, or for a UUID not of the RFC 9562 variant (whose version nibble
+/// means nothing) its variant.
+fn kind_of(u: Uuid) -> String {
+    let variant = match u.variant() {
+        Variant::Rfc9562 => return format!("version {}", u.version_nibble()),
+        Variant::Ncs => "the NCS",
+        Variant::Microsoft => "the Microsoft",
+        _ => "the reserved future",
+    };
+    format!(
+        "{variant} variant (not RFC 9562's; version nibble {})",
+        u.version_nibble()
+    )
 }
 
 /// When a time-based UUID (v1, v6, v7) was made, as an aware UTC `datetime`
@@ -61,8 +76,8 @@ pub fn timestamp<'py>(u: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let value = from_py(u)?;
     let nanos = value.unix_nanos().ok_or_else(|| {
         PyValueError::new_err(format!(
-            "no timestamp: expected a v1, v6 or v7 UUID, found version {}",
-            value.version_nibble()
+            "no timestamp: expected a v1, v6 or v7 UUID, found {}",
+            kind_of(value)
         ))
     })?;
     unix_nanos_to_datetime(u.py(), nanos)
@@ -75,8 +90,8 @@ pub fn unix_ms(u: &Bound<'_, PyAny>) -> PyResult<u64> {
     let value = from_py(u)?;
     value.unix_ts_ms().ok_or_else(|| {
         PyValueError::new_err(format!(
-            "no unix_ms: expected a v7 UUID, found version {}",
-            value.version_nibble()
+            "no unix_ms: expected a v7 UUID, found {}",
+            kind_of(value)
         ))
     })
 }
@@ -163,32 +178,28 @@ pub fn uuid4_batch<'py>(py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Boun
 
 /// A `uuid.UUID` from its 16 bytes (big-endian, as `UUID.bytes`), for
 /// instance a slice of `uuid7_batch_bytes`: `bytes`, `bytearray`, a
-/// `memoryview` or any other object with a buffer of bytes. Raises
-/// `ValueError` unless exactly 16 bytes are given, `TypeError` for an object
-/// with no such buffer.
+/// `memoryview` or any other object with the buffer protocol, whatever its
+/// item format (its raw bytes in C order, as `memoryview(data).tobytes()`).
+/// Raises `ValueError` unless exactly 16 bytes are given, `TypeError` for an
+/// object with no buffer.
+///
+/// ```python
+/// u = uuidkit.uuid7()
+/// assert uuidkit.from_bytes(memoryview(u.bytes).cast("H")) == u
+/// ```
 #[pyfunction]
 pub fn from_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let bytes: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
-        b.as_bytes().to_vec()
-    } else {
-        let buffer = PyBuffer::<u8>::get(data).map_err(|_| {
-            PyTypeError::new_err(format!(
-                "expected a bytes-like object (bytes, bytearray, memoryview), found {}",
-                type_name(data)
-            ))
-        })?;
-        if buffer.item_count() != 16 {
-            return Err(PyValueError::new_err(format!(
-                "wrong length: expected 16 bytes, found {}",
-                buffer.item_count()
-            )));
-        }
-        buffer.to_vec(py)?
+    let Some(bytes) = buffer_bytes(data)? else {
+        return Err(PyTypeError::new_err(format!(
+            "data: expected a bytes-like object (bytes, bytearray, memoryview or another buffer), \
+             found {}",
+            type_name(data)
+        )));
     };
-    let bytes: [u8; 16] = bytes.as_slice().try_into().map_err(|_| {
+    let bytes: [u8; 16] = bytes.as_bytes().try_into().map_err(|_| {
         PyValueError::new_err(format!(
             "wrong length: expected 16 bytes, found {}",
-            bytes.len()
+            bytes.as_bytes().len()
         ))
     })?;
     to_py(py, Uuid::from_bytes(bytes))

@@ -68,6 +68,18 @@ fn parse_method(
     })
 }
 
+/// The nanoseconds of `ms` for the generator's 64-bit clock, else a
+/// `ValueError` naming the argument `arg` (a time after 2554-07-21).
+fn unix_ms_to_ns(arg: &str, ms: u64) -> PyResult<u64> {
+    const MAX_MS: u64 = u64::MAX / 1_000_000;
+    ms.checked_mul(1_000_000).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "{arg} out of range for V7Generator.at: expected unix_ms 0..={MAX_MS} (up to \
+             2554-07-21, the generator's 64-bit nanosecond clock), found {ms}"
+        ))
+    })
+}
+
 /// A v7 generator with its own state and a chosen RFC 9562 §6.2 method:
 ///
 /// - `"counter"` (Method 1): `bits` (12..=42, default 42) counter bits after
@@ -136,17 +148,22 @@ impl V7Generator {
     }
 
     /// The next UUID as if the clock read the given time (a `datetime` or
-    /// `unix_ms=`); the generator's order is kept, so a time before the last
-    /// one used gives a UUID after it.
+    /// `unix_ms=`, up to the year 2554: the generator counts time in 64-bit
+    /// nanoseconds, so a later time is a `ValueError`). The generator's order
+    /// is kept within 10 s: a time up to 10 s before the last one used gives
+    /// a UUID after it; one further back is a `RuntimeError` (the clock is
+    /// behind), and the generator's state is kept for the next call.
     #[pyo3(signature = (when=None, *, unix_ms=None))]
     fn at<'py>(
         &self,
         py: Python<'py>,
         when: Option<&Bound<'py, PyAny>>,
-        unix_ms: Option<i128>,
+        unix_ms: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let arg = if when.is_some() { "when" } else { "unix_ms" };
         let ms = when_to_unix_ms(when, unix_ms)?;
-        let u = self.with(py, |g| g.at(ms * 1_000_000))?;
+        let ns = unix_ms_to_ns(arg, ms)?;
+        let u = self.with(py, |g| g.at(ns))?;
         UuidType::get(py)?.object(py, u)
     }
 

@@ -14,6 +14,7 @@ use uuidkit::state::{
 use uuidkit::sync::{ForkSafeGuard, ForkSafeMutex};
 use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
 
+use crate::args::int_in;
 use crate::convert::UuidType;
 use crate::stdlib::gen_error;
 
@@ -92,32 +93,33 @@ enum Unissued {
 }
 use Unissued::{Closed, Failed};
 
-/// `value` if it is within `range`, else a `ValueError` naming `name`.
-fn bounded(name: &str, value: u64, range: std::ops::RangeInclusive<u64>) -> PyResult<u64> {
-    if range.contains(&value) {
-        return Ok(value);
-    }
-    Err(PyValueError::new_err(format!(
-        "{name} out of range: expected {}..={}, found {value}",
-        range.start(),
-        range.end()
-    )))
-}
-
 #[pymethods]
 impl State {
     #[new]
-    #[pyo3(signature = (path, *, block_ms=100, lock_timeout_ms=2000, strict=false))]
-    fn new(path: PathBuf, block_ms: u64, lock_timeout_ms: u64, strict: bool) -> PyResult<Self> {
+    #[pyo3(
+        signature = (path, *, block_ms=None, lock_timeout_ms=None, strict=false),
+        text_signature = "(path, *, block_ms=100, lock_timeout_ms=2000, strict=False)"
+    )]
+    fn new(
+        path: PathBuf,
+        block_ms: Option<&Bound<'_, PyAny>>,
+        lock_timeout_ms: Option<&Bound<'_, PyAny>>,
+        strict: bool,
+    ) -> PyResult<Self> {
         if let Some(at) = path.to_string_lossy().chars().position(|c| c == '\0') {
             return Err(PyValueError::new_err(format!(
                 "path: expected no NUL character, found one at position {at}"
             )));
         }
         let max_block = BlockPolicy::MAX_BLOCK.as_millis() as u64;
-        let block_ms = bounded("block_ms", block_ms, 1..=max_block)?;
+        // Any int: one out of range (of any size) is a ValueError giving the
+        // range, a non-int a TypeError naming the argument.
+        let block_ms =
+            block_ms.map_or(Ok(100), |b| int_in("block_ms", b, 1, max_block as i64))? as u64;
         let max_wait = MAX_LOCK_TIMEOUT.as_millis() as u64;
-        let lock_timeout_ms = bounded("lock_timeout_ms", lock_timeout_ms, 0..=max_wait)?;
+        let lock_timeout_ms = lock_timeout_ms.map_or(Ok(2000), |t| {
+            int_in("lock_timeout_ms", t, 0, max_wait as i64)
+        })? as u64;
         let policy = BlockPolicy {
             block: Duration::from_millis(block_ms),
             ..BlockPolicy::default()

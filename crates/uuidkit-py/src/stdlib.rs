@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyInt;
 use rand_core::Rng;
 use uuidkit::clock::CoarseClock;
+use uuidkit::generator::ClockBackPolicy;
 use uuidkit::rng::ThreadRng;
 use uuidkit::sync::ForkSafeMutex;
 use uuidkit::{GenError, Generator, Uuid, V1Generator, V6Generator};
@@ -24,6 +25,20 @@ pub fn gen_error(e: GenError) -> PyErr {
 /// fork from native code does not take it.
 static V1: ForkSafeMutex<Option<V1Generator<CoarseClock, ThreadRng>>> = ForkSafeMutex::new(None);
 static V6: ForkSafeMutex<Option<V6Generator<CoarseClock, ThreadRng>>> = ForkSafeMutex::new(None);
+
+/// The process-wide v6 generator, as CPython 3.14's `uuid6` behaves: when
+/// the clock reads earlier than its last timestamp, however far back, it
+/// holds above that timestamp (no tolerance, so never an error), as
+/// `Uuid::now_v7` does for v7.
+fn v6_holding() -> V6Generator<CoarseClock, ThreadRng> {
+    match V6Generator::builder()
+        .clock_back(ClockBackPolicy::Error, u64::MAX)
+        .build(CoarseClock::new(), ThreadRng)
+    {
+        Ok(g) => g,
+        Err(_) => unreachable!("the default configuration with no clock-back limit is valid"),
+    }
+}
 
 /// `value & mask` with Python's semantics (any int, negative ones too), as
 /// the standard module truncates `clock_seq`, `node` and the `uuid8` fields;
@@ -96,7 +111,8 @@ fn replace_gregorian(
 ///
 /// As there, the default node and clock sequence are fresh random values for
 /// every UUID (multicast bit set in the node); timestamps increase from call
-/// to call.
+/// to call, also when the system clock steps back (however far: the last
+/// timestamp is then counted on, never an error).
 #[pyfunction]
 #[pyo3(signature = (node=None, clock_seq=None))]
 pub fn uuid6<'py>(
@@ -116,7 +132,7 @@ pub fn uuid6<'py>(
         .transpose()?;
     let u = V6
         .lock()
-        .get_or_insert_with(V6Generator::system)
+        .get_or_insert_with(v6_holding)
         .generate()
         .map_err(gen_error)?;
     let u = replace_gregorian(u, node, clock_seq, Uuid::new_v6_from_parts);

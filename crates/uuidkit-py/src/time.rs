@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyInt};
 
 /// `datetime.datetime(1970, 1, 1, tzinfo=timezone.utc)` and
 /// `datetime.timedelta`, looked up once.
@@ -62,19 +62,43 @@ pub fn check_unix_ms(ms: i128) -> PyResult<u64> {
     if (0..=i128::from(uuidkit::layout::MAX_UNIX_TS_MS)).contains(&ms) {
         Ok(ms as u64)
     } else {
-        Err(PyValueError::new_err(format!(
-            "unix_ms out of range: expected 0..={} (1970 to the year 10889), found {ms}",
-            uuidkit::layout::MAX_UNIX_TS_MS
-        )))
+        Err(unix_ms_out_of_range(&ms.to_string()))
+    }
+}
+
+fn unix_ms_out_of_range(found: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "unix_ms out of range: expected 0..={} (1970 to the year 10889), found {found}",
+        uuidkit::layout::MAX_UNIX_TS_MS
+    ))
+}
+
+/// The `unix_ms=` argument: an `int` (any size: one beyond the range is a
+/// `ValueError`, never an `OverflowError`) within the 48-bit v7 timestamp.
+fn unix_ms_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if !obj.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "unix_ms: expected an int, found {}",
+            crate::args::type_name(obj)
+        )));
+    }
+    match obj.extract::<i128>() {
+        Ok(ms) => check_unix_ms(ms),
+        Err(_) => Err(unix_ms_out_of_range(
+            &obj.str().map_or_else(|_| "?".into(), |s| s.to_string()),
+        )),
     }
 }
 
 /// The milliseconds of a time given either as a `datetime` (positional) or as
 /// `unix_ms=` (keyword): exactly one of the two.
-pub fn when_to_unix_ms(when: Option<&Bound<'_, PyAny>>, unix_ms: Option<i128>) -> PyResult<u64> {
+pub fn when_to_unix_ms(
+    when: Option<&Bound<'_, PyAny>>,
+    unix_ms: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
     match (when, unix_ms) {
         (Some(dt), None) => datetime_to_unix_ms(dt),
-        (None, Some(ms)) => check_unix_ms(ms),
+        (None, Some(ms)) => unix_ms_arg(ms),
         (Some(_), Some(_)) => Err(PyTypeError::new_err(
             "give the time once: a datetime or unix_ms=, not both",
         )),

@@ -20,6 +20,14 @@ names), :func:`parse` / :func:`parse_strict`, the short encodings and TypeID
 ``base58``, ``base64url``, ``ulid`` and ``typeid``; errors are
 :class:`DecodeError`, a ``ValueError`` with ``.position``), and batches
 (:func:`uuid7_batch`, :func:`uuid7_batch_bytes`, :func:`uuid4_batch`).
+
+Differences from the standard module: :func:`uuid1` uses a random multicast
+node (chosen once per process) unless ``node`` is given; :func:`uuid1` and
+:func:`uuid6` read the coarse real-time clock (a few milliseconds'
+resolution, the 100-ns field counted on between calls), so a ``uuid1()`` made
+after a ``uuid7()`` may carry an earlier time; :func:`uuid6` holds above its
+last timestamp when the clock steps back, as 3.14's does; ``is_safe`` is
+always ``SafeUUID.unknown``.
 """
 
 from uuid import (

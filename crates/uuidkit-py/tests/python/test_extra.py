@@ -64,6 +64,18 @@ def test_time_arguments_are_unambiguous():
         uuidkit.uuid7_at(RFC_MS)  # a bare number: which unit? refused
 
 
+def test_unix_ms_of_any_size_or_type_is_a_value_or_type_error():
+    g = uuidkit.V7Generator()
+    for f in (uuidkit.uuid7_at, uuidkit.v7_min, uuidkit.v7_max, g.at):
+        for ms in (2**200, -(2**200), 2**127, -1):
+            with pytest.raises(ValueError, match=rf"^unix_ms out of range: expected 0\.\.={2**48 - 1} \(1970 to the year 10889\), found {ms}$"):
+                f(unix_ms=ms)
+        for bad in (1.5, "5", None.__class__):
+            with pytest.raises(TypeError, match=rf"^unix_ms: expected an int, found {type(bad).__name__}$"):
+                f(unix_ms=bad)
+        assert uuidkit.unix_ms(f(unix_ms=True)) == 1
+
+
 def test_v7_bounds():
     lo, hi = uuidkit.v7_min(RFC_TIME), uuidkit.v7_max(unix_ms=RFC_MS)
     assert lo.int == 0x017F22E2_79B0_7000_8000_000000000000
@@ -179,5 +191,42 @@ def test_from_bytes_takes_any_bytes_like_object():
         assert uuidkit.from_bytes(data) == u
     with pytest.raises(ValueError, match=r"^wrong length: expected 16 bytes, found 17$"):
         uuidkit.from_bytes(bytearray(17))
-    with pytest.raises(TypeError, match=r"^expected a bytes-like object \(bytes, bytearray, memoryview\), found str$"):
+    import array
+
+    # Any buffer of 16 bytes, whatever its item format, as its raw bytes.
+    for data in (memoryview(u.bytes).cast("b"), array.array("b", u.bytes), memoryview(u.bytes).cast("H"),
+                 array.array("I", u.bytes)):
+        assert uuidkit.from_bytes(data) == u, data
+    with pytest.raises(ValueError, match=r"^wrong length: expected 16 bytes, found 32$"):
+        uuidkit.from_bytes(array.array("H", range(16)))
+    with pytest.raises(TypeError, match=r"^data: expected a bytes-like object \(bytes, bytearray, memoryview or another buffer\), found str$"):
         uuidkit.from_bytes("x" * 16)
+    with pytest.raises(TypeError, match=r"^data: .*found list$"):
+        uuidkit.from_bytes(list(u.bytes))
+
+
+def test_version_errors_name_a_variant_that_is_not_rfc_9562s():
+    v7 = uuidkit.uuid7().int
+    ncs = uuid.UUID(int=v7 & ~(0xC << 60))  # version nibble 7, variant bits 0x
+    assert ncs.version is None and (ncs.int >> 76) & 0xF == 7
+    with pytest.raises(ValueError, match=r"^no unix_ms: expected a v7 UUID, found the NCS variant \(not RFC 9562's; version nibble 7\)$"):
+        uuidkit.unix_ms(ncs)
+    with pytest.raises(ValueError, match=r"^no timestamp: expected a v1, v6 or v7 UUID, found the NCS variant"):
+        uuidkit.timestamp(ncs)
+    ms = uuid.UUID(int=(v7 & ~(0xE << 60)) | (0xC << 60))
+    with pytest.raises(ValueError, match=r"found the Microsoft variant"):
+        uuidkit.unix_ms(ms)
+
+
+def test_v7_generator_at_never_wraps_a_late_time():
+    import datetime
+
+    g = uuidkit.V7Generator()
+    last_ok = (2**64 - 1) // 1_000_000  # 2554-07-21, the last in 64-bit nanoseconds
+    assert uuidkit.unix_ms(g.at(unix_ms=last_ok)) == last_ok
+    with pytest.raises(ValueError, match=rf"^unix_ms out of range for V7Generator.at: .*found {2**48 - 1}$"):
+        g.at(unix_ms=2**48 - 1)
+    with pytest.raises(ValueError, match=r"^when out of range for V7Generator.at: "):
+        g.at(datetime.datetime(3000, 1, 1, tzinfo=datetime.timezone.utc))
+    # uuid7_at and the bounds take every 48-bit time.
+    assert uuidkit.unix_ms(uuidkit.uuid7_at(unix_ms=2**48 - 1)) == 2**48 - 1

@@ -3,6 +3,7 @@
 import copy
 import gc
 import inspect
+import os
 import pickle
 import random
 import subprocess
@@ -40,10 +41,30 @@ def test_name_based_equal_stdlib_on_random_namespaces_and_names(ours, theirs):
 
 
 def test_name_based_rejects_what_stdlib_rejects():
-    with pytest.raises(TypeError, match="expected a name as str or bytes, found int"):
+    with pytest.raises(TypeError, match="^name: expected str or a bytes-like object, found int$"):
         uuidkit.uuid5(uuid.NAMESPACE_DNS, 5)
+    # A sequence of ints is not a name (3.12's hashlib refuses it too).
+    for name in ([97, 98], range(97, 99), (97,)):
+        for f in (uuidkit.uuid3, uuidkit.uuid5, lambda ns, n: uuidkit.uuid8_name(ns, n)):
+            with pytest.raises(TypeError, match=rf"^name: expected str or a bytes-like object, found {type(name).__name__}$"):
+                f(uuid.NAMESPACE_DNS, name)
     with pytest.raises(TypeError, match="expected a uuid.UUID, found str"):
         uuidkit.uuid3("not a namespace", "x")
+
+
+def test_name_based_hash_any_buffer_as_its_raw_bytes():
+    import array
+    import hashlib
+
+    ns = uuid.NAMESPACE_URL
+    for name in (array.array("i", [97, -2, 1 << 20]), memoryview(b"abcdefgh").cast("H"), bytearray(b"xyz"),
+                 memoryview(b"0123456789")[::2]):
+        raw = memoryview(name).tobytes()
+        md5 = hashlib.md5(ns.bytes + raw).digest()
+        sha1 = hashlib.sha1(ns.bytes + raw).digest()
+        assert uuidkit.uuid3(ns, name) == uuid.UUID(bytes=md5[:16], version=3), name
+        assert uuidkit.uuid5(ns, name) == uuid.UUID(bytes=sha1[:16], version=5), name
+        assert uuidkit.uuid8_name(ns, name) == uuidkit.uuid8_name(ns, raw), name
 
 
 def test_constants_are_the_standard_ones():
@@ -291,3 +312,62 @@ def test_no_panic_ever_reaches_python():
                     pass
                 except BaseException as e:  # noqa: BLE001 - the point of the test
                     pytest.fail(f"{name}{args!r} raised {type(e).__name__}: {e}")
+
+
+_CLOCK_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+/* The real-time clocks moved by the nanoseconds in the file $CLOCK_OFFSET_FILE. */
+int clock_gettime(clockid_t id, struct timespec *ts) {
+    static int (*real)(clockid_t, struct timespec *);
+    if (!real) real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+    int r = real(id, ts);
+    if (r == 0 && (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE)) {
+        long long off = 0;
+        FILE *f = fopen(getenv("CLOCK_OFFSET_FILE"), "r");
+        if (f) { if (fscanf(f, "%lld", &off) != 1) off = 0; fclose(f); }
+        long long t = (long long)ts->tv_sec * 1000000000LL + ts->tv_nsec + off;
+        ts->tv_sec = t / 1000000000LL;
+        ts->tv_nsec = t % 1000000000LL;
+    }
+    return r;
+}
+"""
+
+
+def test_uuid6_holds_when_the_clock_steps_back_far(tmp_path):
+    # As CPython 3.14's: a real-time clock stepped back a minute (beyond any
+    # tolerance) gives neither an error nor a smaller timestamp. The clock is
+    # moved by a preloaded clock_gettime, in a subprocess.
+    import shutil
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    # A C compiler builds the Rust extension itself, so one is always here;
+    # the test never passes without running.
+    assert cc is not None, "no C compiler (cc or gcc) for the clock shim"
+    shim = tmp_path / "clock_shim.so"
+    (tmp_path / "clock_shim.c").write_text(_CLOCK_SHIM)
+    subprocess.run([cc, "-shared", "-fPIC", "-o", shim, tmp_path / "clock_shim.c", "-ldl"], check=True)
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    code = (
+        "import sys, time, uuidkit\n"
+        "offset = sys.argv[1]\n"
+        "before = [uuidkit.uuid6() for _ in range(3)]\n"
+        "t0 = time.time()\n"
+        "open(offset, 'w').write(str(-60 * 10**9))\n"
+        "if time.time() > t0 - 50:\n"
+        "    print('shim not in effect'); sys.exit(0)\n"
+        "after = [uuidkit.uuid6() for _ in range(1000)]\n"
+        "us = before + after\n"
+        "assert all(a.time < b.time for a, b in zip(us, us[1:])), 'timestamps went back'\n"
+        "assert all(a < b for a, b in zip(us, us[1:])), 'UUIDs went back'\n"
+        "print('held')\n"
+    )
+    env = dict(os.environ, LD_PRELOAD=str(shim), CLOCK_OFFSET_FILE=str(offset))
+    out = subprocess.run([sys.executable, "-c", code, str(offset)], capture_output=True, text=True, env=env, timeout=120)
+    assert out.stdout.strip() != "shim not in effect", "the preloaded clock_gettime was not used"
+    assert out.returncode == 0 and out.stdout.strip() == "held", out.stderr[-2000:]

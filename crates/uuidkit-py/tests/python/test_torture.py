@@ -205,11 +205,21 @@ def test_close_and_status_wait_with_the_gil_released(tmp_path):
         ({"block_ms": 0}, "block_ms out of range: expected 1..=10000, found 0"),
         ({"block_ms": 10**15}, "block_ms out of range: expected 1..=10000, found 1000000000000000"),
         ({"lock_timeout_ms": 60_001}, "lock_timeout_ms out of range: expected 0..=60000, found 60001"),
+        # Never an OverflowError, whatever the int's size or sign.
+        ({"block_ms": -1}, "block_ms out of range: expected 1..=10000, found -1"),
+        ({"lock_timeout_ms": 10**30}, f"lock_timeout_ms out of range: expected 0..=60000, found {10**30}"),
+        ({"lock_timeout_ms": -(2**70)}, f"lock_timeout_ms out of range: expected 0..=60000, found {-(2**70)}"),
     ],
 )
 def test_knobs_are_bounded(tmp_path, kwargs, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
         uuidkit.State(tmp_path / "s", **kwargs)
+
+
+def test_knobs_of_the_wrong_type_name_the_argument(tmp_path):
+    for name in ("block_ms", "lock_timeout_ms"):
+        with pytest.raises(TypeError, match=f"^{name}: expected an int, found float$"):
+            uuidkit.State(tmp_path / "s", **{name: 1.5})
 
 
 def write_v7_mark(path, hwm_ms):

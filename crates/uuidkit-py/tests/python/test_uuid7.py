@@ -169,3 +169,81 @@ def test_batch_restores_the_garbage_collector_state():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_batch_list_is_never_seen_half_filled():
+    # A thread walking gc.get_objects() (what a memory profiler does) while
+    # large batches run must never find the batch's list before it is full:
+    # reading an empty item would crash the interpreter, so it runs in a
+    # subprocess.
+    code = (
+        "import faulthandler, gc, threading, uuidkit\n"
+        "faulthandler.enable()\n"
+        "N = 100_000\n"
+        "def spy():\n"
+        "    while True:\n"
+        "        for o in gc.get_objects():\n"
+        "            if type(o) is list and len(o) == N:\n"
+        "                assert all(type(u) is not type(None) for u in o)\n"
+        "threading.Thread(target=spy, daemon=True).start()\n"
+        "g = uuidkit.V7Generator()\n"
+        "for _ in range(40):\n"
+        "    for f in (uuidkit.uuid7_batch, uuidkit.uuid4_batch, g.batch):\n"
+        "        f(N)\n"
+        "print('no crash')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout == "no crash\n", out.stderr[-2000:]
+
+
+def test_other_threads_never_see_the_collector_paused_by_a_batch():
+    import gc
+
+    assert gc.isenabled()
+    seen = []
+    stop = threading.Event()
+
+    def watch():
+        while not stop.is_set():
+            seen.append(gc.isenabled())
+
+    t = threading.Thread(target=watch)
+    t.start()
+    try:
+        for f in BATCHES.values():
+            f(200_000)
+    finally:
+        stop.set()
+        t.join()
+    assert seen and all(seen), f"{seen.count(False)} of {len(seen)} looks saw it disabled"
+
+
+def test_a_gc_change_made_by_another_thread_during_a_batch_is_kept():
+    import gc
+
+    old = sys.getswitchinterval()
+    # The other thread can only run when the batch releases the interpreter;
+    # it sets the state it wants at each of those chances.
+    sys.setswitchinterval(0.05)
+    try:
+        for want, change in ((False, gc.disable), (True, gc.enable)):
+            for name, f in BATCHES.items():
+                gc.disable() if want else gc.enable()  # the other state first
+                finished = threading.Event()
+                acted = []
+
+                def other():
+                    while not finished.is_set():
+                        change()
+                        acted.append(1)
+                        time.sleep(0)
+
+                t = threading.Thread(target=other)
+                t.start()
+                f(1_000_000)
+                finished.set()
+                t.join()
+                assert acted and gc.isenabled() is want, (name, want)
+    finally:
+        sys.setswitchinterval(old)
+        gc.enable()
