@@ -38,7 +38,10 @@ struct Bound3 {
 /// reaches; `lock_timeout_ms` (0..=60000) how long a reservation waits for
 /// another process's lock (with the GIL released) before it falls back to
 /// state in this process, with a fresh random clock sequence and node; with
-/// `strict=True` that is a `RuntimeError` instead. Call `close()` (or use
+/// `strict=True` that is a `RuntimeError` instead. A damaged state file is
+/// repaired (the status says so), but with `strict=True` it is kept byte for
+/// byte and reserving raises `RuntimeError`; a file that is not a state file
+/// is never replaced. Call `close()` (or use
 /// `with State(…) as s:`) to give back the unused end of the current blocks;
 /// it is also done when the object is collected. A forked child reserves its
 /// own blocks.

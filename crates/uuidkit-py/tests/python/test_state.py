@@ -94,3 +94,30 @@ def test_a_forked_child_reserves_its_own_blocks(tmp_path, in_child):
                 assert uuidkit.unix_ms(parent) != uuidkit.unix_ms(child)
             else:
                 assert parent.time != child.time
+
+
+def test_only_a_state_file_is_replaced_and_strict_keeps_a_damaged_one(tmp_path):
+    # Someone else's file at the path: never replaced; generation goes on in
+    # memory and the status says why.
+    notes = tmp_path / "notes"
+    notes.write_text("buy milk\n")
+    with uuidkit.State(notes) as s:
+        a, b = s.uuid7(), s.uuid7()
+        assert a < b
+        assert "not a uuidkit state file" in s.status, s.status
+    assert notes.read_text() == "buy milk\n"
+    # A damaged state file: strict keeps it byte for byte and refuses; the
+    # default repairs it.
+    path = tmp_path / "state"
+    with uuidkit.State(path) as s:
+        s.uuid7()
+    cut = path.read_bytes()[:-5]
+    path.write_bytes(cut)
+    with uuidkit.State(path, strict=True) as s:
+        with pytest.raises(RuntimeError, match="found damaged state file"):
+            s.uuid7()
+    assert path.read_bytes() == cut
+    with uuidkit.State(path) as s:
+        s.uuid7()
+        assert "truncated state file" in s.status, s.status
+    assert path.read_bytes().startswith(b"uuidkit-state 1\n")
