@@ -248,7 +248,7 @@ Examples:
   IDS_DB=postgresql://gen@db/ids uuidkit new v1 --node-from postgres-env:IDS_DB")]
 pub struct NewArgs {
     /// Kind of UUID.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub kind: Kind,
 
     /// How many UUIDs to print (one per line).
@@ -263,7 +263,7 @@ pub struct NewArgs {
     pub count: Count,
 
     /// Text form.
-    #[arg(short = 'f', long, value_enum, default_value_t)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t)]
     pub format: Format,
 
     /// Uppercase hex digits (a URN keeps its lowercase `urn:uuid:` prefix).
@@ -296,7 +296,7 @@ pub struct NewArgs {
     pub name_hex: Option<HexBytes>,
 
     /// Hash for name-based v8 (default sha256).
-    #[arg(long, value_enum, value_name = "HASH")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "HASH")]
     pub hash: Option<HashArg>,
 
     /// Generate at this time instead of now: RFC 3339 (2022-02-22T19:22:22Z) or @UNIX_MS,
@@ -313,7 +313,7 @@ pub struct NewArgs {
     pub node: Option<NodeArg>,
 
     /// v7 ordering within a millisecond (RFC 9562 §6.2).
-    #[arg(long, value_enum, value_name = "METHOD")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "METHOD")]
     pub method: Option<MethodArg>,
 
     /// v1/v6/v7: share generator state with other processes through FILE (RFC 9562 §6.3): a
@@ -414,7 +414,7 @@ pub struct InspectArgs {
     pub json: bool,
 
     /// Read the inputs in this form (default: a hex form, or a TypeID).
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT")]
     pub from: Option<Format>,
 
     /// UUIDs to inspect (any text form); without them, one per line from stdin.
@@ -430,7 +430,7 @@ pub struct CheckArgs {
     pub strict: bool,
 
     /// Read the inputs in this form (default: a hex form, or a TypeID).
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT")]
     pub from: Option<Format>,
 
     /// Print nothing; only the exit status tells.
@@ -497,11 +497,11 @@ impl ValueEnum for ConvertTarget {
 pub struct ConvertArgs {
     /// Convert v1 to v6 or v6 to v1 (other versions are an error), or write this text form
     /// (as -f); default: keep the UUID, canonical form.
-    #[arg(long, value_enum, value_name = "VERSION|FORMAT")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "VERSION|FORMAT")]
     pub to: Option<ConvertTarget>,
 
     /// Text form of the output (default: canonical, or the form --to names).
-    #[arg(short = 'f', long, value_enum)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true)]
     pub format: Option<Format>,
 
     /// Uppercase hex digits.
@@ -513,7 +513,7 @@ pub struct ConvertArgs {
     pub prefix: Option<Prefix>,
 
     /// Read the inputs in this form (default: a hex form, or a TypeID).
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT")]
     pub from: Option<Format>,
 
     /// UUIDs to convert; without them, one per line from stdin.
@@ -543,7 +543,7 @@ pub struct RangeArgs {
     pub end: TimeArg,
 
     /// Text form.
-    #[arg(short = 'f', long, value_enum, default_value_t)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t)]
     pub format: Format,
 
     /// Uppercase hex digits.
@@ -574,7 +574,7 @@ pub struct RangeArgs {
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub shell: clap_complete::Shell,
 }
 
@@ -766,7 +766,14 @@ mod tests {
 
     #[test]
     fn kind_aliases() {
-        for (alias, kind) in [("4", Kind::V4), ("uuid7", Kind::V7), ("random", Kind::V4)] {
+        for (alias, kind) in [
+            ("4", Kind::V4),
+            ("uuid7", Kind::V7),
+            ("random", Kind::V4),
+            ("V7", Kind::V7),
+            ("UUID1", Kind::V1),
+            ("Max", Kind::Max),
+        ] {
             let cli = parse_from(["uuidkit", "new", alias]).unwrap();
             let Some(Command::New(n)) = cli.command else {
                 panic!()
@@ -842,6 +849,12 @@ pub struct CompatKind {
     pub sha1: bool,
 
     /// Kind as `python -m uuid -u`: uuid1, uuid3, uuid4, uuid5, uuid6, uuid7, uuid8.
-    #[arg(short = 'u', long = "uuid", value_enum, value_name = "KIND")]
+    #[arg(
+        short = 'u',
+        long = "uuid",
+        value_enum,
+        ignore_case = true,
+        value_name = "KIND"
+    )]
     pub uuid: Option<PyKind>,
 }
