@@ -68,11 +68,9 @@ impl fmt::Display for Labelled {
     }
 }
 
-impl std::error::Error for Labelled {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
-    }
-}
+/// No `source()`: the message already carries the cause's words, and a chain
+/// printer would say them twice.
+impl std::error::Error for Labelled {}
 
 /// `e`, labelled with `what` (unless it already is).
 pub fn label(what: &'static str, e: io::Error) -> io::Error {
