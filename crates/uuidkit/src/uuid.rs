@@ -11,7 +11,7 @@
 /// assert_eq!(u.as_bytes()[0], 0xf8);
 /// assert!(Uuid::NIL < u && u < Uuid::MAX);
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 #[cfg_attr(
     feature = "zerocopy",
     derive(
@@ -32,6 +32,25 @@
 )]
 #[repr(transparent)]
 pub struct Uuid([u8; 16]);
+
+/// Feeds the hasher the 16 bytes alone, as the `uuid` crate does, so a
+/// program moved from it keeps the hashes it may have stored or sharded by
+/// (a derived `Hash` would write the array's length first).
+///
+/// ```
+/// use std::hash::{BuildHasher, Hasher, RandomState};
+/// let u = uuidkit::Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+/// let state = RandomState::new();
+/// let mut bytes_alone = state.build_hasher();
+/// bytes_alone.write(u.as_bytes());
+/// assert_eq!(state.hash_one(u), bytes_alone.finish());
+/// ```
+impl core::hash::Hash for Uuid {
+    #[inline]
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write(&self.0);
+    }
+}
 
 impl Uuid {
     /// The Nil UUID (RFC 9562 §5.9): all 128 bits zero.

@@ -100,3 +100,31 @@ fn errors_are_different_types_with_more_detail() {
     assert_ne!(ours, theirs);
     assert!(Uuid::from_slice(&[1, 2, 3]).is_err() && uuid::Uuid::from_slice(&[1, 2, 3]).is_err());
 }
+
+/// `Hash` of `Uuid` is `uuid`'s: the 16 bytes alone. `NonNilUuid` hashes as
+/// the `Uuid` it holds, where `uuid`'s hashes its `u128`.
+#[test]
+fn uuid_hashes_as_uuid_does_and_non_nil_as_its_uuid() {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    let fixed = BuildHasherDefault::<DefaultHasher>::default();
+    for text in [
+        TEXT,
+        "00000000-0000-0000-0000-000000000000",
+        "ffffffff-ffff-ffff-ffff-ffffffffffff",
+        "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+    ] {
+        let (ours, theirs) = both(text);
+        assert_eq!(fixed.hash_one(ours), fixed.hash_one(theirs), "{text}");
+        if let (Ok(a), Some(b)) = (
+            uuidkit::NonNilUuid::try_from(ours),
+            uuid::NonNilUuid::new(theirs),
+        ) {
+            assert_eq!(fixed.hash_one(a), fixed.hash_one(ours), "{text}");
+            assert_eq!(
+                fixed.hash_one(b),
+                fixed.hash_one(theirs.as_u128()),
+                "{text}"
+            );
+        }
+    }
+}
