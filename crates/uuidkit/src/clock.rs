@@ -94,6 +94,10 @@ pub struct ManualClock {
 
 impl ManualClock {
     /// A clock stopped at `unix_ns`, with 1 ns resolution, that never moves by itself.
+    /// A generator that must wait for the next tick
+    /// ([`RolloverPolicy::Wait`](crate::generator::RolloverPolicy::Wait), the v1/v6
+    /// default) waits on it for ever unless it is advanced from another thread
+    /// or built [`advancing_on_relax`](Self::advancing_on_relax).
     ///
     /// ```
     /// assert_eq!(uuidkit::clock::ManualClock::new(7).now(), 7);

@@ -192,6 +192,8 @@ impl<S> V7Builder<S> {
     /// assert!(a < b);
     /// let mut g = V7Generator::builder().start_ms(MAX_UNIX_TS_MS).build(ManualClock::new(1_000_000), ThreadRng)?;
     /// assert_eq!(g.generate().unwrap_err().kind(), uuidkit::generator::GenErrorKind::TimestampOutOfRange);
+    /// // Past the field itself: refused when built.
+    /// assert!(V7Generator::builder().start_ms(MAX_UNIX_TS_MS + 1).build(ManualClock::new(0), ThreadRng).is_err());
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     pub const fn start_ms(mut self, unix_ts_ms: u64) -> V7Builder<S> {
@@ -303,6 +305,13 @@ impl<S: Reserve<V7State>> V7Builder<S> {
                 (frac_bits, counter_bits, 0)
             }
         };
+        if self.start_ms > crate::layout::MAX_UNIX_TS_MS {
+            // No clock reading could bring it back into the 48-bit field.
+            return Err(GenError::config(
+                "a start_ms that fits 48 bits",
+                self.start_ms,
+            ));
+        }
         let mut spec = self.options.spec(frac, counter, inc)?;
         spec.start_ms = self.start_ms;
         Ok(spec)

@@ -104,12 +104,17 @@ pub enum RolloverPolicy {
     /// Move the timestamp one tick ahead of the last one and re-seed the counter
     /// (§6.2: "MAY increment the timestamp ahead of the actual time"). The
     /// generator may then run ahead of the clock; the clock-back tolerance bounds
-    /// how far. The default for v7 and v8.
+    /// how far (beyond it the next UUID is a
+    /// [`ClockBehind`](GenErrorKind::ClockBehind) error, as if the clock had gone
+    /// back that far, until the clock catches up). The default for v7 and v8.
     #[default]
     AdvanceTimestamp,
     /// Freeze: re-read the clock (calling [`Clock::relax`](crate::clock::Clock::relax)
     /// between readings) until it passes the last timestamp. The default for v1/v6,
-    /// which never run more than the clock resolution ahead.
+    /// which never run more than the clock resolution ahead. It waits for as
+    /// long as the clock stands still: with a
+    /// [`ManualClock`](crate::clock::ManualClock) that nothing moves, for ever
+    /// (give it [`advancing_on_relax`](crate::clock::ManualClock::advancing_on_relax)).
     Wait,
     /// Return an error of kind [`GenErrorKind::CounterExhausted`]; the generator's
     /// state is unchanged, so a later call (once the clock has moved) succeeds.
