@@ -125,7 +125,8 @@ impl Default for Config {
 #[command(
     name = "uiapd",
     version,
-    about = "UIAP daemon: claims and defends identifiers on the local links"
+    about = "UIAP daemon: claims and defends identifiers on the local links",
+    long_about = None
 )]
 pub struct Args {
     /// A TOML file with the same keys as the long flags.
@@ -347,7 +348,11 @@ impl Args {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| DaemonError::io("cannot read config file", Some(path), e))?;
-                let file = parse_file(&text).map_err(|e| e.with_path(path))?;
+                let mut file = parse_file(&text).map_err(|e| e.with_path(path))?;
+                if self.psk_file.is_some() {
+                    // The flag wins: the file's key is not read at all.
+                    file.psk_file = None;
+                }
                 config.apply_file(file).map_err(|e| e.with_path(path))?
             }
             None => (Tuning::default(), UserArgs::default()),
@@ -419,6 +424,25 @@ fn read_psk(path: &Path) -> Result<Vec<u8>, DaemonError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_psk_file_flag_wins_and_the_files_key_is_not_read() {
+        use clap::Parser;
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("uiapd.toml");
+        std::fs::write(&config, "psk-file = \"/nonexistent/uiapd.key\"\n").unwrap();
+        let key = dir.path().join("good.key");
+        std::fs::write(&key, "k\n").unwrap();
+        let args = Args::try_parse_from([
+            "uiapd",
+            "--config",
+            config.to_str().unwrap(),
+            "--psk-file",
+            key.to_str().unwrap(),
+        ])
+        .unwrap();
+        assert_eq!(args.into_config().unwrap().psk, Some(b"k".to_vec()));
+    }
     use clap::Parser;
 
     #[test]

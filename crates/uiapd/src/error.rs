@@ -82,8 +82,12 @@ impl DaemonError {
     }
 
     #[cold]
+    /// Names `path` as the file the error is about, unless it already names one
+    /// (a key file that a configuration file points to stays the one named).
     pub(crate) fn with_path(mut self, path: &Path) -> DaemonError {
-        self.path = Some(path.to_path_buf());
+        if self.path.is_none() {
+            self.path = Some(path.to_path_buf());
+        }
         self
     }
 

@@ -143,7 +143,8 @@ impl Store {
     /// non-zero value; [`DaemonErrorKind::Io`] if it cannot be read or written.
     pub(crate) fn device_id(&self, mut generate: impl FnMut() -> u64) -> Result<u64, DaemonError> {
         let path = self.dir.join("device-id");
-        match fs::read_to_string(&path) {
+        match read_regular(&path).and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
+        {
             Ok(text) => {
                 let t = text.trim();
                 match u64::from_str_radix(t, 16) {
@@ -185,7 +186,7 @@ impl Store {
     /// [`DaemonErrorKind::State`] if `claims.json` does not parse; [`DaemonErrorKind::Io`].
     pub(crate) fn load_claims(&self) -> Result<Claims, DaemonError> {
         let path = self.dir.join("claims.json");
-        match fs::read(&path) {
+        match read_regular(&path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
                 DaemonError::new(
                     DaemonErrorKind::State,
@@ -215,10 +216,18 @@ impl Store {
         let path = self.dir.join(name);
         let tmp = self.dir.join(format!(".{name}.tmp"));
         let io = |what: &str, p: &Path, e| DaemonError::io(what.to_string(), Some(p), e);
+        // A regular file left by a crash is replaced; anything else there (a FIFO
+        // would block the open, a link would be followed) is refused.
+        match fs::symlink_metadata(&tmp) {
+            Ok(m) if m.is_file() => {
+                fs::remove_file(&tmp).map_err(|e| io("cannot remove temporary file", &tmp, e))?;
+            }
+            Ok(m) => return Err(io("cannot create temporary file", &tmp, not_regular(&m))),
+            Err(_) => {}
+        }
         let mut f = OpenOptions::new()
             .write(true)
-            .create(true)
-            .truncate(true)
+            .create_new(true)
             .open(&tmp)
             .map_err(|e| io("cannot create temporary file", &tmp, e))?;
         f.write_all(bytes)
@@ -234,9 +243,70 @@ impl Store {
     }
 }
 
+/// The contents of `path`, a regular file (after links): a FIFO, a device or a
+/// directory there is an error, never opened, so that nothing blocks or is
+/// read from a device.
+fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    fs::read(path)
+}
+
+/// The error for something other than a regular file, saying what it is.
+fn not_regular(meta: &fs::Metadata) -> std::io::Error {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    let what = if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    };
+    std::io::Error::other(format!(
+        "expected a regular file, found {what}; left untouched"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_in_the_state_directory_is_refused_not_opened() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        for name in ["device-id", "claims.json", ".claims.json.tmp"] {
+            let path = dir.path().join(name);
+            nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+            let err = match name {
+                "device-id" => store.device_id(|| 7).unwrap_err(),
+                "claims.json" => store.load_claims().unwrap_err(),
+                _ => store.save_claims(&Claims::default()).unwrap_err(),
+            };
+            let text = err.to_string();
+            assert!(
+                text.contains("found a FIFO; left untouched"),
+                "{name}: {text}"
+            );
+            assert!(text.contains(name), "{name}: {text}");
+            assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
+            fs::remove_file(&path).unwrap();
+        }
+        // A leftover temporary file from a crash does not stop a save.
+        fs::write(dir.path().join(".claims.json.tmp"), "{\"next_id\":").unwrap();
+        store.save_claims(&Claims::default()).unwrap();
+        assert_eq!(store.load_claims().unwrap(), Claims::default());
+    }
 
     #[test]
     fn claims_round_trip_and_no_temp_left() {

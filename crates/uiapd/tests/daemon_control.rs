@@ -366,6 +366,51 @@ fn unreachable_daemon_and_bad_config_are_errors() {
         String::from_utf8_lossy(&out.stderr)
             .contains("expected claim and reply ports to differ, found 5 for both")
     );
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_uiapd"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // A log level that is no filter is refused, not replaced by `info`.
+    let (code, err) = run(&[
+        "--log-level",
+        "bogus=[[[",
+        "--claim-port",
+        "5",
+        "--reply-port",
+        "6",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("log-level: expected a level or tracing filter"),
+        "{err}"
+    );
+    // A key file the configuration file names: the error names the key file.
+    let config = dir.path().join("uiapd.toml");
+    std::fs::write(&config, "psk-file = \"/nonexistent/uiapd.key\"\n").unwrap();
+    let (code, err) = run(&["--config", config.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("cannot read psk file (/nonexistent/uiapd.key)"),
+        "{err}"
+    );
+    // `--help` is the command's description, not its API example.
+    let help = Command::new(env!("CARGO_BIN_EXE_uiapd"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.starts_with("UIAP daemon: claims and defends"),
+        "{help}"
+    );
+    assert!(!help.contains("use clap::Parser"), "{help}");
 }
 
 /// Runs `uiap ARGS --control …` with stdout a pipe whose reading end is already closed, as in

@@ -14,8 +14,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let filter = tracing_subscriber::EnvFilter::try_new(&config.log_level)
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter = match tracing_subscriber::EnvFilter::try_new(&config.log_level) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!(
+                "uiapd: log-level: expected a level or tracing filter (info, uiapd=debug, …), found `{}`: {e}",
+                config.log_level
+            );
+            return ExitCode::from(2);
+        }
+    };
     use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_env_filter(filter)

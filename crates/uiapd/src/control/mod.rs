@@ -65,6 +65,19 @@ pub(crate) fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
             ),
         ));
     }
+    // Only a stale socket is removed: anything else at the path is someone's file.
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        use std::os::unix::fs::FileTypeExt;
+        if !meta.file_type().is_socket() {
+            return Err(DaemonError::new(
+                DaemonErrorKind::Io,
+                format!(
+                    "expected a socket or nothing at {}, found something else; left untouched",
+                    path.display()
+                ),
+            ));
+        }
+    }
     match std::fs::remove_file(path) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -392,6 +405,24 @@ async fn send<W: AsyncWrite + Unpin>(write: &mut W, response: &Response) -> std:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_stale_socket_at_the_control_path_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("control.sock");
+        std::fs::write(&path, "someone's data\n").unwrap();
+        let err = bind(&path).unwrap_err().to_string();
+        assert!(err.contains("expected a socket or nothing"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "someone's data\n");
+        std::fs::remove_file(&path).unwrap();
+        // A stale socket (nobody answers) is replaced.
+        drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async { bind(&path).unwrap() });
+    }
 
     fn read(input: &[u8]) -> Vec<Line> {
         let runtime = tokio::runtime::Builder::new_current_thread()
