@@ -187,13 +187,36 @@ impl Store {
     pub(crate) fn load_claims(&self) -> Result<Claims, DaemonError> {
         let path = self.dir.join("claims.json");
         match read_regular(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                DaemonError::new(
-                    DaemonErrorKind::State,
-                    format!("claims.json: expected the claims object, {e}"),
-                )
-                .with_path(&path)
-            }),
+            Ok(bytes) => {
+                let claims: Claims = serde_json::from_slice(&bytes).map_err(|e| {
+                    DaemonError::new(
+                        DaemonErrorKind::State,
+                        format!("claims.json: expected the claims object, {e}"),
+                    )
+                    .with_path(&path)
+                })?;
+                // One claim that cannot be read stops the start, as a file that cannot: the
+                // next save would drop it for good.
+                for c in &claims.claims {
+                    let readable = c
+                        .domain
+                        .parse::<uiap::space::DomainId>()
+                        .map_err(|e| e.to_string())
+                        .and_then(|d| c.space.parse(&d).map(drop).map_err(|e| e.to_string()));
+                    if let Err(e) = readable {
+                        return Err(DaemonError::new(
+                            DaemonErrorKind::State,
+                            format!(
+                                "claims.json: claim {}: expected a domain and space to reclaim, \
+                                 found `{}` `{}` ({e}); left untouched",
+                                c.id, c.domain, c.space
+                            ),
+                        )
+                        .with_path(&path));
+                    }
+                }
+                Ok(claims)
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Claims::default()),
             Err(e) => Err(DaemonError::io("cannot read claims", Some(&path), e)),
         }
@@ -302,6 +325,19 @@ mod tests {
             assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
             fs::remove_file(&path).unwrap();
         }
+        // A claim that cannot be read is an error naming it, and the file is kept.
+        let bad = "{\"next_id\":3,\"claims\":[{\"id\":2,\"domain\":\"zzz\",\"space\":{\"uid\":\"01\"},\"lifetime\":60,\"proxy\":false,\"owner\":0}]}\n";
+        fs::write(dir.path().join("claims.json"), bad).unwrap();
+        let err = store.load_claims().unwrap_err().to_string();
+        assert!(
+            err.contains("claim 2: expected a domain and space"),
+            "{err}"
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("claims.json")).unwrap(),
+            bad
+        );
+        fs::remove_file(dir.path().join("claims.json")).unwrap();
         // A leftover temporary file from a crash does not stop a save.
         fs::write(dir.path().join(".claims.json.tmp"), "{\"next_id\":").unwrap();
         store.save_claims(&Claims::default()).unwrap();
