@@ -13,7 +13,13 @@ fn interfaces_follow_link_state() {
     if !can_run("interfaces_follow_link_state") {
         return;
     }
-    let net = two_linked_daemons();
+    let mut net = Net::new(2);
+    net.link(0, "p0", 1, "q0");
+    // P names its interface, and one that does not exist.
+    net.start_daemon(0, &["--iface", "p0", "--iface", "typo0"].map(String::from));
+    net.start_daemon(1, &[]);
+    net.daemons[0].wait_interfaces(1);
+    net.daemons[1].wait_interfaces(1);
     assert_eq!(net.daemons[0].status().interfaces[0].name, "p0");
     assert!(
         net.daemons[0].status().interfaces[0]
@@ -33,6 +39,17 @@ fn interfaces_follow_link_state() {
     let log = net.daemons[0].log_text();
     assert_eq!(log.matches("interface participates").count(), 2, "{log}");
     assert_eq!(log.matches("interface left").count(), 1, "{log}");
+    // A named interface that does not exist is warned about once, not at every rescan; one
+    // that is only down (or not yet up) is not a warning.
+    let said = |what: &str, name: &str| {
+        log.lines()
+            .filter(|l| l.contains(what) && l.ends_with(&format!("interface={name}")))
+            .count()
+    };
+    assert_eq!(said("WARN", "typo0"), 1, "{log}");
+    assert!(log.contains("named interface does not exist"), "{log}");
+    assert_eq!(said("WARN", "p0"), 0, "{log}");
+    assert!(said("named interface not usable yet", "p0") >= 1, "{log}");
     // Back in the site: P defends what it claimed alone, and conflicts are detected again.
     assert_eq!(net.daemons[1].claim("fff:0:3:0", &["--uid", "05"]).0, 3);
     assert_eq!(net.daemons[1].claim("fff:0:3:0", &["--uid", "01"]).0, 0);

@@ -31,6 +31,10 @@ pub(super) struct Interfaces {
     list: Vec<Interface>,
     /// Their indexes: the interfaces a datagram may arrive on.
     known: BTreeSet<u32>,
+    /// Interfaces named with `--iface` that the last scan did not find usable: each is warned
+    /// about when it goes missing (a typo would otherwise leave the site silently smaller),
+    /// not at every rescan.
+    absent: BTreeSet<String>,
 }
 
 impl Interfaces {
@@ -72,6 +76,20 @@ impl Interfaces {
                 return Scan::Quiet;
             }
         };
+        let absent: BTreeSet<String> = only
+            .iter()
+            .filter(|name| !found.iter().any(|i| &i.name == *name))
+            .cloned()
+            .collect();
+        for name in absent.difference(&self.absent) {
+            if std::path::Path::new("/sys/class/net").join(name).exists() {
+                // Down, or its link-local address still tentative (as at every start).
+                info!(interface = %name, "named interface not usable yet: not participating");
+            } else {
+                warn!(interface = %name, "named interface does not exist: not participating");
+            }
+        }
+        self.absent = absent;
         for gone in self
             .list
             .iter()
