@@ -136,10 +136,10 @@ pub struct Args {
     /// link-local address).
     #[arg(long = "iface", value_name = "NAME")]
     pub iface: Vec<String>,
-    /// The control socket path.
+    /// The control socket path (default /run/uiapd/control.sock).
     #[arg(long, value_name = "PATH")]
     pub control: Option<PathBuf>,
-    /// The state directory.
+    /// The state directory (default /var/lib/uiapd).
     #[arg(long, value_name = "DIR")]
     pub state: Option<PathBuf>,
     /// The multicast group (default ff12::8000:7569).
@@ -424,6 +424,20 @@ fn read_psk(path: &Path) -> Result<Vec<u8>, DaemonError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_help_names_the_default_paths() {
+        use clap::CommandFactory;
+        let help = Args::command().render_help().to_string();
+        assert!(
+            help.contains(&format!("(default {DEFAULT_CONTROL})")),
+            "{help}"
+        );
+        assert!(
+            help.contains(&format!("(default {DEFAULT_STATE})")),
+            "{help}"
+        );
+    }
 
     #[test]
     fn a_psk_file_flag_wins_and_the_files_key_is_not_read() {

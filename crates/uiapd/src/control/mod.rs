@@ -60,7 +60,8 @@ pub(crate) fn bind(path: &Path) -> Result<UnixListener, DaemonError> {
         return Err(DaemonError::new(
             DaemonErrorKind::Io,
             format!(
-                "another uiapd is already running: its control socket {} answers",
+                "another uiapd is already running (or another program): something answers on \
+                 the control socket {}",
                 path.display()
             ),
         ));
