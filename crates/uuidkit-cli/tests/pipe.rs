@@ -13,31 +13,9 @@ fn closed_stdout_ends_quietly() {
         &["new", "v7", "-n", "1000000"],
         &["-C", "1000000"],
     ] {
-        let mut child = Command::new(bin())
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        // The reader is dropped here: the pipe is closed.
-        let mut stderr = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
-        let status = child.wait().unwrap();
+        let (code, first, stderr) = first_line_then_close(args, "");
         assert!(is_canonical(first.trim_end()), "{first:?}");
-        assert_eq!(
-            status.code(),
-            Some(0),
-            "{args:?}: {status:?}, stderr {stderr:?}"
-        );
+        assert_eq!(code, Some(0), "{args:?}: stderr {stderr:?}");
         assert_eq!(stderr, "", "{args:?}");
     }
 }
@@ -113,7 +91,8 @@ fn closed_stdout_inspect() {
 }
 
 /// Runs `uuidkit ARGS…` with stdin from a file of `input`, reads one line
-/// of its output and closes the pipe; returns the exit status and stderr.
+/// of its output and closes the pipe; returns the exit status, that line and
+/// stderr.
 fn first_line_then_close(args: &[&str], input: &str) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("input");
