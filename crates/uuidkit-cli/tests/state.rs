@@ -540,6 +540,9 @@ fn strict_state_fails_when_the_lock_stays_busy_and_plain_state_falls_back() {
         err.contains("state unavailable (strict)") && err.contains("50 ms lock timeout"),
         "{err}"
     );
+    // The cause is named once, and nothing falls back under --strict.
+    assert_eq!(err.matches("not lockable").count(), 1, "{err}");
+    assert!(!err.contains("using in-process state"), "{err}");
     let out = uk(&["new", "v1", "-n", "3", "--state", p, "--lock-timeout", "50"])
         .output()
         .unwrap();
@@ -608,28 +611,6 @@ fn strict_keeps_a_damaged_state_file_and_plain_state_repairs_it() {
             .starts_with("uuidkit-state 1\n")
     );
     ok(&["new", "v7", "--state", p, "--strict"]);
-}
-
-#[test]
-fn the_strict_error_names_its_cause_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("state");
-    let p = path.to_str().unwrap();
-    let _held = hold_lock(&path);
-    let err = fails(
-        &[
-            "new",
-            "v7",
-            "--state",
-            p,
-            "--strict",
-            "--lock-timeout",
-            "50",
-        ],
-        1,
-    );
-    assert_eq!(err.matches("not lockable").count(), 1, "{err}");
-    assert!(!err.contains("using in-process state"), "{err}");
 }
 
 /// `--node random` draws a fresh node, multicast bit set, even when the state
