@@ -40,7 +40,7 @@ impl fmt::Display for Error {
         match self {
             Error::Usage(m) | Error::Failed(m) => f.write_str(m),
             // A labelled error already says which stream it was.
-            Error::Io(e) if e.get_ref().is_some_and(|r| r.is::<Labelled>()) => write!(f, "{e}"),
+            Error::Io(e) if is_labelled(e) => write!(f, "{e}"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
             Error::Lost(lost) => f.write_str(&lost_message("node", lost)),
         }
@@ -72,9 +72,14 @@ impl fmt::Display for Labelled {
 /// printer would say them twice.
 impl std::error::Error for Labelled {}
 
+/// Whether `e` already says what was being done.
+fn is_labelled(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|r| r.is::<Labelled>())
+}
+
 /// `e`, labelled with `what` (unless it already is).
 pub fn label(what: &'static str, e: io::Error) -> io::Error {
-    if e.get_ref().is_some_and(|r| r.is::<Labelled>()) {
+    if is_labelled(&e) {
         return e;
     }
     io::Error::new(e.kind(), Labelled { what, source: e })

@@ -360,40 +360,30 @@ impl FileStore {
             }
         };
         let file = read_state(path);
-        if let Err(e) = &file
-            && e.kind() == StateErrorKind::Foreign
-        {
-            // Someone else's file, or a later format's: never replaced.
-            let record = update(mem.record.as_ref());
-            *mem = Memory {
-                record: Some(record),
-                dirty: true,
-            };
-            return Status::new(None, Some(e.clone()));
-        }
-        if !repair
-            && let Err(e) = &file
-            && e.kind().is_damage()
-        {
-            let kept = StateError::new(
+        // Kept as it is: someone else's file or a later format's (never
+        // replaced) and, for a strict reserver, a damaged state file.
+        let kept = match &file {
+            Err(e) if e.kind() == StateErrorKind::Foreign => Some(e.clone()),
+            Err(e) if !repair && e.kind().is_damage() => Some(StateError::new(
                 StateErrorKind::Damaged,
                 None,
                 std::format!(
                     "{} left as it is (remove or restore it to go on)",
                     path.display()
                 ),
-            );
-            let (input, read) = merge_input(file.clone(), &mem);
-            let record = update(input.as_ref());
-            *mem = Memory {
-                record: Some(record),
-                dirty: true,
-            };
-            return Status::new(read, Some(kept));
-        }
+            )),
+            _ => None,
+        };
         let (input, read) = merge_input(file, &mem);
         let record = update(input.as_ref());
-        let write = write_atomically(path, record.emit().as_bytes()).err();
+        let (read, write) = match kept {
+            // A foreign file's error is the refusal itself, not a read problem.
+            Some(e) => (
+                read.filter(|r| r.kind() != StateErrorKind::Foreign),
+                Some(e),
+            ),
+            None => (read, write_atomically(path, record.emit().as_bytes()).err()),
+        };
         *mem = Memory {
             record: Some(record),
             dirty: write.is_some(),

@@ -23,6 +23,9 @@ fn what(meta: &Metadata) -> &'static str {
     if t.is_dir() {
         return "a directory";
     }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -141,14 +144,6 @@ pub(super) fn clear_leftover(tmp: &Path) -> Result<(), StateError> {
                 &e,
             )
         }),
-        Ok(m) if m.file_type().is_symlink() => Err(StateError::new(
-            StateErrorKind::NotRegular,
-            None,
-            std::format!(
-                "expected a regular file or nothing at {}, found a symbolic link; left untouched",
-                tmp.display()
-            ),
-        )),
         Ok(m) => Err(refused(tmp, tmp, &m)),
         Err(_) => Ok(()),
     }

@@ -13,7 +13,7 @@ use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
     GenError, Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed,
-    V8TimeGenerator, Version,
+    V8TimeGenerator,
 };
 use uuidkit_lease::LeaseSlot;
 
@@ -82,7 +82,7 @@ impl Generator for RandomV8 {
     fn generate(&mut self) -> Result<Uuid, GenError> {
         let mut bytes = [0u8; 16];
         let Ok(()) = self.0.try_fill_bytes(&mut bytes);
-        Ok(Uuid::from_bytes(bytes).with_version(Version::Custom))
+        Ok(Uuid::new_v8(bytes))
     }
 }
 
