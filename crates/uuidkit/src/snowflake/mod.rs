@@ -27,7 +27,7 @@
 //! let clock = ManualClock::new(1_700_000_000_000_000_000); // 2023-11-14T22:13:20Z
 //! let mut g = SnowflakeGenerator::builder(Layout::TWITTER).worker(37).build(&clock, ThreadRng)?;
 //! let id = g.generate()?;
-//! assert_eq!(id, 1727899545935548416);
+//! assert_eq!(id, 1724551110456397824);
 //! let Parts { tick, worker, sequence } = Layout::TWITTER.decompose(id)?;
 //! assert_eq!((Layout::TWITTER.unix_ms_of(tick), worker, sequence), (1_700_000_000_000, 37, 0));
 //! assert_eq!(g.generate()?, id + 1); // the same millisecond: the sequence counts on
