@@ -107,6 +107,30 @@ fn with_advance_a_used_up_tick_runs_ahead_but_no_further_than_the_tolerance() {
     assert!(g.generate().unwrap() > ids[5]);
 }
 
+/// A coarse clock (4 ms steps): the ticks its reading cannot tell from now are
+/// used before the generator waits, so its capacity is the layout's, not a
+/// quarter of it; past the reading plus the resolution, it waits (here: an
+/// error, with `RolloverPolicy::Error`).
+#[test]
+fn the_ticks_within_a_coarse_clock_s_resolution_are_used_before_waiting() {
+    let l = Layout::TWITTER;
+    let start = l.unix_ns_of(l.tick_of(T).unwrap());
+    let clock = ManualClock::new(start).with_resolution(4 * MS);
+    let mut g = SnowflakeGenerator::builder(l)
+        .worker(2)
+        .rollover(RolloverPolicy::Error)
+        .build(&clock, ThreadRng)
+        .unwrap();
+    let ids: Vec<u64> = (0..4 * 4096).map(|_| g.generate().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    let first = parts(l, ids[0]).tick;
+    assert_eq!(parts(l, ids[4 * 4096 - 1]).tick, first + 3);
+    assert_eq!(
+        g.generate().unwrap_err().kind(),
+        GenErrorKind::CounterExhausted
+    );
+}
+
 #[test]
 fn with_error_a_used_up_tick_is_an_error_and_the_state_is_kept() {
     let l = Layout::new(51, 12, 0, 0, MS).unwrap();

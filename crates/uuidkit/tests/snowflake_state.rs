@@ -52,7 +52,10 @@ fn a_restart_with_the_clock_behind_continues_above_the_stored_tick() {
         .unwrap();
     let second: Vec<u64> = (0..20_000).map(|_| g.generate().unwrap()).collect();
     let top = *first.iter().max().unwrap();
-    assert!(second.iter().all(|&id| id > top), "a restart behind went below");
+    assert!(
+        second.iter().all(|&id| id > top),
+        "a restart behind went below"
+    );
     let status = g.store().status().unwrap();
     assert_eq!(
         status.ahead_error().map(|e| e.kind()),
@@ -75,7 +78,10 @@ fn a_restart_with_the_clock_behind_continues_above_the_stored_tick() {
         .unwrap();
     let b: Vec<u64> = (0..20_000).map(|_| g.generate().unwrap()).collect();
     let a: HashSet<u64> = a.into_iter().collect();
-    assert!(b.iter().any(|id| a.contains(id)), "the control repeated nothing");
+    assert!(
+        b.iter().any(|id| a.contains(id)),
+        "the control repeated nothing"
+    );
 }
 
 /// Two generators of one worker on one file take disjoint blocks of ticks.
@@ -182,7 +188,8 @@ fn forked_children_with_a_state_file_never_repeat_their_parent() {
             let mut off = 0;
             while off < bytes.len() {
                 // SAFETY: our pipe.
-                let n = unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
+                let n =
+                    unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
                 if n <= 0 {
                     // SAFETY: ends the child.
                     unsafe { libc::_exit(2) };
@@ -215,8 +222,15 @@ fn forked_children_with_a_state_file_never_repeat_their_parent() {
             libc::close(fd);
             libc::waitpid(pid, &mut status, 0);
         }
-        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "child {status:#x}");
-        all.extend(bytes.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap())));
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child {status:#x}"
+        );
+        all.extend(
+            bytes
+                .chunks_exact(8)
+                .map(|c| u64::from_ne_bytes(c.try_into().unwrap())),
+        );
     }
     let n = all.len();
     all.sort_unstable();

@@ -562,6 +562,9 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
                     return Err(self.clock_behind(*now));
                 }
                 RolloverPolicy::AdvanceTimestamp => return self.advance(),
+                // The true time may be up to the clock's resolution past its reading: the
+                // ticks in that span are not in the future (a coarse clock's whole step).
+                _ if self.within_resolution(*now) => return self.advance(),
                 RolloverPolicy::Error => return Err(self.exhausted(*now)),
                 _ => {
                     self.clock.relax();
@@ -569,6 +572,14 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
                 }
             }
         }
+    }
+
+    /// Whether the tick after the last one begins before `now` plus the clock's
+    /// resolution.
+    #[cold]
+    fn within_resolution(&self, now: u64) -> bool {
+        let reach = now.saturating_add(self.clock.resolution_ns().saturating_sub(1));
+        self.layout.unix_ns_of(self.last_tick + 1) <= reach
     }
 
     /// The first value of the tick after the last one.

@@ -43,3 +43,8 @@ mod layout;
 
 pub use generator::{SnowflakeBuilder, SnowflakeGenerator, SnowflakeState};
 pub use layout::{FieldOrder, Layout, Parts, SequenceStart};
+
+/// The examples of `docs/snowflake.md`, run as doctests.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../../../../docs/snowflake.md")]
+pub struct SnowflakeDoc;
