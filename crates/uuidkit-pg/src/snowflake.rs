@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use pgrx::prelude::*;
 use pgrx::shmem::PGRXSharedMemory;
-use pgrx::{GucContext, GucFlags, GucRegistry, GucSetting, PgLwLock, PgSqlErrorCode, pg_shmem_init};
+use pgrx::{
+    GucContext, GucFlags, GucRegistry, GucSetting, PgLwLock, PgSqlErrorCode, pg_shmem_init,
+};
 use uuidkit::GenError;
 use uuidkit::clock::SystemClock;
 use uuidkit::generator::{Reservation, Reserve};

@@ -38,10 +38,13 @@
 //! and how the worker gets to be unique; `docs/generator-design.md` G7 the
 //! decisions behind it.
 
+mod builder;
+mod descriptor;
 mod generator;
 mod layout;
 
-pub use generator::{SnowflakeBuilder, SnowflakeGenerator, SnowflakeState};
+pub use builder::SnowflakeBuilder;
+pub use generator::{SnowflakeGenerator, SnowflakeState};
 pub use layout::{FieldOrder, Layout, Parts, SequenceStart};
 
 /// The examples of `docs/snowflake.md`, run as doctests.
