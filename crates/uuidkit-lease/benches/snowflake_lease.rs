@@ -5,7 +5,7 @@
 //! against that reading). Interleaved rounds (`…/static/1`, `…/lease/1`, `…/paired/1`, …), so
 //! load from other processes falls on all sides alike.
 //!
-//! The layout has an 18-bit sequence (262,144 IDs per millisecond), so that IDs back to back
+//! The layout has a 17-bit sequence (131,072 IDs per millisecond), so that IDs back to back
 //! never use up a tick: a 12-bit sequence would cap every side at 244 ns per ID and hide the
 //! difference (BENCHMARKS.md, "Snowflake IDs").
 //!
@@ -26,9 +26,9 @@ use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 /// Rounds of each side.
 const ROUNDS: usize = 3;
 
-/// Twitter's epoch and 10-bit worker, with 36 time bits and an 18-bit sequence.
+/// Twitter's epoch and 41 time bits, a 5-bit worker and a 17-bit sequence.
 fn layout() -> Layout {
-    "t36.w10.s18.e1288834974657.u1ms".parse().expect("layout")
+    "t41.w5.s17.e1288834974657.u1ms".parse().expect("layout")
 }
 
 type Make = Box<dyn FnMut() -> u64>;
@@ -43,7 +43,7 @@ fn side<N: NodeSource + 'static, K: Clock + 'static>(node: N, clock: K) -> Make 
 
 fn snowflake_lease(c: &mut Criterion) {
     let cluster = EtcdCluster::start().expect("a three-member etcd cluster");
-    let config = EtcdConfig::new(cluster.endpoints(), "/bench/snowflake-w10", 10);
+    let config = EtcdConfig::new(cluster.endpoints(), "/bench/snowflake-w5", 5);
     let lease = EtcdLease::acquire(&config, &mut ThreadRng).expect("etcd grants a worker");
     let slot: Arc<LeaseSlot> = lease.slot().clone();
     let held = slot.current().expect("held");
@@ -52,7 +52,7 @@ fn snowflake_lease(c: &mut Criterion) {
         (
             "static",
             side(
-                StaticNode::new(held.value(), 10).expect("worker"),
+                StaticNode::new(held.value(), 5).expect("worker"),
                 SystemClock,
             ),
         ),

@@ -100,9 +100,9 @@ impl Described {
     fn time(&self) -> String {
         let ns = self.layout.unix_ns_of(self.tick);
         let digits = match self.layout.tick_ns() {
-            t if t % 1_000_000_000 == 0 => 0,
-            t if t % 1_000_000 == 0 => 3,
-            t if t % 1_000 == 0 => 6,
+            t if t.is_multiple_of(1_000_000_000) => 0,
+            t if t.is_multiple_of(1_000_000) => 3,
+            t if t.is_multiple_of(1_000) => 6,
             _ => 9,
         };
         time::format_rfc3339(i128::from(ns), digits)

@@ -32,9 +32,9 @@ impl Layout {
         write!(f, ".e{}.u", self.epoch_ms())?;
         let ns = self.tick_ns();
         match () {
-            () if ns % 1_000_000_000 == 0 => write!(f, "{}s", ns / 1_000_000_000)?,
-            () if ns % NS_PER_MS == 0 => write!(f, "{}ms", ns / NS_PER_MS)?,
-            () if ns % 1_000 == 0 => write!(f, "{}us", ns / 1_000)?,
+            () if ns.is_multiple_of(1_000_000_000) => write!(f, "{}s", ns / 1_000_000_000)?,
+            () if ns.is_multiple_of(NS_PER_MS) => write!(f, "{}ms", ns / NS_PER_MS)?,
+            () if ns.is_multiple_of(1_000) => write!(f, "{}us", ns / 1_000)?,
             () => write!(f, "{ns}ns")?,
         }
         if self.sequence_start() == SequenceStart::Random {
