@@ -103,59 +103,41 @@ fn inspect_describes_an_id_of_a_layout() {
 
 #[test]
 fn bad_input_is_a_usage_error_that_says_what_is_wrong() {
-    let e = fails(&["new", "snowflake", "--layout", "twitter"], 2);
-    assert!(e.contains("snowflake needs a worker"), "{e}");
-    let e = fails(
-        &[
-            "new",
-            "snowflake",
-            "--layout",
-            "t41.w10.s14.e0.u1ms",
-            "--node",
-            "1",
-        ],
-        2,
-    );
-    assert!(e.contains("adding up to 63 or 64, found 65"), "{e}");
-    let e = fails(
-        &[
-            "new",
-            "snowflake",
-            "--layout",
-            "instagram",
-            "--node",
-            "8192",
-        ],
-        2,
-    );
-    assert!(e.contains("0 to 8191 (13 bits), found 8192"), "{e}");
-    let e = fails(
-        &[
-            "new",
-            "snowflake",
-            "--layout",
-            "twitter",
-            "--node",
-            "1",
-            "--strict",
-            "--state",
-            "/tmp/x",
-        ],
-        2,
-    );
-    assert!(e.contains("always strict"), "{e}");
-    let e = fails(
-        &[
-            "new",
-            "snowflake",
-            "--layout",
-            "twitter",
-            "--node",
-            "1",
-            "--state",
-            "/nonexistent-us-dir/s",
-        ],
-        1,
-    );
-    assert!(e.contains("--state /nonexistent-us-dir/s"), "{e}");
+    let new = |rest: &[&'static str]| [&["new", "snowflake"][..], rest].concat();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["--layout", "twitter"], 2, "snowflake needs a worker"),
+        (
+            &["--layout", "t41.w10.s14.e0.u1ms", "--node", "1"],
+            2,
+            "adding up to 63 or 64, found 65",
+        ),
+        (
+            &["--layout", "instagram", "--node", "8192"],
+            2,
+            "0 to 8191 (13 bits), found 8192",
+        ),
+        (
+            &[
+                "--layout", "twitter", "--node", "1", "--strict", "--state", "/tmp/x",
+            ],
+            2,
+            "always strict",
+        ),
+        (
+            &[
+                "--layout",
+                "twitter",
+                "--node",
+                "1",
+                "--state",
+                "/nonexistent-us-dir/s",
+            ],
+            1,
+            "--state /nonexistent-us-dir/s",
+        ),
+    ];
+    for (args, code, want) in cases {
+        let e = fails(&new(args), *code);
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
 }
