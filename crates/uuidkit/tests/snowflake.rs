@@ -349,7 +349,9 @@ mod fork {
     /// tenure it inherited.
     #[test]
     fn a_forked_child_refuses_its_parent_s_worker_without_a_store() {
-        let clock = ManualClock::new(T);
+        // The clock moves while a generator waits: without the refusal, the child would
+        // take the inherited worker as a new tenure at the next tick and generate.
+        let clock = ManualClock::new(T).advancing_on_relax(MS / 4);
         let mut g = SnowflakeGenerator::builder(Layout::TWITTER)
             .worker(9)
             .build(&clock, ThreadRng)
