@@ -120,5 +120,7 @@ fn run(mode: Mode) -> Result<Outcome, Error> {
         Mode::Range(plan) => cmd::range::run(&plan),
         Mode::Completions(shell) => cmd::doc::completions(shell),
         Mode::Man(sub) => cmd::doc::man(sub.as_deref()),
+        Mode::Snowflake(plan) => cmd::new::snowflake::run(&plan),
+        Mode::InspectSnowflake(plan) => cmd::snowflake::inspect(&plan),
     }
 }

@@ -20,5 +20,6 @@ mod node_from_pg;
 mod pipe;
 mod progress;
 mod range;
+mod snowflake;
 mod state;
 mod times;

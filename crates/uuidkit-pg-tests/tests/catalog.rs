@@ -30,6 +30,7 @@ const FUNCTIONS: &[(&str, &str, char, bool, char)] = &[
     ),
     ("from_ulid(text text)", "uuid", 'i', true, 's'),
     ("namespace(name text)", "uuid", 'i', true, 's'),
+    ("snowflake(layout text)", "bigint", 'v', true, 'r'),
     ("to_base32(id uuid)", "text", 'i', true, 's'),
     ("to_base32hex(id uuid)", "text", 'i', true, 's'),
     ("to_base58(id uuid)", "text", 'i', true, 's'),

@@ -17,6 +17,7 @@
 //! | `to_base58`, `to_base32`, `to_ulid`, `to_base32hex`, `to_base64url` | `text` | short encodings ([`text`]) |
 //! | `from_base58`, `from_base32`, `from_ulid`, `from_base32hex`, `from_base64url` | `uuid` | and back |
 //! | `to_typeid(text, uuid)`, `from_typeid(text)`, `from_typeid(text, text)`, `typeid_prefix(text)` | | TypeID |
+//! | `snowflake(text DEFAULT 'twitter')` | `int8` | a 64-bit ID of a preset layout, the worker from `uuidkit.worker_id` ([`snowflake`]) |
 //!
 //! All UUID logic is the `uuidkit` library's; this crate only converts
 //! between PostgreSQL's types and the library's, and turns the library's
@@ -29,6 +30,7 @@ use pgrx::prelude::*;
 pub mod convert;
 pub mod error;
 pub mod generate;
+pub mod snowflake;
 pub mod text;
 pub mod time;
 
@@ -61,4 +63,5 @@ pub(crate) fn to_pg(id: lib::Uuid) -> pgrx::Uuid {
 #[pg_guard]
 pub extern "C-unwind" fn _PG_init() {
     generate::init();
+    snowflake::init();
 }

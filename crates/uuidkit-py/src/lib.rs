@@ -5,6 +5,7 @@
 //! `stdlib.rs` the standard module's generators (`fast.rs` the cache of the
 //! hot `uuid4`), `extra.rs` what it lacks,
 //! `generator.rs` the §6.2 method choice, `state.rs` the §6.3 state file,
+//! `snowflake.rs` 64-bit snowflake IDs,
 //! `parse.rs` text in, `encoding.rs` the short encodings and TypeID;
 //! `convert.rs` is the one bridge to `uuid.UUID` that every part uses, and
 //! `args.rs` checks arguments one way. All raw CPython code (the fast-call
@@ -19,6 +20,7 @@ mod fast;
 mod ffi;
 mod generator;
 mod parse;
+mod snowflake;
 mod state;
 mod stdlib;
 mod time;
@@ -51,6 +53,9 @@ mod _uuidkit {
 
     #[pymodule_export]
     use crate::state::State;
+
+    #[pymodule_export]
+    use crate::snowflake::Snowflake;
 
     use pyo3::prelude::*;
 

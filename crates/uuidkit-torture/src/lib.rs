@@ -18,6 +18,7 @@
 #![cfg(unix)]
 
 pub mod procs;
+pub mod snowflake;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;

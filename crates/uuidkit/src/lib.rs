@@ -167,6 +167,9 @@
 //!   [`StaticNode`], [`RandomNode`], `NodeSlot`, and `NodeLost` with its kind;
 //! - `state` (with `std`): generator state in a file shared between
 //!   processes (RFC 9562 §6.3);
+//! - [`snowflake`]: 64-bit time-ordered IDs (Twitter, Discord, Instagram,
+//!   Sonyflake, TSID layouts, or your own) on the same clock, worker-source
+//!   and state seams;
 //! - `sync` (with `std`): `ForkSafeMutex`, a lock a forked child can take;
 //! - `serde` (feature `serde`): `#[serde(with = …)]` modules fixing one text
 //!   form for a field.
@@ -348,6 +351,7 @@ pub mod node;
 pub mod rng;
 #[cfg(feature = "std")]
 mod shared_v7;
+pub mod snowflake;
 mod v1;
 mod v4;
 mod v6;

@@ -61,6 +61,7 @@ const MODULES: &[&str] = &[
     "rand_core",
     "rng",
     "serde",
+    "snowflake",
     "state",
     "sync",
 ];

@@ -7,6 +7,7 @@ pub mod doc;
 pub mod inspect;
 pub mod new;
 pub mod range;
+pub mod snowflake;
 
 use std::io;
 

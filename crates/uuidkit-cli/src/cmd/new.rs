@@ -18,6 +18,7 @@ use crate::output::{MAX_BULK, Output};
 
 mod lease;
 mod rng;
+pub mod snowflake;
 mod source;
 
 pub use source::Source;

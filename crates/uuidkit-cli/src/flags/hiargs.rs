@@ -34,6 +34,10 @@ pub enum Mode {
     Completions(clap_complete::Shell),
     /// The man page of uuidkit or of a subcommand (one that exists).
     Man(Option<String>),
+    /// Generate 64-bit snowflake IDs.
+    Snowflake(super::SnowflakePlan),
+    /// Describe 64-bit snowflake IDs.
+    InspectSnowflake(super::InspectSnowflakePlan),
 }
 
 /// Which node v1/v6 use.
@@ -89,7 +93,13 @@ impl Mode {
     /// Validates the parsed command line.
     pub fn from_cli(cli: Cli) -> Result<Mode, Error> {
         Ok(match cli.command {
+            Some(Command::New(args)) if args.kind == Kind::Snowflake => {
+                Mode::Snowflake(super::SnowflakePlan::from_new(&args)?)
+            }
             Some(Command::New(args)) => Mode::New(NewPlan::from_new(*args)?),
+            Some(Command::Inspect(a)) if a.layout.is_some() => Mode::InspectSnowflake(
+                super::InspectSnowflakePlan::from_args(a).ok_or_else(|| usage("--layout"))?,
+            ),
             Some(Command::Inspect(a)) => Mode::Inspect(InspectPlan {
                 json: a.json,
                 input: InputPlan::new(a.uuids, a.from, false),
@@ -349,6 +359,13 @@ impl NewPlan {
                 None => NodeChoice::Default,
                 Some(NodeArg::Random) => NodeChoice::Random,
                 Some(NodeArg::Mac(m)) => NodeChoice::Mac(m.0),
+                Some(NodeArg::Number(n)) => {
+                    return Err(usage(format!(
+                        "invalid value for --node: expected `random` or a MAC address \
+                         (9f:6b:de:ce:d8:46), found the number {n} (a worker ID is for \
+                         `new snowflake`)"
+                    )));
+                }
             },
             method: a.method,
             state: a.state,
@@ -562,6 +579,7 @@ pub fn kind_name(k: Kind) -> &'static str {
         Kind::V8 => "v8",
         Kind::Nil => "nil",
         Kind::Max => "max",
+        Kind::Snowflake => "snowflake",
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod hiargs;
 mod lease;
+mod snowflake;
 mod values;
 
 use std::ffi::OsString;
@@ -22,6 +23,7 @@ pub use lease::LeaseFrom;
 #[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
 pub use lease::TlsFiles;
 pub use lease::{Built, LeasePlan, NodeFrom, check_built};
+pub use snowflake::{InspectSnowflakePlan, LayoutArg, SnowflakePlan, WorkerFrom};
 pub use values::{
     ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
     TimeArg,
@@ -118,6 +120,10 @@ pub enum Kind {
     /// The Max UUID, all ones (§5.10).
     #[value(alias = "omni")]
     Max,
+    /// Not a UUID: a 64-bit time-ordered ID (Twitter, Discord, Instagram, Sonyflake, TSID
+    /// layouts: --layout), printed as a decimal integer; its worker from --node N or a lease.
+    #[value(alias = "sf", alias = "snowflake-id")]
+    Snowflake,
 }
 
 /// Text form of printed UUIDs.
@@ -402,6 +408,12 @@ pub struct NewArgs {
     /// [default: a twentieth of the TTL, at least 100ms].
     #[arg(long, value_name = "TIME")]
     pub lease_margin: Option<lease::LeaseTime>,
+
+    /// snowflake: the 64-bit layout: twitter, discord, instagram, sonyflake, tsid, or a custom
+    /// split tT.wW.sS.eEPOCH_MS.uUNIT (t41.w10.s12.e1288834974657.u1ms; `s` before `w` puts
+    /// the sequence first; a trailing .r starts each tick's sequence at random).
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<LayoutArg>,
 }
 
 /// `uuidkit inspect`.
@@ -420,6 +432,11 @@ pub struct InspectArgs {
     /// UUIDs to inspect (any text form); without them, one per line from stdin.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
+
+    /// Read the inputs as 64-bit IDs of this layout (decimal integers), as `new snowflake`
+    /// makes them: twitter, discord, instagram, sonyflake, tsid or tT.wW.sS.eEPOCH_MS.uUNIT.
+    #[arg(long, value_name = "LAYOUT", conflicts_with = "from")]
+    pub layout: Option<LayoutArg>,
 }
 
 /// `uuidkit check`.

@@ -138,6 +138,8 @@ pub enum NodeArg {
     Random,
     /// A caller-given node.
     Mac(MacAddr),
+    /// A number (decimal, or hex after `0x`) that is not a MAC address: a snowflake worker ID.
+    Number(u64),
 }
 
 impl FromStr for NodeArg {
@@ -146,8 +148,13 @@ impl FromStr for NodeArg {
         if s.eq_ignore_ascii_case("random") {
             return Ok(NodeArg::Random);
         }
-        s.parse::<MacAddr>()
-            .map(NodeArg::Mac)
+        let mac = s.parse::<MacAddr>();
+        if mac.is_err()
+            && let Ok(n) = ClockSeq::number(s)
+        {
+            return Ok(NodeArg::Number(n));
+        }
+        mac.map(NodeArg::Mac)
             .map_err(|e| e.replace("expected a MAC", "expected `random` or a MAC"))
     }
 }
@@ -156,23 +163,28 @@ impl FromStr for NodeArg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClockSeq(pub u16);
 
-impl FromStr for ClockSeq {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ClockSeq, String> {
-        // Hex digits after `0x` (which `_` may separate, as decimal ones),
-        // else a decimal number as every integer flag takes one.
-        let v = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+impl ClockSeq {
+    /// A number as the integer flags take them: hex digits after `0x` (which `_` may
+    /// separate, as decimal ones), else decimal. `Err(true)`: too large for a `u64`.
+    pub fn number(s: &str) -> Result<u64, bool> {
+        match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
             Some(h)
                 if h.starts_with(|c: char| c.is_ascii_hexdigit())
                     && h.bytes().all(|b| b.is_ascii_hexdigit() || b == b'_') =>
             {
                 let digits: String = h.chars().filter(|&c| c != '_').collect();
-                Ok(u64::from_str_radix(&digits, 16).unwrap_or(u64::MAX))
+                u64::from_str_radix(&digits, 16).map_err(|_| true)
             }
             Some(_) => Err(false),
             None => unsigned(s),
-        };
-        match v {
+        }
+    }
+}
+
+impl FromStr for ClockSeq {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ClockSeq, String> {
+        match ClockSeq::number(s) {
             Ok(v) if v <= u64::from(uuidkit::layout::MAX_CLOCK_SEQ) => Ok(ClockSeq(v as u16)),
             Ok(_) | Err(true) => Err(format!(
                 "expected a 14-bit clock sequence (0 to 16383 = 0x3fff), found {s}"

@@ -49,6 +49,7 @@ from uuid import (
 from uuidkit._uuidkit import (
     DecodeError,
     ParseError,
+    Snowflake,
     State,
     V7Generator,
     from_base32,
@@ -158,6 +159,7 @@ __all__ = [
     "RESERVED_NCS",
     "RFC_4122",
     "SafeUUID",
+    "Snowflake",
     "State",
     "UUID",
     "V7Generator",

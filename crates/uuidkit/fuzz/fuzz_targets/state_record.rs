@@ -66,6 +66,7 @@ fn record(data: &[u8]) -> StateRecord {
         }),
         v1_earlier: earlier(data, 56, v1),
         v6_earlier: earlier(data, 56 + 24 * EARLIER_NODES, v6),
+        ..StateRecord::default()
     }
 }
 

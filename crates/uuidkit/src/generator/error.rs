@@ -218,6 +218,21 @@ impl GenError {
         }
     }
 
+    /// An error of kind [`GenErrorKind::TimestampOutOfRange`] that says which
+    /// bound (`what`, "…at least" or "…at most") the time `found` is outside
+    /// of, for a field whose range is not the UUID's (a 64-bit layout's).
+    #[cold]
+    pub(crate) const fn out_of_range(what: &'static str, bound: u64, found: u64) -> GenError {
+        GenError {
+            kind: GenErrorKind::TimestampOutOfRange,
+            detail: Detail::Values {
+                what,
+                expected: bound,
+                found,
+            },
+        }
+    }
+
     /// A configuration error: `what` (a field name and its allowed range, e.g.
     /// "counter_bits in 12..=42") was expected, `found` was given.
     #[cold]
@@ -255,6 +270,9 @@ impl fmt::Display for GenError {
                 f,
                 "clock behind: expected at least {e} ns (last timestamp minus tolerance), found {x} ns"
             ),
+            GenErrorKind::TimestampOutOfRange if !what.is_empty() => {
+                write!(f, "timestamp out of range: expected {what} {e}, found {x}")
+            }
             GenErrorKind::TimestampOutOfRange => {
                 write!(f, "timestamp out of range: expected at most {e}, found {x}")
             }

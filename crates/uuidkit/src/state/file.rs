@@ -442,6 +442,7 @@ fn merge_input(
                     v7,
                     v1_earlier: raise(f.v1_earlier, m.v1, m.v1_earlier),
                     v6_earlier: raise(f.v6_earlier, m.v6, m.v6_earlier),
+                    snowflake: f.merged_snowflake(m),
                 }),
                 None,
             )

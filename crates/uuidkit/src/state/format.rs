@@ -106,6 +106,9 @@ pub struct StateRecord {
     pub v1_earlier: [Option<GregorianMark>; EARLIER_NODES],
     /// Version 6 state of nodes used before the one in `v6`, newest first.
     pub v6_earlier: [Option<GregorianMark>; EARLIER_NODES],
+    /// Snowflake marks ([`SnowflakeMark`](super::SnowflakeMark)), most
+    /// recently reserved first.
+    pub snowflake: [Option<super::SnowflakeMark>; super::SNOWFLAKE_MARKS],
 }
 
 impl StateRecord {
@@ -182,6 +185,7 @@ impl StateRecord {
             let _ = writeln!(s, "v7.hwm_ms {}", v7.hwm_ms);
             let _ = writeln!(s, "# v7.hwm_ms = {}", fmt_ms(v7.hwm_ms));
         }
+        super::snowflake_format::emit(&self.snowflake, &mut s);
         let sum = checksum(s.as_bytes());
         s.push_str(CHECKSUM_PREFIX);
         s.push_str(&sum);
@@ -296,6 +300,7 @@ struct Fields {
     node: [Option<([u8; 6], usize)>; 2],
     v7: Option<(u64, usize)>,
     earlier: [std::vec::Vec<(GregorianMark, usize)>; 2],
+    snowflake: std::vec::Vec<(super::SnowflakeMark, usize)>,
 }
 
 impl Fields {
@@ -346,6 +351,34 @@ impl Fields {
                 }
                 self.earlier[v].push((earlier(line, value)?, line));
             }
+            (None, "") if ver == "snowflake" => {
+                if self.snowflake.len() == super::SNOWFLAKE_MARKS {
+                    return Err(garbage(
+                        line,
+                        &format!("at most {} `snowflake` lines", super::SNOWFLAKE_MARKS),
+                        "another",
+                    ));
+                }
+                let mark = super::snowflake_format::parse(value).ok_or_else(|| {
+                    garbage(
+                        line,
+                        super::snowflake_format::EXPECTED,
+                        &format!("`{}`", escape(value.as_bytes())),
+                    )
+                })?;
+                if self
+                    .snowflake
+                    .iter()
+                    .any(|(m, _)| m.layout == mark.layout && m.worker == mark.worker)
+                {
+                    return Err(garbage(
+                        line,
+                        "each snowflake layout and worker once",
+                        "another",
+                    ));
+                }
+                self.snowflake.push((mark, line));
+            }
             (None, "hwm_ms") if ver == "v7" => {
                 dup(self.v7.map(|x| x.1))?;
                 self.v7 = Some((
@@ -356,7 +389,7 @@ impl Fields {
             _ => {
                 return Err(garbage(
                     line,
-                    "key v1.hwm, v1.clock_seq, v1.node, v1.earlier, v6.hwm, v6.clock_seq, v6.node, v6.earlier or v7.hwm_ms",
+                    "key v1.hwm, v1.clock_seq, v1.node, v1.earlier, v6.hwm, v6.clock_seq, v6.node, v6.earlier, v7.hwm_ms or snowflake",
                     &format!("`{}`", escape(key.as_bytes())),
                 ));
             }
@@ -369,6 +402,9 @@ impl Fields {
             v7: self.v7.map(|(hwm_ms, _)| V7Mark { hwm_ms }),
             ..StateRecord::default()
         };
+        for (slot, (mark, _)) in out.snowflake.iter_mut().zip(&self.snowflake) {
+            *slot = Some(*mark);
+        }
         for (v, name) in [(0usize, "v1"), (1, "v6")] {
             let g = match (self.hwm[v], self.clock_seq[v], self.node[v]) {
                 (Some((hwm, _)), Some((clock_seq, _)), Some((node, _))) => Some(GregorianMark {
@@ -717,7 +753,7 @@ mod tests {
             (
                 "v8.hwm 1\n",
                 2,
-                "expected key v1.hwm, v1.clock_seq, v1.node, v1.earlier, v6.hwm, v6.clock_seq, v6.node, v6.earlier or v7.hwm_ms, found `v8.hwm` at line 2",
+                "expected key v1.hwm, v1.clock_seq, v1.node, v1.earlier, v6.hwm, v6.clock_seq, v6.node, v6.earlier, v7.hwm_ms or snowflake, found `v8.hwm` at line 2",
             ),
             (
                 "v7.hwm_ms\n",

@@ -103,6 +103,8 @@ mod lease;
 mod lock;
 mod path;
 mod reserve;
+mod snowflake;
+mod snowflake_format;
 mod status;
 
 use core::fmt;
@@ -117,6 +119,7 @@ pub use format::{EARLIER_NODES, GregorianMark, HEADER, StateRecord, V7Mark};
 pub use global::{StateConfig, configure, release, stored_v1, stored_v6, stored_v7};
 pub use lease::{GregorianLease, V7Lease};
 pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
+pub use snowflake::{SNOWFLAKE_MARKS, SnowflakeBlock, SnowflakeLease, SnowflakeMark};
 pub use status::Status;
 
 /// Stable storage for generator state (RFC 9562 §6.3).

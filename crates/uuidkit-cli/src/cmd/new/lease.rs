@@ -65,7 +65,7 @@ pub fn run(_plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
 
 /// A lease held for the run, whichever its source.
 #[cfg(unix)]
-enum Held {
+pub(super) enum Held {
     Site(SiteLease),
     // Boxed: its client is large, and the enum is moved once.
     #[cfg(feature = "etcd")]
@@ -76,7 +76,7 @@ enum Held {
 
 #[cfg(unix)]
 impl Held {
-    fn slot(&self) -> &Arc<LeaseSlot> {
+    pub(super) fn slot(&self) -> &Arc<LeaseSlot> {
         match self {
             Held::Site(l) => l.slot(),
             #[cfg(feature = "etcd")]
@@ -87,7 +87,7 @@ impl Held {
     }
 
     /// What the messages call the node: "site node", "etcd node"…
-    fn name(&self) -> &'static str {
+    pub(super) fn name(&self) -> &'static str {
         match self {
             Held::Site(_) => "site node",
             #[cfg(feature = "etcd")]
@@ -98,7 +98,7 @@ impl Held {
     }
 
     /// The lease's whole text of its loss, where its slot's [`NodeLost`] may cut it short.
-    fn loss(&self) -> Option<String> {
+    pub(super) fn loss(&self) -> Option<String> {
         match self {
             Held::Site(l) => l.loss(),
             // Their reasons are the slot's own, short enough to be kept whole.
@@ -111,7 +111,7 @@ impl Held {
 /// Acquires the lease `plan` names (drawing its node with the lease's randomness, which tests
 /// seed).
 #[cfg(unix)]
-fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
+pub(super) fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
     match &plan.from {
         LeaseFrom::Site { control, domain } => site(control, *domain, plan.bits).map(Held::Site),
         #[cfg(feature = "etcd")]
@@ -235,7 +235,7 @@ fn site(
 /// lost-node error naming the `node` ("site node"…), with `whole`, the lease's text of the loss,
 /// where there is one (the [`NodeLost`]'s detail may be cut short); other errors pass.
 #[cfg(unix)]
-fn explain(e: Error, node: &str, whole: Option<String>) -> Error {
+pub(super) fn explain(e: Error, node: &str, whole: Option<String>) -> Error {
     let lost = match &e {
         Error::Io(io) => io.get_ref().and_then(|r| r.downcast_ref::<NodeLost>()),
         Error::Lost(lost) => Some(lost),

@@ -360,6 +360,7 @@ impl Source {
             (Kind::Nil, None) => Box::new(Repeat(Uuid::NIL)),
             (Kind::Max, None) => Box::new(Repeat(Uuid::MAX)),
             (Kind::V3 | Kind::V5, None) => unreachable!("hiargs requires a name for v3/v5"),
+            (Kind::Snowflake, None) => unreachable!("hiargs plans snowflake runs on their own"),
             (Kind::V4, None) => Box::new(RANDOM_V4),
             (Kind::V7, None) => v7(plan, reserver.as_ref())?,
             (Kind::V1 | Kind::V6, None) => gregorian(plan, reserver.as_ref(), leased)?,
