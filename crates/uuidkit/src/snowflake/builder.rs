@@ -50,7 +50,7 @@ impl<N, S> SnowflakeBuilder<N, S> {
         self.with_node(node)
     }
 
-    /// Worker IDs from `source` (a lease, a [`NodeSlot`](crate::node::NodeSlot),
+    /// Worker IDs from `source` (a lease, a [`NodeSlot`],
     /// a [`RandomNode`](crate::node::RandomNode)…), as wide as the layout's
     /// worker field, asked after the clock is read for every ID (a lease's
     /// deadline is then checked against the time the ID carries).
@@ -65,6 +65,7 @@ impl<N, S> SnowflakeBuilder<N, S> {
     /// assert_eq!(Layout::TWITTER.decompose(g.generate()?)?.worker, 5);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
+    #[doc = std_link!("NodeSlot", "crate::node::NodeSlot")]
     pub fn node_source<N2: NodeSource>(self, source: N2) -> SnowflakeBuilder<N2, S> {
         self.with_node(Ok(source))
     }
@@ -148,7 +149,7 @@ impl<N, S> SnowflakeBuilder<N, S> {
 
     /// Binds the generator to a [`Reserve`] store of [`SnowflakeState`]s
     /// (timestamps are the layout's ticks), such as a state file's
-    /// [`SnowflakeLease`](crate::state::SnowflakeLease): its last tick per
+    /// [`SnowflakeLease`]: its last tick per
     /// layout and worker is kept there, so a restart with the clock behind
     /// continues above it.
     ///
@@ -170,6 +171,7 @@ impl<N, S> SnowflakeBuilder<N, S> {
     /// assert_eq!(Layout::TWITTER.decompose(g.generate()?)?.tick, 501); // above the store's mark
     /// # Ok::<(), GenError>(())
     /// ```
+    #[doc = state_link!("SnowflakeLease", "crate::state::SnowflakeLease")]
     pub fn store<S2: Reserve<SnowflakeState>>(self, store: S2) -> SnowflakeBuilder<N, S2> {
         SnowflakeBuilder {
             layout: self.layout,
