@@ -80,7 +80,7 @@ pub(crate) fn run(root: &Path) -> ExitCode {
     let mut files = Vec::new();
     collect(&root.join("crates"), &mut files);
     collect(&root.join("docs"), &mut files);
-    for top in ["README.md", "BENCHMARKS.md"] {
+    for top in ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md"] {
         files.push(root.join(top));
     }
     let mut problems = Vec::new();
@@ -107,6 +107,7 @@ pub(crate) fn run(root: &Path) -> ExitCode {
             }
         }
     }
+    check_readme_layout(root, &mut problems);
     if problems.is_empty() {
         println!("xtask lint: {} files checked, no problems", files.len());
         ExitCode::SUCCESS
@@ -158,6 +159,51 @@ fn code_lines(text: &str) -> usize {
     lines[..end].len()
 }
 
+/// The README's layout section names every directory under `crates/`, and nothing else, so that
+/// a newcomer's first map cannot go stale.
+fn check_readme_layout(root: &Path, problems: &mut Vec<String>) {
+    let mut on_disk: Vec<String> = std::fs::read_dir(root.join("crates"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    on_disk.sort();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_default();
+    let listed = layout_crates(&readme);
+    for name in &on_disk {
+        if !listed.contains(name) {
+            problems.push(format!(
+                "README.md: the layout section does not list crates/{name}: add a line for it"
+            ));
+        }
+    }
+    for name in &listed {
+        if !on_disk.contains(name) {
+            problems.push(format!(
+                "README.md: the layout section lists crates/{name}, which does not exist"
+            ));
+        }
+    }
+}
+
+/// The crate names that start lines of the code block under `## Layout`.
+fn layout_crates(readme: &str) -> Vec<String> {
+    let Some(section) = readme.split("\n## Layout\n").nth(1) else {
+        return Vec::new();
+    };
+    let block = section.split("```").nth(1).unwrap_or("");
+    block
+        .lines()
+        .filter_map(|line| line.strip_prefix("crates/"))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Code for one CPU or another (`target_arch`) lives in the uuidkit library alone: CI checks
 /// that crate for a second architecture, and no other.
 fn check_cpu_specific(rel: &str, text: &str, problems: &mut Vec<String>) {
@@ -193,6 +239,13 @@ fn check_text(rel: &str, text: &str, problems: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_layout_section_is_read_from_its_code_block_only() {
+        let readme = "# x\n\ncrates/not-here in prose\n\n## Layout\n\n```text\ncrates/a   the a\n                 more of a\ncrates/b-c the b\n```\n\ncrates/after\n";
+        assert_eq!(layout_crates(readme), ["a", "b-c"]);
+        assert!(layout_crates("# no layout\n").is_empty());
+    }
 
     #[test]
     fn cpu_specific_code_is_found_outside_the_library_only() {
