@@ -7,7 +7,7 @@
 //! interleaved rounds (`…/static/1`, `…/lease/1`, `…/paired/1`, `…/static/2`, …), so load from other processes
 //! falls on both sides alike.
 //!
-//! `cargo bench -p uuidkit-lease --features etcd --bench lease_cost`; figures in BENCHMARKS.md.
+//! `cargo bench -p uuidkit-lease --features etcd --bench lease_cost`; figures in benchmarks/node-sources-and-leases.md.
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -16,7 +16,7 @@
 //!     [--only sigstop,majority,postgres,cut]
 //! ```
 //!
-//! Figures in BENCHMARKS.md ("Leases from etcd and PostgreSQL").
+//! Figures in benchmarks/node-sources-and-leases.md.
 
 mod measure;
 

@@ -13,7 +13,7 @@
 //!     [--sizes 1,100,1000] [--window 60] [--only etcd,postgres] [--repeat 30]
 //! ```
 //!
-//! Figures in BENCHMARKS.md ("Leases from etcd and PostgreSQL").
+//! Figures in benchmarks/node-sources-and-leases.md.
 
 mod measure;
 

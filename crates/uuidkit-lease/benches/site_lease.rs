@@ -3,7 +3,7 @@
 //! workspace's `uiapd` as a site of one (no participating interface: no root, no namespaces) and
 //! holds one lease per width for the whole run.
 //!
-//! `cargo bench -p uuidkit-lease --bench site_lease`; figures in BENCHMARKS.md.
+//! `cargo bench -p uuidkit-lease --bench site_lease`; figures in benchmarks/node-sources-and-leases.md.
 
 use std::hint::black_box;
 

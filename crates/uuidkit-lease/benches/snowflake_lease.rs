@@ -7,7 +7,7 @@
 //!
 //! The layout has a 17-bit sequence (131,072 IDs per millisecond), so that IDs back to back
 //! never use up a tick: a 12-bit sequence would cap every side at 244 ns per ID and hide the
-//! difference (BENCHMARKS.md, "Snowflake IDs").
+//! difference (benchmarks/snowflake.md).
 //!
 //! `cargo bench -p uuidkit-lease --features etcd --bench snowflake_lease`
 

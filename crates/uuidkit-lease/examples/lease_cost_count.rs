@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The difference between two counts (N = 300000 and N = 100000), divided by 200000, is the
-//! cost per UUID; BENCHMARKS.md has the figures.
+//! cost per UUID; benchmarks/node-sources-and-leases.md has the figures.
 
 use std::hint::black_box;
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
     python crates/uuidkit-py/bench/compare.py [--quick]
 
 Prints a Markdown table (time per UUID, best of several interleaved repeats,
-each timing a loop of calls with ``timeit``) for BENCHMARKS.md. Needs the uuidkit
+each timing a loop of calls with ``timeit``) for benchmarks/python.md. Needs the uuidkit
 wheel and uuid-utils installed in the running interpreter.
 """
 

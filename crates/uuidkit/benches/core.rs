@@ -3,7 +3,7 @@
 //!
 //! cargo bench -p uuidkit --bench core
 //!
-//! `cargo xtask bench` runs this and prints the ratios (BENCHMARKS.md).
+//! `cargo xtask bench` runs this and prints the ratios (benchmarks/library.md).
 
 use std::hint::black_box;
 

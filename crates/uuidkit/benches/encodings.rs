@@ -1,7 +1,7 @@
 //! The short encodings next to the hyphenated form, in the same run: each
 //! encoder into a caller's buffer against `Hyphenated::encode_lower`, each
-//! decoder against `Uuid::parse` of the hyphenated form (BENCHMARKS.md,
-//! "Short encodings").
+//! decoder against `Uuid::parse` of the hyphenated form
+//! (benchmarks/short-encodings.md).
 //!
 //! cargo bench -p uuidkit --bench encodings
 

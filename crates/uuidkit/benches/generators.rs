@@ -4,7 +4,7 @@
 //!
 //! cargo bench -p uuidkit --bench generators
 //!
-//! `cargo xtask bench` runs this and prints the ratios (BENCHMARKS.md).
+//! `cargo xtask bench` runs this and prints the ratios (benchmarks/library.md).
 
 use std::hint::black_box;
 use std::sync::{Arc, Barrier};
@@ -235,7 +235,7 @@ fn lines(c: &mut Criterion) {
 
 /// The fork check every generator makes before each UUID
 /// (docs/generator-design.md G1): alone, and the generators that pay it, so
-/// BENCHMARKS.md can put the check's share of a UUID.
+/// benchmarks/state-file.md can put the check's share of a UUID.
 fn fork_check(c: &mut Criterion) {
     let mut g = c.benchmark_group("fork_check");
     let generation = uuidkit::__test_only::fork_generation();

@@ -1,6 +1,6 @@
 //! Snowflake IDs against the crates a Rust user would pick — `snowflaked`, `ferroid`,
 //! `rs-snowflake`, `sonyflake` — each in its fastest configuration, in the same run
-//! (BENCHMARKS.md, "Snowflake IDs").
+//! (benchmarks/snowflake.md).
 //!
 //! Two measurements, because a snowflake generator has two costs:
 //!
@@ -27,7 +27,7 @@ use uuidkit::snowflake::{Layout, SnowflakeGenerator};
 
 type Make = Box<dyn FnMut() -> u64>;
 
-/// Every contender, with what it does differently (BENCHMARKS.md repeats it).
+/// Every contender, with what it does differently (benchmarks/snowflake.md repeats it).
 fn contenders() -> Vec<(&'static str, Make)> {
     let mut ours = SnowflakeGenerator::builder(Layout::TWITTER)
         .worker(1)

@@ -1,7 +1,7 @@
 //! The loops of `benches/encodings.rs` without criterion, for measures that a
 //! busy machine disturbs less: the fastest user time of a few runs, and
-//! instructions per call under callgrind (BENCHMARKS.md, "Short
-//! encodings").
+//! instructions per call under callgrind
+//! (benchmarks/short-encodings.md).
 //!
 //! cargo build --release -p uuidkit --example encoding_loops
 //! /usr/bin/time -f %U target/release/examples/encoding_loops encode-base32 50000000

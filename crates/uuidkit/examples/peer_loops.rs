@@ -1,7 +1,7 @@
 //! The loops of `benches/core.rs` and `benches/generators.rs` whose ratios
 //! to the peers are closest to their targets, for each library, without
 //! criterion: instructions per call under callgrind, exact and repeatable
-//! on a busy machine (BENCHMARKS.md).
+//! on a busy machine (benchmarks/library.md).
 //!
 //! cargo build --release -p uuidkit --example peer_loops
 //! valgrind --tool=callgrind target/release/examples/peer_loops parse-hyphenated-uuidkit 200000

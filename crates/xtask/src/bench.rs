@@ -1,5 +1,5 @@
 //! `cargo xtask bench`: runs uuidkit's comparison benches and prints the
-//! tables of BENCHMARKS.md, each figure a criterion median and each ratio
+//! tables of benchmarks/library.md, each figure a criterion median and each ratio
 //! uuidkit's time over a peer's from the same run.
 //!
 //! - `cargo xtask bench [CRITERION ARGS…]` runs `cargo bench -p uuidkit
@@ -52,8 +52,8 @@ const NONE: [Option<&str>; 2] = [None, None];
 /// The `uuid` crate's `hyphenated().encode_lower` per UUID of a batch.
 const EACH: [Option<&str>; 2] = [Some("uuid_encode_lower_each"), None];
 
-/// The tables, in BENCHMARKS.md's order.
-#[allow(clippy::too_many_lines)] // A table: one entry per row of BENCHMARKS.md.
+/// The tables, in benchmarks/library.md's order.
+#[allow(clippy::too_many_lines)] // A table: one entry per row of benchmarks/library.md.
 fn tables() -> Vec<(&'static str, Vec<Row>)> {
     let with = |r: Row, targets: &'static [(usize, f64)]| Row { targets, ..r };
     let ours = |r: Row, ours: &'static str, per: u32| Row { ours, per, ..r };

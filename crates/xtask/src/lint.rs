@@ -80,6 +80,7 @@ pub(crate) fn run(root: &Path) -> ExitCode {
     let mut files = Vec::new();
     collect(&root.join("crates"), &mut files);
     collect(&root.join("docs"), &mut files);
+    collect(&root.join("benchmarks"), &mut files);
     for top in ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md"] {
         files.push(root.join(top));
     }

@@ -20,7 +20,7 @@
 //!   that grew past [`MAX_FILE_LINES`] lines of non-test code, and code or
 //!   docs that cite files outside the repository or narrate history.
 //! - `cargo xtask bench [--report | CRITERION ARGS…]`: uuidkit's comparison
-//!   benches and the ratio tables of BENCHMARKS.md.
+//!   benches and the ratio tables of benchmarks/library.md.
 //! - `cargo xtask pg-bench [CRITERION ARGS…]`: the PostgreSQL extension's
 //!   benchmarks (see `pg.rs`).
 //! - `cargo xtask pg-clippy`: the PostgreSQL extension's lints.

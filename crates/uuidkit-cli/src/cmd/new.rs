@@ -30,7 +30,7 @@ const BATCH: usize = 4096;
 /// Runs `new`.
 ///
 /// One thread: a two-thread pipeline (generate | format+write) measured slower
-/// (BENCHMARKS.md), so the code stays simple.
+/// (benchmarks/cli.md), so the code stays simple.
 pub fn run(plan: &NewPlan) -> Result<Outcome, Error> {
     match &plan.lease {
         None => generate(plan, Source::new(plan, None)?, super::stdout()),

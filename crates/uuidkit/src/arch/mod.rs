@@ -7,7 +7,7 @@
 //! its own portable code. The portable code stays with its caller (the
 //! parser, the formatter, each encoding, the RNG), where it is the fallback
 //! on other CPUs and targets and the reference every path here is tested
-//! and fuzzed against (`crate::check`). BENCHMARKS.md says which paths exist
+//! and fuzzed against (`crate::check`). benchmarks/library.md says which paths exist
 //! and what each gains.
 //!
 //! `arch` is a leaf: it uses only [`Uuid`] and the modules that hold what

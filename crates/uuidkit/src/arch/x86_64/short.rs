@@ -347,7 +347,7 @@ pub(crate) fn decode_base32(t: Avx2, s: &[u8; 26], digits: Digits32) -> Fast {
 ///
 /// The decoder has two shapes, this one and [`decode_base32_into`] (which
 /// stores the bytes itself and returns only the outcome); each caller uses
-/// the one that is faster for it (BENCHMARKS.md, "Short encodings").
+/// the one that is faster for it (benchmarks/short-encodings.md).
 #[inline(always)]
 pub(crate) fn decode_base32_uuid(_: Avx2, s: &[u8; 26], digits: Digits32) -> Option<Uuid> {
     // SAFETY: the token proves AVX2.
