@@ -1,0 +1,11 @@
+//! The extension's tests, one module per area, in one test binary: each module
+//! starts the throwaway server it needs (`Server::for_test`).
+
+mod bounds;
+mod catalog;
+mod generate;
+mod monotonic;
+mod regress;
+mod snowflake;
+mod text;
+mod vectors;
