@@ -141,6 +141,9 @@ impl Grid {
     }
 }
 
+/// What two workers returned: each one's streams, and their process ids.
+pub type PairResult = ((Vec<Vec<Uuid>>, Vec<Vec<Uuid>>), (i32, i32));
+
 /// A forked worker that waits for [`Waiting::go`] before it runs.
 #[derive(Debug)]
 pub struct Waiting {
@@ -302,9 +305,7 @@ fn burn_one() -> u32 {
 /// # Panics
 /// If no such pair is reached in a few rounds (a host whose process ids are
 /// taken by others as fast as this burns them).
-pub fn pid_equal_pair(
-    make: &mut dyn FnMut() -> Vec<Vec<Uuid>>,
-) -> ((Vec<Vec<Uuid>>, Vec<Vec<Uuid>>), (i32, i32)) {
+pub fn pid_equal_pair(make: &mut dyn FnMut() -> Vec<Vec<Uuid>>) -> PairResult {
     let a = Waiting::fork(make);
     let want = a.pid as u32 % 16_384;
     for _ in 0..6 {

@@ -39,6 +39,14 @@ impl Generator for V4 {
 
 type Gen = Box<dyn Generator + Send>;
 
+/// The variants run by a pid-equal pair, and each worker's streams (one per
+/// variant, in order).
+type PairRun = (
+    Vec<(&'static str, &'static str)>,
+    Vec<Vec<Uuid>>,
+    Vec<Vec<Uuid>>,
+);
+
 /// The generator of `kind` in node mode `mode` on `clock`.
 fn build<C: Clock + Send + 'static>(kind: &str, mode: &str, clock: C) -> Gen {
     let v1 = V1Generator::builder();
@@ -231,13 +239,7 @@ fn rust_siblings(run: &mut Run) {
 /// Every v1/v6 variant on a frozen clock (or the precise one), used once
 /// here, then run in each of two workers whose process ids are equal modulo
 /// 2¹⁴.
-fn pid_pair(
-    clock_frozen: bool,
-) -> (
-    Vec<(&'static str, &'static str)>,
-    Vec<Vec<Uuid>>,
-    Vec<Vec<Uuid>>,
-) {
+fn pid_pair(clock_frozen: bool) -> PairRun {
     let vs: Vec<_> = variants()
         .into_iter()
         .filter(|v| !clock_frozen || v.0 == "v1" || v.0 == "v6")
@@ -457,21 +459,7 @@ fn cli_binary() -> Option<PathBuf> {
 /// The CLI: one process per run, exec'd, so nothing is inherited and only
 /// spawned topologies apply.
 fn cli(run: &mut Run, dir: &Path) {
-    for topology in [
-        "4 threads",
-        "4 siblings forked together",
-        "workers with pids equal mod 2^14",
-        "pre-fork server replacing 4 workers",
-    ] {
-        for m in MODES {
-            run.grid.not_applicable(
-                CLI,
-                topology,
-                m,
-                "one exec'd process per run, nothing inherited",
-            );
-        }
-    }
+    cli_not_applicable(run);
     let Some(bin) = cli_binary() else {
         test_support::skip(
             "torture_matrix cli rows",
@@ -562,6 +550,25 @@ fn cli(run: &mut Run, dir: &Path) {
             m,
             "as above",
         );
+    }
+}
+
+/// The CLI's topologies that need a process to carry state into another.
+fn cli_not_applicable(run: &mut Run) {
+    for topology in [
+        "4 threads",
+        "4 siblings forked together",
+        "workers with pids equal mod 2^14",
+        "pre-fork server replacing 4 workers",
+    ] {
+        for m in MODES {
+            run.grid.not_applicable(
+                CLI,
+                topology,
+                m,
+                "one exec'd process per run, nothing inherited",
+            );
+        }
     }
 }
 
