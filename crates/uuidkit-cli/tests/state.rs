@@ -613,6 +613,40 @@ fn strict_keeps_a_damaged_state_file_and_plain_state_repairs_it() {
     ok(&["new", "v7", "--state", p, "--strict"]);
 }
 
+/// An emptied state file under `--strict` (its clock 30 s back, as after a
+/// restore): refused and kept, since its marks are unknown and v6/v7 would
+/// otherwise go below everything issued before, exit 0; `--new-state` takes
+/// it as first use; without `--strict` it is first use with a warning.
+#[test]
+fn strict_refuses_an_empty_state_file_unless_it_is_said_to_be_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state");
+    let p = path.to_str().unwrap();
+    for kind in ["v1", "v6", "v7"] {
+        ok(&["new", kind, "--state", p, "--strict"]);
+        std::fs::write(&path, b"").unwrap();
+        let err = fails(&["new", kind, "--state", p, "--strict"], 1);
+        assert!(
+            err.contains("is empty") && err.contains("left as it is"),
+            "{kind}: {err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"", "{kind}: kept");
+        ok(&["new", kind, "--state", p, "--strict", "--new-state"]);
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .starts_with("uuidkit-state 1\n")
+        );
+        std::fs::write(&path, b"").unwrap();
+        let out = uk(&["new", kind, "--state", p]).output().unwrap();
+        assert!(out.status.success(), "{kind}: not strict");
+        let warn = String::from_utf8_lossy(&out.stderr);
+        assert!(warn.contains("empty state file"), "{kind}: {warn}");
+    }
+    let err = fails(&["new", "v7", "--new-state"], 2);
+    assert!(err.contains("--state"), "{err}");
+}
+
 /// `--node random` draws a fresh node, multicast bit set, even when the state
 /// file holds one; the stored node stays the default without `--node`.
 #[test]

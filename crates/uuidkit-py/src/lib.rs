@@ -31,7 +31,7 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _uuidkit {
     #[pymodule_export]
-    use crate::stdlib::{uuid1, uuid3, uuid5, uuid6, uuid8};
+    use crate::stdlib::{_test_only_restore, uuid1, uuid3, uuid5, uuid6, uuid8};
 
     #[pymodule_export]
     use crate::extra::{

@@ -17,6 +17,7 @@
 
 #![cfg(unix)]
 
+pub mod matrix;
 pub mod procs;
 pub mod snowflake;
 

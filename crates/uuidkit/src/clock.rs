@@ -233,7 +233,9 @@ pub(crate) fn wait_until<C: Clock + ?Sized>(clock: &C, target_ns: u64) {
 }
 
 /// The system's real-time clock at full precision (`CLOCK_REALTIME` on Unix,
-/// through `std::time::SystemTime`). The v7 and v8 generators use it by default.
+/// through `std::time::SystemTime`). Every system generator uses it by default:
+/// v7, v8, and v1/v6 (`V1Generator::system`), whose UUIDs then carry the 100-ns
+/// tick they were made in.
 ///
 /// On `wasm32-unknown-unknown` with the `js` feature it is the host's
 /// `Date.now()` (1 ms resolution, reported by [`Clock::resolution_ns`]);
@@ -262,6 +264,53 @@ impl Clock for SystemClock {
     #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js"))]
     fn resolution_ns(&self) -> u64 {
         crate::external::js::RESOLUTION_NS
+    }
+
+    /// `clock_getres(CLOCK_REALTIME)`, asked once per process: 1 ns on
+    /// Linux, so a v1/v6 generator stamps each UUID with the 100-ns tick it
+    /// was made in; on a coarser platform clock it counts ticks within one
+    /// reading (RFC 9562 §6.1).
+    #[cfg(unix)]
+    #[inline]
+    fn resolution_ns(&self) -> u64 {
+        realtime::resolution_ns()
+    }
+}
+
+#[cfg(all(feature = "std", unix))]
+mod realtime {
+    use core::sync::atomic::{AtomicU64, Ordering};
+
+    /// The resolution once asked; 0 before.
+    static RESOLUTION: AtomicU64 = AtomicU64::new(0);
+
+    #[inline]
+    pub(super) fn resolution_ns() -> u64 {
+        match RESOLUTION.load(Ordering::Relaxed) {
+            0 => ask(),
+            r => r,
+        }
+    }
+
+    #[cold]
+    fn ask() -> u64 {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec; CLOCK_REALTIME exists on
+        // every Unix.
+        let rc = unsafe { libc::clock_getres(libc::CLOCK_REALTIME, &mut ts) };
+        let r = if rc != 0 || ts.tv_sec < 0 {
+            1
+        } else {
+            (ts.tv_sec as u64)
+                .saturating_mul(1_000_000_000)
+                .saturating_add(ts.tv_nsec as u64)
+                .max(1)
+        };
+        RESOLUTION.store(r, Ordering::Relaxed);
+        r
     }
 }
 
@@ -307,8 +356,16 @@ pub(crate) fn system_now_ns() -> u64 {
 /// The system's cheap, coarse real-time clock: `CLOCK_REALTIME_COARSE` on Linux
 /// (typically 1–4 ms resolution, read in a few nanoseconds through the vDSO), the
 /// full-precision clock elsewhere. [`Clock::resolution_ns`] reports the true
-/// resolution (from `clock_getres`), so the v1/v6 generators that use it by
-/// default count UUIDs within one reading as RFC 9562 §6.1 describes.
+/// resolution (from `clock_getres`), so the v1/v6 generators given it count
+/// UUIDs within one reading as RFC 9562 §6.1 describes.
+///
+/// Those counted ticks are the same in every process that reads the same
+/// coarse value: two v1/v6 generators with one node (a given node, or a
+/// shared state file's) and equal clock sequences then issue the same
+/// timestamps even though they never ran in the same 100-ns tick. The
+/// system generators (`V1Generator::system`) use [`SystemClock`] for that
+/// reason (`docs/generator-design.md` G8); use this one only where a node
+/// and clock sequence are this process's alone.
 ///
 /// ```
 /// use uuidkit::clock::{Clock, CoarseClock};

@@ -11,9 +11,9 @@
 //!
 //! What a generator re-draws in the child is recorded in
 //! `docs/generator-design.md` (G1): the RNG reseeds, v7/v8 counters move to
-//! a freshly seeded next tick, v1/v6 change their clock sequence by the
-//! difference of the process ids (so siblings forked from one parent never
-//! share one) and draw a new node unless the node was given.
+//! a freshly seeded next tick, v1/v6 draw a new clock sequence from the
+//! operating-system-seeded CSPRNG (and a new node unless the node was
+//! given). Nothing a generator issues is derived from a process id.
 //!
 //! Locks (G6): a child has only the thread that forked, so a lock that
 //! another thread held at the fork stays held for ever there. Every lock
@@ -177,22 +177,43 @@ pub(crate) fn current() -> u64 {
     GENERATION.load(Ordering::Relaxed)
 }
 
-/// This process's id where processes fork; elsewhere no fork ever moves a
-/// generator's state into another process, and WebAssembly has no process id
-/// (`std::process::id` panics there).
-fn process_id() -> u32 {
+/// Test-only: v1/v6 children take the clock sequence the library once
+/// derived from process ids (see [`legacy_pid_delta`]).
+static PID_DERIVED: AtomicBool = AtomicBool::new(false);
+
+/// Makes every v1/v6 generator of this process and its children take, after
+/// a fork, its parent's clock sequence plus the difference of the two
+/// process ids (+1 if that is 0) instead of a fresh random one: the
+/// derivation that let workers whose process ids are equal modulo 2¹⁴ share
+/// a clock sequence. It exists only so that the torture suite's negative
+/// controls can show that their rows find the duplicates this causes; no
+/// program should call it.
+pub(crate) fn derive_clock_seq_from_pid_for_tests() {
+    PID_DERIVED.store(true, Ordering::Relaxed);
+}
+
+/// Under [`derive_clock_seq_from_pid_for_tests`] only: this process's id
+/// minus its parent's (wrapping), the offset the old derivation added to
+/// the parent's clock sequence in a child forked from it.
+pub(crate) fn legacy_pid_delta() -> Option<u32> {
+    if !PID_DERIVED.load(Ordering::Relaxed) {
+        return None;
+    }
     #[cfg(unix)]
-    return std::process::id();
+    {
+        // SAFETY: getpid and getppid cannot fail.
+        let (me, parent) = unsafe { (libc::getpid(), libc::getppid()) };
+        Some((me as u32).wrapping_sub(parent as u32))
+    }
     #[cfg(not(unix))]
-    0
+    None
 }
 
 /// The process a generator's in-memory state belongs to: the fork
-/// generation and process id it was last used in.
+/// generation it was last used in.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Owner {
     generation: u64,
-    pid: u32,
 }
 
 impl Owner {
@@ -200,7 +221,6 @@ impl Owner {
     pub(crate) fn here() -> Owner {
         Owner {
             generation: generation(),
-            pid: process_id(),
         }
     }
 
@@ -211,14 +231,10 @@ impl Owner {
         current() != self.generation
     }
 
-    /// Makes this process the owner; returns its process id minus the
-    /// previous owner's (wrapping), which differs between any two processes
-    /// forked from one owner.
+    /// Makes this process the owner.
     #[cold]
-    pub(crate) fn take_over(&mut self) -> u32 {
-        let before = self.pid;
+    pub(crate) fn take_over(&mut self) {
         *self = Owner::here();
-        self.pid.wrapping_sub(before)
     }
 }
 

@@ -385,6 +385,16 @@ pub mod __test_only {
         crate::fork::disable_for_tests();
     }
 
+    /// Makes v1/v6 generators in this process and its children derive a
+    /// forked child's clock sequence from the difference of the process ids
+    /// (the parent's plus it, +1 if that is 0) instead of drawing it from
+    /// the CSPRNG. Only the torture suite's negative controls call it, to
+    /// show that workers whose process ids are equal modulo 2¹⁴ then repeat
+    /// each other's UUIDs and that the checker sees it.
+    pub fn derive_clock_seq_from_pid() {
+        crate::fork::derive_clock_seq_from_pid_for_tests();
+    }
+
     /// The current fork generation (registering the fork handler).
     #[must_use]
     pub fn fork_generation() -> u64 {

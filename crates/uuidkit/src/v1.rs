@@ -325,19 +325,25 @@ pub type V1Generator<C, R, S = NoReserve, N = NoNodeSource> =
     GregorianGenerator<V1Layout, C, R, S, N>;
 
 #[cfg(feature = "std")]
-impl V1Generator<crate::clock::CoarseClock, crate::rng::ThreadRng> {
-    /// A generator on the system's coarse clock ([`CoarseClock`](crate::clock::CoarseClock))
-    /// and [`ThreadRng`](crate::rng::ThreadRng).
+impl V1Generator<crate::clock::SystemClock, crate::rng::ThreadRng> {
+    /// A generator on the system's real-time clock at full precision
+    /// ([`SystemClock`](crate::clock::SystemClock)) and
+    /// [`ThreadRng`](crate::rng::ThreadRng). Each UUID carries the 100-ns tick
+    /// it was made in (where the platform's clock is that precise), so two
+    /// processes share a timestamp only when they really run in the same
+    /// tick; at most one UUID per tick (`docs/generator-design.md` G8).
     ///
     /// ```
     /// use uuidkit::Generator;
     /// let mut g = uuidkit::V1Generator::system();
-    /// assert_eq!(g.generate()?.version(), Some(uuidkit::Version::Mac));
+    /// let (a, b) = (g.generate()?, g.generate()?);
+    /// assert_eq!(a.version(), Some(uuidkit::Version::Mac));
+    /// assert!(b.gregorian_timestamp() > a.gregorian_timestamp()); // a new tick each
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
     pub fn system() -> Self {
-        V1Generator::new(crate::clock::CoarseClock::new(), crate::rng::ThreadRng)
+        V1Generator::new(crate::clock::SystemClock, crate::rng::ThreadRng)
     }
 }
 

@@ -243,10 +243,11 @@ pub type V6Generator<C, R, S = NoReserve, N = NoNodeSource> =
     GregorianGenerator<V6Layout, C, R, S, N>;
 
 #[cfg(feature = "std")]
-impl V6Generator<crate::clock::CoarseClock, crate::rng::ThreadRng> {
-    /// A generator on the system's coarse clock ([`CoarseClock`](crate::clock::CoarseClock))
-    /// and [`ThreadRng`](crate::rng::ThreadRng), with fresh random clock sequence and node
-    /// per UUID.
+impl V6Generator<crate::clock::SystemClock, crate::rng::ThreadRng> {
+    /// A generator on the system's real-time clock at full precision
+    /// ([`SystemClock`](crate::clock::SystemClock): each UUID carries the
+    /// 100-ns tick it was made in) and [`ThreadRng`](crate::rng::ThreadRng), with
+    /// fresh random clock sequence and node per UUID.
     ///
     /// ```
     /// use uuidkit::Generator;
@@ -256,7 +257,7 @@ impl V6Generator<crate::clock::CoarseClock, crate::rng::ThreadRng> {
     /// ```
     #[must_use]
     pub fn system() -> Self {
-        V6Generator::new(crate::clock::CoarseClock::new(), crate::rng::ThreadRng)
+        V6Generator::new(crate::clock::SystemClock, crate::rng::ThreadRng)
     }
 }
 

@@ -204,9 +204,18 @@ fn strict_mode_keeps_a_damaged_file_and_refuses() {
     let dir = scratch("strict-empty");
     let path = dir.join("state");
     fs::write(&path, b"").unwrap();
+    // Empty: refused and kept, unless the caller says the file is new.
     let strict = Reserver::new(FileStore::new(&path), BlockPolicy::default()).strict(true);
     let clock = ManualClock::new(T0);
-    leased_v7(&clock, &strict).generate().unwrap();
+    let err = leased_v7(&clock, &strict).generate().unwrap_err();
+    assert_eq!(err.kind(), uuidkit::generator::GenErrorKind::Store, "{err}");
+    assert_eq!(fs::read(&path).unwrap(), b"", "kept");
+    let new = Reserver::new(
+        FileStore::new(&path).new_state(true),
+        BlockPolicy::default(),
+    )
+    .strict(true);
+    leased_v7(&clock, &new).generate().unwrap();
     assert!(FileStore::new(&path).load().is_ok());
     fs::remove_dir_all(&dir).unwrap();
 }

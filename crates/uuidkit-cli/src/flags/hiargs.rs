@@ -80,6 +80,8 @@ pub struct NewPlan {
     pub state: Option<PathBuf>,
     /// `--strict`: state unavailable is an error.
     pub strict: bool,
+    /// `--new-state`: an empty state file is first use, also under `--strict`.
+    pub new_state: bool,
     /// `--lock-timeout` in milliseconds.
     pub lock_timeout_ms: Option<u64>,
     /// A lease for the node (`--node-from`, `--site-node`).
@@ -370,6 +372,7 @@ impl NewPlan {
             method: a.method,
             state: a.state,
             strict: a.strict,
+            new_state: a.new_state,
             lock_timeout_ms: a.lock_timeout,
             lease,
             random_v8: false,
@@ -449,6 +452,7 @@ impl NewPlan {
             method: None,
             state: None,
             strict: false,
+            new_state: false,
             lock_timeout_ms: None,
             lease: None,
             random_v8: kind == Kind::V8 && !name_based,

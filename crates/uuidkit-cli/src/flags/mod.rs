@@ -333,6 +333,13 @@ pub struct NewArgs {
     #[arg(long, requires = "state")]
     pub strict: bool,
 
+    /// With --state: the state file is new, so an empty FILE is first use. Without it, --strict
+    /// (and a snowflake run, always strict) refuses an empty FILE and leaves it as it is: a file
+    /// emptied by mistake looks just like a new one, and what was issued before is unknown. Give
+    /// it on the first run only.
+    #[arg(long, requires = "state")]
+    pub new_state: bool,
+
     /// With --state: how long to wait for another process's lock on FILE, 0 to 60000 ms
     /// [default: 2000].
     #[arg(long, value_name = "MS", requires = "state",

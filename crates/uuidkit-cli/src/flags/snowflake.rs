@@ -56,6 +56,8 @@ pub struct SnowflakePlan {
     pub worker: WorkerFrom,
     /// The state file, if any.
     pub state: Option<PathBuf>,
+    /// `--new-state`: an empty state file is first use.
+    pub new_state: bool,
     /// `--lock-timeout` in milliseconds.
     pub lock_timeout_ms: Option<u64>,
 }
@@ -147,6 +149,7 @@ impl SnowflakePlan {
             count: a.count.0,
             worker,
             state: a.state.clone(),
+            new_state: a.new_state,
             lock_timeout_ms: a.lock_timeout,
         })
     }

@@ -191,9 +191,8 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
 
     /// Before every UUID: in a forked child, the parent goes on with the
     /// same clock sequence and node from the same last timestamp, so the
-    /// child moves its clock sequence on by the difference of the two
-    /// process ids (two children of one parent never get the same one, nor
-    /// the parent's) and draws a new node unless the node was given.
+    /// child draws a new clock sequence (never the parent's) and, unless the
+    /// node was given, a new node, from the CSPRNG.
     #[inline(always)]
     pub(crate) fn claim<R: Rng>(&mut self, rng: &mut R) {
         if self.owner.forked() {
@@ -201,17 +200,30 @@ impl<S: Reserve<V1State>> GregorianCore<S> {
         }
     }
 
+    /// A child's new clock sequence and node: random, independent of any
+    /// process id, so two workers share a clock sequence with probability
+    /// 2⁻¹⁴ whenever and however they were forked (`docs/generator-design.md`
+    /// G1 weighs this against deriving it).
     #[cold]
     fn after_fork<R: Rng>(&mut self, rng: &mut R) {
-        let delta = self.owner.take_over();
+        self.owner.take_over();
         let node = if self.node_given {
             self.node
         } else {
-            random_node(rng.next_u64())
+            random_node(super::fork_entropy(rng))
         };
-        let mut clock_seq = self.clock_seq.wrapping_add(delta as u16) & CLOCK_SEQ_MASK;
-        if clock_seq == self.clock_seq {
-            clock_seq = (clock_seq + 1) & CLOCK_SEQ_MASK;
+        #[cfg(feature = "std")]
+        if let Some(delta) = crate::fork::legacy_pid_delta() {
+            let mut clock_seq = self.clock_seq.wrapping_add(delta as u16) & CLOCK_SEQ_MASK;
+            if clock_seq == self.clock_seq {
+                clock_seq = (clock_seq + 1) & CLOCK_SEQ_MASK;
+            }
+            self.identify(node, self.node_given, clock_seq);
+            return;
+        }
+        let mut clock_seq = self.clock_seq;
+        while clock_seq == self.clock_seq {
+            clock_seq = random_clock_seq(super::fork_entropy(rng));
         }
         self.identify(node, self.node_given, clock_seq);
     }

@@ -64,9 +64,21 @@ impl Owner {
     pub(crate) fn forked(&self) -> bool {
         false
     }
-    pub(crate) fn take_over(&mut self) -> u32 {
-        0
-    }
+    pub(crate) fn take_over(&mut self) {}
+}
+
+/// 64 bits for what a forked child re-draws: from the thread CSPRNG, which
+/// reseeds from the operating system in every child, whatever RNG the
+/// generator was given (a seeded one would hand every child the same draw).
+#[cfg(feature = "std")]
+pub(crate) fn fork_entropy<R: rand_core::Rng>(_rng: &mut R) -> u64 {
+    crate::rng::next_u64()
+}
+
+/// Without `std` there is no fork; the generator's own RNG.
+#[cfg(not(feature = "std"))]
+pub(crate) fn fork_entropy<R: rand_core::Rng>(rng: &mut R) -> u64 {
+    rng.next_u64()
 }
 
 /// What a generator does when its counter is used up within one clock tick

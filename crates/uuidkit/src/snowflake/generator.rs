@@ -455,7 +455,7 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
     /// its own; otherwise the inherited tenure is the parent's alone.
     #[cold]
     fn after_fork(&mut self) {
-        let _ = self.owner.take_over();
+        self.owner.take_over();
         self.window.close();
         if self.store.is_held() {
             self.inherited = self.epoch.or(self.inherited);

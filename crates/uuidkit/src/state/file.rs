@@ -80,6 +80,9 @@ pub struct FileStore {
     /// Create missing directories: only for the default location.
     create_dirs: bool,
     lock_timeout: Duration,
+    /// The caller says the file is new: an empty one is first use also for
+    /// a strict reserver.
+    new_state: bool,
     locker: Locker,
     memory: ForkSafeMutex<Memory>,
 }
@@ -104,6 +107,7 @@ impl FileStore {
             path: Some(path.into()),
             create_dirs: false,
             lock_timeout: Duration::from_secs(2),
+            new_state: false,
             locker: Locker::default(),
             memory: ForkSafeMutex::default(),
         }
@@ -157,6 +161,40 @@ impl FileStore {
     #[must_use]
     pub fn with_lock_timeout(mut self, timeout: Duration) -> FileStore {
         self.lock_timeout = timeout.min(MAX_LOCK_TIMEOUT);
+        self
+    }
+
+    /// Says that the state file is new, so that an empty one is first use
+    /// for a [strict](super::Reserver::strict) reserver too. Without it, a
+    /// strict reserver refuses a zero-length file, kept as it is, with an
+    /// error of kind [`StateErrorKind::Damaged`]: a file emptied by an
+    /// operator, a tool or a crash of its file system looks exactly like a
+    /// new one, and the marks it held are unknown, so no reservation could
+    /// be shown to lie above what was issued before. Say it once, when the
+    /// file is created (the CLI's `--new-state`); a file with a record is
+    /// used as always. A reserver that is not strict takes an empty file as
+    /// first use either way, and reports it in the status.
+    ///
+    /// ```
+    /// use uuidkit::{clock::SystemClock, generator::GenErrorKind, rng::ThreadRng};
+    /// use uuidkit::{state::{BlockPolicy, FileStore, Reserver}, Generator, V7Generator};
+    /// let path = std::env::temp_dir().join(format!("uuidkit-doc-new-state-{}", std::process::id()));
+    /// std::fs::write(&path, b"")?; // emptied, or just created?
+    /// let strict = |store| Reserver::new(store, BlockPolicy::default()).strict(true);
+    /// let r = strict(FileStore::new(&path));
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
+    /// assert_eq!(g.generate().unwrap_err().kind(), GenErrorKind::Store);
+    /// assert_eq!(std::fs::read(&path)?, b""); // kept as it is
+    /// let r = strict(FileStore::new(&path).new_state(true));
+    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
+    /// g.generate()?;
+    /// assert!(!std::fs::read(&path)?.is_empty());
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn new_state(mut self, new: bool) -> FileStore {
+        self.new_state = new;
         self
     }
 
@@ -372,6 +410,17 @@ impl FileStore {
                     path.display()
                 ),
             )),
+            Err(e) if !repair && !self.new_state && e.kind() == StateErrorKind::Empty => {
+                Some(StateError::new(
+                    StateErrorKind::Damaged,
+                    None,
+                    std::format!(
+                        "{} is empty: the marks it held, if any, are unknown; left as it is \
+                         (say that the state is new to use it, or remove it)",
+                        path.display()
+                    ),
+                ))
+            }
             _ => None,
         };
         let (input, read) = merge_input(file, &mem);

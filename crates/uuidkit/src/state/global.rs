@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{BlockPolicy, FileStore, GregorianLease, Reserver, StateStore, Status, V7Lease};
-use crate::clock::{CoarseClock, SystemClock};
+use crate::clock::SystemClock;
 use crate::generator::ClockBackPolicy;
 use crate::generator::{GenError, Generator};
 use crate::rng::ThreadRng;
@@ -25,6 +25,7 @@ pub struct StateConfig {
     policy: BlockPolicy,
     lock_timeout: Option<Duration>,
     strict: bool,
+    new_state: bool,
 }
 
 impl StateConfig {
@@ -40,6 +41,7 @@ impl StateConfig {
             policy: BlockPolicy::default(),
             lock_timeout: None,
             strict: false,
+            new_state: false,
         }
     }
 
@@ -57,6 +59,7 @@ impl StateConfig {
             policy: BlockPolicy::default(),
             lock_timeout: None,
             strict: false,
+            new_state: false,
         }
     }
 
@@ -102,6 +105,19 @@ impl StateConfig {
         self
     }
 
+    /// Says that the state file is new: an empty one is then first use also
+    /// in strict mode, which otherwise refuses it (see [`FileStore::new_state`]).
+    ///
+    /// ```
+    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").strict(true);
+    /// assert_ne!(cfg.clone().new_state(true), cfg);
+    /// ```
+    #[must_use]
+    pub fn new_state(mut self, new: bool) -> StateConfig {
+        self.new_state = new;
+        self
+    }
+
     /// The state file's path, if known.
     ///
     /// ```
@@ -120,7 +136,7 @@ impl StateConfig {
         if let Some(t) = self.lock_timeout {
             store = store.with_lock_timeout(t);
         }
-        let store: Arc<dyn StateStore> = Arc::new(store);
+        let store: Arc<dyn StateStore> = Arc::new(store.new_state(self.new_state));
         Reserver::shared(store, self.policy).strict(self.strict)
     }
 }
@@ -128,8 +144,8 @@ impl StateConfig {
 #[derive(Debug)]
 struct Global {
     reserver: Reserver,
-    v1: Option<V1Generator<CoarseClock, ThreadRng, GregorianLease>>,
-    v6: Option<V6Generator<CoarseClock, ThreadRng, GregorianLease>>,
+    v1: Option<V1Generator<SystemClock, ThreadRng, GregorianLease>>,
+    v6: Option<V6Generator<SystemClock, ThreadRng, GregorianLease>>,
     v7: Option<V7Generator<SystemClock, ThreadRng, V7Lease>>,
 }
 
@@ -274,7 +290,7 @@ pub fn stored_v1() -> Result<(Uuid, Status), GenError> {
         let generator = started(&mut g.v1, || {
             V1Generator::builder()
                 .store(g.reserver.lease_v1())
-                .build(CoarseClock::new(), ThreadRng)
+                .build(SystemClock, ThreadRng)
         })?;
         let u = generator.generate()?;
         Ok((
@@ -309,7 +325,7 @@ pub fn stored_v6() -> Result<(Uuid, Status), GenError> {
                 .retain()
                 .clock_back(ClockBackPolicy::Reset, u64::MAX)
                 .store(g.reserver.lease_v6())
-                .build(CoarseClock::new(), ThreadRng)
+                .build(SystemClock, ThreadRng)
         })?;
         let u = generator.generate()?;
         Ok((

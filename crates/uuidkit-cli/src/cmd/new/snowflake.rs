@@ -74,7 +74,7 @@ fn store(plan: &SnowflakePlan) -> Result<Option<SnowflakeLease>, Error> {
     let Some(path) = &plan.state else {
         return Ok(None);
     };
-    let file = FileStore::new(path);
+    let file = FileStore::new(path).new_state(plan.new_state);
     file.check()
         .map_err(|e| Error::Failed(format!("--state {}: {}", path.display(), e.detail())))?;
     let file = match plan.lock_timeout_ms {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rand_core::TryRng;
-use uuidkit::clock::{CoarseClock, ManualClock, SystemClock};
+use uuidkit::clock::{ManualClock, SystemClock};
 use uuidkit::generator::{V1Builder, V6Builder, V7Method};
 use uuidkit::rng::ThreadRng;
 use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
@@ -243,8 +243,10 @@ fn gregorian(
         return Ok(Box::new(fixed_gregorian(plan, at, mac)?));
     }
     // The leased node and the state file's lease, each when given: `None`
-    // attaches nothing.
-    let clock = CoarseClock::new();
+    // attaches nothing. The full-precision clock: each UUID carries the
+    // 100-ns tick it was made in, so processes with one node share a
+    // timestamp only when they really run in the same tick.
+    let clock = SystemClock;
     if plan.kind == Kind::V6 {
         let builder = given(V6Generator::builder(), plan.clock_seq, V6Builder::clock_seq);
         let g = given(builder, mac, V6Builder::node)
@@ -340,7 +342,7 @@ impl Source {
                 // a path that is not a regular file or not a state file (it is
                 // left untouched), or a directory that does not exist (a typo
                 // is not created).
-                let store = FileStore::new(p);
+                let store = FileStore::new(p).new_state(plan.new_state);
                 store.check().map_err(|e| {
                     Error::Failed(format!("--state {}: {}", p.display(), e.detail()))
                 })?;
@@ -451,6 +453,7 @@ mod tests {
             method: None,
             state: None,
             strict: false,
+            new_state: false,
             lock_timeout_ms: None,
             lease: None,
             random_v8: false,

@@ -1,0 +1,317 @@
+"""The Python entry point of the torture suite's node-mode matrix
+(docs/generator-design.md G5, G8): the module's `uuid1`/`uuid6` with a random
+node, a given node, and a given node and clock sequence, and `uuid7`/`uuid4`
+(no node), crossed with the process topology: threads; workers forked
+together; a worker forked later whose process id equals an earlier one's
+modulo 2**14 (reached by burning process ids with throwaway threads); spawned
+processes; a pre-fork server replacing its workers. Every row checks 0
+duplicates; the negative controls switch a fix off through the hidden
+`_uuidkit._test_only_restore` (in a forked child, so that nothing else sees it)
+and must find duplicates. A grid of entry point x topology x node mode closes
+the module (`pytest -s` shows it); a cell nobody ran reads MISSING."""
+
+import multiprocessing
+import os
+import pickle
+import threading
+import time
+
+import pytest
+
+import uuidkit
+from uuidkit import _uuidkit
+
+NODE = 0x9F6BDECED846
+CLOCK_SEQ = 0x33C8
+PER = 10_000
+MODES = ["random", "given", "given + clock_seq", "no node (uuid7, uuid4)"]
+CALLS = {
+    ("uuid1", "random"): lambda: uuidkit.uuid1(),
+    ("uuid6", "random"): lambda: uuidkit.uuid6(),
+    ("uuid1", "given"): lambda: uuidkit.uuid1(node=NODE),
+    ("uuid6", "given"): lambda: uuidkit.uuid6(node=NODE),
+    ("uuid1", "given + clock_seq"): lambda: uuidkit.uuid1(node=NODE, clock_seq=CLOCK_SEQ),
+    ("uuid6", "given + clock_seq"): lambda: uuidkit.uuid6(node=NODE, clock_seq=CLOCK_SEQ),
+    ("uuid7", "no node (uuid7, uuid4)"): lambda: uuidkit.uuid7(),
+    ("uuid4", "no node (uuid7, uuid4)"): lambda: uuidkit.uuid4(),
+}
+# Every field fixed: two processes are apart only by their timestamps, so
+# across processes only a state file keeps them unique (docs: G8).
+ACROSS_PROCESSES = {k: v for k, v in CALLS.items() if k[1] != "given + clock_seq"}
+CELLS = []  # (topology, mode, text)
+TOPOLOGIES = []
+
+
+def cell(topology, mode, text):
+    if topology not in TOPOLOGIES:
+        TOPOLOGIES.append(topology)
+    CELLS.append((topology, mode, text))
+
+
+def not_applicable(topology, modes, why):
+    for m in modes:
+        cell(topology, m, "n/a: " + why)
+
+
+def dups(streams):
+    flat = [u for s in streams for u in s]
+    return len(flat) - len(set(flat))
+
+
+def record(topology, key, streams):
+    d = dups(streams)
+    cell(topology, key[1], f"{key[0]} {'ok' if d == 0 else 'FAILED'}")
+    assert d == 0, f"{topology} / {key}: {d} duplicates of {sum(map(len, streams))}"
+
+
+def control(topology, mode, what, streams):
+    d = dups(streams)
+    cell(topology + ", control", mode, f"{what} {'caught' if d else 'MISSED'} ({d})")
+    assert d > 0, f"negative control {topology} / {what}: no duplicates"
+
+
+def fork_worker(make, wait=True):
+    """A forked child that waits for a byte on its go pipe (if `wait`), then
+    pickles `make()` back. Returns (pid, go, out)."""
+    go_r, go_w = os.pipe()
+    out_r, out_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            os.close(go_w)
+            os.close(out_r)
+            if not wait or os.read(go_r, 1) == b"g":
+                data = pickle.dumps(make())
+                with os.fdopen(out_w, "wb") as f:
+                    f.write(data)
+                code = 0
+        finally:
+            os._exit(code)
+    os.close(go_r)
+    os.close(out_w)
+    return pid, go_w, out_r
+
+
+def collect(worker):
+    pid, go, out = worker
+    with os.fdopen(out, "rb") as f:
+        data = f.read()
+    os.close(go)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return pickle.loads(data)
+
+
+def discard(worker):
+    pid, go, out = worker
+    os.close(go)
+    os.close(out)
+    os.waitpid(pid, 0)
+
+
+def burn_until(want):
+    """Throwaway threads until the next process id is `want` modulo 2**14."""
+    last = [0]
+
+    def note():
+        last[0] = threading.get_native_id()
+
+    while True:
+        t = threading.Thread(target=note)
+        t.start()
+        t.join()
+        if (last[0] + 1) % 16384 == want:
+            return
+
+
+def pid_equal_pair(make):
+    """Two workers whose process ids are equal modulo 2**14, started together."""
+    a = fork_worker(make)
+    for _ in range(6):
+        burn_until(a[0] % 16384)
+        b = fork_worker(make)
+        if b[0] % 16384 == a[0] % 16384:
+            os.write(a[1], b"g")
+            os.write(b[1], b"g")
+            return collect(a), collect(b)
+        discard(b)
+    discard(a)
+    pytest.fail("no process id equal modulo 16384 was reached")
+
+
+def take(call, n):
+    return [call() for _ in range(n)]
+
+
+def test_threads():
+    for key, call in CALLS.items():
+        out = [[] for _ in range(4)]
+
+        def run(i, call=call):
+            out[i] = take(call, PER // 2)
+
+        ts = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        record("4 threads", key, out)
+
+
+def test_siblings_forked_together():
+    for key, call in ACROSS_PROCESSES.items():
+        first = call()
+        workers = [fork_worker(lambda call=call: take(call, PER), wait=False) for _ in range(4)]
+        streams = [take(call, PER)] + [collect(w) for w in workers] + [[first]]
+        record("4 siblings forked together", key, streams)
+    not_applicable("4 siblings forked together", [MODES[2]], "every field fixed: state file (spawned, --state line)")
+
+
+def test_workers_with_pids_equal_modulo_2_14():
+    keys = list(ACROSS_PROCESSES)
+    for key in keys:
+        ACROSS_PROCESSES[key]()
+    a, b = pid_equal_pair(lambda: [take(ACROSS_PROCESSES[k], PER) for k in keys])
+    for i, key in enumerate(keys):
+        record("workers with pids equal mod 2^14", key, [a[i], b[i]])
+    not_applicable("workers with pids equal mod 2^14", [MODES[2]], "every field fixed: state file")
+
+
+def _spawned(kind, mode, n, start, path):
+    import uuidkit as u
+
+    if path is not None:
+        with u.State(path) as s:
+            call = getattr(s, kind)
+            while time.time() < start:
+                pass
+            return [call().bytes for _ in range(n)]
+    call = {
+        ("uuid1", "random"): lambda: u.uuid1(),
+        ("uuid6", "random"): lambda: u.uuid6(),
+        ("uuid1", "given"): lambda: u.uuid1(node=NODE),
+        ("uuid6", "given"): lambda: u.uuid6(node=NODE),
+        ("uuid7", MODES[3]): lambda: u.uuid7(),
+        ("uuid4", MODES[3]): lambda: u.uuid4(),
+    }[(kind, mode)]
+    call()
+    while time.time() < start:
+        pass
+    return [call().bytes for _ in range(n)]
+
+
+def test_spawned_together(tmp_path):
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        for key in ACROSS_PROCESSES:
+            start = time.time() + 0.3
+            res = pool.starmap(_spawned, [(key[0], key[1], PER, start, None)] * 4)
+            record("4 spawned together", key, res)
+        for kind in ["uuid1", "uuid6"]:
+            path = str(tmp_path / f"state-{kind}")
+            start = time.time() + 0.3
+            res = pool.starmap(_spawned, [(kind, MODES[2], PER, start, path)] * 4)
+            record("4 spawned together (every field fixed: State)", (f"State.{kind}", MODES[2]), res)
+    not_applicable("4 spawned together", [MODES[2]], "every field fixed: only State keeps them apart (next line)")
+    not_applicable("4 spawned together (every field fixed: State)", [MODES[0], MODES[1], MODES[3]], "line above")
+
+
+def test_pre_fork_server_replacing_workers():
+    for key, call in ACROSS_PROCESSES.items():
+        streams = [[call()]]
+        for _ in range(4):
+            w = fork_worker(lambda call=call: take(call, PER // 2), wait=False)
+            streams.append(take(call, PER // 8))
+            streams.append(collect(w))
+        record("pre-fork server replacing 4 workers", key, streams)
+    not_applicable("pre-fork server replacing 4 workers", [MODES[2]], "every field fixed: state file")
+
+
+def one_after_another(call, n=2000, workers=4):
+    """Workers forked one after another, each when the last has exited."""
+    return [collect(fork_worker(lambda: take(call, n), wait=False)) for _ in range(workers)]
+
+
+def test_one_after_another_every_field_fixed():
+    for key in [("uuid1", MODES[2]), ("uuid6", MODES[2])]:
+        record("4 forked one after another, no state", key, one_after_another(CALLS[key]))
+    not_applicable("4 forked one after another, no state", [MODES[0], MODES[1], MODES[3]], "rows above")
+
+
+def in_child(make):
+    """`make()` in a forked child (so a test hook never reaches this process)."""
+    return collect(fork_worker(make, wait=False))
+
+
+def test_control_pid_derived_clock_sequence():
+    """The pid-equal pair with the clock sequence derived from process ids
+    and ticks counted from the coarse clock again: they share a sequence and
+    walk the same ticks."""
+
+    def run():
+        _uuidkit._test_only_restore("pid_clock_seq")
+        _uuidkit._test_only_restore("coarse_clock")
+        uuidkit.uuid1(node=NODE)
+        return pid_equal_pair(lambda: [take(lambda: uuidkit.uuid1(node=NODE), PER)])
+
+    a, b = in_child(run)
+    control("workers with pids equal mod 2^14", MODES[1], "uuid1 pid-derived", [a[0], b[0]])
+    not_applicable("workers with pids equal mod 2^14, control", [MODES[0], MODES[2], MODES[3]], "the given-node cell")
+
+
+def test_control_coarse_clock_uuid6_node():
+    """`uuid6(node=N)` with a clock sequence per UUID and ticks counted from
+    the coarse clock: 4 workers forked together repeat each other."""
+
+    def run():
+        _uuidkit._test_only_restore("coarse_clock")
+        call = lambda: uuidkit.uuid6(node=NODE)  # noqa: E731
+        for _ in range(3):
+            call()
+            workers = [fork_worker(lambda: take(call, 50_000), wait=False) for _ in range(4)]
+            streams = [collect(w) for w in workers]
+            if dups(streams):
+                break
+        return streams
+
+    control("4 siblings forked together", MODES[1], "uuid6 coarse clock", in_child(run))
+    not_applicable("4 siblings forked together, control", [MODES[0], MODES[2], MODES[3]], "the given-node cell")
+
+
+def test_control_coarse_clock_every_field_fixed():
+    """Every field fixed, one after another, on the coarse clock: the next
+    worker counts up the same ticks from the same coarse reading."""
+
+    def run():
+        _uuidkit._test_only_restore("coarse_clock")
+        call = CALLS[("uuid1", MODES[2])]
+        streams = []
+        for _ in range(10):
+            call()
+            streams += one_after_another(call, n=200, workers=2)
+            if dups(streams):
+                break
+        return streams
+
+    control("4 forked one after another, no state", MODES[2], "uuid1 coarse clock", in_child(run))
+    not_applicable("4 forked one after another, no state, control", [MODES[0], MODES[1], MODES[3]], "as above")
+
+
+def teardown_module():
+    if not CELLS:
+        return
+    rows = [["entry point", "topology"] + MODES]
+    for t in TOPOLOGIES:
+        row = ["Python", t]
+        for m in MODES:
+            found = []
+            for tt, mm, text in CELLS:
+                if tt == t and mm == m and text not in found:
+                    found.append(text)
+            row.append(", ".join(found) or "MISSING")
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    lines.insert(1, "|-" + "-|-".join("-" * w for w in widths) + "-|")
+    print("\n" + "\n".join(lines))
