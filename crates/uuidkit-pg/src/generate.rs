@@ -26,7 +26,7 @@ use pgrx::{PgAtomic, pg_shmem_init};
 
 use crate::error::{bad_value, time_out_of_range};
 use crate::lib::{
-    CoarseClock, GenError, Generator, ManualClock, NameHash, SharedV7, ThreadRng, Uuid,
+    GenError, Generator, ManualClock, NameHash, SharedV7, SystemClock, ThreadRng, Uuid,
     V6Generator, V7Generator, namespace,
 };
 use crate::time::v7_millis;
@@ -100,8 +100,9 @@ fn v7_at(at: TimestampWithTimeZone) -> pgrx::Uuid {
 }
 
 thread_local! {
-    /// This backend's v6 generator (PostgreSQL runs one thread per backend).
-    static V6: RefCell<V6Generator<CoarseClock, ThreadRng>> =
+    /// This backend's v6 generator (PostgreSQL runs one thread per backend), on
+    /// the precise clock: each UUID carries the 100-ns tick it was made in.
+    static V6: RefCell<V6Generator<SystemClock, ThreadRng>> =
         RefCell::new(V6Generator::system());
 }
 

@@ -38,7 +38,7 @@ pub mod time;
 
 /// The uuidkit library's names this extension uses, all in one place.
 pub(crate) mod lib {
-    pub(crate) use uuidkit::clock::{CoarseClock, ManualClock};
+    pub(crate) use uuidkit::clock::{ManualClock, SystemClock};
     pub(crate) use uuidkit::encoding::{DecodeError, TypeId};
     pub(crate) use uuidkit::layout::MAX_UNIX_TS_MS;
     pub(crate) use uuidkit::rng::ThreadRng;
