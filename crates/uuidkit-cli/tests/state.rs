@@ -631,7 +631,10 @@ fn strict_refuses_an_empty_state_file_unless_it_is_said_to_be_new() {
             "{kind}: {err}"
         );
         assert_eq!(std::fs::read(&path).unwrap(), b"", "{kind}: kept");
-        ok(&["new", kind, "--state", p, "--strict", "--new-state"]);
+        let out = uk(&["new", kind, "--state", p, "--strict", "--new-state"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{kind}: --new-state");
         assert!(
             std::fs::read_to_string(&path)
                 .unwrap()
