@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod db;
+pub mod netns;
 pub mod uiapd;
 pub mod workspace;
 

@@ -11,7 +11,7 @@
 
 use std::fmt;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSlot, NodeSource};
@@ -319,6 +319,11 @@ pub struct LeaseSlot<C: BootClock = BootTime> {
     enforced: AtomicBool,
     /// The clock's [`BootClock::unix_at_zero`], sampled at every grant and renewal.
     unix_at_zero: AtomicU64,
+    /// The largest sample of it so far: the pair clock's readings never exceed this plus the
+    /// boot clock's reading.
+    top_zero: AtomicU64,
+    /// Test-only: nanoseconds added to every sample ([`offset_wall`](Self::offset_wall)).
+    wall_offset: AtomicI64,
     writer: Mutex<Tenure>,
 }
 
@@ -345,6 +350,8 @@ impl<C: BootClock> LeaseSlot<C> {
             word: AtomicU64::new(0),
             epoch: AtomicU64::new(0),
             unix_at_zero: AtomicU64::new(clock.unix_at_zero()),
+            top_zero: AtomicU64::new(clock.unix_at_zero()),
+            wall_offset: AtomicI64::new(0),
             clock,
             margin,
             enforced: AtomicBool::new(true),
@@ -553,8 +560,56 @@ impl<C: BootClock> LeaseSlot<C> {
     /// Follows the wall clock (a step, a slew) at every grant and renewal: what
     /// [`LeaseClock`](crate::LeaseClock)s add to the boot clock.
     fn sample_unix_at_zero(&self) {
-        self.unix_at_zero
-            .store(self.clock.unix_at_zero(), Ordering::Relaxed);
+        let zero = self.zero();
+        self.unix_at_zero.store(zero, Ordering::Relaxed);
+        self.top_zero.fetch_max(zero, Ordering::Relaxed);
+    }
+
+    /// The clock's Unix time of its zero now, with the test-only offset.
+    fn zero(&self) -> u64 {
+        let offset = self.wall_offset.load(Ordering::Relaxed);
+        self.clock.unix_at_zero().saturating_add_signed(offset)
+    }
+
+    /// The wall-clock time now, in whole milliseconds, as the slot's pair clock counts it.
+    #[cfg(any(feature = "etcd", feature = "postgres"))]
+    pub(crate) fn wall_ms(&self) -> u64 {
+        self.zero().saturating_add(self.clock.now_nanos()) / 1_000_000
+    }
+
+    /// The high-water millisecond of a deadline of `sent + ttl − margin`: the latest wall-clock
+    /// millisecond a UUID made before it can carry, by any sample of the wall clock this slot
+    /// took or takes now, with a slew allowance. Written to the registry before that deadline
+    /// is published.
+    #[cfg(any(feature = "etcd", feature = "postgres"))]
+    pub(crate) fn high_water_until(&self, sent: Duration, ttl: Duration) -> u64 {
+        let end = self.end(sent, ttl);
+        let top = self.top_zero.load(Ordering::Relaxed).max(self.zero());
+        let span = end.saturating_sub(self.clock.now());
+        crate::high_water::ceil_ms(
+            top.saturating_add(nanos(end))
+                .saturating_add(crate::high_water::slew(span)),
+        )
+    }
+
+    /// The high-water millisecond now, once no UUID is made any more (the node retired).
+    #[cfg(any(feature = "etcd", feature = "postgres"))]
+    pub(crate) fn high_water_now(&self) -> u64 {
+        let top = self.top_zero.load(Ordering::Relaxed).max(self.zero());
+        crate::high_water::ceil_ms(
+            top.saturating_add(self.clock.now_nanos())
+                .saturating_add(crate::high_water::slew(Duration::ZERO)),
+        )
+    }
+
+    /// Test-only: the wall clock this slot samples (and its pair clock gives) is `ms` off, as on
+    /// a host whose clock is wrong. Nothing else may call it.
+    #[doc(hidden)]
+    pub fn offset_wall(&self, ms: i64) {
+        self.wall_offset
+            .store(ms.saturating_mul(1_000_000), Ordering::Relaxed);
+        self.sample_unix_at_zero();
+        self.top_zero.store(self.zero(), Ordering::Relaxed);
     }
 
     /// The Unix time, in nanoseconds, of the boot clock's zero, as last sampled.

@@ -56,6 +56,8 @@ mod deadline;
 mod error;
 #[cfg(feature = "etcd")]
 pub mod etcd;
+#[cfg(any(feature = "etcd", feature = "postgres"))]
+mod high_water;
 mod node;
 mod paired;
 #[cfg(feature = "postgres")]
@@ -70,6 +72,8 @@ pub use deadline::{
     default_margin,
 };
 pub use error::{LeaseError, LeaseErrorKind};
+#[cfg(any(feature = "etcd", feature = "postgres"))]
+pub use high_water::Testing;
 pub use node::{MAX_NODE_BITS, check_bits};
 pub use paired::{LeaseClock, LeaseSource};
 #[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]

@@ -75,16 +75,16 @@ pub(crate) fn space(bits: u8) -> Option<u64> {
     (bits < MAX_NODE_BITS).then(|| 1u64 << bits)
 }
 
-/// The largest space whose free nodes are listed and drawn from once it is more than half full.
+/// The largest space whose free nodes are listed and drawn from once it is at least half full.
 const LISTED_SPACE: u64 = 1 << 16;
 
 /// A node to try, given the nodes `taken` (sorted): a uniform draw, or, in a space of at most
-/// 2^16 that is more than half taken, a uniform pick among the free ones (a draw would mostly
-/// hit taken ones).
+/// 2^16 that is at least half taken, a uniform pick among the free ones (a draw would hit taken
+/// ones as often as not).
 #[cfg_attr(not(any(feature = "etcd", feature = "postgres")), allow(dead_code))]
 pub(crate) fn pick(bits: u8, taken: &[u64], rng: &mut impl Rng) -> Result<u64, LeaseError> {
     match space(bits) {
-        Some(size) if size <= LISTED_SPACE && taken.len() as u64 * 2 > size => {
+        Some(size) if size <= LISTED_SPACE && taken.len() as u64 * 2 >= size => {
             let free: Vec<u64> = (0..size)
                 .filter(|v| taken.binary_search(v).is_err())
                 .collect();

@@ -11,9 +11,14 @@
 //! CREATE TABLE IF NOT EXISTS uuidkit_node_leases (
 //!     node    bigint      PRIMARY KEY,  -- the node ID
 //!     holder  text        NOT NULL,     -- a random token of the holding lease, then who holds it
-//!     expires timestamptz NOT NULL      -- the server's now() + TTL at the last grant or renewal
+//!     expires timestamptz NOT NULL,     -- the server's now() + TTL at the last grant or renewal
+//!     hw      bigint      NOT NULL DEFAULT 0 -- the holder's high-water Unix millisecond
 //! )
 //! ```
+//!
+//! Concurrent creators take an advisory lock around the creation, so generators started
+//! together against a missing table all start. A table made before the `hw` column existed
+//! gets it added (by its owner: `ALTER TABLE … ADD COLUMN hw bigint NOT NULL DEFAULT 0`).
 //!
 //! One table holds nodes of one width: holders of different widths use different tables
 //! ([`PgConfig::table`]).
@@ -21,13 +26,19 @@
 //! # The lease
 //!
 //! A claim is one statement: insert the node's row, or take over a row whose lease has expired
-//! (`INSERT … ON CONFLICT (node) DO UPDATE … WHERE expires <= now()`); the expiry is computed
-//! by the **server's** clock. A renewal extends the row only while this lease still holds it and
-//! it has not expired (`UPDATE … WHERE node = … AND holder = … AND expires > now()`); one that
-//! finds no such row marks the node lost. Each confirmed claim or renewal moves the
-//! [`LeaseSlot`]'s deadline to its send instant plus the TTL, less a margin
-//! (docs/distributed-generation.md, "The lease deadline"). Dropping the lease marks the node
-//! lost and deletes its row.
+//! and whose high-water millisecond this host's clock has passed (`INSERT … ON CONFLICT (node)
+//! DO UPDATE … WHERE expires <= now() AND hw < …`); the expiry is computed by the **server's**
+//! clock. A renewal extends the row only while this lease still holds it and it has not expired
+//! (`UPDATE … WHERE node = … AND holder = … AND expires > now()`); one that finds no such row
+//! marks the node lost. Each claim and renewal also writes the high-water millisecond of the
+//! deadline it is about to publish. Each confirmed claim or renewal moves the [`LeaseSlot`]'s
+//! deadline to its send instant plus the TTL, less a margin (docs/distributed-generation.md,
+//! "The lease deadline"). Dropping the lease marks the node lost, then marks its row expired
+//! with the millisecond it stopped at as the high-water.
+//!
+//! The lease's session sets `synchronous_commit = on`, so a claim or renewal is confirmed only
+//! once it is durable on the server; a failover must not lose committed transactions either
+//! (synchronous replication), or a confirmed claim may vanish and be granted again.
 //!
 //! # TLS
 //!
@@ -55,7 +66,7 @@ use postgres::{Client, NoTls};
 use rand_core::Rng;
 use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
-use crate::node::{backoff, full, pick, space};
+use crate::node::{backoff, full, pick};
 use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
 
 /// How a [`PgLease`] claims its node ID.
@@ -90,6 +101,12 @@ pub struct PgConfig {
     pub answer_limit: Duration,
     /// Who holds the node, for operators (`uuidkit pid PID`).
     pub holder: String,
+    /// The longest a claim waits for this host's clock to pass a free node's high-water
+    /// millisecond before it tries another node (the TTL).
+    pub high_water_wait: Duration,
+    /// Test-only switches ([`Testing`](crate::Testing)).
+    #[doc(hidden)]
+    pub testing: crate::Testing,
     /// TLS to the server (none: as the connection string's `sslmode` says, without TLS support,
     /// so `disable` or `prefer`). With TLS set the connection must be encrypted
     /// (`sslmode=require` whatever the string says) and the server's certificate must be signed
@@ -119,6 +136,8 @@ impl PgConfig {
             max_backoff: Duration::from_secs(2),
             answer_limit: ttl / 3,
             holder: format!("uuidkit pid {}", std::process::id()),
+            high_water_wait: ttl,
+            testing: crate::Testing::default(),
             #[cfg(feature = "postgres-tls")]
             tls: None,
         }
@@ -139,7 +158,10 @@ pub struct PgLease {
 #[derive(Clone, Debug)]
 struct Sql {
     create: String,
+    add_hw: String,
+    has_hw: String,
     claim: String,
+    free_hw: String,
     renew: String,
     release: String,
     taken: String,
@@ -150,19 +172,32 @@ impl Sql {
         Sql {
             create: format!(
                 "CREATE TABLE IF NOT EXISTS {table} (node bigint PRIMARY KEY, \
-                 holder text NOT NULL, expires timestamptz NOT NULL)"
+                 holder text NOT NULL, expires timestamptz NOT NULL, \
+                 hw bigint NOT NULL DEFAULT 0)"
             ),
+            add_hw: format!(
+                "ALTER TABLE {table} ADD COLUMN IF NOT EXISTS hw bigint NOT NULL DEFAULT 0"
+            ),
+            has_hw: "SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass($1) \
+                     AND attname = 'hw' AND NOT attisdropped"
+                .into(),
+            // $4: the high-water of the deadline this claim will publish; $5: this host's
+            // clock now, less the margin a new holder keeps above the last one's high-water.
             claim: format!(
-                "INSERT INTO {table} AS t (node, holder, expires) \
-                 VALUES ($1, $2, now() + $3 * interval '1 millisecond') \
+                "INSERT INTO {table} AS t (node, holder, expires, hw) \
+                 VALUES ($1, $2, now() + $3 * interval '1 millisecond', $4) \
                  ON CONFLICT (node) DO UPDATE SET holder = EXCLUDED.holder, \
-                 expires = EXCLUDED.expires WHERE t.expires <= now() RETURNING node"
+                 expires = EXCLUDED.expires, hw = EXCLUDED.hw \
+                 WHERE t.expires <= now() AND t.hw < $5 RETURNING node"
             ),
+            free_hw: format!("SELECT hw FROM {table} WHERE node = $1 AND expires <= now()"),
             renew: format!(
-                "UPDATE {table} SET expires = now() + $3 * interval '1 millisecond' \
-                 WHERE node = $1 AND holder = $2 AND expires > now()"
+                "UPDATE {table} SET expires = now() + $3 * interval '1 millisecond', \
+                 hw = greatest(hw, $4) WHERE node = $1 AND holder = $2 AND expires > now()"
             ),
-            release: format!("DELETE FROM {table} WHERE node = $1 AND holder = $2"),
+            release: format!(
+                "UPDATE {table} SET expires = now(), hw = $3 WHERE node = $1 AND holder = $2"
+            ),
             taken: format!("SELECT node FROM {table} WHERE expires > now() ORDER BY node"),
         }
     }
@@ -200,6 +235,7 @@ impl PgLease {
             config.holder
         );
         let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
+        slot.offset_wall(config.testing.wall_offset_ms);
         let (value, sent) = claim(&mut client, &sql, config, &holder, &slot, rng)?;
         let node = slot.grant(value, sent, config.ttl)?;
         let (stop, stopped) = mpsc::channel();
@@ -322,9 +358,22 @@ fn connect(config: &PgConfig) -> Result<Client, LeaseError> {
     #[cfg(feature = "postgres-tls")]
     if let Some(tls) = &config.tls {
         pg.ssl_mode(postgres::config::SslMode::Require);
-        return pg.connect(connector(tls)?).map_err(unreachable);
+        let client = pg.connect(connector(tls)?).map_err(unreachable)?;
+        return durable(client, config);
     }
-    pg.connect(NoTls).map_err(unreachable)
+    durable(pg.connect(NoTls).map_err(unreachable)?, config)
+}
+
+/// The lease's session confirms a commit only once it is durable: a claim or renewal the server
+/// confirmed and then lost in a crash would let another holder take a node still in use. Any
+/// role may set it, whatever the server's default.
+fn durable(mut client: Client, config: &PgConfig) -> Result<Client, LeaseError> {
+    if !config.testing.no_sync_commit {
+        client
+            .batch_execute("SET synchronous_commit = on")
+            .map_err(|e| registry("cannot set synchronous_commit", &e))?;
+    }
+    Ok(client)
 }
 
 /// The TLS connector of [`PgConfig::tls`]: the server's certificate checked against the CA and
@@ -371,20 +420,52 @@ fn connector(tls: &crate::Tls) -> Result<tokio_postgres_rustls::MakeRustlsConnec
     Ok(tokio_postgres_rustls::MakeRustlsConnect::new(client))
 }
 
-/// Creates the lease table if it does not exist. `CREATE TABLE IF NOT EXISTS` alone would
-/// need the `CREATE` right on the schema even when the table exists, so a table created ahead
-/// by an owner is looked up first: a role with rights on the table alone can then hold leases.
+/// Creates the lease table if it does not exist, or adds its `hw` column if it lacks one.
+/// `CREATE TABLE IF NOT EXISTS` alone would need the `CREATE` right on the schema even when the
+/// table exists, so a table created ahead by an owner is looked up first: a role with rights on
+/// the table alone can then hold leases. Two sessions creating one table at once collide in
+/// the catalog even with `IF NOT EXISTS`, so creators serialise on an advisory lock of the
+/// table's name, held to the end of the creating transaction.
 fn create(client: &mut Client, sql: &Sql, table: &str) -> Result<(), LeaseError> {
-    let found = client
-        .query_one("SELECT to_regclass($1) IS NOT NULL", &[&table])
-        .map_err(|e| registry(&format!("cannot look up {table}"), &e))?;
-    if found.get::<_, bool>(0) {
+    let ready = |client: &mut Client| -> Result<bool, LeaseError> {
+        let hw = client
+            .query_one(&sql.has_hw, &[&table])
+            .map_err(|e| registry(&format!("cannot look up {table}"), &e))?;
+        Ok(hw.get::<_, i64>(0) == 1)
+    };
+    if ready(client)? {
         return Ok(());
     }
-    client
-        .batch_execute(&sql.create)
-        .map_err(|e| registry(&format!("cannot create {table}"), &e))
+    let locked = format!(
+        "BEGIN; SELECT pg_advisory_xact_lock({LOCK_CLASS}, hashtext('{table}')); {}; {}; COMMIT",
+        sql.create, sql.add_hw
+    );
+    let made = client.batch_execute(&locked);
+    if made.is_err() {
+        let _ = client.batch_execute("ROLLBACK");
+    }
+    made.map_err(|e| {
+        registry(
+            &format!(
+                "cannot create {table} (or add its column hw: ALTER TABLE {table} ADD COLUMN hw \
+                 bigint NOT NULL DEFAULT 0, as its owner)"
+            ),
+            &e,
+        )
+    })?;
+    if ready(client)? {
+        Ok(())
+    } else {
+        Err(LeaseError::new(
+            LeaseErrorKind::Registry,
+            format!("PostgreSQL: {table} has no column hw after it was created"),
+        ))
+    }
 }
+
+/// The first key of the advisory lock creators of a lease table take ("uuid" in ASCII); the
+/// second is the hash of the table's name.
+const LOCK_CLASS: i32 = 0x7575_6964;
 
 /// A statement's failure, with the server's own words ([`reason`]).
 fn registry(what: &str, e: &postgres::Error) -> LeaseError {
@@ -415,7 +496,9 @@ fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Claims a free node: the value, and the send instant of the claim that won it.
+/// Claims a free node: the value, and the send instant of the claim that won it. A free node
+/// whose high-water millisecond this host's clock has not passed is waited for, up to
+/// `config.high_water_wait`, or set aside for another.
 fn claim(
     client: &mut Client,
     sql: &Sql,
@@ -425,36 +508,74 @@ fn claim(
     rng: &mut impl Rng,
 ) -> Result<(u64, Duration), LeaseError> {
     let attempts = config.attempts.max(1);
-    let mut taken = Vec::new();
+    let place = format!("in PostgreSQL table {}", config.table);
+    let (mut taken, mut ahead) = (Vec::new(), Vec::new());
+    let mut retry = None;
     for n in 0..attempts {
-        if n > 0 {
+        if n > 0 && retry.is_none() {
             std::thread::sleep(backoff(config.backoff, config.max_backoff, n, rng));
             taken = taken_nodes(client, sql)?;
-            if space(config.bits).is_some_and(|size| taken.len() as u64 >= size) {
-                return Err(full(
-                    config.bits,
-                    &format!("in PostgreSQL table {}", config.table),
-                    taken.len(),
-                    n,
-                ));
-            }
+            crate::high_water::set_aside(
+                &mut taken,
+                &ahead,
+                config.bits,
+                &place,
+                n,
+                config.high_water_wait,
+            )?;
         }
-        let value = pick(config.bits, &taken, rng)?;
+        let value = match retry.take() {
+            Some(v) => v,
+            None => pick(config.bits, &taken, rng)?,
+        };
         let sent = slot.now();
+        let (mine, below): (u64, i64) = if config.testing.no_high_water {
+            (0, i64::MAX)
+        } else {
+            let now = slot.wall_ms().saturating_sub(crate::high_water::ABOVE_MS);
+            let now = i64::try_from(now).unwrap_or(i64::MAX);
+            (slot.high_water_until(sent, config.ttl), now)
+        };
         let rows = client
-            .query(&sql.claim, &[&(value as i64), &holder, &millis(config.ttl)])
+            .query(
+                &sql.claim,
+                &[
+                    &(value as i64),
+                    &holder,
+                    &millis(config.ttl),
+                    &i64::try_from(mine).unwrap_or(i64::MAX),
+                    &below,
+                ],
+            )
             .map_err(|e| registry("cannot claim a node", &e))?;
         if !rows.is_empty() {
             return Ok((value, sent));
         }
+        // Taken, or free with a high-water ahead of this clock: wait for a short one.
+        let free = client
+            .query(&sql.free_hw, &[&(value as i64)])
+            .map_err(|e| registry("cannot read a node's high-water", &e))?;
+        if let Some(row) = free.first() {
+            let hw = u64::try_from(row.get::<_, i64>(0)).unwrap_or(0);
+            let wait = crate::high_water::wait_for(hw, slot.wall_ms());
+            if wait <= config.high_water_wait {
+                std::thread::sleep(wait);
+                retry = Some(value);
+            } else {
+                ahead.push((value, wait));
+            }
+        }
+    }
+    if let Some((node, by)) = ahead.first() {
+        return Err(crate::high_water::ahead(
+            &place,
+            *node,
+            *by,
+            config.high_water_wait,
+        ));
     }
     let taken = taken_nodes(client, sql)?;
-    Err(full(
-        config.bits,
-        &format!("in PostgreSQL table {}", config.table),
-        taken.len(),
-        attempts,
-    ))
+    Err(full(config.bits, &place, taken.len(), attempts))
 }
 
 fn taken_nodes(client: &mut Client, sql: &Sql) -> Result<Vec<u64>, LeaseError> {
@@ -513,8 +634,19 @@ impl Keeper {
             return None;
         };
         let sent = self.slot.now();
-        let args: [&(dyn postgres::types::ToSql + Sync); 3] =
-            [&(self.value as i64), &self.holder, &millis(self.config.ttl)];
+        // The high-water of the deadline this renewal publishes, written with it.
+        let hw = if self.config.testing.no_high_water {
+            0
+        } else {
+            self.slot.high_water_until(sent, self.config.ttl)
+        };
+        let hw = i64::try_from(hw).unwrap_or(i64::MAX);
+        let args: [&(dyn postgres::types::ToSql + Sync); 4] = [
+            &(self.value as i64),
+            &self.holder,
+            &millis(self.config.ttl),
+            &hw,
+        ];
         match client.execute(statement, &args) {
             Ok(1) => {
                 self.slot.renew(sent, self.config.ttl);
@@ -533,9 +665,20 @@ impl Keeper {
         }
     }
 
+    /// Gives the row back, expired, with the millisecond this holder stopped at as its
+    /// high-water (the node was retired before: no UUID is made with it any more).
     fn release(&mut self) {
+        let hw = if self.config.testing.no_high_water {
+            0
+        } else {
+            self.slot.high_water_now()
+        };
+        let hw = i64::try_from(hw).unwrap_or(i64::MAX);
         if let Some(client) = self.client.as_mut() {
-            let _ = client.execute(&self.sql.release, &[&(self.value as i64), &self.holder]);
+            let _ = client.execute(
+                &self.sql.release,
+                &[&(self.value as i64), &self.holder, &hw],
+            );
         }
     }
 }

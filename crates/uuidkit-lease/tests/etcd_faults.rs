@@ -8,13 +8,13 @@
 #![cfg(feature = "etcd")]
 
 use std::io::{BufRead, BufReader, Write};
-use std::net::Ipv4Addr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
+use test_support::netns::Namespace;
 use uuidkit::clock::SystemClock;
 use uuidkit::node::NodeSource;
 use uuidkit::rng::ThreadRng;
@@ -275,88 +275,6 @@ fn without_the_deadline_the_resumed_generator_overlaps_the_new_holder() {
     );
 }
 
-/// A network namespace joined to this one by a veth pair, on an address pair of 198.18.0.0/15
-/// (set aside for tests) derived from the process id; deleted, with its link, on drop. Inside,
-/// a firewall rule can cut it off from the host.
-struct Namespace {
-    name: String,
-    host: Ipv4Addr,
-}
-
-fn ip(args: &[&str]) {
-    let out = Command::new("ip").args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "ip {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-impl Namespace {
-    fn create() -> Namespace {
-        let pid = std::process::id();
-        let name = format!("ukpart{pid}");
-        let (outside, inside) = (format!("ukh{pid}"), format!("ukc{pid}"));
-        let base = [
-            198,
-            18 + ((pid >> 14) & 1) as u8,
-            (pid >> 6) as u8,
-            ((pid & 0x3F) << 2) as u8,
-        ];
-        let host = Ipv4Addr::new(base[0], base[1], base[2], base[3] + 1);
-        let theirs = Ipv4Addr::new(base[0], base[1], base[2], base[3] + 2);
-        let _ = Command::new("ip").args(["netns", "del", &name]).output();
-        ip(&["netns", "add", &name]);
-        let ns = Namespace { name, host };
-        ip(&[
-            "link", "add", &outside, "type", "veth", "peer", "name", &inside,
-        ]);
-        ip(&["link", "set", &inside, "netns", &ns.name]);
-        ip(&["addr", "add", &format!("{host}/30"), "dev", &outside]);
-        ip(&["link", "set", &outside, "up"]);
-        let inner = |args: &[&str]| {
-            let mut all = vec!["netns", "exec", &ns.name, "ip"];
-            all.extend_from_slice(args);
-            ip(&all);
-        };
-        inner(&["addr", "add", &format!("{theirs}/30"), "dev", &inside]);
-        inner(&["link", "set", &inside, "up"]);
-        inner(&["link", "set", "lo", "up"]);
-        ns
-    }
-
-    /// A command that runs `program` inside.
-    fn command(&self, program: &std::path::Path) -> Command {
-        let mut cmd = Command::new("ip");
-        cmd.args(["netns", "exec", &self.name]).arg(program);
-        cmd
-    }
-
-    /// Drops every packet between the namespace and the host, both ways: a partition that
-    /// gives no error, only silence, as a cut link or a lost route does.
-    fn cut(&self) {
-        let rules = "table inet cut { chain out { type filter hook output priority 0; policy drop; }; \
-                     chain in { type filter hook input priority 0; policy drop; }; }";
-        let out = Command::new("ip")
-            .args(["netns", "exec", &self.name, "nft", rules])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "nft: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
-impl Drop for Namespace {
-    fn drop(&mut self) {
-        let _ = Command::new("ip")
-            .args(["netns", "del", &self.name])
-            .output();
-    }
-}
-
 #[test]
 fn a_generator_cut_off_from_etcd_stops_before_its_node_is_granted_again() {
     let test = "etcd_partition_generator";
@@ -368,8 +286,8 @@ fn a_generator_cut_off_from_etcd_stops_before_its_node_is_granted_again() {
     if !test_support::require(test, prerequisites) {
         return;
     }
-    let ns = Namespace::create();
-    let cluster = match EtcdCluster::start_also_on(Some(ns.host)) {
+    let ns = Namespace::create(0);
+    let cluster = match EtcdCluster::start_also_on(Some(ns.host())) {
         Ok(c) => c,
         Err(e) => return test_support::skip(test, e),
     };
@@ -378,13 +296,13 @@ fn a_generator_cut_off_from_etcd_stops_before_its_node_is_granted_again() {
     let exe = std::env::current_exe().unwrap();
     let mut child = child_command(
         ns.command(&exe),
-        &cluster.endpoints_on(ns.host),
+        &cluster.endpoints_on(ns.host()),
         "/f/cut",
         "on",
     );
     let (node, rest) = follow(&mut child);
     std::thread::sleep(Duration::from_millis(300));
-    ns.cut();
+    ns.cut(None);
     let cut_at = BootTime.now().as_nanos();
     let (_theirs, granted) = take_over(&c, node);
     // The child ends at its loss; a child that never saw it is stopped here.

@@ -85,19 +85,38 @@ fn a_node_is_a_key_attached_to_the_lease_and_released_on_drop() {
     let lease = EtcdLease::acquire(&c, &mut rng(1)).unwrap();
     let node = lease.source().current().unwrap();
     assert_eq!((node.bits(), node.epoch()), (12, 1));
+    let all = keys(&cluster, "/t/a");
     assert_eq!(
-        keys(&cluster, "/t/a"),
-        vec![(c.key(node.value()), lease.lease_id(), c.holder.clone())]
+        all[0],
+        (c.key(node.value()), lease.lease_id(), c.holder.clone())
     );
+    // Beside it, without a lease, the high-water millisecond of the deadline published.
+    assert_eq!(
+        (all.len(), all[1].0.as_str(), all[1].1),
+        (2, c.high_water_key(node.value()).as_str(), 0)
+    );
+    let wall_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    assert!(all[1].2.parse::<u128>().unwrap() > wall_ms, "{all:?}");
     // Kept alive past several TTLs, without a lapse.
     std::thread::sleep(TTL * 2);
     assert_eq!(lease.source().current(), Ok(node));
     let source = lease.source();
     lease.release().unwrap();
     assert_eq!(source.current().unwrap_err().kind(), NodeLostKind::Released);
+    // The key goes with the lease; the high-water stays, lowered to where the holder stopped.
+    let left = keys(&cluster, "/t/a");
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(left[0].0, c.high_water_key(node.value()));
+    let stopped_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
     assert!(
-        keys(&cluster, "/t/a").is_empty(),
-        "the key goes with the lease"
+        left[0].2.parse::<u128>().unwrap() <= stopped_ms + 2,
+        "{left:?}"
     );
 }
 
@@ -324,4 +343,35 @@ fn over_tls_a_client_with_the_clusters_certificate_holds_a_node() {
     }
     let err = Tls::from_files(&files.ca.with_extension("missing"), None).unwrap_err();
     assert_eq!(err.kind(), LeaseErrorKind::Config, "{err}");
+}
+
+/// Keys under the prefix that are not node keys of the lease's width — another width's
+/// spelling, junk, the high-water keys — are not counted as taken: a 1-bit space with all of
+/// them present still gives out both of its nodes.
+#[test]
+fn keys_that_are_not_node_keys_of_this_width_are_ignored() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_junk_keys") else {
+        return;
+    };
+    with_client(&cluster.endpoints(), async |c| {
+        for key in [
+            "/t/j/01",
+            "/t/j/zz",
+            "/t/j/1/x",
+            "/t/j/hw/0",
+            "/t/j/2",
+            "/t/j/A",
+        ] {
+            c.put(key, "junk", None).await.unwrap();
+        }
+    });
+    let c = EtcdConfig {
+        attempts: 4,
+        ..config(&cluster, "/t/j", 1)
+    };
+    let a = EtcdLease::acquire(&c, &mut rng(1)).unwrap();
+    let b = EtcdLease::acquire(&c, &mut rng(2)).expect("the second node is free");
+    let mut held = [a.node().value(), b.node().value()];
+    held.sort_unstable();
+    assert_eq!(held, [0, 1]);
 }

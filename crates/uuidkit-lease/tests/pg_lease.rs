@@ -34,7 +34,7 @@ fn rows(pg: &Postgres) -> String {
 }
 
 #[test]
-fn a_node_is_a_row_renewed_by_the_server_clock_and_deleted_on_drop() {
+fn a_node_is_a_row_renewed_by_the_server_clock_and_given_back_on_drop() {
     let Some(pg) = Postgres::for_test("pg_lease_row") else {
         return;
     };
@@ -52,7 +52,18 @@ fn a_node_is_a_row_renewed_by_the_server_clock_and_deleted_on_drop() {
     let source = lease.source();
     drop(lease);
     assert_eq!(source.current().unwrap_err().kind(), NodeLostKind::Released);
-    assert_eq!(rows(&pg), "", "the row goes with the lease");
+    // Given back: expired, its high-water the millisecond the holder stopped at.
+    assert!(rows(&pg).ends_with("|f"), "{}", rows(&pg));
+    let hw: u128 = pg
+        .query("SELECT hw FROM uuidkit_node_leases")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    assert!(hw <= now + 2 && hw + 5_000 > now, "{hw} vs {now}");
 }
 
 #[test]
@@ -260,4 +271,37 @@ fn over_tls_the_server_and_the_client_are_both_checked() {
             .contains("PostgreSQL TLS: the CA certificate: no PEM certificate found"),
         "{err}"
     );
+}
+
+/// Eight generators started together against a missing table all start: the table's creation
+/// is serialised, and each finds it made.
+#[test]
+fn generators_started_together_against_a_missing_table_all_start() {
+    let Some(pg) = Postgres::for_test("pg_lease_create_race") else {
+        return;
+    };
+    let c = PgConfig {
+        table: "raced".into(),
+        ..config(&pg, 8)
+    };
+    let go = std::sync::Arc::new(std::sync::Barrier::new(8));
+    let starts: Vec<_> = (0..8u8)
+        .map(|i| {
+            let (c, go) = (c.clone(), go.clone());
+            std::thread::spawn(move || {
+                go.wait();
+                PgLease::acquire(&c, &mut rng(i)).map(|l| l.node().value())
+            })
+        })
+        .collect();
+    let mut nodes = Vec::new();
+    for s in starts {
+        match s.join().unwrap() {
+            Ok(n) => nodes.push(n),
+            Err(e) => panic!("a generator failed to start: {e}"),
+        }
+    }
+    nodes.sort_unstable();
+    nodes.dedup();
+    assert_eq!(nodes.len(), 8, "{nodes:?}");
 }

@@ -13,7 +13,8 @@ use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::postgres::{PgConfig, PgLease};
 
 const TABLE: &str = "CREATE TABLE uuidkit_node_leases (node bigint PRIMARY KEY, \
-                     holder text NOT NULL, expires timestamptz NOT NULL)";
+                     holder text NOT NULL, expires timestamptz NOT NULL, \
+                     hw bigint NOT NULL DEFAULT 0)";
 
 /// A login role `gen` with no right on the schema (PostgreSQL 15 gives none on `public`), and
 /// its connection string.

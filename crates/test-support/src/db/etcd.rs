@@ -46,6 +46,9 @@ pub struct EtcdCluster {
     also: Option<Ipv4Addr>,
     /// Clients must speak TLS and show a certificate of the cluster's CA.
     tls: bool,
+    /// Member 0 runs inside this network namespace (its name, the host's address on its link,
+    /// and its own), the others on the host's address: [`start_split`](Self::start_split).
+    split: Option<(String, Ipv4Addr, Ipv4Addr)>,
     etcd: PathBuf,
     dir: ScratchDir,
 }
@@ -112,11 +115,41 @@ impl EtcdCluster {
         Self::start_with(None, true)
     }
 
+    /// As [`start`](Self::start), with member 0 inside the network namespace `ns` (on its
+    /// address there) and the others on the host's end of its link, every port of each on its
+    /// own address: a firewall rule inside `ns` ([`Namespace::cut`](crate::netns::Namespace::cut))
+    /// then cuts member 0 off from its peers, its client port left open or not.
+    ///
+    /// # Errors
+    /// As [`start`](Self::start).
+    ///
+    /// ```no_run
+    /// let ns = test_support::netns::Namespace::create(1);
+    /// let cluster = test_support::db::EtcdCluster::start_split(&ns).unwrap();
+    /// assert!(cluster.endpoints()[0].starts_with(&ns.inside().to_string()));
+    /// ```
+    pub fn start_split(ns: &crate::netns::Namespace) -> Result<Self, String> {
+        Self::start_with_split(
+            None,
+            false,
+            Some((ns.name().to_string(), ns.host(), ns.inside())),
+        )
+    }
+
     fn start_with(also: Option<Ipv4Addr>, tls: bool) -> Result<Self, String> {
+        Self::start_with_split(also, tls, None)
+    }
+
+    fn start_with_split(
+        also: Option<Ipv4Addr>,
+        tls: bool,
+        split: Option<(String, Ipv4Addr, Ipv4Addr)>,
+    ) -> Result<Self, String> {
         let etcd = find_program("etcd", &[PathBuf::from("/usr/bin/etcd")])?;
         let mut last = String::new();
         for _ in 0..PORT_TRIES {
-            match Self::start_on(&etcd, &free_ports(3 * MEMBERS)?, also, tls) {
+            let ports = free_ports(3 * MEMBERS)?;
+            match Self::start_on(&etcd, &ports, also, tls, split.clone()) {
                 Ok(cluster) => return Ok(cluster),
                 Err(e) => last = e,
             }
@@ -139,6 +172,7 @@ impl EtcdCluster {
         ports: &[u16],
         also: Option<Ipv4Addr>,
         tls: bool,
+        split: Option<(String, Ipv4Addr, Ipv4Addr)>,
     ) -> Result<Self, String> {
         let dir = ScratchDir::new("etcd", None)?;
         if tls {
@@ -151,6 +185,7 @@ impl EtcdCluster {
             metrics: ports[2 * MEMBERS..].to_vec(),
             also,
             tls,
+            split,
             etcd: etcd.to_path_buf(),
             dir,
         };
@@ -164,19 +199,36 @@ impl EtcdCluster {
         Ok(cluster)
     }
 
+    /// The address member `i` listens on.
+    fn addr(&self, i: usize) -> Ipv4Addr {
+        match &self.split {
+            Some((_, _, inside)) if i == 0 => *inside,
+            Some((_, host, _)) => *host,
+            None => Ipv4Addr::LOCALHOST,
+        }
+    }
+
     fn spawn(&self, i: usize, state: &str) -> Result<Server, String> {
-        let url = |port: u16| format!("http://127.0.0.1:{port}");
+        let at = |j: usize, port: u16| format!("http://{}:{port}", self.addr(j));
+        let url = |port: u16| at(i, port);
         let initial = (0..MEMBERS)
-            .map(|j| format!("m{j}={}", url(self.peers[j])))
+            .map(|j| format!("m{j}={}", at(j, self.peers[j])))
             .collect::<Vec<_>>()
             .join(",");
         let scheme = if self.tls { "https" } else { "http" };
-        let client = format!("{scheme}://127.0.0.1:{}", self.clients[i]);
+        let client = format!("{scheme}://{}:{}", self.addr(i), self.clients[i]);
         let mut listen = client.clone();
         if let Some(also) = self.also {
             listen.push_str(&format!(",{scheme}://{also}:{}", self.clients[i]));
         }
-        let mut cmd = Command::new(&self.etcd);
+        let mut cmd = match &self.split {
+            Some((ns, _, _)) if i == 0 => {
+                let mut cmd = Command::new("ip");
+                cmd.args(["netns", "exec", ns]).arg(&self.etcd);
+                cmd
+            }
+            _ => Command::new(&self.etcd),
+        };
         cmd.args(["--name", &format!("m{i}")])
             .arg("--data-dir")
             .arg(self.dir.path().join(format!("m{i}")))
@@ -213,20 +265,20 @@ impl EtcdCluster {
     }
 
     fn wait_healthy(&mut self, i: usize) -> Result<(), String> {
-        let port = self.metrics[i];
+        let (addr, port) = (self.addr(i), self.metrics[i]);
         let Some(server) = self.members[i].as_mut() else {
             return Err(format!("etcd member m{i} is stopped"));
         };
-        server.wait_ready(&format!("etcd member m{i}"), || health(port))
+        server.wait_ready(&format!("etcd member m{i}"), || health(addr, port))
     }
 
-    /// The members' client endpoints, `127.0.0.1:PORT`, in member order
+    /// The members' client endpoints, `127.0.0.1:PORT` (on their own addresses for a
+    /// [split](Self::start_split) cluster), in member order
     /// (see the [type's example](Self)).
     #[must_use]
     pub fn endpoints(&self) -> Vec<String> {
-        self.clients
-            .iter()
-            .map(|p| format!("127.0.0.1:{p}"))
+        (0..MEMBERS)
+            .map(|i| format!("{}:{}", self.addr(i), self.clients[i]))
             .collect()
     }
 
@@ -257,7 +309,7 @@ impl EtcdCluster {
     /// ```
     #[must_use]
     pub fn healthy(&self, i: usize) -> bool {
-        self.members[i].is_some() && health(self.metrics[i]).is_ok()
+        self.members[i].is_some() && health(self.addr(i), self.metrics[i]).is_ok()
     }
 
     /// Stops member `i` (SIGTERM, then SIGKILL if it lingers) and waits for
@@ -313,7 +365,7 @@ impl EtcdCluster {
             if self.members[i].is_none() {
                 continue;
             }
-            let text = get(*port, "/metrics")?;
+            let text = get(self.addr(i), *port, "/metrics")?;
             for line in text.lines() {
                 let named = line
                     .strip_prefix(name)
@@ -333,8 +385,8 @@ impl EtcdCluster {
 /// `count` distinct loopback ports that were free a moment ago.
 /// etcd's `/health` on a member's metrics port: `Ok` when it says
 /// `"health":"true"`.
-fn health(port: u16) -> Result<(), String> {
-    let answer = get(port, "/health")?;
+fn health(addr: Ipv4Addr, port: u16) -> Result<(), String> {
+    let answer = get(addr, port, "/health")?;
     if answer.contains("\"health\":\"true\"") {
         Ok(())
     } else {
@@ -346,8 +398,8 @@ fn health(port: u16) -> Result<(), String> {
 }
 
 /// The whole answer (head and body) to `GET path` on a member's metrics port.
-fn get(port: u16, path: &str) -> Result<String, String> {
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+fn get(addr: Ipv4Addr, port: u16, path: &str) -> Result<String, String> {
+    let addr = SocketAddr::from((addr, port));
     let timeout = Duration::from_secs(2);
     let mut s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
     s.set_read_timeout(Some(timeout))

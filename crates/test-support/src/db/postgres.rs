@@ -229,6 +229,23 @@ impl Postgres {
         self.server = None;
     }
 
+    /// Crashes the server: every one of its processes killed with SIGKILL at once, so that
+    /// whatever it had not written (WAL held back by `synchronous_commit = off`) is lost, as in
+    /// a crash; [`restart`](Self::restart) then runs crash recovery.
+    ///
+    /// ```no_run
+    /// let Some(mut pg) = test_support::db::Postgres::for_test("postgres_crash_doc") else { return };
+    /// pg.query("CREATE TABLE t (x int); CHECKPOINT").unwrap();
+    /// pg.crash();
+    /// pg.restart().unwrap();
+    /// assert_eq!(pg.query("SELECT count(*) FROM t").unwrap(), "0");
+    /// ```
+    pub fn crash(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.crash();
+        }
+    }
+
     /// Starts the server again on its data (after [`stop`](Self::stop); a
     /// running server is left as it is) and waits until it accepts
     /// connections.

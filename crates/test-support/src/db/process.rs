@@ -175,6 +175,41 @@ impl Server {
         }
     }
 
+    /// Kills the server and every process it started with SIGKILL, as a crash of the server
+    /// alone: nothing gets to write anything more (the operating system keeps what was
+    /// written). Returns once they are all gone.
+    pub(crate) fn crash(mut self) {
+        let Ok(pid) = libc::pid_t::try_from(self.child.id()) else {
+            return;
+        };
+        // Stopped first, so that it starts no process while its children are listed.
+        self.signal(libc::SIGSTOP);
+        let children = children_of(pid);
+        for c in &children {
+            // SAFETY: a child of our own stopped child: it cannot be reaped and reused before
+            // its parent runs again, and its parent is stopped.
+            unsafe { libc::kill(*c, libc::SIGKILL) };
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let deadline = Instant::now() + STOP_TIMEOUT;
+        while Instant::now() < deadline
+            && children.iter().any(|c| {
+                std::fs::read_to_string(format!("/proc/{c}/stat")).is_ok_and(|st| {
+                    !st.rsplit(')')
+                        .next()
+                        .unwrap_or("")
+                        .trim_start()
+                        .starts_with('Z')
+                })
+            })
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Reaped: nothing left for the drop to stop.
+        std::mem::forget(self);
+    }
+
     /// Starts `cmd` with stdout and stderr appended to `log`.
     pub(crate) fn spawn(
         name: &str,
@@ -275,6 +310,24 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The processes whose parent is `pid`.
+fn children_of(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|st| {
+                // After the command's closing parenthesis: state, then the parent's id.
+                st.rsplit(')')
+                    .next()
+                    .and_then(|rest| rest.split_whitespace().nth(1))
+                    == Some(&pid.to_string())
+            })
+        })
+        .collect()
 }
 
 /// `count` distinct free loopback TCP ports, for servers that listen on one.

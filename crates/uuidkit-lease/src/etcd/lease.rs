@@ -4,15 +4,19 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use etcd_client::{Client, Compare, CompareOp, ConnectOptions, GetOptions, PutOptions, Txn, TxnOp};
+use etcd_client::{
+    Client, Compare, CompareOp, ConnectOptions, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse,
+};
 use rand_core::Rng;
 use tokio::runtime::Runtime;
 use tokio::sync::watch;
 use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use super::EtcdConfig;
-use crate::node::{backoff, full, pick, space};
-use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
+use super::keeper::{Keeper, Unconfirmed};
+use crate::high_water::wait_for;
+use crate::node::{backoff, full, pick};
+use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, Testing, check_bits};
 
 /// A node ID held as an etcd key attached to a lease, and the slot generators read it from
 /// (the [module docs](super)). Dropping it marks the node lost, stops the keep-alive and
@@ -33,6 +37,9 @@ pub struct EtcdLease {
     slot: Arc<LeaseSlot>,
     node: NodeId,
     key: String,
+    high_water_key: String,
+    testing: Testing,
+    single: bool,
     lease: i64,
     client: Client,
     answer_limit: Duration,
@@ -77,9 +84,9 @@ impl EtcdLease {
                 )
             })?;
         let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
+        slot.offset_wall(config.testing.wall_offset_ms);
         let limit = config.answer_limit;
         let mut client = runtime.block_on(connect(config))?;
-        let sent = slot.now();
         let granted = within(limit, "grant a lease", client.lease_grant(ttl_secs, None));
         let granted = runtime.block_on(granted).map_err(|e| match e.kind() {
             LeaseErrorKind::Unreachable => LeaseError::new(
@@ -89,29 +96,74 @@ impl EtcdLease {
             _ => e,
         })?;
         let (lease, ttl) = (granted.id(), secs(granted.ttl()));
-        let claimed = runtime.block_on(claim(&mut client, config, lease, rng));
-        let value = match claimed {
-            Ok(value) => value,
+        let claimed = runtime.block_on(claim(&mut client, config, lease, &slot, rng));
+        let (value, high_water) = match claimed {
+            Ok(claimed) => claimed,
             Err(e) => {
                 let _ = runtime.block_on(within(limit, "revoke", client.lease_revoke(lease)));
                 return Err(e);
             }
         };
-        let node = slot.grant(value, sent, ttl)?;
-        let (stop, stopped) = watch::channel(false);
-        let keeper = Keeper {
+        let mut keeper = Keeper {
             slot: slot.clone(),
             client: client.clone(),
             lease,
+            key: config.key(value),
+            high_water_key: config.high_water_key(value),
             ttl,
             every: config.ttl / 3,
             limit,
+            testing: config.testing,
+            high_water: 0,
         };
+        // Nothing is published before the clock is past the last holder's high-water and a
+        // renewal, with this holder's own high-water written, is confirmed.
+        let confirmed = runtime.block_on(async {
+            if !config.testing.no_high_water {
+                keeper.wait_above(high_water).await;
+            }
+            let mut last = Unconfirmed::Unproven;
+            for _ in 0..CONFIRM_TRIES {
+                match keeper.confirm().await {
+                    Ok(sent) => return Ok(sent),
+                    Err(Unconfirmed::Lost(lost)) => return Err(Unconfirmed::Lost(lost)),
+                    Err(e) => last = e,
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(last)
+        });
+        let sent = match confirmed {
+            Ok(sent) => sent,
+            Err(e) => {
+                let _ = runtime.block_on(within(limit, "revoke", client.lease_revoke(lease)));
+                let why = match e {
+                    Unconfirmed::Lost(lost) => lost.to_string(),
+                    Unconfirmed::Unproven => format!(
+                        "no keep-alive was confirmed in the term it was answered in \
+                         ({CONFIRM_TRIES} tries; a leader change, or a member cut off from \
+                         its peers)"
+                    ),
+                };
+                return Err(LeaseError::new(
+                    LeaseErrorKind::Timeout,
+                    format!(
+                        "etcd: cannot confirm the claim of {}: {why}",
+                        config.key(value)
+                    ),
+                ));
+            }
+        };
+        let node = slot.grant(value, sent, ttl)?;
+        let (stop, stopped) = watch::channel(false);
         runtime.spawn(keeper.run(stopped));
         Ok(EtcdLease {
             slot,
             node,
             key: config.key(value),
+            high_water_key: config.high_water_key(value),
+            testing: config.testing,
+            single: config.endpoints.len() == 1,
             lease,
             client,
             answer_limit: limit,
@@ -144,6 +196,24 @@ impl EtcdLease {
     /// ```
     pub fn key(&self) -> &str {
         &self.key
+    }
+
+    /// What the holder should know about its configuration: with one endpoint, every member
+    /// failure, pause or cut costs the node (the lease cannot go on through another member), so
+    /// the CLI prints this as a warning.
+    ///
+    /// ```no_run
+    /// # use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
+    /// # let config = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/n", 8);
+    /// let lease = EtcdLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
+    /// assert!(lease.note().unwrap().contains("one endpoint"));
+    /// # Ok::<(), uuidkit_lease::LeaseError>(())
+    /// ```
+    pub fn note(&self) -> Option<&'static str> {
+        self.single.then_some(
+            "one endpoint only: the node is lost whenever that member is down, paused or cut off \
+             from its peers (name every member of the cluster)",
+        )
     }
 
     /// The etcd lease's ID.
@@ -216,6 +286,29 @@ impl EtcdLease {
             NodeLost::new(NodeLostKind::Released).with_detail("the etcd lease was released"),
         );
         let _ = self.stop.send(true);
+        if !self.testing.no_high_water {
+            // The millisecond this holder stopped at, for the next one to start above; the key
+            // goes in the same transaction, while it still carries this lease.
+            let txn = Txn::new()
+                .when([Compare::lease(
+                    self.key.clone(),
+                    CompareOp::Equal,
+                    self.lease,
+                )])
+                .and_then([
+                    TxnOp::put(
+                        self.high_water_key.clone(),
+                        self.slot.high_water_now().to_string(),
+                        None,
+                    ),
+                    TxnOp::delete(self.key.clone(), None),
+                ]);
+            let _ = runtime.block_on(within(
+                self.answer_limit,
+                "give the node back",
+                self.client.txn(txn),
+            ));
+        }
         let revoke = within(
             self.answer_limit,
             "revoke the lease",
@@ -327,8 +420,11 @@ async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
     })
 }
 
+/// How many times a claim's first renewal is tried before the claim is given up.
+const CONFIRM_TRIES: u32 = 3;
+
 /// Runs one request, bounded by `limit`; an error names `what`.
-async fn within<T>(
+pub(super) async fn within<T>(
     limit: Duration,
     what: &str,
     request: impl Future<Output = Result<T, etcd_client::Error>>,
@@ -383,51 +479,77 @@ fn unreachable(e: &etcd_client::Error) -> bool {
     }
 }
 
-/// Claims a free node with `lease`: the value claimed.
+/// Claims a free node with `lease`: the value claimed, and its high-water millisecond (0 if
+/// none was recorded). A node whose high-water is further ahead of this host's clock than
+/// `config.high_water_wait` is given back at once and set aside for another.
 async fn claim(
     client: &mut Client,
     config: &EtcdConfig,
     lease: i64,
+    slot: &LeaseSlot,
     rng: &mut impl Rng,
-) -> Result<u64, LeaseError> {
+) -> Result<(u64, u64), LeaseError> {
     let attempts = config.attempts.max(1);
-    let mut taken = Vec::new();
+    let place = format!("under etcd prefix {}", config.prefix);
+    let (mut taken, mut ahead) = (Vec::new(), Vec::new());
     for n in 0..attempts {
         if n > 0 {
             tokio::time::sleep(backoff(config.backoff, config.max_backoff, n, rng)).await;
             taken = taken_nodes(client, config).await?;
-            if space(config.bits).is_some_and(|size| taken.len() as u64 >= size) {
-                return Err(full(
-                    config.bits,
-                    &format!("under etcd prefix {}", config.prefix),
-                    taken.len(),
-                    n,
-                ));
-            }
+            crate::high_water::set_aside(
+                &mut taken,
+                &ahead,
+                config.bits,
+                &place,
+                n,
+                config.high_water_wait,
+            )?;
         }
         let value = pick(config.bits, &taken, rng)?;
         let key = config.key(value);
         let txn = Txn::new()
             .when([Compare::create_revision(key.clone(), CompareOp::Equal, 0)])
-            .and_then([TxnOp::put(
-                key,
-                config.holder.clone(),
-                Some(PutOptions::new().with_lease(lease)),
-            )]);
-        if within(config.answer_limit, "claim a node", client.txn(txn))
-            .await?
-            .succeeded()
-        {
-            return Ok(value);
+            .and_then([
+                TxnOp::put(
+                    key.clone(),
+                    config.holder.clone(),
+                    Some(PutOptions::new().with_lease(lease)),
+                ),
+                TxnOp::get(config.high_water_key(value), None),
+            ]);
+        let answer = within(config.answer_limit, "claim a node", client.txn(txn)).await?;
+        if !answer.succeeded() {
+            continue;
         }
+        let high_water = answer
+            .op_responses()
+            .into_iter()
+            .find_map(|op| match op {
+                TxnOpResponse::Get(get) => get.kvs().first().map(|kv| kv.value().to_vec()),
+                _ => None,
+            })
+            .and_then(|v| std::str::from_utf8(&v).ok()?.parse::<u64>().ok())
+            .unwrap_or(0);
+        let wait = wait_for(high_water, slot.wall_ms());
+        if config.testing.no_high_water || wait <= config.high_water_wait {
+            return Ok((value, high_water));
+        }
+        let back = Txn::new()
+            .when([Compare::lease(key.clone(), CompareOp::Equal, lease)])
+            .and_then([TxnOp::delete(key, None)]);
+        within(config.answer_limit, "give a node back", client.txn(back)).await?;
+        ahead.push((value, wait));
+    }
+    if let Some((node, by)) = ahead.first() {
+        return Err(crate::high_water::ahead(
+            &place,
+            *node,
+            *by,
+            config.high_water_wait,
+        ));
     }
     let taken = taken_nodes(client, config).await?;
-    Err(full(
-        config.bits,
-        &format!("under etcd prefix {}", config.prefix),
-        taken.len(),
-        attempts,
-    ))
+    Err(full(config.bits, &place, taken.len(), attempts))
 }
 
 /// The nodes held under the prefix, sorted.
@@ -437,75 +559,14 @@ async fn taken_nodes(client: &mut Client, config: &EtcdConfig) -> Result<Vec<u64
     let answer = within(
         config.answer_limit,
         "list the nodes taken",
-        client.get(dir.clone(), Some(options)),
+        client.get(dir, Some(options)),
     )
     .await?;
     let mut taken: Vec<u64> = answer
         .kvs()
         .iter()
-        .filter_map(|kv| {
-            let key = std::str::from_utf8(kv.key()).ok()?;
-            u64::from_str_radix(key.strip_prefix(&dir)?, 16).ok()
-        })
+        .filter_map(|kv| config.node_of(std::str::from_utf8(kv.key()).ok()?))
         .collect();
     taken.sort_unstable();
     Ok(taken)
-}
-
-/// The keep-alive task: renews the lease every third of its TTL until stopped, or until etcd
-/// says the lease is gone.
-struct Keeper {
-    slot: Arc<LeaseSlot>,
-    client: Client,
-    lease: i64,
-    /// The TTL etcd granted: what each keep-alive renews the lease for.
-    ttl: Duration,
-    every: Duration,
-    limit: Duration,
-}
-
-impl Keeper {
-    async fn run(mut self, mut stopped: watch::Receiver<bool>) {
-        let mut ticks = tokio::time::interval(self.every);
-        loop {
-            tokio::select! {
-                _ = stopped.changed() => return,
-                _ = ticks.tick() => {}
-            }
-            if let Some(lost) = self.renew().await {
-                self.slot.lose(lost);
-                return;
-            }
-        }
-    }
-
-    /// One renewal on a fresh stream (the member that served the last one may be gone): one
-    /// keep-alive request, which opening the stream sends, and its answer. A confirmed one
-    /// moves the deadline (etcd renews a lease for the TTL it granted); `Some` when etcd says
-    /// the lease is gone; a failure or a silence moves nothing, and the deadline passes unless
-    /// a later renewal is confirmed.
-    async fn renew(&mut self) -> Option<NodeLost> {
-        let sent = self.slot.now();
-        let answer =
-            tokio::time::timeout(self.limit, self.client.lease_keep_alive(self.lease)).await;
-        match answer {
-            Ok(Ok(_)) => {
-                self.slot.renew(sent, self.ttl);
-                None
-            }
-            // A lease etcd no longer has (expired, or revoked by an operator): etcd answers its
-            // keep-alive with a TTL of 0, which the client, reading that first answer before it
-            // hands out the stream, turns into this error; the node key went with the lease.
-            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e == "lease not found" => {
-                Some(gone())
-            }
-            _ => None,
-        }
-    }
-}
-
-/// The loss of a lease etcd no longer has.
-fn gone() -> NodeLost {
-    NodeLost::new(NodeLostKind::RenewalFailed)
-        .with_detail("etcd says the lease is not found (expired or revoked)")
 }

@@ -5,12 +5,21 @@
 //! [`EtcdLease::acquire`] grants a lease, draws a random node ID of the requested width and
 //! claims it with one transaction: *if* `create_revision(PREFIX/NODE) == 0` (nobody holds it)
 //! *then* put it, attached to the lease. A taken node is retried with another, after a back-off,
-//! a bounded number of times; once more than half of a small space is taken, the next node is
+//! a bounded number of times; once at least half of a small space is taken, the next node is
 //! drawn among the free ones. A keep-alive every third of the TTL renews the lease; each
 //! confirmed renewal moves the [`LeaseSlot`](crate::LeaseSlot)'s deadline to its send instant
 //! plus the TTL etcd granted, less a margin, so a holder that is stopped or cut off stops using
 //! the node before etcd can let the key expire and another holder create it
 //! (docs/distributed-generation.md, "The lease deadline").
+//!
+//! A keep-alive's answer alone confirms nothing: a leader that was paused while the others
+//! elected a new one renews locally when it resumes, as if it still led. So each keep-alive is
+//! followed by a transaction that checks the node key still carries this lease and writes the
+//! holder's high-water millisecond to `PREFIX/hw/NODE`; the renewal counts only if that
+//! transaction was committed in the raft term the keep-alive was answered in, which proves
+//! that the term's leader still had a majority after it renewed (docs/distributed-generation.md,
+//! "etcd: a leader that was paused"). A new holder of the node starts only once its clock is
+//! past that high-water ("Consecutive tenures across clocks").
 //!
 //! The node key's value is the holder's description ([`EtcdConfig::holder`]), for operators.
 //! One prefix holds nodes of one width: holders of different widths must use different
@@ -32,6 +41,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod keeper;
 mod lease;
 
 use std::time::Duration;
@@ -76,6 +86,12 @@ pub struct EtcdConfig {
     pub answer_limit: Duration,
     /// What the node key holds: who holds the node, for operators (`uuidkit pid PID`).
     pub holder: String,
+    /// The longest a claim waits for this host's clock to pass a node's high-water millisecond
+    /// (`PREFIX/hw/NODE`, written by its last holder) before it tries another node (the TTL).
+    pub high_water_wait: Duration,
+    /// Test-only switches ([`Testing`](crate::Testing)).
+    #[doc(hidden)]
+    pub testing: crate::Testing,
     /// The etcd user to authenticate as, on a cluster with authentication enabled (none). The
     /// user needs read and write rights on `PREFIX/` only (docs/distributed-generation.md,
     /// "The operator's part").
@@ -160,6 +176,8 @@ impl EtcdConfig {
             max_backoff: Duration::from_secs(2),
             answer_limit: ttl / 3,
             holder: format!("uuidkit pid {}", std::process::id()),
+            high_water_wait: ttl,
+            testing: crate::Testing::default(),
             user: None,
             #[cfg(feature = "etcd-tls")]
             tls: None,
@@ -176,7 +194,46 @@ impl EtcdConfig {
     /// assert_eq!(EtcdConfig::new(vec![], "/p", 48).key(1), "/p/000000000001");
     /// ```
     pub fn key(&self, value: u64) -> String {
+        format!("{}/{}", self.prefix, self.node_name(value))
+    }
+
+    /// The key of node `value`'s high-water millisecond, `PREFIX/hw/NODE`: the latest Unix
+    /// millisecond its holders' UUIDs may carry, kept (without a lease) after the node is
+    /// given back, for the next holder to start above.
+    ///
+    /// ```
+    /// use uuidkit_lease::etcd::EtcdConfig;
+    ///
+    /// assert_eq!(EtcdConfig::new(vec![], "/uuidkit/v8", 12).high_water_key(0x2a), "/uuidkit/v8/hw/02a");
+    /// ```
+    pub fn high_water_key(&self, value: u64) -> String {
+        format!("{}/hw/{}", self.prefix, self.node_name(value))
+    }
+
+    /// The node a key under the prefix names, if it is a node key of this width: exactly as
+    /// many lower-case hexadecimal digits as [`key`](Self::key) writes, of a value that fits.
+    /// Any other key (`PREFIX/hw/…`, another width's `PREFIX/01`, junk) names none.
+    ///
+    /// ```
+    /// use uuidkit_lease::etcd::EtcdConfig;
+    ///
+    /// let c = EtcdConfig::new(vec![], "/p", 1);
+    /// assert_eq!(c.node_of("/p/1"), Some(1));
+    /// assert_eq!((c.node_of("/p/01"), c.node_of("/p/2"), c.node_of("/p/hw/1")), (None, None, None));
+    /// ```
+    pub fn node_of(&self, key: &str) -> Option<u64> {
+        let name = key.strip_prefix(&self.prefix)?.strip_prefix('/')?;
+        let value = u64::from_str_radix(name, 16).ok()?;
+        (name
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            && name.len() == usize::from(self.bits).div_ceil(4)
+            && (self.bits >= 64 || value >> self.bits == 0))
+            .then_some(value)
+    }
+
+    fn node_name(&self, value: u64) -> String {
         let digits = usize::from(self.bits).div_ceil(4);
-        format!("{}/{value:0digits$x}", self.prefix)
+        format!("{value:0digits$x}")
     }
 }

@@ -134,9 +134,15 @@ pub(super) fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
                 answer_limit: times.ttl / 3,
                 ..uuidkit_lease::etcd::EtcdConfig::new(endpoints.clone(), prefix, plan.bits)
             };
-            uuidkit_lease::etcd::EtcdLease::acquire(&config, &mut super::rng::GenRng::for_lease())
-                .map(|l| Held::Etcd(Box::new(l)))
-                .map_err(|e| refused("--node-from etcd", &e))
+            let lease = uuidkit_lease::etcd::EtcdLease::acquire(
+                &config,
+                &mut super::rng::GenRng::for_lease(),
+            )
+            .map_err(|e| refused("--node-from etcd", &e))?;
+            if let Some(note) = lease.note() {
+                let _ = writeln!(io::stderr(), "uuidkit: warning: --node-from etcd: {note}");
+            }
+            Ok(Held::Etcd(Box::new(lease)))
         }
         #[cfg(feature = "postgres")]
         LeaseFrom::Postgres {

@@ -1,0 +1,162 @@
+//! Renewing an etcd lease so that a renewal counts only once the leader that granted it is
+//! known to have still led afterwards (docs/distributed-generation.md, "etcd: a leader that was
+//! paused").
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use etcd_client::{Client, Compare, CompareOp, Txn, TxnOp};
+use tokio::sync::watch;
+use uuidkit::node::{NodeLost, NodeLostKind};
+
+use super::lease::within;
+use crate::{LeaseSlot, Testing};
+
+/// The keep-alive task: renews the lease every third of its TTL until stopped, or until etcd
+/// says the lease is gone or the node key no longer carries it.
+pub(super) struct Keeper {
+    pub(super) slot: Arc<LeaseSlot>,
+    pub(super) client: Client,
+    pub(super) lease: i64,
+    pub(super) key: String,
+    pub(super) high_water_key: String,
+    /// The TTL etcd granted: what each keep-alive renews the lease for.
+    pub(super) ttl: Duration,
+    pub(super) every: Duration,
+    pub(super) limit: Duration,
+    pub(super) testing: Testing,
+    /// The highest high-water millisecond written.
+    pub(super) high_water: u64,
+}
+
+/// How soon an unconfirmed renewal is tried again.
+const RETRY: Duration = Duration::from_millis(100);
+
+/// Why a renewal moved nothing.
+pub(super) enum Unconfirmed {
+    /// The lease or its node is gone: the node is lost.
+    Lost(NodeLost),
+    /// No answer, an error, or no proof that the renewing member still led: the deadline passes
+    /// unless a later renewal is confirmed.
+    Unproven,
+}
+
+impl Keeper {
+    pub(super) async fn run(mut self, mut stopped: watch::Receiver<bool>) {
+        let mut ticks = tokio::time::interval(self.every);
+        ticks.tick().await;
+        loop {
+            tokio::select! {
+                _ = stopped.changed() => return,
+                _ = ticks.tick() => {}
+            }
+            match self.confirm().await {
+                Ok(sent) => {
+                    self.slot.renew(sent, self.ttl);
+                }
+                Err(Unconfirmed::Lost(lost)) => {
+                    self.slot.lose(lost);
+                    return;
+                }
+                // Tried again soon rather than a third of the TTL later: an election, or a
+                // request sent to a member that is gone, costs one retry, not the deadline.
+                Err(Unconfirmed::Unproven) => {
+                    ticks.reset_after(RETRY);
+                }
+            }
+        }
+    }
+
+    /// One renewal, proven: the send instant of the keep-alive it confirms.
+    ///
+    /// A keep-alive on a fresh stream (the member that served the last one may be gone), and a
+    /// second one on that stream, whose answer carries the raft term of the member that renewed
+    /// (the client reads the first answer itself). Then a transaction, *if the node key still
+    /// carries this lease, write the high-water millisecond of the deadline this renewal will
+    /// publish*; the renewal is confirmed only if that transaction was committed in the same
+    /// term. A stale leader answers keep-alives in its old term but cannot commit; any member
+    /// of the new majority answers in a later term.
+    pub(super) async fn confirm(&mut self) -> Result<Duration, Unconfirmed> {
+        let sent = self.slot.now();
+        let opened =
+            tokio::time::timeout(self.limit, self.client.lease_keep_alive(self.lease)).await;
+        let (mut keeper, mut stream) = match opened {
+            Ok(Ok(pair)) => pair,
+            // A lease etcd no longer has (expired, or revoked by an operator): etcd answers its
+            // keep-alive with a TTL of 0, which the client, reading that first answer before it
+            // hands out the stream, turns into this error; the node key went with the lease.
+            Ok(Err(etcd_client::Error::LeaseKeepAliveError(e))) if e == "lease not found" => {
+                return Err(Unconfirmed::Lost(gone()));
+            }
+            _ => return Err(Unconfirmed::Unproven),
+        };
+        let second = async {
+            keeper.keep_alive().await?;
+            stream.message().await
+        };
+        let term = match tokio::time::timeout(self.limit, second).await {
+            Ok(Ok(Some(answer))) if answer.ttl() > 0 => answer.header().map(|h| h.raft_term()),
+            Ok(Ok(Some(_))) => return Err(Unconfirmed::Lost(gone())),
+            _ => return Err(Unconfirmed::Unproven),
+        };
+        let high_water = (!self.testing.no_high_water).then(|| {
+            self.high_water
+                .max(self.slot.high_water_until(sent, self.ttl))
+        });
+        let write = high_water
+            .map(|hw| TxnOp::put(self.high_water_key.clone(), hw.to_string(), None))
+            .into_iter();
+        let txn = Txn::new()
+            .when([Compare::lease(
+                self.key.clone(),
+                CompareOp::Equal,
+                self.lease,
+            )])
+            .and_then(write.collect::<Vec<_>>());
+        let Ok(done) = within(self.limit, "confirm a renewal", self.client.txn(txn)).await else {
+            return Err(Unconfirmed::Unproven);
+        };
+        if !done.succeeded() {
+            return Err(Unconfirmed::Lost(
+                NodeLost::new(NodeLostKind::Conflict)
+                    .with_detail("the etcd node key no longer carries this lease"),
+            ));
+        }
+        if let Some(hw) = high_water {
+            self.high_water = hw;
+        }
+        let same_term = term.is_some() && done.header().map(|h| h.raft_term()) == term;
+        if same_term || self.testing.no_leader_check {
+            Ok(sent)
+        } else {
+            Err(Unconfirmed::Unproven)
+        }
+    }
+
+    /// Waits until this host's clock is past the node's last high-water millisecond,
+    /// `high_water`, keeping the lease alive meanwhile (nothing is published yet, so an
+    /// unconfirmed keep-alive is enough here).
+    pub(super) async fn wait_above(&mut self, high_water: u64) {
+        loop {
+            let wait = crate::high_water::wait_for(high_water, self.slot.wall_ms());
+            if wait.is_zero() {
+                return;
+            }
+            tokio::time::sleep(wait.min(self.every)).await;
+            if wait > self.every {
+                let _ = within(
+                    self.limit,
+                    "keep the lease alive",
+                    self.client.lease_keep_alive(self.lease),
+                )
+                .await;
+            }
+        }
+    }
+}
+
+/// The loss of a lease etcd no longer has.
+fn gone() -> NodeLost {
+    NodeLost::new(NodeLostKind::RenewalFailed)
+        .with_detail("etcd says the lease is not found (expired or revoked)")
+}
