@@ -5,12 +5,12 @@
 
 mod netns_support;
 
-use std::net::{Ipv6Addr, SocketAddrV6};
+use std::net::Ipv6Addr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, ipv6_udp};
+use netns_support::{Net, can_run};
 use uiap_control::{ClaimRequest, ClaimState, Client, EventKind, Hold, SpaceText};
 
 const DOMAIN: &str = "fff:0:2:0";
@@ -20,40 +20,21 @@ const RATE: u64 = 20_000;
 /// rate limit drops none of it; only the kernel does.
 const SOURCES: u16 = 32;
 
-/// Junk (a Claim-Attempt with 40 octets too many) from [`SOURCES`] spoofed link-local
-/// addresses in turn, to the group's claim port on `l0` at [`RATE`] until `stop`.
+/// Junk from [`SOURCES`] spoofed link-local addresses in turn at [`RATE`] until `stop`.
 fn flood(stop: Arc<AtomicBool>) -> u64 {
-    let index = index_of("l0");
-    let raw = socket2::Socket::new(
-        socket2::Domain::IPV6,
-        socket2::Type::RAW,
-        Some(socket2::Protocol::from(libc::IPPROTO_RAW)),
-    )
-    .expect("raw socket");
-    let mut repr = netns_support::hostile_attempt();
-    let to = SocketAddrV6::new(GROUP, 0, 0, index).into();
-    let start = Instant::now();
-    let mut sent = 0u64;
-    while !stop.load(Ordering::Relaxed) {
-        let due = u64::try_from(start.elapsed().as_micros()).unwrap() * RATE / 1_000_000;
-        if sent >= due {
-            std::thread::sleep(Duration::from_micros(500));
-            continue;
-        }
-        for _ in 0..(due - sent).min(256) {
-            repr.sequence = repr.sequence.wrapping_add(1);
-            let source = Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0xbad, (sent as u16) % SOURCES);
-            let mut junk = repr.to_vec();
-            junk.extend_from_slice(&[0u8; 40]);
-            if raw
-                .send_to(&ipv6_udp(source, GROUP, CLAIM_PORT, &junk), &to)
-                .is_ok()
-            {
-                sent += 1;
-            }
-        }
-    }
-    sent
+    let source = |n: u64| {
+        Ipv6Addr::new(
+            0xfe80,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0xbad,
+            (n % u64::from(SOURCES)) as u16,
+        )
+    };
+    netns_support::spoof_junk(source, RATE, stop).0
 }
 
 /// T holds a UID and starts a claim of another; it is stopped (SIGSTOP) for 1.5 s under a flood

@@ -599,16 +599,7 @@ fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims
 
 #[test]
 fn rate_limit_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watchers() {
-    let mut b = Bench::new();
-    let mut held = b.claim(request("05"), 0);
-    b.run_for(Duration::from_secs(3));
-    assert!(matches!(
-        next(&mut held),
-        Response::Claim(ClaimAnswer::Claimed { .. })
-    ));
-    let (tx, mut events) = mpsc::channel(8);
-    b.table.watch(b.now, None, false, 0, tx);
-    let _watching = next(&mut events);
+    let (mut b, mut events) = holding();
     // A neighbour's datagram dropped by the rate limit while a claim is in its round.
     let mut rx = b.claim(request("06"), 0);
     let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);

@@ -648,3 +648,43 @@ pub fn hostile_attempt() -> uiap::wire::Repr {
         space: uiap::space::UidSpace::Unique(uiap::space::Uid::from_octets(&[0; 4]).unwrap()),
     }
 }
+
+/// Junk shaped like a sealed Claim-Attempt (40 octets of zeros as its trailer), sent to the
+/// group's claim port on `l0` at `rate` a second until `stop`, the n-th from `source(n)`; how
+/// many were sent and over how long. Run it in a namespace with an `l0` on the LAN.
+pub fn spoof_junk(
+    source: impl Fn(u64) -> Ipv6Addr,
+    rate: u64,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> (u64, Duration) {
+    let index = index_of("l0");
+    let raw = Socket::new(
+        Domain::IPV6,
+        Type::RAW,
+        Some(Protocol::from(libc::IPPROTO_RAW)),
+    )
+    .expect("raw socket");
+    let mut repr = hostile_attempt();
+    let to = SocketAddrV6::new(GROUP, 0, 0, index).into();
+    let start = Instant::now();
+    let mut sent = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let due = u64::try_from(start.elapsed().as_micros()).unwrap() * rate / 1_000_000;
+        if sent >= due {
+            std::thread::sleep(Duration::from_micros(500));
+            continue;
+        }
+        for _ in 0..(due - sent).min(256) {
+            repr.sequence = repr.sequence.wrapping_add(1);
+            let mut junk = repr.to_vec();
+            junk.extend_from_slice(&[0u8; 40]);
+            if raw
+                .send_to(&ipv6_udp(source(sent), GROUP, CLAIM_PORT, &junk), &to)
+                .is_ok()
+            {
+                sent += 1;
+            }
+        }
+    }
+    (sent, start.elapsed())
+}
