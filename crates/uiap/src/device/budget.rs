@@ -44,7 +44,13 @@ pub(crate) struct ForwardBudget {
     hops: HashMap<Peer, Bucket>,
     /// The bucket of hops beyond [`MAX_HOPS`].
     overflow: Bucket,
+    /// Active hops as last counted, and when: counted at most every [`RECOUNT_MICROS`], and
+    /// inactive hops forgotten at most that often, so a flood costs no scan per datagram.
+    active: (u64, Instant),
 }
+
+/// How often active hops are counted.
+const RECOUNT_MICROS: u64 = 100_000;
 
 impl ForwardBudget {
     /// A full budget of `rate` floods a second (0: unlimited).
@@ -59,16 +65,17 @@ impl ForwardBudget {
             shared: full,
             hops: HashMap::new(),
             overflow: full,
+            active: (1, Instant::ZERO),
         }
     }
 
-    fn active(&self, now: Instant) -> u64 {
-        let recent = self
-            .hops
-            .values()
-            .filter(|b| micros(now - b.at.min(now)) < ACTIVE_FOR_MICROS)
-            .count();
-        (recent as u64).max(1)
+    fn active(&mut self, now: Instant) -> u64 {
+        if micros(now - self.active.1.min(now)) >= RECOUNT_MICROS {
+            self.hops
+                .retain(|_, b| micros(now - b.at.min(now)) < ACTIVE_FOR_MICROS);
+            self.active = ((self.hops.len() as u64).max(1), now);
+        }
+        self.active.0
     }
 
     /// Takes one flood for a forward from `hop`; false if the budget (or `hop`'s share of it,
@@ -84,10 +91,6 @@ impl ForwardBudget {
         }
         let share = (self.rate / self.active(now)).max(1);
         let hop_cap = share * UNIT;
-        if !self.hops.contains_key(&hop) && self.hops.len() >= MAX_HOPS {
-            self.hops
-                .retain(|_, b| micros(now - b.at.min(now)) < ACTIVE_FOR_MICROS);
-        }
         let full = Bucket {
             tokens: hop_cap,
             at: now,

@@ -264,7 +264,7 @@ impl Daemon {
                 () = &mut shutdown => break,
                 r = sockets.recv(Role::Claim, &mut claim_buf) => self.on_datagram(r, &claim_buf),
                 r = sockets.recv(Role::Reply, &mut reply_buf) => self.on_datagram(r, &reply_buf),
-                () = sleep => self.on_timer(),
+                () = sleep => self.on_timer(sockets),
                 _ = rescan.tick() => self.rescan(sockets),
                 _ = abandoned.tick() => self.cancel_abandoned(),
                 Some(incoming) = requests.recv() => self.on_request(incoming),
@@ -282,7 +282,20 @@ impl Daemon {
         due.map(|t| self.start + Duration::from_micros(t.as_micros()))
     }
 
-    fn on_timer(&mut self) {
+    /// Notes the kernel's drops (asking it when `ask`), and tells held claims' watchers of new
+    /// ones (docs/uiap-design.md D70).
+    fn note_overflows(&mut self, sockets: &Sockets, ask: bool) {
+        if self.link.note_overflows(sockets, self.start.elapsed(), ask) {
+            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+            self.claims.tell_suppressed(&ctx);
+        }
+    }
+
+    fn on_timer(&mut self, sockets: &Sockets) {
+        // What the kernel dropped is asked before the device's timers can end a claim round: a
+        // claim must not succeed on the silence of a full receive queue, and after the daemon
+        // was stopped its timers fire before it reads the datagrams that report the drops.
+        self.note_overflows(sockets, true);
         let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         ctx.device.handle_timeout(ctx.now);
         self.claims.renew_due(&mut ctx);
@@ -397,12 +410,8 @@ impl Daemon {
         }
         // A claim whose client left since the last check must not be reported held or persisted.
         self.cancel_abandoned();
-        // What the kernel dropped is known before any outcome is taken from the device: a claim
-        // must not succeed on the silence of a full receive queue (docs/uiap-design.md D70).
-        if self.link.note_overflows(sockets, self.start.elapsed()) {
-            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
-            self.claims.tell_suppressed(&ctx);
-        }
+        // The drops reported with the datagrams read: free, so after every step.
+        self.note_overflows(sockets, false);
         let mut changed = false;
         while let Some(event) = self.device.poll_event() {
             changed |= self.on_event(event);

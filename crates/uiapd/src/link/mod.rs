@@ -128,16 +128,18 @@ impl Link {
         *self.drops.entry(reason).or_insert(0) += 1;
     }
 
-    /// Notes how many datagrams the kernel dropped so far at `now`: whether any were dropped
-    /// since the last note.
-    pub(crate) fn note_overflows(&mut self, sockets: &Sockets, now: Duration) -> bool {
-        self.note_overflow_counts(
-            (
-                sockets.drops_now(Role::Claim),
-                sockets.drops_now(Role::Reply),
-            ),
-            now,
-        )
+    /// Notes how many datagrams the kernel dropped so far at `now`: asked of the kernel when
+    /// `ask` (a system call per socket), else as last reported with a datagram (free). Whether
+    /// any were dropped since the last note.
+    pub(crate) fn note_overflows(&mut self, sockets: &Sockets, now: Duration, ask: bool) -> bool {
+        let count = |role| {
+            if ask {
+                sockets.drops_now(role)
+            } else {
+                sockets.overflowed(role)
+            }
+        };
+        self.note_overflow_counts((count(Role::Claim), count(Role::Reply)), now)
     }
 
     /// The kernel's drop counts (claim, reply) as of `now`: what was dropped since the last
