@@ -166,11 +166,15 @@ fn the_message_table_protects_records_younger_than_the_claim_window() {
     assert_eq!(d.message_table_len(), 8);
     assert_eq!(d.counters().table_evictions, 0);
     assert_eq!(d.counters().dropped(DropReason::TableFull), 12);
-    assert_eq!(
-        drain(&mut d).len(),
-        8,
-        "only the recorded ones are forwarded"
-    );
+    let sent = drain(&mut d);
+    let forwarded = sent
+        .iter()
+        .filter(|t| matches!(t.destination, Destination::Multicast(_)))
+        .count();
+    assert_eq!(forwarded, 8, "only the recorded ones are forwarded");
+    // The others are answered with a Deny each (D69).
+    assert_eq!(sent.len() - forwarded, 12);
+    assert_eq!(d.counters().denies_for_drops, 12);
     // A duplicate of a protected record is still recognised.
     d.handle_datagram(
         Instant::from_millis(30),
@@ -203,6 +207,11 @@ fn the_message_table_protects_records_younger_than_the_claim_window() {
         );
     }
     assert_eq!(d.counters().dropped(DropReason::TableFull), 32);
+    assert!(
+        drain(&mut d)
+            .iter()
+            .all(|t| t.destination == Destination::Unicast(peer(1, 2)))
+    );
     // ... so the holder's Deny for the honest Attempt still finds its way back.
     let mut deny = attempt(6, 1, unique(42));
     deny.msg_type = uiap::wire::MessageType::ClaimDeny;
@@ -580,8 +589,22 @@ fn forwarding_is_limited_to_forward_rate_floods_a_second() {
     for s in 0..30 {
         d.handle_datagram(at, peer(1, 2), &attempt(5, s, unique(1)).to_vec());
     }
-    assert_eq!(drain(&mut d).len(), 10, "the burst");
+    let sent = drain(&mut d);
+    let forwarded = sent
+        .iter()
+        .filter(|t| matches!(t.destination, Destination::Multicast(_)))
+        .count();
+    assert_eq!(forwarded, 10, "the burst");
     assert_eq!(d.counters().dropped(DropReason::ForwardLimited), 20);
+    // Each Attempt not forwarded is answered with a Deny to its previous hop (D69).
+    assert_eq!(sent.len() - forwarded, 20);
+    assert!(
+        sent.iter()
+            .all(|t| matches!(t.destination, Destination::Multicast(_))
+                || t.destination == Destination::Unicast(peer(1, 2)))
+    );
+    assert_eq!(d.counters().denies_for_drops, 20);
+    assert_eq!(d.counters().denies_sent, 0);
     // A conflicting claim is still denied with the budget spent.
     d.handle_datagram(at, peer(1, 3), &attempt(6, 1, unique(42)).to_vec());
     assert_eq!(
@@ -596,9 +619,47 @@ fn forwarding_is_limited_to_forward_rate_floods_a_second() {
     for s in 100..120 {
         d.handle_datagram(later, peer(1, 2), &attempt(5, s, unique(1)).to_vec());
     }
-    assert_eq!(drain(&mut d).len(), 5);
+    let sent = drain(&mut d);
+    assert_eq!(
+        sent.iter()
+            .filter(|t| matches!(t.destination, Destination::Multicast(_)))
+            .count(),
+        5
+    );
     assert_eq!(
         own, 6,
         "own attempts: 3 on each of 2 interfaces, not limited"
     );
+}
+
+/// The forwarding budget is shared fairly among previous hops (D69): a hop that floods takes
+/// its share and the uncontended half, not the quiet hop's share, and what it loses is answered
+/// with Denies to it.
+#[test]
+fn a_flooding_hop_cannot_spend_a_quiet_hops_forwarding_share() {
+    let mut d = device(1, &[1, 2]);
+    let start = Instant::from_secs(5);
+    let (mut quiet_sent, mut flood_denied) = (0, 0);
+    let mut quiet_forwarded = 0;
+    for i in 0..4_000u32 {
+        let at = start + Duration::from_micros(u64::from(i) * 500);
+        d.handle_datagram(at, peer(1, 2), &attempt(5, i, unique(1)).to_vec());
+        if i % 100 == 0 {
+            d.handle_datagram(at, peer(1, 3), &attempt(6, i, unique(2)).to_vec());
+            quiet_sent += 1;
+        }
+        for t in drain(&mut d) {
+            let origin = Repr::parse(&t.payload).unwrap().origin.get();
+            match t.destination {
+                Destination::Multicast(_) if origin == 6 => quiet_forwarded += 1,
+                Destination::Unicast(p) if p == peer(1, 2) => flood_denied += 1,
+                Destination::Unicast(p) => panic!("the quiet hop was denied at {i}: {p:?}"),
+                Destination::Multicast(_) => {}
+            }
+        }
+    }
+    assert_eq!(quiet_forwarded, quiet_sent);
+    let limited = d.counters().dropped(DropReason::ForwardLimited);
+    assert!(limited > 2_000, "{limited}");
+    assert_eq!(flood_denied, limited);
 }

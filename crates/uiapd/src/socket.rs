@@ -179,6 +179,36 @@ impl Sockets {
         self.overflowed[role as usize].load(Ordering::Relaxed)
     }
 
+    /// How many datagrams the kernel has dropped on the socket of `role` so far, asked now
+    /// (`SO_MEMINFO`'s drop count, the counter `SO_RXQ_OVFL` reports); the count last reported
+    /// with a datagram if the kernel does not answer.
+    pub(crate) fn drops_now(&self, role: Role) -> u32 {
+        let sock = match role {
+            Role::Claim => &self.claim,
+            Role::Reply => &self.reply,
+        };
+        // SK_MEMINFO_VARS and SK_MEMINFO_DROPS of linux/sock_diag.h.
+        const VARS: usize = 9;
+        const DROPS: usize = 8;
+        let mut info = [0u32; VARS];
+        let mut len = std::mem::size_of_val(&info) as libc::socklen_t;
+        // SAFETY: `info` is writable for `len` bytes, and the kernel writes at most `len`.
+        let r = unsafe {
+            libc::getsockopt(
+                sock.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_MEMINFO,
+                info.as_mut_ptr().cast(),
+                &mut len,
+            )
+        };
+        if r == 0 && len as usize > DROPS * std::mem::size_of::<u32>() {
+            info[DROPS]
+        } else {
+            self.overflowed(role)
+        }
+    }
+
     /// Joins the group on interface `index` (idempotent).
     ///
     /// # Errors

@@ -134,6 +134,11 @@ impl Store {
         })
     }
 
+    /// The state directory.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The persisted device ID, or a new one from `generate` (persisted before it is returned).
     /// `generate` is called until it yields a non-zero value.
     ///

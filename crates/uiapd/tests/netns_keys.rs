@@ -89,3 +89,86 @@ fn key_mismatches_are_reported_in_the_answer_the_status_and_the_log() {
         );
     }
 }
+
+/// A and B share the key; A holds a UID it renews every 3 s. A's clock steps 40 s ahead (first
+/// NTP sync, a resumed VM): its datagrams are stale at B and B's at A, though every tag verifies
+/// (docs/uiap-design.md D71). B hears A's next renewal and refuses to claim A's UID, naming A
+/// and the offset; A hears B's claim and tells the watcher of its held claim. Nobody holds the
+/// UID twice.
+#[test]
+fn a_stepped_clock_on_a_keyed_holder_is_a_split_on_both_sides() {
+    if !can_run("a_stepped_clock_on_a_keyed_holder_is_a_split_on_both_sides") {
+        return;
+    }
+    use std::time::{Duration, Instant};
+    use uiap_control::{ClaimRequest, Client, EventKind, Hold, SpaceText};
+
+    let mut net = Net::lan(3);
+    let site = flags(&net, Some("site key"));
+    let step = net.dir.join("a-clock-step-ms");
+    std::fs::write(&step, "0").unwrap();
+    let env = [(
+        "UIAPD_TEST_CLOCK_STEP_FILE".to_string(),
+        step.display().to_string(),
+    )];
+    net.start_daemon_with_env(1, &site, &env);
+    net.start_daemon(2, &site);
+    for d in &net.daemons {
+        d.wait_interfaces(1);
+    }
+    let (a, b) = (&net.daemons[0], &net.daemons[1]);
+    let request = ClaimRequest {
+        lifetime: 6,
+        renew: true,
+        ..ClaimRequest::new(DOMAIN, SpaceText::Uid("5b".into()))
+    };
+    let Hold::Held(mut held) = Client::new(&a.control)
+        .hold(&request, Some(Duration::from_secs(10)))
+        .unwrap()
+    else {
+        panic!("A's claim was not granted");
+    };
+    std::fs::write(&step, "40000").unwrap();
+    let stepped = Instant::now();
+    // A's next renewal (every 3 s) reaches B stale.
+    std::thread::sleep(Duration::from_millis(3_500));
+    let (code, out, err) = b.uiap(&["claim", "--domain", DOMAIN, "--uid", "5b"]);
+    let b_answered = stepped.elapsed();
+    let mut a_told = None;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        match held.next_event(Some(Duration::from_secs(1))) {
+            Ok(Some(e)) if e.kind == EventKind::Suppressed => {
+                a_told = Some((stepped.elapsed(), e.reason.unwrap_or_default()));
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("A's watch ended: {e}"),
+        }
+    }
+    let a_addr = a.status().interfaces[0].link_local.clone();
+    let b_addr = b.status().interfaces[0].link_local.clone();
+    eprintln!(
+        "+40 s on A: B's claim answered {:.2} s after the step (exit {code}); A's watcher told \
+         after {:?}",
+        b_answered.as_secs_f64(),
+        a_told.as_ref().map(|t| t.0.as_secs_f64()),
+    );
+    assert_ne!(code, 0, "B took A's UID: {out}");
+    assert!(
+        err.contains(&format!("neighbour {a_addr}%"))
+            && err.contains("ahead of this host's clock")
+            && err.contains("the site is split"),
+        "{err}"
+    );
+    let (_, why) = a_told.expect("A's watcher was not told of the split");
+    assert!(
+        why.contains(&format!("neighbour {b_addr}%")) && why.contains("behind this host's clock"),
+        "{why}"
+    );
+    assert!(
+        b.list()
+            .iter()
+            .all(|c| c.space != SpaceText::Uid("5b".into()))
+    );
+}

@@ -6,12 +6,12 @@
 
 mod netns_support;
 
-use std::net::{Ipv6Addr, SocketAddrV6};
+use std::net::Ipv6Addr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use netns_support::{CLAIM_PORT, GROUP, Net, can_run, index_of, ipv6_udp};
+use netns_support::{Net, can_run};
 use uiap_control::{ClaimRequest, ClaimState, Client, EventKind, Hold, SpaceText};
 
 const DOMAIN: &str = "fff:0:2:0";
@@ -20,39 +20,9 @@ const RATE: u64 = 15_000;
 /// The flood's rate must reach this for the test to mean anything.
 const MIN_RATE: f64 = 8_000.0;
 
-/// Junk shaped like a sealed Claim-Attempt (a trailer of zeros), sent from `source` to the
-/// group's claim port on `l0` at [`RATE`] until `stop`; how many were sent and over how long.
+/// Junk under `source` at [`RATE`] until `stop` (see [`netns_support::spoof_junk`]).
 fn spoof(source: Ipv6Addr, stop: Arc<AtomicBool>) -> (u64, Duration) {
-    let index = index_of("l0");
-    let raw = socket2::Socket::new(
-        socket2::Domain::IPV6,
-        socket2::Type::RAW,
-        Some(socket2::Protocol::from(libc::IPPROTO_RAW)),
-    )
-    .expect("raw socket");
-    let mut repr = netns_support::hostile_attempt();
-    let to = SocketAddrV6::new(GROUP, 0, 0, index).into();
-    let start = Instant::now();
-    let mut sent = 0u64;
-    while !stop.load(Ordering::Relaxed) {
-        let due = u64::try_from(start.elapsed().as_micros()).unwrap() * RATE / 1_000_000;
-        if sent >= due {
-            std::thread::sleep(Duration::from_micros(500));
-            continue;
-        }
-        for _ in 0..(due - sent).min(256) {
-            repr.sequence = repr.sequence.wrapping_add(1);
-            let mut junk = repr.to_vec();
-            junk.extend_from_slice(&[0u8; 40]);
-            if raw
-                .send_to(&ipv6_udp(source, GROUP, CLAIM_PORT, &junk), &to)
-                .is_ok()
-            {
-                sent += 1;
-            }
-        }
-    }
-    (sent, start.elapsed())
+    netns_support::spoof_junk(|_| source, RATE, stop)
 }
 
 /// T holds a range; H floods junk under N's address while N claims UIDs in T's range. With a

@@ -151,6 +151,10 @@ pub struct Counters {
     pub attempts_forwarded: u64,
     /// Claim-Deny datagrams forwarded along a reverse path.
     pub denies_forwarded: u64,
+    /// Claim-Deny datagrams sent for Attempts this device could not forward (its forwarding
+    /// budget spent or its message table full): their claims fail rather than succeed on the
+    /// silence of the drop (docs/uiap-design.md D69). Not counted in `denies_sent`.
+    pub denies_for_drops: u64,
     /// Of [`denies_sent`](Self::denies_sent), those sent by proxy defense.
     pub proxy_denies: u64,
     /// Attempts processed but not forwarded because their hop limit was 0.
@@ -236,6 +240,7 @@ impl Counters {
         self.denies_sent += other.denies_sent;
         self.attempts_forwarded += other.attempts_forwarded;
         self.denies_forwarded += other.denies_forwarded;
+        self.denies_for_drops += other.denies_for_drops;
         self.proxy_denies += other.proxy_denies;
         self.hop_limit_exhausted += other.hop_limit_exhausted;
         self.late_conflicts += other.late_conflicts;

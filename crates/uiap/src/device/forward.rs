@@ -58,7 +58,8 @@ impl<R: Rng> Device<R> {
         };
         // An Attempt that cannot be recorded (the table is full of records that may still route
         // a Deny back, and its sender holds the most of them) is still denied if we hold a
-        // conflicting claim, but not forwarded (docs/uiap-design.md D44).
+        // conflicting claim, but not forwarded (docs/uiap-design.md D44): it is answered with a
+        // Deny all the same (D69).
         let recorded = match self.table.insert(now, id, record) {
             Ok(evicted) => {
                 self.counters.table_evictions += evicted;
@@ -86,13 +87,16 @@ impl<R: Rng> Device<R> {
             return;
         }
         if !recorded {
+            // Not forwarded: answered, so that the claim fails rather than succeeds on the
+            // silence of a drop (docs/uiap-design.md D69).
             self.counters.drop(DropReason::TableFull);
+            self.deny_dropped(now, from, packet, &id);
             return;
         }
         if self.config.proxy_defense && repr.proxy && repr.reclaim {
             self.record_proxy(now, &repr);
         }
-        self.forward_attempt(now, from, packet, repr.hop_limit);
+        self.forward_attempt(now, from, packet, &id, repr.hop_limit);
     }
 
     /// What our own claims make of a received Attempt: whether one of them makes us deny it, and
@@ -137,25 +141,6 @@ impl<R: Rng> Device<R> {
         (deny, failed)
     }
 
-    /// Takes one flood from the forwarding budget (docs/uiap-design.md D48); false if it is spent.
-    fn may_forward(&mut self, now: Instant) -> bool {
-        let rate = u64::from(self.config.forward_rate);
-        if rate == 0 {
-            return true;
-        }
-        let elapsed = crate::time::micros(now - self.forward_at.min(now));
-        self.forward_at = self.forward_at.max(now);
-        self.forward_tokens = self
-            .forward_tokens
-            .saturating_add(elapsed.saturating_mul(rate))
-            .min(rate * 1_000_000);
-        if self.forward_tokens < 1_000_000 {
-            return false;
-        }
-        self.forward_tokens -= 1_000_000;
-        true
-    }
-
     /// Takes an X+R claim into the proxy table, within the caps of docs/uiap-design.md D43.
     fn record_proxy(&mut self, now: Instant, repr: &Repr) {
         use super::proxy::Recorded;
@@ -178,14 +163,26 @@ impl<R: Rng> Device<R> {
         self.counters.peak_proxy_table = self.counters.peak_proxy_table.max(self.proxies.len());
     }
 
-    fn forward_attempt(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, hop_limit: u8) {
+    fn forward_attempt(
+        &mut self,
+        now: Instant,
+        from: Peer,
+        packet: &Packet<&[u8]>,
+        id: &MessageId,
+        hop_limit: u8,
+    ) {
         let h = hop_limit.min(self.config.hop_limit);
         if h == 0 {
             self.counters.hop_limit_exhausted += 1;
             return;
         }
-        if self.interfaces.iter().any(|&i| i != from.interface) && !self.may_forward(now) {
+        if self.interfaces.iter().any(|&i| i != from.interface)
+            && !self.forward_budget.take(now, from)
+        {
+            // Not forwarded: answered, so that the claim fails rather than succeeds on the
+            // silence of a drop (docs/uiap-design.md D69).
             self.counters.drop(DropReason::ForwardLimited);
+            self.deny_dropped(now, from, packet, id);
             return;
         }
         let payload = rewritten(packet, |p| p.set_hop_limit(h - 1));
@@ -201,13 +198,36 @@ impl<R: Rng> Device<R> {
         }
     }
 
-    /// Sends a Claim-Deny for the Attempt `packet` just received from `from` (§2.4.5, §4.3):
-    /// the Attempt's octets with type 1 and a fresh hop limit.
+    /// Answers an Attempt this device could not pass on (its forwarding budget spent, or its
+    /// message table full) with a Claim-Deny: devices beyond it never heard the claim, so its
+    /// silence must not be taken as consent (docs/uiap-design.md D69). Counted in
+    /// [`Counters::denies_for_drops`](super::Counters::denies_for_drops), not in `denies_sent`.
+    fn deny_dropped(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, id: &MessageId) {
+        if self.push_deny(now, from, packet, id) {
+            self.counters.denies_for_drops += 1;
+        }
+    }
+
+    /// Sends a Claim-Deny for the Attempt `packet` just received from `from` (§2.4.5, §4.3).
     fn send_deny(&mut self, now: Instant, from: Peer, packet: &Packet<&[u8]>, id: &MessageId) {
+        if self.push_deny(now, from, packet, id) {
+            self.counters.denies_sent += 1;
+        }
+    }
+
+    /// Queues a Claim-Deny for `packet` to `from`: the Attempt's octets with type 1 and a fresh
+    /// hop limit; false if one was already sent for it.
+    fn push_deny(
+        &mut self,
+        now: Instant,
+        from: Peer,
+        packet: &Packet<&[u8]>,
+        id: &MessageId,
+    ) -> bool {
         // Without a record (the table was full) the Deny is still sent: the claimant needs it.
         if let Some(record) = self.table.get_mut(now, id) {
             if record.deny_sent {
-                return;
+                return false;
             }
             record.deny_sent = true;
         }
@@ -216,11 +236,11 @@ impl<R: Rng> Device<R> {
             p.set_msg_type(MessageType::ClaimDeny);
             p.set_hop_limit(hop_limit);
         });
-        self.counters.denies_sent += 1;
         self.transmits.push_back(Transmit {
             destination: Destination::Unicast(from),
             payload,
         });
+        true
     }
 
     /// Whether `origin` is one of ours: the current ID, a recently retired one, or the ID a live

@@ -61,6 +61,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod budget;
 mod claim;
 mod counters;
 mod deny;
@@ -287,10 +288,8 @@ pub struct Device<R> {
     last_claim_start: Option<Instant>,
     /// When the device last picked a new device ID after a collision.
     last_id_change: Option<Instant>,
-    /// Forwarding budget: millionths of a flood, topped up at `forward_rate` per second.
-    forward_tokens: u64,
-    /// When `forward_tokens` was last topped up.
-    forward_at: Instant,
+    /// Forwarding budget, shared fairly among previous hops (docs/uiap-design.md D48, D69).
+    forward_budget: budget::ForwardBudget,
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event>,
     counters: Counters,
@@ -308,7 +307,7 @@ impl<R: Rng> Device<R> {
     /// ```
     pub fn new(config: Config, device_id: DeviceId, mut rng: R) -> Device<R> {
         let next_sequence = rng.next_u32();
-        let forward_tokens = u64::from(config.forward_rate) * 1_000_000;
+        let forward_budget = budget::ForwardBudget::new(config.forward_rate);
         Device {
             table: MessageTable::new(
                 config.message_table_capacity,
@@ -328,8 +327,7 @@ impl<R: Rng> Device<R> {
             conflicts: VecDeque::new(),
             last_claim_start: None,
             last_id_change: None,
-            forward_tokens,
-            forward_at: Instant::ZERO,
+            forward_budget,
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             counters: Counters::default(),

@@ -48,6 +48,10 @@ impl ClaimTable {
             self.fail_success(ctx, id, why);
             return false;
         }
+        if let Some(why) = self.split_while_claiming(ctx, id) {
+            self.fail_success(ctx, id, why);
+            return false;
+        }
         self.lifetime_starts(ctx, id, expires);
         // A site of one is said in the response too: nobody could have denied the claim
         // (docs/uiap-design.md D23).
@@ -93,22 +97,32 @@ impl ClaimTable {
         false
     }
 
-    /// Why a first claim's success cannot be trusted: the rate limit dropped datagrams while
-    /// it was in its round, and a Claim-Deny among them would have gone uncounted
-    /// (docs/uiap-design.md D64). A reclaim of a persisted claim is held anyway; its watchers
+    /// Why a first claim's success cannot be trusted: the rate limit or the kernel dropped
+    /// datagrams while it was in its round, and a Claim-Deny among them would have gone
+    /// uncounted (docs/uiap-design.md D64, D70). A reclaim of a persisted claim is held anyway; its watchers
     /// are told.
     fn suppressed_while_claiming(&self, ctx: &Ctx<'_>, id: u64) -> Option<String> {
         let entry = self.claims.get(&id)?;
         if entry.persisted {
             return None;
         }
-        let dropped = ctx.suppressed.since(entry.asked_at, ctx.elapsed())?;
+        let (dropped, _) = super::dropped_unread(ctx, entry.asked_at, ctx.elapsed())?;
         Some(format!(
-            "{} from {} dropped by the rate limit while claiming: a Claim-Deny among them would \
-             not have counted, so silence is not consent; nothing is claimed",
-            super::counted(dropped.datagrams, "datagram"),
-            super::counted(dropped.neighbours, "neighbour"),
+            "{dropped} while claiming: a Claim-Deny among them would not have counted, so \
+             silence is not consent; nothing is claimed"
         ))
+    }
+
+    /// Why a first claim's success cannot be trusted: a neighbour's authenticated datagrams
+    /// arrive outside the freshness window with a consistent offset, so its Claim-Denies do not
+    /// count here (docs/uiap-design.md D71). A reclaim of a persisted claim is held anyway; its
+    /// watchers are told.
+    fn split_while_claiming(&self, ctx: &Ctx<'_>, id: u64) -> Option<String> {
+        if self.claims.get(&id)?.persisted {
+            return None;
+        }
+        let split = ctx.splits.current(ctx.elapsed())?;
+        Some(format!("{split}; nothing is claimed"))
     }
 
     /// A first success that must not stand (not persisted, or not trustworthy): released,

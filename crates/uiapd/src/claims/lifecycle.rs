@@ -187,14 +187,23 @@ impl ClaimTable {
         }
     }
 
-    /// The rate limit dropped datagrams: the watchers of held claims are told (event
-    /// `suppressed`), at most once per [`SUPPRESSION_TOLD_EVERY`], with what was dropped since
-    /// they were last told (docs/uiap-design.md D64).
+    /// The rate limit or the kernel dropped datagrams: the watchers of held claims are told
+    /// (event `suppressed`), at most once per [`SUPPRESSION_TOLD_EVERY`], with what was dropped
+    /// since they were last told (docs/uiap-design.md D64, D70).
     pub(crate) fn tell_suppressed(&mut self, ctx: &Ctx<'_>) {
-        let Some(last) = ctx.suppressed.last() else {
+        let now = ctx.elapsed();
+        let split = ctx.splits.current(now);
+        let last = [
+            ctx.suppressed.last(),
+            ctx.overflowed.last(),
+            split.as_ref().map(|s| s.last),
+        ]
+        .into_iter()
+        .flatten()
+        .max();
+        let Some(last) = last else {
             return;
         };
-        let now = ctx.elapsed();
         if self
             .suppression_told
             .is_some_and(|told| last <= told || now.saturating_sub(told) < SUPPRESSION_TOLD_EVERY)
@@ -203,16 +212,22 @@ impl ClaimTable {
         }
         let from = self.suppression_told.unwrap_or(Duration::ZERO);
         self.suppression_told = Some(now);
-        let Some(dropped) = ctx.suppressed.since(from, now) else {
+        let mut reasons = Vec::new();
+        if let Some((dropped, seconds)) = super::dropped_unread(ctx, from, now) {
+            reasons.push(format!(
+                "{dropped} in the last {seconds} s: a conflicting Claim-Attempt among them went \
+                 unanswered, so another device may hold an overlapping claim"
+            ));
+        }
+        if let Some(split) = split.filter(|s| s.last > from) {
+            reasons.push(format!(
+                "{split}: another device may hold an overlapping claim"
+            ));
+        }
+        if reasons.is_empty() {
             return;
-        };
-        let why = format!(
-            "{} from {} dropped by the rate limit in the last {} s: a conflicting Claim-Attempt \
-             among them went unanswered, so another device may hold an overlapping claim",
-            super::counted(dropped.datagrams, "datagram"),
-            super::counted(dropped.neighbours, "neighbour"),
-            dropped.seconds
-        );
+        }
+        let why = reasons.join("; ");
         let held = self.held_ids();
         for id in held {
             self.end_or_tell(id, ctx.now, EventKind::Suppressed, Some(why.clone()));

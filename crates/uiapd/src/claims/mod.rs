@@ -20,7 +20,7 @@ use uiap::time::Instant;
 use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
 
 use crate::DaemonError;
-use crate::link::AuthFailureLog;
+use crate::link::{AuthFailureLog, Splits};
 use crate::quota::UserLimits;
 use crate::store::{Claims, Store, StoredClaim};
 
@@ -31,6 +31,33 @@ fn counted(n: u64, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// What was dropped unread from `from` to `now`: by the rate limit (docs/uiap-design.md D64)
+/// and by the kernel at a full receive queue (D70), in words, and the seconds covered.
+fn dropped_unread(
+    ctx: &Ctx<'_>,
+    from: std::time::Duration,
+    now: std::time::Duration,
+) -> Option<(String, u64)> {
+    let rate = ctx.suppressed.since(from, now);
+    let kernel = ctx.overflowed.since(from, now);
+    let mut parts = Vec::new();
+    if let Some(r) = &rate {
+        parts.push(format!(
+            "{} from {} dropped by the rate limit",
+            counted(r.datagrams, "datagram"),
+            counted(r.neighbours, "neighbour"),
+        ));
+    }
+    if let Some(k) = &kernel {
+        parts.push(format!(
+            "{} dropped by the kernel, its receive queue full,",
+            counted(k.datagrams, "datagram"),
+        ));
+    }
+    let seconds = rate.iter().chain(&kernel).map(|a| a.seconds).max()?;
+    Some((parts.join(" and "), seconds))
 }
 
 /// Ended claims kept for `list` beyond this many are forgotten, oldest first.
@@ -51,6 +78,10 @@ pub(crate) struct Ctx<'a> {
     pub auth: &'a AuthFailureLog,
     /// Whose datagrams the rate limit dropped, and when (docs/uiap-design.md D64).
     pub suppressed: &'a AuthFailureLog,
+    /// What the kernel dropped at full receive queues, and when (docs/uiap-design.md D70).
+    pub overflowed: &'a AuthFailureLog,
+    /// Neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
+    pub splits: &'a Splits,
 }
 
 impl Ctx<'_> {

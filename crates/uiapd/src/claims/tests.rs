@@ -13,7 +13,7 @@ use uiap_control::{
 };
 
 use super::{ClaimTable, Ctx};
-use crate::link::{AuthFailureLog, SourceDrop};
+use crate::link::{AuthFailureLog, SourceDrop, Splits};
 use crate::store::{Claims, Store, StoredClaim};
 
 /// Seconds since the Unix epoch at the virtual clock's zero.
@@ -35,6 +35,8 @@ struct Bench {
 struct Logs {
     auth: AuthFailureLog,
     suppressed: AuthFailureLog,
+    overflowed: AuthFailureLog,
+    splits: Splits,
 }
 
 impl Bench {
@@ -61,6 +63,8 @@ impl Bench {
             logs: Logs {
                 auth: AuthFailureLog::new(),
                 suppressed: AuthFailureLog::rate_limited(),
+                overflowed: AuthFailureLog::kernel_overflow(),
+                splits: Splits::default(),
             },
         }
     }
@@ -83,6 +87,8 @@ impl Bench {
             device,
             auth: &logs.auth,
             suppressed: &logs.suppressed,
+            overflowed: &logs.overflowed,
+            splits: &logs.splits,
             now,
             wall: WALL + now.as_micros() / 1_000_000,
             networked,
@@ -593,16 +599,7 @@ fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims
 
 #[test]
 fn rate_limit_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watchers() {
-    let mut b = Bench::new();
-    let mut held = b.claim(request("05"), 0);
-    b.run_for(Duration::from_secs(3));
-    assert!(matches!(
-        next(&mut held),
-        Response::Claim(ClaimAnswer::Claimed { .. })
-    ));
-    let (tx, mut events) = mpsc::channel(8);
-    b.table.watch(b.now, None, false, 0, tx);
-    let _watching = next(&mut events);
+    let (mut b, mut events) = holding();
     // A neighbour's datagram dropped by the rate limit while a claim is in its round.
     let mut rx = b.claim(request("06"), 0);
     let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);
@@ -670,4 +667,96 @@ fn claim_ids_wrap_to_1_and_skip_the_ids_in_use() {
     assert_eq!(claim.id, 2, "u64::MAX and 1 are in use");
     let ids: Vec<u64> = b.list().iter().map(|c| c.id).collect();
     assert_eq!(ids, [1, 2, u64::MAX]);
+}
+
+/// The held claim's watcher's events, drained.
+fn told(events: &mut mpsc::Receiver<Response>) -> Vec<(u64, EventKind, String)> {
+    std::iter::from_fn(|| events.try_recv().ok())
+        .map(|r| match r {
+            Response::Event(e) => (e.id, e.kind, e.reason.unwrap_or_default()),
+            other => panic!("expected an event, found {other:?}"),
+        })
+        .collect()
+}
+
+/// A bench holding claim 1 (UID 05), and a watcher of it.
+fn holding() -> (Bench, mpsc::Receiver<Response>) {
+    let mut b = Bench::new();
+    let mut held = b.claim(request("05"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut held),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    let (tx, mut events) = mpsc::channel(8);
+    b.table.watch(b.now, None, false, 0, tx);
+    let _watching = next(&mut events);
+    (b, events)
+}
+
+#[test]
+fn kernel_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watchers() {
+    let (mut b, mut events) = holding();
+    let mut rx = b.claim(request("06"), 0);
+    let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);
+    b.logs.overflowed.record_n(
+        (0, std::net::Ipv6Addr::UNSPECIFIED),
+        SourceDrop::RateLimited,
+        40,
+        at,
+    );
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected failed")
+    };
+    assert!(
+        reason
+            .contains("40 datagrams dropped by the kernel, its receive queue full, while claiming"),
+        "{reason}"
+    );
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    let told = told(&mut events);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!((told[0].0, told[0].1), (1, EventKind::Suppressed));
+    assert!(told[0].2.contains("dropped by the kernel"), "{}", told[0].2);
+}
+
+#[test]
+fn a_split_neighbour_fails_new_claims_and_is_told_to_held_claims_watchers() {
+    let (mut b, mut events) = holding();
+    let neighbour = (2, "fe80::1".parse().unwrap());
+    let at = Duration::from_micros(b.now.as_micros());
+    // One stale datagram may be a replay: a claim is still granted.
+    b.logs.splits.record(neighbour, 40_000, at);
+    let mut rx = b.claim(request("06"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut rx),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    // A second one agreeing on the offset: the neighbour's clock is 40 s ahead.
+    b.logs
+        .splits
+        .record(neighbour, 40_050, at + Duration::from_secs(1));
+    let mut rx = b.claim(request("07"), 0);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected failed")
+    };
+    assert!(
+        reason.starts_with("neighbour fe80::1%2 seals authenticated datagrams 40.050 s ahead"),
+        "{reason}"
+    );
+    assert!(reason.ends_with("nothing is claimed"), "{reason}");
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    let told = told(&mut events);
+    assert!(told.len() >= 2, "{told:?}");
+    assert!(
+        told.iter()
+            .filter(|(_, kind, _)| *kind == EventKind::Suppressed)
+            .all(|(_, _, why)| why.contains("fe80::1%2") && why.contains("40.050 s ahead")),
+        "{told:?}"
+    );
 }

@@ -120,6 +120,8 @@ fn claim_ctx<'a>(
         networked: interfaces.any(),
         auth: link.failures(),
         suppressed: link.suppressed(),
+        overflowed: link.overflowed(),
+        splits: link.splits(),
     }
 }
 
@@ -215,8 +217,16 @@ impl Daemon {
         let device = new_device(&config, &store)?;
         let persisted = store.load_claims()?;
         let receive_buffers = sockets.receive_buffers();
+        let mut link = Link::new(config.group, config.psk.clone(), receive_buffers);
+        link.journal_in(store.dir()).map_err(|e| {
+            DaemonError::io(
+                "cannot keep the PSK replay journal in the state directory",
+                Some(store.dir()),
+                e,
+            )
+        })?;
         let d = Daemon {
-            link: Link::new(config.group, config.psk.clone(), receive_buffers),
+            link,
             claims: ClaimTable::new(store.clone()).with_user_limits(config.users),
             store,
             start: tokio::time::Instant::now(),
@@ -252,9 +262,9 @@ impl Daemon {
             };
             tokio::select! {
                 () = &mut shutdown => break,
-                r = sockets.recv(Role::Claim, &mut claim_buf) => self.on_datagram(sockets, r, &claim_buf),
-                r = sockets.recv(Role::Reply, &mut reply_buf) => self.on_datagram(sockets, r, &reply_buf),
-                () = sleep => self.on_timer(),
+                r = sockets.recv(Role::Claim, &mut claim_buf) => self.on_datagram(r, &claim_buf),
+                r = sockets.recv(Role::Reply, &mut reply_buf) => self.on_datagram(r, &reply_buf),
+                () = sleep => self.on_timer(sockets),
                 _ = rescan.tick() => self.rescan(sockets),
                 _ = abandoned.tick() => self.cancel_abandoned(),
                 Some(incoming) = requests.recv() => self.on_request(incoming),
@@ -272,7 +282,20 @@ impl Daemon {
         due.map(|t| self.start + Duration::from_micros(t.as_micros()))
     }
 
-    fn on_timer(&mut self) {
+    /// Notes the kernel's drops (asking it when `ask`), and tells held claims' watchers of new
+    /// ones (docs/uiap-design.md D70).
+    fn note_overflows(&mut self, sockets: &Sockets, ask: bool) {
+        if self.link.note_overflows(sockets, self.start.elapsed(), ask) {
+            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+            self.claims.tell_suppressed(&ctx);
+        }
+    }
+
+    fn on_timer(&mut self, sockets: &Sockets) {
+        // What the kernel dropped is asked before the device's timers can end a claim round: a
+        // claim must not succeed on the silence of a full receive queue, and after the daemon
+        // was stopped its timers fire before it reads the datagrams that report the drops.
+        self.note_overflows(sockets, true);
         let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         ctx.device.handle_timeout(ctx.now);
         self.claims.renew_due(&mut ctx);
@@ -300,9 +323,8 @@ impl Daemon {
         self.claims.cancel_abandoned(&mut ctx);
     }
 
-    /// A datagram (or a receive error) from `sockets`: through the link's checks to the device.
-    fn on_datagram(&mut self, sockets: &Sockets, r: std::io::Result<Received>, buf: &[u8]) {
-        self.link.note_overflows(sockets);
+    /// A received datagram (or a receive error): through the link's checks to the device.
+    fn on_datagram(&mut self, r: std::io::Result<Received>, buf: &[u8]) {
         let elapsed = self.start.elapsed();
         if let Some((peer, bytes)) = self.link.admit(r, buf, self.interfaces.known(), elapsed) {
             self.device
@@ -388,6 +410,8 @@ impl Daemon {
         }
         // A claim whose client left since the last check must not be reported held or persisted.
         self.cancel_abandoned();
+        // The drops reported with the datagrams read: free, so after every step.
+        self.note_overflows(sockets, false);
         let mut changed = false;
         while let Some(event) = self.device.poll_event() {
             changed |= self.on_event(event);

@@ -22,6 +22,7 @@ impl Daemon {
             ("floods_originated", c.floods_originated),
             ("attempts_sent", c.attempts_sent),
             ("denies_sent", c.denies_sent),
+            ("denies_for_drops", c.denies_for_drops),
             ("attempts_forwarded", c.attempts_forwarded),
             ("denies_forwarded", c.denies_forwarded),
             ("proxy_denies", c.proxy_denies),

@@ -56,9 +56,19 @@ pub(crate) struct AuthFailureLog {
     window: (Duration, u32),
     /// When neighbours were last forgotten to make room.
     pruned_at: Option<Duration>,
-    /// What the log records: failed authentication, or datagrams dropped by the rate limit
-    /// (docs/uiap-design.md D64).
-    rate_limited: bool,
+    /// What the log records.
+    kind: Kind,
+}
+
+/// What an [`AuthFailureLog`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Datagrams that failed authentication (docs/uiap-design.md D62).
+    Auth,
+    /// Datagrams the per-neighbour rate limit dropped (docs/uiap-design.md D64).
+    RateLimited,
+    /// Datagrams the kernel dropped at a full receive queue (docs/uiap-design.md D70).
+    KernelOverflow,
 }
 
 impl Default for AuthFailureLog {
@@ -77,7 +87,7 @@ impl AuthFailureLog {
             untracked_last: None,
             window: (Duration::ZERO, 0),
             pruned_at: None,
-            rate_limited: false,
+            kind: Kind::Auth,
         }
     }
 
@@ -85,7 +95,18 @@ impl AuthFailureLog {
     /// same way, whose log line says what such drops may hide (docs/uiap-design.md D64).
     pub(crate) fn rate_limited() -> AuthFailureLog {
         AuthFailureLog {
-            rate_limited: true,
+            kind: Kind::RateLimited,
+            ..AuthFailureLog::new()
+        }
+    }
+
+    /// No drops: a log of the datagrams the kernel dropped because a socket's receive queue was
+    /// full (`SO_RXQ_OVFL`), under the socket's role as its source (interface 0, `::`, and
+    /// `::1` for the reply socket), kept and logged as rate-limit drops are
+    /// (docs/uiap-design.md D70).
+    pub(crate) fn kernel_overflow() -> AuthFailureLog {
+        AuthFailureLog {
+            kind: Kind::KernelOverflow,
             ..AuthFailureLog::new()
         }
     }
@@ -104,6 +125,20 @@ impl AuthFailureLog {
         reason: SourceDrop,
         now: Duration,
     ) -> bool {
+        self.record_n(source, reason, 1, now)
+    }
+
+    /// As [`record`](Self::record), for `n` datagrams at once.
+    pub(crate) fn record_n(
+        &mut self,
+        source: (u32, Ipv6Addr),
+        reason: SourceDrop,
+        n: u64,
+        now: Duration,
+    ) -> bool {
+        if n == 0 {
+            return false;
+        }
         let second = now.as_secs();
         if self.history.back().is_none_or(|&(s, _)| s < second) {
             self.history.push_back((second, self.total));
@@ -115,22 +150,38 @@ impl AuthFailureLog {
         {
             self.history.pop_front();
         }
-        self.total += 1;
+        self.total += n;
         if !self.sources.contains_key(&source) && !self.make_room(now) {
             self.untracked_last = Some(now);
             return false;
         }
         let entry = self.sources.entry(source).or_default();
-        *entry.reasons.entry(reason).or_insert(0) += 1;
+        *entry.reasons.entry(reason).or_insert(0) += n;
         entry.last = now;
-        entry.unlogged += 1;
+        entry.unlogged += n;
         let due = entry
             .logged
             .is_none_or(|at| now.saturating_sub(at) >= LOG_EVERY);
         if !due || !take_line(&mut self.window, now) {
             return false;
         }
-        if self.rate_limited {
+        if self.kind == Kind::KernelOverflow {
+            warn!(
+                socket = if source.1.is_loopback() {
+                    "reply"
+                } else {
+                    "claim"
+                },
+                dropped = entry.unlogged,
+                "datagrams dropped by the kernel, the socket's receive queue full: a Claim-Attempt \
+                 or Claim-Deny among them went unanswered or uncounted; held claims' watchers are \
+                 told (suppressed)"
+            );
+            entry.logged = Some(now);
+            entry.unlogged = 0;
+            return true;
+        }
+        if self.kind == Kind::RateLimited {
             warn!(
                 interface = source.0,
                 neighbour = %source.1,

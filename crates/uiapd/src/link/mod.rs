@@ -9,13 +9,16 @@
 //! that our own datagrams coming back are replays.
 
 mod failures;
+mod journal;
 mod limiter;
 mod port;
 mod psk;
 mod source;
+mod split;
 
 pub(crate) use failures::{AuthFailureLog, LOOKBACK};
 pub(crate) use source::SourceDrop;
+pub(crate) use split::Splits;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::Ipv6Addr;
@@ -56,6 +59,10 @@ pub(crate) struct Link {
     failures: AuthFailureLog,
     /// Whose datagrams the rate limit dropped (docs/uiap-design.md D64).
     suppressed: AuthFailureLog,
+    /// Datagrams the kernel dropped at a full receive queue (docs/uiap-design.md D70).
+    overflowed: AuthFailureLog,
+    /// With a key: neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
+    splits: Splits,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
     /// The receive buffers the kernel granted (claim, reply).
@@ -95,6 +102,8 @@ impl Link {
             authenticated: HashMap::new(),
             failures: AuthFailureLog::new(),
             suppressed: AuthFailureLog::rate_limited(),
+            overflowed: AuthFailureLog::kernel_overflow(),
+            splits: Splits::default(),
             drops: BTreeMap::new(),
             send_errors: 0,
             receive_buffers,
@@ -102,16 +111,56 @@ impl Link {
         }
     }
 
+    /// With a key, keeps the tags of the datagrams sent and accepted in `dir` across restarts,
+    /// and starts with those kept there (docs/uiap-design.md D71). Without a key, nothing.
+    ///
+    /// # Errors
+    ///
+    /// The journal cannot be read or written.
+    pub(crate) fn journal_in(&mut self, dir: &std::path::Path) -> std::io::Result<()> {
+        if self.psk.is_some() {
+            self.sealer = psk::Sealer::journaled(dir, psk::wall_clock_ms())?;
+        }
+        Ok(())
+    }
+
     fn count(&mut self, reason: SourceDrop) {
         *self.drops.entry(reason).or_insert(0) += 1;
     }
 
-    /// Notes how many datagrams the kernel dropped so far (`SO_RXQ_OVFL`).
-    pub(crate) fn note_overflows(&mut self, sockets: &Sockets) {
+    /// Notes how many datagrams the kernel dropped so far at `now`: asked of the kernel when
+    /// `ask` (a system call per socket), else as last reported with a datagram (free). Whether
+    /// any were dropped since the last note.
+    pub(crate) fn note_overflows(&mut self, sockets: &Sockets, now: Duration, ask: bool) -> bool {
+        let count = |role| {
+            if ask {
+                sockets.drops_now(role)
+            } else {
+                sockets.overflowed(role)
+            }
+        };
+        self.note_overflow_counts((count(Role::Claim), count(Role::Reply)), now)
+    }
+
+    /// The kernel's drop counts (claim, reply) as of `now`: what was dropped since the last
+    /// count is recorded as possible loss, as rate-limit drops are (docs/uiap-design.md D70).
+    pub(crate) fn note_overflow_counts(&mut self, counts: (u32, u32), now: Duration) -> bool {
+        let claim = counts.0.saturating_sub(self.kernel_drops.0);
+        let reply = counts.1.saturating_sub(self.kernel_drops.1);
         self.kernel_drops = (
-            sockets.overflowed(Role::Claim),
-            sockets.overflowed(Role::Reply),
+            counts.0.max(self.kernel_drops.0),
+            counts.1.max(self.kernel_drops.1),
         );
+        let sockets = [(claim, Ipv6Addr::UNSPECIFIED), (reply, Ipv6Addr::LOCALHOST)];
+        for (dropped, socket) in sockets {
+            self.overflowed.record_n(
+                (0, socket),
+                SourceDrop::RateLimited,
+                u64::from(dropped),
+                now,
+            );
+        }
+        claim > 0 || reply > 0
     }
 
     /// A datagram received into `buf` (or the receive error) at `now` on the daemon's clock,
@@ -204,6 +253,11 @@ impl Link {
                     let _ = self.unauthenticated.allow(now, source);
                 }
                 let reason = SourceDrop::from(refused);
+                if let psk::Refused::Stale { offset_ms } = refused {
+                    // It verified: a key holder's clock, or a replay older than the window
+                    // (docs/uiap-design.md D71).
+                    self.splits.record(source, offset_ms, now);
+                }
                 if refused != psk::Refused::Replay {
                     self.failures.record(source, reason, now);
                 }
@@ -234,6 +288,16 @@ impl Link {
     /// Whose datagrams the rate limit dropped (docs/uiap-design.md D64).
     pub(crate) fn suppressed(&self) -> &AuthFailureLog {
         &self.suppressed
+    }
+
+    /// Neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
+    pub(crate) fn splits(&self) -> &Splits {
+        &self.splits
+    }
+
+    /// What the kernel dropped at full receive queues (docs/uiap-design.md D70).
+    pub(crate) fn overflowed(&self) -> &AuthFailureLog {
+        &self.overflowed
     }
 
     /// What was counted.

@@ -5,7 +5,8 @@
 //!
 //! Replays are refused: a trailer whose time is more than [`WINDOW_MS`] away from the receiver's
 //! clock is stale, and within the window every tag is remembered, so the same sealed datagram is
-//! accepted once.
+//! accepted once — across restarts too, when the tags are journaled in the state directory
+//! (docs/uiap-design.md D71).
 
 use std::collections::{HashSet, VecDeque};
 
@@ -41,8 +42,9 @@ pub(crate) enum Refused {
     Missing,
     /// The tag does not verify.
     Mismatch,
-    /// The sender's time is outside the window.
-    Stale,
+    /// The tag verifies but the sender's time is outside the window: its clock minus ours, in
+    /// milliseconds.
+    Stale { offset_ms: i64 },
     /// This very datagram was accepted (or sent by us) before.
     Replay,
 }
@@ -52,7 +54,7 @@ impl From<Refused> for super::SourceDrop {
         match refused {
             Refused::Missing => super::SourceDrop::PskMissing,
             Refused::Mismatch => super::SourceDrop::PskMismatch,
-            Refused::Stale => super::SourceDrop::PskStale,
+            Refused::Stale { .. } => super::SourceDrop::PskStale,
             Refused::Replay => super::SourceDrop::PskReplay,
         }
     }
@@ -64,9 +66,31 @@ pub(crate) struct Sealer {
     seen: HashSet<[u8; TAG_LEN]>,
     /// (time the tag stops mattering, tag), in the order they were seen.
     order: VecDeque<(u64, [u8; TAG_LEN])>,
+    /// Where the tags are kept across restarts, if anywhere.
+    journal: Option<super::journal::Journal>,
+    /// Whether a failed append was logged.
+    journal_failed: bool,
 }
 
 impl Sealer {
+    /// A sealer whose tags are journaled in `dir` (docs/uiap-design.md D71), starting with the
+    /// tags journaled there that still matter at `now_ms`.
+    ///
+    /// # Errors
+    ///
+    /// The journal cannot be read or written.
+    pub(crate) fn journaled(dir: &std::path::Path, now_ms: u64) -> std::io::Result<Sealer> {
+        let (journal, loaded) = super::journal::Journal::open(dir, now_ms)?;
+        let mut sealer = Sealer::default();
+        for (until, tag) in loaded {
+            if sealer.seen.insert(tag) {
+                sealer.order.push_back((until, tag));
+            }
+        }
+        sealer.journal = Some(journal);
+        Ok(sealer)
+    }
+
     fn remember(&mut self, now_ms: u64, sent_ms: u64, tag: [u8; TAG_LEN]) {
         while self
             .order
@@ -78,8 +102,16 @@ impl Sealer {
             }
         }
         if self.seen.insert(tag) {
-            self.order
-                .push_back((sent_ms.saturating_add(WINDOW_MS), tag));
+            let until = sent_ms.saturating_add(WINDOW_MS);
+            self.order.push_back((until, tag));
+            if let Some(journal) = &mut self.journal
+                && let Err(e) = journal.append(now_ms, until, &tag)
+                && !self.journal_failed
+            {
+                self.journal_failed = true;
+                tracing::warn!(error = %e, "cannot journal PSK tags: a datagram sent or accepted \
+                    now could be replayed after a restart");
+            }
         }
     }
 
@@ -116,7 +148,10 @@ impl Sealer {
         sent.copy_from_slice(time);
         let sent_ms = u64::from_be_bytes(sent);
         if sent_ms.abs_diff(now_ms) > WINDOW_MS {
-            return Err(Refused::Stale);
+            let offset = i128::from(sent_ms) - i128::from(now_ms);
+            return Err(Refused::Stale {
+                offset_ms: i64::try_from(offset).unwrap_or(i64::MAX),
+            });
         }
         let mut seen = [0u8; TAG_LEN];
         seen.copy_from_slice(t);
@@ -130,9 +165,28 @@ impl Sealer {
 
 /// Milliseconds since the Unix epoch on this host's clock (0 if it is set before 1970).
 pub(crate) fn wall_clock_ms() -> u64 {
-    std::time::SystemTime::now()
+    let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    #[cfg(debug_assertions)]
+    let now = test_clock_step(now);
+    now
+}
+
+/// In debug builds only: the milliseconds held by the file `UIAPD_TEST_CLOCK_STEP_FILE` names
+/// are added to the clock the trailer uses, so that a test can step one daemon's clock while
+/// the others on the host keep theirs (docs/uiap-design.md D71). A release build has no such
+/// hook.
+#[cfg(debug_assertions)]
+fn test_clock_step(now: u64) -> u64 {
+    let Some(path) = std::env::var_os("UIAPD_TEST_CLOCK_STEP_FILE") else {
+        return now;
+    };
+    let step = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    now.saturating_add_signed(step)
 }
 
 #[cfg(test)]
@@ -196,13 +250,21 @@ mod tests {
             let s = Sealer::default().seal(b"k", b"x", sent);
             assert!(Sealer::default().open(b"k", &s, at).is_ok(), "{sent} {at}");
         }
-        for (sent, at) in [(now, now + WINDOW_MS + 1), (now + WINDOW_MS + 1, now)] {
+        // A stale datagram says how far the sender's clock is from ours.
+        let late = -(WINDOW_MS as i64) - 1;
+        for (sent, at, offset_ms) in [
+            (now, now + WINDOW_MS + 1, late),
+            (now + WINDOW_MS + 1, now, -late),
+        ] {
             let s = Sealer::default().seal(b"k", b"x", sent);
-            assert_eq!(Sealer::default().open(b"k", &s, at), Err(Refused::Stale));
+            assert_eq!(
+                Sealer::default().open(b"k", &s, at),
+                Err(Refused::Stale { offset_ms })
+            );
         }
         assert_eq!(
             rx.open(b"k", &sealed, now + WINDOW_MS + 1),
-            Err(Refused::Stale)
+            Err(Refused::Stale { offset_ms: late })
         );
         // Tags are forgotten once their time has left the window, so memory stays bounded.
         rx.open(
@@ -212,5 +274,22 @@ mod tests {
         )
         .unwrap();
         assert_eq!(rx.seen.len(), 1);
+    }
+
+    #[test]
+    fn a_journaled_sealer_refuses_a_replay_after_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = 1_700_000_000_000;
+        let mut other = Sealer::default();
+        let theirs = other.seal(b"k", b"attempt", now);
+        let mut before = Sealer::journaled(dir.path(), now).unwrap();
+        let ours = before.seal(b"k", b"own attempt", now);
+        assert!(before.open(b"k", &theirs, now + 1).is_ok());
+        drop(before);
+        let mut after = Sealer::journaled(dir.path(), now + 2_000).unwrap();
+        assert_eq!(after.open(b"k", &theirs, now + 2_000), Err(Refused::Replay));
+        assert_eq!(after.open(b"k", &ours, now + 2_000), Err(Refused::Replay));
+        let fresh = other.seal(b"k", b"attempt", now + 2_000);
+        assert!(after.open(b"k", &fresh, now + 2_001).is_ok());
     }
 }

@@ -82,11 +82,13 @@ pub struct Daemon {
     pub control: PathBuf,
     pub state: PathBuf,
     pub log: PathBuf,
+    /// Environment variables the daemon is started with.
+    pub env: Vec<(String, String)>,
     child: Option<Child>,
 }
 
 impl Daemon {
-    fn spawn(ns: &str, dir: &Path, extra: &[String]) -> Daemon {
+    fn spawn(ns: &str, dir: &Path, extra: &[String], env: &[(String, String)]) -> Daemon {
         let control = dir.join(format!("{ns}.sock"));
         let state = dir.join(format!("{ns}.state"));
         let log = dir.join(format!("{ns}.log"));
@@ -95,6 +97,7 @@ impl Daemon {
             control,
             state,
             log,
+            env: env.to_vec(),
             child: None,
         };
         d.start(extra);
@@ -116,6 +119,7 @@ impl Daemon {
             .arg(&self.state)
             .args(["--log-level", "debug"])
             .args(extra)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -131,6 +135,15 @@ impl Daemon {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Sends `signal` to the daemon (e.g. SIGSTOP, SIGCONT); false if it is not running.
+    pub fn signal(&self, signal: i32) -> bool {
+        let Some(child) = &self.child else {
+            return false;
+        };
+        // SAFETY: kill with a PID we spawned and have not waited for.
+        unsafe { libc::kill(child.id() as i32, signal) == 0 }
     }
 
     /// SIGKILL, and wait: the daemon ends without a word (its sockets close).
@@ -377,7 +390,17 @@ impl Net {
 
     /// Starts a uiapd in namespace `i` (returns its index in `daemons`).
     pub fn start_daemon(&mut self, i: usize, extra: &[String]) -> usize {
-        let d = Daemon::spawn(&self.names[i], &self.dir, extra);
+        self.start_daemon_with_env(i, extra, &[])
+    }
+
+    /// As [`start_daemon`](Self::start_daemon), with environment variables.
+    pub fn start_daemon_with_env(
+        &mut self,
+        i: usize,
+        extra: &[String],
+        env: &[(String, String)],
+    ) -> usize {
+        let d = Daemon::spawn(&self.names[i], &self.dir, extra, env);
         self.daemons.push(d);
         self.daemons.len() - 1
     }
@@ -624,4 +647,44 @@ pub fn hostile_attempt() -> uiap::wire::Repr {
         domain: "fff:0:3:0".parse().unwrap(),
         space: uiap::space::UidSpace::Unique(uiap::space::Uid::from_octets(&[0; 4]).unwrap()),
     }
+}
+
+/// Junk shaped like a sealed Claim-Attempt (40 octets of zeros as its trailer), sent to the
+/// group's claim port on `l0` at `rate` a second until `stop`, the n-th from `source(n)`; how
+/// many were sent and over how long. Run it in a namespace with an `l0` on the LAN.
+pub fn spoof_junk(
+    source: impl Fn(u64) -> Ipv6Addr,
+    rate: u64,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> (u64, Duration) {
+    let index = index_of("l0");
+    let raw = Socket::new(
+        Domain::IPV6,
+        Type::RAW,
+        Some(Protocol::from(libc::IPPROTO_RAW)),
+    )
+    .expect("raw socket");
+    let mut repr = hostile_attempt();
+    let to = SocketAddrV6::new(GROUP, 0, 0, index).into();
+    let start = Instant::now();
+    let mut sent = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let due = u64::try_from(start.elapsed().as_micros()).unwrap() * rate / 1_000_000;
+        if sent >= due {
+            std::thread::sleep(Duration::from_micros(500));
+            continue;
+        }
+        for _ in 0..(due - sent).min(256) {
+            repr.sequence = repr.sequence.wrapping_add(1);
+            let mut junk = repr.to_vec();
+            junk.extend_from_slice(&[0u8; 40]);
+            if raw
+                .send_to(&ipv6_udp(source(sent), GROUP, CLAIM_PORT, &junk), &to)
+                .is_ok()
+            {
+                sent += 1;
+            }
+        }
+    }
+    (sent, start.elapsed())
 }
