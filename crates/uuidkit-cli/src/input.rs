@@ -225,7 +225,7 @@ pub fn for_each<W: io::Write>(
         }
         return Ok(());
     }
-    crate::stdin_is_open()?;
+    crate::stdio::stdin_is_open()?;
     let stdin = crate::error::Stream::new(io::stdin().lock(), "reading standard input");
     let mut r = io::BufReader::with_capacity(1 << 16, stdin);
     let mut line = Vec::with_capacity(MAX_LINE);

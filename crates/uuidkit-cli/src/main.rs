@@ -15,6 +15,7 @@ mod error;
 mod flags;
 mod input;
 mod output;
+mod stdio;
 mod text;
 mod time;
 
@@ -27,7 +28,7 @@ use flags::Mode;
 fn main() -> ExitCode {
     // Before anything opens a file: with stdout closed, the next file opened
     // would take its descriptor and receive the output.
-    if let Err(e) = stdout_is_open() {
+    if let Err(e) = stdio::stdout_is_open() {
         return fail(&Error::Io(e));
     }
     let cli = match flags::parse_from(std::env::args_os()) {
@@ -62,53 +63,6 @@ fn fail(e: &Error) -> ExitCode {
     let text = input::escape_hidden(&format!("uuidkit: error: {e}\n"));
     let _ = std::io::stderr().write_all(text.as_bytes());
     ExitCode::from(e.exit_code())
-}
-
-/// Standard output is an open descriptor.
-fn stdout_is_open() -> std::io::Result<()> {
-    #[cfg(target_os = "linux")]
-    if stdio_probe::STDOUT_WAS_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(std::io::Error::other(
-            "standard output is closed: nothing can be written",
-        ));
-    }
-    Ok(())
-}
-
-/// Standard input is an open descriptor: checked by the commands that read
-/// it, before they do (a closed one would read as an empty input).
-pub fn stdin_is_open() -> std::io::Result<()> {
-    #[cfg(target_os = "linux")]
-    if stdio_probe::STDIN_WAS_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(std::io::Error::other(
-            "standard input is closed: nothing can be read",
-        ));
-    }
-    Ok(())
-}
-
-/// Whether the process started with stdin or stdout closed. The Rust runtime
-/// opens `/dev/null` on a closed standard descriptor before `main` runs, so
-/// output would vanish with every write succeeding, and input would read as
-/// empty; this looks first, from the initialisation array that runs before
-/// the runtime's setup.
-#[cfg(target_os = "linux")]
-mod stdio_probe {
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    pub static STDOUT_WAS_CLOSED: AtomicBool = AtomicBool::new(false);
-    pub static STDIN_WAS_CLOSED: AtomicBool = AtomicBool::new(false);
-
-    extern "C" fn probe() {
-        // SAFETY: fcntl(F_GETFD) on a descriptor number only reads its flags.
-        let closed = |fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1;
-        STDOUT_WAS_CLOSED.store(closed(libc::STDOUT_FILENO), Ordering::Relaxed);
-        STDIN_WAS_CLOSED.store(closed(libc::STDIN_FILENO), Ordering::Relaxed);
-    }
-
-    #[used]
-    #[unsafe(link_section = ".init_array")]
-    static PROBE: extern "C" fn() = probe;
 }
 
 fn run(mode: Mode) -> Result<Outcome, Error> {

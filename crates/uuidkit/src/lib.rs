@@ -345,7 +345,7 @@ mod distributed;
 #[cfg(feature = "std")]
 mod fork;
 pub mod generator;
-mod gregorian;
+mod gregorian_generator;
 pub mod node;
 #[cfg(feature = "std")]
 pub mod rng;

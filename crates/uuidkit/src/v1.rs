@@ -1,6 +1,6 @@
 //! Version 1: Gregorian time-based (RFC 9562 §5.1). The generator surface it
-//! shares with version 6 is in `gregorian.rs`, the timestamp and clock
-//! sequence logic in `generator/gregorian.rs`.
+//! shares with version 6 is in `gregorian_generator.rs`, the timestamp and
+//! clock-sequence engine in `generator/clock_sequence.rs`.
 
 use core::marker::PhantomData;
 

@@ -1,5 +1,5 @@
 //! Version 6: reordered Gregorian time-based (RFC 9562 §5.6). The generator
-//! surface it shares with version 1 is in `gregorian.rs`.
+//! surface it shares with version 1 is in `gregorian_generator.rs`.
 
 use core::marker::PhantomData;
 

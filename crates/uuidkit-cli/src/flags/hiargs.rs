@@ -534,7 +534,7 @@ fn named(
 fn read_name_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
     let read = if path.as_os_str() == "-" {
         let mut v = Vec::new();
-        crate::stdin_is_open()
+        crate::stdio::stdin_is_open()
             .and_then(|()| std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut v))
             .map(|_| v)
     } else {

@@ -18,13 +18,15 @@ pub(crate) mod base58;
 pub(crate) mod base64;
 pub(crate) mod digits;
 mod error;
+mod kind;
 mod swar;
 pub(crate) mod typeid;
 
 pub use base32::{Base32, Base32Hex};
 pub use base58::Base58;
 pub use base64::Base64Url;
-pub use error::{Alphabet, DecodeError, DecodeErrorKind, Encoding};
+pub use error::{Alphabet, DecodeError, DecodeErrorKind};
+pub use kind::Encoding;
 pub use typeid::TypeId;
 
 use crate::Uuid;

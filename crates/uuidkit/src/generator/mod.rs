@@ -24,9 +24,9 @@
 //! # Ok::<(), uuidkit::GenError>(())
 //! ```
 
+mod clock_sequence;
 mod engine;
 mod error;
-mod gregorian;
 
 use crate::Uuid;
 
@@ -34,14 +34,14 @@ pub(crate) use engine::{CounterOptions, EngineCore, EngineSpec};
 pub use error::{GenError, GenErrorKind};
 
 pub use crate::distributed::{V8Distributed, V8DistributedBuilder};
-pub use crate::gregorian::{GregorianGenerator, GregorianLayout, V1Layout, V6Layout};
+pub use crate::gregorian_generator::{GregorianGenerator, GregorianLayout, V1Layout, V6Layout};
 #[cfg(feature = "std")]
 pub use crate::shared_v7::SharedV7;
 pub use crate::v1::{V1Builder, V1Generator, V1State};
 pub use crate::v6::{V6Builder, V6Generator};
 pub use crate::v7::{V7Builder, V7Generator, V7Method, V7State};
 pub use crate::v8::{V8TimeBuilder, V8TimeGenerator};
-pub(crate) use gregorian::{
+pub(crate) use clock_sequence::{
     GregorianCore, GregorianPolicy, NodeFollow, random_clock_seq, random_node,
 };
 

@@ -4,7 +4,7 @@
 //! [`V6Generator`](crate::V6Generator) are its two instances; what differs
 //! (the builders, v1's `set_node`, v6's fresh or retained node) is in
 //! `v1.rs` and `v6.rs`, and the timestamp and clock-sequence engine under
-//! both in `generator/gregorian.rs`.
+//! both in `generator/clock_sequence.rs`.
 
 use core::fmt;
 use core::marker::PhantomData;
