@@ -40,6 +40,15 @@ fn etcdctl(cluster: &EtcdCluster, args: &[&str]) -> String {
 
 /// The node keys under [`PREFIX`].
 fn keys(cluster: &EtcdCluster) -> Vec<String> {
+    all_keys(cluster)
+        .into_iter()
+        .filter(|k| !k.starts_with(&format!("{PREFIX}/hw/")))
+        .collect()
+}
+
+/// Every key under the prefix: the node keys and the high-water keys (`PREFIX/hw/NODE`)
+/// that holders leave, without a lease, for the next holder of their node.
+fn all_keys(cluster: &EtcdCluster) -> Vec<String> {
     let dir = format!("{PREFIX}/");
     etcdctl(cluster, &["get", "--prefix", &dir, "--keys-only"])
         .lines()
@@ -75,6 +84,12 @@ fn two_runs_hold_distinct_etcd_nodes_and_free_them_at_the_end() {
             run.end();
         }
         assert_eq!(keys(&cluster), Vec::<String>::new(), "{kind}: keys left");
+        let hw = [a, b].map(|n| format!("{PREFIX}/hw/{n:0w$x}", w = usize::from(bits).div_ceil(4)));
+        let left = all_keys(&cluster);
+        assert!(
+            hw.iter().all(|k| left.contains(k)),
+            "{kind}: high-water keys {hw:?} not in {left:?}"
+        );
         eprintln!("{kind}: nodes {a:x} and {b:x}, both keys gone after the runs");
     }
 }

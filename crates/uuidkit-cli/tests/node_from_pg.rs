@@ -7,10 +7,13 @@ use test_support::db::Postgres;
 
 use crate::leased::{Blocked, Drained, endless};
 
-/// The rows of the lease table `table`: node and holder.
+/// The rows of the lease table `table` that hold a node now: node and holder. A released row
+/// stays, expired, with its high-water millisecond for the next holder.
 fn rows_of(pg: &Postgres, table: &str) -> Vec<(u64, String)> {
     let text = pg
-        .query(&format!("SELECT node, holder FROM {table} ORDER BY node"))
+        .query(&format!(
+            "SELECT node, holder FROM {table} WHERE expires > now() ORDER BY node"
+        ))
         .unwrap();
     text.lines()
         .map(|l| {
@@ -20,14 +23,14 @@ fn rows_of(pg: &Postgres, table: &str) -> Vec<(u64, String)> {
         .collect()
 }
 
-/// The rows of the default lease table.
+/// The held rows of the default lease table.
 fn rows(pg: &Postgres) -> Vec<(u64, String)> {
     rows_of(pg, "uuidkit_node_leases")
 }
 
 /// Two runs with the same lease seed draw the same first node: the table gives it to one, and
 /// the other claims another. One run names the database on the command line, the other through
-/// an environment variable. Each row holds while its run does and goes when it ends.
+/// an environment variable. Each row holds while its run does and is expired when it ends.
 #[test]
 fn two_runs_hold_distinct_postgres_nodes_and_free_them_at_the_end() {
     let Some(pg) = Postgres::for_test("cli_pg_distinct_nodes") else {

@@ -55,7 +55,12 @@ impl Keeper {
                     self.slot.renew(sent, self.ttl);
                 }
                 Err(Unconfirmed::Lost(lost)) => {
-                    self.slot.lose(lost);
+                    // A release in progress gives the key back while a renewal may be in
+                    // flight: its failed transaction is the release, not a conflict, and the
+                    // node is already marked released.
+                    if !*stopped.borrow() {
+                        self.slot.lose(lost);
+                    }
                     return;
                 }
                 // Tried again soon rather than a third of the TTL later: an election, or a
