@@ -25,8 +25,8 @@ pub(crate) const ABOVE_MS: u64 = 12;
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Testing {
-    /// etcd: a renewal moves the deadline without confirming that the member that renewed it
-    /// still led.
+    /// etcd: a keep-alive's answer alone confirms a renewal, with no transaction after it to
+    /// show that the member that renewed still led (and no high-water written by renewals).
     pub no_leader_check: bool,
     /// Neither record a high-water millisecond nor start above the previous holder's.
     pub no_high_water: bool,
