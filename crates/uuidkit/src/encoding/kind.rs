@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-/// The encodings of [`crate::encoding`], named in a [`DecodeError`].
+/// The encodings of [`crate::encoding`], named in a [`DecodeError`](crate::encoding::DecodeError).
 ///
 /// ```
 /// use uuidkit::{encoding::Encoding, Uuid};
