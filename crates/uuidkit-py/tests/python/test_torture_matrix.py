@@ -10,6 +10,7 @@ duplicates; the negative controls switch a fix off through the hidden
 and must find duplicates. A grid of entry point x topology x node mode closes
 the module (`pytest -s` shows it); a cell nobody ran reads MISSING."""
 
+import ctypes
 import multiprocessing
 import os
 import pickle
@@ -239,6 +240,18 @@ def test_one_after_another_every_field_fixed():
     not_applicable("4 forked one after another, no state", [MODES[0], MODES[1], MODES[3]], "rows above")
 
 
+def coarse_tick():
+    """Returns just after the coarse real-time clock (the one the restored
+    coarse generators read) has changed its reading."""
+    clock_realtime_coarse = 5
+    ts = (ctypes.c_long * 2)()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.clock_gettime(clock_realtime_coarse, ts)
+    first = tuple(ts)
+    while tuple(ts) == first:
+        libc.clock_gettime(clock_realtime_coarse, ts)
+
+
 def in_child(make):
     """`make()` in a forked child (so a test hook never reaches this process)."""
     return collect(fork_worker(make, wait=False))
@@ -293,12 +306,21 @@ def test_control_coarse_clock_every_field_fixed():
         _uuidkit._test_only_restore("coarse_clock")
         call = CALLS[("uuid1", MODES[2])]
         streams = []
-        # A pair collides only when both workers start within one coarse
-        # period; on a busy host a fork can take longer, so try until one does
-        # (it stops at the first duplicate).
-        for _ in range(100):
+        # The next worker repeats the last one's UUIDs only when it starts
+        # within the coarse period the last one ended in. So the first of
+        # each pair makes its few UUIDs just after the coarse clock ticks,
+        # leaving the rest of the period (1 to 10 ms, by the kernel's HZ) for
+        # it to exit and the second to be forked. A busy host can still delay
+        # that past the period: try until a pair collides (it stops at the
+        # first).
+        def first():
+            coarse_tick()
+            return take(call, 20)
+
+        for _ in range(200):
             call()
-            streams += one_after_another(call, n=200, workers=2)
+            streams.append(collect(fork_worker(first, wait=False)))
+            streams.append(collect(fork_worker(lambda: take(call, 20), wait=False)))
             if dups(streams):
                 break
         return streams
