@@ -116,14 +116,29 @@ fn node_of(u: u128) -> u128 {
     (((u >> 64) & 0x0FFF) << 62 | (u & ((1 << 62) - 1))) >> (74 - u32::from(BITS))
 }
 
+/// The endpoints holder A is given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum AReaches {
+    /// Member 0's only.
+    One,
+    /// All three, member 0's first: the client may send A's keep-alives to any of them.
+    All,
+}
+
 /// What the checker found over A's and B's tenures.
 #[derive(Debug)]
 struct Report {
+    /// Whether B was granted the node at all: with every endpoint, A may go on renewing
+    /// through a member that still leads, and then rightly keeps it.
+    handed_over: bool,
     uuids: (usize, usize),
-    /// Milliseconds both tenures' spans cover; negative: the gap between them.
-    overlap_ms: i128,
+    /// Milliseconds both tenures' spans cover; negative: the gap between them. None when B
+    /// made no UUID.
+    overlap_ms: Option<i128>,
     /// (node, ms) pairs used by both.
     shared: usize,
+    /// The longest A went without a UUID, in ms: a renewal not confirmed in time stops it.
+    a_longest_gap_ms: u128,
     /// When, after the cut, A made its last UUID, and B was granted the node.
     a_last: Duration,
     b_granted: Duration,
@@ -144,9 +159,11 @@ fn check(a: &[u128], b: &[u128]) -> (i128, usize) {
     )
 }
 
-/// The run: A on member 0 only (switches `testing`), B on the two others; member 0 cut off and
-/// stopped for `PAUSE`, continued while still cut off; until A has lost its node and B holds it.
-fn paused_leader_run(test: &str, slot: u8, testing: Testing) -> Option<Report> {
+/// The run: A on member 0 only or on all three (switches `testing`), B on the two others;
+/// member 0 cut off and stopped for `PAUSE`, continued while still cut off; until A has lost
+/// its node and B holds it, or (A on all three) A has renewed its lease through another member
+/// for two TTLs after the cut and B was never granted it.
+fn paused_leader_run(test: &str, slot: u8, testing: Testing, reach: AReaches) -> Option<Report> {
     let prerequisites = test_support::all([
         test_support::root(),
         test_support::command("ip", &["-V"]),
@@ -167,11 +184,11 @@ fn paused_leader_run(test: &str, slot: u8, testing: Testing) -> Option<Report> {
     lead(&endpoints, 0);
     let prefix = format!("/paused/{test}");
     let others = endpoints[1..].to_vec();
-    let a = EtcdLease::acquire(
-        &config(vec![endpoints[0].clone()], &prefix, testing),
-        &mut ThreadRng,
-    )
-    .unwrap();
+    let a_endpoints = match reach {
+        AReaches::One => vec![endpoints[0].clone()],
+        AReaches::All => endpoints.clone(),
+    };
+    let a = EtcdLease::acquire(&config(a_endpoints, &prefix, testing), &mut ThreadRng).unwrap();
     let _third = EtcdLease::acquire(
         &config(others.clone(), &prefix, Testing::default()),
         &mut ThreadRng,
@@ -194,24 +211,39 @@ fn paused_leader_run(test: &str, slot: u8, testing: Testing) -> Option<Report> {
     let taker = std::thread::spawn(move || {
         loop {
             if let Ok(l) = EtcdLease::acquire(&b_config, &mut ThreadRng) {
-                return (l, cut.elapsed());
+                return Some((l, cut.elapsed()));
             }
-            assert!(cut.elapsed() < TTL * 2, "B never took a node");
+            if cut.elapsed() >= TTL * 2 {
+                return None;
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     });
     std::thread::sleep(PAUSE);
     cluster.signal(0, libc::SIGCONT);
-    let (b, b_granted) = taker.join().unwrap();
-    assert_eq!(b.node().value(), a.node().value(), "B took A's node");
-    let b_made = generate(paired(b.slot()), stop.clone());
-    while a.source().current().is_ok() {
+    let taken = taker.join().unwrap();
+    if taken.is_none() {
+        assert_eq!(reach, AReaches::All, "B never took a node");
+        assert!(
+            a.source().current().is_ok(),
+            "A lost its node, B never had it"
+        );
+    }
+    let (b_made, b_granted) = match &taken {
+        Some((b, granted)) => {
+            assert_eq!(b.node().value(), a.node().value(), "B took A's node");
+            (Some(generate(paired(b.slot()), stop.clone())), *granted)
+        }
+        None => (None, cut.elapsed()),
+    };
+    while taken.is_some() && a.source().current().is_ok() {
         assert!(cut.elapsed() < TTL * 3, "A never lost its node");
         std::thread::sleep(Duration::from_millis(1));
     }
     std::thread::sleep(Duration::from_millis(300));
     stop.store(true, Ordering::Relaxed);
-    let ((a_made, a_last), (b_made, _)) = (a_made.join().unwrap(), b_made.join().unwrap());
+    let (a_made, a_last) = a_made.join().unwrap();
+    let b_made = b_made.map_or_else(Vec::new, |b| b.join().unwrap().0);
     ns.heal();
     assert!(
         a_made
@@ -221,13 +253,25 @@ fn paused_leader_run(test: &str, slot: u8, testing: Testing) -> Option<Report> {
         "one node"
     );
     assert!(
-        !a_made.is_empty() && !b_made.is_empty(),
+        !a_made.is_empty() && (taken.is_none() || !b_made.is_empty()),
         "A made {} UUIDs, B {}",
         a_made.len(),
         b_made.len()
     );
-    let (overlap_ms, shared) = check(&a_made, &b_made);
+    let (overlap_ms, shared) = if b_made.is_empty() {
+        (None, 0)
+    } else {
+        let (o, s) = check(&a_made, &b_made);
+        (Some(o), s)
+    };
+    let a_longest_gap_ms = a_made
+        .windows(2)
+        .map(|w| (w[1] >> 80).saturating_sub(w[0] >> 80))
+        .max()
+        .unwrap_or(0);
     let report = Report {
+        handed_over: taken.is_some(),
+        a_longest_gap_ms,
         uuids: (a_made.len(), b_made.len()),
         overlap_ms,
         shared,
@@ -240,12 +284,13 @@ fn paused_leader_run(test: &str, slot: u8, testing: Testing) -> Option<Report> {
 
 #[test]
 fn a_paused_leader_cut_off_from_its_peers_never_gives_a_node_two_holders() {
-    let Some(r) = paused_leader_run("etcd_paused_leader", 0, Testing::default()) else {
+    let Some(r) = paused_leader_run("etcd_paused_leader", 0, Testing::default(), AReaches::One)
+    else {
         return;
     };
     // Both held the node for a while: A until its deadline, B for the last 300 ms.
     assert!(r.uuids.0 > 1_000 && r.uuids.1 > 100, "{r:?}");
-    assert!(r.overlap_ms <= 0, "{r:?}");
+    assert!(r.overlap_ms.is_some_and(|o| o <= 0), "{r:?}");
     assert_eq!(r.shared, 0, "{r:?}");
     assert!(r.a_last < r.b_granted, "{r:?}");
 }
@@ -256,12 +301,41 @@ fn trusting_its_keep_alive_answers_gives_a_node_two_holders() {
         no_leader_check: true,
         ..Testing::default()
     };
-    let Some(r) = paused_leader_run("etcd_paused_leader_control", 1, testing) else {
+    let Some(r) = paused_leader_run("etcd_paused_leader_control", 1, testing, AReaches::One) else {
         return;
     };
     assert!(
-        r.overlap_ms > 0,
+        r.overlap_ms.is_some_and(|o| o > 0),
         "the negative control found no overlap: {r:?}"
     );
     assert!(r.a_last > r.b_granted, "{r:?}");
+}
+
+/// A given every endpoint, member 0's first. Whether its client sends its keep-alives to the
+/// cut-off member or to one that still leads is the client's choice: either A renews through a
+/// leader and keeps its node (B is never granted it), or its renewals fail to be confirmed and
+/// B is granted the node only after A's last UUID. Never both at once.
+#[test]
+fn with_every_endpoint_a_paused_leader_never_gives_a_node_two_holders() {
+    let Some(r) = paused_leader_run(
+        "etcd_paused_leader_all",
+        2,
+        Testing::default(),
+        AReaches::All,
+    ) else {
+        return;
+    };
+    assert!(r.uuids.0 > 1_000, "{r:?}");
+    if r.handed_over {
+        assert!(r.uuids.1 > 100, "{r:?}");
+        assert!(r.overlap_ms.is_some_and(|o| o <= 0), "{r:?}");
+        assert_eq!(r.shared, 0, "{r:?}");
+        assert!(r.a_last < r.b_granted, "{r:?}");
+    } else {
+        // A held the node throughout, through a member that still led: it made UUIDs up to
+        // the end of the run without a stop (one renewal sent to the stale leader costs a
+        // retry, not the deadline).
+        assert!(r.a_last > TTL * 2 - Duration::from_secs(1), "{r:?}");
+        assert!(r.a_longest_gap_ms < 1_000, "{r:?}");
+    }
 }

@@ -5,20 +5,26 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use etcd_client::{Client, Compare, CompareOp, Txn, TxnOp};
+use etcd_client::{Client, Compare, CompareOp, PutOptions, Txn, TxnOp};
 use tokio::sync::watch;
 use uuidkit::node::{NodeLost, NodeLostKind};
 
-use super::lease::within;
+use super::EtcdConfig;
+use super::lease::{connect_to, within};
 use crate::{LeaseSlot, Testing};
 
 /// The keep-alive task: renews the lease every third of its TTL until stopped, or until etcd
 /// says the lease is gone or the node key no longer carries it.
 pub(super) struct Keeper {
     pub(super) slot: Arc<LeaseSlot>,
+    /// The client over every endpoint (the client picks the member of each request).
     pub(super) client: Client,
+    /// The members renewals go to, one at a time.
+    pub(super) members: Members,
     pub(super) lease: i64,
     pub(super) key: String,
+    /// The node key's value: this holder's name.
+    pub(super) holder: String,
     pub(super) high_water_key: String,
     /// The TTL etcd granted: what each keep-alive renews the lease for.
     pub(super) ttl: Duration,
@@ -27,6 +33,56 @@ pub(super) struct Keeper {
     pub(super) testing: Testing,
     /// The highest high-water millisecond written.
     pub(super) high_water: u64,
+}
+
+/// The member a renewal goes to. Its keep-alives and its confirming transaction go to one
+/// member, and an unconfirmed renewal moves on to the next: the balanced client could send the
+/// keep-alive to a member that still leads and the transaction to a stale leader cut off from its
+/// peers (which cannot commit it) again and again, so the lease would be kept alive in etcd while
+/// no renewal is ever confirmed, and its node would be held by nobody until the holder stopped.
+pub(super) struct Members {
+    config: EtcdConfig,
+    /// A client per endpoint, connected when first used.
+    clients: Vec<Option<Client>>,
+    at: usize,
+}
+
+impl Members {
+    /// The endpoints of `config`; with one, `only` (the lease's client) is its client.
+    pub(super) fn new(config: &EtcdConfig, only: &Client) -> Members {
+        let mut clients = vec![None; config.endpoints.len()];
+        if clients.len() == 1 {
+            clients[0] = Some(only.clone());
+        }
+        Members {
+            config: config.clone(),
+            clients,
+            at: 0,
+        }
+    }
+
+    /// The client of the current member, connected if need be; `None` if it cannot be reached.
+    async fn current(&mut self) -> Option<Client> {
+        if self.clients[self.at].is_none() {
+            let endpoint = [self.config.endpoints[self.at].clone()];
+            self.clients[self.at] = connect_to(&self.config, &endpoint).await.ok();
+        }
+        self.clients[self.at].clone()
+    }
+
+    /// Moves on to the next member.
+    fn next(&mut self) {
+        self.at = (self.at + 1) % self.clients.len();
+    }
+}
+
+impl std::fmt::Debug for Members {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Members")
+            .field("endpoints", &self.config.endpoints)
+            .field("at", &self.at)
+            .finish()
+    }
 }
 
 /// How soon an unconfirmed renewal is tried again.
@@ -72,7 +128,8 @@ impl Keeper {
         }
     }
 
-    /// One renewal, proven: the send instant of the keep-alive it confirms.
+    /// One renewal, proven: the send instant of the keep-alive it confirms. Unproven, the next
+    /// renewal goes to the next member ([`Members`]).
     ///
     /// A keep-alive on a fresh stream (the member that served the last one may be gone), and a
     /// second one on that stream, whose answer carries the raft term of the member that renewed
@@ -82,9 +139,19 @@ impl Keeper {
     /// term. A stale leader answers keep-alives in its old term but cannot commit; any member
     /// of the new majority answers in a later term.
     pub(super) async fn confirm(&mut self) -> Result<Duration, Unconfirmed> {
+        let confirmed = self.confirm_through_member().await;
+        if matches!(confirmed, Err(Unconfirmed::Unproven)) {
+            self.members.next();
+        }
+        confirmed
+    }
+
+    async fn confirm_through_member(&mut self) -> Result<Duration, Unconfirmed> {
+        let Some(mut client) = self.members.current().await else {
+            return Err(Unconfirmed::Unproven);
+        };
         let sent = self.slot.now();
-        let opened =
-            tokio::time::timeout(self.limit, self.client.lease_keep_alive(self.lease)).await;
+        let opened = tokio::time::timeout(self.limit, client.lease_keep_alive(self.lease)).await;
         let (mut keeper, mut stream) = match opened {
             Ok(Ok(pair)) => pair,
             // A lease etcd no longer has (expired, or revoked by an operator): etcd answers its
@@ -111,17 +178,26 @@ impl Keeper {
             self.high_water
                 .max(self.slot.high_water_until(sent, self.ttl))
         });
-        let write = high_water
-            .map(|hw| TxnOp::put(self.high_water_key.clone(), hw.to_string(), None))
-            .into_iter();
+        // The transaction must write: etcd serves one that only compares as a read, from the
+        // member's own store, without raft, so it proves nothing of the leader and may not even
+        // see the claim that made the key. Without a high-water to write (a test-only switch)
+        // the node key is written again, unchanged.
+        let write = match high_water {
+            Some(hw) => TxnOp::put(self.high_water_key.clone(), hw.to_string(), None),
+            None => TxnOp::put(
+                self.key.clone(),
+                self.holder.clone(),
+                Some(PutOptions::new().with_lease(self.lease)),
+            ),
+        };
         let txn = Txn::new()
             .when([Compare::lease(
                 self.key.clone(),
                 CompareOp::Equal,
                 self.lease,
             )])
-            .and_then(write.collect::<Vec<_>>());
-        let Ok(done) = within(self.limit, "confirm a renewal", self.client.txn(txn)).await else {
+            .and_then([write]);
+        let Ok(done) = within(self.limit, "confirm a renewal", client.txn(txn)).await else {
             return Err(Unconfirmed::Unproven);
         };
         if !done.succeeded() {

@@ -13,7 +13,7 @@ use tokio::sync::watch;
 use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use super::EtcdConfig;
-use super::keeper::{Keeper, Unconfirmed};
+use super::keeper::{Keeper, Members, Unconfirmed};
 use crate::high_water::wait_for;
 use crate::node::{backoff, full, pick};
 use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, Testing, check_bits};
@@ -107,8 +107,10 @@ impl EtcdLease {
         let mut keeper = Keeper {
             slot: slot.clone(),
             client: client.clone(),
+            members: Members::new(config, &client),
             lease,
             key: config.key(value),
+            holder: config.holder.clone(),
             high_water_key: config.high_water_key(value),
             ttl,
             every: config.ttl / 3,
@@ -385,6 +387,14 @@ fn secs(ttl: i64) -> Duration {
 }
 
 async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
+    connect_to(config, &config.endpoints).await
+}
+
+/// A client of `endpoints` (all of `config`'s, or one of them), with `config`'s settings.
+pub(super) async fn connect_to(
+    config: &EtcdConfig,
+    endpoints: &[String],
+) -> Result<Client, LeaseError> {
     let mut options = ConnectOptions::new()
         .with_connect_timeout(config.answer_limit)
         .with_timeout(config.answer_limit)
@@ -403,7 +413,7 @@ async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
     within(
         config.answer_limit,
         "connect",
-        Client::connect(&config.endpoints, Some(options)),
+        Client::connect(endpoints, Some(options)),
     )
     .await
     .map_err(|e| {
@@ -414,7 +424,7 @@ async fn connect(config: &EtcdConfig) -> Result<Client, LeaseError> {
         } else {
             LeaseError::new(
                 LeaseErrorKind::Unreachable,
-                format!("cannot reach etcd at {}: {e}", config.endpoints.join(",")),
+                format!("cannot reach etcd at {}: {e}", endpoints.join(",")),
             )
         }
     })
