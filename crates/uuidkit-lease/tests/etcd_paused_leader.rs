@@ -159,6 +159,47 @@ fn check(a: &[u128], b: &[u128]) -> (i128, usize) {
     )
 }
 
+/// What the checker finds in A's and B's UUIDs (`handed_over`: B was granted the node).
+fn report(
+    node: u128,
+    a_made: &[u128],
+    a_last: Duration,
+    b_made: &[u128],
+    handed_over: bool,
+    b_granted: Duration,
+) -> Report {
+    assert!(
+        a_made.iter().chain(b_made).all(|&u| node_of(u) == node),
+        "one node"
+    );
+    assert!(
+        !a_made.is_empty() && (!handed_over || !b_made.is_empty()),
+        "A made {} UUIDs, B {}",
+        a_made.len(),
+        b_made.len()
+    );
+    let (overlap_ms, shared) = if b_made.is_empty() {
+        (None, 0)
+    } else {
+        let (o, s) = check(a_made, b_made);
+        (Some(o), s)
+    };
+    let a_longest_gap_ms = a_made
+        .windows(2)
+        .map(|w| (w[1] >> 80).saturating_sub(w[0] >> 80))
+        .max()
+        .unwrap_or(0);
+    Report {
+        handed_over,
+        a_longest_gap_ms,
+        uuids: (a_made.len(), b_made.len()),
+        overlap_ms,
+        shared,
+        a_last,
+        b_granted,
+    }
+}
+
 /// The run: A on member 0 only or on all three (switches `testing`), B on the two others;
 /// member 0 cut off and stopped for `PAUSE`, continued while still cut off; until A has lost
 /// its node and B holds it, or (A on all three) A has renewed its lease through another member
@@ -245,39 +286,15 @@ fn paused_leader_run(test: &str, slot: u8, testing: Testing, reach: AReaches) ->
     let (a_made, a_last) = a_made.join().unwrap();
     let b_made = b_made.map_or_else(Vec::new, |b| b.join().unwrap().0);
     ns.heal();
-    assert!(
-        a_made
-            .iter()
-            .chain(&b_made)
-            .all(|&u| node_of(u) == u128::from(a.node().value())),
-        "one node"
-    );
-    assert!(
-        !a_made.is_empty() && (taken.is_none() || !b_made.is_empty()),
-        "A made {} UUIDs, B {}",
-        a_made.len(),
-        b_made.len()
-    );
-    let (overlap_ms, shared) = if b_made.is_empty() {
-        (None, 0)
-    } else {
-        let (o, s) = check(&a_made, &b_made);
-        (Some(o), s)
-    };
-    let a_longest_gap_ms = a_made
-        .windows(2)
-        .map(|w| (w[1] >> 80).saturating_sub(w[0] >> 80))
-        .max()
-        .unwrap_or(0);
-    let report = Report {
-        handed_over: taken.is_some(),
-        a_longest_gap_ms,
-        uuids: (a_made.len(), b_made.len()),
-        overlap_ms,
-        shared,
-        a_last: a_last - cut,
+    let node = u128::from(a.node().value());
+    let report = report(
+        node,
+        &a_made,
+        a_last - cut,
+        &b_made,
+        taken.is_some(),
         b_granted,
-    };
+    );
     eprintln!("{test}: {report:?}");
     Some(report)
 }
