@@ -121,7 +121,8 @@ pub trait Lease: Send + Sync + fmt::Debug {
 ///     println!("{}", g.generate()?);
 ///     Ok(lease.release()?)
 /// }
-/// # run(&uuidkit_lease::site::LeaseConfig::new("/run/uiapd/control.sock".into(), 16))
+/// # run(&uuidkit_lease::site::LeaseConfig::new("/run/uiapd/control.sock".into(), 16))?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Registry: fmt::Debug {
     /// Claims a free node (drawn with `rng`) and keeps it until the lease returned is released
