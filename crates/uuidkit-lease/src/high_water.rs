@@ -81,7 +81,7 @@ pub(crate) fn set_aside(
 ) -> Result<(), crate::LeaseError> {
     let full = |t: &[u64]| crate::node::space(bits).is_some_and(|size| t.len() as u64 >= size);
     if full(taken) {
-        return Err(crate::node::full(bits, place, taken.len(), n));
+        return Err(crate::no_free_node(bits, place, taken.len(), n));
     }
     taken.extend(ahead.iter().map(|(v, _)| *v));
     taken.sort_unstable();

@@ -40,6 +40,31 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # One shape for every source
+//!
+//! Each source's settings implement [`Registry`], whose `acquire` returns a [`Lease`]: a
+//! program that takes its node from whichever registry the operator names holds a
+//! `Box<dyn Lease>` and asks it for its slot, its node, what to call the node in messages, the
+//! warnings to show once, the whole text of a loss, and its release — the same calls for every
+//! source. [`Timing`] is the lifetime and retry settings the sources with a TTL share. A new
+//! registry is one module implementing both traits (ARCHITECTURE.md, "Adding a registry").
+//!
+//! ```
+//! # #[cfg(unix)] {
+//! use uuidkit_lease::{LeaseErrorKind, Registry, site::LeaseConfig};
+//!
+//! let mut registries: Vec<Box<dyn Registry>> =
+//!     vec![Box::new(LeaseConfig::new("/nonexistent/control.sock".into(), 16))];
+//! # #[cfg(feature = "etcd")]
+//! registries.push(Box::new(uuidkit_lease::etcd::EtcdConfig::new(vec![], "/n", 16)));
+//! for registry in &registries {
+//!     // Nothing to reach (or no endpoint named): an error of the same type from each.
+//!     let err = registry.acquire(&mut uuidkit::rng::ThreadRng, &mut |_| {}).unwrap_err();
+//!     assert!(matches!(err.kind(), LeaseErrorKind::Unreachable | LeaseErrorKind::Config), "{err}");
+//! }
+//! # }
+//! ```
+//!
 //! # Crate features
 //!
 //! * `uiap` (default): [`site`], the site lease through the local `uiapd` (the `uiap-control`
@@ -62,6 +87,7 @@ mod node;
 mod paired;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+mod registry;
 #[cfg(feature = "uiap")]
 pub mod site;
 #[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
@@ -74,7 +100,8 @@ pub use deadline::{
 pub use error::{LeaseError, LeaseErrorKind};
 #[cfg(any(feature = "etcd", feature = "postgres"))]
 pub use high_water::Testing;
-pub use node::{MAX_NODE_BITS, check_bits};
+pub use node::{MAX_NODE_BITS, check_bits, no_free_node, pick_node};
 pub use paired::{LeaseClock, LeaseSource};
+pub use registry::{Lease, Registry, Timing};
 #[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
 pub use tls::Tls;

@@ -43,10 +43,6 @@ pub fn check_bits(bits: u8) -> Result<(), LeaseError> {
 
 /// A random node ID `bits` wide: uniform, and for 48 bits with the multicast bit set (RFC 9562
 /// §6.10: it is not an IEEE 802 address).
-#[cfg_attr(
-    not(any(all(unix, feature = "uiap"), feature = "etcd")),
-    allow(dead_code)
-)]
 pub(crate) fn draw(bits: u8, rng: &mut impl Rng) -> Result<u64, LeaseError> {
     RandomNode::new(bits, rng)
         .map(|n| n.id().value())
@@ -55,10 +51,6 @@ pub(crate) fn draw(bits: u8, rng: &mut impl Rng) -> Result<u64, LeaseError> {
 
 /// The wait before attempt `n + 1` after `n` denials (n ≥ 1): `first` doubled after each
 /// denial up to `max`, drawn uniformly from the upper half of that.
-#[cfg_attr(
-    not(any(all(unix, feature = "uiap"), feature = "etcd")),
-    allow(dead_code)
-)]
 pub(crate) fn backoff(first: Duration, max: Duration, n: u32, rng: &mut impl Rng) -> Duration {
     let top = first
         .saturating_mul(1u32 << n.saturating_sub(1).min(16))
@@ -70,7 +62,6 @@ pub(crate) fn backoff(first: Duration, max: Duration, n: u32, rng: &mut impl Rng
 
 /// How many node IDs `bits` wide there are, when few enough to count (a 48-bit draw keeps the
 /// multicast bit set: 2^47 values).
-#[cfg_attr(not(any(feature = "etcd", feature = "postgres")), allow(dead_code))]
 pub(crate) fn space(bits: u8) -> Option<u64> {
     (bits < MAX_NODE_BITS).then(|| 1u64 << bits)
 }
@@ -78,11 +69,23 @@ pub(crate) fn space(bits: u8) -> Option<u64> {
 /// The largest space whose free nodes are listed and drawn from once it is at least half full.
 const LISTED_SPACE: u64 = 1 << 16;
 
-/// A node to try, given the nodes `taken` (sorted): a uniform draw, or, in a space of at most
-/// 2^16 that is at least half taken, a uniform pick among the free ones (a draw would hit taken
-/// ones as often as not).
-#[cfg_attr(not(any(feature = "etcd", feature = "postgres")), allow(dead_code))]
-pub(crate) fn pick(bits: u8, taken: &[u64], rng: &mut impl Rng) -> Result<u64, LeaseError> {
+/// A node `bits` wide to try, given the nodes `taken` (sorted): a uniform draw, or, in a space
+/// of at most 2^16 that is at least half taken, a uniform pick among the free ones (a draw would
+/// hit taken ones as often as not). The draw every registry that lists its taken nodes makes.
+///
+/// # Errors
+///
+/// [`LeaseErrorKind::Config`] for a width outside 1 to 48.
+///
+/// ```
+/// use uuidkit_lease::pick_node;
+///
+/// let taken: Vec<u64> = (0..16).filter(|v| *v != 11).collect();
+/// assert_eq!(pick_node(4, &taken, &mut uuidkit::rng::ThreadRng)?, 11); // the one free node
+/// assert!(pick_node(12, &[], &mut uuidkit::rng::ThreadRng)? < 1 << 12);
+/// # Ok::<(), uuidkit_lease::LeaseError>(())
+/// ```
+pub fn pick_node(bits: u8, taken: &[u64], rng: &mut impl Rng) -> Result<u64, LeaseError> {
     match space(bits) {
         Some(size) if size <= LISTED_SPACE && taken.len() as u64 * 2 >= size => {
             let free: Vec<u64> = (0..size)
@@ -97,9 +100,17 @@ pub(crate) fn pick(bits: u8, taken: &[u64], rng: &mut impl Rng) -> Result<u64, L
     }
 }
 
-/// The error of a full node space: where, and how many of how many are taken.
-#[cfg_attr(not(any(feature = "etcd", feature = "postgres")), allow(dead_code))]
-pub(crate) fn full(bits: u8, place: &str, taken: usize, attempts: u32) -> LeaseError {
+/// The error of a full node space ([`LeaseErrorKind::Denied`]): where, and how many of how many
+/// are taken.
+///
+/// ```
+/// use uuidkit_lease::{no_free_node, LeaseErrorKind};
+///
+/// let e = no_free_node(2, "under etcd prefix /p", 4, 3);
+/// assert_eq!(e.kind(), LeaseErrorKind::Denied);
+/// assert_eq!(e.to_string(), "no free node of 2 bits under etcd prefix /p: 4 of 4 nodes are taken (3 attempts)");
+/// ```
+pub fn no_free_node(bits: u8, place: &str, taken: usize, attempts: u32) -> LeaseError {
     let of = space(bits).map_or_else(|| format!("2^{bits}"), |s| s.to_string());
     LeaseError::new(
         LeaseErrorKind::Denied,
@@ -149,11 +160,11 @@ mod tests {
         let mut rng = ChaCha20Rng::from_seed([5; 32]);
         let taken: Vec<u64> = (0..16).filter(|v| *v != 11).collect();
         for _ in 0..32 {
-            assert_eq!(pick(4, &taken, &mut rng).unwrap(), 11);
+            assert_eq!(pick_node(4, &taken, &mut rng).unwrap(), 11);
         }
         assert_eq!(space(48), None);
         assert_eq!(space(12), Some(4096));
-        let e = full(2, "under etcd prefix /p", 4, 3);
+        let e = no_free_node(2, "under etcd prefix /p", 4, 3);
         assert_eq!(e.kind(), LeaseErrorKind::Denied);
         assert_eq!(
             e.to_string(),

@@ -66,7 +66,6 @@ use postgres::{Client, NoTls};
 use rand_core::Rng;
 use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
-use crate::node::{backoff, full, pick};
 use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
 
 /// How a [`PgLease`] claims its node ID.
@@ -143,6 +142,12 @@ impl PgConfig {
         }
     }
 }
+
+crate::registry::timed_config!(
+    PgConfig,
+    "postgres::PgConfig",
+    "PgConfig::new(\"host=db\", 8)"
+);
 
 /// A node ID held as a row of the lease table, and the slot generators read it from (the
 /// [module docs](self)).
@@ -303,6 +308,36 @@ impl PgLease {
     }
 }
 
+impl crate::Registry for PgConfig {
+    fn acquire(
+        &self,
+        mut rng: &mut dyn Rng,
+        _waiting: &mut dyn FnMut(&str),
+    ) -> Result<Box<dyn crate::Lease>, LeaseError> {
+        Ok(Box::new(PgLease::acquire(self, &mut rng)?))
+    }
+}
+
+impl crate::Lease for PgLease {
+    fn slot(&self) -> &Arc<LeaseSlot> {
+        &self.slot
+    }
+
+    fn node(&self) -> NodeId {
+        self.node
+    }
+
+    fn name(&self) -> &'static str {
+        "PostgreSQL node"
+    }
+
+    /// The renewal thread deletes the row as it ends; what it met is not reported.
+    fn release(self: Box<Self>) -> Result<(), LeaseError> {
+        drop(self);
+        Ok(())
+    }
+}
+
 impl Drop for PgLease {
     /// Marks the node lost, then has the renewal thread delete the row and end.
     fn drop(&mut self) {
@@ -338,7 +373,7 @@ fn check(config: &PgConfig) -> Result<(), LeaseError> {
             config.margin, config.ttl
         ));
     }
-    Ok(())
+    config.timing().check()
 }
 
 fn connect(config: &PgConfig) -> Result<Client, LeaseError> {
@@ -513,7 +548,7 @@ fn claim(
     let mut retry = None;
     for n in 0..attempts {
         if n > 0 && retry.is_none() {
-            std::thread::sleep(backoff(config.backoff, config.max_backoff, n, rng));
+            std::thread::sleep(config.timing().wait_before(n, rng));
             taken = taken_nodes(client, sql)?;
             crate::high_water::set_aside(
                 &mut taken,
@@ -526,7 +561,7 @@ fn claim(
         }
         let value = match retry.take() {
             Some(v) => v,
-            None => pick(config.bits, &taken, rng)?,
+            None => crate::pick_node(config.bits, &taken, rng)?,
         };
         let sent = slot.now();
         let (mine, below): (u64, i64) = if config.testing.no_high_water {
@@ -575,7 +610,12 @@ fn claim(
         ));
     }
     let taken = taken_nodes(client, sql)?;
-    Err(full(config.bits, &place, taken.len(), attempts))
+    Err(crate::no_free_node(
+        config.bits,
+        &place,
+        taken.len(),
+        attempts,
+    ))
 }
 
 fn taken_nodes(client: &mut Client, sql: &Sql) -> Result<Vec<u64>, LeaseError> {

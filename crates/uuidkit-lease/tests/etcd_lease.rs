@@ -375,3 +375,42 @@ fn keys_that_are_not_node_keys_of_this_width_are_ignored() {
     held.sort_unstable();
     assert_eq!(held, [0, 1]);
 }
+
+/// Through `Registry` and `Box<dyn Lease>`, the etcd lease is the same lease: its node in its
+/// slot, its name, the one-endpoint warning only with one endpoint, and a release that deletes
+/// the key.
+#[test]
+fn the_registry_trait_acquires_and_releases_the_same_lease() {
+    use uuidkit_lease::{Lease, Registry};
+    let Some(cluster) = EtcdCluster::for_test("etcd_registry_trait") else {
+        return;
+    };
+    let c = config(&cluster, "/t/r", 8);
+    let registry: &dyn Registry = &c;
+    let lease: Box<dyn Lease> = registry
+        .acquire(&mut rng(3), &mut |what| {
+            panic!("etcd made the claim wait: {what}")
+        })
+        .unwrap();
+    assert_eq!(lease.name(), "etcd node");
+    assert_eq!(lease.slot().current(), Ok(lease.node()));
+    assert_eq!((lease.warnings(), lease.loss()), (vec![], None));
+    assert_eq!(keys(&cluster, "/t/r")[0].0, c.key(lease.node().value()));
+    let one = EtcdConfig {
+        endpoints: cluster.endpoints()[..1].to_vec(),
+        ..config(&cluster, "/t/r", 8)
+    };
+    let single = Registry::acquire(&one, &mut rng(4), &mut |_| {}).unwrap();
+    assert_ne!(single.node(), lease.node());
+    let said = single.warnings();
+    assert!(
+        said.len() == 1 && said[0].starts_with("one endpoint only"),
+        "{said:?}"
+    );
+    let slot = lease.slot().clone();
+    lease.release().unwrap();
+    assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::Released);
+    drop(single);
+    let left = keys(&cluster, "/t/r");
+    assert!(left.iter().all(|k| k.0.starts_with("/t/r/hw/")), "{left:?}");
+}

@@ -305,3 +305,29 @@ fn generators_started_together_against_a_missing_table_all_start() {
     nodes.dedup();
     assert_eq!(nodes.len(), 8, "{nodes:?}");
 }
+
+/// Through `Registry` and `Box<dyn Lease>`, the PostgreSQL lease is the same lease: its node in
+/// its slot, its name, nothing to warn of, and a release that expires its row.
+#[test]
+fn the_registry_trait_acquires_and_releases_the_same_lease() {
+    use uuidkit_lease::{Lease, Registry};
+    let Some(pg) = Postgres::for_test("pg_registry_trait") else {
+        return;
+    };
+    let c = config(&pg, 8);
+    let registry: &dyn Registry = &c;
+    let lease: Box<dyn Lease> = registry
+        .acquire(&mut rng(3), &mut |what| {
+            panic!("PostgreSQL made the claim wait: {what}")
+        })
+        .unwrap();
+    assert_eq!(lease.name(), "PostgreSQL node");
+    assert_eq!(lease.slot().current(), Ok(lease.node()));
+    assert_eq!((lease.warnings(), lease.loss()), (vec![], None));
+    assert!(rows(&pg).starts_with(&format!("{}|", lease.node().value())));
+    assert!(rows(&pg).ends_with("|t"), "{}", rows(&pg));
+    let slot = lease.slot().clone();
+    lease.release().unwrap();
+    assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::Released);
+    assert!(rows(&pg).ends_with("|f"), "{}", rows(&pg));
+}

@@ -313,6 +313,39 @@ fn a_denied_claim_is_retried_with_a_fresh_value() {
     assert_eq!(again.claims(), claims);
 }
 
+/// Through `Registry` and `Box<dyn Lease>`, the site lease is the same lease: the same draws,
+/// its node in its slot, its name, the daemon's note and the failed authentications as
+/// warnings, and a release that marks the node released.
+#[test]
+fn the_registry_trait_acquires_and_releases_the_same_lease() {
+    use uuidkit_lease::{Lease, Registry};
+    let script = Script::new(vec![Answer::Deny, Answer::Claim]);
+    let config = script.config(16);
+    let registry: &dyn Registry = &config;
+    let lease: Box<dyn Lease> = registry.acquire(&mut rng(2), &mut |_| {}).unwrap();
+    assert_eq!(lease.name(), "site node");
+    assert_eq!(lease.slot().current(), Ok(lease.node()));
+    assert_eq!(lease.node().value(), uid_value(&script.claims()[1], 16));
+    let said = lease.warnings();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert_eq!(
+        said[0],
+        "uiapd says scripted claimed; the node is unique on this device only"
+    );
+    assert!(
+        said[1].starts_with("claimed, but ") && said[1].ends_with("(uiap status lists them)"),
+        "{said:?}"
+    );
+    assert_eq!(lease.loss(), None);
+    let slot = lease.slot().clone();
+    lease.release().unwrap();
+    assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::Released);
+    // The same seed draws the same values as the lease's own acquire.
+    let again = Script::new(vec![Answer::Deny, Answer::Claim]);
+    let _lease = SiteLease::acquire(&again.config(16), &mut rng(2)).unwrap();
+    assert_eq!(again.claims(), script.claims());
+}
+
 #[test]
 fn denied_every_time_is_an_error_naming_the_count() {
     let script = Script::new(vec![]);

@@ -16,6 +16,7 @@ use crate::error::{Error, Outcome};
 use crate::flags::{Format, NewPlan};
 use crate::output::{MAX_BULK, Output};
 
+mod backend;
 mod lease;
 mod rng;
 pub mod snowflake;

@@ -2,8 +2,9 @@
 //! lease) and its older spelling `--site-node`, the lease's settings, and the plan they make.
 //!
 //! A `SOURCE` that does not parse is refused by clap (exit 2) with what was wrong in it; a source
-//! whose backend this binary was built without is refused before the run starts ([`check_built`],
-//! exit 2), with the Cargo feature to build it with. Nothing here connects to anything.
+//! whose backend this binary was built without is refused before the run starts (by the backend
+//! table, `cmd/new/backend.rs`: exit 2), with the Cargo feature to build it with. Nothing here
+//! connects to anything.
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -240,49 +241,13 @@ pub struct Times {
     pub margin: Duration,
 }
 
-/// Which lease backends this binary was built with (their Cargo features).
-#[derive(Debug, Clone, Copy)]
-pub struct Built {
-    /// The `etcd` feature.
-    pub etcd: bool,
-    /// The `etcd-tls` feature.
-    pub etcd_tls: bool,
-    /// The `postgres` feature.
-    pub postgres: bool,
-    /// The `postgres-tls` feature.
-    pub postgres_tls: bool,
-}
-
-impl Built {
-    /// This binary's.
-    pub const THIS: Built = Built {
-        etcd: cfg!(feature = "etcd"),
-        etcd_tls: cfg!(feature = "etcd-tls"),
-        postgres: cfg!(feature = "postgres"),
-        postgres_tls: cfg!(feature = "postgres-tls"),
-    };
-}
-
-/// The error for a source whose backend this binary was built without.
-pub fn not_built(scheme: &str, feature: &str) -> Error {
-    Error::Usage(format!(
-        "--node-from {scheme}: this uuidkit was built without the {feature} lease; build it with \
-         the Cargo feature `{feature}` (cargo install uuidkit-cli --features {feature})"
-    ))
-}
-
-/// Refuses a source whose backend `built` lacks (a usage error: nothing has run).
-pub fn check_built(from: &LeaseFrom, built: Built) -> Result<(), Error> {
-    match from {
-        LeaseFrom::Etcd { .. } if !built.etcd => Err(not_built("etcd://…", "etcd")),
-        LeaseFrom::Etcd { tls: Some(_), .. } if !built.etcd_tls => {
-            Err(not_built("etcd://… with --tls-ca", "etcd-tls"))
+impl LeaseFrom {
+    /// `--tls-ca` and its company, for the sources that take them.
+    pub fn tls(&self) -> Option<&TlsFiles> {
+        match self {
+            LeaseFrom::Site { .. } => None,
+            LeaseFrom::Etcd { tls, .. } | LeaseFrom::Postgres { tls, .. } => tls.as_deref(),
         }
-        LeaseFrom::Postgres { .. } if !built.postgres => Err(not_built("postgres", "postgres")),
-        LeaseFrom::Postgres { tls: Some(_), .. } if !built.postgres_tls => {
-            Err(not_built("postgres… with --tls-ca", "postgres-tls"))
-        }
-        _ => Ok(()),
     }
 }
 
@@ -591,96 +556,5 @@ mod tests {
                 "{bad}"
             );
         }
-    }
-
-    #[test]
-    fn a_backend_not_built_in_names_the_feature_to_build_with() {
-        let times = Times {
-            ttl: DEFAULT_TTL,
-            margin: Duration::ZERO,
-        };
-        let etcd = LeaseFrom::Etcd {
-            endpoints: vec!["h:1".into()],
-            prefix: "/p".into(),
-            times,
-            user: None,
-            tls: None,
-        };
-        let pg = LeaseFrom::Postgres {
-            connect: "postgres://h/db".into(),
-            table: None,
-            times,
-            tls: None,
-        };
-        let none = Built {
-            etcd: false,
-            etcd_tls: false,
-            postgres: false,
-            postgres_tls: false,
-        };
-        let e = check_built(&etcd, none).unwrap_err();
-        assert_eq!(e.exit_code(), 2);
-        assert_eq!(
-            e.to_string(),
-            "--node-from etcd://…: this uuidkit was built without the etcd lease; build it with \
-             the Cargo feature `etcd` (cargo install uuidkit-cli --features etcd)"
-        );
-        let e = check_built(&pg, none).unwrap_err();
-        assert!(e.to_string().contains("--features postgres"), "{e}");
-        let all = Built {
-            etcd: true,
-            etcd_tls: true,
-            postgres: true,
-            postgres_tls: true,
-        };
-        assert!(check_built(&etcd, all).is_ok() && check_built(&pg, all).is_ok());
-        let LeaseFrom::Etcd {
-            endpoints, prefix, ..
-        } = etcd
-        else {
-            unreachable!()
-        };
-        let over_tls = LeaseFrom::Etcd {
-            endpoints,
-            prefix,
-            times,
-            user: None,
-            tls: Some(Box::new(TlsFiles {
-                ca: "ca.crt".into(),
-                identity: None,
-            })),
-        };
-        let plain = Built {
-            etcd_tls: false,
-            ..all
-        };
-        let e = check_built(&over_tls, plain).unwrap_err();
-        assert!(e.to_string().contains("--features etcd-tls"), "{e}");
-        assert!(check_built(&over_tls, all).is_ok());
-        let pg_over_tls = LeaseFrom::Postgres {
-            connect: "postgres://h/db".into(),
-            table: None,
-            times,
-            tls: Some(Box::new(TlsFiles {
-                ca: "ca.crt".into(),
-                identity: None,
-            })),
-        };
-        let e = check_built(
-            &pg_over_tls,
-            Built {
-                postgres_tls: false,
-                ..all
-            },
-        )
-        .unwrap_err();
-        assert!(e.to_string().contains("--features postgres-tls"), "{e}");
-        assert!(check_built(&pg_over_tls, all).is_ok());
-        // The site lease needs no feature of its own.
-        let site = LeaseFrom::Site {
-            control: "/c".into(),
-            domain: uuidkit_lease::site::DEFAULT_NODE_DOMAIN,
-        };
-        assert!(check_built(&site, none).is_ok());
     }
 }

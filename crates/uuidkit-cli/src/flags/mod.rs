@@ -18,11 +18,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use hiargs::{
     CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan,
 };
-#[cfg(unix)]
-pub use lease::LeaseFrom;
-#[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
+#[cfg(test)]
+pub use lease::Times;
+#[cfg(any(test, feature = "etcd-tls", feature = "postgres-tls"))]
 pub use lease::TlsFiles;
-pub use lease::{Built, LeasePlan, NodeFrom, check_built};
+pub use lease::{LeaseFrom, LeasePlan, NodeFrom};
 pub use snowflake::{InspectSnowflakePlan, LayoutArg, SnowflakePlan, WorkerFrom};
 pub use values::{
     ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,

@@ -15,7 +15,6 @@ use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 use super::EtcdConfig;
 use super::keeper::{Keeper, Members, Unconfirmed};
 use crate::high_water::wait_for;
-use crate::node::{backoff, full, pick};
 use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, Testing, check_bits};
 
 /// A node ID held as an etcd key attached to a lease, and the slot generators read it from
@@ -333,6 +332,38 @@ impl std::fmt::Debug for EtcdLease {
     }
 }
 
+impl crate::Registry for EtcdConfig {
+    fn acquire(
+        &self,
+        mut rng: &mut dyn Rng,
+        _waiting: &mut dyn FnMut(&str),
+    ) -> Result<Box<dyn crate::Lease>, LeaseError> {
+        Ok(Box::new(EtcdLease::acquire(self, &mut rng)?))
+    }
+}
+
+impl crate::Lease for EtcdLease {
+    fn slot(&self) -> &Arc<LeaseSlot> {
+        &self.slot
+    }
+
+    fn node(&self) -> NodeId {
+        self.node
+    }
+
+    fn name(&self) -> &'static str {
+        "etcd node"
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.note().into_iter().map(String::from).collect()
+    }
+
+    fn release(self: Box<Self>) -> Result<(), LeaseError> {
+        EtcdLease::release(*self)
+    }
+}
+
 impl Drop for EtcdLease {
     fn drop(&mut self) {
         let _ = self.finish();
@@ -358,12 +389,7 @@ fn check(config: &EtcdConfig) -> Result<i64, LeaseError> {
             config.ttl
         ));
     }
-    if config.margin >= config.ttl {
-        return bad(format!(
-            "lease margin: expected less than the TTL ({:?}), found {:?}",
-            config.ttl, config.margin
-        ));
-    }
+    config.timing().check()?;
     i64::try_from(config.ttl.as_secs()).or_else(|_| bad("etcd lease TTL: too long".into()))
 }
 
@@ -504,7 +530,7 @@ async fn claim(
     let (mut taken, mut ahead) = (Vec::new(), Vec::new());
     for n in 0..attempts {
         if n > 0 {
-            tokio::time::sleep(backoff(config.backoff, config.max_backoff, n, rng)).await;
+            tokio::time::sleep(config.timing().wait_before(n, rng)).await;
             taken = taken_nodes(client, config).await?;
             crate::high_water::set_aside(
                 &mut taken,
@@ -515,7 +541,7 @@ async fn claim(
                 config.high_water_wait,
             )?;
         }
-        let value = pick(config.bits, &taken, rng)?;
+        let value = crate::pick_node(config.bits, &taken, rng)?;
         let key = config.key(value);
         let txn = Txn::new()
             .when([Compare::create_revision(key.clone(), CompareOp::Equal, 0)])
@@ -559,7 +585,12 @@ async fn claim(
         ));
     }
     let taken = taken_nodes(client, config).await?;
-    Err(full(config.bits, &place, taken.len(), attempts))
+    Err(crate::no_free_node(
+        config.bits,
+        &place,
+        taken.len(),
+        attempts,
+    ))
 }
 
 /// The nodes held under the prefix, sorted.

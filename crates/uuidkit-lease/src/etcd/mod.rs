@@ -48,6 +48,12 @@ use std::time::Duration;
 
 pub use lease::EtcdLease;
 
+crate::registry::timed_config!(
+    EtcdConfig,
+    "etcd::EtcdConfig",
+    "EtcdConfig::new(vec![], \"/n\", 12)"
+);
+
 /// How an [`EtcdLease`] claims its node ID.
 ///
 /// ```

@@ -478,6 +478,58 @@ impl SiteLease {
     }
 }
 
+impl crate::Registry for LeaseConfig {
+    fn acquire(
+        &self,
+        mut rng: &mut dyn Rng,
+        waiting: &mut dyn FnMut(&str),
+    ) -> Result<Box<dyn crate::Lease>, LeaseError> {
+        Ok(Box::new(SiteLease::acquire_reporting(
+            self, &mut rng, waiting,
+        )?))
+    }
+}
+
+impl crate::Lease for SiteLease {
+    fn slot(&self) -> &Arc<LeaseSlot> {
+        &self.slot
+    }
+
+    fn node(&self) -> NodeId {
+        self.node
+    }
+
+    fn name(&self) -> &'static str {
+        "site node"
+    }
+
+    /// A site of one (unique on this device only), and datagrams that failed authentication
+    /// (a neighbour that may hold the same node, docs/uiap-design.md D62).
+    fn warnings(&self) -> Vec<String> {
+        let mut said = Vec::new();
+        if let Some(note) = self.note() {
+            said.push(format!(
+                "uiapd says {note}; the node is unique on this device only"
+            ));
+        }
+        if let Some(failed) = self.auth_failures() {
+            said.push(format!(
+                "claimed, but {failed}: a device without the key, with another key or with a \
+                 clock more than 30 s off may use the same node (uiap status lists them)"
+            ));
+        }
+        said
+    }
+
+    fn loss(&self) -> Option<String> {
+        SiteLease::loss(self)
+    }
+
+    fn release(self: Box<Self>) -> Result<(), LeaseError> {
+        SiteLease::release(*self)
+    }
+}
+
 impl Drop for SiteLease {
     fn drop(&mut self) {
         let _ = self.finish();

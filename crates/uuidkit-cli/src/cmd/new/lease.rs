@@ -1,8 +1,8 @@
 //! `--node-from` and `--site-node`: the run's node lease, and the writer that writes nothing once
 //! it is lost (docs/uiap-design.md D51–D56; docs/distributed-generation.md).
 //!
-//! Every source (the UIAP site lease, etcd, PostgreSQL) is run the same way: the lease is
-//! acquired before the first UUID and dropped (released) when the run ends, on every path out of
+//! Every source (the UIAP site lease, etcd, PostgreSQL: the rows of `backend.rs`) is run the
+//! same way, as a [`Lease`]: the lease is acquired before the first UUID and dropped (released) when the run ends, on every path out of
 //! it; a run killed by a signal frees its node too, when the site lease's connection closes
 //! (D54) or when an etcd or PostgreSQL lease's TTL runs out. The generators read the node from
 //! the lease's slot before every UUID and stop with an error once it is lost — or once the
@@ -30,14 +30,11 @@ use uuidkit::node::NodeLost;
 #[cfg(unix)]
 use uuidkit::node::NodeSource;
 #[cfg(unix)]
-use uuidkit_lease::LeaseSlot;
-#[cfg(unix)]
-use uuidkit_lease::site::{LeaseConfig, SiteLease};
+use uuidkit_lease::Lease;
 
+use super::backend::check_built;
 use crate::error::{Error, Outcome};
-#[cfg(unix)]
-use crate::flags::LeaseFrom;
-use crate::flags::{Built, LeasePlan, NewPlan, check_built};
+use crate::flags::{LeasePlan, NewPlan};
 #[cfg(unix)]
 use crate::output::Output;
 
@@ -45,7 +42,7 @@ use crate::output::Output;
 /// whichever way it ends: then released.
 #[cfg(unix)]
 pub fn run(plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
-    check_built(&lease.from, Built::THIS)?;
+    check_built(lease)?;
     let held = acquire(lease)?;
     let source = super::Source::new(plan, Some(held.slot().clone()))?;
     let out = Output::new(Guarded::new(crate::error::stdout(), held.slot().clone()));
@@ -55,7 +52,7 @@ pub fn run(plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
 /// A leased node where there is no `poll` to guard stdout with.
 #[cfg(not(unix))]
 pub fn run(_plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
-    check_built(&lease.from, Built::THIS)?;
+    check_built(lease)?;
     Err(Error::Failed(
         "--node-from/--site-node: a leased node needs a Unix system (the writer that stops at a \
          loss waits on stdout with poll, and the site lease reaches uiapd over a Unix socket)"
@@ -63,175 +60,33 @@ pub fn run(_plan: &NewPlan, lease: &LeasePlan) -> Result<Outcome, Error> {
     ))
 }
 
-/// A lease held for the run, whichever its source.
+/// Acquires the lease `plan` names through its backend's registry (drawing its node with the
+/// lease's randomness, which tests seed), saying what the claim waits for as it waits and the
+/// lease's warnings once it is held. Dropping the lease returned releases it.
 #[cfg(unix)]
-pub(super) enum Held {
-    Site(SiteLease),
-    // Boxed: its client is large, and the enum is moved once.
-    #[cfg(feature = "etcd")]
-    Etcd(Box<uuidkit_lease::etcd::EtcdLease>),
-    #[cfg(feature = "postgres")]
-    Postgres(uuidkit_lease::postgres::PgLease),
-}
-
-#[cfg(unix)]
-impl Held {
-    pub(super) fn slot(&self) -> &Arc<LeaseSlot> {
-        match self {
-            Held::Site(l) => l.slot(),
-            #[cfg(feature = "etcd")]
-            Held::Etcd(l) => l.slot(),
-            #[cfg(feature = "postgres")]
-            Held::Postgres(l) => l.slot(),
+pub(super) fn acquire(plan: &LeasePlan) -> Result<Box<dyn Lease>, Error> {
+    let backend = super::backend::backend(plan);
+    let registry = match (backend.registry)(plan) {
+        Some(registry) => registry.map_err(|e| super::backend::refused(backend, &e))?,
+        // A backend this binary lacks: `check_built` refuses it, with the feature to build.
+        None => {
+            check_built(plan)?;
+            return Err(Error::Failed(format!("{}: not built in", backend.flag)));
         }
-    }
-
-    /// What the messages call the node: "site node", "etcd node"…
-    pub(super) fn name(&self) -> &'static str {
-        match self {
-            Held::Site(_) => "site node",
-            #[cfg(feature = "etcd")]
-            Held::Etcd(_) => "etcd node",
-            #[cfg(feature = "postgres")]
-            Held::Postgres(_) => "PostgreSQL node",
-        }
-    }
-
-    /// The lease's whole text of its loss, where its slot's [`NodeLost`] may cut it short.
-    pub(super) fn loss(&self) -> Option<String> {
-        match self {
-            Held::Site(l) => l.loss(),
-            // Their reasons are the slot's own, short enough to be kept whole.
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-}
-
-/// Acquires the lease `plan` names (drawing its node with the lease's randomness, which tests
-/// seed).
-#[cfg(unix)]
-pub(super) fn acquire(plan: &LeasePlan) -> Result<Held, Error> {
-    match &plan.from {
-        LeaseFrom::Site { control, domain } => site(control, *domain, plan.bits).map(Held::Site),
-        #[cfg(feature = "etcd")]
-        LeaseFrom::Etcd {
-            endpoints,
-            prefix,
-            times,
-            user,
-            #[cfg_attr(not(feature = "etcd-tls"), allow(unused_variables))]
-            tls,
-        } => {
-            let config = uuidkit_lease::etcd::EtcdConfig {
-                #[cfg(feature = "etcd-tls")]
-                tls: tls_config(tls.as_deref()).map_err(|e| refused("--node-from etcd", &e))?,
-                user: user
-                    .as_ref()
-                    .map(|u| uuidkit_lease::etcd::EtcdUser::new(&u.0, &u.1.0)),
-                ttl: times.ttl,
-                margin: times.margin,
-                answer_limit: times.ttl / 3,
-                ..uuidkit_lease::etcd::EtcdConfig::new(endpoints.clone(), prefix, plan.bits)
-            };
-            let lease = uuidkit_lease::etcd::EtcdLease::acquire(
-                &config,
-                &mut super::rng::GenRng::for_lease(),
-            )
-            .map_err(|e| refused("--node-from etcd", &e))?;
-            if let Some(note) = lease.note() {
-                let _ = writeln!(io::stderr(), "uuidkit: warning: --node-from etcd: {note}");
-            }
-            Ok(Held::Etcd(Box::new(lease)))
-        }
-        #[cfg(feature = "postgres")]
-        LeaseFrom::Postgres {
-            connect,
-            table,
-            times,
-            #[cfg_attr(not(feature = "postgres-tls"), allow(unused_variables))]
-            tls,
-        } => {
-            let defaults = uuidkit_lease::postgres::PgConfig::new(connect.clone(), plan.bits);
-            let config = uuidkit_lease::postgres::PgConfig {
-                #[cfg(feature = "postgres-tls")]
-                tls: tls_config(tls.as_deref()).map_err(|e| refused("--node-from postgres", &e))?,
-                table: table.clone().unwrap_or(defaults.table.clone()),
-                ttl: times.ttl,
-                margin: times.margin,
-                answer_limit: times.ttl / 3,
-                ..defaults
-            };
-            uuidkit_lease::postgres::PgLease::acquire(&config, &mut super::rng::GenRng::for_lease())
-                .map(Held::Postgres)
-                .map_err(|e| refused("--node-from postgres", &e))
-        }
-        // A backend this binary lacks: `run` refused it already; the same refusal.
-        #[allow(unreachable_patterns)]
-        other => Err(check_built(other, Built::THIS)
-            .err()
-            .unwrap_or_else(|| Error::Failed("--node-from: no lease backend".into()))),
-    }
-}
-
-/// The certificates `--tls-ca`, `--tls-cert` and `--tls-key` name, read.
-#[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
-fn tls_config(
-    files: Option<&crate::flags::TlsFiles>,
-) -> Result<Option<uuidkit_lease::Tls>, uuidkit_lease::LeaseError> {
-    files
-        .map(|t| {
-            let identity = t.identity.as_ref().map(|(c, k)| (c.as_path(), k.as_path()));
-            uuidkit_lease::Tls::from_files(&t.ca, identity)
-        })
-        .transpose()
-}
-
-/// A lease that could not be had: settings it refused are a usage error (exit 2, nothing was
-/// claimed), anything else a failure.
-#[cfg(all(unix, any(feature = "etcd", feature = "postgres")))]
-fn refused(flag: &str, e: &uuidkit_lease::LeaseError) -> Error {
-    let text = format!("{flag}: {e}");
-    match e.kind() {
-        uuidkit_lease::LeaseErrorKind::Config => Error::Usage(text),
-        _ => Error::Failed(text),
-    }
-}
-
-/// Claims the node through the local uiapd.
-#[cfg(unix)]
-fn site(
-    control: &std::path::Path,
-    domain: uiap::space::DomainId,
-    bits: u8,
-) -> Result<SiteLease, Error> {
-    let config = LeaseConfig {
-        domain,
-        ..LeaseConfig::new(control.to_path_buf(), bits)
     };
     // What the claim waits for is said as it waits; the wait is bounded by the lease's answer
     // limit (docs/uiap-design.md D61).
-    let mut report = |what: &str| {
-        let _ = writeln!(io::stderr(), "uuidkit: --site-node: waiting: {what}");
+    let mut waiting = |what: &str| {
+        let _ = writeln!(io::stderr(), "uuidkit: {}: waiting: {what}", backend.flag);
     };
-    let lease =
-        SiteLease::acquire_reporting(&config, &mut super::rng::GenRng::for_lease(), &mut report)
-            .map_err(|e| Error::Failed(format!("--site-node: {e}")))?;
-    if let Some(note) = lease.note() {
-        // Unique on this device only: say so, the user may have expected a network.
+    let lease = registry
+        .acquire(&mut super::rng::GenRng::for_lease(), &mut waiting)
+        .map_err(|e| super::backend::refused(backend, &e))?;
+    for warning in lease.warnings() {
         let _ = writeln!(
             io::stderr(),
-            "uuidkit: warning: --site-node: uiapd says {note}; the node is unique on this device only"
-        );
-    }
-    if let Some(failed) = lease.auth_failures() {
-        // Heard but not authenticated: such a neighbour may hold the same node
-        // (docs/uiap-design.md D62).
-        let _ = writeln!(
-            io::stderr(),
-            "uuidkit: warning: --site-node: claimed, but {failed}: a device without the key, \
-             with another key or with a clock more than 30 s off may use the same node \
-             (uiap status lists them)"
+            "uuidkit: warning: {}: {warning}",
+            backend.flag
         );
     }
     Ok(lease)

@@ -44,7 +44,7 @@ fn leased(
     lease: &crate::flags::LeasePlan,
     store: Option<SnowflakeLease>,
 ) -> Result<Outcome, Error> {
-    crate::flags::check_built(&lease.from, crate::flags::Built::THIS)?;
+    super::backend::check_built(lease)?;
     let held = super::lease::acquire(lease)?;
     // One clock reading per ID: the deadline is checked against the reading the ID's time
     // comes from.
@@ -63,7 +63,7 @@ fn leased(
     lease: &crate::flags::LeasePlan,
     _store: Option<SnowflakeLease>,
 ) -> Result<Outcome, Error> {
-    crate::flags::check_built(&lease.from, crate::flags::Built::THIS)?;
+    super::backend::check_built(lease)?;
     Err(Error::Failed(
         "--node-from/--site-node: a leased worker needs a Unix system".into(),
     ))
