@@ -42,7 +42,7 @@ struct Script {
     held: mpsc::Receiver<UnixStream>,
     /// What a `list` answers: the claims granted, as the test leaves them.
     listed: Arc<Mutex<Vec<ClaimView>>>,
-    /// While set, a `list` is read and never answered, as by a stopped daemon.
+    /// While set, a `list` or a `release` is read and never answered, as by a stopped daemon.
     frozen: Arc<AtomicBool>,
 }
 
@@ -132,11 +132,13 @@ impl Script {
                             let _ = held_tx.send(stream);
                             break;
                         }
-                        Request::Release { id } => line(&mut stream, &Response::Released { id }),
-                        Request::List if freeze.load(Ordering::SeqCst) => {
+                        Request::Release { .. } | Request::List
+                            if freeze.load(Ordering::SeqCst) =>
+                        {
                             unanswered.push(stream);
                             break;
                         }
+                        Request::Release { id } => line(&mut stream, &Response::Released { id }),
                         Request::List => {
                             let claims = list.lock().unwrap().clone();
                             line(&mut stream, &Response::Claims(claims));
@@ -156,7 +158,7 @@ impl Script {
         }
     }
 
-    /// Stops (`true`) or resumes answering `list`, as SIGSTOP and SIGCONT would.
+    /// Stops (`true`) or resumes answering `list` and `release`, as SIGSTOP and SIGCONT would.
     fn freeze(&self, on: bool) {
         self.frozen.store(on, Ordering::SeqCst);
     }
@@ -728,6 +730,30 @@ fn a_daemon_that_stops_answering_loses_the_node_within_its_liveness_window() {
     let lost = lease.source().current().unwrap_err();
     assert_eq!(lost.kind(), NodeLostKind::SourceGone, "{lost}");
     assert!(lost.detail().contains("liveness window"), "{lost}");
+}
+
+/// A run must end when its lease does, also when the daemon is stopped: the release waits for
+/// its answer at most the liveness window, and says so.
+#[test]
+fn a_release_the_daemon_does_not_answer_ends_within_the_liveness_window() {
+    let script = Script::new(vec![Answer::Claim]);
+    let lease = SiteLease::acquire(&script.config(16), &mut rng(10)).unwrap();
+    let slot = lease.slot().clone();
+    let _held = script.held.recv().unwrap();
+    script.freeze(true);
+    let start = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(lease.release());
+    });
+    let out = rx
+        .recv_timeout(LIVENESS * 10)
+        .expect("the release still waits for the stopped daemon");
+    let e = out.unwrap_err();
+    assert_eq!(e.kind(), LeaseErrorKind::Timeout, "{e}");
+    assert!(e.to_string().contains("did not answer the release"), "{e}");
+    assert!(start.elapsed() < LIVENESS * 3, "{:?}", start.elapsed());
+    assert_eq!(slot.current().unwrap_err().kind(), NodeLostKind::Released);
 }
 
 #[test]

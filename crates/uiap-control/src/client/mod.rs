@@ -169,7 +169,25 @@ impl Client {
     /// Ok::<(), uiap_control::ControlError>(())
     /// ```
     pub fn release(&self, id: u64) -> Result<(), ControlError> {
-        match self.call(&Request::Release { id })? {
+        self.release_within(id, None)
+    }
+
+    /// [`Client::release`], giving up when no answer has come within `limit` (`None`: wait as
+    /// long as it takes).
+    ///
+    /// # Errors
+    ///
+    /// As [`Client::release`]; [`Timeout`](crate::ControlErrorKind::Timeout) when `limit`
+    /// passes.
+    ///
+    /// ```no_run
+    /// use std::time::Duration;
+    ///
+    /// uiap_control::Client::default().release_within(1, Some(Duration::from_secs(2)))?;
+    /// Ok::<(), uiap_control::ControlError>(())
+    /// ```
+    pub fn release_within(&self, id: u64, limit: Option<Duration>) -> Result<(), ControlError> {
+        match self.call_within(&Request::Release { id }, limit, &mut |_| {})? {
             Response::Released { .. } => Ok(()),
             other => Err(refused_or_unexpected("a `released` answer", &other)),
         }

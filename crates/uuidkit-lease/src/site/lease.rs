@@ -109,6 +109,8 @@ pub struct SiteLease {
     node: NodeId,
     claim: u64,
     uiapd: Client,
+    /// How long a release waits for the daemon's answer: the liveness window.
+    release_limit: Duration,
     note: Option<String>,
     auth_failures: Option<AuthFailures>,
     stop: Arc<AtomicBool>,
@@ -307,7 +309,7 @@ impl SiteLease {
             // As after a late conflict: the device that keeps the node is not denied at its
             // next renewal (docs/uiap-design.md D52).
             if state == ClaimState::Conflicted {
-                let _ = release(&uiapd, claim);
+                let _ = release(&uiapd, claim, config.liveness);
             }
         }
         if watcher.is_none() {
@@ -323,6 +325,7 @@ impl SiteLease {
             node,
             claim,
             uiapd,
+            release_limit: config.liveness,
             note,
             auth_failures,
             stop,
@@ -474,7 +477,7 @@ impl SiteLease {
         // The node goes back to the site only a millisecond after the last UUID made here
         // (see `LeaseSlot::retire`).
         std::thread::sleep(crate::RELEASE_GAP);
-        release(&self.uiapd, self.claim)
+        release(&self.uiapd, self.claim, self.release_limit)
     }
 }
 
@@ -596,14 +599,27 @@ fn lease_error(uiapd: &Client, e: &ControlError) -> LeaseError {
     }
 }
 
-fn release(uiapd: &Client, claim: u64) -> Result<(), LeaseError> {
-    uiapd.release(claim).map_err(|e| match e.kind() {
-        ControlErrorKind::Refused => LeaseError::new(
-            LeaseErrorKind::Refused,
-            format!("uiapd refused to release claim {claim}: {e}"),
-        ),
-        _ => lease_error(uiapd, &e),
-    })
+/// Releases `claim`, waiting at most `limit` for the daemon's answer: a stopped daemon must not
+/// hold up the end of a run (generators stopped already). Unanswered, the claim still ends:
+/// the watcher's connection, which holds it, is closed, and the daemon ends the claim when it
+/// reads that (docs/uiap-design.md D54).
+fn release(uiapd: &Client, claim: u64, limit: Duration) -> Result<(), LeaseError> {
+    uiapd
+        .release_within(claim, Some(limit))
+        .map_err(|e| match e.kind() {
+            ControlErrorKind::Refused => LeaseError::new(
+                LeaseErrorKind::Refused,
+                format!("uiapd refused to release claim {claim}: {e}"),
+            ),
+            ControlErrorKind::Timeout => LeaseError::new(
+                LeaseErrorKind::Timeout,
+                format!(
+                    "uiapd did not answer the release of claim {claim} within {limit:?}; it \
+                     ends the claim when it reads that the lease's connection closed"
+                ),
+            ),
+            _ => lease_error(uiapd, &e),
+        })
 }
 
 /// What an event means for the node: `None` while it is still held.
@@ -686,7 +702,7 @@ impl Watcher {
                         // (docs/uiap-design.md D33): release it, so the device that keeps the
                         // node is not denied at its next renewal (docs/uiap-design.md D52).
                         if event.kind == EventKind::Conflict {
-                            let _ = release(&self.uiapd, self.held.id());
+                            let _ = release(&self.uiapd, self.held.id(), self.liveness);
                         }
                         return;
                     }
