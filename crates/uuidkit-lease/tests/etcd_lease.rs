@@ -414,3 +414,56 @@ fn the_registry_trait_acquires_and_releases_the_same_lease() {
     let left = keys(&cluster, "/t/r");
     assert!(left.iter().all(|k| k.0.starts_with("/t/r/hw/")), "{left:?}");
 }
+
+/// A renewal raises the node's high-water millisecond and never lowers it. A renewal's
+/// transaction can be applied late — sent to a leader whose disk stalled, given up on, then
+/// committed after later renewals through a new leader — and would put back an older value, so
+/// the next holder would start inside this one's last published deadline. Stand-in for the late
+/// value already overtaken: a higher value written from outside; the holder's renewals leave it,
+/// and still raise a lower one.
+#[test]
+fn renewals_never_lower_the_high_water_millisecond() {
+    let Some(cluster) = EtcdCluster::for_test("etcd_high_water_raise") else {
+        return;
+    };
+    let c = config(&cluster, "/t/hw", 4);
+    let lease = EtcdLease::acquire(&c, &mut rng(9)).unwrap();
+    let key = c.high_water_key(lease.node().value());
+    let now_ms = || {
+        let d = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
+        u64::try_from(d.as_millis()).unwrap()
+    };
+    let read = || -> u64 {
+        with_client(&cluster.endpoints(), async |cl| {
+            let r = cl.get(key.clone(), None).await.unwrap();
+            let v = r
+                .kvs()
+                .first()
+                .expect("the high-water key")
+                .value_str()
+                .unwrap();
+            v.parse().unwrap()
+        })
+    };
+    let write = |ms: u64| {
+        with_client(&cluster.endpoints(), async |cl| {
+            cl.put(key.clone(), format!("{ms:020}"), None)
+                .await
+                .unwrap();
+        });
+    };
+    // Several renewals (one every third of the TTL) after each write.
+    let renewals = TTL;
+    let far = now_ms() + 3_600_000;
+    write(far);
+    std::thread::sleep(renewals);
+    assert!(lease.source().current().is_ok(), "the holder still holds");
+    assert_eq!(read(), far, "a renewal lowered the high-water");
+    let low = now_ms() - 60_000;
+    write(low);
+    std::thread::sleep(renewals);
+    let raised = read();
+    assert!(raised > now_ms(), "not raised past now: {raised}");
+}

@@ -183,7 +183,7 @@ impl Keeper {
         // see the claim that made the key. Without a high-water to write (a test-only switch)
         // the node key is written again, unchanged.
         let write = match high_water {
-            Some(hw) => TxnOp::put(self.high_water_key.clone(), hw.to_string(), None),
+            Some(hw) => raise(&self.high_water_key, hw),
             None => TxnOp::put(
                 self.key.clone(),
                 self.holder.clone(),
@@ -237,6 +237,32 @@ impl Keeper {
             }
         }
     }
+}
+
+/// The high-water millisecond as stored: fixed-width decimal, so that etcd's byte-wise value
+/// comparison orders values as numbers.
+pub(super) fn stored(ms: u64) -> String {
+    format!("{ms:020}")
+}
+
+/// A write that raises the high-water key to `ms`, and never lowers it: a renewal's transaction
+/// may be applied late — sent to a leader whose disk stalled, given up on, committed after later
+/// renewals through the new leader — and would otherwise put back an older, lower value, so the
+/// next holder would start inside this one's last published deadline. A nested transaction:
+/// written if the stored value is lower, or if there is none. It contains writes either way, so
+/// etcd commits the whole transaction through raft (what confirms the renewal).
+fn raise(key: &str, ms: u64) -> TxnOp {
+    let value = stored(ms);
+    let put = || TxnOp::put(key, value.clone(), None);
+    let absent = Txn::new()
+        .when([Compare::create_revision(key, CompareOp::Equal, 0)])
+        .and_then([put()]);
+    TxnOp::txn(
+        Txn::new()
+            .when([Compare::value(key, CompareOp::Less, value.clone())])
+            .and_then([put()])
+            .or_else([TxnOp::txn(absent)]),
+    )
 }
 
 /// The loss of a lease etcd no longer has.

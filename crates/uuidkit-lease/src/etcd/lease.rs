@@ -299,7 +299,7 @@ impl EtcdLease {
                 .and_then([
                     TxnOp::put(
                         self.high_water_key.clone(),
-                        self.slot.high_water_now().to_string(),
+                        super::keeper::stored(self.slot.high_water_now()),
                         None,
                     ),
                     TxnOp::delete(self.key.clone(), None),

@@ -32,10 +32,13 @@ pub struct Backend {
     pub tls_feature: Option<(&'static str, bool)>,
     /// How a refusal names the source over TLS ("etcd://… with --tls-ca").
     pub tls_scheme: &'static str,
-    /// The flag its messages start with ("--node-from etcd").
+    /// The flag its messages start with ("--node-from etcd"). Read where a lease can be held
+    /// (Unix); elsewhere every lease is refused before.
+    #[cfg_attr(not(unix), allow(dead_code))]
     pub flag: &'static str,
     /// Whether settings the registry refuses are a usage error (exit 2: nothing was claimed)
     /// rather than a failure.
+    #[cfg_attr(not(unix), allow(dead_code))]
     pub config_is_usage: bool,
     /// The registry's settings for a plan of this backend; `None` in a binary built without
     /// it.
