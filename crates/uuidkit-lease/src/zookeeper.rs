@@ -178,7 +178,7 @@ impl ZkConfig {
 
 /// A node ID held as an ephemeral znode of this lease's session, and the slot generators read
 /// it from (the [module docs](self)). Dropping it marks the node lost, deletes the node and
-/// closes the session.
+/// stops the session's runtime (the session, holding nothing, expires at the ensemble).
 ///
 /// ```no_run
 /// use uuidkit_lease::Lease;
@@ -286,7 +286,8 @@ impl ZkLease {
                     Unconfirmed::Lost(lost) => lost.to_string(),
                     Unconfirmed::Unproven => format!("no write answered ({CONFIRM_TRIES} tries)"),
                 };
-                // The session closes with the runtime; its ephemeral node goes with it.
+                // Nothing was published: the node, unused, goes when the ensemble expires the
+                // session, whose runtime stops here.
                 return Err(LeaseError::new(
                     LeaseErrorKind::Timeout,
                     format!(
@@ -347,7 +348,8 @@ impl ZkLease {
         let _ = self.stop.send(true);
         let keeper = self.keeper.clone();
         let given_back = runtime.block_on(async move { keeper.lock().await.give_back().await });
-        // The session closes once its last client is gone, with the runtime.
+        // The node is deleted; the session, with nothing left, expires at the ensemble once its
+        // runtime has stopped.
         drop(runtime);
         given_back
     }
