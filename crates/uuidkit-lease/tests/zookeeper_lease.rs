@@ -264,5 +264,7 @@ fn a_holder_paused_past_its_session_writes_nothing_once_another_holds_its_node()
     let started = Instant::now();
     let off = pause_run(&zk, "/paused-off", false);
     eprintln!("deadline off: {off:?} ({:?})", started.elapsed());
-    assert!(off.after_takeover > 0 && off.shared_ms > 0, "{off:?}");
+    // Its IDs after the takeover are the overlap; how many of their milliseconds the next
+    // holder also wrote in depends on how soon the resumed holder hears of the expired session.
+    assert!(off.after_takeover > 0, "{off:?}");
 }
