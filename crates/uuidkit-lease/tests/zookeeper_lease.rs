@@ -35,9 +35,11 @@ fn config(hosts: &str, prefix: &str, bits: u8) -> ZkConfig {
     }
 }
 
-/// A client of the ensemble, on a runtime of the test's, to look at the nodes as an operator.
+/// A client of the ensemble, on a runtime of the test's, to look at the nodes as an operator
+/// (a worker thread of its own keeps its session alive between looks).
 fn operator(zk: &ZooKeeperEnsemble) -> (tokio::runtime::Runtime, Client) {
-    let rt = tokio::runtime::Builder::new_current_thread()
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
         .enable_all()
         .build()
         .unwrap();
@@ -70,6 +72,20 @@ fn nodes_are_claimed_until_the_space_is_full_and_a_released_one_is_gone() {
         let stat = rt.block_on(client.check_stat(&path)).unwrap().unwrap();
         assert_ne!(stat.ephemeral_owner, 0, "{path} is not ephemeral");
         assert!(l.slot().current().is_ok());
+    }
+    // Held past two session timeouts: only confirmed renewals (writes) keep the deadlines ahead.
+    let deadlines: Vec<_> = leases
+        .iter()
+        .map(|l| l.slot().deadline().unwrap())
+        .collect();
+    std::thread::sleep(2 * TTL);
+    for (l, before) in leases.iter().zip(deadlines) {
+        assert!(l.slot().current().is_ok(), "{:?}", l.slot());
+        assert!(
+            l.slot().deadline().unwrap() >= before + TTL,
+            "{:?}",
+            l.slot()
+        );
     }
     let err = registry.acquire(&mut ThreadRng, &mut |_| {}).unwrap_err();
     assert_eq!(err.kind(), LeaseErrorKind::Denied, "{err}");
