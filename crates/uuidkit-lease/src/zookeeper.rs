@@ -7,9 +7,10 @@
 //! taken, the next node is drawn among the free ones). Every third of the session timeout a
 //! renewal *writes*: one multi-operation that sets the node's data at the version this holder
 //! last wrote and sets `PREFIX/hw/NODE` to the holder's high-water millisecond. Each confirmed
-//! write moves the [`LeaseSlot`]'s deadline to its send instant plus the
-//! negotiated session timeout, less a margin (docs/distributed-generation.md, "ZooKeeper: a
-//! write, not a ping, renews").
+//! write moves the [`LeaseSlot`]'s deadline to the send instant of the *previous* confirmed
+//! write plus the negotiated session timeout, less a margin: a follower tells the leader of a
+//! session's activity only in its next ping answer, so the leader may know of the previous write
+//! alone (docs/distributed-generation.md, "ZooKeeper: a write, not a ping, renews").
 //!
 //! Pings and reads prove nothing: the member the client is connected to answers them alone,
 //! and a member cut off from the leader goes on answering while the leader expires the session.
@@ -239,12 +240,14 @@ impl ZkLease {
         slot.offset_wall(config.testing.wall_offset_ms);
         let client = runtime.block_on(connect(config))?;
         let timeout = client.session_timeout();
-        if timeout <= config.margin {
+        // The deadline runs two thirds of the timeout past each confirmed write's send instant
+        // (it counts from the write before), and the next write goes a third later.
+        if timeout / 3 <= config.margin {
             return Err(LeaseError::new(
                 LeaseErrorKind::Config,
                 format!(
-                    "ZooKeeper negotiated a session timeout of {timeout:?}, not more than the \
-                     lease margin ({:?}): ask for a longer TTL or a smaller margin",
+                    "ZooKeeper negotiated a session timeout of {timeout:?}, not more than three \
+                     times the lease margin ({:?}): ask for a longer TTL or a smaller margin",
                     config.margin
                 ),
             ));
@@ -261,6 +264,7 @@ impl ZkLease {
             limit: config.answer_limit,
             testing: config.testing,
             high_water: 0,
+            last_confirmed: None,
         };
         // Nothing is published before this host's clock is past the last holder's high-water
         // and a renewal, with this holder's own high-water written, is confirmed.
@@ -269,13 +273,18 @@ impl ZkLease {
                 let wait = wait_for(high_water, keeper.slot.wall_ms());
                 tokio::time::sleep(wait).await;
             }
+            // Two confirmed writes: the deadline counts from the first one's send instant.
             let mut last = Err(Unconfirmed::Unproven);
-            for _ in 0..CONFIRM_TRIES {
+            for _ in 0..CONFIRM_TRIES + 1 {
                 last = keeper.confirm().await;
-                if !matches!(last, Err(Unconfirmed::Unproven)) {
-                    break;
+                match last {
+                    Ok(sent) => match keeper.last_confirmed.replace(sent) {
+                        Some(previous) => return Ok(previous),
+                        None => continue,
+                    },
+                    Err(Unconfirmed::Lost(_)) => break,
+                    Err(Unconfirmed::Unproven) => tokio::time::sleep(RETRY).await,
                 }
-                tokio::time::sleep(RETRY).await;
             }
             last
         });
@@ -430,6 +439,10 @@ struct Keeper {
     testing: Testing,
     /// The highest high-water millisecond written.
     high_water: u64,
+    /// The send instant of the last confirmed write: the next confirmed write moves the
+    /// deadline from it (docs/distributed-generation.md, "ZooKeeper: a write, not a ping,
+    /// renews").
+    last_confirmed: Option<Duration>,
 }
 
 impl Keeper {
@@ -448,7 +461,9 @@ impl Keeper {
             }
             match keeper.confirm().await {
                 Ok(sent) => {
-                    keeper.slot.renew(sent, keeper.timeout);
+                    if let Some(previous) = keeper.last_confirmed.replace(sent) {
+                        keeper.slot.renew(previous, keeper.timeout);
+                    }
                 }
                 Err(Unconfirmed::Lost(lost)) => {
                     keeper.slot.lose(lost);
