@@ -1,6 +1,6 @@
 //! Throwaway database servers for tests and benchmarks: [`Postgres`] and
-//! [`MariaDb`], and a registry: a three-member [`EtcdCluster`] on loopback
-//! ports.
+//! [`MariaDb`], and registries: a three-member [`EtcdCluster`] and a
+//! three-member [`ZooKeeperEnsemble`] on loopback ports.
 //!
 //! Each `start()` creates a fresh data directory under the system temporary
 //! directory, starts the server on a Unix socket inside it (no TCP port, so
@@ -37,11 +37,13 @@ mod install;
 mod mariadb;
 mod postgres;
 pub(crate) mod process;
+mod zookeeper;
 
 pub use etcd::{EtcdCluster, MEMBERS as ETCD_MEMBERS};
 pub use etcd_tls::TlsFiles;
 pub use mariadb::MariaDb;
 pub use postgres::Postgres;
+pub use zookeeper::ZooKeeperEnsemble;
 
 use std::time::Duration;
 

@@ -572,7 +572,7 @@ impl<C: BootClock> LeaseSlot<C> {
     }
 
     /// The wall-clock time now, in whole milliseconds, as the slot's pair clock counts it.
-    #[cfg(any(feature = "etcd", feature = "postgres"))]
+    #[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
     pub(crate) fn wall_ms(&self) -> u64 {
         self.zero().saturating_add(self.clock.now_nanos()) / 1_000_000
     }
@@ -581,7 +581,7 @@ impl<C: BootClock> LeaseSlot<C> {
     /// millisecond a UUID made before it can carry, by any sample of the wall clock this slot
     /// took or takes now, with a slew allowance. Written to the registry before that deadline
     /// is published.
-    #[cfg(any(feature = "etcd", feature = "postgres"))]
+    #[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
     pub(crate) fn high_water_until(&self, sent: Duration, ttl: Duration) -> u64 {
         let end = self.end(sent, ttl);
         let top = self.top_zero.load(Ordering::Relaxed).max(self.zero());
@@ -593,7 +593,7 @@ impl<C: BootClock> LeaseSlot<C> {
     }
 
     /// The high-water millisecond now, once no UUID is made any more (the node retired).
-    #[cfg(any(feature = "etcd", feature = "postgres"))]
+    #[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
     pub(crate) fn high_water_now(&self) -> u64 {
         let top = self.top_zero.load(Ordering::Relaxed).max(self.zero());
         crate::high_water::ceil_ms(

@@ -16,6 +16,8 @@
 //!   lease; nothing to run on each host.
 //! * Generators whose one shared system is a PostgreSQL database: `postgres::PgLease`
 //!   (feature `postgres`), a row of a lease table with an expiry by the server's clock.
+//! * Generators whose fleet already runs a ZooKeeper ensemble: `zookeeper::ZkLease` (feature
+//!   `zookeeper`), an ephemeral node of a session, renewed by writes through the leader.
 //! * One process, or nodes assigned by hand: no lease; [`uuidkit::node::StaticNode`].
 //!
 //! Every source hands out a [`LeaseSlot`] and marks it lost the moment its lease ends, so a
@@ -72,6 +74,8 @@
 //! * `etcd`: `etcd`, the etcd v3 lease (the `etcd-client` crate, on a tokio runtime the lease
 //!   starts and stops itself).
 //! * `postgres`: `postgres`, the PostgreSQL lease (the synchronous `postgres` client).
+//! * `zookeeper`: `zookeeper`, the ZooKeeper lease (the `zookeeper-client` crate, on a tokio
+//!   runtime the lease starts and stops itself).
 //! * `etcd-tls`, `postgres-tls`: TLS to the registry (`Tls`; rustls with ring, which compiles
 //!   C).
 
@@ -81,7 +85,7 @@ mod deadline;
 mod error;
 #[cfg(feature = "etcd")]
 pub mod etcd;
-#[cfg(any(feature = "etcd", feature = "postgres"))]
+#[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
 mod high_water;
 mod node;
 mod paired;
@@ -92,13 +96,15 @@ mod registry;
 pub mod site;
 #[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
 mod tls;
+#[cfg(feature = "zookeeper")]
+pub mod zookeeper;
 
 pub use deadline::{
     BootClock, BootTime, LeaseSlot, MANUAL_UNIX_AT_ZERO, ManualBootClock, RELEASE_GAP,
     default_margin,
 };
 pub use error::{LeaseError, LeaseErrorKind};
-#[cfg(any(feature = "etcd", feature = "postgres"))]
+#[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
 pub use high_water::Testing;
 pub use node::{MAX_NODE_BITS, check_bits, no_free_node, pick_node};
 pub use paired::{LeaseClock, LeaseSource};

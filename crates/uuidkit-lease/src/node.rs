@@ -60,6 +60,27 @@ pub(crate) fn backoff(first: Duration, max: Duration, n: u32, rng: &mut impl Rng
     half + Duration::from_micros(if span == 0 { 0 } else { rng.next_u64() % span })
 }
 
+/// A node's name in a registry's key or path: lower-case hexadecimal, as many digits as `bits`
+/// needs.
+#[cfg_attr(not(any(feature = "etcd", feature = "zookeeper")), allow(dead_code))]
+pub(crate) fn node_name(bits: u8, value: u64) -> String {
+    let digits = usize::from(bits).div_ceil(4);
+    format!("{value:0digits$x}")
+}
+
+/// The node `name` names, if [`node_name`] writes it so for a value of this width: any other
+/// name (upper case, another width's digits, junk) names none.
+#[cfg_attr(not(any(feature = "etcd", feature = "zookeeper")), allow(dead_code))]
+pub(crate) fn node_of_name(bits: u8, name: &str) -> Option<u64> {
+    let value = u64::from_str_radix(name, 16).ok()?;
+    (name
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && name.len() == usize::from(bits).div_ceil(4)
+        && (bits >= 64 || value >> bits == 0))
+        .then_some(value)
+}
+
 /// How many node IDs `bits` wide there are, when few enough to count (a 48-bit draw keeps the
 /// multicast bit set: 2^47 values).
 pub(crate) fn space(bits: u8) -> Option<u64> {

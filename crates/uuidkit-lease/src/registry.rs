@@ -296,7 +296,7 @@ macro_rules! timed_config {
 }
 
 #[cfg_attr(
-    not(any(feature = "etcd", feature = "postgres")),
+    not(any(feature = "etcd", feature = "postgres", feature = "zookeeper")),
     allow(unused_imports)
 )]
 pub(crate) use timed_config;

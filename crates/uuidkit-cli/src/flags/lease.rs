@@ -1,5 +1,5 @@
-//! Where a v1/v6/v8 run leases its node: `--node-from SOURCE` (etcd, PostgreSQL or the UIAP site
-//! lease) and its older spelling `--site-node`, the lease's settings, and the plan they make.
+//! Where a v1/v6/v8 run leases its node: `--node-from SOURCE` (etcd, PostgreSQL, ZooKeeper or the
+//! UIAP site lease) and its older spelling `--site-node`, the lease's settings, and the plan they make.
 //!
 //! A `SOURCE` that does not parse is refused by clap (exit 2) with what was wrong in it; a source
 //! whose backend this binary was built without is refused before the run starts (by the backend
@@ -15,7 +15,7 @@ use crate::error::Error;
 
 /// The sources `--node-from` knows, as the user writes them (for error messages).
 const KNOWN: &str = "etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…, postgresql://…, \
-                     postgres-env:VAR or uiap[:CONTROL]";
+                     postgres-env:VAR, zookeeper://HOST:PORT[,HOST:PORT…]/PREFIX or uiap[:CONTROL]";
 
 /// Where an etcd user's password comes from: never the command line, which any user of the
 /// machine can read in the process list.
@@ -37,6 +37,13 @@ pub enum NodeFrom {
     },
     /// `postgres://…` or `postgresql://…` (the URL itself), or `postgres-env:VAR`.
     Postgres(PgConnect),
+    /// `zookeeper://HOST:PORT[,HOST:PORT…]/PREFIX`.
+    ZooKeeper {
+        /// `HOST:PORT` each.
+        hosts: Vec<String>,
+        /// The node path prefix, with its leading `/`.
+        prefix: String,
+    },
 }
 
 /// `--tls-ca`, and `--tls-cert` with `--tls-key`.
@@ -73,6 +80,11 @@ impl FromStr for NodeFrom {
     fn from_str(s: &str) -> Result<NodeFrom, String> {
         if let Some(rest) = s.strip_prefix("etcd://") {
             return etcd(rest).map_err(|e| format!("etcd://: {e}"));
+        }
+        if let Some(rest) = s.strip_prefix("zookeeper://") {
+            return hosts_and_prefix(rest)
+                .map(|(hosts, prefix)| NodeFrom::ZooKeeper { hosts, prefix })
+                .map_err(|e| format!("zookeeper://: {e}"));
         }
         if s.starts_with("postgres://") || s.starts_with("postgresql://") {
             return Ok(NodeFrom::Postgres(PgConnect::Given(s.into())));
@@ -116,6 +128,16 @@ fn etcd(rest: &str) -> Result<NodeFrom, String> {
         Some((user, rest)) => (Some(user.to_string()), rest),
         None => (None, rest),
     };
+    let (endpoints, prefix) = hosts_and_prefix(rest)?;
+    Ok(NodeFrom::Etcd {
+        endpoints,
+        prefix,
+        user,
+    })
+}
+
+/// `HOST:PORT[,HOST:PORT…]/PREFIX`: the endpoints, and the prefix with its leading `/`.
+fn hosts_and_prefix(rest: &str) -> Result<(Vec<String>, String), String> {
     let Some((hosts, key)) = rest.split_once('/') else {
         return Err(
             "expected HOST:PORT[,HOST:PORT…]/PREFIX, found no '/' before the prefix".into(),
@@ -137,11 +159,7 @@ fn etcd(rest: &str) -> Result<NodeFrom, String> {
             "the key prefix '/{key}' ends in '/' (a node's key is PREFIX/NODE)"
         ));
     }
-    Ok(NodeFrom::Etcd {
-        endpoints,
-        prefix: format!("/{key}"),
-        user,
-    })
+    Ok((endpoints, format!("/{key}")))
 }
 
 /// One `HOST:PORT` (an IPv6 host in brackets).
@@ -230,6 +248,15 @@ pub enum LeaseFrom {
         /// TLS: the CA certificate, and the client certificate and key, as files.
         tls: Option<Box<TlsFiles>>,
     },
+    /// A ZooKeeper lease: an ephemeral node of a session.
+    ZooKeeper {
+        /// `HOST:PORT` each.
+        hosts: Vec<String>,
+        /// The node path prefix.
+        prefix: String,
+        /// The session timeout asked for and the margin taken off each deadline.
+        times: Times,
+    },
 }
 
 /// A lease's TTL, and the margin its deadlines fall before the TTL's end.
@@ -245,7 +272,7 @@ impl LeaseFrom {
     /// `--tls-ca` and its company, for the sources that take them.
     pub fn tls(&self) -> Option<&TlsFiles> {
         match self {
-            LeaseFrom::Site { .. } => None,
+            LeaseFrom::Site { .. } | LeaseFrom::ZooKeeper { .. } => None,
             LeaseFrom::Etcd { tls, .. } | LeaseFrom::Postgres { tls, .. } => tls.as_deref(),
         }
     }
@@ -358,7 +385,7 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
                 .then_some(("--lease-table", "PostgreSQL leases"))
         })
         .or_else(|| {
-            (a.tls_ca.is_some() && matches!(from, NodeFrom::Uiap(_)))
+            (a.tls_ca.is_some() && matches!(from, NodeFrom::Uiap(_) | NodeFrom::ZooKeeper { .. }))
                 .then_some(("--tls-ca", "etcd and PostgreSQL leases"))
         });
     if let Some((flag, applies)) = misplaced {
@@ -415,6 +442,11 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
             times: times(a)?,
             tls: tls_files(a),
         },
+        NodeFrom::ZooKeeper { hosts, prefix } => LeaseFrom::ZooKeeper {
+            hosts,
+            prefix,
+            times: times(a)?,
+        },
     })
 }
 
@@ -442,6 +474,40 @@ mod tests {
 
     fn parse(s: &str) -> Result<NodeFrom, String> {
         s.parse()
+    }
+
+    #[test]
+    fn a_zookeeper_source_parses_into_its_hosts_and_prefix() {
+        assert_eq!(
+            parse("zookeeper://10.0.0.1:2181,[::1]:2181/uuidkit/v8").unwrap(),
+            NodeFrom::ZooKeeper {
+                hosts: vec!["10.0.0.1:2181".into(), "[::1]:2181".into()],
+                prefix: "/uuidkit/v8".into(),
+            }
+        );
+        for (bad, why) in [
+            (
+                "zookeeper://h:1",
+                "zookeeper://: expected HOST:PORT[,HOST:PORT…]/PREFIX",
+            ),
+            ("zookeeper://h:1/", "zookeeper://: empty key prefix"),
+            (
+                "zookeeper://h:1/a/",
+                "zookeeper://: the key prefix '/a/' ends in '/'",
+            ),
+            (
+                "zookeeper://h/p",
+                "zookeeper://: endpoint 1 'h': expected HOST:PORT",
+            ),
+        ] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.starts_with(why), "{bad}: {e}");
+        }
+        assert!(
+            parse("zk://h:1/p")
+                .unwrap_err()
+                .contains("zookeeper://HOST:PORT")
+        );
     }
 
     #[test]
@@ -534,7 +600,7 @@ mod tests {
                 "uiap: expected the control socket's path after ':'",
             ),
             (
-                "zookeeper://h:1/p",
+                "zk://h:1/p",
                 "expected etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…",
             ),
             ("", "or uiap[:CONTROL], found ''"),

@@ -354,8 +354,10 @@ pub struct NewArgs {
     /// postgres://… or postgresql://… (a row of the table uuidkit_node_leases; the URL as libpq
     /// takes it), postgres-env:VAR (the connection string in the environment variable VAR, URL
     /// or key=value form: keeps a password out of the process list), or uiap[:CONTROL] (the site
-    /// lease through uiapd, as --site-node). etcd and PostgreSQL need a uuidkit built with the
-    /// Cargo feature `etcd` or `postgres`.
+    /// lease through uiapd, as --site-node), or zookeeper://HOST:PORT[,HOST:PORT…]/PREFIX (an
+    /// ephemeral node PREFIX/NODE of a ZooKeeper session whose timeout is --lease-ttl). etcd,
+    /// PostgreSQL and ZooKeeper need a uuidkit built with the Cargo feature `etcd`, `postgres`
+    /// or `zookeeper`.
     #[arg(long, value_name = "SOURCE", conflicts_with = "site_node")]
     pub node_from: Option<NodeFrom>,
 

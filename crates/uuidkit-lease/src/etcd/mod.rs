@@ -229,17 +229,10 @@ impl EtcdConfig {
     /// ```
     pub fn node_of(&self, key: &str) -> Option<u64> {
         let name = key.strip_prefix(&self.prefix)?.strip_prefix('/')?;
-        let value = u64::from_str_radix(name, 16).ok()?;
-        (name
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-            && name.len() == usize::from(self.bits).div_ceil(4)
-            && (self.bits >= 64 || value >> self.bits == 0))
-            .then_some(value)
+        crate::node::node_of_name(self.bits, name)
     }
 
     fn node_name(&self, value: u64) -> String {
-        let digits = usize::from(self.bits).div_ceil(4);
-        format!("{value:0digits$x}")
+        crate::node::node_name(self.bits, value)
     }
 }

@@ -86,6 +86,13 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Program("etcd"),
         builds: &[],
     },
+    // A throwaway ZooKeeper ensemble (test-support's `ZooKeeperEnsemble`): the server's jar and the
+    // libraries beside it in /usr/share/java, run by the Java runtime the package depends on.
+    Package {
+        name: "zookeeper",
+        found: Probe::Path("/usr/share/java/zookeeper.jar"),
+        builds: &[],
+    },
     // `etcdctl`: tests that act on a cluster as an operator would (the command's tests).
     Package {
         name: "etcd-client",

@@ -87,6 +87,17 @@ pub const BACKENDS: &[Backend] = &[
         #[cfg(unix)]
         registry: postgres,
     },
+    Backend {
+        scheme: "zookeeper://…",
+        of: |p| matches!(p.from, crate::flags::LeaseFrom::ZooKeeper { .. }),
+        feature: Some(("zookeeper", cfg!(feature = "zookeeper"))),
+        tls_feature: None,
+        tls_scheme: "",
+        flag: "--node-from zookeeper",
+        config_is_usage: true,
+        #[cfg(unix)]
+        registry: zookeeper,
+    },
 ];
 
 /// The backend of `plan`.
@@ -218,6 +229,28 @@ fn postgres(plan: &LeasePlan) -> Option<Made> {
     None
 }
 
+/// A ZooKeeper lease: an ephemeral node of a session whose timeout is the TTL.
+#[cfg(unix)]
+fn zookeeper(plan: &LeasePlan) -> Option<Made> {
+    #[cfg(feature = "zookeeper")]
+    if let LeaseFrom::ZooKeeper {
+        hosts,
+        prefix,
+        times,
+    } = &plan.from
+    {
+        use uuidkit_lease::zookeeper::ZkConfig;
+        let timing = uuidkit_lease::Timing {
+            margin: times.margin,
+            ..uuidkit_lease::Timing::for_ttl(times.ttl)
+        };
+        let config = ZkConfig::new(hosts.clone(), prefix, plan.bits).with_timing(timing);
+        return Some(Ok(Box::new(config)));
+    }
+    let _ = plan;
+    None
+}
+
 /// The certificates `--tls-ca`, `--tls-cert` and `--tls-key` name, read.
 #[cfg(any(feature = "etcd-tls", feature = "postgres-tls"))]
 fn tls_config(
@@ -298,6 +331,14 @@ mod tests {
         );
         let e = check(&pg(tls()), &row(&pg(None), true, false)).unwrap_err();
         assert!(e.to_string().contains("--features postgres-tls"), "{e}");
+        let zk = plan(LeaseFrom::ZooKeeper {
+            hosts: vec!["h:1".into()],
+            prefix: "/p".into(),
+            times,
+        });
+        let e = check(&zk, &row(&zk, false, false)).unwrap_err();
+        assert!(e.to_string().contains("--features zookeeper"), "{e}");
+        assert!(check(&zk, &row(&zk, true, false)).is_ok());
         // The site lease needs no feature of its own.
         let site = plan(LeaseFrom::Site {
             control: "/c".into(),
@@ -305,7 +346,7 @@ mod tests {
         });
         assert!(check(&site, &row(&site, false, false)).is_ok());
         // Every row is found by its own plans only.
-        for p in [etcd(None), pg(None), site] {
+        for p in [etcd(None), pg(None), zk, site] {
             assert_eq!(BACKENDS.iter().filter(|b| (b.of)(&p)).count(), 1, "{p:?}");
         }
     }
