@@ -224,6 +224,14 @@ impl Waiting {
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork failed");
         if pid == 0 {
+            // The child's copies of the parent's ends: with its own write end of the go pipe
+            // open, a worker that is discarded would wait for the go for ever (its read never
+            // sees the pipe close), and so would the parent waiting for it.
+            // SAFETY: our pipes' ends, not used here.
+            unsafe {
+                libc::close(go[1]);
+                libc::close(out[0]);
+            }
             let mut b = [0u8; 1];
             // SAFETY: our pipe; the go (or the parent's end closing).
             let n = unsafe { libc::read(go[0], b.as_mut_ptr().cast(), 1) };
@@ -324,4 +332,23 @@ pub fn pid_equal_pair(make: &mut dyn FnMut() -> Vec<Vec<Uuid>>) -> PairResult {
     }
     a.discard();
     panic!("no process id equal to {} modulo 16384 was reached", want);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A worker that never gets the go ends once it is discarded, and so does the wait for it
+    /// (the pid-equal pair discards every worker whose id misses, which happens when other
+    /// processes take ids meanwhile).
+    #[test]
+    fn a_discarded_worker_ends_and_so_does_the_wait_for_it() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            Waiting::fork(&mut Vec::new).discard();
+            let _ = tx.send(());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the discarded worker still waits for its go");
+    }
 }
