@@ -30,7 +30,8 @@ fn a_bad_node_source_is_a_usage_error_saying_what_is_wrong() {
         (
             "mysql://h/db",
             "expected etcd://[USER@]HOST:PORT[,HOST:PORT…]/PREFIX, postgres://…, postgresql://…, \
-             postgres-env:VAR or uiap[:CONTROL], found 'mysql://h/db'",
+             postgres-env:VAR, zookeeper://HOST:PORT[,HOST:PORT…]/PREFIX or uiap[:CONTROL], found \
+             'mysql://h/db'",
         ),
     ] {
         let e = fails(&["new", "v6", "--node-from", source], 2);

@@ -42,8 +42,10 @@ struct Script {
     held: mpsc::Receiver<UnixStream>,
     /// What a `list` answers: the claims granted, as the test leaves them.
     listed: Arc<Mutex<Vec<ClaimView>>>,
-    /// While set, a `list` or a `release` is read and never answered, as by a stopped daemon.
+    /// While set, a `list` is read and never answered, as by a stopped daemon.
     frozen: Arc<AtomicBool>,
+    /// While set, a `release` is read and never answered.
+    muted: Arc<AtomicBool>,
 }
 
 fn line(stream: &mut UnixStream, r: &Response) {
@@ -75,7 +77,8 @@ impl Script {
         let recorded = requests.clone();
         let listed = Arc::new(Mutex::new(Vec::new()));
         let frozen = Arc::new(AtomicBool::new(false));
-        let (list, freeze) = (listed.clone(), frozen.clone());
+        let muted = Arc::new(AtomicBool::new(false));
+        let (list, freeze, mute) = (listed.clone(), frozen.clone(), muted.clone());
         std::thread::spawn(move || {
             let mut unanswered = Vec::new();
             let mut answers = answers.into_iter();
@@ -132,9 +135,11 @@ impl Script {
                             let _ = held_tx.send(stream);
                             break;
                         }
-                        Request::Release { .. } | Request::List
-                            if freeze.load(Ordering::SeqCst) =>
-                        {
+                        Request::List if freeze.load(Ordering::SeqCst) => {
+                            unanswered.push(stream);
+                            break;
+                        }
+                        Request::Release { .. } if mute.load(Ordering::SeqCst) => {
                             unanswered.push(stream);
                             break;
                         }
@@ -155,12 +160,18 @@ impl Script {
             held,
             listed,
             frozen,
+            muted,
         }
     }
 
-    /// Stops (`true`) or resumes answering `list` and `release`, as SIGSTOP and SIGCONT would.
+    /// Stops (`true`) or resumes answering `list`, as SIGSTOP and SIGCONT would.
     fn freeze(&self, on: bool) {
         self.frozen.store(on, Ordering::SeqCst);
+    }
+
+    /// Stops answering `release`, and nothing else: the lease stays alive up to its release.
+    fn mute_releases(&self) {
+        self.muted.store(true, Ordering::SeqCst);
     }
 
     /// How many `list` questions have come.
@@ -740,7 +751,7 @@ fn a_release_the_daemon_does_not_answer_ends_within_the_liveness_window() {
     let lease = SiteLease::acquire(&script.config(16), &mut rng(10)).unwrap();
     let slot = lease.slot().clone();
     let _held = script.held.recv().unwrap();
-    script.freeze(true);
+    script.mute_releases();
     let start = Instant::now();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {

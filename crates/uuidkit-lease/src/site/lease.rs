@@ -125,10 +125,17 @@ pub struct SiteLease {
 struct Reason(Mutex<Option<(NodeLostKind, String)>>);
 
 impl Reason {
-    /// Keeps `detail` whole, then signals the loss on `slot` (whose copy may be cut).
+    /// Keeps `detail` whole, then signals the loss on `slot` (whose copy may be cut). The first
+    /// loss is the one reported: a lease ends once, and the watcher's question in flight when the
+    /// lease is released would otherwise come back to a node already given up and overwrite
+    /// "released" with a missed deadline.
     fn lose(&self, slot: &LeaseSlot, kind: NodeLostKind, detail: String) {
+        let mut reason = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if reason.is_some() {
+            return;
+        }
         let lost = NodeLost::new(kind).with_detail(&detail);
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some((kind, detail));
+        *reason = Some((kind, detail));
         slot.lose(lost);
     }
 
