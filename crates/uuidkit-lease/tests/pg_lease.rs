@@ -124,6 +124,40 @@ fn an_expired_row_is_taken_over_and_its_old_holder_stops_at_its_next_renewal() {
 }
 
 #[test]
+fn a_live_holders_row_deleted_by_hand_goes_to_another_only_after_the_holder_stopped() {
+    let Some(pg) = Postgres::for_test("pg_lease_deleted") else {
+        return;
+    };
+    let c = config(&pg, 1);
+    let first = PgLease::acquire(&c, &mut rng(1)).unwrap();
+    let other = PgLease::acquire(&c, &mut rng(2)).unwrap();
+    let node = first.node().value();
+    pg.query(&format!(
+        "DELETE FROM uuidkit_node_leases WHERE node = {node}"
+    ))
+    .unwrap();
+    let start = Instant::now();
+    let third = PgLease::acquire(&c, &mut rng(3)).unwrap();
+    assert_eq!(third.node().value(), node);
+    assert_ne!(other.node().value(), node);
+    // The node's mark outlived its row: the new holder waited for the deleted holder's deadline,
+    // so by the grant the old holder makes no more UUIDs.
+    let lost = first.source().current();
+    assert!(
+        lost.is_err(),
+        "node {node} granted again {:?} after its row was deleted, while its holder still \
+         held it",
+        start.elapsed()
+    );
+    let marks = pg
+        .query(&format!(
+            "SELECT count(*) FROM uuidkit_node_leases_hw WHERE node = {node}"
+        ))
+        .unwrap();
+    assert_eq!(marks, "1");
+}
+
+#[test]
 fn a_stopped_server_stops_the_holder_at_its_deadline_and_a_restart_does_not_revive_it() {
     let Some(mut pg) = Postgres::for_test("pg_lease_restart") else {
         return;

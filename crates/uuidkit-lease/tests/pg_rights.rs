@@ -14,7 +14,9 @@ use uuidkit_lease::postgres::{PgConfig, PgLease};
 
 const TABLE: &str = "CREATE TABLE uuidkit_node_leases (node bigint PRIMARY KEY, \
                      holder text NOT NULL, expires timestamptz NOT NULL, \
-                     hw bigint NOT NULL DEFAULT 0)";
+                     hw bigint NOT NULL DEFAULT 0); \
+                     CREATE TABLE uuidkit_node_leases_hw (node bigint PRIMARY KEY, \
+                     hw bigint NOT NULL)";
 
 /// A login role `gen` with no right on the schema (PostgreSQL 15 gives none on `public`), and
 /// its connection string.
@@ -28,19 +30,19 @@ fn role(pg: &Postgres) -> String {
 }
 
 #[test]
-fn a_table_created_ahead_needs_only_rights_on_the_table() {
+fn tables_created_ahead_need_only_rights_on_the_tables() {
     let Some(pg) = Postgres::for_test("pg_rights_table_ahead") else {
         return;
     };
     let url = role(&pg);
     pg.query(TABLE).unwrap();
-    pg.query("GRANT SELECT, INSERT, UPDATE, DELETE ON uuidkit_node_leases TO gen")
+    pg.query("GRANT SELECT, INSERT, UPDATE, DELETE ON uuidkit_node_leases, uuidkit_node_leases_hw TO gen")
         .unwrap();
     let lease = PgLease::acquire(
         &PgConfig::new(url, 12),
         &mut ChaCha20Rng::from_seed([1; 32]),
     )
-    .expect("a lease with the four rights on the table");
+    .expect("a lease with the four rights on the two tables");
     let node = lease.source().current().unwrap();
     let holder = pg
         .query(&format!(
@@ -65,7 +67,9 @@ fn without_the_table_and_without_create_the_lease_says_so() {
     assert_eq!(err.kind(), LeaseErrorKind::Registry, "{err}");
     let text = err.to_string();
     assert!(
-        text.contains("cannot create uuidkit_node_leases") && text.contains("permission denied"),
+        text.contains("cannot create uuidkit_node_leases and uuidkit_node_leases_hw")
+            && text.contains("permission denied")
+            && text.contains("CREATE TABLE IF NOT EXISTS uuidkit_node_leases_hw"),
         "{text}"
     );
 }
