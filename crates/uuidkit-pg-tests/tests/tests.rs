@@ -4,6 +4,7 @@
 mod bounds;
 mod catalog;
 mod generate;
+mod migrate;
 mod monotonic;
 mod regress;
 mod snowflake;
