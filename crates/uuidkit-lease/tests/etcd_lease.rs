@@ -466,4 +466,14 @@ fn renewals_never_lower_the_high_water_millisecond() {
     std::thread::sleep(renewals);
     let raised = read();
     assert!(raised > now_ms(), "not raised past now: {raised}");
+    // Values not in the fixed-width form: an earlier release's plain decimal (byte-wise above
+    // every fixed-width value), and junk below and above the form. Each is replaced.
+    for foreign in [low.to_string(), String::new(), "junk".into()] {
+        with_client(&cluster.endpoints(), async |cl| {
+            cl.put(key.clone(), foreign.clone(), None).await.unwrap();
+        });
+        std::thread::sleep(renewals);
+        let raised = read();
+        assert!(raised > now_ms(), "{foreign:?} was not replaced: {raised}");
+    }
 }
