@@ -17,7 +17,7 @@ use uiap::space::{Uid, UidSpace};
 use uiap::time::Instant;
 use uiap::wire::{DeviceId, INFINITE_LIFETIME, Repr};
 
-mod device_support;
+use crate::device_support;
 
 use device_support::{DOMAIN, config, device, drain, events, peer, unique};
 

@@ -3,7 +3,7 @@
 //! (docs/uiap-design.md D23). Ports are test-specific so that tests in this namespace do not
 //! collide.
 
-mod netns_support;
+use crate::netns_support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -22,6 +22,8 @@ struct Uiapd {
     /// A soft and hard `RLIMIT_NOFILE` for the daemon.
     nofile: Option<u64>,
     child: Option<Child>,
+    /// This file's turn among the daemon tests, released after the teardown.
+    _turn: netns_support::Turn,
 }
 
 impl Uiapd {
@@ -44,6 +46,7 @@ impl Uiapd {
             extra: extra.iter().map(|s| s.to_string()).collect(),
             nofile: None,
             child: None,
+            _turn: netns_support::Turn::of_caller(),
         };
         d.start();
         d

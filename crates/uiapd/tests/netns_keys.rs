@@ -3,7 +3,7 @@
 //! D62): logged, listed by neighbour in `status`, and reported with a claim's answer. Needs
 //! root and iproute2.
 
-mod netns_support;
+use crate::netns_support;
 
 use netns_support::{FAST_TIMERS, Net, can_run};
 

@@ -3,11 +3,10 @@
 //! by its owner needs only `SELECT`, `INSERT`, `UPDATE` and `DELETE`; without the table and
 //! without `CREATE`, the lease says what it could not do.
 
-#![cfg(feature = "postgres")]
-
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::Postgres;
+use test_support::turn::Turn;
 use uuidkit::node::NodeSource;
 use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::postgres::{PgConfig, PgLease};
@@ -31,6 +30,7 @@ fn role(pg: &Postgres) -> String {
 
 #[test]
 fn tables_created_ahead_need_only_rights_on_the_tables() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_rights_table_ahead") else {
         return;
     };
@@ -55,6 +55,7 @@ fn tables_created_ahead_need_only_rights_on_the_tables() {
 
 #[test]
 fn without_the_table_and_without_create_the_lease_says_so() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_rights_no_create") else {
         return;
     };
