@@ -3,6 +3,7 @@
 
 mod bounds;
 mod catalog;
+mod facade;
 mod generate;
 mod monotonic;
 mod regress;
