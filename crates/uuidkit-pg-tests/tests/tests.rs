@@ -3,6 +3,7 @@
 
 mod bounds;
 mod catalog;
+mod facade;
 mod generate;
 mod migrate;
 mod monotonic;

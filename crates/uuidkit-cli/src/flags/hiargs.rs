@@ -169,6 +169,8 @@ pub struct CheckPlan {
 pub struct ConvertPlan {
     /// The version to convert to, if any.
     pub to: Option<ConvertTo>,
+    /// The façade to encode to or decode from, if any.
+    pub facade: Option<super::FacadePlan>,
     /// The output form.
     pub format: Format,
     /// Uppercase hex.
@@ -183,6 +185,10 @@ pub struct ConvertPlan {
 impl ConvertPlan {
     fn from_args(a: ConvertArgs) -> Result<ConvertPlan, Error> {
         let (to, format) = convert_target(a.to, a.format)?;
+        let encode = to == Some(ConvertTo::Facade);
+        let decode = a.from == Some(super::facade::ConvertFrom::Facade);
+        let facade = super::facade::plan(encode, decode, &a.facade)?;
+        let to = to.filter(|_| !encode);
         check_upper(format, a.upper)?;
         let prefix = a
             .prefix
@@ -191,10 +197,11 @@ impl ConvertPlan {
             .transpose()?;
         Ok(ConvertPlan {
             to,
+            facade,
             format,
             upper: a.upper,
             prefix,
-            input: InputPlan::new(a.uuids, a.from, false),
+            input: InputPlan::new(a.uuids, a.from.and_then(|f| f.form()), false),
         })
     }
 }

@@ -5,6 +5,7 @@
 //! args"); `hiargs.rs` validates combinations and turns them into plans the
 //! commands execute.
 
+mod facade;
 mod hiargs;
 mod lease;
 mod snowflake;
@@ -15,6 +16,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use facade::{Direction as FacadeDirection, FacadePlan};
 pub use hiargs::{
     CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan,
 };
@@ -80,7 +82,8 @@ pub enum Command {
     /// Validate UUIDs; exit 1 and report each invalid one with its position.
     #[command(visible_alias = "validate")]
     Check(CheckArgs),
-    /// Convert between v1 and v6, and between text forms (streams stdin to stdout).
+    /// Convert between v1 and v6, v7 and its keyed façade, and text forms (streams stdin to
+    /// stdout).
     Convert(ConvertArgs),
     /// The smallest and largest v7 UUIDs whose timestamps fall in [START, END].
     Range(RangeArgs),
@@ -477,6 +480,8 @@ pub enum ConvertTo {
     /// Version 1 (from v6, losslessly; v1 passes through).
     #[value(alias = "1")]
     V1,
+    /// The keyed v4 façade of a v7 (--key-file, --mode); --from facade decodes.
+    Facade,
 }
 
 /// What `uuidkit convert --to` converts to: a version (v1 ↔ v6) or a text
@@ -490,9 +495,10 @@ pub enum ConvertTarget {
 }
 
 /// Every value of [`ConvertTarget`], in the order help lists them.
-const CONVERT_TARGETS: [ConvertTarget; 11] = [
+const CONVERT_TARGETS: [ConvertTarget; 12] = [
     ConvertTarget::Version(ConvertTo::V6),
     ConvertTarget::Version(ConvertTo::V1),
+    ConvertTarget::Version(ConvertTo::Facade),
     ConvertTarget::Form(Format::Canonical),
     ConvertTarget::Form(Format::Simple),
     ConvertTarget::Form(Format::Braced),
@@ -521,8 +527,8 @@ impl ValueEnum for ConvertTarget {
 /// `uuidkit convert`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// Convert v1 to v6 or v6 to v1 (other versions are an error), or write this text form
-    /// (as -f); default: keep the UUID, canonical form.
+    /// Convert v1 to v6 or v6 to v1 (other versions are an error), a v7 to its façade
+    /// (facade), or write this text form (as -f); default: keep the UUID, canonical form.
     #[arg(long, value_enum, ignore_case = true, value_name = "VERSION|FORMAT")]
     pub to: Option<ConvertTarget>,
 
@@ -538,9 +544,13 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "P")]
     pub prefix: Option<Prefix>,
 
-    /// Read the inputs in this form (default: a hex form, or a TypeID).
-    #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT")]
-    pub from: Option<Format>,
+    /// Read the inputs in this form (default: a hex form, or a TypeID), or read façades and
+    /// decode them (facade).
+    #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT|facade")]
+    pub from: Option<facade::ConvertFrom>,
+
+    #[command(flatten)]
+    pub facade: facade::FacadeArgs,
 
     /// UUIDs to convert; without them, one per line from stdin.
     #[arg(value_name = "UUID")]
