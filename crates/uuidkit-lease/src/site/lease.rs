@@ -221,6 +221,9 @@ impl SiteLease {
                 ),
             ));
         }
+        // The liveness window its daemon allows: the rule between the two windows
+        // (docs/uiap-design.md D73).
+        let config = &super::window::site_window(config)?;
         if config.liveness <= config.margin {
             return Err(LeaseError::new(
                 LeaseErrorKind::Config,
@@ -588,7 +591,7 @@ fn try_claim(
 }
 
 /// What a control error means for the lease.
-fn lease_error(uiapd: &Client, e: &ControlError) -> LeaseError {
+pub(super) fn lease_error(uiapd: &Client, e: &ControlError) -> LeaseError {
     match e.kind() {
         ControlErrorKind::NoDaemon => LeaseError::new(
             LeaseErrorKind::Unreachable,
