@@ -346,7 +346,9 @@ fn the_registry_trait_acquires_and_releases_the_same_lease() {
         "uiapd says scripted claimed; the node is unique on this device only"
     );
     assert!(
-        said[1].starts_with("claimed, but ") && said[1].ends_with("(uiap status lists them)"),
+        said[1].starts_with("claimed, but ")
+            && said[1].contains("source addresses are not authenticated")
+            && said[1].ends_with("(uiap status lists the addresses)"),
         "{said:?}"
     );
     assert_eq!(lease.loss(), None);

@@ -406,9 +406,9 @@ impl SiteLease {
     }
 
     /// With a key: the datagrams that failed authentication while the node was claimed, if
-    /// any (docs/uiap-design.md D62). Their senders were heard but could not deny the claim: a
-    /// device without the key, with another key or with a clock more than 30 s off may hold
-    /// the same node. A warning, not a loss: any host on the link can send datagrams that fail.
+    /// any (docs/uiap-design.md D62, D74). If a device without the key or with another key sent
+    /// them, it could not deny the claim and may hold the same node. A warning, not a loss: any
+    /// host on the link can send datagrams that fail, under any address.
     ///
     /// ```no_run
     /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
@@ -527,8 +527,8 @@ impl crate::Lease for SiteLease {
         }
         if let Some(failed) = self.auth_failures() {
             said.push(format!(
-                "claimed, but {failed}: a device without the key, with another key or with a \
-                 clock more than 30 s off may use the same node (uiap status lists them)"
+                "claimed, but {failed}; if a device without the key or with another key sent \
+                 them, it may use the same node (uiap status lists the addresses)"
             ));
         }
         said
