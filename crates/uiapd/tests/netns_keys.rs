@@ -52,7 +52,7 @@ fn key_mismatches_are_reported_in_the_answer_the_status_and_the_log() {
     assert!(out.starts_with("claimed"), "{out}");
     assert!(
         err.contains("warning: claimed, but ")
-            && err.contains("from 1 neighbour failed authentication in the last"),
+            && err.contains("under 1 source address failed authentication in the last"),
         "{err}"
     );
     let (code, out, _) = c.uiap(&["claim", "--domain", DOMAIN, "--uid", "5a"]);

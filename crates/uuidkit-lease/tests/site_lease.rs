@@ -347,7 +347,9 @@ fn the_registry_trait_acquires_and_releases_the_same_lease() {
         "uiapd says scripted claimed; the node is unique on this device only"
     );
     assert!(
-        said[1].starts_with("claimed, but ") && said[1].ends_with("(uiap status lists them)"),
+        said[1].starts_with("claimed, but ")
+            && said[1].contains("source addresses are not authenticated")
+            && said[1].ends_with("(uiap status lists the addresses)"),
         "{said:?}"
     );
     assert_eq!(lease.loss(), None);
@@ -670,9 +672,20 @@ fn a_rate_limited_daemon_is_reported_and_the_wait_is_bounded() {
     let path = dir.path().join("control.sock");
     let listener = UnixListener::bind(&path).unwrap();
     let server = std::thread::spawn(move || {
+        // The lease first asks for the site's liveness window: this daemon does not say.
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut text = String::new();
+        BufReader::new(stream.try_clone().unwrap())
+            .read_line(&mut text)
+            .unwrap();
+        assert!(
+            matches!(serde_json::from_str(&text), Ok(Request::Status)),
+            "{text}"
+        );
+        line(&mut stream, &Response::Released { id: 0 });
+        text.clear();
         let (stream, _) = listener.accept().unwrap();
         let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut text = String::new();
         reader.read_line(&mut text).unwrap();
         let Request::Claim(ClaimRequest { domain, space, .. }) =
             serde_json::from_str(&text).unwrap()
@@ -829,4 +842,45 @@ fn a_daemon_frozen_before_the_claim_ends_the_acquisition_at_the_answer_limit() {
     assert_eq!(err.kind(), LeaseErrorKind::Timeout, "{err}");
     assert!(err.to_string().contains("did not answer"), "{err}");
     assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+/// docs/uiap-design.md D73: a lease keeps the liveness window its daemon allows. This daemon's
+/// claim window is 1.6 s and its `lease-liveness-ms` 1.2 s: a lease configured for 2 s keeps
+/// 1.2 s, so a frozen daemon costs the node within 1.2 s − 100 ms, before another daemon of
+/// that site could win it (with its own 2 s it would write until 1.9 s after the freeze).
+#[test]
+fn a_lease_keeps_the_liveness_window_its_daemon_allows() {
+    let site = SiteOfOne::start(
+        (61621, 61622),
+        &[
+            "--claim-period-ms",
+            "400",
+            "--claim-timeout-ms",
+            "400",
+            "--start-jitter-ms",
+            "0",
+            "--lease-liveness-ms",
+            "1200",
+        ],
+    );
+    let config = LeaseConfig::new(site.control().to_path_buf(), 12);
+    assert_eq!(config.liveness, Duration::from_secs(2));
+    let lease = SiteLease::acquire(&config, &mut rng(11)).unwrap();
+    std::thread::sleep(Duration::from_millis(1200));
+    if let Err(lost) = lease.source().current() {
+        panic!("lost before the daemon froze: {lost}");
+    }
+    site.signal(libc::SIGSTOP);
+    // The deadline is on the boot clock: a test thread that oversleeps only looks later.
+    std::thread::sleep(Duration::from_millis(1300));
+    let still = lease.source().current();
+    site.signal(libc::SIGCONT);
+    let lost = still.expect_err("the node outlived the daemon's 1.2 s liveness window");
+    assert!(
+        matches!(
+            lost.kind(),
+            NodeLostKind::RenewalFailed | NodeLostKind::SourceGone
+        ),
+        "{lost}"
+    );
 }

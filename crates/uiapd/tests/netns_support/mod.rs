@@ -14,7 +14,7 @@ use socket2::{Domain, Protocol, Socket, Type};
 use uiap_control::{ClaimView, StatusView};
 
 /// Fast timers for the lifetime tests (a round of 300 ms, renewals at half the lifetime).
-pub const FAST_TIMERS: [&str; 10] = test_support::uiapd::FAST_TIMERS;
+pub const FAST_TIMERS: [&str; 12] = test_support::uiapd::FAST_TIMERS;
 
 /// The `uiap` client (the `uiap-cli` package's), built for this test's profile.
 pub fn uiap_bin() -> PathBuf {
