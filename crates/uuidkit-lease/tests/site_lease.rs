@@ -850,6 +850,7 @@ fn a_daemon_frozen_before_the_claim_ends_the_acquisition_at_the_answer_limit() {
 /// that site could win it (with its own 2 s it would write until 1.9 s after the freeze).
 #[test]
 fn a_lease_keeps_the_liveness_window_its_daemon_allows() {
+    let _turn = Turn::of_caller();
     let site = SiteOfOne::start(
         (61621, 61622),
         &[
