@@ -240,16 +240,37 @@ def test_one_after_another_every_field_fixed():
     not_applicable("4 forked one after another, no state", [MODES[0], MODES[1], MODES[3]], "rows above")
 
 
-def coarse_tick():
-    """Returns just after the coarse real-time clock (the one the restored
-    coarse generators read) has changed its reading."""
-    clock_realtime_coarse = 5
+CLOCK_REALTIME_COARSE = 5
+LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def coarse_now():
+    """The coarse real-time clock's reading (the one the restored coarse
+    generators read), as (seconds, nanoseconds)."""
     ts = (ctypes.c_long * 2)()
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.clock_gettime(clock_realtime_coarse, ts)
-    first = tuple(ts)
-    while tuple(ts) == first:
-        libc.clock_gettime(clock_realtime_coarse, ts)
+    assert LIBC.clock_gettime(CLOCK_REALTIME_COARSE, ts) == 0
+    return tuple(ts)
+
+
+def coarse_tick():
+    """Returns just after the coarse real-time clock has changed its reading."""
+    first = coarse_now()
+    while coarse_now() == first:
+        pass
+
+
+def bracketed(call, n, then=None):
+    """`n` UUIDs from `call`, with the coarse readings taken just before and
+    just after the first: when the two are equal, the first UUID was stamped
+    from that reading. With `then` (a go pipe's write end), lets that worker
+    go once the `n` are made."""
+    before = coarse_now()
+    head = call()
+    after = coarse_now()
+    made = [head] + take(call, n - 1)
+    if then is not None:
+        os.write(then, b"g")
+    return before, after, made
 
 
 def in_child(make):
@@ -298,34 +319,44 @@ def test_control_coarse_clock_uuid6_node():
     not_applicable("4 siblings forked together, control", [MODES[0], MODES[2], MODES[3]], "the given-node cell")
 
 
+COARSE_PAIR_ATTEMPTS = 200
+
+
 def test_control_coarse_clock_every_field_fixed():
-    """Every field fixed, one after another, on the coarse clock: the next
-    worker counts up the same ticks from the same coarse reading."""
+    """Every field fixed, one after another, on the coarse clock: a worker
+    that starts within the coarse reading the last one started in counts up
+    the same ticks from it, so the pair's first UUIDs are equal."""
 
     def run():
         _uuidkit._test_only_restore("coarse_clock")
         call = CALLS[("uuid1", MODES[2])]
-        streams = []
-        # The next worker repeats the last one's UUIDs only when it starts
-        # within the coarse period the last one ended in. So the first of
-        # each pair makes its few UUIDs just after the coarse clock ticks,
-        # leaving the rest of the period (1 to 10 ms, by the kernel's HZ) for
-        # it to exit and the second to be forked. A busy host can still delay
-        # that past the period: try until a pair collides (it stops at the
-        # first).
-        def first():
+        call()
+        # Both workers are forked before the coarse clock ticks and wait on
+        # their go pipes, so that no fork falls inside the coarse period; the
+        # first lets the second go (the first is forked holding the second's
+        # go pipe) once it has made its UUIDs, so the second makes its own
+        # after them. On a busy host the second may still start in a later
+        # reading, which proves nothing either way: such a pair is set aside
+        # and a new one tried. The first pair whose workers both stamped their
+        # first UUID from one reading (each brackets it with coarse readings)
+        # decides.
+        for attempt in range(1, COARSE_PAIR_ATTEMPTS + 1):
+            second = fork_worker(lambda: bracketed(call, 20))
+            first = fork_worker(lambda: bracketed(call, 20, then=second[1]))
             coarse_tick()
-            return take(call, 20)
+            os.write(first[1], b"g")
+            a, b = collect(first), collect(second)
+            if a[0] == a[1] == b[0] == b[1]:
+                return attempt, [a[2], b[2]]
+        return COARSE_PAIR_ATTEMPTS, None
 
-        for _ in range(200):
-            call()
-            streams.append(collect(fork_worker(first, wait=False)))
-            streams.append(collect(fork_worker(lambda: take(call, 20), wait=False)))
-            if dups(streams):
-                break
-        return streams
-
-    control("4 forked one after another, no state", MODES[2], "uuid1 coarse clock", in_child(run))
+    attempts, streams = in_child(run)
+    assert streams is not None, (
+        f"negative control uuid1 coarse clock: in none of {attempts} pairs did both workers "
+        "stamp their first UUID from one coarse reading, so the control showed nothing"
+    )
+    what = f"uuid1 coarse clock, pair {attempts}"
+    control("4 forked one after another, no state", MODES[2], what, streams)
     not_applicable("4 forked one after another, no state, control", [MODES[0], MODES[1], MODES[3]], "as above")
 
 
