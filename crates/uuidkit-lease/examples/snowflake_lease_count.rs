@@ -1,6 +1,6 @@
 //! Makes N snowflake IDs (a 17-bit-sequence layout, so that nothing waits) with a fixed worker
-//! and the system clock (`static`), with a `LeaseSlot` as the worker source and the system clock
-//! (`lease`), or with a `LeaseSlot::pair` (`paired`), in one function (`generate_n`) that
+//! and the system clock (`static`) or the ticker clock (`ticker`), with a `LeaseSlot` as the worker
+//! source and the system clock (`lease`), or with a `LeaseSlot::pair` (`paired`), in one function (`generate_n`) that
 //! callgrind can count alone. The slot holds a worker granted for an hour: the generating
 //! thread's work is the same as with a live registry, whose renewals run on other threads.
 //!
@@ -8,7 +8,7 @@
 //! farm-bench -n 11 --pin 1 --vs "target/release/examples/snowflake_lease_count static 30000000" \
 //!     -- target/release/examples/snowflake_lease_count paired 30000000
 //! valgrind --tool=callgrind --toggle-collect='*generate_n*' \
-//!     target/release/examples/snowflake_lease_count static|lease|paired N
+//!     target/release/examples/snowflake_lease_count static|ticker|lease|paired N
 //! ```
 
 use std::hint::black_box;
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use uuidkit::clock::{Clock, SystemClock};
+use uuidkit::clock::{Clock, SystemClock, TickerClock};
 use uuidkit::node::{NodeSource, StaticNode};
 use uuidkit::rng::ThreadRng;
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
@@ -43,7 +43,7 @@ fn run<N: NodeSource, K: Clock>(node: N, clock: K, n: u64) -> u64 {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(mode), Some(Ok(n))) = (args.first(), args.get(1).map(|n| n.parse::<u64>())) else {
-        eprintln!("usage: snowflake_lease_count static|lease|paired N");
+        eprintln!("usage: snowflake_lease_count static|ticker|lease|paired N");
         return ExitCode::from(2);
     };
     let slot = Arc::new(LeaseSlot::new(5, BootTime, Duration::from_millis(100)).expect("slot"));
@@ -51,13 +51,18 @@ fn main() -> ExitCode {
         .expect("grant");
     let x = match mode.as_str() {
         "static" => run(StaticNode::new(9, 5).expect("worker"), SystemClock, n),
+        "ticker" => run(
+            StaticNode::new(9, 5).expect("worker"),
+            TickerClock::new(),
+            n,
+        ),
         "lease" => run(slot.clone(), SystemClock, n),
         "paired" => {
             let (clock, source) = slot.pair();
             run(source, clock, n)
         }
         _ => {
-            eprintln!("unknown mode {mode:?}: expected static, lease or paired");
+            eprintln!("unknown mode {mode:?}: expected static, ticker, lease or paired");
             return ExitCode::from(2);
         }
     };

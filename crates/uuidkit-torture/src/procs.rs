@@ -197,3 +197,17 @@ pub fn run(args: &[String]) {
     drop(g); // gives back the unused tail of the block
     println!("fallbacks {fallbacks}");
 }
+
+/// libfaketime, which the rows that step a process's clock preload (Debian: `faketime`).
+pub const FAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+/// Whether libfaketime is there; if not, `test` is reported skipped (a failure under `CI=true`).
+pub fn require_faketime(test: &str) -> bool {
+    test_support::require(
+        test,
+        Path::new(FAKETIME)
+            .is_file()
+            .then_some(())
+            .ok_or("libfaketime (Debian: faketime)".into()),
+    )
+}

@@ -19,7 +19,7 @@ use uuidkit::state::{self, StateConfig};
 use uuidkit::{
     Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed, V8TimeGenerator,
 };
-use uuidkit_torture::procs::{self, Worker};
+use uuidkit_torture::procs::{self, FAKETIME, Worker};
 use uuidkit_torture::{Row, Tally, fork_and_collect};
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
@@ -385,8 +385,6 @@ fn run_cli(bin: &Path, args: &[&str], faketime: Option<&str>) -> Vec<Uuid> {
         .collect()
 }
 
-const FAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
-
 /// The CLI without state (4 at once), and with state across a restart whose
 /// clock is 30 s behind (libfaketime), v7 and v1.
 fn cli(t: &mut Tally, dir: &Path) {
@@ -398,13 +396,7 @@ fn cli(t: &mut Tally, dir: &Path) {
         );
         return;
     };
-    if !test_support::require(
-        test,
-        Path::new(FAKETIME)
-            .is_file()
-            .then_some(())
-            .ok_or("libfaketime (Debian: faketime)".into()),
-    ) {
+    if !procs::require_faketime(test) {
         return;
     }
     let streams = std::thread::scope(|s| {

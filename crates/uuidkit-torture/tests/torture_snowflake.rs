@@ -1,8 +1,10 @@
 //! The uniqueness torture suite for 64-bit snowflake IDs (`docs/generator-design.md` G5, G7):
-//! threads, a clock stepped back, pre-fork workers on a state file, processes sharing an etcd
-//! lease prefix, and a process paused (SIGSTOP) past its lease while another takes its worker.
-//! Every ID is collected and checked: 0 duplicates, order where promised. The negative controls
-//! switch off the clock guard, the lease deadline and fork detection, and must find duplicates.
+//! threads, a clock stepped back (in one process, and across restarts on a state file), pre-fork
+//! workers on a state file, processes sharing an etcd lease prefix, and a process paused
+//! (SIGSTOP) past its lease while another takes its worker; threads and forked workers on the
+//! ticker clock (G9). Every ID is collected and checked: 0 duplicates, order where promised. The
+//! negative controls switch off the clock guard, the state file, the lease deadline and fork
+//! detection, and must find duplicates.
 //! A table and a `N passed, N failed` line close the run.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use uuidkit::clock::{ManualClock, SystemClock};
+use uuidkit::clock::{Clock, ManualClock, SystemClock, TickerClock};
 use uuidkit::rng::ThreadRng;
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
 use uuidkit::state::{BlockPolicy, FileStore, Reserver};
@@ -26,6 +28,10 @@ fn main() -> ExitCode {
         run_lease_worker(&args[2..]);
         return ExitCode::SUCCESS;
     }
+    if args.get(1).map(String::as_str) == Some("--sf-restart-worker") {
+        restart_worker(&args[2..]);
+        return ExitCode::SUCCESS;
+    }
     if args.iter().any(|a| a == "--list") {
         println!("torture_snowflake: test");
         return ExitCode::SUCCESS;
@@ -35,7 +41,10 @@ fn main() -> ExitCode {
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let mut t = Tally::default();
     threads(&mut t);
+    ticker(&mut t, &dir);
     clock_steps(&mut t, true);
+    restarts(&mut t, &dir, true);
+    restarts(&mut t, &dir, false);
     pre_fork(&mut t, &dir);
     leases(&mut t, &dir);
     clock_steps(&mut t, false);
@@ -81,6 +90,53 @@ fn threads(t: &mut Tally) {
             true,
         );
     }
+}
+
+/// The ticker clock (one thread per process publishing the time): threads sharing a generator;
+/// pre-fork workers continuing the parent's generator on one state file, the parent's ticker
+/// started before the fork (each child's first reading starts its own); forked children that
+/// build a generator of their own worker after the fork. Every stream is at least 20,000 IDs:
+/// five used-up ticks or more, each waited for through the clock's relax.
+fn ticker(t: &mut Tally, dir: &Path) {
+    let twitter = || SnowflakeGenerator::builder(Layout::TWITTER);
+    let g = Mutex::new(
+        twitter()
+            .worker(2)
+            .build(TickerClock::new(), ThreadRng)
+            .expect("generator"),
+    );
+    let streams = in_threads(4, 50_000, || {
+        g.lock().expect("lock").generate().expect("id")
+    });
+    t.add(
+        "4 threads, one generator, TickerClock",
+        "snowflake twitter",
+        streams,
+        true,
+    );
+    forked_on_one_file(
+        t,
+        &dir.join("ticker-state"),
+        TickerClock::new(),
+        "pre-fork: 4 workers, one state file, TickerClock",
+    );
+    let sets = fork_and_collect(4, |i| {
+        let mut g = twitter()
+            .worker(20 + i as u64)
+            .build(TickerClock::new(), ThreadRng)
+            .expect("generator");
+        as_uuids(
+            &(0..20_000)
+                .map(|_| g.generate().expect("id"))
+                .collect::<Vec<_>>(),
+        )
+    });
+    t.add(
+        "forked: 4 workers, a worker each, TickerClock",
+        "snowflake twitter",
+        sets,
+        true,
+    );
 }
 
 /// An injected clock wandering within [T, T + 8 s) (inside the 10 s tolerance) while two threads
@@ -137,6 +193,73 @@ fn clock_steps(t: &mut Tally, guard: bool) {
     }
 }
 
+/// A process of [`restarts`]: 20,000 IDs of worker 5 with the system clock, with the state file
+/// `args[0]` (or none for `-`), written to `args[1]`.
+fn restart_worker(args: &[String]) {
+    let [state, out] = args else {
+        panic!("restart worker arguments: {args:?}")
+    };
+    let builder = SnowflakeGenerator::builder(Layout::TWITTER).worker(5);
+    let ids: Vec<u64> = if state == "-" {
+        let mut g = builder.build(SystemClock, ThreadRng).expect("generator");
+        (0..20_000).map(|_| g.generate().expect("id")).collect()
+    } else {
+        let r = Reserver::new(FileStore::new(state), BlockPolicy::default());
+        let mut g = builder
+            .store(r.lease_snowflake(Layout::TWITTER))
+            .build(SystemClock, ThreadRng)
+            .expect("generator");
+        (0..20_000).map(|_| g.generate().expect("id")).collect()
+    };
+    let bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_le_bytes()).collect();
+    std::fs::write(out, bytes).expect("output");
+}
+
+/// Three processes one after another, one worker, each clock started at the same instant by
+/// libfaketime (so each restart finds its clock behind the last one's IDs): with one state file
+/// they continue above each other; without one (the control) they repeat each other's IDs.
+fn restarts(t: &mut Tally, dir: &Path, state: bool) {
+    if !uuidkit_torture::procs::require_faketime("torture_snowflake restarts") {
+        return;
+    }
+    let file = dir.join(format!("restart-state-{state}"));
+    let mut runs = Vec::new();
+    for i in 0..3 {
+        let out = dir.join(format!("restart-{state}-{i}"));
+        let status = std::process::Command::new(exe())
+            .arg("--sf-restart-worker")
+            .arg(if state {
+                file.as_os_str()
+            } else {
+                "-".as_ref()
+            })
+            .arg(&out)
+            .env("LD_PRELOAD", uuidkit_torture::procs::FAKETIME)
+            .env("FAKETIME", "@2026-01-01 00:00:00")
+            .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+            .status()
+            .expect("a restart worker");
+        assert!(status.success(), "a restart worker failed");
+        runs.push(read_ids(&out));
+    }
+    if state {
+        // Order across restarts: each continues above the file's mark.
+        t.add(
+            "restarts, the clock back at one instant, one state file",
+            "snowflake twitter, fixed worker",
+            vec![as_uuids(&runs.concat())],
+            true,
+        );
+    } else {
+        control(
+            t,
+            "NEGATIVE CONTROL: restarts at one clock instant, no state file",
+            "snowflake twitter, fixed worker",
+            runs.iter().map(|r| as_uuids(r)).collect(),
+        );
+    }
+}
+
 fn control(t: &mut Tally, scenario: &str, generator: &str, streams: Vec<Vec<uuidkit::Uuid>>) {
     let (uuids, duplicates, _) = uuidkit_torture::check(&streams);
     t.push(Row {
@@ -153,28 +276,11 @@ fn control(t: &mut Tally, scenario: &str, generator: &str, streams: Vec<Vec<uuid
 /// parent: each child reserves blocks of its own. Without a store, each child refuses the
 /// worker it inherited (counted, and none of its IDs exist).
 fn pre_fork(t: &mut Tally, dir: &Path) {
-    let r = Reserver::new(
-        FileStore::new(dir.join("fork-state")),
-        BlockPolicy::default(),
-    );
-    let mut g = SnowflakeGenerator::builder(Layout::TWITTER)
-        .worker(9)
-        .store(r.lease_snowflake(Layout::TWITTER))
-        .build(SystemClock, ThreadRng)
-        .expect("generator");
-    let first = g.generate().expect("id");
-    let sets = fork_and_collect(4, |_| {
-        as_uuids(
-            &(0..20_000)
-                .map(|_| g.generate().expect("id"))
-                .collect::<Vec<_>>(),
-        )
-    });
-    t.add_after(
+    forked_on_one_file(
+        t,
+        &dir.join("fork-state"),
+        SystemClock,
         "pre-fork: 4 workers, one state file",
-        "snowflake twitter, fixed worker",
-        uuidkit::Uuid::from_u128(u128::from(first)),
-        sets,
     );
     let mut bare = SnowflakeGenerator::builder(Layout::TWITTER)
         .worker(9)
@@ -213,6 +319,31 @@ fn pre_fork(t: &mut Tally, dir: &Path) {
             control: false,
         });
     }
+}
+
+/// A generator of worker 9 on the state file `file`, used once, then 4 forked workers and the
+/// parent continuing it: each child reserves blocks of its own.
+fn forked_on_one_file(t: &mut Tally, file: &Path, clock: impl Clock, scenario: &str) {
+    let r = Reserver::new(FileStore::new(file), BlockPolicy::default());
+    let mut g = SnowflakeGenerator::builder(Layout::TWITTER)
+        .worker(9)
+        .store(r.lease_snowflake(Layout::TWITTER))
+        .build(clock, ThreadRng)
+        .expect("generator");
+    let first = g.generate().expect("id");
+    let sets = fork_and_collect(4, |_| {
+        as_uuids(
+            &(0..20_000)
+                .map(|_| g.generate().expect("id"))
+                .collect::<Vec<_>>(),
+        )
+    });
+    t.add_after(
+        scenario,
+        "snowflake twitter, fixed worker",
+        uuidkit::Uuid::from_u128(u128::from(first)),
+        sets,
+    );
 }
 
 fn exe() -> PathBuf {

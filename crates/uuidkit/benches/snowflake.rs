@@ -21,7 +21,7 @@ use criterion::Criterion;
 use ferroid::generator::BasicSnowflakeGenerator;
 use ferroid::id::SnowflakeTwitterId;
 use ferroid::time::{MonotonicClock, TWITTER_EPOCH};
-use uuidkit::clock::{CoarseClock, SystemClock};
+use uuidkit::clock::{CoarseClock, SystemClock, TickerClock};
 use uuidkit::rng::ThreadRng;
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
 
@@ -36,6 +36,10 @@ fn contenders() -> Vec<(&'static str, Make)> {
     let mut coarse = SnowflakeGenerator::builder(Layout::TWITTER)
         .worker(1)
         .build(CoarseClock::new(), ThreadRng)
+        .expect("generator");
+    let mut ticker = SnowflakeGenerator::builder(Layout::TWITTER)
+        .worker(1)
+        .build(TickerClock::new(), ThreadRng)
         .expect("generator");
     let mut snowflaked = snowflaked::Generator::builder()
         .instance(1)
@@ -65,6 +69,10 @@ fn contenders() -> Vec<(&'static str, Make)> {
         (
             "uuidkit (CoarseClock)",
             Box::new(move || coarse.generate().expect("id")),
+        ),
+        (
+            "uuidkit (TickerClock)",
+            Box::new(move || ticker.generate().expect("id")),
         ),
         ("snowflaked", Box::new(move || snowflaked.generate::<u64>())),
         (
@@ -143,15 +151,24 @@ fn below_the_cap(rounds: usize) {
         }
     }
     let medians: Vec<f64> = per.into_iter().map(median).collect();
-    let fastest_peer = medians[2..].iter().copied().fold(f64::INFINITY, f64::min);
-    let snowflaked = medians[2];
+    let peers = all
+        .iter()
+        .position(|(n, _)| *n == "snowflaked")
+        .expect("peers");
+    let fastest_peer = medians[peers..]
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    let snowflaked = medians[peers];
+    let ferroid = medians[peers + 1];
     println!("\nbelow the cap: median ns per ID over {rounds} rounds");
-    println!("| generator | ns per ID | / fastest peer | / snowflaked |");
-    println!("|---|---|---|---|");
+    println!("| generator | ns per ID | / fastest peer | / ferroid | / snowflaked |");
+    println!("|---|---|---|---|---|");
     for ((name, _), m) in all.iter().zip(&medians) {
         println!(
-            "| {name} | {m:.2} | {:.3}× | {:.3}× |",
+            "| {name} | {m:.2} | {:.3}× | {:.3}× | {:.3}× |",
             m / fastest_peer,
+            m / ferroid,
             m / snowflaked
         );
     }

@@ -6,6 +6,18 @@
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
+// A thread per process publishing the clock: not on a JavaScript host, which has no threads.
+#[cfg(all(
+    feature = "std",
+    not(all(target_arch = "wasm32", target_os = "unknown"))
+))]
+pub(crate) mod ticker;
+#[cfg(all(
+    feature = "std",
+    not(all(target_arch = "wasm32", target_os = "unknown"))
+))]
+pub use ticker::TickerClock;
+
 /// A source of wall-clock time: nanoseconds since the Unix epoch
 /// (1970-01-01T00:00:00Z, leap seconds excluded, as POSIX and RFC 9562 §5.7 count).
 ///

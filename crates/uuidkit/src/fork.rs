@@ -104,6 +104,8 @@ extern "C" fn after_fork_in_child() {
     if !DISABLED.load(Ordering::Relaxed) {
         GENERATION.fetch_add(1, Ordering::Relaxed);
     }
+    // The parent's ticker thread is not here: the child starts its own.
+    crate::clock::ticker::after_fork_in_child();
 }
 
 /// Turns fork detection off for the rest of this process and its children:

@@ -404,6 +404,14 @@ pub mod __test_only {
         crate::fork::derive_clock_seq_from_pid_for_tests();
     }
 
+    /// Stops (`true`) or resumes the ticker thread's publishing, as a
+    /// starved or stopped thread would: the tests show that a generator on a
+    /// `TickerClock` then reads the real clock itself rather than wait.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    pub fn halt_ticker(halted: bool) {
+        crate::clock::ticker::halt_for_tests(halted);
+    }
+
     /// The current fork generation (registering the fork handler).
     #[must_use]
     pub fn fork_generation() -> u64 {

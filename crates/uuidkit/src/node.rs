@@ -575,6 +575,12 @@ impl NodeSource for StaticNode {
     fn current(&self) -> Result<NodeId, NodeLost> {
         Ok(self.0)
     }
+    /// Its one tenure, epoch 0, is held for ever: a compare with a constant,
+    /// which is what a generator asks before each ID.
+    #[inline]
+    fn holds(&self, epoch: u64) -> bool {
+        epoch == 0
+    }
 }
 
 /// A node drawn once from an RNG, so seeding the RNG reproduces it; a 48-bit

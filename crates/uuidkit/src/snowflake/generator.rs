@@ -88,13 +88,22 @@ impl<N: NodeSource, S: Reserve<SnowflakeState>> SnowflakeBuilder<N, S> {
             started: false,
             pinned: false,
             cached: (u64::MAX, 0),
+            hot: Hot {
+                start: 0,
+                span: 0,
+                id: 0,
+                end: 0,
+                unit: 1 << seq_shift,
+                epoch: 0,
+                owner: Owner::here(),
+            },
+            tick_ns: l.tick_ns(),
             epoch: None,
             inherited: None,
             worker: 0,
             worker_field: 0,
             store: self.store,
             window: Window::default(),
-            owner: Owner::here(),
         })
     }
 }
@@ -155,6 +164,9 @@ pub struct SnowflakeGenerator<C, R, S: Reserve<SnowflakeState> = NoReserve, N = 
     /// The clock's last tick and the Unix nanosecond it starts at: a reading
     /// within it needs no division.
     cached: (u64, u64),
+    /// What the one-step path reads, in one cache line.
+    hot: Hot,
+    tick_ns: u64,
     /// The tenure of the worker in use; `None` before the first ID.
     epoch: Option<u64>,
     /// In a forked child whose store does not notice forks: the tenure
@@ -164,6 +176,28 @@ pub struct SnowflakeGenerator<C, R, S: Reserve<SnowflakeState> = NoReserve, N = 
     worker_field: u64,
     store: S,
     window: Window,
+}
+
+/// The one-step path's state: a reading in `[start, start + span)` is in the
+/// last ID's tick, which the clock reached, the store's window covers and no
+/// step above the clock pinned; `span` is 0 when that path is closed (before
+/// the first ID, after a new tenure or a fork).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Hot {
+    start: u64,
+    span: u64,
+    /// The last ID issued. While the path is open it is the authority for the
+    /// sequence (`seq` is brought up to date from it before anything else
+    /// reads it).
+    id: u64,
+    /// The ID of the last sequence number of the last ID's tick.
+    end: u64,
+    /// One step of the sequence field: `1 << seq_shift`.
+    unit: u64,
+    /// The tenure the last ID was made under.
+    epoch: u64,
+    /// The process the generator's state belongs to.
     owner: Owner,
 }
 
@@ -239,9 +273,22 @@ impl<C, R, S: Reserve<SnowflakeState>, N> SnowflakeGenerator<C, R, S, N> {
     pub fn state(&self) -> SnowflakeState {
         SnowflakeState {
             tick: self.last_tick,
-            sequence: self.seq,
+            sequence: self.sequence(),
             worker: self.worker,
             valid: self.started,
+        }
+    }
+}
+
+impl<C, R, S: Reserve<SnowflakeState>, N> SnowflakeGenerator<C, R, S, N> {
+    /// The sequence number of the last ID: taken from the last ID while the
+    /// one-step path, which counts there alone, is open.
+    #[inline(always)]
+    fn sequence(&self) -> u64 {
+        if self.hot.span == 0 {
+            self.seq
+        } else {
+            self.hot.id >> self.seq_shift & self.max_seq
         }
     }
 }
@@ -268,10 +315,30 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
     /// ```
     #[inline]
     pub fn generate(&mut self) -> Result<u64, GenError> {
-        if self.owner.forked() {
+        let now = self.clock.now_ns();
+        // The common case, in one step: the clock still in the last ID's tick,
+        // its sequence not used up, the worker still held (asked after the
+        // reading, as below), nothing forked. The same answer the general path
+        // gives there: the next sequence number of that tick.
+        if now.wrapping_sub(self.hot.start) < self.hot.span
+            && self.hot.id < self.hot.end
+            && !self.hot.owner.forked()
+            && self.node.holds(self.hot.epoch)
+            && self.store.is_held()
+        {
+            self.hot.id += self.hot.unit;
+            return Ok(self.hot.id);
+        }
+        self.generate_from(now)
+    }
+
+    /// The general path, for a reading of `now`.
+    #[inline(never)]
+    fn generate_from(&mut self, mut now: u64) -> Result<u64, GenError> {
+        self.seq = self.sequence();
+        if self.hot.owner.forked() {
             self.after_fork();
         }
-        let mut now = self.clock.now_ns();
         loop {
             let (tick, seq) = self.propose(&mut now)?;
             // The worker is asked after the clock was read: a lease's deadline is
@@ -421,6 +488,7 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
 
     #[cold]
     fn renew_worker(&mut self) -> Result<bool, GenError> {
+        self.hot.span = 0;
         let id = self.node.current().map_err(GenError::from_node_lost)?;
         if id.bits() != self.layout.worker_bits() {
             return Err(GenError::config(
@@ -455,7 +523,8 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
     /// its own; otherwise the inherited tenure is the parent's alone.
     #[cold]
     fn after_fork(&mut self) {
-        self.owner.take_over();
+        self.hot.span = 0;
+        self.hot.owner.take_over();
         self.window.close();
         if self.store.is_held() {
             self.inherited = self.epoch.or(self.inherited);
@@ -479,6 +548,7 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
                 Ok(Some(self.commit(tick, seq)))
             }
             Reservation::ResumeFrom(resume) => {
+                self.hot.span = 0;
                 if resume.valid {
                     self.last_tick = resume.tick;
                     self.seq = resume.sequence.min(self.max_seq);
@@ -492,9 +562,30 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
 
     #[inline(always)]
     fn commit(&mut self, tick: u64, seq: u64) -> u64 {
+        if tick != self.last_tick || self.hot.span == 0 {
+            self.open_hot_path(tick);
+        }
         self.last_tick = tick;
         self.seq = seq;
         self.started = true;
-        tick << self.time_shift | self.worker_field | seq << self.seq_shift
+        self.hot.id = self.hot.end & !(self.max_seq << self.seq_shift) | seq << self.seq_shift;
+        self.hot.id
+    }
+
+    /// Sets the one-step path up for `tick`: open if the clock has reached
+    /// the tick (its reading was within it: `cached`), the window covers it and
+    /// the worker's tenure is known; closed otherwise.
+    #[inline(never)]
+    fn open_hot_path(&mut self, tick: u64) {
+        self.hot.end = tick << self.time_shift | self.worker_field | self.max_seq << self.seq_shift;
+        let reached = self.cached.0 == tick && !self.pinned;
+        match self.epoch {
+            Some(epoch) if reached && self.window.covers(tick) => {
+                self.hot.start = self.cached.1;
+                self.hot.span = self.tick_ns;
+                self.hot.epoch = epoch;
+            }
+            _ => self.hot.span = 0,
+        }
     }
 }
