@@ -47,6 +47,64 @@ fn parse(c: &mut Criterion) {
         b.iter(|| <uuid::Uuid as UuidExt>::parse_hyphenated(black_box(HYPHENATED)).unwrap())
     });
     g.finish();
+    parse_distinct(c);
+}
+
+/// Distinct inputs per batch in [`parse_distinct`], as a stream of UUIDs
+/// read from a file or a database would bring them.
+const DISTINCT: usize = 4096;
+
+/// The hyphenated forms of [`DISTINCT`] random UUIDs (a fixed seed, so every
+/// run parses the same texts), each in its own allocation.
+fn distinct_texts() -> Vec<String> {
+    let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = || {
+        // splitmix64
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    (0..DISTINCT)
+        .map(|_| {
+            uuid::Uuid::from_u64_pair(next(), next())
+                .hyphenated()
+                .to_string()
+        })
+        .collect()
+}
+
+/// The hyphenated parse over [`DISTINCT`] different texts per iteration
+/// (each `Result` to `black_box`): the same code as `parse_hyphenated`, but
+/// the input, its address and the answer change on every call, as they do
+/// in a real stream, where one repeated text lets the CPU learn all three.
+fn parse_distinct(c: &mut Criterion) {
+    let texts = distinct_texts();
+    let mut g = c.benchmark_group("parse_hyphenated_distinct");
+    g.throughput(criterion::Throughput::Elements(DISTINCT as u64));
+    g.bench_function("uuidkit", |b| {
+        b.iter(|| {
+            for t in black_box(&texts) {
+                let _ = black_box(uuidkit::Uuid::parse(t.as_str()));
+            }
+        })
+    });
+    g.bench_function("uuid", |b| {
+        b.iter(|| {
+            for t in black_box(&texts) {
+                let _ = black_box(uuid::Uuid::parse_str(t));
+            }
+        })
+    });
+    g.bench_function("uuid-simd", |b| {
+        b.iter(|| {
+            for t in black_box(&texts) {
+                let _ = black_box(<uuid::Uuid as UuidExt>::parse(t.as_str()));
+            }
+        })
+    });
+    g.finish();
 }
 
 fn format(c: &mut Criterion) {

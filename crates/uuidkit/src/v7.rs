@@ -656,7 +656,19 @@ impl Uuid {
     #[must_use]
     pub fn now_v7() -> Uuid {
         let state = global::reserve(global::now_ms(), 1);
-        global::layout(state, crate::rng::next_u64())
+        let u = global::layout(state, crate::rng::next_u64());
+        // Handed back through memory (the call is not inlined), and callers
+        // copy a UUID in one 16-byte load: written as two 8-byte stores, that
+        // load could not take its data from them and would wait for both to
+        // reach the cache. One 16-byte store is forwarded to it (and to 8-byte
+        // loads of either half).
+        let mut bytes = *u.as_bytes();
+        let word =
+            |i: usize| u64::from_le_bytes(u.as_bytes()[i..i + 8].try_into().unwrap_or_default());
+        if crate::arch::store_16_whole(&mut bytes, word(0), word(8)) {
+            return Uuid::from_bytes(bytes);
+        }
+        u
     }
 
     /// Fills `out` with v7 UUIDs from the process-wide generator, reading the

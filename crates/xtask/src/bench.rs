@@ -30,6 +30,9 @@ struct Row {
     peer_per: u32,
     /// The targets, as a peer index and the highest ratio allowed.
     targets: &'static [(usize, f64)],
+    /// A target against another figure of the same group (not a peer's):
+    /// its criterion id, its name in the target column, the highest ratio.
+    floor: Option<(&'static str, &'static str, f64)>,
 }
 
 const PEERS: [&str; 2] = ["uuid (fast-rng)", "uuid-simd"];
@@ -43,6 +46,7 @@ const fn row(label: &'static str, group: &'static str, peers: [Option<&'static s
         per: 1,
         peer_per: 1,
         targets: &[],
+        floor: None,
     }
 }
 
@@ -67,6 +71,18 @@ fn tables() -> Vec<(&'static str, Vec<Row>)> {
             vec![
                 with(
                     row("parse, hyphenated", "parse_hyphenated", BOTH),
+                    &[(0, 0.2), (1, 1.0)],
+                ),
+                with(
+                    batch(ours(
+                        row(
+                            "parse, hyphenated, 4,096 distinct texts (per text)",
+                            "parse_hyphenated_distinct",
+                            BOTH,
+                        ),
+                        "uuidkit",
+                        4096,
+                    )),
                     &[(0, 0.2), (1, 1.0)],
                 ),
                 row(
@@ -115,7 +131,10 @@ fn tables() -> Vec<(&'static str, Vec<Row>)> {
                     "uuidkit_fill_1024",
                     1024,
                 ),
-                with(row("`now_v7`", "now_v7", UUID_ONLY), &[(0, 0.4)]),
+                Row {
+                    floor: Some(("system_time_now", "`SystemTime::now()`", 1.4)),
+                    ..with(row("`now_v7`", "now_v7", UUID_ONLY), &[(0, 0.4)])
+                },
                 ours(
                     row("`fill_v7`, per UUID of 1024", "now_v7", UUID_ONLY),
                     "uuidkit_fill_v7_1024",
@@ -250,6 +269,21 @@ fn print_row(criterion: &Path, r: &Row) -> usize {
                 if met { "✔" } else { "✘" }
             ));
         }
+    }
+    if let Some((id, name, max)) = r.floor {
+        let floor = median_ns(criterion, r.group, id);
+        missing += usize::from(floor.is_none());
+        let ratio = ours.zip(floor).map(|(a, b)| a / b);
+        verdicts.push(format!(
+            "≤ {max}× {name} ({}: {}) {}",
+            ns(floor),
+            ratio.map_or("?".into(), |x| format!("{x:.3}×")),
+            if ratio.is_some_and(|x| x <= max) {
+                "✔"
+            } else {
+                "✘"
+            }
+        ));
     }
     cells.push(if verdicts.is_empty() {
         "—".into()

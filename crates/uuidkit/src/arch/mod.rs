@@ -264,6 +264,19 @@ pub(crate) fn store_16(dst: &mut [u8; 16], lo: u64, hi: u64) -> bool {
     cfg!(target_arch = "x86_64")
 }
 
+/// As [`store_16`], and the compiler may not split the store again (it
+/// would, for a value it then hands back through memory, as a function
+/// that is not inlined returns a UUID); `false` where the CPU has none.
+#[cfg(feature = "std")]
+#[inline(always)]
+pub(crate) fn store_16_whole(dst: &mut [u8; 16], lo: u64, hi: u64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    x86_64::store_16_whole(dst, lo, hi);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (dst, lo, hi);
+    cfg!(target_arch = "x86_64")
+}
+
 /// `x`, opaque to the optimiser: an empty assembly block that claims to
 /// change the register; `None` where there is no such block. MD5's block
 /// function uses it to keep LLVM from re-associating a sum (see

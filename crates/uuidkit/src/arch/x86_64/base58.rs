@@ -195,7 +195,7 @@ mod tests {
         cpu::require(
             &std::format!("arch::x86_64::base58::tests::{test}"),
             "avx2",
-            cpu::avx2(),
+            cpu::avx2_uncapped(),
         )
     }
 

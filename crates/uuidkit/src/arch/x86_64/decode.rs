@@ -354,7 +354,7 @@ mod tests {
     fn hyphenated_avx2_decoder_agrees_with_the_scalar_parser() {
         let test =
             "arch::x86_64::decode::tests::hyphenated_avx2_decoder_agrees_with_the_scalar_parser";
-        let Some(t) = cpu::require(test, "avx2", cpu::avx2()) else {
+        let Some(t) = cpu::require(test, "avx2", cpu::avx2_uncapped()) else {
             return;
         };
         sweep::check_hyphenated_decoder(value(|s, out| avx2::hyphenated(t, s, out)));
@@ -363,7 +363,7 @@ mod tests {
     #[test]
     fn simple_avx2_decoder_agrees_with_the_scalar_parser() {
         let test = "arch::x86_64::decode::tests::simple_avx2_decoder_agrees_with_the_scalar_parser";
-        let Some(t) = cpu::require(test, "avx2", cpu::avx2()) else {
+        let Some(t) = cpu::require(test, "avx2", cpu::avx2_uncapped()) else {
             return;
         };
         sweep::check_simple_decoder(value(|d, out| avx2::simple(t, d, out)));

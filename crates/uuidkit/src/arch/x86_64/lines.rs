@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn avx2_lines_agree_with_scalar_on_every_byte_in_every_position() {
         let test = "arch::x86_64::lines::tests::avx2_lines_agree_with_scalar_on_every_byte_in_every_position";
-        let Some(t) = cpu::require(test, "avx2", cpu::avx2()) else {
+        let Some(t) = cpu::require(test, "avx2", cpu::avx2_uncapped()) else {
             return;
         };
         sweep::check_lines(finished(|u, o, up| avx2(t, u, o, up)));

@@ -28,6 +28,21 @@ pub(crate) fn store_16(dst: &mut [u8; 16], lo: u64, hi: u64) {
     }
 }
 
+/// As [`store_16`], with the vector kept opaque to the optimiser up to the
+/// store, so that the compiler cannot see through it and split the store
+/// into two 8-byte ones again.
+#[inline(always)]
+pub(crate) fn store_16_whole(dst: &mut [u8; 16], lo: u64, hi: u64) {
+    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
+    // SAFETY: SSE2 is part of x86_64; the empty template only claims to
+    // change the register; the store writes the 16 bytes of `dst`.
+    unsafe {
+        let mut v = _mm_set_epi64x(hi as i64, lo as i64);
+        core::arch::asm!("/* {0} */", inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+        _mm_storeu_si128(dst.as_mut_ptr().cast(), v)
+    }
+}
+
 /// TypeID prefix classes (see `arch::prefix_classes`), 16 bytes at once
 /// with SSE2: a byte is a letter if it lies within 25 above `a` (an
 /// unsigned minimum tells), valid if a letter or `_`.

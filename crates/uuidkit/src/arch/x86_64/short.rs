@@ -749,7 +749,7 @@ mod tests {
         cpu::require(
             &std::format!("arch::x86_64::short::tests::{test}"),
             "avx2",
-            cpu::avx2(),
+            cpu::avx2_uncapped(),
         )
     }
 
