@@ -8,6 +8,7 @@ mod compat;
 mod convert;
 mod docs;
 mod encodings;
+mod forms;
 mod generate;
 mod inspect;
 #[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
