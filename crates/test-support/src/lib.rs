@@ -21,7 +21,10 @@
 #![deny(missing_docs)]
 
 pub mod db;
+pub mod fork;
 pub mod netns;
+pub mod proc;
+pub mod turn;
 pub mod uiapd;
 pub mod workspace;
 

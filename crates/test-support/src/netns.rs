@@ -4,20 +4,25 @@
 use std::net::Ipv4Addr;
 use std::path::Path;
 use std::process::Command;
+use std::sync::{Condvar, Mutex, PoisonError};
 
 /// A network namespace joined to this one by a veth pair, on an address pair of 198.18.0.0/15
-/// (set aside for tests) derived from the process id and `slot` (0–3, for several namespaces of
-/// one test process); deleted, with its link, on drop. Inside, a firewall rule can cut it off
+/// (set aside for tests) derived from the process id and a slot of its own (0–3: up to four
+/// namespaces at once in one test process, whatever tests of it make them; a fifth waits for
+/// one to be dropped); deleted, with its link, on drop. Inside, a firewall rule can cut it off
 /// from the host. Needs root, `ip` and `nft`.
 ///
 /// ```no_run
-/// let ns = test_support::netns::Namespace::create(0);
+/// let ns = test_support::netns::Namespace::create();
 /// assert_ne!(ns.host(), ns.inside());
 /// ns.cut(None); // silence both ways
 /// ```
 #[derive(Debug)]
 pub struct Namespace {
+    slot: u8,
     name: String,
+    /// The host's end of the veth pair.
+    link: String,
     host: Ipv4Addr,
     inside: Ipv4Addr,
 }
@@ -31,13 +36,34 @@ fn ip(args: &[&str]) {
     );
 }
 
+/// Which of this process's slots a live [`Namespace`] has: the slot picks its name and addresses,
+/// so two at once must not share one.
+static SLOTS: Mutex<[bool; 4]> = Mutex::new([false; 4]);
+static SLOT_FREED: Condvar = Condvar::new();
+
+/// A free slot, now taken; waits for one if all are.
+fn take_slot() -> u8 {
+    let mut slots = SLOTS.lock().unwrap_or_else(PoisonError::into_inner);
+    loop {
+        if let Some(i) = slots.iter().position(|taken| !taken) {
+            slots[i] = true;
+            return u8::try_from(i).unwrap_or(0);
+        }
+        slots = SLOT_FREED
+            .wait(slots)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+}
+
 impl Namespace {
-    /// Makes the namespace and its link, both ends up.
+    /// Makes the namespace and its link, both ends up, on a slot of this process not taken by a
+    /// live namespace (see [`Namespace`]).
     ///
     /// # Panics
     /// When `ip` fails (not root, no `ip`): check [`crate::root`] and [`crate::command`] first.
     #[must_use]
-    pub fn create(slot: u8) -> Namespace {
+    pub fn create() -> Namespace {
+        let slot = take_slot();
         let pid = std::process::id();
         let name = format!("ukns{pid}s{slot}");
         let (outside, inside) = (format!("ukh{pid}s{slot}"), format!("ukc{pid}s{slot}"));
@@ -51,12 +77,16 @@ impl Namespace {
         let host = Ipv4Addr::new(base[0], base[1], third, base[3] + 1);
         let theirs = Ipv4Addr::new(base[0], base[1], third, base[3] + 2);
         let _ = Command::new("ip").args(["netns", "del", &name]).output();
-        ip(&["netns", "add", &name]);
+        let _ = Command::new("ip").args(["link", "del", &outside]).output();
+        // Made first: a failure below gives the slot back as the namespace is dropped.
         let ns = Namespace {
+            slot,
+            link: outside.clone(),
             name,
             host,
             inside: theirs,
         };
+        ip(&["netns", "add", &ns.name]);
         ip(&[
             "link", "add", &outside, "type", "veth", "peer", "name", &inside,
         ]);
@@ -145,8 +175,16 @@ impl Namespace {
 
 impl Drop for Namespace {
     fn drop(&mut self) {
+        // The pair goes with its host end at once; with the namespace only once the kernel
+        // frees it, which may be later than the next namespace of this slot is made.
+        let _ = Command::new("ip")
+            .args(["link", "del", &self.link])
+            .output();
         let _ = Command::new("ip")
             .args(["netns", "del", &self.name])
             .output();
+        let mut slots = SLOTS.lock().unwrap_or_else(PoisonError::into_inner);
+        slots[usize::from(self.slot)] = false;
+        SLOT_FREED.notify_one();
     }
 }

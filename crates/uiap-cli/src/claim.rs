@@ -81,12 +81,12 @@ pub fn run(args: &Args) -> ExitCode {
         } => {
             outln!("claimed{}{}", detail(&claim), why(note.as_deref()));
             if let Some(failed) = auth_failures {
-                // Heard but not authenticated: those neighbours could not deny the claim
-                // (docs/uiap-design.md D62).
+                // Heard but not authenticated: if a neighbour sent them, it could not deny the
+                // claim; the source address proves nothing (docs/uiap-design.md D62, D74).
                 eprintln!(
-                    "uiap claim: warning: claimed, but {failed}: a neighbour without the key, \
-                     with another key or with a clock more than 30 s off could not deny it \
-                     (uiap status lists them)"
+                    "uiap claim: warning: claimed, but {failed}; if a neighbour without the key \
+                     or with another key sent them, it could not deny the claim (uiap status \
+                     lists the addresses)"
                 );
             }
             ExitCode::SUCCESS

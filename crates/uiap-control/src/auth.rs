@@ -7,15 +7,21 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// How many datagrams failed authentication in the last `seconds` before a claim's answer (its
-/// window and the minutes before it), and from how many neighbours: devices that were heard
-/// but whose Claim-Denies could not count (no key, another key, a clock too far off). Such a
-/// device may hold what the claim was granted.
+/// window and the minutes before it), and under how many source addresses. A device with no key
+/// or another key is heard so, and its Claim-Denies cannot count: it may hold what the claim was
+/// granted. But a source address is not authenticated, so any host on the link can send such
+/// datagrams under any neighbour's address: the text names addresses, never a neighbour as
+/// their sender (docs/uiap-design.md D74).
 ///
 /// ```
 /// use uiap_control::AuthFailures;
 ///
+/// let two = AuthFailures { datagrams: 9, neighbours: 2, seconds: 60 };
+/// assert!(two.to_string().starts_with("9 datagrams under 2 source addresses failed"));
 /// let a = AuthFailures { datagrams: 6, neighbours: 1, seconds: 302 };
-/// assert_eq!(a.to_string(), "6 datagrams from 1 neighbour failed authentication in the last 302 s");
+/// assert_eq!(a.to_string(),
+///     "6 datagrams under 1 source address failed authentication in the last 302 s \
+///      (source addresses are not authenticated: anyone on the link may have sent them)");
 /// assert_eq!(serde_json::to_string(&a)?, r#"{"datagrams":6,"neighbours":1,"seconds":302}"#);
 /// Ok::<(), serde_json::Error>(())
 /// ```
@@ -23,7 +29,7 @@ use serde::{Deserialize, Serialize};
 pub struct AuthFailures {
     /// Datagrams that failed authentication.
     pub datagrams: u64,
-    /// Distinct neighbours (interface and link-local address) they came from.
+    /// Distinct source addresses (interface and link-local address) they came under.
     pub neighbours: u64,
     /// The seconds counted, up to the answer.
     pub seconds: u64,
@@ -31,24 +37,27 @@ pub struct AuthFailures {
 
 impl fmt::Display for AuthFailures {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = |n: u64, word: &str| {
+        let plural = |n: u64, one: &str, more: &str| {
             if n == 1 {
-                format!("{n} {word}")
+                format!("{n} {one}")
             } else {
-                format!("{n} {word}s")
+                format!("{n} {more}")
             }
         };
         write!(
             f,
-            "{} from {} failed authentication in the last {} s",
-            plural(self.datagrams, "datagram"),
-            plural(self.neighbours, "neighbour"),
+            "{} under {} failed authentication in the last {} s (source addresses are not \
+             authenticated: anyone on the link may have sent them)",
+            plural(self.datagrams, "datagram", "datagrams"),
+            plural(self.neighbours, "source address", "source addresses"),
             self.seconds
         )
     }
 }
 
-/// One neighbour whose datagrams failed authentication, in `status`.
+/// A source address under which datagrams failed authentication, in `status`: a neighbour
+/// without the key or with another one, or anyone sending under its address
+/// (docs/uiap-design.md D74).
 ///
 /// ```
 /// use uiap_control::AuthFailureView;
@@ -56,7 +65,8 @@ impl fmt::Display for AuthFailures {
 /// let v: AuthFailureView = serde_json::from_str(
 ///     r#"{"interface":"veth0","address":"fe80::2","reasons":{"psk_mismatch":4},"last_seen_s":3}"#)?;
 /// assert_eq!(v.total(), 4);
-/// assert_eq!(v.to_string(), "fe80::2%veth0: 4 (psk_mismatch 4), last 3 s ago");
+/// assert_eq!(v.to_string(), "under fe80::2%veth0 (a source address anyone on the link can use): \
+///     4 (psk_mismatch 4), last 3 s ago");
 /// Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,7 +106,7 @@ impl fmt::Display for AuthFailureView {
             .collect();
         write!(
             f,
-            "{}%{}: {} ({}), last {} s ago",
+            "under {}%{} (a source address anyone on the link can use): {} ({}), last {} s ago",
             self.address,
             self.interface,
             self.total(),

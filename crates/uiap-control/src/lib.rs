@@ -59,7 +59,7 @@
 //!   `{"ok":true,"result":"waiting","reason":"rate limited, starts in 42 s","claim":CLAIM}`;
 //! * release: `{"ok":true,"result":"released","id":1}`;
 //! * list: `{"ok":true,"claims":[CLAIM,…]}`;
-//! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…},"receive_buffers":{"claim":8388608,"reply":8388608},"proxies":[PROXY,…]}}`;
+//! * status: `{"ok":true,"status":{"device_id":"0123456789abcdef","interfaces":[{"index":2,"name":"veth0","link_local":"fe80::1"}],"claims":1,"counters":{"attempts_sent":3,…},"drops":{"hop_limit_not_255":1,…},"receive_buffers":{"claim":8388608,"reply":8388608},"proxies":[PROXY,…],"lease_liveness_ms":2000}}`;
 //! * proxies: `{"ok":true,"proxies":[PROXY,…]}`, with `"flushed":N` after a flush;
 //! * watch: `{"ok":true,"result":"watching","claims":[CLAIM,…]}` (the watched claims as they are
 //!   now), then one `{"ok":true,"event":EVENT}` line per event, where `EVENT` is

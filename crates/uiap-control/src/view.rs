@@ -287,6 +287,11 @@ pub struct StatusView {
     /// (docs/uiap-design.md D62).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub auth_failures: Vec<AuthFailureView>,
+    /// The longest liveness window a site lease on this daemon may keep, in ms: the daemon's
+    /// new-claim window is at least this plus a quarter (docs/uiap-design.md D73). Zero: no
+    /// lease may rely on it. Absent from a daemon that does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease_liveness_ms: Option<u64>,
 }
 
 /// A claim of another device that this daemon defends by proxy.

@@ -17,7 +17,7 @@ use uiap::space::{Uid, UidSpace};
 use uiap::time::Instant;
 use uiap::wire::{DeviceId, INFINITE_LIFETIME, Repr};
 
-mod device_support;
+use crate::device_support;
 
 use device_support::{DOMAIN, config, device, drain, events, peer, unique};
 
@@ -327,8 +327,9 @@ fn proxy_defense_refuses_wide_spaces_and_can_be_listed_and_flushed() {
 }
 
 /// Forged X+R announcements of every 8-bit prefix of a domain (docs/uiap-design.md D66): the
-/// proxied spaces of one domain cover at most 1/16 of it (sixteen 8-bit prefixes), one origin's
-/// at most 1/64 (four), so the rest of the domain stays claimable.
+/// proxied spaces of one domain cover at most 1/256 of it (four 10-bit prefixes), one origin's
+/// at most 1/1024 (one), so no 8-bit prefix is defended and the rest of the domain stays
+/// claimable.
 #[test]
 fn proxy_defense_covers_a_bounded_share_of_a_domain_and_of_an_origin() {
     let mut d = device(1, &[1, 2]);
@@ -337,8 +338,17 @@ fn proxy_defense_covers_a_bounded_share_of_a_domain_and_of_an_origin() {
         let forged = announce(1000 + u64::from(b), 1, slash8(b), INFINITE_LIFETIME);
         d.handle_datagram(Instant::ZERO, peer(1, 9), &forged);
     }
-    assert_eq!(d.proxy_table_len(), 16);
-    assert_eq!(d.counters().proxy_refused_share, 240);
+    assert_eq!(d.proxy_table_len(), 0, "forged 8-bit prefixes defended");
+    assert_eq!(d.counters().proxy_refused_share, 256);
+    // Every 10-bit prefix, each from an origin of its own: four are defended, 1/256 of it.
+    let slash10 =
+        |n: u16| UidSpace::Prefix(Uid::new(&[(n >> 2) as u8, (n << 6) as u8], 10).unwrap());
+    for n in 0..1024u16 {
+        let forged = announce(5000 + u64::from(n), 1, slash10(n), INFINITE_LIFETIME);
+        d.handle_datagram(Instant::ZERO, peer(1, 9), &forged);
+    }
+    assert_eq!(d.proxy_table_len(), 4);
+    assert_eq!(d.counters().proxy_refused_share, 256 + 1020);
     // A UID under a prefix not taken is claimed undisturbed: no proxy Deny.
     d.handle_datagram(
         Instant::from_secs(1),
@@ -351,18 +361,18 @@ fn proxy_defense_covers_a_bounded_share_of_a_domain_and_of_an_origin() {
         .to_vec(),
     );
     assert_eq!(d.counters().proxy_denies, 0);
-    // One origin alone: four prefixes, whatever it sends; narrow spaces still fit.
+    // One origin alone: one 10-bit prefix, whatever it sends; narrow spaces still fit.
     let mut d = device(1, &[1, 2]);
-    for b in 0..=255u8 {
+    for n in 0..1024u16 {
         d.handle_datagram(
             Instant::ZERO,
             peer(1, 9),
-            &announce(77, u32::from(b), slash8(b), INFINITE_LIFETIME),
+            &announce(77, u32::from(n) + 1, slash10(n), INFINITE_LIFETIME),
         );
     }
-    assert_eq!(d.proxy_table_len(), 4);
+    assert_eq!(d.proxy_table_len(), 1);
     d.handle_datagram(Instant::ZERO, peer(1, 9), &announce(78, 1, unique(7), 600));
-    assert_eq!(d.proxy_table_len(), 5);
+    assert_eq!(d.proxy_table_len(), 2);
 }
 
 /// A device's own new claim fails at once if it overlaps a claim the device defends by proxy;

@@ -13,7 +13,7 @@ use uiap::space::{DomainId, Uid, UidSpace};
 use uiap::time::Instant;
 use uiap::wire::{DeviceId, MessageId, MessageType, Repr};
 
-mod device_support;
+use crate::device_support;
 
 use device_support::*;
 

@@ -1,5 +1,4 @@
 //! The scenario format: every key lands where the docs say, every error says what and where.
-#![cfg(feature = "serde")]
 
 use core::time::Duration;
 

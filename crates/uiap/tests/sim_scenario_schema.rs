@@ -3,7 +3,6 @@
 //! deserializer knows at every level, and on a corpus of documents it accepts what the
 //! deserializer accepts and refuses what it refuses, except for the checks a schema cannot make
 //! (listed in `beyond_the_schema`).
-#![cfg(feature = "serde")]
 
 use serde_json::{Map, Value, json};
 use uiap::sim::Scenario;

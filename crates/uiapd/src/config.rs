@@ -86,6 +86,9 @@ pub struct Config {
     /// The protocol's timers, table sizes, proxy defense and renewal settings
     /// (docs/uiap-design.md D35). Its `auto_renew` is ignored: renewal is chosen per claim.
     pub device: uiap::config::Config,
+    /// The site leases' liveness window (`lease-liveness-ms`; zero: no lease relies on this
+    /// daemon's claim windows), told to leases in `status` (docs/uiap-design.md D73).
+    pub lease_liveness: std::time::Duration,
 }
 
 impl Default for Config {
@@ -105,6 +108,7 @@ impl Default for Config {
             users: UserLimits::default(),
             device_id_iface: None,
             device: uiap::config::Config::default(),
+            lease_liveness: crate::tuning::DEFAULT_LEASE_LIVENESS,
         }
     }
 }
@@ -223,6 +227,7 @@ impl Config {
         let mut config = Config::default();
         let (tuning, users) = config.apply_file(file)?;
         tuning.apply(&mut config.device)?;
+        config.lease_liveness = tuning.lease_liveness();
         users.apply(&mut config.users)?;
         config.validate()?;
         Ok(config)
@@ -357,9 +362,9 @@ impl Args {
             }
             None => (Tuning::default(), UserArgs::default()),
         };
-        file_tuning
-            .overlaid(&self.protocol)
-            .apply(&mut config.device)?;
+        let tuning = file_tuning.overlaid(&self.protocol);
+        tuning.apply(&mut config.device)?;
+        config.lease_liveness = tuning.lease_liveness();
         file_users.overlaid(&self.users).apply(&mut config.users)?;
         config.set_limits(self.rescan_ms, self.max_connections, self.control_idle_s);
         if self.device_id_iface.is_some() {
@@ -533,13 +538,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("uiapd-tuning-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("uiapd.toml");
-        std::fs::write(&file, "[protocol]\nclaim-period-ms = 200\nmax-claims = 9\n").unwrap();
+        std::fs::write(&file, "[protocol]\nclaim-period-ms = 600\nmax-claims = 9\n").unwrap();
         let path = file.to_str().unwrap();
         let args = Args::try_parse_from(["uiapd", "--config", path, "--max-claims", "7"]).unwrap();
         let config = args.into_config().unwrap();
         assert_eq!(
             config.device.claim_period,
-            std::time::Duration::from_millis(200)
+            std::time::Duration::from_millis(600)
         );
         assert_eq!(config.device.max_claims, 7, "the flag wins");
         let args = Args::try_parse_from(["uiapd", "--start-jitter-ms", "20000"]).unwrap();

@@ -89,6 +89,29 @@ pub struct Tuning {
     /// Claims of this device at once, probing or held (1 to 100000; 1024).
     #[arg(long, value_name = "N")]
     pub max_claims: Option<usize>,
+    /// The site leases' liveness window, ms (0 to 60000; 2000; 0: no site lease relies on this
+    /// daemon's claims). A new claim's window must be at least this plus a quarter
+    /// (docs/uiap-design.md D73).
+    #[arg(long, value_name = "MS")]
+    pub lease_liveness_ms: Option<u64>,
+}
+
+/// The site leases' liveness window unless configured: `uuidkit_lease::site::LeaseConfig`'s
+/// default, which every lease on the site must keep or shorten (docs/uiap-design.md D73).
+pub const DEFAULT_LEASE_LIVENESS: Duration = Duration::from_secs(2);
+
+/// The shortest new-claim window that keeps the site leases safe: `liveness` plus a quarter.
+///
+/// ```
+/// use std::time::Duration;
+/// use uiapd::tuning::{least_claim_window, DEFAULT_LEASE_LIVENESS};
+///
+/// // The default claim window (3 × 500 ms + 1000 ms) is exactly the least one.
+/// assert_eq!(least_claim_window(DEFAULT_LEASE_LIVENESS), Duration::from_millis(2_500));
+/// ```
+#[must_use]
+pub fn least_claim_window(liveness: Duration) -> Duration {
+    liveness + liveness / 4
 }
 
 /// Checks that `value` of `key` is within `lo..=hi`.
@@ -150,12 +173,30 @@ impl Tuning {
             conflict_rate_limit_s,
             renew_at_percent,
             renew_min_lifetime_s,
-            max_claims
+            max_claims,
+            lease_liveness_ms
         )
     }
 
+    /// The site leases' liveness window: `lease-liveness-ms`, or [`DEFAULT_LEASE_LIVENESS`]
+    /// (its range is checked by [`Tuning::apply`]).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use uiapd::tuning::Tuning;
+    ///
+    /// let t = Tuning { lease_liveness_ms: Some(320), ..Tuning::default() };
+    /// assert_eq!(t.lease_liveness(), Duration::from_millis(320));
+    /// assert_eq!(Tuning::default().lease_liveness(), Duration::from_secs(2));
+    /// ```
+    #[must_use]
+    pub fn lease_liveness(&self) -> Duration {
+        self.lease_liveness_ms.map_or(DEFAULT_LEASE_LIVENESS, ms)
+    }
+
     /// Writes the values that are set into `config`, each checked against its range, then
-    /// checks that a renewal fits in the part of the shortest renewed lifetime left after it
+    /// checks that a new claim's window outlasts the site leases' liveness window by a quarter
+    /// of it, and that a renewal fits in the part of the shortest renewed lifetime left after it
     /// starts.
     ///
     /// # Errors
@@ -168,6 +209,10 @@ impl Tuning {
     /// let t = Tuning { renew_min_lifetime_s: Some(2), ..Tuning::default() };
     /// let err = t.apply(&mut uiap::config::Config::default()).unwrap_err();
     /// assert!(err.message().starts_with("renew-min-lifetime-s: expected"), "{err}");
+    /// // A 400 ms claim window would grant a frozen holder's node while its lease still writes.
+    /// let short = Tuning { claim_period_ms: Some(100), claim_timeout_ms: Some(100), ..Tuning::default() };
+    /// let err = short.apply(&mut uiap::config::Config::default()).unwrap_err();
+    /// assert!(err.message().starts_with("claim window: 400 ms is shorter than"), "{err}");
     /// ```
     #[allow(clippy::too_many_lines)] // one line per setting: a table
     pub fn apply(&self, c: &mut uiap::config::Config) -> Result<(), DaemonError> {
@@ -228,6 +273,12 @@ impl Tuning {
         if let Some(v) = self.max_claims {
             c.max_claims = within("max-claims", v, 1, 100_000)?;
         }
+        let liveness = self
+            .lease_liveness_ms
+            .map_or(Ok(DEFAULT_LEASE_LIVENESS), |v| {
+                within("lease-liveness-ms", v, 0, 60_000).map(ms)
+            })?;
+        check_lease_liveness(c, liveness)?;
         // The renewal of the shortest renewed lifetime starts at renew-at-percent and must end
         // (one reclaim window) before the lifetime does.
         let window = c.claim_window(true);
@@ -246,4 +297,28 @@ impl Tuning {
         }
         Ok(())
     }
+}
+
+/// Refuses a new-claim window shorter than `liveness` plus a quarter: a site lease whose daemon
+/// froze writes for up to its liveness window, and a daemon with a shorter window could grant
+/// that node to another device meanwhile. `liveness` 0 checks nothing.
+fn check_lease_liveness(c: &uiap::config::Config, liveness: Duration) -> Result<(), DaemonError> {
+    let window = c.claim_window(false);
+    let least = least_claim_window(liveness);
+    if liveness.is_zero() || window >= least {
+        return Ok(());
+    }
+    Err(DaemonError::new(
+        DaemonErrorKind::Config,
+        format!(
+            "claim window: {} ms is shorter than {} ms, the site leases' liveness window \
+             (lease-liveness-ms {}) plus a quarter: another device's lease could still write with \
+             a node this daemon grants; lengthen claim-period-ms × new-attempts + claim-timeout-ms, \
+             or lower lease-liveness-ms on every daemon of the site (at most {} ms here)",
+            window.as_millis(),
+            least.as_millis(),
+            liveness.as_millis(),
+            (window * 4 / 5).as_millis()
+        ),
+    ))
 }

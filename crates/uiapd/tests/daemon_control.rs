@@ -3,7 +3,7 @@
 //! (docs/uiap-design.md D23). Ports are test-specific so that tests in this namespace do not
 //! collide.
 
-mod netns_support;
+use crate::netns_support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -22,6 +22,8 @@ struct Uiapd {
     /// A soft and hard `RLIMIT_NOFILE` for the daemon.
     nofile: Option<u64>,
     child: Option<Child>,
+    /// This file's turn among the daemon tests, released after the teardown.
+    _turn: netns_support::Turn,
 }
 
 impl Uiapd {
@@ -44,6 +46,7 @@ impl Uiapd {
             extra: extra.iter().map(|s| s.to_string()).collect(),
             nofile: None,
             child: None,
+            _turn: netns_support::Turn::of_caller(),
         };
         d.start();
         d
@@ -1155,4 +1158,54 @@ fn a_claim_in_progress_at_sigterm_is_answered_shutting_down() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("the daemon is shutting down"), "{err}");
+}
+
+/// docs/uiap-design.md D73: a daemon whose new-claim window is shorter than the site leases'
+/// liveness window plus a quarter would grant a frozen holder's node while the holder's lease
+/// still writes (a 400 ms window: 1.22 s of overlap), so it does not start; with the leases'
+/// window lowered to match on the site, it does.
+#[test]
+fn a_claim_window_a_site_lease_could_outlive_is_refused_at_start() {
+    // The fast timers' claim window without their `--lease-liveness-ms 0`: 3 × 100 + 100 ms.
+    let short = &netns_support::FAST_TIMERS[..6];
+    assert_eq!(short[0], "--claim-period-ms");
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_uiapd"))
+        .args(["--iface", "uiap-none0", "--control"])
+        .arg(dir.path().join("control.sock"))
+        .arg("--state")
+        .arg(dir.path().join("state"))
+        .args(["--claim-port", "48701", "--reply-port", "48702"])
+        .args(short)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_bounded(out, Duration::from_secs(10));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("claim window: 400 ms is shorter than 2500 ms")
+            && err.contains("lease-liveness-ms 2000")
+            && err.contains("at most 320 ms"),
+        "{err}"
+    );
+    let mut fitting = short.to_vec();
+    fitting.extend(["--lease-liveness-ms", "320", "--renew-min-lifetime-s", "10"]);
+    let mut d = Uiapd::with_args("leasewin", (48703, 48704), &fitting);
+    assert_eq!(d.stop(), Some(0), "{}", d.log());
+}
+
+/// The output of `child`, killed if it has not exited within `limit` (a daemon that should have
+/// refused to start must not hang the test).
+fn wait_bounded(mut child: Child, limit: Duration) -> std::process::Output {
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }

@@ -2,7 +2,7 @@
 //! forward. Needs root and iproute2, and for the loss test `tc netem` or `nft` (see
 //! `netns_support::can_run`: missing under CI, that fails the test).
 
-mod netns_support;
+use crate::netns_support;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! interface fails, a late Deny and a lost renewal reach a watcher, a rate-limited claim is
 //! announced at once. Needs root, iproute2 and (for the muted link) nftables.
 
-mod netns_support;
+use crate::netns_support;
 
 use std::io::{BufRead, BufReader};
 use std::net::{Ipv6Addr, SocketAddrV6};

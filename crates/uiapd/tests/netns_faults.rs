@@ -3,7 +3,7 @@
 //! the claims of clients that are gone (D59). Needs root and iproute2 (and `mount` for the full
 //! state directory).
 
-mod netns_support;
+use crate::netns_support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

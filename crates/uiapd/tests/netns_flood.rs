@@ -6,7 +6,7 @@
 //! in T's range (T must deny them, reading N's Attempts from the socket the flood fills) and T
 //! claims UIDs in N's range (N's Denies must reach T).
 
-mod netns_support;
+use crate::netns_support;
 
 use std::net::{Ipv6Addr, SocketAddrV6};
 use std::sync::Arc;

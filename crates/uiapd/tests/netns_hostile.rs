@@ -3,7 +3,7 @@
 //!
 //! Topology: H (hostile sender, no daemon) — T (daemon under test) — N (a peer daemon).
 
-mod netns_support;
+use crate::netns_support;
 
 use std::net::{Ipv6Addr, SocketAddrV6};
 use std::os::fd::AsRawFd;

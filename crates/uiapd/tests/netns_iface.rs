@@ -1,6 +1,6 @@
 //! Interface changes and lifetime renewal, on two namespaces P–Q. Needs root and iproute2.
 
-mod netns_support;
+use crate::netns_support;
 
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! announced again when an interface comes back, so that two devices that claimed the same
 //! space while the site was split meet at once. Needs root and iproute2.
 
-mod netns_support;
+use crate::netns_support;
 
 use std::time::{Duration, Instant};
 

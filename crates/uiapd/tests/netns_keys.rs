@@ -3,7 +3,7 @@
 //! D62): logged, listed by neighbour in `status`, and reported with a claim's answer. Needs
 //! root and iproute2.
 
-mod netns_support;
+use crate::netns_support;
 
 use netns_support::{FAST_TIMERS, Net, can_run};
 
@@ -52,7 +52,7 @@ fn key_mismatches_are_reported_in_the_answer_the_status_and_the_log() {
     assert!(out.starts_with("claimed"), "{out}");
     assert!(
         err.contains("warning: claimed, but ")
-            && err.contains("from 1 neighbour failed authentication in the last"),
+            && err.contains("under 1 source address failed authentication in the last"),
         "{err}"
     );
     let (code, out, _) = c.uiap(&["claim", "--domain", DOMAIN, "--uid", "5a"]);

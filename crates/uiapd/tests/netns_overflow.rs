@@ -3,7 +3,7 @@
 //! `suppressed` (a site lease takes it as a loss) and a claim in its round fails instead of
 //! taking that silence as consent. Needs root and iproute2.
 
-mod netns_support;
+use crate::netns_support;
 
 use std::net::Ipv6Addr;
 use std::sync::Arc;

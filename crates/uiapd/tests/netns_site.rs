@@ -3,15 +3,16 @@
 //! partition and its merge, the daemon killed mid-run, a killed generator. Needs root,
 //! iproute2, nftables (for the partition), and the `uuidkit` binary (built here if missing).
 
-mod netns_support;
+use crate::netns_support;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use netns_support::{FAST_TIMERS, Net, can_run, output_within};
+use test_support::proc::{Drained, Seen};
 use uiap_control::{ClaimState, ClaimView, Client, EventKind};
 
 const DOMAIN: &str = "ffe:9562:6:400";
@@ -189,136 +190,25 @@ fn site_nodes_keep_three_devices_with_one_seed_apart() {
     }
 }
 
-/// What a drained run wrote: the first [`HEAD`] bytes, the last chunk, when each chunk arrived
-/// and its size, and the number of lines (a run may write gigabytes: only the ends are kept).
-#[derive(Default)]
-struct Seen {
-    head: Vec<u8>,
-    last: Vec<u8>,
-    arrivals: Vec<(Instant, usize)>,
-    lines: usize,
-}
-
+/// The most of a run's output kept (its first bytes; a run may write gigabytes).
 const HEAD: usize = 16 << 20;
 
-impl Seen {
-    fn add(&mut self, bytes: &[u8]) {
-        self.arrivals.push((Instant::now(), bytes.len()));
-        self.lines += bytes.iter().filter(|&&b| b == b'\n').count();
-        let room = HEAD.saturating_sub(self.head.len());
-        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
-        self.last.clear();
-        self.last.extend_from_slice(bytes);
-    }
-
-    /// Every kept line is a whole UUID of `node`, and so is the last; the line count.
-    fn all_whole_of(&self, node: u64) -> usize {
-        assert!(self.last.ends_with(b"\n"), "a partial last line");
-        let whole = match self.head.iter().rposition(|&b| b == b'\n') {
-            Some(i) => &self.head[..=i],
-            None => &[][..],
-        };
-        let last = std::str::from_utf8(&self.last)
-            .unwrap()
-            .lines()
-            .last()
-            .unwrap();
-        for line in std::str::from_utf8(whole).unwrap().lines().chain([last]) {
-            assert_eq!(node_of(parse(line)), node);
-        }
-        self.lines
-    }
-
-    /// Bytes that arrived after `at`.
-    fn bytes_after(&self, at: Instant) -> usize {
-        self.arrivals
-            .iter()
-            .filter(|(t, _)| *t > at)
-            .map(|(_, n)| n)
-            .sum()
-    }
+/// Starts `command` with its output drained (see [`Drained`]).
+fn drained(command: Command) -> Drained {
+    Drained::start(command, HEAD)
 }
 
-/// A running generator whose output goes to a pipe, drained by a thread that records when each
-/// chunk arrived.
-struct Drained {
-    child: Child,
-    seen: Arc<Mutex<Seen>>,
-    reader: Option<std::thread::JoinHandle<()>>,
+/// Waits until a run wrote its first UUID; its node.
+fn first_node(run: &Drained) -> u64 {
+    node_of(parse(&run.first_line(Duration::from_secs(20))))
 }
 
-impl Drained {
-    fn start(mut command: Command) -> Drained {
-        let mut child = command
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut out = child.stdout.take().unwrap();
-        let seen = Arc::new(Mutex::new(Seen::default()));
-        let sink = seen.clone();
-        let reader = std::thread::spawn(move || {
-            let mut buf = vec![0u8; 1 << 16];
-            while let Ok(n) = out.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                sink.lock().unwrap().add(&buf[..n]);
-            }
-        });
-        Drained {
-            child,
-            seen,
-            reader: Some(reader),
-        }
+/// Every kept line is a whole UUID of `node`, and so is the last; the line count.
+fn all_whole_of(seen: &Seen, node: u64) -> usize {
+    for line in seen.kept_lines() {
+        assert_eq!(node_of(parse(line)), node);
     }
-
-    /// Waits until some output arrived; the node of its first UUID.
-    fn first_node(&self) -> u64 {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            {
-                let s = self.seen.lock().unwrap();
-                if s.head.len() >= 37 {
-                    return node_of(parse(std::str::from_utf8(&s.head[..36]).unwrap()));
-                }
-            }
-            assert!(Instant::now() < deadline, "no output");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Waits for the exit; (code, stderr, what it wrote).
-    fn finish(mut self, limit: Duration) -> (Option<i32>, String, Arc<Mutex<Seen>>) {
-        let deadline = Instant::now() + limit;
-        let status = loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                break s;
-            }
-            assert!(Instant::now() < deadline, "still running after {limit:?}");
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let mut err = String::new();
-        self.child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
-        self.reader.take().unwrap().join().unwrap();
-        (status.code(), err, self.seen.clone())
-    }
-
-    fn exited(&mut self) -> Option<Instant> {
-        self.child.try_wait().unwrap().map(|_| Instant::now())
-    }
-}
-
-impl Drop for Drained {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    seen.lines()
 }
 
 fn held(views: &[ClaimView]) -> Vec<String> {
@@ -398,13 +288,13 @@ fn partition_and_merge_one_side_keeps_the_node() {
     let start = |i: usize| {
         let mut c = uuidkit_in(&net, i, &["v6", "--site-node", "-n", "4000000000"], &[]);
         c.env("UUIDKIT_TEST_LEASE_SEED", "7");
-        Drained::start(c)
+        drained(c)
     };
     let mut runs = vec![start(0)];
-    let first = runs[0].first_node();
+    let first = first_node(&runs[0]);
     std::thread::sleep(Duration::from_secs(3));
     runs.push(start(1));
-    let nodes = [first, runs[1].first_node()];
+    let nodes = [first, first_node(&runs[1])];
     assert_eq!(
         nodes[0], nodes[1],
         "both sides hold the same node while split"
@@ -463,15 +353,16 @@ fn partition_and_merge_one_side_keeps_the_node() {
     assert!(runs[winner].exited().is_none(), "the winner goes on");
     assert_eq!(held(&net.daemons[winner].list()).len(), 1);
     assert!(held(&net.daemons[loser].list()).is_empty());
-    let (code, err, seen) = runs.remove(loser).finish(Duration::from_secs(5));
+    let done = runs.remove(loser).finish(Duration::from_secs(5));
+    let (code, err) = (done.code, done.stderr);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("site node lost"), "{err}");
-    let seen = seen.lock().unwrap();
+    let seen = done.seen.lock().unwrap();
     // The loser's own watcher hears the loss when the test's does; the margin covers the
     // scheduling of the two and of the thread draining the pipe.
     let late = seen.bytes_after(told_at + Duration::from_millis(250));
     assert_eq!(late, 0, "bytes written after the loser was told");
-    let n = seen.all_whole_of(nodes[0]);
+    let n = all_whole_of(&seen, nodes[0]);
     eprintln!("the loser wrote {n} UUIDs, all before it was told");
 }
 
@@ -484,13 +375,13 @@ fn the_daemon_killed_mid_run_stops_the_generator() {
     }
     let mut net = Net::new(1);
     net.start_daemon(0, &strings(&FAST_TIMERS));
-    let mut run = Drained::start(uuidkit_in(
+    let mut run = drained(uuidkit_in(
         &net,
         0,
         &["v8", "--site-node", "-n", "4000000000"],
         &[],
     ));
-    let node = run.first_node();
+    let node = first_node(&run);
     std::thread::sleep(Duration::from_millis(300));
     let killed = Instant::now();
     net.daemons[0].kill();
@@ -505,13 +396,14 @@ fn the_daemon_killed_mid_run_stops_the_generator() {
         std::thread::sleep(Duration::from_millis(5));
     };
     eprintln!("daemon killed to generator stopped: {:?}", stopped - killed);
-    let (code, err, seen) = run.finish(Duration::from_secs(5));
+    let done = run.finish(Duration::from_secs(5));
+    let (code, err) = (done.code, done.stderr);
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains("site node lost") && err.contains("uiapd is gone"),
         "{err}"
     );
-    let n = seen.lock().unwrap().all_whole_of(node);
+    let n = all_whole_of(&done.seen.lock().unwrap(), node);
     assert!(n > 0);
     eprintln!("{n} UUIDs written before the daemon was killed, all whole");
 }
@@ -524,13 +416,13 @@ fn a_killed_generator_releases_its_node() {
     }
     let mut net = Net::new(1);
     net.start_daemon(0, &strings(&FAST_TIMERS));
-    let run = Drained::start(uuidkit_in(
+    let run = drained(uuidkit_in(
         &net,
         0,
         &["v8", "--site-node", "-n", "4000000000"],
         &[],
     ));
-    run.first_node();
+    first_node(&run);
     assert_eq!(net.daemons[0].list().len(), 1);
     drop(run); // SIGKILL
     let deadline = Instant::now() + Duration::from_secs(3);

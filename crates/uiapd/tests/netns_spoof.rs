@@ -4,7 +4,7 @@
 //! that must deny them; without a key, the drops are told to the holder and the claimant
 //! (D64). Needs root and iproute2.
 
-mod netns_support;
+use crate::netns_support;
 
 use std::net::Ipv6Addr;
 use std::sync::Arc;

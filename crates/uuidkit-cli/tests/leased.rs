@@ -91,128 +91,43 @@ impl Drop for Blocked {
     }
 }
 
-/// What a drained run wrote: the first [`HEAD`] bytes, the last chunk, and when each chunk
-/// arrived and its size.
-#[derive(Default)]
-pub struct Seen {
-    head: Vec<u8>,
-    last: Vec<u8>,
-    arrivals: Vec<(Instant, usize)>,
-}
-
+/// The most of a drained run's output kept (its first bytes).
 const HEAD: usize = 4 << 20;
 
-impl Seen {
-    fn add(&mut self, bytes: &[u8]) {
-        self.arrivals.push((Instant::now(), bytes.len()));
-        let room = HEAD.saturating_sub(self.head.len());
-        self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
-        self.last.clear();
-        self.last.extend_from_slice(bytes);
-    }
+pub use test_support::proc::Seen;
 
+/// The check of what a drained run wrote.
+pub trait Whole {
     /// Asserts that every kept line is a whole UUID of `node`, the last one too.
-    pub fn all_whole_of(&self, node: u64) {
-        assert!(self.last.ends_with(b"\n"), "a partial last line");
-        let whole = match self.head.iter().rposition(|&b| b == b'\n') {
-            Some(i) => &self.head[..=i],
-            None => &[][..],
-        };
-        let last = std::str::from_utf8(&self.last)
-            .unwrap()
-            .lines()
-            .last()
-            .unwrap();
-        for line in std::str::from_utf8(whole).unwrap().lines().chain([last]) {
+    fn all_whole_of(&self, node: u64);
+}
+
+impl Whole for Seen {
+    fn all_whole_of(&self, node: u64) {
+        for line in self.kept_lines() {
             assert_eq!(node_of(parse(line)), node, "{line}");
         }
     }
-
-    /// Bytes that arrived after `at`.
-    pub fn bytes_after(&self, at: Instant) -> usize {
-        self.arrivals
-            .iter()
-            .filter(|(t, _)| *t > at)
-            .map(|(_, n)| n)
-            .sum()
-    }
 }
 
-/// A run whose output is drained by a thread that records when each chunk arrived.
-pub struct Drained {
-    child: Child,
-    seen: Arc<Mutex<Seen>>,
-    reader: Option<std::thread::JoinHandle<()>>,
-}
+/// A run whose output is drained by a thread that records when each chunk arrived (see
+/// [`test_support::proc::Drained`]).
+pub struct Drained(test_support::proc::Drained);
 
 impl Drained {
     /// Starts `command`.
-    pub fn start(mut command: Command) -> Drained {
-        let mut child = command
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut out = child.stdout.take().unwrap();
-        let seen = Arc::new(Mutex::new(Seen::default()));
-        let sink = seen.clone();
-        let reader = std::thread::spawn(move || {
-            let mut buf = vec![0u8; 1 << 16];
-            while let Ok(n) = out.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                sink.lock().unwrap().add(&buf[..n]);
-            }
-        });
-        Drained {
-            child,
-            seen,
-            reader: Some(reader),
-        }
+    pub fn start(command: Command) -> Drained {
+        Drained(test_support::proc::Drained::start(command, HEAD))
     }
 
     /// Waits until some output arrived; the node of its first UUID.
     pub fn first_node(&self) -> u64 {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            {
-                let s = self.seen.lock().unwrap();
-                if s.head.len() >= 37 {
-                    return node_of(parse(std::str::from_utf8(&s.head[..36]).unwrap()));
-                }
-            }
-            assert!(Instant::now() < deadline, "no output");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        node_of(parse(&self.0.first_line(Duration::from_secs(20))))
     }
 
     /// Waits for the exit, at most `limit`: (exit code, stderr, what it wrote, when it exited).
-    pub fn finish(mut self, limit: Duration) -> (Option<i32>, String, Arc<Mutex<Seen>>, Instant) {
-        let deadline = Instant::now() + limit;
-        let status = loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                break s;
-            }
-            assert!(Instant::now() < deadline, "still running after {limit:?}");
-            std::thread::sleep(Duration::from_millis(5));
-        };
-        let exited = Instant::now();
-        let mut err = String::new();
-        self.child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
-        self.reader.take().unwrap().join().unwrap();
-        (status.code(), err, self.seen.clone(), exited)
-    }
-}
-
-impl Drop for Drained {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    pub fn finish(self, limit: Duration) -> (Option<i32>, String, Arc<Mutex<Seen>>, Instant) {
+        let done = self.0.finish(limit);
+        (done.code, done.stderr, done.seen, done.exited)
     }
 }

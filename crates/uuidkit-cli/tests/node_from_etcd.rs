@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use test_support::db::EtcdCluster;
 
-use crate::leased::{Blocked, Drained, endless};
+use crate::leased::{Blocked, Drained, Whole, endless};
 
 const PREFIX: &str = "/uuidkit/cli";
 

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use test_support::db::Postgres;
 
-use crate::leased::{Blocked, Drained, endless};
+use crate::leased::{Blocked, Drained, Whole, endless};
 
 /// The rows of the lease table `table` that hold a node now: node and holder. A released row
 /// stays, expired, with its high-water millisecond for the next holder.

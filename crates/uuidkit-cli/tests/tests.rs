@@ -8,6 +8,7 @@ mod compat;
 mod convert;
 mod docs;
 mod encodings;
+mod facade;
 mod forms;
 mod generate;
 mod inspect;

@@ -56,7 +56,7 @@ fn pg_counts(pg: &Postgres) -> [f64; 2] {
     let calls = pg
         .query(
             "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements \
-             WHERE query LIKE 'UPDATE uuidkit_node_leases SET expires%'",
+             WHERE query LIKE 'WITH r AS (UPDATE uuidkit_node_leases SET expires%'",
         )
         .expect("pg_stat_statements");
     let commits = pg

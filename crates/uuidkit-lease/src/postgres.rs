@@ -3,9 +3,10 @@
 //!
 //! # The table
 //!
-//! Created if missing (the role then needs `CREATE` on the schema once); holding a lease needs
-//! `SELECT`, `INSERT`, `UPDATE` and `DELETE` on the table, and nothing else when the table was
-//! created ahead by its owner:
+//! Created if missing (the role then needs `CREATE` on the schema once), with a second table
+//! named after it that keeps each node's high-water mark apart from its lease row; holding a
+//! lease needs `SELECT`, `INSERT`, `UPDATE` and `DELETE` on both, and nothing else when both
+//! were created ahead by their owner:
 //!
 //! ```sql
 //! CREATE TABLE IF NOT EXISTS uuidkit_node_leases (
@@ -13,12 +14,21 @@
 //!     holder  text        NOT NULL,     -- a random token of the holding lease, then who holds it
 //!     expires timestamptz NOT NULL,     -- the server's now() + TTL at the last grant or renewal
 //!     hw      bigint      NOT NULL DEFAULT 0 -- the holder's high-water Unix millisecond
-//! )
+//! );
+//! CREATE TABLE IF NOT EXISTS uuidkit_node_leases_hw (
+//!     node    bigint      PRIMARY KEY,  -- the node ID
+//!     hw      bigint      NOT NULL      -- the highest millisecond any tenure of it may use
+//! );
 //! ```
 //!
+//! The marks table is why a row deleted by hand while its holder lives does not give the node
+//! to another at once: the mark stays, so the next holder waits until the deleted holder's
+//! deadline has passed, and the deleted holder stops at its next renewal. (Deleting the mark
+//! too is an owner's power over the registry, like deleting etcd's keys.)
+//!
 //! Concurrent creators take an advisory lock around the creation, so generators started
-//! together against a missing table all start. A table made before the `hw` column existed
-//! gets it added (by its owner: `ALTER TABLE … ADD COLUMN hw bigint NOT NULL DEFAULT 0`).
+//! together against a missing table all start. A lease table made before the `hw` column or the
+//! marks table existed gets them added (by their owner: the statements are in the error).
 //!
 //! One table holds nodes of one width: holders of different widths use different tables
 //! ([`PgConfig::table`]).
@@ -31,7 +41,8 @@
 //! clock. A renewal extends the row only while this lease still holds it and it has not expired
 //! (`UPDATE … WHERE node = … AND holder = … AND expires > now()`); one that finds no such row
 //! marks the node lost. Each claim and renewal also writes the high-water millisecond of the
-//! deadline it is about to publish. Each confirmed claim or renewal moves the [`LeaseSlot`]'s
+//! deadline it is about to publish, to the row and to the node's mark in the same statement;
+//! a claim also requires this host's clock to be past the mark. Each confirmed claim or renewal moves the [`LeaseSlot`]'s
 //! deadline to its send instant plus the TTL, less a margin (docs/distributed-generation.md,
 //! "The lease deadline"). Dropping the lease marks the node lost, then marks its row expired
 //! with the millisecond it stopped at as the high-water.
@@ -164,7 +175,8 @@ pub struct PgLease {
 struct Sql {
     create: String,
     add_hw: String,
-    has_hw: String,
+    create_hw: String,
+    ready: String,
     claim: String,
     free_hw: String,
     renew: String,
@@ -174,6 +186,16 @@ struct Sql {
 
 impl Sql {
     fn new(table: &str) -> Sql {
+        let marks = format!("{table}{HW_SUFFIX}");
+        // Every statement that moves a row's high-water moves the node's mark with it, in the
+        // same statement: the mark outlives the row (an operator's `DELETE` of a live holder's
+        // row), so a new holder still starts above the last one's deadline.
+        let mark = |rows: &str, value: &str, keep: &str| {
+            format!(
+                "INSERT INTO {marks} AS k (node, hw) SELECT node, {value}::bigint FROM {rows} \
+                 ON CONFLICT (node) DO UPDATE SET hw = {keep} RETURNING node"
+            )
+        };
         Sql {
             create: format!(
                 "CREATE TABLE IF NOT EXISTS {table} (node bigint PRIMARY KEY, \
@@ -183,30 +205,51 @@ impl Sql {
             add_hw: format!(
                 "ALTER TABLE {table} ADD COLUMN IF NOT EXISTS hw bigint NOT NULL DEFAULT 0"
             ),
-            has_hw: "SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass($1) \
-                     AND attname = 'hw' AND NOT attisdropped"
+            create_hw: format!(
+                "CREATE TABLE IF NOT EXISTS {marks} (node bigint PRIMARY KEY, hw bigint NOT NULL)"
+            ),
+            // 1 when the lease table has its column hw, plus 2 when the marks table exists.
+            ready: "SELECT (SELECT count(*) FROM pg_attribute WHERE attrelid = to_regclass($1) \
+                    AND attname = 'hw' AND NOT attisdropped) \
+                    + CASE WHEN to_regclass($2) IS NULL THEN 0 ELSE 2 END"
                 .into(),
             // $4: the high-water of the deadline this claim will publish; $5: this host's
             // clock now, less the margin a new holder keeps above the last one's high-water.
+            // The node's mark is read with the row: a deleted row leaves its mark behind.
             claim: format!(
-                "INSERT INTO {table} AS t (node, holder, expires, hw) \
-                 VALUES ($1, $2, now() + $3 * interval '1 millisecond', $4) \
+                "WITH m AS (SELECT coalesce(max(hw), 0) AS hw FROM {marks} WHERE node = $1), \
+                 c AS (INSERT INTO {table} AS t (node, holder, expires, hw) \
+                 SELECT $1::bigint, $2::text, now() + $3::float8 * interval '1 millisecond', $4::bigint FROM m \
+                 WHERE m.hw < $5 \
                  ON CONFLICT (node) DO UPDATE SET holder = EXCLUDED.holder, \
                  expires = EXCLUDED.expires, hw = EXCLUDED.hw \
-                 WHERE t.expires <= now() AND t.hw < $5 RETURNING node"
+                 WHERE t.expires <= now() AND t.hw < $5 RETURNING node), \
+                 w AS ({}) SELECT node FROM c",
+                mark("c", "$4", "greatest(k.hw, EXCLUDED.hw)")
             ),
-            free_hw: format!("SELECT hw FROM {table} WHERE node = $1 AND expires <= now()"),
+            free_hw: format!(
+                "SELECT greatest((SELECT max(hw) FROM {table} WHERE node = $1), \
+                 (SELECT max(hw) FROM {marks} WHERE node = $1), 0) \
+                 WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE node = $1 AND expires > now())"
+            ),
             renew: format!(
-                "UPDATE {table} SET expires = now() + $3 * interval '1 millisecond', \
-                 hw = greatest(hw, $4) WHERE node = $1 AND holder = $2 AND expires > now()"
+                "WITH r AS (UPDATE {table} SET expires = now() + $3 * interval '1 millisecond', \
+                 hw = greatest(hw, $4) WHERE node = $1 AND holder = $2 AND expires > now() \
+                 RETURNING node) {}",
+                mark("r", "$4", "greatest(k.hw, EXCLUDED.hw)")
             ),
             release: format!(
-                "UPDATE {table} SET expires = now(), hw = $3 WHERE node = $1 AND holder = $2"
+                "WITH r AS (UPDATE {table} SET expires = now(), hw = $3 \
+                 WHERE node = $1 AND holder = $2 RETURNING node) {}",
+                mark("r", "$3", "EXCLUDED.hw")
             ),
             taken: format!("SELECT node FROM {table} WHERE expires > now() ORDER BY node"),
         }
     }
 }
+
+/// The marks table's name: the lease table's with this suffix.
+const HW_SUFFIX: &str = "_hw";
 
 impl PgLease {
     /// Connects, creates the table if missing, claims a free node (drawn with `rng`) and keeps
@@ -455,25 +498,36 @@ fn connector(tls: &crate::Tls) -> Result<tokio_postgres_rustls::MakeRustlsConnec
     Ok(tokio_postgres_rustls::MakeRustlsConnect::new(client))
 }
 
-/// Creates the lease table if it does not exist, or adds its `hw` column if it lacks one.
-/// `CREATE TABLE IF NOT EXISTS` alone would need the `CREATE` right on the schema even when the
-/// table exists, so a table created ahead by an owner is looked up first: a role with rights on
-/// the table alone can then hold leases. Two sessions creating one table at once collide in
-/// the catalog even with `IF NOT EXISTS`, so creators serialise on an advisory lock of the
-/// table's name, held to the end of the creating transaction.
+/// Creates the lease table and its marks table if they do not exist, or adds the lease table's
+/// `hw` column if it lacks one. `CREATE TABLE IF NOT EXISTS` alone would need the `CREATE`
+/// right on the schema even when the table exists, so tables created ahead by an owner are
+/// looked up first: a role with rights on the tables alone can then hold leases. Two sessions
+/// creating one table at once collide in the catalog even with `IF NOT EXISTS`, so creators
+/// serialise on an advisory lock of the table's name, held to the end of the creating
+/// transaction.
 fn create(client: &mut Client, sql: &Sql, table: &str) -> Result<(), LeaseError> {
-    let ready = |client: &mut Client| -> Result<bool, LeaseError> {
-        let hw = client
-            .query_one(&sql.has_hw, &[&table])
+    let marks = format!("{table}{HW_SUFFIX}");
+    let ready = |client: &mut Client| -> Result<i64, LeaseError> {
+        let found = client
+            .query_one(&sql.ready, &[&table, &marks])
             .map_err(|e| registry(&format!("cannot look up {table}"), &e))?;
-        Ok(hw.get::<_, i64>(0) == 1)
+        Ok(found.get::<_, i64>(0))
     };
-    if ready(client)? {
+    let found = ready(client)?;
+    if found == 3 {
         return Ok(());
     }
+    // Only what is missing: `ALTER TABLE` needs ownership even when the column exists.
+    let mut steps = vec![sql.create.as_str()];
+    if found & 1 == 0 {
+        steps.push(&sql.add_hw);
+    }
+    if found & 2 == 0 {
+        steps.push(&sql.create_hw);
+    }
     let locked = format!(
-        "BEGIN; SELECT pg_advisory_xact_lock({LOCK_CLASS}, hashtext('{table}')); {}; {}; COMMIT",
-        sql.create, sql.add_hw
+        "BEGIN; SELECT pg_advisory_xact_lock({LOCK_CLASS}, hashtext('{table}')); {}; COMMIT",
+        steps.join("; ")
     );
     let made = client.batch_execute(&locked);
     if made.is_err() {
@@ -482,19 +536,21 @@ fn create(client: &mut Client, sql: &Sql, table: &str) -> Result<(), LeaseError>
     made.map_err(|e| {
         registry(
             &format!(
-                "cannot create {table} (or add its column hw: ALTER TABLE {table} ADD COLUMN hw \
-                 bigint NOT NULL DEFAULT 0, as its owner)"
+                "cannot create {table} and {marks} (as their owner: {}; {}; {}; and grant \
+                 SELECT, INSERT, UPDATE, DELETE on both to the holders' role)",
+                sql.create, sql.add_hw, sql.create_hw
             ),
             &e,
         )
     })?;
-    if ready(client)? {
-        Ok(())
-    } else {
-        Err(LeaseError::new(
+    match ready(client)? {
+        3 => Ok(()),
+        _ => Err(LeaseError::new(
             LeaseErrorKind::Registry,
-            format!("PostgreSQL: {table} has no column hw after it was created"),
-        ))
+            format!(
+                "PostgreSQL: {table} has no column hw, or {marks} is missing, after both were created"
+            ),
+        )),
     }
 }
 

@@ -5,8 +5,6 @@
 //! lease's deadline.
 //! Boot-clock instants of two processes on one machine compare directly.
 
-#![cfg(feature = "etcd")]
-
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,6 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
 use test_support::netns::Namespace;
+use test_support::turn::Turn;
 use uuidkit::clock::SystemClock;
 use uuidkit::node::NodeSource;
 use uuidkit::rng::ThreadRng;
@@ -104,7 +103,7 @@ fn child_command(mut cmd: Command, endpoints: &[String], prefix: &str, deadline:
     cmd.args([
         "--ignored",
         "--exact",
-        "generator_child",
+        "etcd_faults::generator_child",
         "--nocapture",
         "-q",
     ])
@@ -209,6 +208,7 @@ fn overlapping(run: &Run) -> Vec<&String> {
 
 #[test]
 fn a_generator_stopped_past_its_ttl_writes_nothing_with_its_old_node_after_it_resumes() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_sigstop_generator") else {
         return;
     };
@@ -218,6 +218,7 @@ fn a_generator_stopped_past_its_ttl_writes_nothing_with_its_old_node_after_it_re
 
 #[test]
 fn a_paired_generator_stopped_past_its_ttl_writes_nothing_with_its_old_node_after_it_resumes() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_sigstop_paired") else {
         return;
     };
@@ -264,6 +265,7 @@ fn stopped_safely(run: &Run) {
 
 #[test]
 fn without_the_deadline_the_resumed_generator_overlaps_the_new_holder() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_sigstop_control") else {
         return;
     };
@@ -277,6 +279,7 @@ fn without_the_deadline_the_resumed_generator_overlaps_the_new_holder() {
 
 #[test]
 fn a_generator_cut_off_from_etcd_stops_before_its_node_is_granted_again() {
+    let _turn = Turn::of_caller();
     let test = "etcd_partition_generator";
     let prerequisites = test_support::all([
         test_support::root(),
@@ -286,7 +289,7 @@ fn a_generator_cut_off_from_etcd_stops_before_its_node_is_granted_again() {
     if !test_support::require(test, prerequisites) {
         return;
     }
-    let ns = Namespace::create(0);
+    let ns = Namespace::create();
     let cluster = match EtcdCluster::start_also_on(Some(ns.host())) {
         Ok(c) => c,
         Err(e) => return test_support::skip(test, e),

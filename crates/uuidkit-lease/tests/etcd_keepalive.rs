@@ -1,13 +1,12 @@
 //! The etcd lease's keep-alives against a real three-member cluster started by the test: one
 //! request per renewal, counted by the cluster itself.
 
-#![cfg(feature = "etcd")]
-
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
+use test_support::turn::Turn;
 use uuidkit::node::NodeSource;
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 
@@ -32,6 +31,7 @@ fn keep_alives(cluster: &EtcdCluster) -> f64 {
 
 #[test]
 fn each_renewal_is_one_keep_alive_exchange() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_keepalive_count") else {
         return;
     };

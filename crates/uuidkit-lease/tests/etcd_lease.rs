@@ -1,14 +1,13 @@
 //! `EtcdLease` against a real three-member etcd cluster started by each test (test-support's
 //! `EtcdCluster`, on free loopback ports), with TTLs of 2 s so that faults take seconds.
 
-#![cfg(feature = "etcd")]
-
 use std::time::{Duration, Instant};
 
 use etcd_client::{Client, GetOptions, Permission};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::EtcdCluster;
+use test_support::turn::Turn;
 use uuidkit::node::{NodeLostKind, NodeSource};
 use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease, EtcdUser};
@@ -78,6 +77,7 @@ fn wait_lost(source: &dyn NodeSource, limit: Duration) -> (uuidkit::node::NodeLo
 
 #[test]
 fn a_node_is_a_key_attached_to_the_lease_and_released_on_drop() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_key_attached") else {
         return;
     };
@@ -124,6 +124,7 @@ fn a_node_is_a_key_attached_to_the_lease_and_released_on_drop() {
 /// node lost at once, with etcd's reason, well before the deadline would.
 #[test]
 fn a_revoked_lease_is_lost_at_the_next_keep_alive() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_revoked") else {
         return;
     };
@@ -149,6 +150,7 @@ fn a_revoked_lease_is_lost_at_the_next_keep_alive() {
 
 #[test]
 fn leases_hold_distinct_nodes_until_the_space_is_full_then_say_so() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_full_space") else {
         return;
     };
@@ -169,6 +171,7 @@ fn leases_hold_distinct_nodes_until_the_space_is_full_then_say_so() {
 
 #[test]
 fn bad_settings_are_refused_with_what_was_wrong() {
+    let _turn = Turn::of_caller();
     let endpoints = vec!["127.0.0.1:1".to_string()];
     let cases = [
         (
@@ -222,6 +225,7 @@ fn leader(cluster: &EtcdCluster) -> usize {
 
 #[test]
 fn the_node_survives_the_leaders_death_while_keep_alives_go_on() {
+    let _turn = Turn::of_caller();
     let Some(mut cluster) = EtcdCluster::for_test("etcd_leader_death") else {
         return;
     };
@@ -238,6 +242,7 @@ fn the_node_survives_the_leaders_death_while_keep_alives_go_on() {
 
 #[test]
 fn a_lost_majority_stops_the_generator_at_the_deadline() {
+    let _turn = Turn::of_caller();
     let Some(mut cluster) = EtcdCluster::for_test("etcd_majority_lost") else {
         return;
     };
@@ -263,6 +268,7 @@ fn a_lost_majority_stops_the_generator_at_the_deadline() {
 
 #[test]
 fn with_authentication_a_user_with_rights_on_the_prefix_alone_holds_a_node() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_auth") else {
         return;
     };
@@ -307,6 +313,7 @@ fn with_authentication_a_user_with_rights_on_the_prefix_alone_holds_a_node() {
 #[cfg(feature = "etcd-tls")]
 #[test]
 fn over_tls_a_client_with_the_clusters_certificate_holds_a_node() {
+    let _turn = Turn::of_caller();
     use uuidkit_lease::Tls;
     let test = "etcd_tls";
     if !test_support::require(test, test_support::command("openssl", &["version"])) {
@@ -350,6 +357,7 @@ fn over_tls_a_client_with_the_clusters_certificate_holds_a_node() {
 /// them present still gives out both of its nodes.
 #[test]
 fn keys_that_are_not_node_keys_of_this_width_are_ignored() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_junk_keys") else {
         return;
     };
@@ -381,6 +389,7 @@ fn keys_that_are_not_node_keys_of_this_width_are_ignored() {
 /// the key.
 #[test]
 fn the_registry_trait_acquires_and_releases_the_same_lease() {
+    let _turn = Turn::of_caller();
     use uuidkit_lease::{Lease, Registry};
     let Some(cluster) = EtcdCluster::for_test("etcd_registry_trait") else {
         return;
@@ -423,6 +432,7 @@ fn the_registry_trait_acquires_and_releases_the_same_lease() {
 /// and still raise a lower one.
 #[test]
 fn renewals_never_lower_the_high_water_millisecond() {
+    let _turn = Turn::of_caller();
     let Some(cluster) = EtcdCluster::for_test("etcd_high_water_raise") else {
         return;
     };
@@ -466,4 +476,14 @@ fn renewals_never_lower_the_high_water_millisecond() {
     std::thread::sleep(renewals);
     let raised = read();
     assert!(raised > now_ms(), "not raised past now: {raised}");
+    // Values not in the fixed-width form: an earlier release's plain decimal (byte-wise above
+    // every fixed-width value), and junk below and above the form. Each is replaced.
+    for foreign in [low.to_string(), String::new(), "junk".into()] {
+        with_client(&cluster.endpoints(), async |cl| {
+            cl.put(key.clone(), foreign.clone(), None).await.unwrap();
+        });
+        std::thread::sleep(renewals);
+        let raised = read();
+        assert!(raised > now_ms(), "{foreign:?} was not replaced: {raised}");
+    }
 }

@@ -14,8 +14,6 @@
 //! tenures do not meet. The negative control trusts a keep-alive's answer alone, and finds them
 //! overlapping.
 
-#![cfg(feature = "etcd")]
-
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use test_support::db::EtcdCluster;
 use test_support::netns::Namespace;
+use test_support::turn::Turn;
 use uuidkit::node::NodeSource;
 use uuidkit::rng::ThreadRng;
 use uuidkit::{Generator, V8Distributed};
@@ -204,7 +203,7 @@ fn report(
 /// member 0 cut off and stopped for `PAUSE`, continued while still cut off; until A has lost
 /// its node and B holds it, or (A on all three) A has renewed its lease through another member
 /// for two TTLs after the cut and B was never granted it.
-fn paused_leader_run(test: &str, slot: u8, testing: Testing, reach: AReaches) -> Option<Report> {
+fn paused_leader_run(test: &str, testing: Testing, reach: AReaches) -> Option<Report> {
     let prerequisites = test_support::all([
         test_support::root(),
         test_support::command("ip", &["-V"]),
@@ -213,7 +212,7 @@ fn paused_leader_run(test: &str, slot: u8, testing: Testing, reach: AReaches) ->
     if !test_support::require(test, prerequisites) {
         return None;
     }
-    let ns = Namespace::create(slot);
+    let ns = Namespace::create();
     let cluster = match EtcdCluster::start_split(&ns) {
         Ok(c) => c,
         Err(e) => {
@@ -301,8 +300,8 @@ fn paused_leader_run(test: &str, slot: u8, testing: Testing, reach: AReaches) ->
 
 #[test]
 fn a_paused_leader_cut_off_from_its_peers_never_gives_a_node_two_holders() {
-    let Some(r) = paused_leader_run("etcd_paused_leader", 0, Testing::default(), AReaches::One)
-    else {
+    let _turn = Turn::of_caller();
+    let Some(r) = paused_leader_run("etcd_paused_leader", Testing::default(), AReaches::One) else {
         return;
     };
     // Both held the node for a while: A until its deadline, B for the last 300 ms.
@@ -314,11 +313,12 @@ fn a_paused_leader_cut_off_from_its_peers_never_gives_a_node_two_holders() {
 
 #[test]
 fn trusting_its_keep_alive_answers_gives_a_node_two_holders() {
+    let _turn = Turn::of_caller();
     let testing = Testing {
         no_leader_check: true,
         ..Testing::default()
     };
-    let Some(r) = paused_leader_run("etcd_paused_leader_control", 1, testing, AReaches::One) else {
+    let Some(r) = paused_leader_run("etcd_paused_leader_control", testing, AReaches::One) else {
         return;
     };
     assert!(
@@ -334,12 +334,9 @@ fn trusting_its_keep_alive_answers_gives_a_node_two_holders() {
 /// B is granted the node only after A's last UUID. Never both at once.
 #[test]
 fn with_every_endpoint_a_paused_leader_never_gives_a_node_two_holders() {
-    let Some(r) = paused_leader_run(
-        "etcd_paused_leader_all",
-        2,
-        Testing::default(),
-        AReaches::All,
-    ) else {
+    let _turn = Turn::of_caller();
+    let Some(r) = paused_leader_run("etcd_paused_leader_all", Testing::default(), AReaches::All)
+    else {
         return;
     };
     assert!(r.uuids.0 > 1_000, "{r:?}");

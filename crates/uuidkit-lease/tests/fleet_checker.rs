@@ -12,8 +12,6 @@
 //! (the negative control) a generator stopped past its TTL goes on with its old node when it
 //! resumes, and the checker finds the overlap.
 
-#![cfg(feature = "etcd")]
-
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -23,6 +21,8 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use test_support::db::EtcdCluster;
+use test_support::proc::signal;
+use test_support::turn::Turn;
 use uuidkit::clock::SystemClock;
 use uuidkit::rng::ThreadRng;
 use uuidkit::{Generator, Uuid, V8Distributed};
@@ -204,15 +204,6 @@ fn check(dir: &Path) -> Report {
     report
 }
 
-fn pid(child: &Child) -> libc::pid_t {
-    libc::pid_t::try_from(child.id()).unwrap()
-}
-
-fn signal(child: &Child, signal: libc::c_int) {
-    // SAFETY: our own child, not yet reaped (the children are reaped after the run).
-    unsafe { libc::kill(pid(child), signal) };
-}
-
 /// The fleet run: `PROCESSES` generators for `RUN`, faults injected meanwhile; returns the
 /// checker's report and how many faults were injected.
 fn fleet_run(test: &str, deadline: bool) -> Option<(Report, usize)> {
@@ -222,7 +213,7 @@ fn fleet_run(test: &str, deadline: bool) -> Option<(Report, usize)> {
     let children: Vec<Child> = (0..PROCESSES)
         .map(|id| {
             Command::new(std::env::current_exe().unwrap())
-                .args(["--ignored", "--exact", "fleet_child", "-q"])
+                .args(["--ignored", "--exact", "fleet_checker::fleet_child", "-q"])
                 .env(ENV_ENDPOINTS, cluster.endpoints().join(","))
                 .env(ENV_PREFIX, &prefix)
                 .env(ENV_DIR, dir.path())
@@ -325,6 +316,7 @@ fn leader(cluster: &EtcdCluster) -> usize {
 
 #[test]
 fn a_fleet_under_faults_never_shares_a_node_and_makes_no_duplicate() {
+    let _turn = Turn::of_caller();
     let Some((report, faults)) = fleet_run("fleet_checker_deadline", true) else {
         return;
     };
@@ -345,6 +337,7 @@ fn a_fleet_under_faults_never_shares_a_node_and_makes_no_duplicate() {
 
 #[test]
 fn without_the_deadline_the_checker_finds_two_holders_of_one_node() {
+    let _turn = Turn::of_caller();
     let Some((report, faults)) = fleet_run("fleet_checker_control", false) else {
         return;
     };

@@ -10,8 +10,6 @@
 //! generator stopped past its TTL goes on with its old worker when it resumes, and the checker
 //! finds the overlap.
 
-#![cfg(feature = "etcd")]
-
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -19,6 +17,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use test_support::db::EtcdCluster;
+use test_support::proc::signal;
+use test_support::turn::Turn;
 use uuidkit::clock::SystemClock;
 use uuidkit::rng::ThreadRng;
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
@@ -200,11 +200,6 @@ fn holders(dir: &Path) -> Vec<usize> {
         .collect()
 }
 
-fn signal(child: &Child, signal: libc::c_int) {
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(libc::pid_t::try_from(child.id()).unwrap(), signal) };
-}
-
 /// The run: every 1.5 s one generator holding a worker stopped for the TTL plus 1 s, then continued.
 fn fleet_run(test: &str, deadline: bool) -> Option<(Report, usize)> {
     let cluster = EtcdCluster::for_test(test)?;
@@ -212,7 +207,12 @@ fn fleet_run(test: &str, deadline: bool) -> Option<(Report, usize)> {
     let children: Vec<Child> = (0..PROCESSES)
         .map(|id| {
             Command::new(std::env::current_exe().unwrap())
-                .args(["--ignored", "--exact", "snowflake_fleet_child", "-q"])
+                .args([
+                    "--ignored",
+                    "--exact",
+                    "fleet_checker_snowflake::snowflake_fleet_child",
+                    "-q",
+                ])
                 .env("SF_FLEET_ENDPOINTS", cluster.endpoints().join(","))
                 .env("SF_FLEET_PREFIX", format!("/sf-fleet/{test}"))
                 .env("SF_FLEET_DIR", dir.path())
@@ -250,6 +250,7 @@ fn fleet_run(test: &str, deadline: bool) -> Option<(Report, usize)> {
 
 #[test]
 fn a_snowflake_fleet_under_faults_never_shares_a_worker() {
+    let _turn = Turn::of_caller();
     let Some((report, faults)) = fleet_run("sf_fleet_deadline", true) else {
         return;
     };
@@ -271,6 +272,7 @@ fn a_snowflake_fleet_under_faults_never_shares_a_worker() {
 
 #[test]
 fn without_the_deadline_the_checker_finds_two_holders_of_one_worker() {
+    let _turn = Turn::of_caller();
     let Some((report, faults)) = fleet_run("sf_fleet_control", false) else {
         return;
     };

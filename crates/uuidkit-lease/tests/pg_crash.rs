@@ -6,14 +6,13 @@
 //! switch), loses the claim in the crash: the next holder takes the node while the first still
 //! uses it, and the checker finds milliseconds both used.
 
-#![cfg(feature = "postgres")]
-
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use test_support::db::Postgres;
+use test_support::turn::Turn;
 use uuidkit::rng::ThreadRng;
 use uuidkit::{Generator, V8Distributed};
 use uuidkit_lease::postgres::{PgConfig, PgLease};
@@ -106,6 +105,7 @@ fn crash_run(test: &str, durable: bool) -> Option<usize> {
 
 #[test]
 fn a_claim_confirmed_before_a_crash_survives_it() {
+    let _turn = Turn::of_caller();
     if let Some(shared) = crash_run("pg_crash_durable", true) {
         assert_eq!(shared, 0);
     }
@@ -113,6 +113,7 @@ fn a_claim_confirmed_before_a_crash_survives_it() {
 
 #[test]
 fn with_asynchronous_commit_the_checker_finds_two_holders_after_a_crash() {
+    let _turn = Turn::of_caller();
     if let Some(shared) = crash_run("pg_crash_async", false) {
         assert!(
             shared > 0,

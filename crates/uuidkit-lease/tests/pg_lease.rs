@@ -1,13 +1,12 @@
 //! `PgLease` against a real PostgreSQL started by each test (test-support's `Postgres`), with
 //! TTLs of 1–2 s so that expiries take seconds.
 
-#![cfg(feature = "postgres")]
-
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::Postgres;
+use test_support::turn::Turn;
 use uuidkit::node::{NodeLostKind, NodeSource};
 use uuidkit_lease::postgres::{PgConfig, PgLease};
 use uuidkit_lease::{BootClock, LeaseErrorKind};
@@ -35,6 +34,7 @@ fn rows(pg: &Postgres) -> String {
 
 #[test]
 fn a_node_is_a_row_renewed_by_the_server_clock_and_given_back_on_drop() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_lease_row") else {
         return;
     };
@@ -68,6 +68,7 @@ fn a_node_is_a_row_renewed_by_the_server_clock_and_given_back_on_drop() {
 
 #[test]
 fn leases_hold_distinct_nodes_until_the_table_is_full_then_say_so() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_lease_full") else {
         return;
     };
@@ -89,6 +90,7 @@ fn leases_hold_distinct_nodes_until_the_table_is_full_then_say_so() {
 
 #[test]
 fn an_expired_row_is_taken_over_and_its_old_holder_stops_at_its_next_renewal() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_lease_takeover") else {
         return;
     };
@@ -124,7 +126,43 @@ fn an_expired_row_is_taken_over_and_its_old_holder_stops_at_its_next_renewal() {
 }
 
 #[test]
+fn a_live_holders_row_deleted_by_hand_goes_to_another_only_after_the_holder_stopped() {
+    let _turn = Turn::of_caller();
+    let Some(pg) = Postgres::for_test("pg_lease_deleted") else {
+        return;
+    };
+    let c = config(&pg, 1);
+    let first = PgLease::acquire(&c, &mut rng(1)).unwrap();
+    let other = PgLease::acquire(&c, &mut rng(2)).unwrap();
+    let node = first.node().value();
+    pg.query(&format!(
+        "DELETE FROM uuidkit_node_leases WHERE node = {node}"
+    ))
+    .unwrap();
+    let start = Instant::now();
+    let third = PgLease::acquire(&c, &mut rng(3)).unwrap();
+    assert_eq!(third.node().value(), node);
+    assert_ne!(other.node().value(), node);
+    // The node's mark outlived its row: the new holder waited for the deleted holder's deadline,
+    // so by the grant the old holder makes no more UUIDs.
+    let lost = first.source().current();
+    assert!(
+        lost.is_err(),
+        "node {node} granted again {:?} after its row was deleted, while its holder still \
+         held it",
+        start.elapsed()
+    );
+    let marks = pg
+        .query(&format!(
+            "SELECT count(*) FROM uuidkit_node_leases_hw WHERE node = {node}"
+        ))
+        .unwrap();
+    assert_eq!(marks, "1");
+}
+
+#[test]
 fn a_stopped_server_stops_the_holder_at_its_deadline_and_a_restart_does_not_revive_it() {
+    let _turn = Turn::of_caller();
     let Some(mut pg) = Postgres::for_test("pg_lease_restart") else {
         return;
     };
@@ -170,6 +208,7 @@ fn a_stopped_server_stops_the_holder_at_its_deadline_and_a_restart_does_not_revi
 
 #[test]
 fn bad_settings_are_refused_with_what_was_wrong() {
+    let _turn = Turn::of_caller();
     let cases = [
         (
             PgConfig {
@@ -209,6 +248,7 @@ fn bad_settings_are_refused_with_what_was_wrong() {
 #[cfg(feature = "postgres-tls")]
 #[test]
 fn over_tls_the_server_and_the_client_are_both_checked() {
+    let _turn = Turn::of_caller();
     use uuidkit_lease::Tls;
     let test = "pg_lease_tls";
     let pg = match Postgres::start_tls() {
@@ -277,6 +317,7 @@ fn over_tls_the_server_and_the_client_are_both_checked() {
 /// is serialised, and each finds it made.
 #[test]
 fn generators_started_together_against_a_missing_table_all_start() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_lease_create_race") else {
         return;
     };
@@ -310,6 +351,7 @@ fn generators_started_together_against_a_missing_table_all_start() {
 /// its slot, its name, nothing to warn of, and a release that expires its row.
 #[test]
 fn the_registry_trait_acquires_and_releases_the_same_lease() {
+    let _turn = Turn::of_caller();
     use uuidkit_lease::{Lease, Registry};
     let Some(pg) = Postgres::for_test("pg_registry_trait") else {
         return;

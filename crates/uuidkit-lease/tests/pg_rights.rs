@@ -3,18 +3,19 @@
 //! by its owner needs only `SELECT`, `INSERT`, `UPDATE` and `DELETE`; without the table and
 //! without `CREATE`, the lease says what it could not do.
 
-#![cfg(feature = "postgres")]
-
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use test_support::db::Postgres;
+use test_support::turn::Turn;
 use uuidkit::node::NodeSource;
 use uuidkit_lease::LeaseErrorKind;
 use uuidkit_lease::postgres::{PgConfig, PgLease};
 
 const TABLE: &str = "CREATE TABLE uuidkit_node_leases (node bigint PRIMARY KEY, \
                      holder text NOT NULL, expires timestamptz NOT NULL, \
-                     hw bigint NOT NULL DEFAULT 0)";
+                     hw bigint NOT NULL DEFAULT 0); \
+                     CREATE TABLE uuidkit_node_leases_hw (node bigint PRIMARY KEY, \
+                     hw bigint NOT NULL)";
 
 /// A login role `gen` with no right on the schema (PostgreSQL 15 gives none on `public`), and
 /// its connection string.
@@ -28,19 +29,20 @@ fn role(pg: &Postgres) -> String {
 }
 
 #[test]
-fn a_table_created_ahead_needs_only_rights_on_the_table() {
+fn tables_created_ahead_need_only_rights_on_the_tables() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_rights_table_ahead") else {
         return;
     };
     let url = role(&pg);
     pg.query(TABLE).unwrap();
-    pg.query("GRANT SELECT, INSERT, UPDATE, DELETE ON uuidkit_node_leases TO gen")
+    pg.query("GRANT SELECT, INSERT, UPDATE, DELETE ON uuidkit_node_leases, uuidkit_node_leases_hw TO gen")
         .unwrap();
     let lease = PgLease::acquire(
         &PgConfig::new(url, 12),
         &mut ChaCha20Rng::from_seed([1; 32]),
     )
-    .expect("a lease with the four rights on the table");
+    .expect("a lease with the four rights on the two tables");
     let node = lease.source().current().unwrap();
     let holder = pg
         .query(&format!(
@@ -53,6 +55,7 @@ fn a_table_created_ahead_needs_only_rights_on_the_table() {
 
 #[test]
 fn without_the_table_and_without_create_the_lease_says_so() {
+    let _turn = Turn::of_caller();
     let Some(pg) = Postgres::for_test("pg_rights_no_create") else {
         return;
     };
@@ -65,7 +68,9 @@ fn without_the_table_and_without_create_the_lease_says_so() {
     assert_eq!(err.kind(), LeaseErrorKind::Registry, "{err}");
     let text = err.to_string();
     assert!(
-        text.contains("cannot create uuidkit_node_leases") && text.contains("permission denied"),
+        text.contains("cannot create uuidkit_node_leases and uuidkit_node_leases_hw")
+            && text.contains("permission denied")
+            && text.contains("CREATE TABLE IF NOT EXISTS uuidkit_node_leases_hw"),
         "{text}"
     );
 }

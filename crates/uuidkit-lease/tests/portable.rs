@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+use test_support::turn::Turn;
+
 /// The packages `package` depends on (normal dependencies, this host, its default features), one
 /// name each.
 fn normal_dependencies(package: &str) -> Vec<String> {
@@ -34,6 +36,7 @@ fn dependencies_with(package: &str, features: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_command_and_the_lease_pull_in_no_daemon_and_no_runtime() {
+    let _turn = Turn::of_caller();
     for package in ["uuidkit-cli", "uuidkit-lease", "uiap-control"] {
         let deps = normal_dependencies(package);
         assert!(deps.iter().any(|d| d == package), "{package}: {deps:?}");

@@ -2,8 +2,6 @@
 //! claims as a test says and sends events on the held claim's connection, and against a real
 //! `uiapd` running as a site of one (no root, no namespaces).
 
-#![cfg(all(unix, feature = "uiap"))]
-
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
@@ -14,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
+use test_support::turn::Turn;
 use test_support::uiapd::{FAST_TIMERS, SiteOfOne};
 use uiap::space::{DomainId, UidSpace};
 use uiap_control::{
@@ -292,6 +291,7 @@ fn uid_value(space: &SpaceText, bits: u8) -> u64 {
 
 #[test]
 fn a_denied_claim_is_retried_with_a_fresh_value() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Deny, Answer::Deny, Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(48), &mut rng(1)).unwrap();
     let claims = script.claims();
@@ -331,6 +331,7 @@ fn a_denied_claim_is_retried_with_a_fresh_value() {
 /// warnings, and a release that marks the node released.
 #[test]
 fn the_registry_trait_acquires_and_releases_the_same_lease() {
+    let _turn = Turn::of_caller();
     use uuidkit_lease::{Lease, Registry};
     let script = Script::new(vec![Answer::Deny, Answer::Claim]);
     let config = script.config(16);
@@ -346,7 +347,9 @@ fn the_registry_trait_acquires_and_releases_the_same_lease() {
         "uiapd says scripted claimed; the node is unique on this device only"
     );
     assert!(
-        said[1].starts_with("claimed, but ") && said[1].ends_with("(uiap status lists them)"),
+        said[1].starts_with("claimed, but ")
+            && said[1].contains("source addresses are not authenticated")
+            && said[1].ends_with("(uiap status lists the addresses)"),
         "{said:?}"
     );
     assert_eq!(lease.loss(), None);
@@ -361,6 +364,7 @@ fn the_registry_trait_acquires_and_releases_the_same_lease() {
 
 #[test]
 fn denied_every_time_is_an_error_naming_the_count() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![]);
     let config = LeaseConfig {
         attempts: 4,
@@ -381,6 +385,7 @@ fn denied_every_time_is_an_error_naming_the_count() {
 
 #[test]
 fn no_daemon_names_the_path() {
+    let _turn = Turn::of_caller();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nobody.sock");
     let err = SiteLease::acquire(&LeaseConfig::new(path.clone(), 16), &mut rng(3)).unwrap_err();
@@ -397,6 +402,7 @@ fn no_daemon_names_the_path() {
 
 #[test]
 fn a_right_justified_domain_and_bad_widths_are_refused() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let config = LeaseConfig {
         domain: "ffe:9562:6:480".parse::<DomainId>().unwrap(),
@@ -427,6 +433,7 @@ fn a_right_justified_domain_and_bad_widths_are_refused() {
 
 #[test]
 fn a_late_conflict_marks_the_node_lost_at_once() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(16), &mut rng(5)).unwrap();
     let source = lease.source();
@@ -453,6 +460,7 @@ fn a_late_conflict_marks_the_node_lost_at_once() {
 
 #[test]
 fn each_end_of_the_claim_is_a_loss_of_its_kind() {
+    let _turn = Turn::of_caller();
     for (event, kind) in [
         (EventKind::Lost, NodeLostKind::Conflict),
         (EventKind::Expired, NodeLostKind::RenewalFailed),
@@ -476,6 +484,7 @@ fn each_end_of_the_claim_is_a_loss_of_its_kind() {
 /// it whole for whoever reports the loss.
 #[test]
 fn a_long_reason_is_kept_whole_by_the_lease() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(8), &mut rng(7)).unwrap();
     assert_eq!(lease.loss(), None, "held");
@@ -506,6 +515,7 @@ fn a_long_reason_is_kept_whole_by_the_lease() {
 /// counts, and the node is lost from the start.
 #[test]
 fn a_conflict_before_the_watch_began_is_a_loss_at_once() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::ClaimThenConflict]);
     let lease = SiteLease::acquire(&script.config(8), &mut rng(9)).unwrap();
     let (lost, _) = wait_lost(&*lease.source(), Duration::from_secs(2));
@@ -521,6 +531,7 @@ fn a_conflict_before_the_watch_began_is_a_loss_at_once() {
 
 #[test]
 fn the_daemon_gone_marks_the_node_lost_at_once() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(48), &mut rng(7)).unwrap();
     let held = script.held.recv_timeout(Duration::from_secs(5)).unwrap();
@@ -533,6 +544,7 @@ fn the_daemon_gone_marks_the_node_lost_at_once() {
 
 #[test]
 fn dropping_the_lease_marks_the_node_lost_then_releases_the_claim() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Deny, Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(16), &mut rng(8)).unwrap();
     let slot = lease.slot().clone();
@@ -562,6 +574,7 @@ fn claim_of(control: &Path, space: SpaceText) -> Hold {
 
 #[test]
 fn a_real_lease_holds_a_renewed_claim_and_releases_it() {
+    let _turn = Turn::of_caller();
     let site = SiteOfOne::start((61611, 61612), &FAST_TIMERS);
     let config = LeaseConfig {
         lifetime: 4, // FAST_TIMERS renew at half of it
@@ -593,6 +606,7 @@ fn a_real_lease_holds_a_renewed_claim_and_releases_it() {
 
 #[test]
 fn a_claim_held_while_connected_is_released_when_its_client_goes() {
+    let _turn = Turn::of_caller();
     let site = SiteOfOne::start((61615, 61616), &FAST_TIMERS);
     let uiapd = Client::new(site.control());
     let request = ClaimRequest {
@@ -635,6 +649,7 @@ fn a_claim_held_while_connected_is_released_when_its_client_goes() {
 
 #[test]
 fn a_real_daemon_killed_marks_the_node_lost_at_once() {
+    let _turn = Turn::of_caller();
     let mut site = SiteOfOne::start((61613, 61614), &FAST_TIMERS);
     let config = LeaseConfig::new(site.control().to_path_buf(), 16);
     let lease = SiteLease::acquire(&config, &mut rng(10)).unwrap();
@@ -652,13 +667,25 @@ fn a_real_daemon_killed_marks_the_node_lost_at_once() {
 /// what it waits for, gives up at its answer limit, and says why.
 #[test]
 fn a_rate_limited_daemon_is_reported_and_the_wait_is_bounded() {
+    let _turn = Turn::of_caller();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("control.sock");
     let listener = UnixListener::bind(&path).unwrap();
     let server = std::thread::spawn(move || {
+        // The lease first asks for the site's liveness window: this daemon does not say.
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut text = String::new();
+        BufReader::new(stream.try_clone().unwrap())
+            .read_line(&mut text)
+            .unwrap();
+        assert!(
+            matches!(serde_json::from_str(&text), Ok(Request::Status)),
+            "{text}"
+        );
+        line(&mut stream, &Response::Released { id: 0 });
+        text.clear();
         let (stream, _) = listener.accept().unwrap();
         let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut text = String::new();
         reader.read_line(&mut text).unwrap();
         let Request::Claim(ClaimRequest { domain, space, .. }) =
             serde_json::from_str(&text).unwrap()
@@ -704,6 +731,7 @@ fn a_rate_limited_daemon_is_reported_and_the_wait_is_bounded() {
 
 #[test]
 fn answered_questions_keep_the_node_past_many_liveness_windows() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(16), &mut rng(5)).unwrap();
     let _held = script.held.recv().unwrap();
@@ -719,6 +747,7 @@ fn answered_questions_keep_the_node_past_many_liveness_windows() {
 
 #[test]
 fn a_daemon_that_stops_answering_loses_the_node_within_its_liveness_window() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(16), &mut rng(6)).unwrap();
     let _held = script.held.recv().unwrap();
@@ -742,6 +771,7 @@ fn a_daemon_that_stops_answering_loses_the_node_within_its_liveness_window() {
 /// its answer at most the liveness window, and says so.
 #[test]
 fn a_release_the_daemon_does_not_answer_ends_within_the_liveness_window() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(16), &mut rng(10)).unwrap();
     let slot = lease.slot().clone();
@@ -764,6 +794,7 @@ fn a_release_the_daemon_does_not_answer_ends_within_the_liveness_window() {
 
 #[test]
 fn a_claim_the_daemon_no_longer_lists_is_lost() {
+    let _turn = Turn::of_caller();
     let script = Script::new(vec![Answer::Claim]);
     let lease = SiteLease::acquire(&script.config(16), &mut rng(7)).unwrap();
     let _held = script.held.recv().unwrap();
@@ -775,6 +806,7 @@ fn a_claim_the_daemon_no_longer_lists_is_lost() {
 
 #[test]
 fn a_frozen_real_daemon_loses_the_node_within_the_liveness_window() {
+    let _turn = Turn::of_caller();
     let site = SiteOfOne::start((61617, 61618), &FAST_TIMERS);
     let config = LeaseConfig {
         lifetime: 3,
@@ -796,6 +828,7 @@ fn a_frozen_real_daemon_loses_the_node_within_the_liveness_window() {
 
 #[test]
 fn a_daemon_frozen_before_the_claim_ends_the_acquisition_at_the_answer_limit() {
+    let _turn = Turn::of_caller();
     let site = SiteOfOne::start((61619, 61620), &FAST_TIMERS);
     site.signal(libc::SIGSTOP);
     let config = LeaseConfig {
@@ -809,4 +842,46 @@ fn a_daemon_frozen_before_the_claim_ends_the_acquisition_at_the_answer_limit() {
     assert_eq!(err.kind(), LeaseErrorKind::Timeout, "{err}");
     assert!(err.to_string().contains("did not answer"), "{err}");
     assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+/// docs/uiap-design.md D73: a lease keeps the liveness window its daemon allows. This daemon's
+/// claim window is 1.6 s and its `lease-liveness-ms` 1.2 s: a lease configured for 2 s keeps
+/// 1.2 s, so a frozen daemon costs the node within 1.2 s − 100 ms, before another daemon of
+/// that site could win it (with its own 2 s it would write until 1.9 s after the freeze).
+#[test]
+fn a_lease_keeps_the_liveness_window_its_daemon_allows() {
+    let _turn = Turn::of_caller();
+    let site = SiteOfOne::start(
+        (61621, 61622),
+        &[
+            "--claim-period-ms",
+            "400",
+            "--claim-timeout-ms",
+            "400",
+            "--start-jitter-ms",
+            "0",
+            "--lease-liveness-ms",
+            "1200",
+        ],
+    );
+    let config = LeaseConfig::new(site.control().to_path_buf(), 12);
+    assert_eq!(config.liveness, Duration::from_secs(2));
+    let lease = SiteLease::acquire(&config, &mut rng(11)).unwrap();
+    std::thread::sleep(Duration::from_millis(1200));
+    if let Err(lost) = lease.source().current() {
+        panic!("lost before the daemon froze: {lost}");
+    }
+    site.signal(libc::SIGSTOP);
+    // The deadline is on the boot clock: a test thread that oversleeps only looks later.
+    std::thread::sleep(Duration::from_millis(1300));
+    let still = lease.source().current();
+    site.signal(libc::SIGCONT);
+    let lost = still.expect_err("the node outlived the daemon's 1.2 s liveness window");
+    assert!(
+        matches!(
+            lost.kind(),
+            NodeLostKind::RenewalFailed | NodeLostKind::SourceGone
+        ),
+        "{lost}"
+    );
 }

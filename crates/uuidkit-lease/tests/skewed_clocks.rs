@@ -9,14 +9,13 @@
 //! both are zero: the next holder waits until its clock is past the last one's high-water, or
 //! refuses a node used too far ahead. Its negative control, the rule switched off, finds both.
 
-#![cfg(all(feature = "etcd", feature = "postgres"))]
-
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use std::time::{Duration, Instant};
 
 use test_support::db::{EtcdCluster, Postgres};
+use test_support::turn::Turn;
 use uuidkit::rng::ThreadRng;
 use uuidkit::{Generator, V8Distributed};
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
@@ -235,6 +234,7 @@ fn registries(test: &str) -> Option<(Etcd, Pg)> {
 
 #[test]
 fn holders_with_skewed_clocks_never_share_a_millisecond() {
+    let _turn = Turn::of_caller();
     let Some((etcd, pg)) = registries("skewed_clocks") else {
         return;
     };
@@ -244,6 +244,7 @@ fn holders_with_skewed_clocks_never_share_a_millisecond() {
 
 #[test]
 fn without_the_high_water_the_checker_finds_shared_milliseconds() {
+    let _turn = Turn::of_caller();
     let Some((etcd, pg)) = registries("skewed_clocks_control") else {
         return;
     };

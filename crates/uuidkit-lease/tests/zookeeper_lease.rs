@@ -6,15 +6,15 @@
 //! takes its node, then continued, writes no ID with the old node once the other holds it; with
 //! the lease deadline off (the negative control) it does, and the checker counts them.
 
-#![cfg(feature = "zookeeper")]
-
 use std::collections::BTreeSet;
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use test_support::db::ZooKeeperEnsemble;
+use test_support::proc::signal;
+use test_support::turn::Turn;
 use uuidkit::clock::SystemClock;
 use uuidkit::node::NodeSource;
 use uuidkit::rng::ThreadRng;
@@ -49,6 +49,7 @@ fn operator(zk: &ZooKeeperEnsemble) -> (tokio::runtime::Runtime, Client) {
 
 #[test]
 fn nodes_are_claimed_until_the_space_is_full_and_a_released_one_is_gone() {
+    let _turn = Turn::of_caller();
     let Some(zk) = ZooKeeperEnsemble::for_test("zk_claim_release") else {
         return;
     };
@@ -170,11 +171,6 @@ fn ticks(file: &Path) -> Vec<(u64, u64)> {
         .collect()
 }
 
-fn signal(child: &Child, signal: libc::c_int) {
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(libc::pid_t::try_from(child.id()).unwrap(), signal) };
-}
-
 /// What one pause run found.
 #[derive(Debug)]
 struct Pause {
@@ -197,7 +193,12 @@ fn pause_run(zk: &ZooKeeperEnsemble, prefix: &str, deadline: bool) -> Pause {
     let first = registry.acquire(&mut ThreadRng, &mut |_| {}).unwrap();
     let child_out = dir.path().join("paused.bin");
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "zk_paused_holder_child", "-q"])
+        .args([
+            "--ignored",
+            "--exact",
+            "zookeeper_lease::zk_paused_holder_child",
+            "-q",
+        ])
         .env("ZK_HOSTS", zk.connect_string())
         .env("ZK_PREFIX", prefix)
         .env("ZK_OUT", &child_out)
@@ -267,6 +268,7 @@ fn pause_run(zk: &ZooKeeperEnsemble, prefix: &str, deadline: bool) -> Pause {
 
 #[test]
 fn a_holder_paused_past_its_session_writes_nothing_once_another_holds_its_node() {
+    let _turn = Turn::of_caller();
     let Some(zk) = ZooKeeperEnsemble::for_test("zk_paused_holder") else {
         return;
     };

@@ -3,7 +3,9 @@
 
 mod bounds;
 mod catalog;
+mod facade;
 mod generate;
+mod migrate;
 mod monotonic;
 mod regress;
 mod snowflake;

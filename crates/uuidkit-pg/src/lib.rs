@@ -14,6 +14,7 @@
 //! | `extract_timestamp(uuid)` | `timestamptz` | the time of a v1, v6 or v7 ([`time`]) |
 //! | `v7_lower(timestamptz)`, `v7_upper(timestamptz)` | `uuid` | inclusive v7 bounds of a time window |
 //! | `v1_to_v6(uuid)`, `v6_to_v1(uuid)` | `uuid` | conversion ([`convert`]) |
+//! | `facade_encode(uuid, bytea, text DEFAULT 'full')`, `facade_decode(…)` | `uuid` | a v7's keyed v4 façade and back ([`facade`]) |
 //! | `to_base58`, `to_base32`, `to_ulid`, `to_base32hex`, `to_base64url` | `text` | short encodings ([`text`]) |
 //! | `from_base58`, `from_base32`, `from_ulid`, `from_base32hex`, `from_base64url` | `uuid` | and back |
 //! | `to_typeid(text, uuid)`, `from_typeid(text)`, `from_typeid(text, text)`, `typeid_prefix(text)` | | TypeID |
@@ -29,6 +30,7 @@ use pgrx::prelude::*;
 
 pub mod convert;
 pub mod error;
+pub mod facade;
 pub mod generate;
 pub mod snowflake;
 pub mod text;
@@ -40,6 +42,7 @@ pub mod time;
 pub(crate) mod lib {
     pub(crate) use uuidkit::clock::{ManualClock, SystemClock};
     pub(crate) use uuidkit::encoding::{DecodeError, TypeId};
+    pub(crate) use uuidkit::facade::{Facade, FacadeKey, FacadeMode};
     pub(crate) use uuidkit::layout::MAX_UNIX_TS_MS;
     pub(crate) use uuidkit::rng::ThreadRng;
     pub(crate) use uuidkit::{

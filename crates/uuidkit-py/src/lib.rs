@@ -6,7 +6,8 @@
 //! hot `uuid4`), `extra.rs` what it lacks,
 //! `generator.rs` the §6.2 method choice, `state.rs` the §6.3 state file,
 //! `snowflake.rs` 64-bit snowflake IDs,
-//! `parse.rs` text in, `encoding.rs` the short encodings and TypeID;
+//! `parse.rs` text in, `encoding.rs` the short encodings and TypeID,
+//! `facade.rs` the keyed v7 ↔ v4 façade;
 //! `convert.rs` is the one bridge to `uuid.UUID` that every part uses, and
 //! `args.rs` checks arguments one way. All raw CPython code (the fast-call
 //! entry points, the instance allocator, the `int` builder, lists filled in
@@ -16,6 +17,7 @@ mod args;
 mod convert;
 mod encoding;
 mod extra;
+mod facade;
 mod fast;
 mod ffi;
 mod generator;
@@ -41,6 +43,9 @@ mod _uuidkit {
 
     #[pymodule_export]
     use crate::parse::{ParseError, parse, parse_strict};
+
+    #[pymodule_export]
+    use crate::facade::{facade_decode, facade_encode};
 
     #[pymodule_export]
     use crate::encoding::{

@@ -191,7 +191,7 @@ impl Tally {
 /// Forks `children` processes; each runs `make(i)` and sends its UUIDs back
 /// through a pipe; then this process runs `make(children)`. Returns every
 /// process's UUIDs, this one's last. Call it with no other thread running
-/// (children allocate).
+/// (children allocate). See [`test_support::fork::collect`].
 ///
 /// # Panics
 /// If a fork, a pipe or a child fails.
@@ -199,62 +199,12 @@ pub fn fork_and_collect(
     children: usize,
     mut make: impl FnMut(usize) -> Vec<Uuid>,
 ) -> Vec<Vec<Uuid>> {
-    let mut readers = Vec::new();
-    for i in 0..children {
-        let mut fds = [0i32; 2];
-        // SAFETY: pipe(2) on a valid two-element array.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0, "pipe");
-        // SAFETY: the caller runs no other thread, so the child may allocate.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            let out = make(i);
-            let bytes: Vec<u8> = out.iter().flat_map(|u| *u.as_bytes()).collect();
-            let mut off = 0;
-            while off < bytes.len() {
-                // SAFETY: writing initialised bytes to our pipe.
-                let n =
-                    unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
-                if n <= 0 {
-                    // SAFETY: ends the child at once, without the parent's atexit work.
-                    unsafe { libc::_exit(2) };
-                }
-                off += n as usize;
-            }
-            // SAFETY: as above.
-            unsafe { libc::_exit(0) };
-        }
-        // SAFETY: the parent's copy of the write end.
-        unsafe { libc::close(fds[1]) };
-        readers.push((pid, fds[0]));
-    }
-    let mut all = Vec::new();
-    for (pid, fd) in readers {
-        let mut bytes = Vec::new();
-        let mut buf = [0u8; 65_536];
-        loop {
-            // SAFETY: reading into our buffer from our pipe.
-            let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-            assert!(n >= 0, "read from child {pid}");
-            if n == 0 {
-                break;
-            }
-            bytes.extend_from_slice(&buf[..n as usize]);
-        }
-        let mut status = 0;
-        // SAFETY: `fd` is our pipe, `pid` our child.
-        unsafe {
-            libc::close(fd);
-            assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
-        }
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "child {pid} failed"
-        );
-        all.push(from_bytes(&bytes));
-    }
-    all.push(make(children));
-    all
+    test_support::fork::collect(children, |i| {
+        make(i).iter().flat_map(|u| *u.as_bytes()).collect()
+    })
+    .iter()
+    .map(|bytes| from_bytes(bytes))
+    .collect()
 }
 
 /// UUIDs from their 16-byte forms, back to back.

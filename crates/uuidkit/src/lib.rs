@@ -170,6 +170,8 @@
 //! - [`snowflake`]: 64-bit time-ordered IDs (Twitter, Discord, Instagram,
 //!   Sonyflake, TSID layouts, or your own) on the same clock, worker-source
 //!   and state seams;
+//! - `facade` (feature `facade`): a keyed v4-looking façade for v7 keys,
+//!   its key format and its two modes;
 //! - `sync` (with `std`): `ForkSafeMutex`, a lock a forked child can take;
 //! - `serde` (feature `serde`): `#[serde(with = …)]` modules fixing one text
 //!   form for a field.
@@ -222,6 +224,10 @@
 //!   `Immutable` and `KnownLayout` for [`NonNilUuid`].
 //! - `borsh`: the 16 octets, with no length prefix.
 //! - `schemars`: JSON Schema `{"type": "string", "format": "uuid"}`.
+//! - `facade`: `facade`, a keyed v4-looking façade for v7 keys, so that
+//!   the API shows neither their time nor their order: the uuidv47 mode
+//!   (time masked, interoperable) and a full mode (all 122 bits permuted).
+//!   Brings `siphasher` and `aes`.
 //!
 //! - `js`: for `wasm32-unknown-unknown` under a JavaScript host (browsers,
 //!   Node.js): turns on `std`, takes randomness from `crypto.getRandomValues`
@@ -327,6 +333,9 @@ mod check;
 pub mod encoding;
 pub mod error;
 mod external;
+#[cfg(feature = "facade")]
+#[cfg_attr(docsrs, doc(cfg(feature = "facade")))]
+pub mod facade;
 mod fields;
 pub mod fmt;
 mod guid;

@@ -124,7 +124,7 @@ impl EtcdCluster {
     /// As [`start`](Self::start).
     ///
     /// ```no_run
-    /// let ns = test_support::netns::Namespace::create(1);
+    /// let ns = test_support::netns::Namespace::create();
     /// let cluster = test_support::db::EtcdCluster::start_split(&ns).unwrap();
     /// assert!(cluster.endpoints()[0].starts_with(&ns.inside().to_string()));
     /// ```

@@ -37,11 +37,12 @@ pub(crate) enum Recorded {
 /// A domain's UIDs as [`share`] counts them: a space whose UIDs share `b` leading bits
 /// covers `2^(32 - b)` of them (at least one).
 const DOMAIN_UNITS: u64 = 1 << 32;
-/// The share of a domain all proxied spaces together may cover: 1/16, sixteen 8-bit prefixes
-/// (docs/uiap-design.md D66). Forged X+R announcements can poison no more of it.
-pub(crate) const DOMAIN_SHARE: u64 = DOMAIN_UNITS / 16;
-/// The share of a domain one origin's proxied spaces may cover: 1/64, four 8-bit prefixes.
-pub(crate) const ORIGIN_SHARE: u64 = DOMAIN_UNITS / 64;
+/// The share of a domain all proxied spaces together may cover: 1/256, one 8-bit prefix or
+/// four 10-bit ones (docs/uiap-design.md D66). Forged X+R announcements can poison no more of it.
+pub(crate) const DOMAIN_SHARE: u64 = DOMAIN_UNITS / 256;
+/// The share of a domain one origin's proxied spaces may cover: 1/1024, one 10-bit prefix, or
+/// 2^22 single UIDs; no 8-bit prefix fits.
+pub(crate) const ORIGIN_SHARE: u64 = DOMAIN_UNITS / 1024;
 
 /// How much of its domain `space` covers, in [`DOMAIN_UNITS`]: judged by the leading bits its
 /// UIDs share, so a range counts as the prefix that holds it.

@@ -72,6 +72,9 @@ impl Daemon {
             ]
             .into(),
             proxies: self.proxy_views(),
+            lease_liveness_ms: Some(
+                u64::try_from(self.config.lease_liveness.as_millis()).unwrap_or(u64::MAX),
+            ),
         }
     }
 

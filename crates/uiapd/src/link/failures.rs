@@ -198,8 +198,9 @@ impl AuthFailureLog {
             neighbour = %source.1,
             reason = reason.as_str(),
             failed = entry.unlogged,
-            "datagrams failed authentication: the neighbour has no key, another key, or a clock \
-             more than 30 s off; its Claim-Denies cannot count (uiap status lists it)"
+            "datagrams failed authentication under this source address: a neighbour with no \
+             key, another key or a clock more than 30 s off, whose Claim-Denies cannot count, or \
+             any host on the link using its address (uiap status lists it)"
         );
         entry.logged = Some(now);
         entry.unlogged = 0;

@@ -14,7 +14,7 @@ use socket2::{Domain, Protocol, Socket, Type};
 use uiap_control::{ClaimView, StatusView};
 
 /// Fast timers for the lifetime tests (a round of 300 ms, renewals at half the lifetime).
-pub const FAST_TIMERS: [&str; 10] = test_support::uiapd::FAST_TIMERS;
+pub const FAST_TIMERS: [&str; 12] = test_support::uiapd::FAST_TIMERS;
 
 /// The `uiap` client (the `uiap-cli` package's), built for this test's profile.
 pub fn uiap_bin() -> PathBuf {
@@ -27,6 +27,11 @@ pub const CLAIM_PORT: u16 = 61001;
 pub const REPLY_PORT: u16 = 61002;
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// A test file's turn (see `test_support::turn`): held by each [`Net`] and each daemon of
+/// `daemon_control` until its teardown, so that the namespace tests run file by file, with the
+/// timing margins of each file's own run (fast timers, floods that must not measure each other).
+pub use test_support::turn::Turn;
 
 /// Whether the namespace tests can run here: they need root and `ip` (iproute2). A missing
 /// prerequisite fails the test under CI and is listed by `cargo xtask test` elsewhere.
@@ -51,30 +56,7 @@ pub fn sh(args: &[&str]) -> Output {
     out
 }
 
-/// Runs a command to completion, killing it (and failing) after `limit`. Its output must fit in
-/// the pipe buffers (the client prints a few lines).
-pub fn output_within(mut command: Command, limit: Duration) -> Output {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let deadline = Instant::now() + limit;
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let out = child.wait_with_output().expect("output");
-            panic!(
-                "{command:?} did not finish within {limit:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
+pub use test_support::proc::output_within;
 
 /// A uiapd running in a namespace.
 pub struct Daemon {
@@ -279,10 +261,13 @@ pub struct Net {
     pub names: Vec<String>,
     pub dir: PathBuf,
     pub daemons: Vec<Daemon>,
+    /// Released after the teardown (fields drop after `Drop::drop`).
+    _turn: Turn,
 }
 
 impl Net {
     /// Creates `count` namespaces named `u<pid>x<n><letter>`.
+    #[track_caller]
     pub fn new(count: usize) -> Net {
         // The client is built before any test times it.
         uiap_bin();
@@ -298,6 +283,7 @@ impl Net {
             names: Vec::new(),
             dir,
             daemons: Vec::new(),
+            _turn: Turn::of_caller(),
         };
         for name in names {
             sh(&["ip", "netns", "add", &name]);
@@ -309,6 +295,7 @@ impl Net {
 
     /// A linear chain: link i joins namespace i (interface `r0`/`r1`…) to namespace i+1.
     /// Interface `eN` on the left side, `wN` on the right.
+    #[track_caller]
     pub fn chain(count: usize) -> Net {
         let net = Net::new(count);
         for i in 0..count - 1 {
@@ -319,6 +306,7 @@ impl Net {
 
     /// The hostile site: H (namespace 0, no daemon) — T (1) — N (2), joined by `h0`–`t0` and
     /// `t1`–`n0`. Start the daemons with [`start_hostile_daemons`](Self::start_hostile_daemons).
+    #[track_caller]
     pub fn hostile() -> Net {
         let net = Net::new(3);
         net.link(0, "h0", 1, "t0");
@@ -338,6 +326,7 @@ impl Net {
 
     /// A LAN: namespace 0 holds a bridge (multicast snooping off, so multicast reaches every
     /// port) that namespaces 1…count−1 join through their interface `l0`.
+    #[track_caller]
     pub fn lan(count: usize) -> Net {
         let net = Net::new(count);
         let sw = net.names[0].clone();

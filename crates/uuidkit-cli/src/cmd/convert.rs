@@ -1,9 +1,10 @@
-//! `uuidkit convert`: v1 ↔ v6 and text forms, streaming stdin to stdout.
+//! `uuidkit convert`: v1 ↔ v6, v7 ↔ façade, and text forms, streaming stdin to stdout.
 //!
 //! Each input line gives exactly one output line, in order. An input that does not
 //! parse, or that `--to` cannot convert (only v1 and v6 convert; the other one of the
-//! pair passes through unchanged), is reported on stderr with its line number and
-//! produces no output line; the exit status is then 1.
+//! pair passes through unchanged; only a v7 has a façade, and only a v4 can be one),
+//! is reported on stderr with its line number and produces no output line; the exit
+//! status is then 1.
 //!
 //! `--to` names a version or a text form; a form there is the same as `-f`, so
 //! `--to base58` and `-f base58` agree, and `--to v6 -f base58` does both.
@@ -12,7 +13,7 @@ use uuidkit::Uuid;
 use uuidkit::encoding::TypeId;
 
 use crate::error::{Error, Outcome};
-use crate::flags::{ConvertPlan, ConvertTo, TYPEID};
+use crate::flags::{ConvertPlan, ConvertTo, FacadeDirection, FacadePlan, TYPEID};
 
 use super::Reports;
 
@@ -21,7 +22,10 @@ pub fn run(plan: &ConvertPlan) -> Result<Outcome, Error> {
     let prefix = plan.prefix.as_deref().unwrap_or_default();
     let mut out = super::stdout().with_prefix(prefix);
     super::each_uuid(&mut out, &plan.input, Reports::Lines, |out, item, u| {
-        let converted = keeps_prefix(plan, item.bytes).and_then(|()| convert(&u, plan.to));
+        let converted = keeps_prefix(plan, item.bytes).and_then(|()| match &plan.facade {
+            Some(f) => through_facade(f, u),
+            None => convert(&u, plan.to),
+        });
         Ok(match converted {
             Ok(u) => {
                 out.uuid(&u, plan.format, plan.upper)?;
@@ -48,6 +52,15 @@ fn keeps_prefix(plan: &ConvertPlan, text: &[u8]) -> Result<(), String> {
     }
 }
 
+/// A v7's façade, or a façade's v7.
+fn through_facade(plan: &FacadePlan, u: Uuid) -> Result<Uuid, String> {
+    match plan.direction {
+        FacadeDirection::Encode => plan.facade.encode(u),
+        FacadeDirection::Decode => plan.facade.decode(u),
+    }
+    .map_err(|e| e.to_string())
+}
+
 /// Converts one UUID to the requested version.
 pub fn convert(u: &Uuid, to: Option<ConvertTo>) -> Result<Uuid, String> {
     let Some(to) = to else { return Ok(*u) };
@@ -56,6 +69,7 @@ pub fn convert(u: &Uuid, to: Option<ConvertTo>) -> Result<Uuid, String> {
     match (to, rfc, n) {
         (ConvertTo::V6, true, 1 | 6) => u.to_v6().ok_or_else(|| "unreachable".into()),
         (ConvertTo::V1, true, 1 | 6) => u.to_v1().ok_or_else(|| "unreachable".into()),
+        (ConvertTo::Facade, ..) => Err("a façade needs its key: expected --key-file".into()),
         (_, true, n) => Err(format!(
             "cannot convert a version {n} UUID: expected version 1 or 6"
         )),

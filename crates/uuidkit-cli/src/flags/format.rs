@@ -177,6 +177,8 @@ pub enum ConvertTo {
     /// Version 1 (from v6, losslessly; v1 passes through).
     #[value(alias = "1")]
     V1,
+    /// The keyed v4 façade of a v7 (--key-file, --mode); --from facade decodes.
+    Facade,
 }
 
 /// What `uuidkit convert --to` converts to: a version (v1 ↔ v6) or a text

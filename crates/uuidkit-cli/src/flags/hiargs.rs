@@ -28,7 +28,7 @@ pub enum Mode {
     /// Validate UUIDs.
     Check(CheckPlan),
     /// Convert UUIDs.
-    Convert(ConvertPlan),
+    Convert(Box<ConvertPlan>),
     /// v7 bounds for a time range.
     Range(RangePlan),
     /// A completion script.
@@ -112,7 +112,7 @@ impl Mode {
                 memory_limit: a.memory_limit.0,
                 input: InputPlan::new(a.uuids, a.file, a.from, a.strict)?,
             }),
-            Some(Command::Convert(a)) => Mode::Convert(ConvertPlan::from_args(a)?),
+            Some(Command::Convert(a)) => Mode::Convert(Box::new(ConvertPlan::from_args(a)?)),
             Some(Command::Range(a)) => Mode::Range(RangePlan::from_args(a)?),
             Some(Command::Completions(a)) => Mode::Completions(a.shell),
             Some(Command::Man(a)) => Mode::Man(man_page(a.command)?),
@@ -222,6 +222,8 @@ pub struct CheckPlan {
 pub struct ConvertPlan {
     /// The version to convert to, if any.
     pub to: Option<ConvertTo>,
+    /// The façade to encode to or decode from, if any.
+    pub facade: Option<super::FacadePlan>,
     /// The output form.
     pub format: Format,
     /// Uppercase hex.
@@ -236,6 +238,10 @@ pub struct ConvertPlan {
 impl ConvertPlan {
     fn from_args(a: ConvertArgs) -> Result<ConvertPlan, Error> {
         let (to, format) = convert_target(a.to, a.format)?;
+        let encode = to == Some(ConvertTo::Facade);
+        let decode = a.from == Some(super::facade::ConvertFrom::Facade);
+        let facade = super::facade::plan(encode, decode, &a.facade)?;
+        let to = to.filter(|_| !encode);
         check_upper(format, a.upper)?;
         let prefix = a
             .prefix
@@ -244,10 +250,11 @@ impl ConvertPlan {
             .transpose()?;
         Ok(ConvertPlan {
             to,
+            facade,
             format,
             upper: a.upper,
             prefix,
-            input: InputPlan::new(a.uuids, Vec::new(), a.from, false)?,
+            input: InputPlan::new(a.uuids, Vec::new(), a.from.and_then(|f| f.form()), false)?,
         })
     }
 }

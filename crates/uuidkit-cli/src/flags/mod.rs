@@ -5,6 +5,7 @@
 //! args"); `hiargs.rs` validates combinations and turns them into plans the
 //! commands execute.
 
+mod facade;
 mod format;
 mod hiargs;
 mod lease;
@@ -16,6 +17,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use facade::{Direction as FacadeDirection, FacadePlan};
 #[cfg(test)]
 use format::CONVERT_TARGETS;
 pub use format::{ConvertTarget, ConvertTo, Format, TYPEID};
@@ -86,7 +88,8 @@ pub enum Command {
     /// Validate UUIDs; exit 1 and report each invalid one with its position.
     #[command(visible_alias = "validate")]
     Check(CheckArgs),
-    /// Convert between v1 and v6, and between text forms (streams stdin to stdout).
+    /// Convert between v1 and v6, v7 and its keyed façade, and text forms (streams stdin to
+    /// stdout).
     Convert(ConvertArgs),
     /// The smallest and largest v7 UUIDs whose timestamps fall in [START, END].
     Range(RangeArgs),
@@ -527,8 +530,8 @@ pub enum Sorted {
 /// `uuidkit convert`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// Convert v1 to v6 or v6 to v1 (other versions are an error), or write this text form
-    /// (as -f); default: keep the UUID, canonical form.
+    /// Convert v1 to v6 or v6 to v1 (other versions are an error), a v7 to its façade
+    /// (facade), or write this text form (as -f); default: keep the UUID, canonical form.
     #[arg(long, value_enum, ignore_case = true, value_name = "VERSION|FORMAT")]
     pub to: Option<ConvertTarget>,
 
@@ -544,9 +547,13 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "P")]
     pub prefix: Option<Prefix>,
 
-    /// Read the inputs in this form (default: a hex form, or a TypeID).
-    #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT")]
-    pub from: Option<Format>,
+    /// Read the inputs in this form (default: a hex form, or a TypeID), or read façades and
+    /// decode them (facade).
+    #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT|facade")]
+    pub from: Option<facade::ConvertFrom>,
+
+    #[command(flatten)]
+    pub facade: facade::FacadeArgs,
 
     /// UUIDs to convert; without them, one per line from stdin.
     #[arg(value_name = "UUID")]

@@ -249,21 +249,40 @@ pub(super) fn stored(ms: u64) -> String {
 /// may be applied late — sent to a leader whose disk stalled, given up on, committed after later
 /// renewals through the new leader — and would otherwise put back an older, lower value, so the
 /// next holder would start inside this one's last published deadline. A nested transaction:
-/// written if the stored value is lower, or if there is none. It contains writes either way, so
-/// etcd commits the whole transaction through raft (what confirms the renewal).
+/// written if the stored value is lower, if it is not in the fixed-width form, or if there is
+/// none. It contains writes either way, so etcd commits the whole transaction through raft (what
+/// confirms the renewal).
+///
+/// A value not in the fixed-width form — plain decimal, as earlier releases wrote it, or junk —
+/// compares byte-wise above or below every fixed-width value whatever its number, so it would
+/// either never be raised (plain decimal starts with a digit above `0`) or stay junk. It is
+/// replaced: this holder's claim read it as a number and waited until its clock was past it, so
+/// any deadline this holder publishes is above it.
 fn raise(key: &str, ms: u64) -> TxnOp {
     let value = stored(ms);
     let put = || TxnOp::put(key, value.clone(), None);
     let absent = Txn::new()
         .when([Compare::create_revision(key, CompareOp::Equal, 0)])
         .and_then([put()]);
+    let below_form = Txn::new()
+        .when([Compare::value(key, CompareOp::Less, stored(0))])
+        .and_then([put()])
+        .or_else([TxnOp::txn(absent)]);
+    let above_form = Txn::new()
+        .when([Compare::value(key, CompareOp::Greater, ABOVE_FORM)])
+        .and_then([put()])
+        .or_else([TxnOp::txn(below_form)]);
     TxnOp::txn(
         Txn::new()
             .when([Compare::value(key, CompareOp::Less, value.clone())])
             .and_then([put()])
-            .or_else([TxnOp::txn(absent)]),
+            .or_else([TxnOp::txn(above_form)]),
     )
 }
+
+/// Byte-wise above every fixed-width value (a `0`, then a byte above any digit), and below every
+/// value whose first byte is above `0`.
+const ABOVE_FORM: &str = "0~";
 
 /// The loss of a lease etcd no longer has.
 fn gone() -> NodeLost {

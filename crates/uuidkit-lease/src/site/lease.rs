@@ -221,6 +221,9 @@ impl SiteLease {
                 ),
             ));
         }
+        // The liveness window its daemon allows: the rule between the two windows
+        // (docs/uiap-design.md D73).
+        let config = &super::window::site_window(config)?;
         if config.liveness <= config.margin {
             return Err(LeaseError::new(
                 LeaseErrorKind::Config,
@@ -403,9 +406,9 @@ impl SiteLease {
     }
 
     /// With a key: the datagrams that failed authentication while the node was claimed, if
-    /// any (docs/uiap-design.md D62). Their senders were heard but could not deny the claim: a
-    /// device without the key, with another key or with a clock more than 30 s off may hold
-    /// the same node. A warning, not a loss: any host on the link can send datagrams that fail.
+    /// any (docs/uiap-design.md D62, D74). If a device without the key or with another key sent
+    /// them, it could not deny the claim and may hold the same node. A warning, not a loss: any
+    /// host on the link can send datagrams that fail, under any address.
     ///
     /// ```no_run
     /// # use uuidkit_lease::site::{LeaseConfig, SiteLease};
@@ -524,8 +527,8 @@ impl crate::Lease for SiteLease {
         }
         if let Some(failed) = self.auth_failures() {
             said.push(format!(
-                "claimed, but {failed}: a device without the key, with another key or with a \
-                 clock more than 30 s off may use the same node (uiap status lists them)"
+                "claimed, but {failed}; if a device without the key or with another key sent \
+                 them, it may use the same node (uiap status lists the addresses)"
             ));
         }
         said
@@ -588,7 +591,7 @@ fn try_claim(
 }
 
 /// What a control error means for the lease.
-fn lease_error(uiapd: &Client, e: &ControlError) -> LeaseError {
+pub(super) fn lease_error(uiapd: &Client, e: &ControlError) -> LeaseError {
     match e.kind() {
         ControlErrorKind::NoDaemon => LeaseError::new(
             LeaseErrorKind::Unreachable,

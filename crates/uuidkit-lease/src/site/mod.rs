@@ -38,6 +38,8 @@
 mod domain;
 #[cfg(unix)]
 mod lease;
+#[cfg(unix)]
+mod window;
 
 pub use domain::{DEFAULT_NODE_DOMAIN, check_domain, node_of_uid, node_space, node_uid};
 #[cfg(unix)]
