@@ -1,4 +1,6 @@
-//! Inputs of `inspect`, `check` and `convert`: the arguments, or else stdin one per line.
+//! Inputs of `inspect`, `check` and `convert`: the arguments, or else stdin
+//! (or `check --file` files) one per line, or, with `--from bin`, one
+//! 16-byte record each.
 //!
 //! Lines are split on `\n`; a trailing `\r` is removed and empty lines are skipped.
 //! Nothing else is trimmed, so stray spaces are reported, not silently accepted.
@@ -10,6 +12,7 @@
 //! leaves in large chunks.
 
 use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::output::Output;
@@ -27,10 +30,21 @@ pub struct Item<'a> {
     /// The input's whole length in bytes: more than `bytes.len()` for a
     /// line longer than [`MAX_LINE`].
     pub len: usize,
-    /// 1-based line number on stdin, or 1-based argument index.
-    pub number: usize,
-    /// True for stdin lines, false for arguments.
-    pub from_stdin: bool,
+    /// 1-based line, record or argument number.
+    pub number: u64,
+    /// Where the input came from.
+    pub place: Place<'a>,
+}
+
+/// Where an [`Item`] came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place<'a> {
+    /// A command-line argument.
+    Argument,
+    /// A line of stdin (`None`) or of a file.
+    Line(Option<&'a Path>),
+    /// A 16-byte record (`--from bin`) of stdin (`None`) or of a file.
+    Record(Option<&'a Path>),
 }
 
 impl<'a> Item<'a> {
@@ -47,12 +61,15 @@ impl<'a> Item<'a> {
         Ok(self.bytes)
     }
 
-    /// "line 3" or "argument 2".
+    /// "line 3", "argument 2", "record 5", or "ids.txt line 3".
     pub fn label(&self) -> String {
-        if self.from_stdin {
-            format!("line {}", self.number)
-        } else {
-            format!("argument {}", self.number)
+        let n = self.number;
+        match self.place {
+            Place::Argument => format!("argument {n}"),
+            Place::Line(None) => format!("line {n}"),
+            Place::Record(None) => format!("record {n}"),
+            Place::Line(Some(f)) => format!("{} line {n}", f.display()),
+            Place::Record(Some(f)) => format!("{} record {n}", f.display()),
         }
     }
 }
@@ -208,6 +225,20 @@ pub fn rejection(item: &Item<'_>, why: &dyn std::fmt::Display) -> String {
 pub fn for_each<W: io::Write>(
     args: &[std::ffi::OsString],
     out: &mut Output<W>,
+    f: impl FnMut(&mut Output<W>, Item<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    for_each_of(args, &[], false, out, f)
+}
+
+/// As [`for_each`], reading the `files` (in order; `-` is stdin) instead of
+/// stdin if any are given, and 16-byte records instead of lines if
+/// `records`: a final record cut short is handed to `f` with the bytes it
+/// has (fewer than 16), for it to refuse.
+pub fn for_each_of<W: io::Write>(
+    args: &[std::ffi::OsString],
+    files: &[PathBuf],
+    records: bool,
+    out: &mut Output<W>,
     mut f: impl FnMut(&mut Output<W>, Item<'_>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     if !args.is_empty() {
@@ -218,53 +249,131 @@ pub fn for_each<W: io::Write>(
                 Item {
                     bytes,
                     len: bytes.len(),
-                    number: i + 1,
-                    from_stdin: false,
+                    number: i as u64 + 1,
+                    place: Place::Argument,
                 },
             )?;
         }
         return Ok(());
     }
-    crate::stdio::stdin_is_open()?;
-    let stdin = crate::error::Stream::new(io::stdin().lock(), "reading standard input");
-    let mut r = io::BufReader::with_capacity(1 << 16, stdin);
+    if files.is_empty() {
+        crate::stdio::stdin_is_open()?;
+        let stdin = crate::error::Stream::new(io::stdin().lock(), "reading standard input");
+        return read_stream(stdin, None, records, out, &mut f);
+    }
+    for path in files {
+        if path.as_os_str() == "-" {
+            crate::stdio::stdin_is_open()?;
+            let stdin = crate::error::Stream::new(io::stdin().lock(), "reading standard input");
+            read_stream(stdin, None, records, out, &mut f)?;
+            continue;
+        }
+        // Labels are 'static; one small string per file named on the
+        // command line, for the life of the process.
+        let what: &'static str = Box::leak(format!("reading {}", path.display()).into_boxed_str());
+        let file = std::fs::File::open(path).map_err(|e| {
+            Error::Io(io::Error::new(
+                e.kind(),
+                format!("cannot open {}: {e}", path.display()),
+            ))
+        })?;
+        read_stream(
+            crate::error::Stream::new(file, what),
+            Some(path),
+            records,
+            out,
+            &mut f,
+        )?;
+    }
+    Ok(())
+}
+
+/// The lines (or records) of one stream, numbered from 1.
+fn read_stream<R: io::Read, W: io::Write>(
+    stream: R,
+    path: Option<&Path>,
+    records: bool,
+    out: &mut Output<W>,
+    f: &mut impl FnMut(&mut Output<W>, Item<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut r = io::BufReader::with_capacity(1 << 16, stream);
     let mut line = Vec::with_capacity(MAX_LINE);
     let mut number = 0;
     loop {
         if r.buffer().is_empty() {
             out.flush()?;
         }
-        let Some(len) = read_line(&mut r, &mut line)? else {
+        let next = if records {
+            read_record(&mut r, &mut line)?
+        } else {
+            read_line(&mut r, &mut line)?
+        };
+        let Some(len) = next else {
             return Ok(());
         };
         number += 1;
         if len == 0 {
             continue;
         }
+        let place = if records {
+            Place::Record(path)
+        } else {
+            Place::Line(path)
+        };
         f(
             out,
             Item {
                 bytes: &line,
                 len,
                 number,
-                from_stdin: true,
+                place,
             },
         )?;
     }
 }
 
+/// The reader's buffered bytes, refilled if empty (empty at the end of the
+/// input), past interruptions.
+fn fill<R: io::Read>(r: &mut io::BufReader<R>) -> io::Result<&[u8]> {
+    loop {
+        match r.fill_buf() {
+            Ok(_) => return Ok(r.buffer()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Reads the next 16-byte record into `record`; returns its length (16, or
+/// fewer for a final record cut short), or `None` at the end of the input.
+fn read_record<R: io::Read>(
+    r: &mut io::BufReader<R>,
+    record: &mut Vec<u8>,
+) -> io::Result<Option<usize>> {
+    record.clear();
+    while record.len() < 16 {
+        let buf = fill(r)?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len().min(16 - record.len());
+        record.extend_from_slice(&buf[..n]);
+        r.consume(n);
+    }
+    Ok((!record.is_empty()).then_some(record.len()))
+}
+
 /// Reads the next line into `line`, keeping at most [`MAX_LINE`] bytes of
 /// it; returns its whole length (without `\n` and a `\r` before it), or
 /// `None` at the end of the input.
-fn read_line(r: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<usize>> {
+fn read_line<R: io::Read>(
+    r: &mut io::BufReader<R>,
+    line: &mut Vec<u8>,
+) -> io::Result<Option<usize>> {
     line.clear();
     let (mut len, mut read_any, mut last) = (0usize, false, 0u8);
     loop {
-        let buf = match r.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let buf = fill(r)?;
         if buf.is_empty() {
             break;
         }

@@ -17,6 +17,8 @@ use std::io::{self, Write};
 
 use uuidkit::Uuid;
 
+use uuidkit::encoding::Encoding;
+
 use crate::flags::Format;
 
 /// Flush threshold: the buffer is written out once it holds this many bytes.
@@ -39,13 +41,18 @@ pub const MAX_TEXT: usize = uuidkit::encoding::TypeId::MAX_LENGTH;
 #[inline]
 pub fn encode(u: &Uuid, format: Format, upper: bool, prefix: &str, buf: &mut [u8]) -> usize {
     match (format, upper) {
-        (Format::Base32, _) => u.base32().encode(buf).len(),
-        (Format::Base32hex, _) => u.base32hex().encode(buf).len(),
-        (Format::Base58, _) => u.base58().encode(buf).len(),
-        (Format::Base64url, _) => u.base64url().encode(buf).len(),
-        (Format::Typeid, _) => uuidkit::encoding::TypeId::new(prefix, *u)
-            .or_else(|_| uuidkit::encoding::TypeId::new("", *u))
-            .map_or(0, |t| t.encode(buf).len()),
+        (Format::Encoded(Encoding::TypeId), _) if !prefix.is_empty() => {
+            match uuidkit::encoding::TypeId::new(prefix, *u) {
+                Ok(t) => t.encode(buf).len(),
+                Err(_) => Encoding::TypeId.encode(*u, buf).len(),
+            }
+        }
+        (Format::Encoded(e), _) => e.encode(*u, buf).len(),
+        (Format::Int, _) => decimal(u.as_u128(), buf),
+        (Format::Bin, _) => {
+            buf[..16].copy_from_slice(u.as_bytes());
+            16
+        }
         (Format::Canonical, false) => u.hyphenated().encode_lower(buf).len(),
         (Format::Canonical, true) => u.hyphenated().encode_upper(buf).len(),
         (Format::Simple, false) => u.simple().encode_lower(buf).len(),
@@ -57,12 +64,30 @@ pub fn encode(u: &Uuid, format: Format, upper: bool, prefix: &str, buf: &mut [u8
     }
 }
 
+/// Writes `v` in decimal, without leading zeros, into `buf` (at least 39
+/// bytes); returns the length.
+fn decimal(mut v: u128, buf: &mut [u8]) -> usize {
+    let mut digits = [0u8; 39];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let n = digits.len() - start;
+    buf[..n].copy_from_slice(&digits[start..]);
+    n
+}
+
 /// A line-oriented buffered writer.
 pub struct Output<W: Write> {
     inner: W,
     buf: Box<[u8]>,
     len: usize,
-    /// The TypeID prefix [`Output::uuid`] writes with `Format::Typeid`.
+    /// The TypeID prefix [`Output::uuid`] writes with `TYPEID`.
     prefix: String,
     /// Reports for stderr, not yet written.
     reports: Vec<u8>,
@@ -83,7 +108,7 @@ impl<W: Write> Output<W> {
         }
     }
 
-    /// Sets the TypeID prefix of `Format::Typeid` lines (valid, as
+    /// Sets the TypeID prefix of `TYPEID` lines (valid, as
     /// the `new` and `range` plans hold it).
     pub fn with_prefix(mut self, prefix: &str) -> Output<W> {
         prefix.clone_into(&mut self.prefix);
@@ -134,9 +159,13 @@ impl<W: Write> Output<W> {
         Ok(())
     }
 
-    /// Appends `u` in form `format` and a newline.
+    /// Appends `u` in form `format` and a newline; in the raw form, its 16
+    /// bytes and nothing else.
     #[inline]
     pub fn uuid(&mut self, u: &Uuid, format: Format, upper: bool) -> io::Result<()> {
+        if format == Format::Bin {
+            return self.bulk(16, |b| b.copy_from_slice(u.as_bytes()));
+        }
         // Moved out for the call and back (no copy): `with_line` borrows all of `self`.
         let prefix = std::mem::take(&mut self.prefix);
         let r = self.with_line(MAX_TEXT, |b| encode(u, format, upper, &prefix, b));
@@ -320,6 +349,25 @@ mod tests {
             lines.lines().last(),
             Some("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")
         );
+    }
+
+    #[test]
+    fn decimal_and_raw_forms() {
+        let text = |u: Uuid| {
+            let mut b = [0u8; MAX_TEXT];
+            let n = encode(&u, Format::Int, false, "", &mut b);
+            String::from_utf8(b[..n].to_vec()).unwrap()
+        };
+        assert_eq!(text(Uuid::NIL), "0");
+        assert_eq!(text(Uuid::MAX), u128::MAX.to_string());
+        let u = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+        assert_eq!(text(u), u.as_u128().to_string());
+        let mut out = Output::new(Vec::new());
+        out.uuid(&u, Format::Bin, false).unwrap();
+        out.uuid(&Uuid::MAX, Format::Bin, false).unwrap();
+        out.flush().unwrap();
+        assert_eq!(&out.inner[..16], u.as_bytes());
+        assert_eq!(out.inner.len(), 32);
     }
 
     struct Closed;

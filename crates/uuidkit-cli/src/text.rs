@@ -144,11 +144,16 @@ pub fn read(bytes: &[u8], from: Option<Format>, strict: bool) -> Result<Uuid, In
                 )))
             }
         }
-        Some(Format::Base32) => encoded(Uuid::parse_base32(bytes)),
-        Some(Format::Base32hex) => encoded(Uuid::parse_base32hex(bytes)),
-        Some(Format::Base58) => encoded(Uuid::parse_base58(bytes)),
-        Some(Format::Base64url) => encoded(Uuid::parse_base64url(bytes)),
-        Some(Format::Typeid) => encoded(TypeId::parse(bytes).map(|t| t.uuid())),
+        Some(Format::Encoded(e)) => encoded(e.decode(bytes)),
+        Some(Format::Int) => decimal(bytes),
+        Some(Format::Bin) => <[u8; 16]>::try_from(bytes)
+            .map(Uuid::from_bytes)
+            .map_err(|_| {
+                InputError::whole(format!(
+                    "a short final record: {} bytes, expected 16 (the input ends inside a record)",
+                    bytes.len()
+                ))
+            }),
     }
 }
 
@@ -173,9 +178,53 @@ fn form_shape(f: Format) -> &'static str {
     }
 }
 
+/// Reads a 128-bit decimal integer (`-f int`): digits only, at most
+/// 2^128 - 1; leading zeros are accepted.
+fn decimal(bytes: &[u8]) -> Result<Uuid, InputError> {
+    let mut v: u128 = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if !b.is_ascii_digit() {
+            let found = match char_at(bytes, i) {
+                Some(c) => format!("'{}'", c.escape_debug()),
+                None => format!("byte 0x{b:02x}"),
+            };
+            return Err(InputError {
+                message: format!(
+                    "invalid character {found} at position {i}: expected a decimal digit"
+                ),
+                position: Some(i),
+            });
+        }
+        v = v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u128::from(b - b'0')))
+            .ok_or_else(|| {
+                InputError::whole(format!(
+                    "{} is too large for 128 bits: expected at most {} (2^128 - 1)",
+                    String::from_utf8_lossy(bytes),
+                    u128::MAX
+                ))
+            })?;
+    }
+    Ok(Uuid::from_u128(v))
+}
+
+/// The character starting at byte `i`, if it is valid UTF-8.
+fn char_at(bytes: &[u8], i: usize) -> Option<char> {
+    let rest = &bytes[i..];
+    let end = rest.len().min(4);
+    (1..=end).find_map(|n| {
+        std::str::from_utf8(&rest[..n])
+            .ok()
+            .and_then(|s| s.chars().next())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flags::TYPEID;
+    use uuidkit::encoding::Encoding;
 
     const U: Uuid = Uuid::from_u128(0x01890a5d_ac96_774b_bcce_b302099a8057);
 
@@ -186,6 +235,34 @@ mod tests {
         assert_eq!(read(b"user_01h455vb4pex5vsknk084sn02q", None, false), Ok(U));
         // Strict stays the hyphenated form only.
         assert!(read(b"user_01h455vb4pex5vsknk084sn02q", None, true).is_err());
+    }
+
+    #[test]
+    fn decimal_integers_and_raw_records() {
+        let max = u128::MAX.to_string();
+        assert_eq!(
+            read(max.as_bytes(), Some(Format::Int), false),
+            Ok(Uuid::MAX)
+        );
+        assert_eq!(read(b"0000", Some(Format::Int), false), Ok(Uuid::NIL));
+        let e = read(b"12a4", Some(Format::Int), false).unwrap_err();
+        assert_eq!(e.position(), Some(2));
+        assert_eq!(
+            e.to_string(),
+            "invalid character 'a' at position 2: expected a decimal digit"
+        );
+        let over = "340282366920938463463374607431768211456";
+        let e = read(over.as_bytes(), Some(Format::Int), false).unwrap_err();
+        assert!(
+            e.to_string().starts_with(&format!("{over} is too large")),
+            "{e}"
+        );
+        assert_eq!(read(U.as_bytes(), Some(Format::Bin), false), Ok(U));
+        let e = read(&U.as_bytes()[..7], Some(Format::Bin), false).unwrap_err();
+        assert!(
+            e.to_string().starts_with("a short final record: 7 bytes"),
+            "{e}"
+        );
     }
 
     /// Base58 and base64url (22 characters) need `--from`, as 26 characters do.
@@ -202,7 +279,14 @@ mod tests {
                 "{e}"
             );
         }
-        assert!(read(b"AX8i4nmwfMOYxNwMDAc5jw", Some(Format::Base64url), false).is_ok());
+        assert!(
+            read(
+                b"AX8i4nmwfMOYxNwMDAc5jw",
+                Some(Format::Encoded(Encoding::Base64Url)),
+                false
+            )
+            .is_ok()
+        );
     }
 
     /// A ULID, a TypeID without a prefix, base32hex and a hex UUID cut to 26
@@ -223,11 +307,15 @@ mod tests {
         let e = read(b"017f22e2-79b0-7cc3-98c4-dc", None, false).unwrap_err();
         assert!(e.to_string().starts_with("26 characters"), "{e}");
         assert_eq!(
-            read(b"01h455vb4pex5vsknk084sn02q", Some(Format::Typeid), false),
+            read(b"01h455vb4pex5vsknk084sn02q", Some(TYPEID), false),
             Ok(U)
         );
         assert_eq!(
-            read(b"01H455VB4PEX5VSKNK084SN02Q", Some(Format::Base32), false),
+            read(
+                b"01H455VB4PEX5VSKNK084SN02Q",
+                Some(Format::Encoded(Encoding::Base32)),
+                false
+            ),
             Ok(U)
         );
     }
@@ -264,7 +352,7 @@ mod tests {
     fn lengths_count_characters() {
         let e = read(
             "1BzmjTFLHWXwiSK4y3H5€".as_bytes(),
-            Some(Format::Base58),
+            Some(Format::Encoded(Encoding::Base58)),
             false,
         )
         .unwrap_err();
@@ -274,7 +362,7 @@ mod tests {
         );
         let e = read(
             "1BzmjTFLHWXwiSK4y3H5iW€".as_bytes(),
-            Some(Format::Base58),
+            Some(Format::Encoded(Encoding::Base58)),
             false,
         )
         .unwrap_err();
@@ -282,12 +370,22 @@ mod tests {
             e.to_string(),
             "invalid base58 length 23 characters (25 bytes): expected 22 characters"
         );
-        let e = read(b"1BzmjTFLHWXwiSK4y3H5iW\xff", Some(Format::Base58), false).unwrap_err();
+        let e = read(
+            b"1BzmjTFLHWXwiSK4y3H5iW\xff",
+            Some(Format::Encoded(Encoding::Base58)),
+            false,
+        )
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             "invalid base58 length 23 bytes: expected 22 characters"
         );
-        let e = read(b"1BzmjTFLHWXwiSK4y3H5iWx", Some(Format::Base58), false).unwrap_err();
+        let e = read(
+            b"1BzmjTFLHWXwiSK4y3H5iWx",
+            Some(Format::Encoded(Encoding::Base58)),
+            false,
+        )
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             "invalid base58 length 23: expected 22 characters"
@@ -303,17 +401,31 @@ mod tests {
     #[test]
     fn from_selects_the_decoder() {
         let cases = [
-            (Format::Base32, "01H455VB4PEX5VSKNK084SN02Q"),
-            (Format::Base32hex, "064GKNDCIPRKNF6EMC10J6K0AS"),
-            (Format::Base58, "1BzmjTFLHWXwiSK4y3H5iW"),
-            (Format::Base64url, "AYkKXayWd0u8zrMCCZqAVw"),
-            (Format::Typeid, "user_01h455vb4pex5vsknk084sn02q"),
+            (
+                Format::Encoded(Encoding::Base32),
+                "01H455VB4PEX5VSKNK084SN02Q",
+            ),
+            (
+                Format::Encoded(Encoding::Base32Hex),
+                "064GKNDCIPRKNF6EMC10J6K0AS",
+            ),
+            (Format::Encoded(Encoding::Base58), "1BzmjTFLHWXwiSK4y3H5iW"),
+            (
+                Format::Encoded(Encoding::Base64Url),
+                "AYkKXayWd0u8zrMCCZqAVw",
+            ),
+            (TYPEID, "user_01h455vb4pex5vsknk084sn02q"),
             (Format::Simple, "01890a5dac96774bbcceb302099a8057"),
         ];
         for (from, text) in cases {
             assert_eq!(read(text.as_bytes(), Some(from), false), Ok(U), "{text}");
         }
-        let e = read(b"1BzmjTFLHWXwiSK4y3H5i0", Some(Format::Base58), false).unwrap_err();
+        let e = read(
+            b"1BzmjTFLHWXwiSK4y3H5i0",
+            Some(Format::Encoded(Encoding::Base58)),
+            false,
+        )
+        .unwrap_err();
         assert_eq!(e.position(), Some(21));
     }
 }

@@ -325,3 +325,148 @@ fn lengths_in_messages_count_characters() {
         "invalid TypeID suffix length 25 characters (27 bytes) at position 5"
     );
 }
+
+/// `n` ascending UUIDs, one per line (values `base + i * step`).
+fn ascending(n: u128, base: u128) -> Vec<String> {
+    (0..n)
+        .map(|i| uuidkit::Uuid::from_u128(base + i * 0x1_0000_0001).to_string())
+        .collect()
+}
+
+fn check_stdin(args: &[&str], lines: &[String]) -> (Option<i32>, String, String) {
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = run_with_stdin(args, &input);
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn unique_reports_the_first_duplicate_with_both_lines_and_counts() {
+    let mut lines = ascending(10, 1 << 100);
+    lines.reverse();
+    lines.insert(6, lines[2].clone());
+    lines.push(lines[2].clone());
+    lines.push(lines[0].clone());
+    let (code, out, err) = check_stdin(&["check", "--unique"], &lines);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "line 7: duplicate of line 3: {}\nchecked 13 UUIDs: 3 duplicates\n",
+            lines[2]
+        )
+    );
+    // Unique input: exit 0, the summary only.
+    lines.truncate(11);
+    lines.remove(6);
+    let (code, out, _) = check_stdin(&["check", "--unique"], &lines);
+    assert_eq!(
+        (code, out.as_str()),
+        (Some(0), "checked 10 UUIDs: 0 duplicates\n")
+    );
+    // -q: nothing, the status tells.
+    lines.push(lines[4].clone());
+    let (code, out, _) = check_stdin(&["check", "--unique", "-q"], &lines);
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+}
+
+#[test]
+fn sorted_reports_the_first_order_fault_and_strict_refuses_equals() {
+    let mut lines = ascending(8, 5);
+    lines.swap(3, 4);
+    lines.insert(6, lines[5].clone());
+    let (code, out, _) = check_stdin(&["check", "--sorted"], &lines);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        out,
+        format!(
+            "line 5: out of order: {} is below {} of line 4\nchecked 9 UUIDs: 1 out of order\n",
+            lines[4], lines[3]
+        )
+    );
+    let (_, out, _) = check_stdin(&["check", "--sorted=strict", "--unique"], &lines);
+    assert_eq!(
+        out,
+        format!(
+            "line 5: out of order: {} is below {} of line 4\nline 7: duplicate of line 6: {}\n\
+             checked 9 UUIDs: 1 duplicates, 2 out of order (duplicates counted between \
+             neighbours only: the input is out of order)\n",
+            lines[4], lines[3], lines[6]
+        )
+    );
+    // In order, equal neighbours allowed unless strict.
+    let mut sorted = ascending(5, 0);
+    sorted.insert(2, sorted[2].clone());
+    let (code, out, _) = check_stdin(&["check", "--sorted"], &sorted);
+    assert_eq!(
+        (code, out.as_str()),
+        (Some(0), "checked 6 UUIDs: 0 out of order\n")
+    );
+    let (code, out, _) = check_stdin(&["check", "--sorted=strict"], &sorted);
+    assert_eq!(code, Some(1));
+    assert_contains!(
+        out,
+        &format!("line 4: out of order: {0} equals {0} of line 3", sorted[2])
+    );
+}
+
+#[test]
+fn version_reports_the_first_other_and_files_name_their_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+    let v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    let v4 = "919108f7-52d1-4320-9bac-f847db4148a8";
+    std::fs::write(&a, format!("{v7}\n")).unwrap();
+    std::fs::write(&b, format!("{v7}\n\n{v4}\n")).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = uk(&[
+        "check",
+        "--unique",
+        "--version",
+        "7",
+        "--file",
+        a,
+        "--file",
+        b,
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "{b} line 1: duplicate of {a} line 1: {v7}\n{b} line 3: not version 7: {v4} is version 4\n\
+             checked 3 UUIDs: 1 duplicates, 1 not version 7\n"
+        )
+    );
+    let e = fails(&["check", "--version", "9"], 2);
+    assert_contains!(e, "--version");
+    let e = fails(&["check", "--file", "/nonexistent/ids.txt"], 1);
+    assert_contains!(e, "cannot open /nonexistent/ids.txt");
+}
+
+#[test]
+fn unique_past_its_memory_limit_says_what_to_do() {
+    let lines = ascending(20_000, 1);
+    let (code, _, err) = check_stdin(&["check", "--unique", "--memory-limit", "512K"], &lines);
+    assert_eq!(code, Some(1));
+    assert_contains!(err, "distinct UUIDs: keeping them would take");
+    assert_contains!(err, "LC_ALL=C sort FILE | uuidkit check --unique --sorted");
+    // Sorted, the same input needs no table.
+    let (code, out, _) = check_stdin(
+        &["check", "--unique", "--sorted", "--memory-limit", "512K"],
+        &lines,
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(0),
+            "checked 20000 UUIDs: 0 duplicates, 0 out of order\n"
+        )
+    );
+    let e = fails(&["check", "--unique", "--memory-limit", "lots"], 2);
+    assert_contains!(e, "expected a size in bytes");
+}

@@ -288,3 +288,77 @@ fn json_reads_back_exactly_with_doubles() {
         read[0]
     );
 }
+
+#[test]
+fn table_has_uuidparse_columns_and_names() {
+    let v1 = "c232ab00-9414-11ec-b3c8-9f6bdeced846";
+    let v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    let nil = "00000000-0000-0000-0000-000000000000";
+    let out = ok(&["inspect", "--table", v1, v7, nil]);
+    assert_eq!(
+        out,
+        "UUID                                 VARIANT   TYPE       TIME\n\
+         c232ab00-9414-11ec-b3c8-9f6bdeced846 DCE       time-based 2022-02-22T19:22:22.0000000Z\n\
+         017f22e2-79b0-7cc3-98c4-dc0c0c07398f DCE       time-v7    2022-02-22T19:22:22.000Z\n\
+         00000000-0000-0000-0000-000000000000 NCS       nil\n"
+    );
+    // Chosen columns, any case, in the order given; no heading line.
+    let out = ok(&["inspect", "-o", "TYPE,version,uuid", "--no-headings", v7]);
+    assert_eq!(out, format!("time-v7    7       {v7}\n"));
+    let out = ok(&["inspect", "-o", "type", "-n", nil]);
+    assert_eq!(out, "nil\n");
+}
+
+#[test]
+fn table_json_is_an_object_of_the_columns_per_line() {
+    let v4 = "919108f7-52d1-4320-9bac-f847db4148a8";
+    let v6 = "1ec9414c-232a-6b00-b3c8-9f6bdeced846";
+    let out = ok(&[
+        "inspect",
+        "--table",
+        "--json",
+        "-o",
+        "uuid,type,time,version",
+        v4,
+        v6,
+    ]);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        rows[0],
+        serde_json::json!({"uuid": v4, "type": "random", "time": null, "version": 4})
+    );
+    assert_eq!(rows[1]["time"], "2022-02-22T19:22:22.0000000Z");
+    assert_eq!(rows[1]["type"], "time-v6");
+    assert_eq!(rows.len(), 2);
+}
+
+#[test]
+fn table_refuses_bad_input_and_bad_columns() {
+    let out = run_with_stdin(
+        &["inspect", "--table", "-n"],
+        "zz\n017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "017f22e2-79b0-7cc3-98c4-dc0c0c07398f DCE       time-v7    2022-02-22T19:22:22.000Z\n"
+    );
+    assert_contains!(
+        String::from_utf8(out.stderr).unwrap(),
+        "uuidkit: line 1: invalid character 'z' at position 0"
+    );
+    let e = fails(&["inspect", "-o", "uuid,colour"], 2);
+    assert_contains!(e, "invalid value 'colour' for '--output <COLUMNS>'");
+    let e = fails(
+        &[
+            "inspect",
+            "--no-headings",
+            "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+        ],
+        2,
+    );
+    assert_contains!(e, "-n/--no-headings applies to the table");
+}

@@ -9,6 +9,7 @@ mod convert;
 mod docs;
 mod encodings;
 mod facade;
+mod forms;
 mod generate;
 mod inspect;
 #[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]

@@ -13,7 +13,7 @@ use uuidkit::Uuid;
 use uuidkit::encoding::TypeId;
 
 use crate::error::{Error, Outcome};
-use crate::flags::{ConvertPlan, ConvertTo, FacadeDirection, FacadePlan, Format};
+use crate::flags::{ConvertPlan, ConvertTo, FacadeDirection, FacadePlan, TYPEID};
 
 use super::Reports;
 
@@ -21,8 +21,8 @@ use super::Reports;
 pub fn run(plan: &ConvertPlan) -> Result<Outcome, Error> {
     let prefix = plan.prefix.as_deref().unwrap_or_default();
     let mut out = super::stdout().with_prefix(prefix);
-    super::each_uuid(&mut out, &plan.input, Reports::Lines, |out, text, u| {
-        let converted = keeps_prefix(plan, text).and_then(|()| match &plan.facade {
+    super::each_uuid(&mut out, &plan.input, Reports::Lines, |out, item, u| {
+        let converted = keeps_prefix(plan, item.bytes).and_then(|()| match &plan.facade {
             Some(f) => through_facade(f, u),
             None => convert(&u, plan.to),
         });
@@ -39,7 +39,7 @@ pub fn run(plan: &ConvertPlan) -> Result<Outcome, Error> {
 /// A TypeID written without `--prefix` from an input TypeID that has one
 /// would lose it unsaid: that is an error naming the prefix.
 fn keeps_prefix(plan: &ConvertPlan, text: &[u8]) -> Result<(), String> {
-    if plan.format != Format::Typeid || plan.prefix.is_some() || !text.contains(&b'_') {
+    if plan.format != TYPEID || plan.prefix.is_some() || !text.contains(&b'_') {
         return Ok(());
     }
     match TypeId::parse(text) {

@@ -19,6 +19,9 @@ use super::Reports;
 
 /// Runs `inspect`: a description per UUID, a blank line between two.
 pub fn run(plan: &InspectPlan) -> Result<Outcome, Error> {
+    if let Some((columns, headings)) = &plan.table {
+        return super::table::run(plan, columns, *headings);
+    }
     let mut first = true;
     super::each_uuid(
         &mut super::stdout(),

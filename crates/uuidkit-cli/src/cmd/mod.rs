@@ -8,6 +8,7 @@ pub mod inspect;
 pub mod new;
 pub mod range;
 pub mod snowflake;
+pub mod table;
 
 use std::io;
 
@@ -38,7 +39,8 @@ pub enum Reports {
 }
 
 /// The one per-line loop: reads every input of `input` (the arguments, or
-/// stdin line by line) as a UUID and hands it, with its text, to `handle`,
+/// stdin or the files, line by line or record by record) as a UUID and
+/// hands it, with the input it came from, to `handle`,
 /// which writes what the command makes of it or refuses it with a message
 /// (`Ok(Err(…))`). Inputs that do not read, and refused ones, are reported as
 /// `reports` says; the run goes on, and ends with [`Outcome::SomeInvalid`]
@@ -48,19 +50,30 @@ pub fn each_uuid<W: io::Write>(
     out: &mut Output<W>,
     input: &InputPlan,
     reports: Reports,
-    mut handle: impl FnMut(&mut Output<W>, &[u8], Uuid) -> Result<Result<(), String>, Error>,
+    handle: impl FnMut(&mut Output<W>, &input::Item<'_>, Uuid) -> Result<Result<(), String>, Error>,
 ) -> Result<Outcome, Error> {
-    let mut invalid = false;
-    let run = input::for_each(&input.uuids, out, |out, item| {
+    each_uuid_counted(out, input, reports, handle).map(|(outcome, _)| outcome)
+}
+
+/// [`each_uuid`], with the number of inputs refused.
+pub fn each_uuid_counted<W: io::Write>(
+    out: &mut Output<W>,
+    input: &InputPlan,
+    reports: Reports,
+    mut handle: impl FnMut(&mut Output<W>, &input::Item<'_>, Uuid) -> Result<Result<(), String>, Error>,
+) -> Result<(Outcome, u64), Error> {
+    let mut invalid = 0u64;
+    let records = input.records();
+    let run = input::for_each_of(&input.uuids, &input.files, records, out, |out, item| {
         let read = item
             .text()
-            .and_then(|t| crate::text::read(t, input.from, input.strict).map(|u| (t, u)));
+            .and_then(|t| crate::text::read(t, input.from, input.strict));
         let refused = match read {
-            Ok((text, u)) => handle(out, text, u)?.err().map(InputError::whole),
+            Ok(u) => handle(out, &item, u)?.err().map(InputError::whole),
             Err(e) => Some(e),
         };
         if let Some(e) = refused {
-            invalid = true;
+            invalid += 1;
             match reports {
                 Reports::Blocks => {
                     for line in input::block(&item, &e).lines() {
@@ -78,7 +91,7 @@ pub fn each_uuid<W: io::Write>(
         // A reader that went away (`| head`) ends the run quietly, with the
         // status earned so far.
         Err(e) if !e.is_broken_pipe() => Err(e),
-        _ if invalid => Ok(Outcome::SomeInvalid),
-        _ => Ok(Outcome::Success),
+        _ if invalid > 0 => Ok((Outcome::SomeInvalid, invalid)),
+        _ => Ok((Outcome::Success, 0)),
     }
 }

@@ -11,8 +11,9 @@ use std::path::PathBuf;
 use uuidkit::Uuid;
 
 use super::{
-    Cli, Command, Compat, ConvertArgs, ConvertTarget, ConvertTo, Format, HashArg, Kind, MethodArg,
-    NewArgs, NodeArg, Prefix, PyKind, RangeArgs, SqlColumn,
+    Cli, Column, Command, Compat, ConvertArgs, ConvertTarget, ConvertTo, Format, HashArg,
+    InspectArgs, Kind, MethodArg, NewArgs, NodeArg, Prefix, PyKind, RangeArgs, Sorted, SqlColumn,
+    TYPEID,
 };
 use crate::error::Error;
 use crate::time::{self, Nanos};
@@ -27,7 +28,7 @@ pub enum Mode {
     /// Validate UUIDs.
     Check(CheckPlan),
     /// Convert UUIDs.
-    Convert(ConvertPlan),
+    Convert(Box<ConvertPlan>),
     /// v7 bounds for a time range.
     Range(RangePlan),
     /// A completion script.
@@ -102,15 +103,16 @@ impl Mode {
             Some(Command::Inspect(a)) if a.layout.is_some() => Mode::InspectSnowflake(
                 super::InspectSnowflakePlan::from_args(a).ok_or_else(|| usage("--layout"))?,
             ),
-            Some(Command::Inspect(a)) => Mode::Inspect(InspectPlan {
-                json: a.json,
-                input: InputPlan::new(a.uuids, a.from, false),
-            }),
+            Some(Command::Inspect(a)) => Mode::Inspect(InspectPlan::from_args(a)?),
             Some(Command::Check(a)) => Mode::Check(CheckPlan {
                 quiet: a.quiet,
-                input: InputPlan::new(a.uuids, a.from, a.strict),
+                unique: a.unique,
+                sorted: a.sorted,
+                version: a.version,
+                memory_limit: a.memory_limit.0,
+                input: InputPlan::new(a.uuids, a.file, a.from, a.strict)?,
             }),
-            Some(Command::Convert(a)) => Mode::Convert(ConvertPlan::from_args(a)?),
+            Some(Command::Convert(a)) => Mode::Convert(Box::new(ConvertPlan::from_args(a)?)),
             Some(Command::Range(a)) => Mode::Range(RangePlan::from_args(a)?),
             Some(Command::Completions(a)) => Mode::Completions(a.shell),
             Some(Command::Man(a)) => Mode::Man(man_page(a.command)?),
@@ -124,12 +126,15 @@ fn usage(msg: impl Into<String>) -> Error {
 }
 
 /// What `inspect`, `check` and `convert` read: the arguments, or else
-/// stdin one per line, in the form `--from` names (or a hex form or a
-/// prefixed TypeID), RFC 9562's hyphenated form only with `--strict`.
+/// stdin (or `check --file` files) one per line, in the form `--from` names
+/// (or a hex form or a prefixed TypeID), RFC 9562's hyphenated form only
+/// with `--strict`; with `--from bin`, 16-byte records.
 #[derive(Debug, Clone)]
 pub struct InputPlan {
     /// The inputs given as arguments.
     pub uuids: Vec<OsString>,
+    /// The files to read instead of stdin (`-` is stdin).
+    pub files: Vec<PathBuf>,
     /// The input form, if named.
     pub from: Option<Format>,
     /// `check --strict`.
@@ -137,12 +142,29 @@ pub struct InputPlan {
 }
 
 impl InputPlan {
-    fn new(uuids: Vec<OsString>, from: Option<Format>, strict: bool) -> InputPlan {
-        InputPlan {
+    fn new(
+        uuids: Vec<OsString>,
+        files: Vec<PathBuf>,
+        from: Option<Format>,
+        strict: bool,
+    ) -> Result<InputPlan, Error> {
+        if from == Some(Format::Bin) && !uuids.is_empty() {
+            return Err(usage(
+                "--from bin reads 16-byte records from standard input (or --file): \
+                 expected no UUID arguments",
+            ));
+        }
+        Ok(InputPlan {
             uuids,
+            files,
             from,
             strict,
-        }
+        })
+    }
+
+    /// Whether the inputs are 16-byte records, not lines.
+    pub fn records(&self) -> bool {
+        self.from == Some(Format::Bin)
     }
 }
 
@@ -151,8 +173,31 @@ impl InputPlan {
 pub struct InspectPlan {
     /// One JSON object per line.
     pub json: bool,
+    /// `--table`: its columns, and whether it has a heading line.
+    pub table: Option<(Vec<Column>, bool)>,
     /// What to read.
     pub input: InputPlan,
+}
+
+impl InspectPlan {
+    fn from_args(a: InspectArgs) -> Result<InspectPlan, Error> {
+        let table = a.table || !a.output.is_empty();
+        if a.no_headings && !table {
+            return Err(usage(
+                "-n/--no-headings applies to the table: expected --table or -o COLUMNS",
+            ));
+        }
+        let columns = if a.output.is_empty() {
+            vec![Column::Uuid, Column::Variant, Column::Type, Column::Time]
+        } else {
+            a.output
+        };
+        Ok(InspectPlan {
+            json: a.json,
+            table: table.then_some((columns, !a.no_headings && !a.json)),
+            input: InputPlan::new(a.uuids, Vec::new(), a.from, false)?,
+        })
+    }
 }
 
 /// A validated `check`.
@@ -160,6 +205,14 @@ pub struct InspectPlan {
 pub struct CheckPlan {
     /// Report nothing.
     pub quiet: bool,
+    /// `--unique`.
+    pub unique: bool,
+    /// `--sorted`.
+    pub sorted: Option<Sorted>,
+    /// `--version N`.
+    pub version: Option<u8>,
+    /// The most bytes `--unique` without `--sorted` may keep.
+    pub memory_limit: u64,
     /// What to read.
     pub input: InputPlan,
 }
@@ -201,7 +254,7 @@ impl ConvertPlan {
             format,
             upper: a.upper,
             prefix,
-            input: InputPlan::new(a.uuids, a.from.and_then(|f| f.form()), false),
+            input: InputPlan::new(a.uuids, Vec::new(), a.from.and_then(|f| f.form()), false)?,
         })
     }
 }
@@ -210,7 +263,7 @@ impl ConvertPlan {
 fn typeid_prefix(format: Format, prefix: Option<&Prefix>) -> Result<String, Error> {
     match (format, prefix) {
         (_, None) => Ok(String::new()),
-        (Format::Typeid, Some(p)) => Ok(p.0.clone()),
+        (TYPEID, Some(p)) => Ok(p.0.clone()),
         (_, Some(_)) => Err(usage("--prefix applies to -f typeid only")),
     }
 }
@@ -310,8 +363,7 @@ fn v7_bounds(start: Nanos, end: Nanos) -> Result<(Uuid, Uuid), Error> {
 /// case) or are case-sensitive (base58, base64url).
 fn check_upper(format: Format, upper: bool) -> Result<(), Error> {
     match format {
-        Format::Canonical | Format::Simple | Format::Braced | Format::Urn => Ok(()),
-        _ if !upper => Ok(()),
+        f if f.is_hex() || !upper => Ok(()),
         f => Err(usage(format!(
             "-U does not apply to -f {}: it applies to the hex forms (canonical, simple, \
              braced, urn), whose digits may be written in either case",
@@ -599,6 +651,7 @@ mod tests {
     use super::super::lease::LeaseFrom;
     use super::super::parse_from;
     use super::*;
+    use uuidkit::encoding::Encoding;
 
     fn plan(args: &[&str]) -> Result<NewPlan, Error> {
         let mut v = vec!["uuidkit"];
@@ -907,14 +960,17 @@ mod tests {
             (None, Format::Canonical)
         );
         assert_eq!(
-            convert_target(v6, Some(Format::Base58)).unwrap(),
-            (Some(ConvertTo::V6), Format::Base58)
+            convert_target(v6, Some(Format::Encoded(Encoding::Base58))).unwrap(),
+            (Some(ConvertTo::V6), Format::Encoded(Encoding::Base58))
         );
-        let b32 = Some(Form(Format::Base32));
-        assert_eq!(convert_target(b32, None).unwrap(), (None, Format::Base32));
+        let b32 = Some(Form(Format::Encoded(Encoding::Base32)));
         assert_eq!(
-            convert_target(b32, Some(Format::Base32)).unwrap(),
-            (None, Format::Base32)
+            convert_target(b32, None).unwrap(),
+            (None, Format::Encoded(Encoding::Base32))
+        );
+        assert_eq!(
+            convert_target(b32, Some(Format::Encoded(Encoding::Base32))).unwrap(),
+            (None, Format::Encoded(Encoding::Base32))
         );
         let e = convert_target(b32, Some(Format::Simple)).unwrap_err();
         assert_eq!(e.exit_code(), 2);
@@ -993,9 +1049,9 @@ mod tests {
     #[test]
     fn prefixes_go_with_typeid_only() {
         let p = Prefix("user".into());
-        assert_eq!(typeid_prefix(Format::Typeid, Some(&p)).unwrap(), "user");
-        assert_eq!(typeid_prefix(Format::Typeid, None).unwrap(), "");
-        let e = typeid_prefix(Format::Base58, Some(&p)).unwrap_err();
+        assert_eq!(typeid_prefix(TYPEID, Some(&p)).unwrap(), "user");
+        assert_eq!(typeid_prefix(TYPEID, None).unwrap(), "");
+        let e = typeid_prefix(Format::Encoded(Encoding::Base58), Some(&p)).unwrap_err();
         assert_eq!(
             (e.exit_code(), e.to_string().as_str()),
             (2, "--prefix applies to -f typeid only")

@@ -6,6 +6,7 @@
 //! commands execute.
 
 mod facade;
+mod format;
 mod hiargs;
 mod lease;
 mod snowflake;
@@ -17,6 +18,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use facade::{Direction as FacadeDirection, FacadePlan};
+#[cfg(test)]
+use format::CONVERT_TARGETS;
+pub use format::{ConvertTarget, ConvertTo, Format, TYPEID};
 pub use hiargs::{
     CheckPlan, ConvertPlan, InputPlan, InspectPlan, Mode, NewPlan, NodeChoice, RangePlan,
 };
@@ -27,8 +31,8 @@ pub use lease::TlsFiles;
 pub use lease::{LeaseFrom, LeasePlan, NodeFrom};
 pub use snowflake::{InspectSnowflakePlan, LayoutArg, SnowflakePlan, WorkerFrom};
 pub use values::{
-    ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix, SqlColumn,
-    TimeArg,
+    ByteSize, ClockSeq, Count, DomainArg, HexBytes, NamespaceArg, NodeArg, NodeBits, Prefix,
+    SqlColumn, TimeArg,
 };
 
 const AFTER_HELP: &str = "\
@@ -41,6 +45,8 @@ Examples:
   uuidkit -s -n @dns -N www.example.com     the same, uuidgen style
   uuidkit inspect 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
   uuidkit check < ids.txt                   validate one UUID per line
+  uuidkit check --unique --sorted < ids.txt duplicates and order, in bounded memory
+  uuidkit inspect -o uuid,type,time < ids.txt  a table, as util-linux uuidparse
   uuidkit convert --to v6 < v1-ids.txt
   uuidkit range 2024-01-01T00:00:00Z 2024-01-31T23:59:59.999Z";
 
@@ -127,55 +133,6 @@ pub enum Kind {
     /// layouts: --layout), printed as a decimal integer; its worker from --node N or a lease.
     #[value(alias = "sf", alias = "snowflake-id")]
     Snowflake,
-}
-
-/// Text form of printed UUIDs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum Format {
-    /// 8-4-4-4-12 hex digits with hyphens (RFC 9562 §4).
-    #[default]
-    #[value(alias = "hyphenated", alias = "standard")]
-    Canonical,
-    /// 32 hex digits, no hyphens.
-    #[value(alias = "hex", alias = "plain")]
-    Simple,
-    /// `{canonical}`, as Microsoft tools print GUIDs.
-    #[value(alias = "guid", alias = "braces")]
-    Braced,
-    /// `urn:uuid:canonical` (RFC 9562 §4, RFC 8141).
-    Urn,
-    /// 26 digits of Crockford's base32, the value as a number (a ULID's text).
-    #[value(alias = "ulid", alias = "crockford")]
-    Base32,
-    /// 26 digits of RFC 4648 base32hex, the bytes, no padding.
-    Base32hex,
-    /// 22 digits of Bitcoin's base58, the value as a number.
-    Base58,
-    /// 22 characters of RFC 4648 base64url, the bytes, no padding.
-    Base64url,
-    /// A TypeID: `--prefix` and `_`, then 26 lower-case base32 digits.
-    Typeid,
-}
-
-impl Format {
-    /// The form's name as the command line spells it.
-    ///
-    /// ```text
-    /// Format::Base64url.name() == "base64url"
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Canonical => "canonical",
-            Format::Simple => "simple",
-            Format::Braced => "braced",
-            Format::Urn => "urn",
-            Format::Base32 => "base32",
-            Format::Base32hex => "base32hex",
-            Format::Base58 => "base58",
-            Format::Base64url => "base64url",
-            Format::Typeid => "typeid",
-        }
-    }
 }
 
 /// Hash for name-based v8 UUIDs (RFC 9562 App. B.2).
@@ -437,6 +394,34 @@ pub struct InspectArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// A table, a row per UUID, as util-linux uuidparse: the --output columns (default
+    /// UUID,VARIANT,TYPE,TIME) under a heading line; with --json, an object of those columns
+    /// per line.
+    #[arg(long, conflicts_with = "layout")]
+    pub table: bool,
+
+    /// The table's columns, comma-separated, any case: UUID, VARIANT, TYPE, TIME, VERSION
+    /// (implies --table).
+    #[arg(
+        short = 'o',
+        long,
+        value_enum,
+        ignore_case = true,
+        value_delimiter = ',',
+        value_name = "COLUMNS",
+        conflicts_with = "layout"
+    )]
+    pub output: Vec<Column>,
+
+    /// No heading line in the table.
+    #[arg(
+        short = 'n',
+        long,
+        visible_alias = "noheadings",
+        conflicts_with = "layout"
+    )]
+    pub no_headings: bool,
+
     /// Read the inputs in this form (default: a hex form, or a TypeID).
     #[arg(long, value_enum, ignore_case = true, value_name = "FORMAT")]
     pub from: Option<Format>,
@@ -451,8 +436,39 @@ pub struct InspectArgs {
     pub layout: Option<LayoutArg>,
 }
 
+/// A column of `inspect --table`, named as util-linux uuidparse names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Column {
+    /// The UUID, canonical form.
+    Uuid,
+    /// NCS, DCE (RFC 9562's), Microsoft or other.
+    Variant,
+    /// nil, max, time-based, DCE, name-based, random, sha1-based, time-v6, time-v7, custom,
+    /// unknown.
+    Type,
+    /// The time of a v1, v6 or v7 UUID (RFC 3339, UTC).
+    Time,
+    /// The version number of an RFC 9562 UUID.
+    Version,
+}
+
 /// `uuidkit check`.
 #[derive(Debug, Args)]
+#[command(after_help = "\
+--unique, --sorted and --version report the first UUID each finds at fault, with its line number
+(and that of the UUID it conflicts with), and end with a summary of counts; any fault is exit 1.
+
+Memory: --sorted checks each UUID against the one before it, duplicates included, so it needs no
+more memory for ten billion lines than for ten. --unique alone keeps every UUID it has seen (24
+bytes each, in a table at most three-quarters full) up to --memory-limit; past that it stops with
+a message: sort the input first, which any size allows in bounded memory:
+  LC_ALL=C sort ids.txt | uuidkit check --unique --sorted
+(the byte order of lower-case hex text is the order of the UUIDs' values).
+
+Examples:
+  uuidkit check --unique --sorted=strict < export.txt
+  uuidkit check --unique --version 7 --file ids-1.txt --file ids-2.txt
+  uuidkit check --unique --from bin < ids.bin")]
 pub struct CheckArgs {
     /// Accept only the RFC 9562 §4 form (36 characters with hyphens), any case.
     #[arg(long, conflicts_with = "from")]
@@ -466,62 +482,49 @@ pub struct CheckArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
+    /// Report the first UUID seen before, and count those.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Report the first UUID below the one before it, in the order of their 128-bit values
+    /// (as PostgreSQL's uuid type and `LC_ALL=C sort` of lower-case hex sort them), and count
+    /// those; =strict also refuses one equal to the one before it.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "strict",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "ascending"
+    )]
+    pub sorted: Option<Sorted>,
+
+    /// Report the first UUID that is not an RFC 9562 UUID of this version (1 to 8), and count
+    /// those.
+    #[arg(long = "version", value_name = "N", value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub version: Option<u8>,
+
+    /// Read this file (- for stdin) instead of stdin; repeat for more, read in order. Line
+    /// numbers count from 1 in each.
+    #[arg(long, value_name = "FILE", conflicts_with = "uuids")]
+    pub file: Vec<PathBuf>,
+
+    /// --unique without --sorted: the most memory the UUIDs seen may take (K, M or G suffix).
+    #[arg(long, value_name = "SIZE", default_value = "1G")]
+    pub memory_limit: ByteSize,
+
     /// UUIDs to check; without them, one per line from stdin.
     #[arg(value_name = "UUID")]
     pub uuids: Vec<OsString>,
 }
 
-/// Target version for `uuidkit convert --to`.
+/// `check --sorted`: how each UUID must compare with the one before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ConvertTo {
-    /// Version 6 (from v1, losslessly; v6 passes through).
-    #[value(alias = "6")]
-    V6,
-    /// Version 1 (from v6, losslessly; v1 passes through).
-    #[value(alias = "1")]
-    V1,
-    /// The keyed v4 façade of a v7 (--key-file, --mode); --from facade decodes.
-    Facade,
-}
-
-/// What `uuidkit convert --to` converts to: a version (v1 ↔ v6) or a text
-/// form (the same as `-f`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConvertTarget {
-    /// Convert the UUID itself.
-    Version(ConvertTo),
-    /// Write the UUID in this form.
-    Form(Format),
-}
-
-/// Every value of [`ConvertTarget`], in the order help lists them.
-const CONVERT_TARGETS: [ConvertTarget; 12] = [
-    ConvertTarget::Version(ConvertTo::V6),
-    ConvertTarget::Version(ConvertTo::V1),
-    ConvertTarget::Version(ConvertTo::Facade),
-    ConvertTarget::Form(Format::Canonical),
-    ConvertTarget::Form(Format::Simple),
-    ConvertTarget::Form(Format::Braced),
-    ConvertTarget::Form(Format::Urn),
-    ConvertTarget::Form(Format::Base32),
-    ConvertTarget::Form(Format::Base32hex),
-    ConvertTarget::Form(Format::Base58),
-    ConvertTarget::Form(Format::Base64url),
-    ConvertTarget::Form(Format::Typeid),
-];
-
-impl ValueEnum for ConvertTarget {
-    fn value_variants<'a>() -> &'a [Self] {
-        &CONVERT_TARGETS
-    }
-
-    /// The names (and aliases) of the version or the form.
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        match self {
-            ConvertTarget::Version(v) => v.to_possible_value(),
-            ConvertTarget::Form(f) => f.to_possible_value(),
-        }
-    }
+pub enum Sorted {
+    /// Not below it (equal is allowed).
+    Ascending,
+    /// Above it.
+    Strict,
 }
 
 /// `uuidkit convert`.
@@ -831,8 +834,14 @@ mod tests {
         for (arg, want) in [
             ("v6", ConvertTarget::Version(ConvertTo::V6)),
             ("1", ConvertTarget::Version(ConvertTo::V1)),
-            ("base58", ConvertTarget::Form(Format::Base58)),
-            ("ulid", ConvertTarget::Form(Format::Base32)),
+            (
+                "base58",
+                ConvertTarget::Form(Format::Encoded(uuidkit::encoding::Encoding::Base58)),
+            ),
+            (
+                "crockford",
+                ConvertTarget::Form(Format::Encoded(uuidkit::encoding::Encoding::Base32)),
+            ),
         ] {
             let cli = parse_from(["uuidkit", "convert", "--to", arg]).unwrap();
             let Some(Command::Convert(c)) = cli.command else {

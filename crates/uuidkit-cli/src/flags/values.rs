@@ -43,6 +43,29 @@ impl FromStr for Count {
     }
 }
 
+/// A size in bytes: a non-negative integer (see [`unsigned`]) with an
+/// optional binary suffix K, M or G (KiB, MiB, GiB; `512M`, `2G`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteSize(pub u64);
+
+impl FromStr for ByteSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ByteSize, String> {
+        let (digits, shift) = match s.as_bytes().last().map(u8::to_ascii_uppercase) {
+            Some(b'K') => (&s[..s.len() - 1], 10),
+            Some(b'M') => (&s[..s.len() - 1], 20),
+            Some(b'G') => (&s[..s.len() - 1], 30),
+            _ => (s, 0),
+        };
+        let n = unsigned(digits).map_err(|_| {
+            format!("expected a size in bytes with an optional K, M or G (512M), found '{s}'")
+        })?;
+        n.checked_mul(1 << shift)
+            .map(ByteSize)
+            .ok_or_else(|| format!("expected at most {} bytes, found '{s}'", u64::MAX))
+    }
+}
+
 /// A namespace for name-based UUIDs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NamespaceArg(pub Uuid);

@@ -33,15 +33,7 @@ fn check_error(e: &DecodeError, data: &[u8]) {
 fuzz_target!(|data: &[u8]| {
     uuidkit::__differential::short(data);
     let mut buf = [0u8; TypeId::MAX_LENGTH];
-    let encodings = [
-        Encoding::Base32,
-        Encoding::Ulid,
-        Encoding::Base32Hex,
-        Encoding::Base58,
-        Encoding::Base64Url,
-        Encoding::TypeId,
-    ];
-    for enc in encodings {
+    for &enc in Encoding::ALL {
         match enc.decode(data) {
             Ok(u) => {
                 let prefix = match TypeId::parse(data) {

@@ -29,6 +29,32 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// Every encoding, in the order of its declaration (a new one goes at the
+    /// end: [`DecodeError`](crate::encoding::DecodeError) stores the index, and
+    /// its tests check the order) and of docs/encodings.md: a program
+    /// that offers the encodings by name (a command line's `-f`, a
+    /// configuration file) lists them from here, and so offers a new one
+    /// without a change of its own.
+    ///
+    /// ```
+    /// use uuidkit::{encoding::Encoding, Uuid};
+    /// let u = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+    /// let mut buf = [0u8; 26];
+    /// for e in Encoding::ALL {
+    ///     let text = e.encode(u, &mut buf);
+    ///     assert_eq!(text.len(), e.length());
+    ///     assert_eq!(e.decode(text), Ok(u), "{e}");
+    /// }
+    /// ```
+    pub const ALL: &'static [Encoding] = &[
+        Encoding::Base32,
+        Encoding::Ulid,
+        Encoding::Base32Hex,
+        Encoding::Base58,
+        Encoding::Base64Url,
+        Encoding::TypeId,
+    ];
+
     /// The length of the encoded UUID in characters (for a TypeID, of its
     /// suffix).
     ///
@@ -40,6 +66,26 @@ impl Encoding {
         match self {
             Encoding::Base32 | Encoding::Ulid | Encoding::Base32Hex | Encoding::TypeId => 26,
             Encoding::Base58 | Encoding::Base64Url => 22,
+        }
+    }
+
+    /// The encoding's identifier: lower-case ASCII letters and digits, unique
+    /// among [`Encoding::ALL`], for names a user types (`-f base58`).
+    ///
+    /// ```
+    /// use uuidkit::encoding::Encoding;
+    /// assert_eq!(Encoding::TypeId.id(), "typeid");
+    /// assert_eq!(Encoding::TypeId.to_string(), "TypeID");
+    /// ```
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Encoding::Base32 => "base32",
+            Encoding::Ulid => "ulid",
+            Encoding::Base32Hex => "base32hex",
+            Encoding::Base58 => "base58",
+            Encoding::Base64Url => "base64url",
+            Encoding::TypeId => "typeid",
         }
     }
 
@@ -59,5 +105,24 @@ impl Encoding {
 impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Encoding;
+
+    #[test]
+    fn ids_are_distinct_lower_case_names() {
+        for (i, a) in Encoding::ALL.iter().enumerate() {
+            for b in &Encoding::ALL[i + 1..] {
+                assert_ne!(a.id(), b.id());
+            }
+            let id = a.id().bytes();
+            assert!(
+                id.into_iter()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            );
+        }
     }
 }

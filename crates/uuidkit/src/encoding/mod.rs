@@ -53,6 +53,33 @@ impl Encoding {
             Encoding::TypeId => TypeId::parse(s).map(|t| t.uuid()),
         }
     }
+
+    /// Writes `u` in this encoding into the start of `buf` and returns it,
+    /// without allocating: [`Encoding::length`] bytes (a TypeID without a
+    /// prefix; use [`TypeId::new`] for one with a prefix).
+    ///
+    /// # Panics
+    ///
+    /// If `buf` is shorter than [`Encoding::length`].
+    ///
+    /// ```
+    /// use uuidkit::{encoding::Encoding, Uuid};
+    /// let u = Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6);
+    /// let mut buf = [0u8; 26];
+    /// assert_eq!(Encoding::Base64Url.encode(u, &mut buf), "-B1Prn3sEdCnZQCgyR5r9g");
+    /// assert_eq!(Encoding::TypeId.encode(u, &mut buf), "7r3n7twzfc278aes80m34hwtzp");
+    /// ```
+    #[inline]
+    pub fn encode(self, u: Uuid, buf: &mut [u8]) -> &mut str {
+        match self {
+            Encoding::Base32 | Encoding::Ulid => u.base32().encode(buf),
+            Encoding::Base32Hex => u.base32hex().encode(buf),
+            Encoding::Base58 => u.base58().encode(buf),
+            Encoding::Base64Url => u.base64url().encode(buf),
+            // A TypeID without a prefix is its 26 digits: base32, lower case.
+            Encoding::TypeId => u.base32().encode_lower(buf),
+        }
+    }
 }
 
 /// The character (or, if not UTF-8, the byte) at `at` as an error kind.
