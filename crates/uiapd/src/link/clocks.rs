@@ -107,7 +107,7 @@ mod tests {
         assert_eq!(ahead.neighbour, Some(addr(2)));
         assert_eq!(ahead.listened, 12 * S);
         // Past the window it no longer counts, and the listening is capped.
-        let later = clocks.ahead(3 * S + KEEP);
+        let later = clocks.ahead(4 * S + KEEP);
         assert_eq!((later.ahead_ms, later.neighbour), (0, None));
         assert_eq!(later.listened, KEEP);
         // A new interface: its neighbours were not heard before.
