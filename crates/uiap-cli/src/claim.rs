@@ -78,6 +78,7 @@ pub fn run(args: &Args) -> ExitCode {
             claim,
             note,
             auth_failures,
+            ..
         } => {
             outln!("claimed{}{}", detail(&claim), why(note.as_deref()));
             if let Some(failed) = auth_failures {

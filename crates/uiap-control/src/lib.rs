@@ -95,6 +95,7 @@
 mod auth;
 #[cfg(unix)]
 mod client;
+mod clock;
 mod error;
 mod request;
 mod response;
@@ -104,6 +105,7 @@ mod view;
 pub use auth::{AuthFailureView, AuthFailures};
 #[cfg(unix)]
 pub use client::{Client, HeldClaim, Hold, Watch};
+pub use clock::ClockAhead;
 pub use error::{ControlError, ControlErrorKind};
 pub use request::{ClaimRequest, DEFAULT_LIFETIME, INFINITE_LIFETIME, MAX_REQUEST_LINE, Request};
 pub use response::{ClaimAnswer, ErrorBody, ErrorKind, Response};

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{AuthFailures, ClaimEvent, ClaimView, ProxyView, StatusView};
+use crate::{AuthFailures, ClaimEvent, ClaimView, ClockAhead, ProxyView, StatusView};
 
 /// One response line.
 ///
@@ -80,6 +80,9 @@ pub enum ClaimAnswer {
         /// With a key: datagrams that failed authentication while the claim was made. Their
         /// senders were heard but could not deny it (docs/uiap-design.md D62).
         auth_failures: Option<AuthFailures>,
+        /// With a key: how far ahead of this host's the clocks of the neighbours heard are
+        /// (docs/uiap-design.md D72).
+        clock: Option<ClockAhead>,
     },
     /// Another device, or a claim of this device, holds an overlapping space. A local conflict
     /// is denied at once, with `id` 0.
@@ -231,6 +234,8 @@ struct Wire {
     event: Option<ClaimEvent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     auth_failures: Option<AuthFailures>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<ClockAhead>,
 }
 
 impl From<Response> for Wire {
@@ -250,8 +255,10 @@ impl From<Response> for Wire {
                 claim,
                 note,
                 auth_failures,
+                clock,
             }) => Wire {
                 auth_failures,
+                clock,
                 ..with(Outcome::Claimed, Some(claim), note)
             },
             Response::Claim(ClaimAnswer::Denied { claim, reason }) => {
@@ -316,6 +323,7 @@ impl TryFrom<Wire> for Response {
                 claim: needs(w.claim, "claim", "a `claimed` answer")?,
                 note: w.reason,
                 auth_failures: w.auth_failures,
+                clock: w.clock,
             }),
             Some(Outcome::Denied) => Response::Claim(ClaimAnswer::Denied {
                 claim: needs(w.claim, "claim", "a `denied` answer")?,
@@ -382,6 +390,7 @@ mod tests {
             claim: held.clone(),
             note: Some("a site of one: no participating interface".into()),
             auth_failures: None,
+            clock: None,
         });
         let event = Response::Event(ClaimEvent {
             id: 1,
@@ -447,23 +456,31 @@ mod tests {
                 neighbours: 2,
                 seconds: 302,
             }),
+            clock: Some(crate::ClockAhead {
+                ahead_ms: 20_051,
+                listened_ms: 9_000,
+                neighbour: Some("fe80::2%2".into()),
+            }),
         });
         let line = serde_json::to_string(&claimed).unwrap();
         assert_eq!(
             line,
             format!(
-                r#"{{"ok":true,"result":"claimed","claim":{CLAIM},"auth_failures":{{"datagrams":6,"neighbours":2,"seconds":302}}}}"#
+                r#"{{"ok":true,"result":"claimed","claim":{CLAIM},"auth_failures":{{"datagrams":6,"neighbours":2,"seconds":302}},"clock":{{"ahead_ms":20051,"listened_ms":9000,"neighbour":"fe80::2%2"}}}}"#
             )
         );
         assert_eq!(serde_json::from_str::<Response>(&line).unwrap(), claimed);
         // A daemon that does not know the field: none.
         let old = format!(r#"{{"ok":true,"result":"claimed","claim":{CLAIM}}}"#);
-        let Response::Claim(ClaimAnswer::Claimed { auth_failures, .. }) =
-            serde_json::from_str::<Response>(&old).unwrap()
+        let Response::Claim(ClaimAnswer::Claimed {
+            auth_failures,
+            clock,
+            ..
+        }) = serde_json::from_str::<Response>(&old).unwrap()
         else {
             panic!("{old}");
         };
-        assert_eq!(auth_failures, None);
+        assert_eq!((auth_failures, clock), (None, None));
     }
 
     #[test]

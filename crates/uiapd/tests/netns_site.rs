@@ -42,6 +42,9 @@ fn uuidkit_in(net: &Net, i: usize, args: &[&str], env: &[(&str, String)]) -> Com
         .args(args);
     if args.contains(&"--site-node") {
         c.arg("--uiap-control").arg(&net.daemons[i].control);
+        // The daemons have no key; the namespaces share this host's clock, so no device's is
+        // ahead (docs/uiap-design.md D72).
+        c.args(["--max-clock-offset", "0ms"]);
     }
     for (k, v) in env {
         c.env(k, v);

@@ -572,7 +572,12 @@ impl<C: BootClock> LeaseSlot<C> {
     }
 
     /// The wall-clock time now, in whole milliseconds, as the slot's pair clock counts it.
-    #[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
+    #[cfg(any(
+        feature = "etcd",
+        feature = "postgres",
+        feature = "zookeeper",
+        feature = "uiap"
+    ))]
     pub(crate) fn wall_ms(&self) -> u64 {
         self.zero().saturating_add(self.clock.now_nanos()) / 1_000_000
     }

@@ -28,7 +28,8 @@ pub struct Testing {
     /// etcd: a keep-alive's answer alone confirms a renewal, with no transaction after it to
     /// show that the member that renewed still led (and no high-water written by renewals).
     pub no_leader_check: bool,
-    /// Neither record a high-water millisecond nor start above the previous holder's.
+    /// Neither record a high-water millisecond nor start above the previous holder's (the
+    /// site lease: start at once, whatever the neighbours' clocks).
     pub no_high_water: bool,
     /// PostgreSQL: leave the session's `synchronous_commit` as the server has it.
     pub no_sync_commit: bool,
@@ -37,12 +38,20 @@ pub struct Testing {
 }
 
 /// Nanoseconds to whole milliseconds, rounded up.
+#[cfg_attr(
+    not(any(feature = "etcd", feature = "postgres", feature = "zookeeper")),
+    allow(dead_code)
+)]
 pub(crate) fn ceil_ms(nanos: u64) -> u64 {
     nanos.div_ceil(1_000_000)
 }
 
 /// The wall clock may slew by 500 ppm; twice that, plus a millisecond for the two clock readings
 /// a sample of it takes, over `span`.
+#[cfg_attr(
+    not(any(feature = "etcd", feature = "postgres", feature = "zookeeper")),
+    allow(dead_code)
+)]
 pub(crate) fn slew(span: Duration) -> u64 {
     u64::try_from(span.as_nanos() / 1_000).unwrap_or(u64::MAX) + 1_000_000
 }
@@ -55,6 +64,10 @@ pub(crate) fn wait_for(high_water: u64, now_ms: u64) -> Duration {
 
 /// The error of a node space whose free nodes all have a high-water too far ahead of this
 /// host's clock.
+#[cfg_attr(
+    not(any(feature = "etcd", feature = "postgres", feature = "zookeeper")),
+    allow(dead_code)
+)]
 pub(crate) fn ahead(place: &str, node: u64, by: Duration, limit: Duration) -> crate::LeaseError {
     crate::LeaseError::new(
         crate::LeaseErrorKind::Denied,
@@ -71,6 +84,10 @@ pub(crate) fn ahead(place: &str, node: u64, by: Duration, limit: Duration) -> cr
 /// Before attempt `n`: the error of a full space (`taken`, the nodes held, listed), else
 /// `taken` with the nodes set aside as `ahead` added, or the error of a space where every node
 /// is held or set aside.
+#[cfg_attr(
+    not(any(feature = "etcd", feature = "postgres", feature = "zookeeper")),
+    allow(dead_code)
+)]
 pub(crate) fn set_aside(
     taken: &mut Vec<u64>,
     ahead: &[(u64, Duration)],

@@ -85,7 +85,12 @@ mod deadline;
 mod error;
 #[cfg(feature = "etcd")]
 pub mod etcd;
-#[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
+#[cfg(any(
+    feature = "etcd",
+    feature = "postgres",
+    feature = "zookeeper",
+    feature = "uiap"
+))]
 mod high_water;
 mod node;
 mod paired;
@@ -104,7 +109,12 @@ pub use deadline::{
     default_margin,
 };
 pub use error::{LeaseError, LeaseErrorKind};
-#[cfg(any(feature = "etcd", feature = "postgres", feature = "zookeeper"))]
+#[cfg(any(
+    feature = "etcd",
+    feature = "postgres",
+    feature = "zookeeper",
+    feature = "uiap"
+))]
 pub use high_water::Testing;
 pub use node::{MAX_NODE_BITS, check_bits, no_free_node, pick_node};
 pub use paired::{LeaseClock, LeaseSource};

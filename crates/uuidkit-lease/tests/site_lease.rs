@@ -109,6 +109,7 @@ impl Script {
                                         neighbours: 1,
                                         seconds: 302,
                                     }),
+                                    clock: None,
                                 },
                             };
                             line(&mut stream, &Response::Claim(r));

@@ -5,8 +5,8 @@ use std::time::Duration;
 use super::conn::{Conn, deadline_after};
 use super::{Client, refused_or_unexpected};
 use crate::{
-    AuthFailures, ClaimAnswer, ClaimEvent, ClaimRequest, ClaimView, ControlError, ControlErrorKind,
-    Request, Response,
+    AuthFailures, ClaimAnswer, ClaimEvent, ClaimRequest, ClaimView, ClockAhead, ControlError,
+    ControlErrorKind, Request, Response,
 };
 
 /// The outcome of [`Client::hold`].
@@ -41,6 +41,7 @@ pub struct HeldClaim {
     claim: ClaimView,
     note: Option<String>,
     auth_failures: Option<AuthFailures>,
+    clock: Option<ClockAhead>,
 }
 
 impl Client {
@@ -152,12 +153,13 @@ impl Client {
                 progress(reason);
             }
         };
-        let (claim, note, auth_failures) = match conn.final_answer(limit, &mut tell)? {
+        let (claim, note, auth_failures, clock) = match conn.final_answer(limit, &mut tell)? {
             Response::Claim(ClaimAnswer::Claimed {
                 claim,
                 note,
                 auth_failures,
-            }) => (claim, note, auth_failures),
+                clock,
+            }) => (claim, note, auth_failures, clock),
             Response::Claim(ClaimAnswer::Denied { claim, reason }) => {
                 return Ok(Hold::Denied { claim, reason });
             }
@@ -182,6 +184,7 @@ impl Client {
             claim: now,
             note,
             auth_failures,
+            clock,
         }))
     }
 }
@@ -242,6 +245,21 @@ impl HeldClaim {
     /// ```
     pub fn auth_failures(&self) -> Option<AuthFailures> {
         self.auth_failures
+    }
+
+    /// With a key: how far ahead of this host's the clocks of the neighbours the daemon heard
+    /// were when the claim succeeded (docs/uiap-design.md D72); `None` without a key.
+    ///
+    /// ```no_run
+    /// # use uiap_control::{ClaimRequest, Client, Hold, SpaceText};
+    /// # let request = ClaimRequest::new("fff:0:1:0", SpaceText::Uid("01".into()));
+    /// if let Hold::Held(claim) = Client::default().hold(&request, None)? {
+    ///     if let Some(clock) = claim.clock() { println!("{clock}"); }
+    /// }
+    /// # Ok::<(), uiap_control::ControlError>(())
+    /// ```
+    pub fn clock(&self) -> Option<&ClockAhead> {
+        self.clock.as_ref()
     }
 
     /// Waits for the claim's next event, at most `wait` (`None`: as long as it takes);

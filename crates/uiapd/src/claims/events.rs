@@ -5,7 +5,7 @@ use tracing::{debug, info, warn};
 use uiap::device::{ClaimId, FailureReason};
 use uiap::time::Instant;
 use uiap::wire::MessageId;
-use uiap_control::{ClaimAnswer, ClaimState, EventKind, Response};
+use uiap_control::{ClaimAnswer, ClaimState, ClockAhead, EventKind, Response};
 
 use super::{ClaimTable, Ctx};
 
@@ -88,11 +88,15 @@ impl ClaimTable {
         if let Some(failed) = auth_failures {
             warn!(id, "claimed, but {failed}");
         }
+        // With a key: how far ahead the neighbours' clocks are, so that a site lease starts
+        // its tenure above every millisecond a previous holder used (docs/uiap-design.md D72).
+        let clock = ctx.clocks.map(|c| clock_view(&c.ahead(ctx.elapsed())));
         let claim = entry.view(ctx.now);
         entry.answer(&Response::Claim(ClaimAnswer::Claimed {
             claim,
             note,
             auth_failures,
+            clock,
         }));
         false
     }
@@ -233,5 +237,16 @@ impl ClaimTable {
             Some(at) if entry.stored.renew => Some(now + (at - now.min(at)) * percent / 100),
             _ => None,
         };
+    }
+}
+
+/// The answer's form of what the link knows of the neighbours' clocks.
+fn clock_view(ahead: &crate::link::Ahead) -> ClockAhead {
+    ClockAhead {
+        ahead_ms: ahead.ahead_ms,
+        listened_ms: u64::try_from(ahead.listened.as_millis()).unwrap_or(u64::MAX),
+        neighbour: ahead
+            .neighbour
+            .map(|(index, addr)| format!("{addr}%{index}")),
     }
 }

@@ -20,7 +20,7 @@ use uiap::time::Instant;
 use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
 
 use crate::DaemonError;
-use crate::link::{AuthFailureLog, Splits};
+use crate::link::{AuthFailureLog, Clocks, Splits};
 use crate::quota::UserLimits;
 use crate::store::{Claims, Store, StoredClaim};
 
@@ -82,6 +82,8 @@ pub(crate) struct Ctx<'a> {
     pub overflowed: &'a AuthFailureLog,
     /// Neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
     pub splits: &'a Splits,
+    /// With a key: how far ahead the neighbours' clocks are (docs/uiap-design.md D72).
+    pub clocks: Option<&'a Clocks>,
 }
 
 impl Ctx<'_> {

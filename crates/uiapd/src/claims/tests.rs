@@ -89,6 +89,7 @@ impl Bench {
             suppressed: &logs.suppressed,
             overflowed: &logs.overflowed,
             splits: &logs.splits,
+            clocks: None,
             now,
             wall: WALL + now.as_micros() / 1_000_000,
             networked,
@@ -167,11 +168,14 @@ fn a_claim_on_a_site_of_one_is_held_answered_and_persisted() {
         claim,
         note,
         auth_failures,
+        clock,
     }) = next(&mut rx)
     else {
         panic!("expected claimed")
     };
     assert_eq!(auth_failures, None);
+    // Without a key nothing is known of the neighbours' clocks (docs/uiap-design.md D72).
+    assert_eq!(clock, None);
     assert_eq!(
         note.as_deref(),
         Some("a site of one: no participating interface")

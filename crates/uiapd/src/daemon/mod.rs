@@ -122,6 +122,7 @@ fn claim_ctx<'a>(
         suppressed: link.suppressed(),
         overflowed: link.overflowed(),
         splits: link.splits(),
+        clocks: link.clocks(),
     }
 }
 
@@ -305,6 +306,10 @@ impl Daemon {
         let scan = self
             .interfaces
             .rescan(&self.config.ifaces, sockets, &mut self.device);
+        if let Scan::Participating { joined: true } = scan {
+            // Its neighbours' clocks were not heard before (docs/uiap-design.md D72).
+            self.link.joined(self.start.elapsed());
+        }
         let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         match scan {
             Scan::AllLeft => self.claims.network_lost(&mut ctx),

@@ -8,6 +8,7 @@
 //! refusal is counted by reason, and the rate limit's drops are logged per neighbour (D64). On the way out, the PSK seal; the seals sent are remembered so
 //! that our own datagrams coming back are replays.
 
+mod clocks;
 mod failures;
 mod journal;
 mod limiter;
@@ -16,6 +17,7 @@ mod psk;
 mod source;
 mod split;
 
+pub(crate) use clocks::{Ahead, Clocks};
 pub(crate) use failures::{AuthFailureLog, LOOKBACK};
 pub(crate) use source::SourceDrop;
 pub(crate) use split::Splits;
@@ -63,6 +65,8 @@ pub(crate) struct Link {
     overflowed: AuthFailureLog,
     /// With a key: neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
     splits: Splits,
+    /// With a key: how far ahead each neighbour's clock is (docs/uiap-design.md D72).
+    clocks: Clocks,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
     /// The receive buffers the kernel granted (claim, reply).
@@ -104,6 +108,7 @@ impl Link {
             suppressed: AuthFailureLog::rate_limited(),
             overflowed: AuthFailureLog::kernel_overflow(),
             splits: Splits::default(),
+            clocks: Clocks::default(),
             drops: BTreeMap::new(),
             send_errors: 0,
             receive_buffers,
@@ -237,8 +242,14 @@ impl Link {
             self.count(SourceDrop::AuthBudget);
             return None;
         }
-        match self.sealer.open(key, bytes, psk::wall_clock_ms()) {
+        let now_ms = psk::wall_clock_ms();
+        match self.sealer.open(key, bytes, now_ms) {
             Ok(message) => {
+                if let Some(sent_ms) = psk::sent_ms(bytes) {
+                    let offset = i128::from(sent_ms) - i128::from(now_ms);
+                    self.clocks
+                        .record(source, i64::try_from(offset).unwrap_or(i64::MAX), now);
+                }
                 if self.authenticated.len() >= limiter::MAX_NEIGHBOURS && !known {
                     self.authenticated
                         .retain(|_, at| now.saturating_sub(*at) < AUTHENTICATED_FOR);
@@ -293,6 +304,17 @@ impl Link {
     /// Neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
     pub(crate) fn splits(&self) -> &Splits {
         &self.splits
+    }
+
+    /// With a key, how far ahead each neighbour's clock is (docs/uiap-design.md D72); without
+    /// one, nothing is known of their clocks.
+    pub(crate) fn clocks(&self) -> Option<&Clocks> {
+        self.psk.as_ref().map(|_| &self.clocks)
+    }
+
+    /// An interface joined at `now`: its neighbours' clocks were not heard before.
+    pub(crate) fn joined(&mut self, now: Duration) {
+        self.clocks.joined(now);
     }
 
     /// What the kernel dropped at full receive queues (docs/uiap-design.md D70).

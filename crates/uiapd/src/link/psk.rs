@@ -163,6 +163,13 @@ impl Sealer {
     }
 }
 
+/// The sender's time in a sealed datagram's trailer, if it is long enough to have one.
+pub(crate) fn sent_ms(datagram: &[u8]) -> Option<u64> {
+    let at = datagram.len().checked_sub(TRAILER_LEN)?;
+    let time = datagram.get(at..at + TIME_LEN)?;
+    Some(u64::from_be_bytes(time.try_into().ok()?))
+}
+
 /// Milliseconds since the Unix epoch on this host's clock (0 if it is set before 1970).
 pub(crate) fn wall_clock_ms() -> u64 {
     let now = std::time::SystemTime::now()
@@ -226,6 +233,8 @@ mod tests {
             assert_eq!(rx.open(b"k", &bad, now), Err(Refused::Mismatch), "{at}");
         }
         assert_eq!(rx.open(b"k", &sealed, now), Ok(&[1u8, 2, 3][..]));
+        assert_eq!(sent_ms(&sealed), Some(now));
+        assert_eq!(sent_ms(&sealed[..TRAILER_LEN - 1]), None);
     }
 
     #[test]

@@ -19,9 +19,9 @@ const AGREE_MS: i64 = 1_000;
 /// Stale datagrams that must agree before a neighbour is split.
 const AGREEING: usize = 2;
 /// Offsets remembered per neighbour.
-const OFFSETS: usize = 8;
+pub(crate) const OFFSETS: usize = 8;
 /// Neighbours tracked at most; the one heard from least recently makes room.
-const MAX_NEIGHBOURS: usize = 256;
+pub(crate) const MAX_NEIGHBOURS: usize = 256;
 
 /// One split neighbour, for a claim's answer and its watchers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,12 +58,20 @@ impl std::fmt::Display for Split {
 /// The stale authenticated datagrams of every neighbour.
 #[derive(Debug, Default)]
 pub(crate) struct Splits {
-    neighbours: BTreeMap<(u32, Ipv6Addr), VecDeque<(Duration, i64)>>,
+    offsets: Offsets,
 }
 
-impl Splits {
-    /// A datagram from `source` verified but was sealed `offset_ms` away from our clock, at
-    /// `now`.
+/// The offsets of a few recent datagrams of each neighbour (theirs minus ours, in
+/// milliseconds, and when they came), for a bounded number of neighbours.
+#[derive(Debug, Default)]
+pub(crate) struct Offsets {
+    pub(crate) neighbours: BTreeMap<(u32, Ipv6Addr), VecDeque<(Duration, i64)>>,
+}
+
+impl Offsets {
+    /// A datagram from `source` was sealed `offset_ms` away from our clock, and came at `now`.
+    /// The neighbour heard from least recently makes room for a new one; its oldest offset,
+    /// for a new offset.
     pub(crate) fn record(&mut self, source: (u32, Ipv6Addr), offset_ms: i64, now: Duration) {
         if !self.neighbours.contains_key(&source) && self.neighbours.len() >= MAX_NEIGHBOURS {
             let quietest = self
@@ -81,10 +89,19 @@ impl Splits {
         }
         seen.push_back((now, offset_ms));
     }
+}
+
+impl Splits {
+    /// A datagram from `source` verified but was sealed `offset_ms` away from our clock, at
+    /// `now`.
+    pub(crate) fn record(&mut self, source: (u32, Ipv6Addr), offset_ms: i64, now: Duration) {
+        self.offsets.record(source, offset_ms, now);
+    }
 
     /// The split neighbour heard from most recently at `now`, if any.
     pub(crate) fn current(&self, now: Duration) -> Option<Split> {
-        self.neighbours
+        self.offsets
+            .neighbours
             .iter()
             .filter_map(|(source, seen)| {
                 let recent: Vec<_> = seen
@@ -107,12 +124,13 @@ impl Splits {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    const S: Duration = Duration::from_secs(1);
+    pub(crate) const S: Duration = Duration::from_secs(1);
 
-    fn addr(i: u16) -> (u32, Ipv6Addr) {
+    /// Neighbour `i` on interface 2.
+    pub(crate) fn addr(i: u16) -> (u32, Ipv6Addr) {
         (2, Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, i))
     }
 
@@ -148,7 +166,7 @@ mod tests {
         for i in 0..=MAX_NEIGHBOURS as u16 {
             splits.record(addr(i), 40_000, S + Duration::from_millis(u64::from(i)));
         }
-        assert_eq!(splits.neighbours.len(), MAX_NEIGHBOURS);
-        assert!(!splits.neighbours.contains_key(&addr(0)));
+        assert_eq!(splits.offsets.neighbours.len(), MAX_NEIGHBOURS);
+        assert!(!splits.offsets.neighbours.contains_key(&addr(0)));
     }
 }

@@ -706,7 +706,9 @@ mod tests {
         let site = |p: NewPlan| match p.lease.unwrap() {
             super::super::LeasePlan {
                 bits,
-                from: LeaseFrom::Site { control, domain },
+                from: LeaseFrom::Site {
+                    control, domain, ..
+                },
             } => (bits, control, domain),
             other => panic!("not a site lease: {other:?}"),
         };
@@ -738,7 +740,18 @@ mod tests {
         assert_eq!(domain.to_string(), "ffe:1:2:300");
         assert_eq!(site(plan(&["new", "v8", "--site-node"]).unwrap()).0, 16);
         assert!(plan(&["new", "v1"]).unwrap().lease.is_none());
-        let cases: [(&[&str], &str); 7] = [
+        let offset = |args: &[&str]| match plan(args).unwrap().lease.unwrap().from {
+            LeaseFrom::Site {
+                max_clock_offset, ..
+            } => max_clock_offset,
+            other => panic!("not a site lease: {other:?}"),
+        };
+        assert_eq!(offset(&["new", "v6", "--site-node"]), None);
+        assert_eq!(
+            offset(&["new", "v6", "--site-node", "--max-clock-offset", "1500ms"]),
+            Some(std::time::Duration::from_millis(1500))
+        );
+        let cases: [(&[&str], &str); 8] = [
             (
                 &["new", "v7", "--site-node"],
                 "--site-node does not apply to v7",
@@ -754,6 +767,10 @@ mod tests {
             (
                 &["new", "v8", "--node-bits", "8"],
                 "--node-bits applies only with --node-from or --site-node",
+            ),
+            (
+                &["new", "v6", "--max-clock-offset", "1s"],
+                "--max-clock-offset applies only with --node-from or --site-node",
             ),
             (
                 &["new", "v1", "--uiap-control", "/x"],

@@ -223,6 +223,9 @@ pub enum LeaseFrom {
         control: PathBuf,
         /// The node-ID domain.
         domain: uiap::space::DomainId,
+        /// How far ahead another device's clock may be, as the operator vouches
+        /// (docs/uiap-design.md D72).
+        max_clock_offset: Option<Duration>,
     },
     /// An etcd lease.
     Etcd {
@@ -309,6 +312,7 @@ pub fn lease_plan(
             for (flag, given) in [
                 ("--uiap-control", a.uiap_control.is_some()),
                 ("--node-domain", a.node_domain.is_some()),
+                ("--max-clock-offset", a.max_clock_offset.is_some()),
                 ("--node-bits", a.node_bits.is_some()),
                 ("--lease-ttl", a.lease_ttl.is_some()),
                 ("--lease-margin", a.lease_margin.is_some()),
@@ -361,12 +365,13 @@ pub fn lease_plan(
 
 /// The source's settings, each flag checked against the source it applies to.
 fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
-    let given = |flags: [(&'static str, bool); 2]| flags.into_iter().find(|f| f.1).map(|f| f.0);
-    let site_flags = given([
+    let given = |flags: &[(&'static str, bool)]| flags.iter().find(|f| f.1).map(|f| f.0);
+    let site_flags = given(&[
         ("--uiap-control", a.uiap_control.is_some()),
         ("--node-domain", a.node_domain.is_some()),
+        ("--max-clock-offset", a.max_clock_offset.is_some()),
     ]);
-    let lease_flags = given([
+    let lease_flags = given(&[
         ("--lease-ttl", a.lease_ttl.is_some()),
         ("--lease-margin", a.lease_margin.is_some()),
     ]);
@@ -399,6 +404,7 @@ fn source(a: &NewArgs, from: NodeFrom) -> Result<LeaseFrom, Error> {
             domain: a
                 .node_domain
                 .map_or(uuidkit_lease::site::DEFAULT_NODE_DOMAIN, |d| d.0),
+            max_clock_offset: a.max_clock_offset.map(|t| t.0),
         },
         NodeFrom::Etcd {
             endpoints,

@@ -336,6 +336,13 @@ pub struct NewArgs {
     #[arg(long, value_name = "DID")]
     pub node_domain: Option<DomainArg>,
 
+    /// The site lease: how far ahead of this host's any device's clock may be that uiapd cannot
+    /// have heard (with --psk-file), or any device at all (without a key, where the lease needs
+    /// it); every new node waits it out: 500ms, 2s [default: with a key, its 30 s window;
+    /// without one, the lease refuses].
+    #[arg(long, value_name = "TIME")]
+    pub max_clock_offset: Option<lease::LeaseTime>,
+
     /// v8 with a leased node: the node ID's width, 1 to 48 bits [default: 16].
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub node_bits: Option<NodeBits>,

@@ -1,13 +1,11 @@
 //! [`SiteLease`]: claim, keep, watch and release a node ID (docs/uiap-design.md D51, D52).
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use rand_core::Rng;
-use uiap::space::DomainId;
 use uuidkit::node::{NodeId, NodeLost, NodeLostKind, NodeSource};
 
 use uiap_control::{
@@ -15,80 +13,10 @@ use uiap_control::{
     ControlErrorKind, EventKind, HeldClaim, Hold, Request, Response, SpaceText,
 };
 
+use super::config::LeaseConfig;
 use super::domain::{check_domain, node_space};
 use crate::node::{backoff, draw};
 use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
-
-/// How a [`SiteLease`] claims its node ID.
-///
-/// ```
-/// use uuidkit_lease::site::{LeaseConfig, DEFAULT_NODE_DOMAIN};
-///
-/// let c = LeaseConfig::new("/run/uiapd/control.sock".into(), 48);
-/// assert_eq!(c.domain, DEFAULT_NODE_DOMAIN);
-/// assert_eq!(c.lifetime, 20);
-/// assert_eq!(c.answer_limit, Some(std::time::Duration::from_secs(30)));
-/// assert_eq!(c.liveness, std::time::Duration::from_secs(2));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LeaseConfig {
-    /// The daemon's control socket.
-    pub control: PathBuf,
-    /// The node-ID domain (docs/uiap-design.md D49); must be left-justified.
-    pub domain: DomainId,
-    /// The node ID's width, 1 to 48 (48: the v1/v6 node field, drawn with the multicast bit
-    /// set).
-    pub bits: u8,
-    /// The claim's lifetime in seconds (20). The daemon renews it when `renew-at-percent` (75 %)
-    /// of it has passed, and that renewal interval bounds the partition window
-    /// (docs/uiap-design.md D53); it must be at least the daemon's `renew-min-lifetime-s`.
-    pub lifetime: u32,
-    /// Claims tried, each with a fresh random node ID, before giving up (8).
-    pub attempts: u32,
-    /// The wait after the first denial, doubled after each one up to `max_backoff`, each wait
-    /// drawn uniformly from its upper half (250 ms).
-    pub backoff: Duration,
-    /// The longest wait between two attempts (8 s).
-    pub max_backoff: Duration,
-    /// How long one claim may take to be answered (30 s; `None`: as long as the daemon needs,
-    /// e.g. when it rate-limits claims after conflicts). A daemon that does not answer in time
-    /// ends [`SiteLease::acquire`] with [`LeaseErrorKind::Timeout`] and what it said meanwhile.
-    pub answer_limit: Option<Duration>,
-    /// How long the node stays usable after the daemon last proved it alive and still holding
-    /// the claim (2 s): the lease asks the daemon every quarter of this, each question bounded by
-    /// a quarter of it, and counts it from when the question was sent. A daemon that stops
-    /// answering (SIGSTOP, blocked I/O) also stops defending the node, and another device may
-    /// win it after one claim window (2.5 s by default, docs/uiap-design.md D44): this must be
-    /// shorter, less `margin`, for the node to be reported lost first.
-    pub liveness: Duration,
-    /// Taken off each deadline for clock-rate error and scheduling (100 ms:
-    /// [`default_margin`](crate::default_margin) of the liveness window).
-    pub margin: Duration,
-}
-
-impl LeaseConfig {
-    /// The defaults for a node ID `bits` wide in the default domain.
-    ///
-    /// ```
-    /// use uuidkit_lease::site::LeaseConfig;
-    ///
-    /// assert_eq!(LeaseConfig::new("/tmp/c.sock".into(), 12).bits, 12);
-    /// ```
-    pub fn new(control: PathBuf, bits: u8) -> LeaseConfig {
-        LeaseConfig {
-            control,
-            domain: super::DEFAULT_NODE_DOMAIN,
-            bits,
-            lifetime: 20,
-            attempts: 8,
-            backoff: Duration::from_millis(250),
-            max_backoff: Duration::from_secs(8),
-            answer_limit: Some(DEFAULT_ANSWER_LIMIT),
-            liveness: DEFAULT_LIVENESS,
-            margin: crate::default_margin(DEFAULT_LIVENESS),
-        }
-    }
-}
 
 /// A node ID held through the local `uiapd`, and the slot generators read it from
 /// (the [module docs](super)).
@@ -148,14 +76,6 @@ impl Reason {
     }
 }
 
-/// How long a claim may wait for its answer unless configured: a few claim windows, far less
-/// than a rate limit after repeated conflicts (docs/uiap-design.md D34, D61).
-const DEFAULT_ANSWER_LIMIT: Duration = Duration::from_secs(30);
-
-/// The liveness window unless configured: under the default claim window (2.5 s) by more than
-/// the default margin.
-const DEFAULT_LIVENESS: Duration = Duration::from_secs(2);
-
 /// How often the watcher looks at its stop flag between events. Events and the end of the
 /// daemon's stream are seen as they come; only a drop waits for this.
 const WATCH_TICK: Duration = Duration::from_millis(50);
@@ -167,10 +87,14 @@ impl SiteLease {
     ///
     /// # Errors
     ///
-    /// * [`LeaseErrorKind::Config`]: an invalid domain, width or lifetime;
+    /// * [`LeaseErrorKind::Config`]: an invalid domain, width or lifetime; a daemon without a
+    ///   key, and no [`LeaseConfig::max_clock_offset`] (nothing bounds other devices' clocks,
+    ///   docs/uiap-design.md D72);
     /// * [`LeaseErrorKind::Unreachable`]: nothing answers at the control path ("is uiapd running?
     ///   tried PATH");
-    /// * [`LeaseErrorKind::Denied`]: every attempt was denied ("denied N times");
+    /// * [`LeaseErrorKind::Denied`]: every attempt was denied ("denied N times"), or the node's
+    ///   first UUID would have to wait longer than [`LeaseConfig::clock_wait`] for this host's
+    ///   clock to pass a neighbour's;
     /// * [`LeaseErrorKind::Refused`]: the daemon refused the request (its message);
     /// * [`LeaseErrorKind::Registry`]: the connection failed or the answer made no sense.
     ///
@@ -234,6 +158,7 @@ impl SiteLease {
             ));
         }
         let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
+        slot.offset_wall(config.testing.wall_offset_ms);
         let attempts = config.attempts.max(1);
         let mut last = String::new();
         for n in 0..attempts {
@@ -242,7 +167,7 @@ impl SiteLease {
             }
             let value = draw(config.bits, rng)?;
             match try_claim(config, value, report)? {
-                Ok(held) => return SiteLease::start(config, slot, value, held),
+                Ok(held) => return SiteLease::start(config, slot, value, held, report),
                 Err(reason) => last = reason,
             }
         }
@@ -260,7 +185,26 @@ impl SiteLease {
         slot: Arc<LeaseSlot>,
         value: u64,
         held: HeldClaim,
+        report: &mut dyn FnMut(&str),
     ) -> Result<SiteLease, LeaseError> {
+        // The tenure starts above every millisecond a previous holder used: this host's clock
+        // must first pass the answer by how far the neighbours' clocks are ahead
+        // (docs/uiap-design.md D72). The claim is held, and renewed, meanwhile.
+        let answered = slot.wall_ms();
+        if let Some((lead, why)) = super::clocks::lead(config, held.clock(), held.note().is_some())?
+        {
+            let wait = crate::high_water::wait_for(answered.saturating_add(lead), slot.wall_ms());
+            if wait > config.clock_wait {
+                // Dropping the claim closes its connection: the daemon releases it.
+                drop(held);
+                return Err(super::clocks::too_far(value, wait, config.clock_wait, &why));
+            }
+            report(&format!(
+                "waiting {} ms before the first UUID: {why}",
+                wait.as_millis()
+            ));
+            std::thread::sleep(wait);
+        }
         // The claim round may take longer than the liveness window: the first deadline counts
         // from a question asked once the claim is held.
         let sent = slot.now();

@@ -12,6 +12,12 @@
 //! ID; across a partition both sides may, until the first renewal after the merge (the
 //! partition window, docs/uiap-design.md D53).
 //!
+//! Consecutive holders of one node never share a millisecond, whatever their clocks say: a new
+//! tenure starts only once this host's clock is past the claim's answer by how far ahead the
+//! clocks of the neighbours its daemon heard are (with a key, `uiapd --psk-file`), or by
+//! [`LeaseConfig::max_clock_offset`] (without one, where the lease refuses unless it is set;
+//! docs/uiap-design.md D72).
+//!
 //! The lease talks to the daemon over its Unix control socket: [`SiteLease`] and
 //! [`LeaseConfig`] exist on Unix only. The domain and the node's UID ([`node_uid`],
 //! [`check_domain`]) are plain values, there on every platform.
@@ -35,14 +41,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(unix)]
+mod clocks;
+#[cfg(unix)]
+mod config;
 mod domain;
 #[cfg(unix)]
 mod lease;
 #[cfg(unix)]
 mod window;
 
+#[cfg(unix)]
+pub use config::LeaseConfig;
 pub use domain::{DEFAULT_NODE_DOMAIN, check_domain, node_of_uid, node_space, node_uid};
 #[cfg(unix)]
-pub use lease::{LeaseConfig, SiteLease};
+pub use lease::SiteLease;
 /// Where `uiapd` listens unless told otherwise ([`LeaseConfig::new`] takes the path).
 pub use uiap_control::DEFAULT_CONTROL;

@@ -148,11 +148,17 @@ pub fn refused(backend: &Backend, e: &LeaseError) -> Error {
 /// The site lease through the local uiapd.
 #[cfg(unix)]
 fn site(plan: &LeasePlan) -> Option<Made> {
-    let LeaseFrom::Site { control, domain } = &plan.from else {
+    let LeaseFrom::Site {
+        control,
+        domain,
+        max_clock_offset,
+    } = &plan.from
+    else {
         return None;
     };
     Some(Ok(Box::new(uuidkit_lease::site::LeaseConfig {
         domain: *domain,
+        max_clock_offset: *max_clock_offset,
         ..uuidkit_lease::site::LeaseConfig::new(control.clone(), plan.bits)
     })))
 }
@@ -343,6 +349,7 @@ mod tests {
         let site = plan(LeaseFrom::Site {
             control: "/c".into(),
             domain: uuidkit_lease::site::DEFAULT_NODE_DOMAIN,
+            max_clock_offset: None,
         });
         assert!(check(&site, &row(&site, false, false)).is_ok());
         // Every row is found by its own plans only.
