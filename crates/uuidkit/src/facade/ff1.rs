@@ -18,7 +18,10 @@
 //! the `fpe` crate's general FF1.
 
 use aes::Aes128;
-use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
+use aes::cipher::consts::U16;
+use aes::cipher::{
+    Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, KeyInit,
+};
 
 /// SP 800-38G's round count for FF1.
 const ROUNDS: u8 = 10;
@@ -33,8 +36,9 @@ const P: [u8; 16] = [1, 2, 1, 0, 0, 2, 10, HALF as u8, 0, 0, 0, 122, 0, 0, 0, 0]
 #[derive(Clone)]
 pub(super) struct Ff1 {
     aes: Aes128,
-    /// The CBC-MAC state after P, XORed into every round's Q.
-    after_p: [u8; 16],
+    /// The CBC-MAC state after P, as a big-endian integer, XORed into every
+    /// round's Q.
+    after_p: u128,
 }
 
 impl Ff1 {
@@ -44,45 +48,74 @@ impl Ff1 {
         aes.encrypt_block(&mut block);
         Ff1 {
             aes,
-            after_p: block.into(),
+            after_p: u128::from_be_bytes(block.into()),
         }
-    }
-
-    /// The round function: y mod 2⁶¹ for round `i` on half `b`.
-    #[inline]
-    fn round(&self, i: u8, b: u64) -> u64 {
-        let mut q = [0u8; 16];
-        q[7] = i;
-        q[8..].copy_from_slice(&b.to_be_bytes());
-        let mut block = Array::from(core::array::from_fn::<u8, 16, _>(|j| {
-            q[j] ^ self.after_p[j]
-        }));
-        self.aes.encrypt_block(&mut block);
-        let mut s = [0u8; 8];
-        s.copy_from_slice(&block[4..12]);
-        u64::from_be_bytes(s) & HALF_MASK
     }
 
     /// Encrypts the 122-bit string held in the low bits of `x`.
+    #[inline]
     pub(super) fn encrypt(&self, x: u128) -> u128 {
-        let (mut a, mut b) = split(x);
-        for i in 0..ROUNDS {
-            let c = a.wrapping_add(self.round(i, b)) & HALF_MASK;
-            a = b;
-            b = c;
-        }
-        join(a, b)
+        let mut out = x;
+        self.aes.encrypt_with_backend(Rounds::<false> {
+            after_p: self.after_p,
+            x: &mut out,
+        });
+        out
     }
 
     /// The inverse of [`Ff1::encrypt`].
+    #[inline]
     pub(super) fn decrypt(&self, x: u128) -> u128 {
-        let (mut a, mut b) = split(x);
-        for i in (0..ROUNDS).rev() {
-            let c = b.wrapping_sub(self.round(i, a)) & HALF_MASK;
-            b = a;
-            a = c;
+        let mut out = x;
+        self.aes.encrypt_with_backend(Rounds::<true> {
+            after_p: self.after_p,
+            x: &mut out,
+        });
+        out
+    }
+}
+
+/// The ten rounds, run inside one `encrypt_with_backend` call: the `aes`
+/// crate picks its backend (AES-NI, VAES or software, detected at run time)
+/// and prepares it once per call, and the rounds are compiled into the
+/// backend's code, so each round's AES is inlined rather than a call that
+/// detects and prepares again. `DECRYPT` runs them backwards.
+struct Rounds<'a, const DECRYPT: bool> {
+    after_p: u128,
+    x: &'a mut u128,
+}
+
+impl<const DECRYPT: bool> BlockSizeUser for Rounds<'_, DECRYPT> {
+    type BlockSize = U16;
+}
+
+impl<const DECRYPT: bool> BlockCipherEncClosure for Rounds<'_, DECRYPT> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, aes: &B) {
+        // The round function: y mod 2⁶¹ for round `i` on half `b`.
+        // Q = [0]⁷ ‖ [i] ‖ [b]⁸ is the big-endian integer i·2⁶⁴ + b.
+        #[allow(clippy::cast_possible_truncation)]
+        let f = |i: u8, b: u64| -> u64 {
+            let q = (u128::from(i) << 64) | u128::from(b);
+            let mut block = Array::from((self.after_p ^ q).to_be_bytes());
+            aes.encrypt_block_inplace(&mut block);
+            (u128::from_be_bytes(block.into()) >> 32) as u64 & HALF_MASK
+        };
+        let (mut a, mut b) = split(*self.x);
+        if DECRYPT {
+            for i in (0..ROUNDS).rev() {
+                let c = b.wrapping_sub(f(i, a)) & HALF_MASK;
+                b = a;
+                a = c;
+            }
+        } else {
+            for i in 0..ROUNDS {
+                let c = a.wrapping_add(f(i, b)) & HALF_MASK;
+                a = b;
+                b = c;
+            }
         }
-        join(a, b)
+        *self.x = join(a, b);
     }
 }
 
