@@ -2,7 +2,7 @@
 //! against the same generators in memory. Blocks make the file cost vanish:
 //! one locked, fsynced, renamed write per 100 ms block.
 //!
-//! cargo bench -p uuidkit --bench state -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p uuidkit-state --bench state -- --warm-up-time 1 --measurement-time 3
 
 use std::hint::black_box;
 use std::path::PathBuf;

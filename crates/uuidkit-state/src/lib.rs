@@ -763,3 +763,9 @@ impl Reserver {
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/migrating-to-uuidkit-state.md")]
 pub struct MigrationDoc;
+
+/// The examples of `docs/snowflake.md`, run as doctests here, where both
+/// the generators and the state file they are restarted on are in reach.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/snowflake.md")]
+pub struct SnowflakeDoc;
