@@ -1,6 +1,5 @@
 //! Uniqueness under faults: a fork after first use, a clock that goes back
 //! (the state file's faults are the `uuidkit-state` crate's tests).
-#![cfg(unix)]
 
 use std::collections::HashSet;
 

@@ -4,12 +4,10 @@
 //! flipped by a writer thread never yields a torn node or a UUID with a node
 //! its reader had already seen lost.
 
-mod gen_support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use gen_support::{T_A, seeded};
+use crate::gen_support::{T_A, seeded};
 use proptest::prelude::*;
 use uuidkit::clock::ManualClock;
 use uuidkit::generator::{GenErrorKind, RolloverPolicy};
