@@ -26,7 +26,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use uuidkit::sync::ForkSafeMutex;
-use uuidkit::sync::{fork_generation, forked_since};
+#[cfg(unix)]
+use uuidkit::sync::fork_generation;
+use uuidkit::sync::forked_since;
 
 /// How long a transaction waits after one that timed out: long enough for a
 /// pending helper to be woken when the lock frees, short enough that a stuck
