@@ -167,7 +167,7 @@ fn now_ms() -> u64 {
 
 #[test]
 fn v7_mark_ahead_of_the_clock_continues_above_it_with_one_warning() {
-    use uuidkit::state::{StateRecord, V7Mark};
+    use uuidkit_state::format::{StateRecord, V7Mark};
     for ahead in [60_000u64, 3_600_000] {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state");
@@ -199,7 +199,7 @@ fn v7_mark_ahead_of_the_clock_continues_above_it_with_one_warning() {
             .unwrap();
         let ahead_s = ahead as f64 / 1000.0;
         assert!(by <= ahead_s && by > ahead_s - 10.0, "{err}");
-        let stored = uuidkit::state::FileStore::new(&path).load().unwrap();
+        let stored = uuidkit_state::FileStore::new(&path).load().unwrap();
         let last_ms = (bits(ls[4999]) >> 80) as u64;
         assert_eq!(
             stored.v7.unwrap().hwm_ms,
@@ -323,7 +323,7 @@ fn state_symlink_is_followed_and_keeps_being_shared() {
             .file_type()
             .is_symlink()
     );
-    let stored = uuidkit::state::FileStore::new(&target).load().unwrap();
+    let stored = uuidkit_state::FileStore::new(&target).load().unwrap();
     assert_eq!(
         stored.v7.unwrap().hwm_ms,
         (bits(lines(&c)[99]) >> 80) as u64 + 1
@@ -468,7 +468,7 @@ fn clock_seq_with_state_is_honoured_or_refused_never_dropped() {
 /// (RFC 9562 §6.3), the clock's time, and one warning saying by how much.
 #[test]
 fn v1_mark_ahead_of_the_clock_takes_a_new_clock_sequence_with_one_warning() {
-    use uuidkit::state::{GregorianMark, StateRecord};
+    use uuidkit_state::format::{GregorianMark, StateRecord};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("state");
     let now_ts60 = now_ms() * 10_000 + uuidkit::layout::GREGORIAN_TO_UNIX_100NS;

@@ -8,11 +8,11 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use uuidkit::clock::SystemClock;
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{
-    BlockPolicy, FileStore, GregorianLease, MAX_LOCK_TIMEOUT, Reserver, Status, V7Lease,
-};
 use uuidkit::sync::{ForkSafeGuard, ForkSafeMutex};
 use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit_state::{
+    BlockPolicy, FileStore, GregorianLease, MAX_LOCK_TIMEOUT, Reserver, Status, V7Lease,
+};
 
 use crate::args::int_in;
 use crate::convert::UuidType;

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use uuidkit::clock::{CoarseClock, SystemClock};
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{BlockPolicy, FileStore, Reserver, StateRecord, StateStore, Status};
 use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit_state::{BlockPolicy, FileStore, Reserver, StateStore, Status, format::StateRecord};
 
 /// What one worker does.
 #[derive(Clone, Debug)]

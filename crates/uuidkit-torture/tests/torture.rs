@@ -15,10 +15,10 @@ use std::time::Duration;
 
 use uuidkit::clock::{CoarseClock, ManualClock, SystemClock};
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{self, StateConfig};
 use uuidkit::{
     Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed, V8TimeGenerator,
 };
+use uuidkit_state::{self as state, StateConfig};
 use uuidkit_torture::procs::{self, FAKETIME, Worker};
 use uuidkit_torture::{Row, Tally, fork_and_collect};
 

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use uuidkit::clock::{Clock, CoarseClock, ManualClock, SystemClock};
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{BlockPolicy, FileStore, Reserver};
 use uuidkit::{GenError, Generator, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit_state::{BlockPolicy, FileStore, Reserver};
 use uuidkit_torture::matrix::{Cell, Grid, pid_equal_pair};
 use uuidkit_torture::{Row, Tally, fork_and_collect};
 

@@ -15,7 +15,7 @@ use std::time::Duration;
 use uuidkit::clock::{Clock, ManualClock, SystemClock, TickerClock};
 use uuidkit::rng::ThreadRng;
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
-use uuidkit::state::{BlockPolicy, FileStore, Reserver};
+use uuidkit_state::{BlockPolicy, FileStore, Reserver};
 use uuidkit_torture::snowflake::{LeaseWorker, as_uuids, read_ids, run_lease_worker};
 use uuidkit_torture::{Row, Tally, fork_and_collect};
 

@@ -243,9 +243,9 @@ fn lines(c: &mut Criterion) {
 /// benchmarks/state-file.md can put the check's share of a UUID.
 fn fork_check(c: &mut Criterion) {
     let mut g = c.benchmark_group("fork_check");
-    let generation = uuidkit::__test_only::fork_generation();
+    let generation = uuidkit::sync::fork_generation();
     g.bench_function("check_alone", |b| {
-        b.iter(|| black_box(uuidkit::__test_only::forked_since(black_box(generation))))
+        b.iter(|| black_box(uuidkit::sync::forked_since(black_box(generation))))
     });
     g.bench_function("now_v7", |b| b.iter(|| black_box(Uuid::now_v7())));
     let mut v7 = V7Generator::new(SystemClock, ThreadRng);

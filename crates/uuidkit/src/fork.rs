@@ -127,6 +127,42 @@ pub(crate) fn generation() -> u64 {
     GENERATION.load(Ordering::Relaxed)
 }
 
+/// The process's fork generation: a count that moves on in every child
+/// `fork()` makes. Something that must not be carried from a parent into
+/// its child (a block of timestamps reserved in a shared file, a file lock
+/// the parent holds) remembers the generation it was made in, and asks
+/// [`forked_since`] before each use. The first call registers the
+/// `pthread_atfork` handler, so a value read here is always compared
+/// against later forks. A child made by a raw `clone`/`vfork` that bypasses
+/// `pthread_atfork` is not seen. Without `fork()` (Windows, WebAssembly) it
+/// never changes.
+///
+/// ```
+/// use uuidkit::sync::{fork_generation, forked_since};
+/// let born = fork_generation();
+/// assert!(!forked_since(born)); // still the process that read it
+/// ```
+#[must_use]
+pub fn fork_generation() -> u64 {
+    generation()
+}
+
+/// Whether this process is a child forked (directly or not) since
+/// `generation` was read from [`fork_generation`] in it or in an ancestor:
+/// one relaxed atomic load, cheap enough to ask before every UUID.
+///
+/// ```
+/// use uuidkit::sync::{fork_generation, forked_since};
+/// let born = fork_generation();
+/// assert!(!forked_since(born));
+/// assert!(forked_since(born.wrapping_sub(1))); // a generation of the parent's
+/// ```
+#[inline]
+#[must_use]
+pub fn forked_since(generation: u64) -> bool {
+    current() != generation
+}
+
 /// Without `fork()` (Windows, WebAssembly) there is nothing to register, and
 /// no process id to ask for (WebAssembly has none: `std::process::id` panics).
 #[cfg(not(unix))]
@@ -294,8 +330,8 @@ impl Drop for Section {
 /// another thread held at that moment stays held for ever in the child, and
 /// the child's next call that takes it never returns. Every lock uuidkit's
 /// generators, stores and language bindings take is one of these (the
-/// process-wide [`state`](crate::state) generators', a
-/// [`FileStore`](crate::state::FileStore)'s, a [`NodeSlot`](crate::node::NodeSlot)'s…):
+/// process-wide generators of the `uuidkit-state` crate, its `FileStore`'s,
+/// a [`NodeSlot`](crate::node::NodeSlot)'s…):
 /// a `pthread_atfork` prepare handler waits until no other thread holds
 /// one, and threads that try to lock one meanwhile wait until the fork is
 /// done, so the child finds every one free, its data as a whole critical

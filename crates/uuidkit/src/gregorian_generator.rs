@@ -137,16 +137,24 @@ impl<L, C, R, S: Reserve<V1State>, N> GregorianGenerator<L, C, R, S, N> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
-    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V1State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V1Generator};
+    /// #[derive(Default)]
+    /// struct Blocks { asked: Vec<u64> }
+    /// impl Reserve<V1State> for Blocks {
+    ///     fn reserve(&mut self, _: &V1State, needed: u64) -> Result<Reservation<V1State>, GenError> {
+    ///         self.asked.push(needed);
+    ///         Ok(Reservation::Until(needed + 1_000_000)) // 100 ms of 100-ns ticks
+    ///     }
+    /// }
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
-    /// assert!(g.store().status().is_none());
+    /// let mut g = V1Generator::builder().store(Blocks::default()).build(&clock, ThreadRng)?;
+    /// assert!(g.store().asked.is_empty());
     /// let u = g.generate()?;
-    /// assert_eq!(g.store().block().map(|b| b.node), u.node()); // the store's node
-    /// assert!(!g.store().status().unwrap().is_safe()); // the store was empty
-    /// # Ok::<(), uuidkit::GenError>(())
+    /// clock.advance(1_000); // 1 µs: the next timestamp
+    /// g.generate()?;
+    /// assert_eq!(g.store().asked, [u.gregorian_timestamp().unwrap()]); // one block for both
+    /// # Ok::<(), GenError>(())
     /// ```
     pub fn store(&self) -> &S {
         self.core.store()

@@ -116,9 +116,9 @@
 //! writes from its own thread. A generator whose source has lost its node
 //! stops with [`GenErrorKind::NodeLost`] and issues nothing.
 //!
-//! A [`ManualClock`] makes them deterministic in tests, and
-//! [`state`](state/index.html) binds them to a state file shared between
-//! processes.
+//! A [`ManualClock`] makes them deterministic in tests, and the
+//! `uuidkit-state` crate binds them, through the [`Reserve`] seam, to a
+//! state file shared between processes (RFC 9562 §6.3).
 //!
 //! ```
 //! use uuidkit::{clock::ManualClock, generator::{RolloverPolicy, V7Method}, rng::ThreadRng};
@@ -165,14 +165,14 @@
 //! - `rng` (with `std`): [`ThreadRng`] and its reseed interval;
 //! - [`node`]: where a generator gets its node ID: the [`NodeSource`] seam,
 //!   [`StaticNode`], [`RandomNode`], `NodeSlot`, and `NodeLost` with its kind;
-//! - `state` (with `std`): generator state in a file shared between
-//!   processes (RFC 9562 §6.3);
 //! - [`snowflake`]: 64-bit time-ordered IDs (Twitter, Discord, Instagram,
 //!   Sonyflake, TSID layouts, or your own) on the same clock, worker-source
 //!   and state seams;
 //! - `facade` (feature `facade`): a keyed v4-looking façade for v7 keys,
 //!   its key format and its two modes;
-//! - `sync` (with `std`): `ForkSafeMutex`, a lock a forked child can take;
+//! - `sync` (with `std`): `ForkSafeMutex`, a lock a forked child can take,
+//!   and the fork generation, by which code built on the generators tells
+//!   that it runs in a forked child;
 //! - `serde` (feature `serde`): `#[serde(with = …)]` modules fixing one text
 //!   form for a field.
 //!
@@ -233,9 +233,13 @@
 //!   Node.js): turns on `std`, takes randomness from `crypto.getRandomValues`
 //!   (through `getrandom`'s `wasm_js` backend) and time from `Date.now()`, so
 //!   [`Uuid::new_v4`](struct.Uuid.html#method.new_v4), [`Uuid::now_v7`](struct.Uuid.html#method.now_v7) and [`SystemClock`](struct.SystemClock.html) work there
-//!   (`SystemClock` then has 1 ms resolution). The [`state`](state/index.html) module (files
-//!   shared between processes) is not built for that target. Without `js`,
-//!   build that target with `default-features = false`.
+//!   (`SystemClock` then has 1 ms resolution). Without `js`, build that
+//!   target with `default-features = false`.
+//!
+//! Generator state in a file shared between processes (RFC 9562 §6.3) is
+//! not a feature but a crate of its own, `uuidkit-state` (its file, locks
+//! and sleeps are things a JavaScript host lacks, and the core talks to
+//! nothing outside the process).
 //!
 //! All but `arbitrary` work without `std`; `schemars` needs `alloc`.
 //!
@@ -305,25 +309,6 @@ macro_rules! std_link {
         concat!("\n[`", $label, "`]: crate#crate-features")
     };
 }
-/// The same for the `state` module, which a JavaScript host lacks too.
-#[cfg(all(
-    feature = "std",
-    not(all(target_arch = "wasm32", target_os = "unknown"))
-))]
-macro_rules! state_link {
-    ($label:literal, $path:literal) => {
-        concat!("\n[`", $label, "`]: ", $path)
-    };
-}
-#[cfg(not(all(
-    feature = "std",
-    not(all(target_arch = "wasm32", target_os = "unknown"))
-)))]
-macro_rules! state_link {
-    ($label:literal, $path:literal) => {
-        concat!("\n[`", $label, "`]: crate#crate-features")
-    };
-}
 
 mod arch;
 #[cfg(feature = "std")]
@@ -367,14 +352,6 @@ mod v6;
 mod v7;
 mod v8;
 
-// Stable state shared between processes: files, locks and sleeps, none of
-// which a JavaScript host has.
-#[cfg(all(
-    feature = "std",
-    not(all(target_arch = "wasm32", target_os = "unknown"))
-))]
-pub mod state;
-
 // The differential checks of the vector paths, for the fuzz targets only.
 #[cfg(all(fuzzing, feature = "std"))]
 #[doc(hidden)]
@@ -412,19 +389,6 @@ pub mod __test_only {
         crate::clock::ticker::halt_for_tests(halted);
     }
 
-    /// The current fork generation (registering the fork handler).
-    #[must_use]
-    pub fn fork_generation() -> u64 {
-        crate::fork::generation()
-    }
-
-    /// The check every generator makes before each UUID: whether the process
-    /// forked since `generation` was read. For its benchmark.
-    #[inline]
-    #[must_use]
-    pub fn forked_since(generation: u64) -> bool {
-        crate::fork::current() != generation
-    }
 }
 
 pub use crate::error::ParseError;
@@ -447,10 +411,15 @@ pub use crate::v8::NameHash;
 /// own implements the very version this crate was built with.
 pub use rand_core;
 
-/// Locks that a forked child can use: [`ForkSafeMutex`](sync::ForkSafeMutex)
-/// is reset in the child, so a lock held by another thread of the parent at
-/// `fork()` is not inherited locked.
+/// Fork safety for code built on the generators: locks that a forked child
+/// can use ([`ForkSafeMutex`](sync::ForkSafeMutex) is reset in the child,
+/// so a lock held by another thread of the parent at `fork()` is not
+/// inherited locked), and the fork generation
+/// ([`fork_generation`](sync::fork_generation),
+/// [`forked_since`](sync::forked_since)) by which anything that must not be
+/// carried from a parent into its child (a reserved block of timestamps, a
+/// file lock) tells that it is now in a child.
 #[cfg(feature = "std")]
 pub mod sync {
-    pub use crate::fork::{ForkSafeGuard, ForkSafeMutex};
+    pub use crate::fork::{ForkSafeGuard, ForkSafeMutex, fork_generation, forked_since};
 }

@@ -197,19 +197,31 @@ impl<N, S> V1Builder<N, S> {
     }
 
     /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
-    /// instance a [`state::GregorianLease`].
+    /// instance a state file's `GregorianLease` (the `uuidkit-state` crate).
+    /// A store may move the generator onto the clock sequence and node it
+    /// keeps:
     ///
     /// ```
-    /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
-    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V1State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V1Generator};
+    /// struct Stored { clock_seq: u16, node: [u8; 6] }
+    /// impl Reserve<V1State> for Stored {
+    ///     fn reserve(&mut self, s: &V1State, needed: u64) -> Result<Reservation<V1State>, GenError> {
+    ///         Ok(if (s.clock_seq, s.node) == (self.clock_seq, self.node) {
+    ///             Reservation::Until(needed + 1_000_000)
+    ///         } else {
+    ///             let at = needed.saturating_sub(1);
+    ///             Reservation::ResumeFrom(V1State { timestamp: at, clock_seq: self.clock_seq, node: self.node, ..*s })
+    ///         })
+    ///     }
+    /// }
+    /// let store = Stored { clock_seq: 0x33C8, node: [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46] };
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
+    /// let mut g = V1Generator::builder().store(store).build(&clock, ThreadRng)?;
     /// let u = g.generate()?;
-    /// assert_eq!(g.store().block().map(|b| b.node), u.node()); // the store's node
-    /// # Ok::<(), uuidkit::GenError>(())
+    /// assert_eq!((u.clock_seq(), u.node()), (Some(0x33C8), Some([0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46])));
+    /// # Ok::<(), GenError>(())
     /// ```
-    #[doc = state_link!("state::GregorianLease", "crate::state::GregorianLease")]
     pub fn store<S2: Reserve<V1State>>(self, store: S2) -> V1Builder<N, S2> {
         V1Builder {
             clock_seq: self.clock_seq,

@@ -202,24 +202,29 @@ impl<S> V7Builder<S> {
     }
 
     /// Binds the generator to a [`Reserve`] store (stable storage, §6.3), for
-    /// instance a [`state::V7Lease`], consulted before
-    /// the first UUID and whenever its reservation runs out.
+    /// instance a state file's `V7Lease` (the `uuidkit-state` crate),
+    /// consulted before the first UUID and whenever its reservation runs
+    /// out. A store moves the generator above what it has issued:
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
-    /// use uuidkit::{clock::ManualClock, rng::ThreadRng, Generator, V7Generator};
+    /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V7Generator};
+    /// // A previous run issued up to 5 s ahead of this clock.
+    /// struct Above(u64);
+    /// impl Reserve<V7State> for Above {
+    ///     fn reserve(&mut self, s: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+    ///         Ok(if needed < self.0 {
+    ///             Reservation::ResumeFrom(V7State { unix_ts_ms: self.0, valid: true, ..*s })
+    ///         } else {
+    ///             Reservation::Until(needed + 100)
+    ///         })
+    ///     }
+    /// }
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
-    /// // A previous run reserved up to 5 s ahead of this clock.
-    /// let stored = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_747_000 }), ..Default::default() };
-    /// let r = Reserver::new(MemoryStore::with_record(stored), BlockPolicy::default());
-    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(&clock, ThreadRng)?;
-    /// assert_eq!(g.generate()?.unix_ts_ms(), Some(1_645_557_747_000));
-    /// let status = g.store().status().unwrap();
-    /// assert!(status.is_persisted() && !status.is_safe()); // 5 s ahead of the clock: reported
-    /// assert!(status.to_string().contains("found it 5000 ms ahead"), "{status}");
-    /// # Ok::<(), uuidkit::GenError>(())
+    /// let mut g = V7Generator::builder().store(Above(1_645_557_747_000)).build(&clock, ThreadRng)?;
+    /// assert!(g.generate()?.unix_ts_ms() >= Some(1_645_557_747_000));
+    /// # Ok::<(), GenError>(())
     /// ```
-    #[doc = state_link!("state::V7Lease", "crate::state::V7Lease")]
     pub fn store<S2: Reserve<V7State>>(self, store: S2) -> V7Builder<S2> {
         V7Builder {
             method: self.method,
@@ -415,14 +420,21 @@ impl<C, R, S: Reserve<V7State>> V7Generator<C, R, S> {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
-    /// use uuidkit::{clock::SystemClock, rng::ThreadRng, Generator, V7Generator};
-    /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-    /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
+    /// use uuidkit::{clock::SystemClock, generator::{Reservation, Reserve, V7State}};
+    /// use uuidkit::{rng::ThreadRng, GenError, Generator, V7Generator};
+    /// #[derive(Default)]
+    /// struct Blocks { start_ms: Option<u64> }
+    /// impl Reserve<V7State> for Blocks {
+    ///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+    ///         self.start_ms = Some(needed);
+    ///         Ok(Reservation::Until(needed + 100))
+    ///     }
+    /// }
+    /// let mut g = V7Generator::builder().store(Blocks::default()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
-    /// let b = g.store().block().unwrap();
-    /// assert!(b.start_ms <= ms && ms < b.end_ms);
-    /// # Ok::<(), uuidkit::GenError>(())
+    /// let start = g.store().start_ms.unwrap();
+    /// assert!(start <= ms && ms < start + 100);
+    /// # Ok::<(), GenError>(())
     /// ```
     pub fn store(&self) -> &S {
         self.core.store()
@@ -635,7 +647,7 @@ impl Uuid {
     ///
     /// In memory only, always: it takes no lock, reads no environment
     /// variable and touches no file. State in stable storage, shared with
-    /// other processes, is the explicit [`state`](crate::state) API's.
+    /// other processes, is the explicit API of the `uuidkit-state` crate.
     ///
     /// On `wasm32-unknown-unknown` (feature `js`) the clock is the host's
     /// `Date.now()`, whole milliseconds, so the counter orders every

@@ -19,7 +19,7 @@ use uuidkit::{
 };
 #[cfg(feature = "std")]
 #[allow(unused_imports)]
-use uuidkit::{SharedV7, rng, state, sync};
+use uuidkit::{SharedV7, rng, sync};
 
 /// The types and traits at the root: the UUID types and what is compared
 /// with or passed to them, the four text forms, the generators a program
@@ -62,7 +62,6 @@ const MODULES: &[&str] = &[
     "rng",
     "serde",
     "snowflake",
-    "state",
     "sync",
 ];
 

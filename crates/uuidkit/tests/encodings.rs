@@ -14,8 +14,7 @@ const BASE32HEX: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
 const BITCOIN: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const BASE64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-mod rfc_examples;
-use rfc_examples::VECTORS;
+use crate::rfc_examples::VECTORS;
 
 /// `v` in base `alphabet.len()`, most significant digit first, left-padded
 /// with the zero digit to `len` digits, by repeated division.

@@ -1,6 +1,5 @@
 //! After a real `fork()`, parent and child produce different v4 and v7 values
 //! (RFC 9562 §6.9: reseed the CSPRNG on fork).
-#![cfg(unix)]
 
 use uuidkit::Uuid;
 

@@ -1,10 +1,8 @@
 //! V1Generator, V6Generator and the v8 generators with a manual clock.
 
-mod gen_support;
-
 use std::collections::HashSet;
 
-use gen_support::{MS, NODE_A, T_A, seeded};
+use crate::gen_support::{MS, NODE_A, T_A, seeded};
 use uuidkit::clock::ManualClock;
 use uuidkit::generator::{
     GenErrorKind, Reservation, Reserve, RolloverPolicy, V1State, V8DistributedBuilder,

@@ -1,9 +1,7 @@
 //! V7Generator with a manual clock: the three §6.2 methods, counter rollover
 //! under each policy, clock steps back, batches, state and the reserve seam.
 
-mod gen_support;
-
-use gen_support::{CountingClock, MS, ms_of, seeded};
+use crate::gen_support::{CountingClock, MS, ms_of, seeded};
 use uuidkit::clock::ManualClock;
 use uuidkit::generator::{
     ClockBackPolicy, GenErrorKind, Reservation, Reserve, RolloverPolicy, V7Builder, V7Method,

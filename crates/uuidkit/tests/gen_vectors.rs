@@ -1,9 +1,7 @@
 //! RFC 9562 Appendix A.1, A.3, A.5, A.6 and B.1 reproduced by the generators from
 //! their inputs.
 
-mod gen_support;
-
-use gen_support::{NODE_A, Script, T_A};
+use crate::gen_support::{NODE_A, Script, T_A};
 use uuidkit::clock::ManualClock;
 use uuidkit::generator::V7Method;
 use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator, V8TimeGenerator};

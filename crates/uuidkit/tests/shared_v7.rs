@@ -1,6 +1,5 @@
 //! `SharedV7` in memory shared between processes (a `MAP_SHARED` mapping
 //! inherited across `fork()`): one sequence for all of them.
-#![cfg(unix)]
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};

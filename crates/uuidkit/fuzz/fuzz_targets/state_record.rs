@@ -4,12 +4,12 @@
 //! and parsing that is the identity, emitting is canonical, and any single
 //! changed byte of an emitted file is rejected.
 //!
-//! cd crates/uuidkit && RUSTC_BOOTSTRAP=1 cargo fuzz run state_record --features std -- -max_total_time=30
+//! cd crates/uuidkit && RUSTC_BOOTSTRAP=1 cargo fuzz run state_record -- -max_total_time=30
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use uuidkit::layout::{MAX_GREGORIAN_TIMESTAMP, MAX_UNIX_TS_MS};
-use uuidkit::state::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
+use uuidkit_state::format::{EARLIER_NODES, GregorianMark, StateRecord, V7Mark};
 
 /// Little-endian words from `data`, zero past its end.
 fn word(data: &[u8], at: usize) -> u64 {

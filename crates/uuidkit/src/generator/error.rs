@@ -189,13 +189,16 @@ impl GenError {
 
     /// An error of kind [`GenErrorKind::Store`]: the store could not
     /// persist the reservation (`why`) and the caller asked for stored state
-    /// or nothing (a strict [`Reserver`](crate::state::Reserver)).
+    /// or nothing (a strict reserver of the `uuidkit-state` crate), for
+    /// [`Reserve`](crate::generator::Reserve) implementations.
+    ///
+    /// ```
+    /// let e = uuidkit::GenError::store_unavailable("the lock was not taken in time");
+    /// assert_eq!(e.to_string(), "state unavailable (strict): expected the reservation persisted, found the lock was not taken in time");
+    /// ```
     #[cold]
-    #[cfg(all(
-        feature = "std",
-        not(all(target_arch = "wasm32", target_os = "unknown"))
-    ))]
-    pub(crate) const fn unavailable(why: &'static str) -> GenError {
+    #[must_use]
+    pub const fn store_unavailable(why: &'static str) -> GenError {
         GenError {
             kind: GenErrorKind::Store,
             detail: Detail::Values {
@@ -204,6 +207,38 @@ impl GenError {
                 found: 0,
             },
         }
+    }
+
+    /// An error of kind [`GenErrorKind::ClockBehind`]: the clock, at
+    /// `found_ns` (Unix nanoseconds), is below `expected_ns`, the least time
+    /// the generator or its store may still issue, for
+    /// [`Reserve`](crate::generator::Reserve) implementations that hold a
+    /// generator above what they have issued.
+    ///
+    /// ```
+    /// let e = uuidkit::GenError::clock_behind(2_000_000, 1_000_000);
+    /// assert_eq!(e.kind(), uuidkit::generator::GenErrorKind::ClockBehind);
+    /// assert_eq!(e.to_string(), "clock behind: expected at least 2000000 ns (last timestamp minus tolerance), found 1000000 ns");
+    /// ```
+    #[cold]
+    #[must_use]
+    pub const fn clock_behind(expected_ns: u64, found_ns: u64) -> GenError {
+        GenError::new(GenErrorKind::ClockBehind, expected_ns, found_ns)
+    }
+
+    /// An error of kind [`GenErrorKind::InvalidConfig`]: `what` (a setting
+    /// and its allowed range, such as `"block in 1..=10000 ms"`) was
+    /// expected, `found` was given; for the settings of code built on the
+    /// generators.
+    ///
+    /// ```
+    /// let e = uuidkit::GenError::invalid_config("block in 1..=10000 ms", 0);
+    /// assert_eq!(e.to_string(), "invalid generator config: expected block in 1..=10000 ms, found 0");
+    /// ```
+    #[cold]
+    #[must_use]
+    pub const fn invalid_config(what: &'static str, found: u64) -> GenError {
+        GenError::config(what, found)
     }
 
     #[cold]

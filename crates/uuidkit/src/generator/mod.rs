@@ -7,7 +7,7 @@
 //! [`V8Distributed`], and with `std` [`SharedV7`](../struct.SharedV7.html)), [`Generator`] and
 //! [`GenError`] are also at the crate root. Their clocks are in
 //! [`crate::clock`], their RNG in [`crate::rng`](../rng/index.html), their node sources in
-//! [`crate::node`], and a file-backed store in `crate::state`.
+//! [`crate::node`]; a file-backed store is the `uuidkit-state` crate.
 //!
 //! Inside: the counter engine behind v7 and the v8 distributed layout, and
 //! the Gregorian timestamp engine behind v1 and v6.
@@ -259,9 +259,9 @@ impl<G: Generator + ?Sized> Generator for &mut G {
 /// generator's state *including* the UUID about to be returned
 /// ([`V7State`] or [`V1State`]). If `reserve`
 /// fails, that UUID is not returned and the generator's state is as it was
-/// before the call. [`uuidkit::state`] implements this trait
-/// over a state file ([`state::V7Lease`],
-/// [`state::GregorianLease`]).
+/// before the call. The `uuidkit-state` crate implements this trait over a
+/// state file shared between processes (its `V7Lease`, `GregorianLease` and
+/// `SnowflakeLease`).
 ///
 /// ```
 /// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}, rng::ThreadRng};
@@ -280,9 +280,6 @@ impl<G: Generator + ?Sized> Generator for &mut G {
 /// assert_eq!(g.store().calls, 1);
 /// # Ok::<(), GenError>(())
 /// ```
-#[doc = state_link!("uuidkit::state", "crate::state")]
-#[doc = state_link!("state::V7Lease", "crate::state::V7Lease")]
-#[doc = state_link!("state::GregorianLease", "crate::state::GregorianLease")]
 pub trait Reserve<S> {
     /// Reserves timestamps from `needed` on for a generator whose next state
     /// is `state`.
@@ -384,15 +381,23 @@ impl<S> Reserve<S> for NoReserve {
 /// For a store chosen at run time, without a type per choice.
 ///
 /// ```
-/// use uuidkit::{clock::ManualClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
-/// use uuidkit::{Generator, V7Generator};
-/// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
-/// for store in [None, Some(r.lease_v7())] {
+/// use std::{cell::Cell, rc::Rc};
+/// use uuidkit::{clock::ManualClock, generator::{Reservation, Reserve, V7State}, rng::ThreadRng};
+/// use uuidkit::{GenError, Generator, V7Generator};
+/// struct Asked(Rc<Cell<u32>>);
+/// impl Reserve<V7State> for Asked {
+///     fn reserve(&mut self, _: &V7State, needed: u64) -> Result<Reservation<V7State>, GenError> {
+///         self.0.set(self.0.get() + 1);
+///         Ok(Reservation::Until(needed + 100))
+///     }
+/// }
+/// let asked = Rc::new(Cell::new(0));
+/// for store in [None, Some(Asked(asked.clone()))] {
 ///     let mut g = V7Generator::builder().store(store).build(ManualClock::new(1 << 60), ThreadRng)?;
 ///     g.generate()?;
 /// }
-/// assert!(r.last_status().is_some()); // only the second generator asked the store
-/// # Ok::<(), uuidkit::GenError>(())
+/// assert_eq!(asked.get(), 1); // only the second generator asked the store
+/// # Ok::<(), GenError>(())
 /// ```
 impl<S, T: Reserve<S>> Reserve<S> for Option<T> {
     #[inline]

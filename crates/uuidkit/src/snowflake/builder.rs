@@ -149,7 +149,7 @@ impl<N, S> SnowflakeBuilder<N, S> {
 
     /// Binds the generator to a [`Reserve`] store of [`SnowflakeState`]s
     /// (timestamps are the layout's ticks), such as a state file's
-    /// [`SnowflakeLease`]: its last tick per
+    /// `SnowflakeLease` (the `uuidkit-state` crate): its last tick per
     /// layout and worker is kept there, so a restart with the clock behind
     /// continues above it.
     ///
@@ -171,7 +171,6 @@ impl<N, S> SnowflakeBuilder<N, S> {
     /// assert_eq!(Layout::TWITTER.decompose(g.generate()?)?.tick, 501); // above the store's mark
     /// # Ok::<(), GenError>(())
     /// ```
-    #[doc = state_link!("SnowflakeLease", "crate::state::SnowflakeLease")]
     pub fn store<S2: Reserve<SnowflakeState>>(self, store: S2) -> SnowflakeBuilder<N, S2> {
         SnowflakeBuilder {
             layout: self.layout,

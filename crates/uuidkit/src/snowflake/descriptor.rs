@@ -17,13 +17,24 @@ impl fmt::Display for Layout {
         if let Some(name) = self.preset_name() {
             return f.write_str(name);
         }
-        self.fmt_descriptor(f)
+        self.write_descriptor(f)
     }
 }
 
 impl Layout {
-    /// The descriptor, even for a preset: what a state file keys marks by.
-    pub(crate) fn fmt_descriptor(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+    /// Writes the descriptor `tT.wW.sS.eEPOCH.uUNIT`, even for a preset
+    /// (whose `Display` is its name): what a state file keys marks by, so
+    /// that a preset and the same custom split share their marks.
+    ///
+    /// ```
+    /// use uuidkit::snowflake::Layout;
+    /// let mut d = String::new();
+    /// Layout::TWITTER.write_descriptor(&mut d)?;
+    /// assert_eq!(d, "t41.w10.s12.e1288834974657.u1ms");
+    /// assert_eq!(d.parse::<Layout>().ok(), Some(Layout::TWITTER));
+    /// # Ok::<(), std::fmt::Error>(())
+    /// ```
+    pub fn write_descriptor(&self, f: &mut dyn fmt::Write) -> fmt::Result {
         let (t, w, s) = (self.time_bits(), self.worker_bits(), self.sequence_bits());
         match self.order() {
             FieldOrder::WorkerFirst => write!(f, "t{t}.w{w}.s{s}")?,

@@ -455,9 +455,20 @@ impl Layout {
         Ok(tick)
     }
 
-    /// The error for a tick past the end of the time field.
+    /// The error of kind
+    /// [`GenErrorKind::TimestampOutOfRange`](crate::generator::GenErrorKind::TimestampOutOfRange)
+    /// for `tick`, past the end of the layout's time field, for stores that
+    /// find their mark there.
+    ///
+    /// ```
+    /// use uuidkit::{generator::GenErrorKind, snowflake::Layout};
+    /// let e = Layout::TWITTER.past_the_end(1 << 41);
+    /// assert_eq!(e.kind(), GenErrorKind::TimestampOutOfRange);
+    /// assert_eq!(e.to_string(), "timestamp out of range: expected a tick of the layout's time field at most 2199023255551, found 2199023255552");
+    /// ```
     #[cold]
-    pub(crate) const fn past_the_end(&self, tick: u64) -> GenError {
+    #[must_use]
+    pub const fn past_the_end(&self, tick: u64) -> GenError {
         GenError::out_of_range(
             "a tick of the layout's time field at most",
             self.max_tick(),
@@ -578,7 +589,7 @@ mod tests {
             .with_sequence_start(l.start);
             assert_eq!(again, l, "{name}");
             let mut d = String::new();
-            l.fmt_descriptor(&mut d).unwrap();
+            l.write_descriptor(&mut d).unwrap();
             assert_eq!(d.parse::<Layout>().unwrap(), l, "{d}");
             assert_eq!(l.to_string(), name);
         }

@@ -46,8 +46,3 @@ mod layout;
 pub use builder::SnowflakeBuilder;
 pub use generator::{SnowflakeGenerator, SnowflakeState};
 pub use layout::{FieldOrder, Layout, Parts, SequenceStart};
-
-/// The examples of `docs/snowflake.md`, run as doctests.
-#[cfg(all(doctest, feature = "std"))]
-#[doc = include_str!("../../../../docs/snowflake.md")]
-pub struct SnowflakeDoc;

@@ -1,4 +1,4 @@
-//! Shared helpers for the gen_* and state_* integration tests.
+//! Shared helpers for the gen_* integration tests.
 #![allow(dead_code)]
 
 use core::cell::Cell;
@@ -6,9 +6,6 @@ use core::convert::Infallible;
 
 use rand_core::{SeedableRng, TryRng};
 use uuidkit::clock::{Clock, ManualClock};
-use uuidkit::rng::ThreadRng;
-use uuidkit::state::{GregorianLease, Reserver, V7Lease};
-use uuidkit::{V1Generator, V7Generator};
 
 /// Returns the given words in order, then a fixed pattern.
 pub struct Script {
@@ -72,20 +69,4 @@ pub const MS: u64 = 1_000_000;
 
 pub fn ms_of(u: uuidkit::Uuid) -> u64 {
     (u.as_u128() >> 80) as u64
-}
-
-/// A v7 generator on `clock` bound to a lease of `r`.
-pub fn leased_v7<C: Clock>(clock: C, r: &Reserver) -> V7Generator<C, ThreadRng, V7Lease> {
-    V7Generator::builder()
-        .store(r.lease_v7())
-        .build(clock, ThreadRng)
-        .unwrap()
-}
-
-/// A v1 generator on `clock` bound to a lease of `r`.
-pub fn leased_v1<C: Clock>(clock: C, r: &Reserver) -> V1Generator<C, ThreadRng, GregorianLease> {
-    V1Generator::builder()
-        .store(r.lease_v1())
-        .build(clock, ThreadRng)
-        .unwrap()
 }

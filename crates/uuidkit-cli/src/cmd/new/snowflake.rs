@@ -11,7 +11,7 @@ use uuidkit::GenError;
 use uuidkit::clock::{Clock, SystemClock};
 use uuidkit::node::{NodeSource, RandomNode, StaticNode};
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
-use uuidkit::state::{BlockPolicy, FileStore, Reserver, SnowflakeLease};
+use uuidkit_state::{BlockPolicy, FileStore, Reserver, SnowflakeLease};
 
 use super::rng::GenRng;
 use crate::error::{Error, Outcome};

@@ -10,12 +10,12 @@ use rand_core::TryRng;
 use uuidkit::clock::{ManualClock, SystemClock};
 use uuidkit::generator::{V1Builder, V6Builder, V7Method};
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 use uuidkit::{
     GenError, Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed,
     V8TimeGenerator,
 };
 use uuidkit_lease::LeaseSlot;
+use uuidkit_state::{BlockPolicy, FileStore, GregorianLease, Reserver, Status};
 
 use super::rng::GenRng;
 
@@ -411,8 +411,8 @@ impl Source {
         if let Some(status) = self.status() {
             // A missing file is simply the first use; the mark ahead of the
             // clock has its own line; anything else is worth a word.
-            let first_use = |e: &&uuidkit::state::StateError| {
-                e.kind() == uuidkit::state::StateErrorKind::Missing && status.is_persisted()
+            let first_use = |e: &&uuidkit_state::StateError| {
+                e.kind() == uuidkit_state::StateErrorKind::Missing && status.is_persisted()
             };
             let reason = status.write_error().or(status.read_error());
             if let Some(reason) = reason.filter(|e| !first_use(e)) {

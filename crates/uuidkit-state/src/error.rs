@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// to in-process state, and report the error through [`Status`](super::Status).
 ///
 /// ```
-/// use uuidkit::state::{StateErrorKind, StateRecord};
+/// use uuidkit_state::{StateErrorKind, format::StateRecord};
 /// let err = StateRecord::parse(b"uuidkit-state 1\nv7.hwm_ms 12x\n").unwrap_err();
 /// assert_eq!(err.kind(), StateErrorKind::Truncated);
 /// assert_eq!(err.line(), Some(3));
@@ -32,7 +32,7 @@ struct Inner {
 /// The classes of [`StateError`].
 ///
 /// ```
-/// use uuidkit::state::{StateErrorKind, StateRecord};
+/// use uuidkit_state::{StateErrorKind, format::StateRecord};
 /// assert_eq!(StateRecord::parse(b"").unwrap_err().kind(), StateErrorKind::Empty);
 /// assert!(StateErrorKind::Empty.is_no_state());
 /// assert!(!StateErrorKind::Unwritable.is_no_state());
@@ -92,7 +92,7 @@ impl StateErrorKind {
     /// §6.3), false if it is about writing or locking.
     ///
     /// ```
-    /// assert!(uuidkit::state::StateErrorKind::ChecksumMismatch.is_no_state());
+    /// assert!(uuidkit_state::StateErrorKind::ChecksumMismatch.is_no_state());
     /// ```
     #[must_use]
     pub fn is_no_state(self) -> bool {
@@ -111,7 +111,7 @@ impl StateErrorKind {
     /// True if generation had to fall back to state kept only in this process.
     ///
     /// ```
-    /// assert!(uuidkit::state::StateErrorKind::Unlockable.is_in_process_fallback());
+    /// assert!(uuidkit_state::StateErrorKind::Unlockable.is_in_process_fallback());
     /// ```
     #[must_use]
     pub fn is_in_process_fallback(self) -> bool {
@@ -132,7 +132,7 @@ impl StateErrorKind {
     /// file is first use, not damage.
     ///
     /// ```
-    /// use uuidkit::state::StateErrorKind;
+    /// use uuidkit_state::StateErrorKind;
     /// assert!(StateErrorKind::Truncated.is_damage());
     /// assert!(!StateErrorKind::Empty.is_damage());
     /// ```
@@ -210,7 +210,7 @@ impl StateError {
     /// The class of the error.
     ///
     /// ```
-    /// use uuidkit::state::{StateErrorKind, StateRecord};
+    /// use uuidkit_state::{StateErrorKind, format::StateRecord};
     /// let err = StateRecord::parse(b"hello\n").unwrap_err();
     /// assert_eq!(err.kind(), StateErrorKind::Garbage);
     /// ```
@@ -222,7 +222,7 @@ impl StateError {
     /// The 1-based line of the state file the error is about, if any.
     ///
     /// ```
-    /// use uuidkit::state::StateRecord;
+    /// use uuidkit_state::format::StateRecord;
     /// assert_eq!(StateRecord::parse(b"hello\n").unwrap_err().line(), Some(1));
     /// ```
     #[must_use]
@@ -235,7 +235,7 @@ impl StateError {
     /// consequence itself).
     ///
     /// ```
-    /// use uuidkit::state::StateRecord;
+    /// use uuidkit_state::format::StateRecord;
     /// let err = StateRecord::parse(b"hello\n").unwrap_err();
     /// assert_eq!(err.to_string(), format!("invalid state file: {}", err.detail()));
     /// assert!(err.detail().ends_with("at line 1"), "{err}");
@@ -248,7 +248,7 @@ impl StateError {
     /// The operating-system error class behind an I/O failure, if any.
     ///
     /// ```
-    /// use uuidkit::state::StateRecord;
+    /// use uuidkit_state::format::StateRecord;
     /// assert_eq!(StateRecord::parse(b"hello\n").unwrap_err().io_kind(), None);
     /// ```
     #[must_use]

@@ -1,4 +1,4 @@
-//! The process-wide generators: `uuidkit::state::now_*`, with the store
+//! The process-wide generators: `uuidkit_state::stored_*`, with the store
 //! chosen by `configure` or by `UUIDKIT_STATE` (in child processes of this
 //! test binary, so that the variable is set before anything reads it), and
 //! `Uuid::now_v7`, which stays in memory whatever the variable says.
@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use uuidkit::Uuid;
-use uuidkit::state::{self, FileStore, StateConfig};
+use uuidkit_state::{self as state, FileStore, StateConfig};
 
 const N: usize = 50_000;
 
@@ -48,7 +48,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// the explicit `state::stored_v7` does use that path.
 #[test]
 fn uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock() {
-    let name = "uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock";
+    let name = "global::uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock";
     if std::env::var_os("UUIDKIT_TEST_GLOBAL_OUT").is_some() {
         // Child: UUIDKIT_STATE points into an empty directory.
         let path = FileStore::default_path().unwrap();
@@ -92,7 +92,7 @@ fn uuid_now_v7_with_uuidkit_state_set_creates_no_file_and_takes_no_lock() {
 /// two processes calling `state::stored_v7` without `configure` share the file.
 #[test]
 fn state_now_v7_shares_the_uuidkit_state_file_across_processes() {
-    let name = "state_now_v7_shares_the_uuidkit_state_file_across_processes";
+    let name = "global::state_now_v7_shares_the_uuidkit_state_file_across_processes";
     if let Ok(out) = std::env::var("UUIDKIT_TEST_GLOBAL_OUT") {
         // Child: not configured, so the store is the file UUIDKIT_STATE names.
         let mut bytes = Vec::with_capacity(N * 16);
@@ -139,6 +139,7 @@ fn state_now_v7_shares_the_uuidkit_state_file_across_processes() {
 
 #[test]
 fn configured_process_wide_generators_report_status_and_release() {
+    let _global = crate::support::global();
     let dir = std::env::temp_dir().join(format!("uuidkit-state-global-cfg-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir(&dir).unwrap(); // a path given explicitly: its directory must exist

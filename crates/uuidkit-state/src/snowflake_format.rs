@@ -7,9 +7,9 @@
 use std::fmt::Write as _;
 use std::string::String;
 
-use super::SnowflakeMark;
 use super::format::fmt_ms;
-use crate::snowflake::Layout;
+use crate::snowflake::SnowflakeMark;
+use uuidkit::snowflake::Layout;
 
 /// What a snowflake line's value must be.
 pub(super) const EXPECTED: &str =
@@ -18,7 +18,7 @@ pub(super) const EXPECTED: &str =
 pub(super) fn emit(marks: &[Option<SnowflakeMark>], s: &mut String) {
     for m in marks.iter().flatten() {
         s.push_str("snowflake ");
-        let _ = m.layout.fmt_descriptor(s);
+        let _ = m.layout.write_descriptor(s);
         match m.worker {
             Some(w) => {
                 let _ = writeln!(s, " {w} {}", m.hwm);
@@ -50,7 +50,7 @@ pub(super) fn parse(value: &str) -> Option<SnowflakeMark> {
     };
     let layout = layout.parse::<Layout>().ok().filter(|l| {
         let mut d = String::new();
-        l.fmt_descriptor(&mut d).is_ok() && d == layout
+        l.write_descriptor(&mut d).is_ok() && d == layout
     })?;
     let number = |s: &str| {
         (!s.is_empty()
@@ -74,7 +74,7 @@ pub(super) fn parse(value: &str) -> Option<SnowflakeMark> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{SNOWFLAKE_MARKS, StateRecord};
+    use crate::format::{SNOWFLAKE_MARKS, StateRecord};
 
     #[test]
     fn snowflake_lines_round_trip_and_are_pinned() {

@@ -10,7 +10,7 @@ use super::StateErrorKind;
 /// written back safely, and if not, why (cf. libuuid's `uuid_generate_time_safe`).
 ///
 /// ```
-/// use uuidkit::state::{MemoryStore, StateErrorKind, StateRecord, StateStore};
+/// use uuidkit_state::{MemoryStore, StateErrorKind, StateStore, format::StateRecord};
 /// let store = MemoryStore::new();
 /// let status = store.transact(&mut |_| StateRecord::default());
 /// assert!(!status.is_safe());
@@ -29,7 +29,7 @@ impl Status {
     /// Read and written back without trouble.
     ///
     /// ```
-    /// assert!(uuidkit::state::Status::SAFE.is_safe());
+    /// assert!(uuidkit_state::Status::SAFE.is_safe());
     /// ```
     pub const SAFE: Status = Status {
         read: None,
@@ -50,7 +50,7 @@ impl Status {
     /// and a restart cannot either.
     ///
     /// ```
-    /// assert!(uuidkit::state::Status::SAFE.is_safe());
+    /// assert!(uuidkit_state::Status::SAFE.is_safe());
     /// ```
     #[must_use]
     pub fn is_safe(&self) -> bool {
@@ -61,7 +61,7 @@ impl Status {
     /// good one updated).
     ///
     /// ```
-    /// assert!(uuidkit::state::Status::SAFE.is_persisted());
+    /// assert!(uuidkit_state::Status::SAFE.is_persisted());
     /// ```
     #[must_use]
     pub fn is_persisted(&self) -> bool {
@@ -71,7 +71,7 @@ impl Status {
     /// Why the stored state could not be used ("no state"), if so.
     ///
     /// ```
-    /// assert!(uuidkit::state::Status::SAFE.read_error().is_none());
+    /// assert!(uuidkit_state::Status::SAFE.read_error().is_none());
     /// ```
     #[must_use]
     pub fn read_error(&self) -> Option<&StateError> {
@@ -81,7 +81,7 @@ impl Status {
     /// Why the new state could not be persisted (in-process fallback), if so.
     ///
     /// ```
-    /// assert!(uuidkit::state::Status::SAFE.write_error().is_none());
+    /// assert!(uuidkit_state::Status::SAFE.write_error().is_none());
     /// ```
     #[must_use]
     pub fn write_error(&self) -> Option<&StateError> {
@@ -93,7 +93,7 @@ impl Status {
     /// ahead by more than the behind-tolerance.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateErrorKind, StateRecord, V7Mark};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver, StateErrorKind, format::{StateRecord, V7Mark}};
     /// let far = StateRecord { v7: Some(V7Mark { hwm_ms: 2_000_000_000_000 }), ..Default::default() }; // 2033
     /// let r = Reserver::new(MemoryStore::with_record(far), BlockPolicy::default());
     /// let (_, status) = r.reserve_v7(1_700_000_000_000);
@@ -111,7 +111,7 @@ impl Status {
     /// clock.
     ///
     /// ```
-    /// assert!(uuidkit::state::Status::SAFE.reason().is_none());
+    /// assert!(uuidkit_state::Status::SAFE.reason().is_none());
     /// ```
     #[must_use]
     pub fn reason(&self) -> Option<&StateError> {

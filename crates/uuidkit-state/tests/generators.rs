@@ -1,17 +1,18 @@
 //! The generators bound to a store, driven by a manual clock: shared stores,
 //! crash and restart with the clock set back, clock steps within a process.
 
-mod gen_support;
-
 use std::collections::HashSet;
 
-use gen_support::{leased_v1, leased_v7};
+use crate::support::{leased_v1, leased_v7};
 
 use uuidkit::clock::ManualClock;
 use uuidkit::generator::GenErrorKind;
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{BlockOrigin, BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
 use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit_state::{
+    BlockOrigin, BlockPolicy, MemoryStore, Reserver,
+    format::{StateRecord, V7Mark},
+};
 
 const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
 const T0_MS: u64 = T0 / 1_000_000;
@@ -125,7 +126,7 @@ fn crash_then_restart_with_clock_5s_back() {
     assert!(status.is_persisted() && !status.is_safe(), "{status}");
     assert_eq!(
         status.reason().map(|e| e.kind()),
-        Some(uuidkit::state::StateErrorKind::AheadOfClock),
+        Some(uuidkit_state::StateErrorKind::AheadOfClock),
         "the block 5 s ahead of the clock is reported"
     );
 

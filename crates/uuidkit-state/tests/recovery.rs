@@ -2,20 +2,19 @@
 //! written. No panic, generation goes on, the status
 //! says unsafe (and why), and the file is repaired where possible.
 
-mod gen_support;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gen_support::{leased_v1, leased_v7};
+use crate::support::{leased_v1, leased_v7};
 use uuidkit::clock::ManualClock;
 use uuidkit::generator::GenErrorKind;
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{
-    BlockPolicy, FileStore, GregorianMark, Reserver, StateErrorKind, StateRecord, V7Mark,
-};
 use uuidkit::{Generator, Uuid};
+use uuidkit_state::{
+    BlockPolicy, FileStore, Reserver, StateErrorKind,
+    format::{GregorianMark, StateRecord, V7Mark},
+};
 
 const T0: u64 = 1_645_557_742_000_000_000; // 2022-02-22T19:22:22Z
 const T0_MS: u64 = T0 / 1_000_000;
@@ -45,7 +44,7 @@ fn good_file() -> String {
 
 /// Generates `n` v7 UUIDs through a fresh generator bound to the file; returns
 /// them and the status of the first reservation.
-fn v7_run(path: &Path, clock: &ManualClock, n: usize) -> (Vec<Uuid>, uuidkit::state::Status) {
+fn v7_run(path: &Path, clock: &ManualClock, n: usize) -> (Vec<Uuid>, uuidkit_state::Status) {
     let r = Reserver::new(FileStore::new(path), BlockPolicy::default());
     let mut g = leased_v7(clock, &r);
     let first = g.generate().unwrap();
@@ -236,7 +235,7 @@ fn bad_file_gives_v1_a_random_clock_sequence_and_is_repaired() {
     );
     assert_eq!(status.to_string().split(':').next(), Some("unsafe"));
     let b = g.store().block().unwrap();
-    assert_eq!(b.origin, uuidkit::state::BlockOrigin::NoState);
+    assert_eq!(b.origin, uuidkit_state::BlockOrigin::NoState);
     assert_eq!(u.clock_seq(), Some(b.clock_seq));
     assert_eq!(
         u.node().unwrap()[0] & 1,

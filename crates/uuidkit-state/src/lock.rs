@@ -25,8 +25,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::fork;
-use crate::sync::ForkSafeMutex;
+use uuidkit::sync::ForkSafeMutex;
+#[cfg(unix)]
+use uuidkit::sync::fork_generation;
+use uuidkit::sync::forked_since;
 
 /// How long a transaction waits after one that timed out: long enough for a
 /// pending helper to be woken when the lock frees, short enough that a stuck
@@ -106,7 +108,7 @@ impl Pending {
         Ok(Pending {
             handoff,
             rx,
-            generation: fork::generation(),
+            generation: fork_generation(),
         })
     }
 
@@ -161,10 +163,7 @@ impl Locker {
             timeout
         };
         let mut pending = self.pending.lock();
-        if pending
-            .as_ref()
-            .is_some_and(|p| p.generation != fork::current())
-        {
+        if pending.as_ref().is_some_and(|p| forked_since(p.generation)) {
             // Queued by the parent's helper thread, which this forked child
             // does not have: no answer will come, and its handoff lock may
             // be held for ever. Left alone, never touched.

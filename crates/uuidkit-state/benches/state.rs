@@ -2,7 +2,7 @@
 //! against the same generators in memory. Blocks make the file cost vanish:
 //! one locked, fsynced, renamed write per 100 ms block.
 //!
-//! cargo bench -p uuidkit --bench state -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p uuidkit-state --bench state -- --warm-up-time 1 --measurement-time 3
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 use uuidkit::clock::{CoarseClock, SystemClock};
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{BlockPolicy, FileStore, Reserver};
 use uuidkit::{Generator, V1Generator, V7Generator};
+use uuidkit_state::{BlockPolicy, FileStore, Reserver};
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
 

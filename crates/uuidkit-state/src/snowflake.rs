@@ -1,6 +1,6 @@
 //! Snowflake state in the state file: the last tick per layout and worker
 //! ([`SnowflakeMark`]), blocks of ticks reserved under them, and the lease a
-//! [`SnowflakeGenerator`](crate::snowflake::SnowflakeGenerator) binds to
+//! [`SnowflakeGenerator`](uuidkit::snowflake::SnowflakeGenerator) binds to
 //! ([`SnowflakeLease`]).
 //!
 //! Unlike v7 (whose random bits keep two processes apart in a fallback), a
@@ -10,9 +10,9 @@
 //! persisted is an error for a snowflake lease, strict or not.
 
 use super::{BlockOrigin, BlockPolicy, Reserver, StateRecord, Status};
-use crate::fork;
-use crate::generator::{GenError, Reservation, Reserve};
-use crate::snowflake::{Layout, SnowflakeState};
+use uuidkit::generator::{GenError, Reservation, Reserve};
+use uuidkit::snowflake::{Layout, SnowflakeState};
+use uuidkit::sync::{fork_generation, forked_since};
 
 /// How many snowflake marks a state file keeps, most recently reserved
 /// first. When a worker's mark falls out, its tick joins its layout's
@@ -23,7 +23,8 @@ pub const SNOWFLAKE_MARKS: usize = 16;
 /// The stored mark of one layout and worker, or a layout's floor.
 ///
 /// ```
-/// use uuidkit::{snowflake::Layout, state::SnowflakeMark};
+/// use uuidkit::snowflake::Layout;
+/// use uuidkit_state::format::SnowflakeMark;
 /// let m = SnowflakeMark { layout: Layout::TWITTER, worker: Some(37), hwm: 1_000 };
 /// assert_eq!(m.worker, Some(37));
 /// ```
@@ -44,7 +45,8 @@ impl StateRecord {
     /// the worker's own, else the layout's floor.
     ///
     /// ```
-    /// use uuidkit::{snowflake::Layout, state::{SnowflakeMark, StateRecord}};
+    /// use uuidkit::snowflake::Layout;
+    /// use uuidkit_state::format::{SnowflakeMark, StateRecord};
     /// let mut rec = StateRecord::default();
     /// rec.snowflake[0] = Some(SnowflakeMark { layout: Layout::TWITTER, worker: None, hwm: 50 });
     /// rec.snowflake[1] = Some(SnowflakeMark { layout: Layout::TWITTER, worker: Some(3), hwm: 90 });
@@ -142,7 +144,8 @@ impl StateRecord {
 /// A block of ticks reserved for one layout and worker.
 ///
 /// ```
-/// use uuidkit::{snowflake::Layout, state::{BlockOrigin, BlockPolicy}};
+/// use uuidkit::snowflake::Layout;
+/// use uuidkit_state::{BlockOrigin, BlockPolicy};
 /// let b = BlockPolicy::default().reserve_snowflake(Layout::TWITTER, None, 1_000);
 /// assert_eq!((b.start, b.end, b.origin), (1_000, 1_100, BlockOrigin::NoState));
 /// ```
@@ -163,7 +166,8 @@ impl BlockPolicy {
     /// never past the end of the layout's time field.
     ///
     /// ```
-    /// use uuidkit::{snowflake::Layout, state::{BlockOrigin, BlockPolicy}};
+    /// use uuidkit::snowflake::Layout;
+    /// use uuidkit_state::{BlockOrigin, BlockPolicy};
     /// let p = BlockPolicy::default();
     /// let b = p.reserve_snowflake(Layout::SONYFLAKE, Some(7_000), 1_000); // 10-ms ticks, 70 s ahead
     /// assert_eq!((b.start, b.end, b.origin), (7_000, 7_010, BlockOrigin::ClockBehind { by: 6_000 }));
@@ -197,12 +201,12 @@ impl BlockPolicy {
 }
 
 impl Reserver {
-    /// A lease for a [`SnowflakeGenerator`](crate::snowflake::SnowflakeGenerator)
+    /// A lease for a [`SnowflakeGenerator`](uuidkit::snowflake::SnowflakeGenerator)
     /// of `layout`. See [`SnowflakeLease`].
     ///
     /// ```
     /// use uuidkit::{clock::ManualClock, rng::ThreadRng, snowflake::{Layout, SnowflakeGenerator}};
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(Layout::TWITTER.unix_ns_of(5_000));
     /// let mut g = SnowflakeGenerator::builder(Layout::TWITTER).worker(3).store(r.lease_snowflake(Layout::TWITTER)).build(&clock, ThreadRng)?;
@@ -217,7 +221,7 @@ impl Reserver {
             layout,
             current: None,
             status: None,
-            fork: fork::generation(),
+            fork: fork_generation(),
         }
     }
 
@@ -225,7 +229,8 @@ impl Reserver {
     /// `now`, through one store transaction.
     ///
     /// ```
-    /// use uuidkit::{snowflake::Layout, state::{BlockPolicy, MemoryStore, Reserver}};
+    /// use uuidkit::snowflake::Layout;
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let (a, _) = r.reserve_snowflake(Layout::TWITTER, 1, 1_000);
     /// let (b, _) = r.reserve_snowflake(Layout::TWITTER, 1, 1_000);
@@ -274,7 +279,7 @@ impl Reserver {
     }
 }
 
-/// The lease of a [`SnowflakeGenerator`](crate::snowflake::SnowflakeGenerator)
+/// The lease of a [`SnowflakeGenerator`](uuidkit::snowflake::SnowflakeGenerator)
 /// on a [`Reserver`]; made by [`Reserver::lease_snowflake`].
 ///
 /// Guarantees, for every generator of the layout leasing from the same store
@@ -283,12 +288,12 @@ impl Reserver {
 /// restarts with the clock set back (the generator then continues above the
 /// stored mark, ahead of its clock). A reservation that cannot be persisted
 /// (the lock not taken in time, the file not writable) is an error of kind
-/// [`GenErrorKind::Store`](crate::generator::GenErrorKind::Store): a snowflake
+/// [`GenErrorKind::Store`](uuidkit::generator::GenErrorKind::Store): a snowflake
 /// ID has no random bits to fall back on.
 ///
 /// ```
 /// use uuidkit::{clock::ManualClock, rng::ThreadRng, snowflake::{Layout, SnowflakeGenerator}};
-/// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+/// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let clock = ManualClock::new(Layout::TWITTER.unix_ns_of(5_000));
 /// let build = || SnowflakeGenerator::builder(Layout::TWITTER).worker(3).store(r.lease_snowflake(Layout::TWITTER)).build(&clock, ThreadRng);
@@ -310,7 +315,8 @@ impl SnowflakeLease {
     /// The status of the reservation the current block came from.
     ///
     /// ```
-    /// use uuidkit::{snowflake::Layout, state::{BlockPolicy, MemoryStore, Reserver}};
+    /// use uuidkit::snowflake::Layout;
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// assert!(r.lease_snowflake(Layout::TWITTER).status().is_none());
     /// ```
@@ -322,7 +328,8 @@ impl SnowflakeLease {
     /// The block IDs are drawn from now.
     ///
     /// ```
-    /// use uuidkit::{snowflake::Layout, state::{BlockPolicy, MemoryStore, Reserver}};
+    /// use uuidkit::snowflake::Layout;
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// assert!(r.lease_snowflake(Layout::TWITTER).block().is_none());
     /// ```
@@ -341,7 +348,7 @@ impl Reserve<SnowflakeState> for SnowflakeLease {
         if !self.is_held() {
             // The parent's block is not ours to use, nor to give back.
             self.current = None;
-            self.fork = fork::generation();
+            self.fork = fork_generation();
         }
         let fits = |c: &(u64, SnowflakeBlock)| {
             c.0 == state.worker && c.1.start <= needed && needed < c.1.end
@@ -353,7 +360,7 @@ impl Reserve<SnowflakeState> for SnowflakeLease {
             .reserver
             .reserve_snowflake(self.layout, state.worker, needed);
         let refused = match &status.write {
-            Some(e) => Err(GenError::unavailable(e.kind().class())),
+            Some(e) => Err(GenError::store_unavailable(e.kind().class())),
             None => Ok(()),
         };
         self.current = Some((state.worker, b)).filter(|_| refused.is_ok());
@@ -375,7 +382,7 @@ impl Reserve<SnowflakeState> for SnowflakeLease {
 
     #[inline]
     fn is_held(&self) -> bool {
-        fork::current() == self.fork
+        !forked_since(self.fork)
     }
 
     /// Gives back the unused tail of the block, if nobody reserved after it.

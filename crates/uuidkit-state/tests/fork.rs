@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 
 use uuidkit::clock::CoarseClock;
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{
-    self, BlockPolicy, FileStore, Reserver, StateConfig, StateRecord, StateStore, V7Mark,
-};
 use uuidkit::{Generator, Uuid, V1Generator};
+use uuidkit_state::{
+    self as state, BlockPolicy, FileStore, Reserver, StateConfig, StateStore,
+    format::{StateRecord, V7Mark},
+};
 
 const N: usize = 2000;
 
@@ -138,6 +139,7 @@ fn read_uuids(fd: i32) -> Vec<Uuid> {
 /// waits for ever.
 #[test]
 fn a_child_forked_while_a_thread_is_inside_stored_v7_completes() {
+    let _global = crate::support::global();
     const ROUNDS: usize = 20;
     const PER_CHILD: usize = 50;
     let dir = std::env::temp_dir().join(format!("uuidkit-stored-fork-{}", std::process::id()));

@@ -5,7 +5,7 @@
 use core::time::Duration;
 
 use super::format::{GregorianMark, V7Mark};
-use crate::layout::{
+use uuidkit::layout::{
     MAX_CLOCK_SEQ, MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX,
 };
 
@@ -13,7 +13,7 @@ use crate::layout::{
 ///
 /// ```
 /// use core::time::Duration;
-/// use uuidkit::state::BlockPolicy;
+/// use uuidkit_state::BlockPolicy;
 /// let p = BlockPolicy::default();
 /// assert_eq!(p.block, Duration::from_millis(100));
 /// assert_eq!(p.behind_tolerance, Duration::from_secs(1));
@@ -47,7 +47,7 @@ impl Default for BlockPolicy {
 /// Why a block starts where it does.
 ///
 /// ```
-/// use uuidkit::state::{BlockOrigin, BlockPolicy};
+/// use uuidkit_state::{BlockOrigin, BlockPolicy};
 /// let b = BlockPolicy::default().reserve_v7(None, 1_000);
 /// assert_eq!(b.origin, BlockOrigin::NoState);
 /// ```
@@ -86,7 +86,7 @@ pub enum BlockOrigin {
 /// stored (the caller draws them, so the reservation stays deterministic).
 ///
 /// ```
-/// let f = uuidkit::state::Fresh { clock_seq: 0x1234, node: [2, 0, 0, 0, 0, 1] };
+/// let f = uuidkit_state::Fresh { clock_seq: 0x1234, node: [2, 0, 0, 0, 0, 1] };
 /// assert_eq!(f.clock_seq, 0x1234);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,7 +101,7 @@ pub struct Fresh {
 /// `clock_seq` and `node`, and no other process sharing the state will.
 ///
 /// ```
-/// use uuidkit::state::{BlockPolicy, Fresh};
+/// use uuidkit_state::{BlockPolicy, Fresh};
 /// let b = BlockPolicy::default().reserve_gregorian(None, 5_000_000, None, Fresh { clock_seq: 7, node: [0; 6] });
 /// assert_eq!((b.start, b.end), (5_000_000, 6_000_000));
 /// assert_eq!((b.clock_seq, b.node), (7, [1, 0, 0, 0, 0, 0]));
@@ -124,7 +124,7 @@ impl GregorianBlock {
     /// The state to store once this block is reserved.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, Fresh, GregorianMark};
+    /// use uuidkit_state::{BlockPolicy, Fresh, format::GregorianMark};
     /// let b = BlockPolicy::default().reserve_gregorian(None, 10, Some([0; 6]), Fresh { clock_seq: 3, node: [9; 6] });
     /// assert_eq!(b.stored(), GregorianMark { hwm: 1_000_010, clock_seq: 3, node: [0; 6] });
     /// ```
@@ -142,7 +142,7 @@ impl GregorianBlock {
 /// in `start_ms..end_ms`, and no other process sharing the state will.
 ///
 /// ```
-/// let b = uuidkit::state::BlockPolicy::default().reserve_v7(None, 1_000);
+/// let b = uuidkit_state::BlockPolicy::default().reserve_v7(None, 1_000);
 /// assert_eq!((b.start_ms, b.end_ms), (1_000, 1_100));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -159,7 +159,7 @@ impl V7Block {
     /// The state to store once this block is reserved.
     ///
     /// ```
-    /// let b = uuidkit::state::BlockPolicy::default().reserve_v7(None, 1_000);
+    /// let b = uuidkit_state::BlockPolicy::default().reserve_v7(None, 1_000);
     /// assert_eq!(b.stored().hwm_ms, 1_100);
     /// ```
     #[must_use]
@@ -185,27 +185,27 @@ impl BlockPolicy {
     /// bounds; bindings that take the durations from users check them here.
     ///
     /// # Errors
-    /// [`GenErrorKind::InvalidConfig`](crate::generator::GenErrorKind::InvalidConfig)
+    /// [`GenErrorKind::InvalidConfig`](uuidkit::generator::GenErrorKind::InvalidConfig)
     /// naming the field, its range and the value found (in milliseconds).
     ///
     /// ```
     /// use core::time::Duration;
-    /// use uuidkit::state::BlockPolicy;
+    /// use uuidkit_state::BlockPolicy;
     /// let p = BlockPolicy { block: Duration::from_secs(3_600), ..BlockPolicy::default() };
     /// let err = p.checked().unwrap_err();
     /// assert_eq!(err.to_string(), "invalid generator config: expected block in 1..=10000 ms, found 3600000");
     /// assert!(BlockPolicy::default().checked().is_ok());
     /// ```
-    pub fn checked(self) -> Result<BlockPolicy, crate::GenError> {
+    pub fn checked(self) -> Result<BlockPolicy, uuidkit::GenError> {
         let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         if self.block < Duration::from_millis(1) || self.block > Self::MAX_BLOCK {
-            return Err(crate::GenError::config(
+            return Err(uuidkit::GenError::invalid_config(
                 "block in 1..=10000 ms",
                 ms(self.block),
             ));
         }
         if self.behind_tolerance > Self::MAX_BEHIND_TOLERANCE {
-            return Err(crate::GenError::config(
+            return Err(uuidkit::GenError::invalid_config(
                 "behind tolerance in 0..=3600000 ms",
                 ms(self.behind_tolerance),
             ));
@@ -248,7 +248,7 @@ impl BlockPolicy {
     ///
     /// ```
     /// use core::time::Duration;
-    /// use uuidkit::state::{BlockOrigin, BlockPolicy, Fresh, GregorianMark};
+    /// use uuidkit_state::{BlockOrigin, BlockPolicy, Fresh, format::GregorianMark};
     /// let p = BlockPolicy::default();
     /// let fresh = Fresh { clock_seq: 0, node: [0; 6] };
     /// let node = [1, 2, 3, 4, 5, 6];
@@ -322,7 +322,7 @@ impl BlockPolicy {
     /// stays above everything issued before even when the clock was set back.
     ///
     /// ```
-    /// use uuidkit::state::{BlockOrigin, BlockPolicy, V7Mark};
+    /// use uuidkit_state::{BlockOrigin, BlockPolicy, format::V7Mark};
     /// let p = BlockPolicy::default();
     /// let b = p.reserve_v7(Some(&V7Mark { hwm_ms: 10_000 }), 5_000);
     /// assert_eq!((b.start_ms, b.end_ms, b.origin), (10_000, 10_100, BlockOrigin::ClockBehind { by: 5_000 }));

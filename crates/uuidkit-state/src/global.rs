@@ -5,17 +5,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{BlockPolicy, FileStore, GregorianLease, Reserver, StateStore, Status, V7Lease};
-use crate::clock::SystemClock;
-use crate::generator::ClockBackPolicy;
-use crate::generator::{GenError, Generator};
-use crate::rng::ThreadRng;
-use crate::sync::ForkSafeMutex;
-use crate::{Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit::clock::SystemClock;
+use uuidkit::generator::ClockBackPolicy;
+use uuidkit::generator::{GenError, Generator};
+use uuidkit::rng::ThreadRng;
+use uuidkit::sync::ForkSafeMutex;
+use uuidkit::{Uuid, V1Generator, V6Generator, V7Generator};
 
 /// Where the process-wide generators keep their state, and the block policy.
 ///
 /// ```
-/// use uuidkit::state::{BlockPolicy, StateConfig};
+/// use uuidkit_state::{BlockPolicy, StateConfig};
 /// let cfg = StateConfig::new("/tmp/my-app/uuid-state").policy(BlockPolicy::default());
 /// assert_eq!(cfg.path(), Some(std::path::Path::new("/tmp/my-app/uuid-state")));
 /// ```
@@ -32,7 +32,7 @@ impl StateConfig {
     /// State in the file at `path`, default policy.
     ///
     /// ```
-    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s");
+    /// let cfg = uuidkit_state::StateConfig::new("/tmp/s");
     /// assert_eq!(cfg.path(), Some(std::path::Path::new("/tmp/s")));
     /// ```
     pub fn new(path: impl Into<PathBuf>) -> StateConfig {
@@ -49,8 +49,8 @@ impl StateConfig {
     /// location), default policy.
     ///
     /// ```
-    /// let cfg = uuidkit::state::StateConfig::from_env();
-    /// assert_eq!(cfg.path(), uuidkit::state::FileStore::default_path().as_deref());
+    /// let cfg = uuidkit_state::StateConfig::from_env();
+    /// assert_eq!(cfg.path(), uuidkit_state::FileStore::default_path().as_deref());
     /// ```
     #[must_use]
     pub fn from_env() -> StateConfig {
@@ -67,7 +67,7 @@ impl StateConfig {
     ///
     /// ```
     /// use core::time::Duration;
-    /// use uuidkit::state::{BlockPolicy, StateConfig};
+    /// use uuidkit_state::{BlockPolicy, StateConfig};
     /// let p = BlockPolicy { block: Duration::from_millis(10), ..BlockPolicy::default() };
     /// let cfg = StateConfig::new("/tmp/s").policy(p);
     /// assert_ne!(cfg, StateConfig::new("/tmp/s"));
@@ -83,8 +83,8 @@ impl StateConfig {
     ///
     /// ```
     /// use core::time::Duration;
-    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").lock_timeout(Duration::from_millis(100));
-    /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
+    /// let cfg = uuidkit_state::StateConfig::new("/tmp/s").lock_timeout(Duration::from_millis(100));
+    /// assert_ne!(cfg, uuidkit_state::StateConfig::new("/tmp/s"));
     /// ```
     #[must_use]
     pub fn lock_timeout(mut self, timeout: Duration) -> StateConfig {
@@ -96,8 +96,8 @@ impl StateConfig {
     /// return an error rather than fall back to in-process state.
     ///
     /// ```
-    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").strict(true);
-    /// assert_ne!(cfg, uuidkit::state::StateConfig::new("/tmp/s"));
+    /// let cfg = uuidkit_state::StateConfig::new("/tmp/s").strict(true);
+    /// assert_ne!(cfg, uuidkit_state::StateConfig::new("/tmp/s"));
     /// ```
     #[must_use]
     pub fn strict(mut self, strict: bool) -> StateConfig {
@@ -109,7 +109,7 @@ impl StateConfig {
     /// in strict mode, which otherwise refuses it (see [`FileStore::new_state`]).
     ///
     /// ```
-    /// let cfg = uuidkit::state::StateConfig::new("/tmp/s").strict(true);
+    /// let cfg = uuidkit_state::StateConfig::new("/tmp/s").strict(true);
     /// assert_ne!(cfg.clone().new_state(true), cfg);
     /// ```
     #[must_use]
@@ -121,7 +121,7 @@ impl StateConfig {
     /// The state file's path, if known.
     ///
     /// ```
-    /// assert!(uuidkit::state::StateConfig::new("s").path().is_some());
+    /// assert!(uuidkit_state::StateConfig::new("s").path().is_some());
     /// ```
     #[must_use]
     pub fn path(&self) -> Option<&std::path::Path> {
@@ -159,14 +159,14 @@ static GLOBAL: ForkSafeMutex<Option<Global>> = ForkSafeMutex::new(None);
 /// [`StateConfig::from_env`].
 ///
 /// ```rust,standalone_crate
-/// use uuidkit::state::{configure, stored_v7, FileStore, StateConfig};
+/// use uuidkit_state::{configure, stored_v7, FileStore, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-configure-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// configure(StateConfig::new(dir.join("state")));
 /// let (u, _status) = stored_v7()?;
 /// let stored = FileStore::new(dir.join("state")).load().unwrap();
 /// assert!(stored.v7.unwrap().hwm_ms > u.unix_ts_ms().unwrap()); // the file covers it
-/// # uuidkit::state::release();
+/// # uuidkit_state::release();
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
@@ -186,7 +186,7 @@ pub fn configure(config: StateConfig) {
 /// next `now_*` call reserves anew.
 ///
 /// ```rust,standalone_crate
-/// use uuidkit::state::{configure, stored_v7, release, FileStore, StateConfig};
+/// use uuidkit_state::{configure, stored_v7, release, FileStore, StateConfig};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-release-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// configure(StateConfig::new(dir.join("state")));
@@ -234,7 +234,7 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 /// its block's reservation. Monotonic within the process (one generator behind
 /// a lock, with unbounded clock-back tolerance) and unique across every
 /// process sharing the store. Named apart from
-/// [`Uuid::now_v7`](crate::Uuid::now_v7), which is in memory only and cannot
+/// [`Uuid::now_v7`](uuidkit::Uuid::now_v7), which is in memory only and cannot
 /// fail: this one uses the file, may fail, and returns a status.
 ///
 /// # Errors
@@ -243,12 +243,12 @@ fn with_global<T>(f: impl FnOnce(&mut Global) -> T) -> T {
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
-/// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
-/// let (a, _) = uuidkit::state::stored_v7()?;
-/// let (b, status) = uuidkit::state::stored_v7()?;
+/// uuidkit_state::configure(uuidkit_state::StateConfig::new(dir.join("state")));
+/// let (a, _) = uuidkit_state::stored_v7()?;
+/// let (b, status) = uuidkit_state::stored_v7()?;
 /// assert!(a < b);
 /// assert!(status.is_persisted(), "{status}"); // the block is in the file
-/// # uuidkit::state::release();
+/// # uuidkit_state::release();
 /// # let _ = std::fs::remove_dir_all(&dir);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
@@ -278,10 +278,10 @@ pub fn stored_v7() -> Result<(Uuid, Status), GenError> {
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
-/// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
-/// let (u, _) = uuidkit::state::stored_v1()?;
+/// uuidkit_state::configure(uuidkit_state::StateConfig::new(dir.join("state")));
+/// let (u, _) = uuidkit_state::stored_v1()?;
 /// assert_eq!(u.version(), Some(uuidkit::Version::Mac));
-/// # uuidkit::state::release();
+/// # uuidkit_state::release();
 /// # let _ = std::fs::remove_dir_all(&dir);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```
@@ -310,10 +310,10 @@ pub fn stored_v1() -> Result<(Uuid, Status), GenError> {
 /// ```rust,standalone_crate
 /// # let dir = std::env::temp_dir().join(format!("uuidkit-now-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
-/// uuidkit::state::configure(uuidkit::state::StateConfig::new(dir.join("state")));
-/// let (u, _) = uuidkit::state::stored_v6()?;
+/// uuidkit_state::configure(uuidkit_state::StateConfig::new(dir.join("state")));
+/// let (u, _) = uuidkit_state::stored_v6()?;
 /// assert_eq!(u.version(), Some(uuidkit::Version::SortMac));
-/// # uuidkit::state::release();
+/// # uuidkit_state::release();
 /// # let _ = std::fs::remove_dir_all(&dir);
 /// # Ok::<(), uuidkit::GenError>(())
 /// ```

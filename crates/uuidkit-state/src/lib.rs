@@ -1,5 +1,12 @@
-//! Generator state in stable storage (RFC 9562 §6.3): v1, v6 and v7 UUIDs that
-//! stay unique and ordered across processes and restarts.
+//! Generator state in stable storage (RFC 9562 §6.3) for the generators of
+//! [`uuidkit`]: v1, v6, v7 UUIDs and Snowflake IDs that stay unique and
+//! ordered across processes and restarts.
+//!
+//! A crate of its own, beside `uuidkit`, because it talks to things outside
+//! the process (a file, its lock, the clock's sleeps) and `uuidkit`'s core
+//! does not: a program that keeps no state builds none of it. It reaches the
+//! generators only through their public [`Reserve`](uuidkit::generator::Reserve)
+//! seam, and learns of a `fork()` from [`uuidkit::sync::forked_since`].
 //!
 //! # How it works
 //!
@@ -7,7 +14,7 @@
 //! timestamp ever issued under the store is below it. A generator bound to a
 //! store (the builder's `store` with a lease from [`Reserver::lease_v1`],
 //! [`lease_v6`](Reserver::lease_v6) or [`lease_v7`](Reserver::lease_v7): the
-//! generators' one [`Reserve`](crate::generator::Reserve) seam) *reserves a block*: it
+//! generators' one [`Reserve`](uuidkit::generator::Reserve) seam) *reserves a block*: it
 //! locks the store, reads the marks, claims the range from `max(now, mark)` to
 //! a short time ([`BlockPolicy::block`]) later, writes the new mark, unlocks,
 //! and then generates from memory until the block is used up. So the file is
@@ -20,7 +27,7 @@
 //!   mark by more than [`BlockPolicy::behind_tolerance`], the clock sequence is
 //!   incremented instead (RFC 9562 §6.1); v7 always continues above the mark.
 //! * v1/v6 sequences belong to their node: a generator on another node (a
-//!   new node lease, [`NodeSource`](crate::node::NodeSource)) starts a new clock
+//!   new node lease, [`NodeSource`](uuidkit::node::NodeSource)) starts a new clock
 //!   sequence, and never continues another node's. The file keeps the marks
 //!   of the last [`EARLIER_NODES`] nodes it replaced, so a node that comes
 //!   back continues its own sequence.
@@ -57,14 +64,14 @@
 //! [`FileStore::default_path`]), and return the status with each UUID. Call
 //! [`release`] before exiting to give back the unused tails of their blocks.
 //! Only these functions, and generators given a lease, touch stable storage:
-//! [`Uuid::now_v7`](crate::Uuid::now_v7), [`Uuid::fill_v7`](crate::Uuid::fill_v7)
-//! and [`Uuid::new_v4`](crate::Uuid::new_v4) stay in memory whatever the
+//! [`Uuid::now_v7`](uuidkit::Uuid::now_v7), [`Uuid::fill_v7`](uuidkit::Uuid::fill_v7)
+//! and [`Uuid::new_v4`](uuidkit::Uuid::new_v4) stay in memory whatever the
 //! environment says, and `UUIDKIT_STATE` only chooses the default path.
 //!
 //! # The file
 //!
-//! [`FileStore`] keeps the state in a small text file (format in [`StateRecord`]
-//! and below), by default at `$XDG_STATE_HOME/uuidkit/state` (root:
+//! [`FileStore`] keeps the state in a small text file (the [`format`](mod@format)
+//! module defines it, and [`StateRecord`] holds it), by default at `$XDG_STATE_HOME/uuidkit/state` (root:
 //! `/var/lib/uuidkit/state`), overridable by `UUIDKIT_STATE` or the API.
 //!
 //! ```text
@@ -82,7 +89,7 @@
 //! ```
 //!
 //! ```
-//! use uuidkit::state::{BlockPolicy, FileStore, Reserver};
+//! use uuidkit_state::{BlockPolicy, FileStore, Reserver};
 //! let dir = std::env::temp_dir().join(format!("uuidkit-mod-doc-{}", std::process::id()));
 //! # std::fs::create_dir_all(&dir).unwrap();
 //! let reserver = Reserver::new(FileStore::new(dir.join("state")), BlockPolicy::default());
@@ -97,7 +104,7 @@
 
 mod error;
 mod file;
-mod format;
+pub mod format;
 mod global;
 mod lease;
 mod lock;
@@ -111,15 +118,15 @@ use core::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::sync::ForkSafeMutex;
+use uuidkit::sync::ForkSafeMutex;
 
 pub use error::{StateError, StateErrorKind};
 pub use file::{ENV_VAR, FileStore, MAX_LOCK_TIMEOUT};
-pub use format::{EARLIER_NODES, GregorianMark, HEADER, StateRecord, V7Mark};
+use format::{EARLIER_NODES, GregorianMark, StateRecord};
 pub use global::{StateConfig, configure, release, stored_v1, stored_v6, stored_v7};
 pub use lease::{GregorianLease, V7Lease};
 pub use reserve::{BlockOrigin, BlockPolicy, Fresh, GregorianBlock, V7Block};
-pub use snowflake::{SNOWFLAKE_MARKS, SnowflakeBlock, SnowflakeLease, SnowflakeMark};
+pub use snowflake::{SnowflakeBlock, SnowflakeLease};
 pub use status::Status;
 
 /// Stable storage for generator state (RFC 9562 §6.3).
@@ -128,7 +135,7 @@ pub use status::Status;
 /// generator (in every process) that uses the same storage.
 ///
 /// ```
-/// use uuidkit::state::{MemoryStore, StateRecord, StateStore, V7Mark};
+/// use uuidkit_state::{MemoryStore, StateStore, format::{StateRecord, V7Mark}};
 /// let store = MemoryStore::new();
 /// store.transact(&mut |_| StateRecord { v7: Some(V7Mark { hwm_ms: 9 }), ..Default::default() });
 /// let mut seen = None;
@@ -152,7 +159,7 @@ pub trait StateStore: Send + Sync + fmt::Debug {
     /// is `transact`, for stores whose state cannot be damaged.
     ///
     /// ```
-    /// use uuidkit::state::{FileStore, StateErrorKind, StateRecord, StateStore};
+    /// use uuidkit_state::{FileStore, StateErrorKind, StateStore, format::StateRecord};
     /// let path = std::env::temp_dir().join(format!("uuidkit-doc-strict-{}", std::process::id()));
     /// std::fs::write(&path, b"uuidkit-state 1\nv7.hwm_ms 17")?; // cut short
     /// let status = FileStore::new(&path).transact_strict(&mut |_| StateRecord::default());
@@ -174,7 +181,7 @@ pub trait StateStore: Send + Sync + fmt::Debug {
 /// state (the first transaction reports [`StateErrorKind::Missing`]).
 ///
 /// ```
-/// use uuidkit::state::{MemoryStore, StateRecord, StateStore, V7Mark};
+/// use uuidkit_state::{MemoryStore, StateStore, format::{StateRecord, V7Mark}};
 /// let rec = StateRecord { v7: Some(V7Mark { hwm_ms: 5 }), ..Default::default() };
 /// let store = MemoryStore::with_record(rec);
 /// assert!(store.transact(&mut |old| *old.unwrap()).is_safe());
@@ -189,7 +196,7 @@ impl MemoryStore {
     /// An empty store.
     ///
     /// ```
-    /// assert_eq!(uuidkit::state::MemoryStore::new().record(), None);
+    /// assert_eq!(uuidkit_state::MemoryStore::new().record(), None);
     /// ```
     #[must_use]
     pub fn new() -> MemoryStore {
@@ -199,7 +206,7 @@ impl MemoryStore {
     /// A store holding `record`.
     ///
     /// ```
-    /// let s = uuidkit::state::MemoryStore::with_record(Default::default());
+    /// let s = uuidkit_state::MemoryStore::with_record(Default::default());
     /// assert!(s.record().is_some());
     /// ```
     #[must_use]
@@ -212,7 +219,7 @@ impl MemoryStore {
     /// The stored record.
     ///
     /// ```
-    /// assert_eq!(uuidkit::state::MemoryStore::new().record(), None);
+    /// assert_eq!(uuidkit_state::MemoryStore::new().record(), None);
     /// ```
     pub fn record(&self) -> Option<StateRecord> {
         *self.record.lock()
@@ -239,7 +246,7 @@ impl StateStore for MemoryStore {
 /// unused tails. Cheap to clone (the store is shared).
 ///
 /// ```
-/// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+/// use uuidkit_state::{BlockPolicy, Fresh, MemoryStore, Reserver};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let fresh = Fresh { clock_seq: 1, node: [0; 6] };
 /// let (a, _) = r.reserve_v1(1_000, None, fresh);
@@ -323,7 +330,7 @@ impl Reserver {
     /// Reserves from `store` with `policy`.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// assert_eq!(r.policy(), BlockPolicy::default());
     /// ```
@@ -336,7 +343,7 @@ impl Reserver {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateStore};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver, StateStore};
     /// let store: Arc<dyn StateStore> = Arc::new(MemoryStore::new());
     /// let a = Reserver::shared(store.clone(), BlockPolicy::default());
     /// let b = Reserver::shared(store, BlockPolicy::default());
@@ -359,14 +366,15 @@ impl Reserver {
     /// Strict mode: when a reservation cannot be persisted (the lock was not
     /// taken within the store's timeout, the file cannot be written, no
     /// location is known), the generator returns an error of kind
-    /// [`GenErrorKind::Store`](crate::generator::GenErrorKind::Store) and issues nothing,
+    /// [`GenErrorKind::Store`](uuidkit::generator::GenErrorKind::Store) and issues nothing,
     /// instead of falling back to state in this process
     /// ([`BlockOrigin::Fallback`]). For callers that need the cross-process
     /// guarantee or nothing; the lease's status says what went wrong.
     ///
     /// ```
     /// use uuidkit::{clock::SystemClock, generator::GenErrorKind, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, FileStore, Reserver}, Generator, V7Generator};
+    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit_state::{BlockPolicy, FileStore, Reserver};
     /// let r = Reserver::new(FileStore::new("/nonexistent-dir/state"), BlockPolicy::default()).strict(true);
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let err = g.generate().unwrap_err();
@@ -383,7 +391,7 @@ impl Reserver {
     /// Whether the reserver is strict ([`strict`](Self::strict)).
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// assert!(!Reserver::new(MemoryStore::new(), BlockPolicy::default()).is_strict());
     /// ```
     #[must_use]
@@ -402,19 +410,20 @@ impl Reserver {
     }
 
     /// The error a strict reserver's lease returns for `status`, if any.
-    pub(crate) fn refuse(&self, status: &Status) -> Result<(), crate::GenError> {
+    pub(crate) fn refuse(&self, status: &Status) -> Result<(), uuidkit::GenError> {
         match &status.write {
-            Some(e) if self.strict => Err(crate::GenError::unavailable(e.kind().class())),
+            Some(e) if self.strict => Err(uuidkit::GenError::store_unavailable(e.kind().class())),
             _ => Ok(()),
         }
     }
 
-    /// A lease for a [`V1Generator`](crate::V1Generator): pass it to the
+    /// A lease for a [`V1Generator`](uuidkit::V1Generator): pass it to the
     /// generator builder's `store`. See [`GregorianLease`].
     ///
     /// ```
     /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
+    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(&clock, ThreadRng)?;
@@ -429,12 +438,13 @@ impl Reserver {
         GregorianLease::new(self.clone(), Gregorian::V1)
     }
 
-    /// A lease for a [`V6Generator`](crate::V6Generator), on the v6 record.
+    /// A lease for a [`V6Generator`](uuidkit::V6Generator), on the v6 record.
     /// See [`GregorianLease`].
     ///
     /// ```
     /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V6Generator};
+    /// use uuidkit::{Generator, V6Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V6Generator::builder().store(r.lease_v6()).build(&clock, ThreadRng)?;
@@ -449,11 +459,12 @@ impl Reserver {
         GregorianLease::new(self.clone(), Gregorian::V6)
     }
 
-    /// A lease for a [`V7Generator`](crate::V7Generator). See [`V7Lease`].
+    /// A lease for a [`V7Generator`](uuidkit::V7Generator). See [`V7Lease`].
     ///
     /// ```
     /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
+    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(&clock, ThreadRng)?;
@@ -470,7 +481,7 @@ impl Reserver {
     /// clone of it (its leases included); `None` before the first.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateErrorKind};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver, StateErrorKind};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// assert_eq!(r.last_status(), None);
     /// r.reserve_v7(1_000);
@@ -490,7 +501,7 @@ impl Reserver {
     /// itself carries on (v7 above the mark, v1/v6 with a new clock sequence).
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver, StateRecord, V7Mark};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver, format::{StateRecord, V7Mark}};
     /// let ahead = StateRecord { v7: Some(V7Mark { hwm_ms: 70_000 }), ..Default::default() };
     /// let r = Reserver::new(MemoryStore::with_record(ahead), BlockPolicy::default());
     /// assert_eq!(r.clock_behind(), None);
@@ -514,7 +525,7 @@ impl Reserver {
     /// The block policy.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// assert_eq!(Reserver::new(MemoryStore::new(), BlockPolicy::default()).policy().block.as_millis(), 100);
     /// ```
     #[must_use]
@@ -525,7 +536,7 @@ impl Reserver {
     /// The store.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// assert!(format!("{:?}", r.store()).contains("MemoryStore"));
     /// ```
@@ -602,7 +613,7 @@ impl Reserver {
     /// store transaction; see [`BlockPolicy::reserve_gregorian`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockOrigin, BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockOrigin, BlockPolicy, Fresh, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let (b, status) = r.reserve_v1(5, Some([2; 6]), Fresh { clock_seq: 9, node: [0; 6] });
     /// assert_eq!((b.start, b.clock_seq, b.node, b.origin), (5, 9, [2; 6], BlockOrigin::NoState));
@@ -621,7 +632,7 @@ impl Reserver {
     /// Reserves a v6 block; as [`reserve_v1`](Self::reserve_v1), with its own record.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, Fresh, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
     /// let (v1, _) = r.reserve_v1(5, None, fresh);
@@ -642,7 +653,7 @@ impl Reserver {
     /// transaction; see [`BlockPolicy::reserve_v7`].
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let (b, _) = r.reserve_v7(1_000);
     /// assert_eq!((b.start_ms, b.end_ms), (1_000, 1_100));
@@ -699,7 +710,7 @@ impl Reserver {
     /// ahead of the clock. Otherwise changes nothing.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, Fresh, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
     /// let (b, _) = r.reserve_v1(1_000, None, fresh);
@@ -713,7 +724,7 @@ impl Reserver {
     /// As [`release_v1`](Self::release_v1), for v6.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, Fresh, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, Fresh, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let fresh = Fresh { clock_seq: 9, node: [0; 6] };
     /// let (b, _) = r.reserve_v6(1_000, None, fresh);
@@ -727,7 +738,7 @@ impl Reserver {
     /// last millisecond issued.
     ///
     /// ```
-    /// use uuidkit::state::{BlockPolicy, MemoryStore, Reserver};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let (b, _) = r.reserve_v7(1_000);
     /// r.release_v7(&b, 1_001);
@@ -747,3 +758,14 @@ impl Reserver {
         })
     }
 }
+
+/// The examples of `docs/migrating-to-uuidkit-state.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/migrating-to-uuidkit-state.md")]
+pub struct MigrationDoc;
+
+/// The examples of `docs/snowflake.md`, run as doctests here, where both
+/// the generators and the state file they are restarted on are in reach.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/snowflake.md")]
+pub struct SnowflakeDoc;

@@ -12,15 +12,26 @@
 //! reserves its own block before its first UUID; dropping the generator gives
 //! back the unused tail of the block.
 
-use rand_core::Rng;
+use uuidkit::generator::{GenError, Reservation, Reserve};
+use uuidkit::generator::{V1State, V7State};
+use uuidkit::node::RandomNode;
+use uuidkit::rand_core::Rng;
+use uuidkit::rng::ThreadRng;
+use uuidkit::sync::{fork_generation, forked_since};
 
 use super::{Fresh, Gregorian, GregorianBlock, Reserver, Status, V7Block};
-use crate::fork;
-use crate::generator::{GenError, GenErrorKind, Reservation, Reserve};
-use crate::generator::{V1State, V7State};
 
-/// The lease of a [`V1Generator`](crate::V1Generator) or
-/// [`V6Generator`](crate::V6Generator) on a [`Reserver`]; made by
+/// A random 48-bit node with the multicast bit set (RFC 9562 §6.10), from
+/// one draw of `rng`: the node a v1 generator makes for itself.
+fn random_node(rng: &mut ThreadRng) -> [u8; 6] {
+    RandomNode::new(48, rng)
+        .ok()
+        .and_then(|n| n.id().as_bytes6())
+        .unwrap_or([0x01, 0, 0, 0, 0, 0])
+}
+
+/// The lease of a [`V1Generator`](uuidkit::V1Generator) or
+/// [`V6Generator`](uuidkit::V6Generator) on a [`Reserver`]; made by
 /// [`Reserver::lease_v1`] or [`Reserver::lease_v6`].
 ///
 /// Guarantees, for every generator leasing from the same store (in any
@@ -28,11 +39,12 @@ use crate::generator::{V1State, V7State};
 /// node, so no UUID is issued twice, even across crashes and restarts; each
 /// generator's timestamps increase while the clock does not go back. The
 /// generator takes the stored clock sequence, and the stored node unless it
-/// was given one ([`V1Builder::node`](crate::generator::V1Builder::node)); with another
+/// was given one ([`V1Builder::node`](uuidkit::generator::V1Builder::node)); with another
 /// node the store draws a new clock sequence.
 ///
 /// ```
-/// use uuidkit::{clock::CoarseClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
+/// use uuidkit::{clock::CoarseClock, rng::ThreadRng};
+/// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
 /// use uuidkit::{Generator, V1Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let mut a = V1Generator::builder().store(r.lease_v1()).build(CoarseClock::new(), ThreadRng)?;
@@ -64,7 +76,8 @@ impl GregorianLease {
     ///
     /// ```
     /// use uuidkit::{clock::ManualClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
+    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let clock = ManualClock::new(1_645_557_742_000_000_000);
     /// let mut g = V1Generator::builder().store(r.lease_v1().with_clock_seq(0x33C8)).build(&clock, ThreadRng)?;
@@ -83,7 +96,7 @@ impl GregorianLease {
             which,
             current: None,
             status: None,
-            fork: fork::generation(),
+            fork: fork_generation(),
             clock_seq: None,
         }
     }
@@ -93,7 +106,8 @@ impl GregorianLease {
     ///
     /// ```
     /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
+    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// assert!(g.store().status().is_none());
@@ -110,7 +124,8 @@ impl GregorianLease {
     ///
     /// ```
     /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V1Generator};
+    /// use uuidkit::{Generator, V1Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V1Generator::builder().store(r.lease_v1()).build(SystemClock, ThreadRng)?;
     /// let u = g.generate()?;
@@ -137,15 +152,15 @@ impl Reserve<V1State> for GregorianLease {
         if !self.is_held() {
             // The parent's block is not ours to use, nor to give back.
             self.current = None;
-            self.fork = fork::generation();
+            self.fork = fork_generation();
         }
         if let Some(b) = self.current.filter(|b| Self::fits(b, state, needed)) {
             return Ok(Reservation::Until(b.end));
         }
-        let mut rng = crate::rng::ThreadRng;
+        let mut rng = ThreadRng;
         let fresh = Fresh {
             clock_seq: self.clock_seq.unwrap_or(rng.next_u64() as u16),
-            node: crate::generator::random_node(rng.next_u64()),
+            node: random_node(&mut rng),
         };
         let node = state.node_given.then_some(state.node);
         let (b, status) = self
@@ -158,7 +173,7 @@ impl Reserve<V1State> for GregorianLease {
         if b.start >= b.end {
             // The mark is at the end of the 60-bit field: nothing is left.
             return Err(GenError::timestamp_out_of_range(
-                crate::layout::MAX_GREGORIAN_TIMESTAMP,
+                uuidkit::layout::MAX_GREGORIAN_TIMESTAMP,
                 b.start,
             ));
         }
@@ -176,7 +191,7 @@ impl Reserve<V1State> for GregorianLease {
 
     #[inline]
     fn is_held(&self) -> bool {
-        fork::current() == self.fork
+        !forked_since(self.fork)
     }
 
     /// Gives back the unused tail of the block (see [`Reserver::release_v1`]).
@@ -188,7 +203,7 @@ impl Reserve<V1State> for GregorianLease {
     }
 }
 
-/// The lease of a [`V7Generator`](crate::V7Generator) on a [`Reserver`];
+/// The lease of a [`V7Generator`](uuidkit::V7Generator) on a [`Reserver`];
 /// made by [`Reserver::lease_v7`].
 ///
 /// Guarantees, for every generator leasing from the same store (in any
@@ -196,16 +211,17 @@ impl Reserve<V1State> for GregorianLease {
 /// twice; after a crash or restart, output continues above everything issued
 /// before, even if the clock was set back. If the clock is behind the current
 /// block by more than the generator's clock-back tolerance and its policy is
-/// [`ClockBackPolicy::Reset`](crate::generator::ClockBackPolicy::Reset), following the
+/// [`ClockBackPolicy::Reset`](uuidkit::generator::ClockBackPolicy::Reset), following the
 /// clock would break that promise, so the generator returns
-/// [`GenErrorKind::ClockBehind`] instead (and resumes above its last UUID once
+/// [`GenErrorKind::ClockBehind`](uuidkit::generator::GenErrorKind::ClockBehind) instead (and resumes above its last UUID once
 /// the clock is back). A stored mark found ahead of the clock when a block is
 /// reserved is different: the store put the generator there, so it carries on
 /// above the mark at once, ahead of its clock, until the clock catches up
 /// ([`Reserver::clock_behind`] says by how much it was behind).
 ///
 /// ```
-/// use uuidkit::{clock::SystemClock, rng::ThreadRng, state::{BlockPolicy, MemoryStore, Reserver}};
+/// use uuidkit::{clock::SystemClock, rng::ThreadRng};
+/// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
 /// use uuidkit::{Generator, V7Generator};
 /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
 /// let mut a = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
@@ -228,7 +244,7 @@ impl V7Lease {
             reserver,
             current: None,
             status: None,
-            fork: fork::generation(),
+            fork: fork_generation(),
         }
     }
 
@@ -237,11 +253,12 @@ impl V7Lease {
     ///
     /// ```
     /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
+    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// g.generate()?;
-    /// assert_eq!(g.store().status().unwrap().reason().unwrap().kind(), uuidkit::state::StateErrorKind::Missing);
+    /// assert_eq!(g.store().status().unwrap().reason().unwrap().kind(), uuidkit_state::StateErrorKind::Missing);
     /// # Ok::<(), uuidkit::GenError>(())
     /// ```
     #[must_use]
@@ -253,7 +270,8 @@ impl V7Lease {
     ///
     /// ```
     /// use uuidkit::{clock::SystemClock, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, MemoryStore, Reserver}, Generator, V7Generator};
+    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit_state::{BlockPolicy, MemoryStore, Reserver};
     /// let r = Reserver::new(MemoryStore::new(), BlockPolicy::default());
     /// let mut g = V7Generator::builder().store(r.lease_v7()).build(SystemClock, ThreadRng)?;
     /// let ms = g.generate()?.unix_ts_ms().unwrap();
@@ -272,7 +290,7 @@ impl Reserve<V7State> for V7Lease {
         if !self.is_held() {
             // The parent's block is not ours to use, nor to give back.
             self.current = None;
-            self.fork = fork::generation();
+            self.fork = fork_generation();
         }
         if let Some(b) = self.current {
             if b.start_ms <= needed && needed < b.end_ms {
@@ -282,8 +300,7 @@ impl Reserve<V7State> for V7Lease {
                 // The generator followed the clock below its block (the clock
                 // is far behind, policy Reset): that would go below what this
                 // store has issued.
-                return Err(GenError::new(
-                    GenErrorKind::ClockBehind,
+                return Err(GenError::clock_behind(
                     b.start_ms.saturating_mul(1_000_000),
                     needed.saturating_mul(1_000_000),
                 ));
@@ -297,7 +314,7 @@ impl Reserve<V7State> for V7Lease {
         if b.start_ms >= b.end_ms {
             // The mark is at the end of the 48-bit field: nothing is left.
             return Err(GenError::timestamp_out_of_range(
-                crate::layout::MAX_UNIX_TS_MS,
+                uuidkit::layout::MAX_UNIX_TS_MS,
                 b.start_ms,
             ));
         }
@@ -313,7 +330,7 @@ impl Reserve<V7State> for V7Lease {
 
     #[inline]
     fn is_held(&self) -> bool {
-        fork::current() == self.fork
+        !forked_since(self.fork)
     }
 
     /// Gives back the unused tail of the block (see [`Reserver::release_v7`]).

@@ -25,6 +25,15 @@
 //! marks of nodes used before the current one, each node at most once, so a
 //! generator that comes back to one of them (a node lease renewed after a
 //! break) continues that node's own sequence.
+//!
+//! ```
+//! use uuidkit_state::format::{HEADER, StateRecord, V7Mark};
+//! let rec = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_742_000 }), ..StateRecord::default() };
+//! let text = rec.emit();
+//! assert!(text.starts_with(HEADER));
+//! assert!(text.contains("v7.hwm_ms 1645557742000\n"));
+//! assert_eq!(StateRecord::parse(text.as_bytes()), Ok(rec));
+//! ```
 
 use std::fmt::Write as _;
 use std::format;
@@ -32,21 +41,22 @@ use std::string::String;
 
 use sha2::{Digest, Sha256};
 
-use super::error::{StateError, StateErrorKind};
+use crate::error::{StateError, StateErrorKind};
+pub use crate::snowflake::{SNOWFLAKE_MARKS, SnowflakeMark};
 
 /// The header line of version 1 of the format (without its newline).
 pub const HEADER: &str = "uuidkit-state 1";
 pub(super) const HEADER_PREFIX: &str = "uuidkit-state ";
 const CHECKSUM_PREFIX: &str = "sha256 ";
 const CHECKSUM_HEX: usize = 16;
-use crate::layout::{
+use uuidkit::layout::{
     GREGORIAN_TO_UNIX_100NS, MAX_GREGORIAN_TIMESTAMP as TS60_MAX, MAX_UNIX_TS_MS as MS48_MAX,
 };
 
 /// Stored state of a version 1 or version 6 generator (RFC 9562 §6.3).
 ///
 /// ```
-/// use uuidkit::state::GregorianMark;
+/// use uuidkit_state::format::GregorianMark;
 /// let s = GregorianMark { hwm: 0x1EC9414C232AB00, clock_seq: 0x33C8, node: [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46] };
 /// assert_eq!(s.clock_seq, 13256);
 /// ```
@@ -68,7 +78,7 @@ pub struct GregorianMark {
 /// the counter of the next UUID is free again.
 ///
 /// ```
-/// let s = uuidkit::state::V7Mark { hwm_ms: 1_645_557_742_000 };
+/// let s = uuidkit_state::format::V7Mark { hwm_ms: 1_645_557_742_000 };
 /// assert_eq!(s.hwm_ms, 0x017F22E279B0);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,13 +96,13 @@ pub const EARLIER_NODES: usize = 4;
 /// and for v1 and v6 the records of the nodes used before the current one.
 ///
 /// ```
-/// use uuidkit::state::{StateRecord, V7Mark};
+/// use uuidkit_state::format::{StateRecord, V7Mark};
 /// let rec = StateRecord { v7: Some(V7Mark { hwm_ms: 1_645_557_742_000 }), ..StateRecord::default() };
 /// let text = rec.emit();
 /// assert!(text.starts_with("uuidkit-state 1\n"));
 /// assert!(text.contains("\nv7.hwm_ms 1645557742000\n# v7.hwm_ms = 2022-02-22T19:22:22.000Z\n"));
 /// assert_eq!(StateRecord::parse(text.as_bytes())?, rec);
-/// # Ok::<(), uuidkit::state::StateError>(())
+/// # Ok::<(), uuidkit_state::StateError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct StateRecord {
@@ -106,9 +116,9 @@ pub struct StateRecord {
     pub v1_earlier: [Option<GregorianMark>; EARLIER_NODES],
     /// Version 6 state of nodes used before the one in `v6`, newest first.
     pub v6_earlier: [Option<GregorianMark>; EARLIER_NODES],
-    /// Snowflake marks ([`SnowflakeMark`](super::SnowflakeMark)), most
+    /// Snowflake marks ([`SnowflakeMark`]), most
     /// recently reserved first.
-    pub snowflake: [Option<super::SnowflakeMark>; super::SNOWFLAKE_MARKS],
+    pub snowflake: [Option<SnowflakeMark>; SNOWFLAKE_MARKS],
 }
 
 impl StateRecord {
@@ -118,7 +128,7 @@ impl StateRecord {
     /// impose a clock sequence compares it with this one.
     ///
     /// ```
-    /// use uuidkit::state::{GregorianMark, StateRecord};
+    /// use uuidkit_state::format::{GregorianMark, StateRecord};
     /// let a = GregorianMark { hwm: 10, clock_seq: 7, node: [0xA; 6] };
     /// let b = GregorianMark { hwm: 20, clock_seq: 9, node: [0xB; 6] };
     /// let mut rec = StateRecord { v1: Some(b), ..StateRecord::default() };
@@ -136,7 +146,7 @@ impl StateRecord {
     /// The v6 mark this record holds for `node`; see [`v1_mark`](Self::v1_mark).
     ///
     /// ```
-    /// use uuidkit::state::{GregorianMark, StateRecord};
+    /// use uuidkit_state::format::{GregorianMark, StateRecord};
     /// let a = GregorianMark { hwm: 10, clock_seq: 7, node: [0xA; 6] };
     /// let rec = StateRecord { v6: Some(a), ..StateRecord::default() };
     /// assert_eq!(rec.v6_mark([0xA; 6]), Some(a));
@@ -150,7 +160,7 @@ impl StateRecord {
     /// checksum line included.
     ///
     /// ```
-    /// use uuidkit::state::{GregorianMark, StateRecord};
+    /// use uuidkit_state::format::{GregorianMark, StateRecord};
     /// let node = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
     /// let rec = StateRecord { v6: Some(GregorianMark { hwm: 1, clock_seq: 2, node }), ..Default::default() };
     /// assert!(rec.emit().contains("\nv6.hwm 1\n# v6.hwm = 1582-10-15T00:00:00.0000001Z\nv6.clock_seq 2\nv6.node 9f6bdeced846\n"));
@@ -205,14 +215,14 @@ impl StateRecord {
     /// and [`Garbage`](StateErrorKind::Garbage) for anything else.
     ///
     /// ```
-    /// use uuidkit::state::{StateErrorKind, StateRecord};
+    /// use uuidkit_state::{StateErrorKind, format::StateRecord};
     /// let good = StateRecord::default().emit();
     /// assert_eq!(StateRecord::parse(good.as_bytes())?, StateRecord::default());
     /// let cut = &good.as_bytes()[..good.len() - 1];
     /// assert_eq!(StateRecord::parse(cut).unwrap_err().kind(), StateErrorKind::Truncated);
     /// let edited = good.replace("ignored", "IGNORED");
     /// assert_eq!(StateRecord::parse(edited.as_bytes()).unwrap_err().kind(), StateErrorKind::ChecksumMismatch);
-    /// # Ok::<(), uuidkit::state::StateError>(())
+    /// # Ok::<(), uuidkit_state::StateError>(())
     /// ```
     pub fn parse(bytes: &[u8]) -> Result<StateRecord, StateError> {
         if bytes.is_empty() {
@@ -300,7 +310,7 @@ struct Fields {
     node: [Option<([u8; 6], usize)>; 2],
     v7: Option<(u64, usize)>,
     earlier: [std::vec::Vec<(GregorianMark, usize)>; 2],
-    snowflake: std::vec::Vec<(super::SnowflakeMark, usize)>,
+    snowflake: std::vec::Vec<(SnowflakeMark, usize)>,
 }
 
 impl Fields {
@@ -332,7 +342,7 @@ impl Fields {
                 let cs = number(
                     line,
                     value,
-                    crate::layout::MAX_CLOCK_SEQ.into(),
+                    uuidkit::layout::MAX_CLOCK_SEQ.into(),
                     "clock sequence in 0..=16383",
                 )?;
                 self.clock_seq[v] = Some((cs as u16, line));
@@ -352,10 +362,10 @@ impl Fields {
                 self.earlier[v].push((earlier(line, value)?, line));
             }
             (None, "") if ver == "snowflake" => {
-                if self.snowflake.len() == super::SNOWFLAKE_MARKS {
+                if self.snowflake.len() == SNOWFLAKE_MARKS {
                     return Err(garbage(
                         line,
-                        &format!("at most {} `snowflake` lines", super::SNOWFLAKE_MARKS),
+                        &format!("at most {} `snowflake` lines", SNOWFLAKE_MARKS),
                         "another",
                     ));
                 }
@@ -515,7 +525,7 @@ fn earlier(line: usize, s: &str) -> Result<GregorianMark, StateError> {
     let clock_seq = number(
         line,
         cs,
-        crate::layout::MAX_CLOCK_SEQ.into(),
+        uuidkit::layout::MAX_CLOCK_SEQ.into(),
         "clock sequence in 0..=16383",
     )?;
     Ok(GregorianMark {

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use uuidkit::clock::{Clock, CoarseClock, SystemClock};
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{BlockPolicy, FileStore, Reserver, StateRecord};
 use uuidkit::{Generator, Uuid, V1Generator, V6Generator, V7Generator};
+use uuidkit_state::{BlockPolicy, FileStore, Reserver, format::StateRecord};
 
 const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
 
@@ -208,17 +208,23 @@ fn four_processes(test: &str, version: &str) {
 
 #[test]
 fn four_processes_v1_same_node_no_duplicates() {
-    four_processes("four_processes_v1_same_node_no_duplicates", "v1");
+    four_processes(
+        "multiprocess::four_processes_v1_same_node_no_duplicates",
+        "v1",
+    );
 }
 
 #[test]
 fn four_processes_v6_same_node_no_duplicates() {
-    four_processes("four_processes_v6_same_node_no_duplicates", "v6");
+    four_processes(
+        "multiprocess::four_processes_v6_same_node_no_duplicates",
+        "v6",
+    );
 }
 
 #[test]
 fn four_processes_v7_no_duplicates() {
-    four_processes("four_processes_v7_no_duplicates", "v7");
+    four_processes("multiprocess::four_processes_v7_no_duplicates", "v7");
 }
 
 /// kill -9 in the middle of a run, then a restart with the clock 5 s back.
@@ -289,15 +295,15 @@ fn kill_and_restart(test: &str, version: &str) {
 
 #[test]
 fn kill_9_then_restart_5s_back_v1() {
-    kill_and_restart("kill_9_then_restart_5s_back_v1", "v1");
+    kill_and_restart("multiprocess::kill_9_then_restart_5s_back_v1", "v1");
 }
 
 #[test]
 fn kill_9_then_restart_5s_back_v6() {
-    kill_and_restart("kill_9_then_restart_5s_back_v6", "v6");
+    kill_and_restart("multiprocess::kill_9_then_restart_5s_back_v6", "v6");
 }
 
 #[test]
 fn kill_9_then_restart_5s_back_v7() {
-    kill_and_restart("kill_9_then_restart_5s_back_v7", "v7");
+    kill_and_restart("multiprocess::kill_9_then_restart_5s_back_v7", "v7");
 }

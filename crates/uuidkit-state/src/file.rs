@@ -12,7 +12,7 @@ use super::format::{EARLIER_NODES, GregorianMark, HEADER_PREFIX, StateRecord, V7
 use super::lock::{Held, Locker};
 use super::path;
 use super::{StateStore, Status};
-use crate::sync::ForkSafeMutex;
+use uuidkit::sync::ForkSafeMutex;
 
 /// The environment variable that overrides the state file location.
 pub const ENV_VAR: &str = "UUIDKIT_STATE";
@@ -58,7 +58,7 @@ pub const MAX_LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 /// fall back to in-process state; [`FileStore::check`] tells beforehand.
 ///
 /// ```
-/// use uuidkit::state::{FileStore, StateRecord, StateStore, V7Mark};
+/// use uuidkit_state::{FileStore, StateStore, format::{StateRecord, V7Mark}};
 /// let dir = std::env::temp_dir().join(format!("uuidkit-doc-{}", std::process::id()));
 /// # std::fs::create_dir_all(&dir).unwrap();
 /// let store = FileStore::new(dir.join("state"));
@@ -72,7 +72,7 @@ pub const MAX_LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 /// let status = store.transact(&mut |old: Option<&StateRecord>| *old.unwrap());
 /// assert!(status.is_safe());
 /// # std::fs::remove_dir_all(&dir).unwrap();
-/// # Ok::<(), uuidkit::state::StateError>(())
+/// # Ok::<(), uuidkit_state::StateError>(())
 /// ```
 #[derive(Debug)]
 pub struct FileStore {
@@ -99,7 +99,7 @@ impl FileStore {
     /// A store at `path` (nothing is touched until the first transaction).
     ///
     /// ```
-    /// let store = uuidkit::state::FileStore::new("/tmp/my-app/uuid-state");
+    /// let store = uuidkit_state::FileStore::new("/tmp/my-app/uuid-state");
     /// assert_eq!(store.path(), Some(std::path::Path::new("/tmp/my-app/uuid-state")));
     /// ```
     pub fn new(path: impl Into<PathBuf>) -> FileStore {
@@ -117,8 +117,8 @@ impl FileStore {
     /// that keeps state in memory and reports [`StateErrorKind::NoPath`].
     ///
     /// ```
-    /// let store = uuidkit::state::FileStore::from_env();
-    /// assert_eq!(store.path(), uuidkit::state::FileStore::default_path().as_deref());
+    /// let store = uuidkit_state::FileStore::from_env();
+    /// assert_eq!(store.path(), uuidkit_state::FileStore::default_path().as_deref());
     /// ```
     #[must_use]
     pub fn from_env() -> FileStore {
@@ -135,7 +135,7 @@ impl FileStore {
     /// `$HOME/.local/state/uuidkit/state`; otherwise none.
     ///
     /// ```
-    /// if let Some(path) = uuidkit::state::FileStore::default_path() {
+    /// if let Some(path) = uuidkit_state::FileStore::default_path() {
     ///     assert!(path.is_absolute() || std::env::var_os("UUIDKIT_STATE").is_some());
     /// }
     /// ```
@@ -155,7 +155,7 @@ impl FileStore {
     ///
     /// ```
     /// use core::time::Duration;
-    /// let store = uuidkit::state::FileStore::new("/tmp/s").with_lock_timeout(Duration::from_millis(50));
+    /// let store = uuidkit_state::FileStore::new("/tmp/s").with_lock_timeout(Duration::from_millis(50));
     /// assert!(format!("{store:?}").contains("lock_timeout: 50ms"));
     /// ```
     #[must_use]
@@ -177,7 +177,8 @@ impl FileStore {
     ///
     /// ```
     /// use uuidkit::{clock::SystemClock, generator::GenErrorKind, rng::ThreadRng};
-    /// use uuidkit::{state::{BlockPolicy, FileStore, Reserver}, Generator, V7Generator};
+    /// use uuidkit::{Generator, V7Generator};
+    /// use uuidkit_state::{BlockPolicy, FileStore, Reserver};
     /// let path = std::env::temp_dir().join(format!("uuidkit-doc-new-state-{}", std::process::id()));
     /// std::fs::write(&path, b"")?; // emptied, or just created?
     /// let strict = |store| Reserver::new(store, BlockPolicy::default()).strict(true);
@@ -201,7 +202,7 @@ impl FileStore {
     /// The state file's path, if one is known.
     ///
     /// ```
-    /// assert!(uuidkit::state::FileStore::new("s").path().is_some());
+    /// assert!(uuidkit_state::FileStore::new("s").path().is_some());
     /// ```
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
@@ -217,7 +218,7 @@ impl FileStore {
     /// [`StateRecord::parse`] errors for its contents.
     ///
     /// ```
-    /// use uuidkit::state::{FileStore, StateErrorKind};
+    /// use uuidkit_state::{FileStore, StateErrorKind};
     /// let err = FileStore::new("/nonexistent/uuidkit/state").load().unwrap_err();
     /// assert_eq!(err.kind(), StateErrorKind::Missing);
     /// ```
@@ -243,7 +244,7 @@ impl FileStore {
     /// [`StateErrorKind::NoPath`].
     ///
     /// ```
-    /// use uuidkit::state::{FileStore, StateErrorKind};
+    /// use uuidkit_state::{FileStore, StateErrorKind};
     /// let dir = std::env::temp_dir();
     /// let err = FileStore::new(&dir).check().unwrap_err();
     /// assert_eq!(err.kind(), StateErrorKind::NotRegular);

@@ -12,8 +12,8 @@ use std::process::Command;
 
 use uuidkit::clock::ManualClock;
 use uuidkit::rng::ThreadRng;
-use uuidkit::state::{self, BlockPolicy, FileStore, Reserver, StateErrorKind};
 use uuidkit::{Generator, V7Generator};
+use uuidkit_state::{self as state, BlockPolicy, FileStore, Reserver, StateErrorKind};
 
 const T0: u64 = 1_645_557_742_000_000_000;
 
@@ -220,7 +220,7 @@ fn a_missing_directory_is_not_created_for_an_explicit_path() {
 /// that the variable is set before anything reads it.
 #[test]
 fn uuidkit_state_naming_a_fifo_or_a_device_is_refused() {
-    let name = "uuidkit_state_naming_a_fifo_or_a_device_is_refused";
+    let name = "paths::uuidkit_state_naming_a_fifo_or_a_device_is_refused";
     if let Some(odd) = std::env::var_os("UUIDKIT_TEST_ODD_STATE") {
         let odd = PathBuf::from(odd);
         let print = fingerprint(&odd);
@@ -260,7 +260,7 @@ fn uuidkit_state_naming_a_fifo_or_a_device_is_refused() {
 }
 
 /// Generates one v7 UUID through a store at `path`; returns the status.
-fn one_v7(path: &Path) -> uuidkit::state::Status {
+fn one_v7(path: &Path) -> uuidkit_state::Status {
     let r = Reserver::new(FileStore::new(path), BlockPolicy::default());
     let clock = ManualClock::new(T0);
     let mut g = V7Generator::builder()
@@ -343,7 +343,7 @@ fn a_file_the_process_may_not_write_is_not_replaced() {
         let out = Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
-                "read_only_child",
+                "paths::read_only_child",
                 "--include-ignored",
                 "--nocapture",
             ])

@@ -10,8 +10,8 @@ use uuidkit::clock::ManualClock;
 use uuidkit::generator::GenErrorKind;
 use uuidkit::rng::ThreadRng;
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
-use uuidkit::state::{
-    BlockPolicy, FileStore, MemoryStore, Reserver, StateErrorKind, StateRecord, StateStore,
+use uuidkit_state::{
+    BlockPolicy, FileStore, MemoryStore, Reserver, StateErrorKind, StateStore, format::StateRecord,
 };
 
 const MS: u64 = 1_000_000;
