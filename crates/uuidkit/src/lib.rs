@@ -388,7 +388,6 @@ pub mod __test_only {
     pub fn halt_ticker(halted: bool) {
         crate::clock::ticker::halt_for_tests(halted);
     }
-
 }
 
 pub use crate::error::ParseError;
