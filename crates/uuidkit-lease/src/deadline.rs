@@ -576,7 +576,7 @@ impl<C: BootClock> LeaseSlot<C> {
         feature = "etcd",
         feature = "postgres",
         feature = "zookeeper",
-        feature = "uiap"
+        all(feature = "uiap", unix)
     ))]
     pub(crate) fn wall_ms(&self) -> u64 {
         self.zero().saturating_add(self.clock.now_nanos()) / 1_000_000

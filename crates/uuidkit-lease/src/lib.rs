@@ -89,7 +89,7 @@ pub mod etcd;
     feature = "etcd",
     feature = "postgres",
     feature = "zookeeper",
-    feature = "uiap"
+    all(feature = "uiap", unix)
 ))]
 mod high_water;
 mod node;
@@ -113,7 +113,7 @@ pub use error::{LeaseError, LeaseErrorKind};
     feature = "etcd",
     feature = "postgres",
     feature = "zookeeper",
-    feature = "uiap"
+    all(feature = "uiap", unix)
 ))]
 pub use high_water::Testing;
 pub use node::{MAX_NODE_BITS, check_bits, no_free_node, pick_node};

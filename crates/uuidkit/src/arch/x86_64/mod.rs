@@ -31,6 +31,7 @@ pub(crate) fn store_16(dst: &mut [u8; 16], lo: u64, hi: u64) {
 /// As [`store_16`], with the vector kept opaque to the optimiser up to the
 /// store, so that the compiler cannot see through it and split the store
 /// into two 8-byte ones again.
+#[cfg(feature = "std")]
 #[inline(always)]
 pub(crate) fn store_16_whole(dst: &mut [u8; 16], lo: u64, hi: u64) {
     use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
