@@ -300,22 +300,91 @@ def test_control_pid_derived_clock_sequence():
     not_applicable("workers with pids equal mod 2^14, control", [MODES[0], MODES[2], MODES[3]], "the given-node cell")
 
 
+def v6_tick(i):
+    """The 60-bit timestamp (100-ns ticks since 1582) of a v6 UUID given as
+    an int."""
+    return ((i >> 96) << 28) | (((i >> 80) & 0xFFFF) << 12) | ((i >> 64) & 0x0FFF)
+
+
+def runs(stream):
+    """{first tick: length} of the runs of consecutive timestamps in a
+    stream of v6 UUIDs (as ints). On the restored coarse clock a worker
+    stamps the UUIDs it makes within one coarse reading with ticks counted up
+    one by one from just after that reading; a UUID costs far more than the
+    100 ns of a tick, so the count never reaches the next reading (1 to 10 ms
+    later, by the kernel's HZ), and each reading starts a run of its own: a
+    run's first tick names the reading."""
+    out = {}
+    first = prev = None
+    for t in map(v6_tick, stream):
+        if prev is None or t != prev + 1:
+            first = t
+            out[first] = 0
+        out[first] += 1
+        prev = t
+    return out
+
+
+def same_tick_pairs(streams):
+    """Pairs of UUIDs from two different streams with one timestamp: two
+    workers in one coarse reading stamp their i-th UUIDs of it alike."""
+    rs = [runs(s) for s in streams]
+    return sum(min(n, b[t]) for i, a in enumerate(rs) for b in rs[i + 1 :] for t, n in a.items() if t in b)
+
+
+# A duplicate needs two workers stamping from one coarse reading AND equal
+# clock sequences, drawn per UUID from 14 bits: a same-tick pair is a
+# duplicate with chance 1/16384, so n pairs give n/16384 expected (Poisson).
+# One attempt of 4 workers x 5,000 (about 1 us each, so 5 ms of work per
+# worker, one to five readings) gives at most 6 worker pairs x 5,000 = 30,000
+# same-tick pairs, 1.8 expected duplicates; fewer when the scheduler keeps the
+# workers apart (on 2 cores at most 2 run at once). So attempts are added
+# until 16 x 16384 = 262,144 same-tick pairs are in: 16 duplicates expected,
+# none with a chance of e^-16 (1.1e-7). Counting the pairs, not the attempts,
+# keeps that bound on a busy host, where an attempt yields fewer.
+UUID6_NODE_PAIRS_WANTED = 16 * 16384
+UUID6_NODE_PER_WORKER = 5_000
+UUID6_NODE_ATTEMPTS = 200
+
+
 def test_control_coarse_clock_uuid6_node():
     """`uuid6(node=N)` with a clock sequence per UUID and ticks counted from
-    the coarse clock: 4 workers forked together repeat each other."""
+    the coarse clock: 4 workers forked together repeat each other's UUIDs
+    once enough of them were stamped from shared coarse readings."""
 
     def run():
         _uuidkit._test_only_restore("coarse_clock")
-        call = lambda: uuidkit.uuid6(node=NODE)  # noqa: E731
-        for _ in range(3):
-            call()
-            workers = [fork_worker(lambda: take(call, 50_000), wait=False) for _ in range(4)]
-            streams = [collect(w) for w in workers]
-            if dups(streams):
+        call = CALLS[("uuid6", MODES[1])]
+        call()
+        # The 4 are forked before the coarse clock ticks and wait on their go
+        # pipes, so that no fork falls inside the reading they start in; all
+        # go just after the tick. Whether and how long they share readings is
+        # the scheduler's choice, so what they shared is counted from their
+        # timestamps, not assumed.
+        streams, pairs = [], 0
+        for attempt in range(1, UUID6_NODE_ATTEMPTS + 1):
+            # As ints: 4 x 5,000 UUID objects pickled and unpickled cost more
+            # than making them.
+            make = lambda: [u.int for u in take(call, UUID6_NODE_PER_WORKER)]  # noqa: E731
+            workers = [fork_worker(make) for _ in range(4)]
+            coarse_tick()
+            for w in workers:
+                os.write(w[1], b"g")
+            made = [collect(w) for w in workers]
+            streams += made
+            pairs += same_tick_pairs(made)
+            if pairs >= UUID6_NODE_PAIRS_WANTED:
                 break
-        return streams
+        return attempt, pairs, streams
 
-    control("4 siblings forked together", MODES[1], "uuid6 coarse clock", in_child(run))
+    attempts, pairs, streams = in_child(run)
+    assert pairs >= UUID6_NODE_PAIRS_WANTED, (
+        f"negative control uuid6 coarse clock: {attempts} attempts gave {pairs} pairs of UUIDs "
+        f"from two workers with one timestamp, short of the {UUID6_NODE_PAIRS_WANTED} that "
+        "make duplicates all but certain, so the control showed nothing"
+    )
+    what = f"uuid6 coarse clock, {pairs} same-tick pairs in {attempts} attempts"
+    control("4 siblings forked together", MODES[1], what, streams)
     not_applicable("4 siblings forked together, control", [MODES[0], MODES[2], MODES[3]], "the given-node cell")
 
 
