@@ -335,16 +335,29 @@ def same_tick_pairs(streams):
 # A duplicate needs two workers stamping from one coarse reading AND equal
 # clock sequences, drawn per UUID from 14 bits: a same-tick pair is a
 # duplicate with chance 1/16384, so n pairs give n/16384 expected (Poisson).
-# One attempt of 4 workers x 5,000 (about 1 us each, so 5 ms of work per
-# worker, one to five readings) gives at most 6 worker pairs x 5,000 = 30,000
-# same-tick pairs, 1.8 expected duplicates; fewer when the scheduler keeps the
-# workers apart (on 2 cores at most 2 run at once). So attempts are added
-# until 16 x 16384 = 262,144 same-tick pairs are in: 16 duplicates expected,
-# none with a chance of e^-16 (1.1e-7). Counting the pairs, not the attempts,
-# keeps that bound on a busy host, where an attempt yields fewer.
+# The workers make their UUIDs in rounds: each round starts just after the
+# coarse clock ticks and asks each worker for a burst of 1,000 (about 1 ms),
+# so that all 4 bursts fit in one reading (1 to 10 ms, by the kernel's HZ)
+# and give up to 6 worker pairs x 1,000 = 6,000 same-tick pairs; a burst
+# the scheduler delays past the reading gives fewer. Rounds are added until
+# 16 x 16384 = 262,144 same-tick pairs are in (at least 44 rounds): 16
+# duplicates expected, none with a chance of e^-16 (1.1e-7). Counting the
+# pairs, not the rounds, keeps that bound on a busy host.
 UUID6_NODE_PAIRS_WANTED = 16 * 16384
-UUID6_NODE_PER_WORKER = 5_000
-UUID6_NODE_ATTEMPTS = 200
+UUID6_NODE_BURST = 1_000
+UUID6_NODE_ROUNDS = 40
+UUID6_NODE_ATTEMPTS = 30
+
+
+def in_bursts(call, rounds_r, done_w):
+    """Bursts of `UUID6_NODE_BURST` UUIDs (as ints) from `call`, one per byte
+    `g` read from `rounds_r`, each acknowledged on `done_w`, until another
+    byte comes."""
+    made = []
+    while os.read(rounds_r, 1) == b"g":
+        made += [u.int for u in take(call, UUID6_NODE_BURST)]
+        os.write(done_w, b"d")
+    return made
 
 
 def test_control_coarse_clock_uuid6_node():
@@ -356,21 +369,26 @@ def test_control_coarse_clock_uuid6_node():
         _uuidkit._test_only_restore("coarse_clock")
         call = CALLS[("uuid6", MODES[1])]
         call()
-        # The 4 are forked before the coarse clock ticks and wait on their go
-        # pipes, so that no fork falls inside the reading they start in; all
-        # go just after the tick. Whether and how long they share readings is
-        # the scheduler's choice, so what they shared is counted from their
-        # timestamps, not assumed.
+        # The 4 wait, asleep, on their round pipes, so that the scheduler runs
+        # them as soon as a round wakes them. Whether their bursts share a
+        # reading is still its choice, so what they shared is counted from
+        # their timestamps, not assumed.
         streams, pairs = [], 0
         for attempt in range(1, UUID6_NODE_ATTEMPTS + 1):
-            # As ints: 4 x 5,000 UUID objects pickled and unpickled cost more
-            # than making them.
-            make = lambda: [u.int for u in take(call, UUID6_NODE_PER_WORKER)]  # noqa: E731
-            workers = [fork_worker(make) for _ in range(4)]
-            coarse_tick()
-            for w in workers:
-                os.write(w[1], b"g")
+            done_r, done_w = os.pipe()
+            rounds = [os.pipe() for _ in range(4)]
+            workers = [fork_worker(lambda r=r: in_bursts(call, r, done_w), wait=False) for r, _ in rounds]
+            for _ in range(UUID6_NODE_ROUNDS):
+                coarse_tick()
+                for _, w in rounds:
+                    os.write(w, b"g")
+                for _ in rounds:
+                    assert os.read(done_r, 1) == b"d"
+            for _, w in rounds:
+                os.write(w, b"x")
             made = [collect(w) for w in workers]
+            for fd in [done_r, done_w] + [fd for pipe in rounds for fd in pipe]:
+                os.close(fd)
             streams += made
             pairs += same_tick_pairs(made)
             if pairs >= UUID6_NODE_PAIRS_WANTED:
