@@ -300,22 +300,109 @@ def test_control_pid_derived_clock_sequence():
     not_applicable("workers with pids equal mod 2^14, control", [MODES[0], MODES[2], MODES[3]], "the given-node cell")
 
 
+def v6_tick(i):
+    """The 60-bit timestamp (100-ns ticks since 1582) of a v6 UUID given as
+    an int."""
+    return ((i >> 96) << 28) | (((i >> 80) & 0xFFFF) << 12) | ((i >> 64) & 0x0FFF)
+
+
+def runs(stream):
+    """{first tick: length} of the runs of consecutive timestamps in a
+    stream of v6 UUIDs (as ints). On the restored coarse clock a worker
+    stamps the UUIDs it makes within one coarse reading with ticks counted up
+    one by one from just after that reading; a UUID costs far more than the
+    100 ns of a tick, so the count never reaches the next reading (1 to 10 ms
+    later, by the kernel's HZ), and each reading starts a run of its own: a
+    run's first tick names the reading."""
+    out = {}
+    first = prev = None
+    for t in map(v6_tick, stream):
+        if prev is None or t != prev + 1:
+            first = t
+            out[first] = 0
+        out[first] += 1
+        prev = t
+    return out
+
+
+def same_tick_pairs(streams):
+    """Pairs of UUIDs from two different streams with one timestamp: two
+    workers in one coarse reading stamp their i-th UUIDs of it alike."""
+    rs = [runs(s) for s in streams]
+    return sum(min(n, b[t]) for i, a in enumerate(rs) for b in rs[i + 1 :] for t, n in a.items() if t in b)
+
+
+# A duplicate needs two workers stamping from one coarse reading AND equal
+# clock sequences, drawn per UUID from 14 bits: a same-tick pair is a
+# duplicate with chance 1/16384, so n pairs give n/16384 expected (Poisson).
+# The workers make their UUIDs in rounds: each round starts just after the
+# coarse clock ticks and asks each worker for a burst of 1,000 (about 1 ms),
+# so that all 4 bursts fit in one reading (1 to 10 ms, by the kernel's HZ)
+# and give up to 6 worker pairs x 1,000 = 6,000 same-tick pairs; a burst
+# the scheduler delays past the reading gives fewer. Rounds are added until
+# 16 x 16384 = 262,144 same-tick pairs are in (at least 44 rounds): 16
+# duplicates expected, none with a chance of e^-16 (1.1e-7). Counting the
+# pairs, not the rounds, keeps that bound on a busy host.
+UUID6_NODE_PAIRS_WANTED = 16 * 16384
+UUID6_NODE_BURST = 1_000
+UUID6_NODE_ROUNDS = 40
+UUID6_NODE_ATTEMPTS = 30
+
+
+def in_bursts(call, rounds_r, done_w):
+    """Bursts of `UUID6_NODE_BURST` UUIDs (as ints) from `call`, one per byte
+    `g` read from `rounds_r`, each acknowledged on `done_w`, until another
+    byte comes."""
+    made = []
+    while os.read(rounds_r, 1) == b"g":
+        made += [u.int for u in take(call, UUID6_NODE_BURST)]
+        os.write(done_w, b"d")
+    return made
+
+
 def test_control_coarse_clock_uuid6_node():
     """`uuid6(node=N)` with a clock sequence per UUID and ticks counted from
-    the coarse clock: 4 workers forked together repeat each other."""
+    the coarse clock: 4 workers forked together repeat each other's UUIDs
+    once enough of them were stamped from shared coarse readings."""
 
     def run():
         _uuidkit._test_only_restore("coarse_clock")
-        call = lambda: uuidkit.uuid6(node=NODE)  # noqa: E731
-        for _ in range(3):
-            call()
-            workers = [fork_worker(lambda: take(call, 50_000), wait=False) for _ in range(4)]
-            streams = [collect(w) for w in workers]
-            if dups(streams):
+        call = CALLS[("uuid6", MODES[1])]
+        call()
+        # The 4 wait, asleep, on their round pipes, so that the scheduler runs
+        # them as soon as a round wakes them. Whether their bursts share a
+        # reading is still its choice, so what they shared is counted from
+        # their timestamps, not assumed.
+        streams, pairs = [], 0
+        for attempt in range(1, UUID6_NODE_ATTEMPTS + 1):
+            done_r, done_w = os.pipe()
+            rounds = [os.pipe() for _ in range(4)]
+            workers = [fork_worker(lambda r=r: in_bursts(call, r, done_w), wait=False) for r, _ in rounds]
+            for _ in range(UUID6_NODE_ROUNDS):
+                coarse_tick()
+                for _, w in rounds:
+                    os.write(w, b"g")
+                for _ in rounds:
+                    assert os.read(done_r, 1) == b"d"
+            for _, w in rounds:
+                os.write(w, b"x")
+            made = [collect(w) for w in workers]
+            for fd in [done_r, done_w] + [fd for pipe in rounds for fd in pipe]:
+                os.close(fd)
+            streams += made
+            pairs += same_tick_pairs(made)
+            if pairs >= UUID6_NODE_PAIRS_WANTED:
                 break
-        return streams
+        return attempt, pairs, streams
 
-    control("4 siblings forked together", MODES[1], "uuid6 coarse clock", in_child(run))
+    attempts, pairs, streams = in_child(run)
+    assert pairs >= UUID6_NODE_PAIRS_WANTED, (
+        f"negative control uuid6 coarse clock: {attempts} attempts gave {pairs} pairs of UUIDs "
+        f"from two workers with one timestamp, short of the {UUID6_NODE_PAIRS_WANTED} that "
+        "make duplicates all but certain, so the control showed nothing"
+    )
+    what = f"uuid6 coarse clock, {pairs} same-tick pairs in {attempts} attempts"
+    control("4 siblings forked together", MODES[1], what, streams)
     not_applicable("4 siblings forked together, control", [MODES[0], MODES[2], MODES[3]], "the given-node cell")
 
 
