@@ -277,8 +277,9 @@ fn proxy_defense_refuses_wide_spaces_and_can_be_listed_and_flushed() {
         (range(&[0x00], &[0xff]), false),
         (range(&[0x12, 0x00], &[0x13, 0x00]), false),
         (range(&[0x12], &[0x12, 0x34]), false),
-        (prefix(&[0xc0], 8), true),
-        (range(&[0x12, 0x00], &[0x12, 0xff]), true),
+        // Kept: narrow enough, and together within one origin's share (D66).
+        (prefix(&[0xc0, 0x00], 12), true),
+        (range(&[0x12, 0x34, 0x00], &[0x12, 0x34, 0xff]), true),
         (unique(7), true),
     ];
     for (i, (space, _)) in offers.iter().enumerate() {

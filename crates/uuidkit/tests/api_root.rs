@@ -53,6 +53,7 @@ const MODULES: &[&str] = &[
     "clock",
     "encoding",
     "error",
+    "facade",
     "fmt",
     "generator",
     "layout",
