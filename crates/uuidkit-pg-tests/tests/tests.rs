@@ -3,6 +3,7 @@
 
 mod bounds;
 mod catalog;
+mod deb;
 mod facade;
 mod generate;
 mod migrate;
@@ -10,4 +11,6 @@ mod monotonic;
 mod regress;
 mod snowflake;
 mod text;
+mod ulid;
+mod upgrade;
 mod vectors;
