@@ -380,3 +380,68 @@ pub fn bench(root: &Path, extra: Vec<String>) -> ExitCode {
         ExitCode::FAILURE
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::versioned_scripts;
+
+    /// A `sql/` directory holding files of these names.
+    fn dir(names: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for name in names {
+            std::fs::write(dir.path().join(name), "-- a script\n").unwrap();
+        }
+        dir
+    }
+
+    fn names(dir: &tempfile::TempDir, version: &str) -> Result<Vec<String>, String> {
+        versioned_scripts(dir.path(), version).map(|paths| {
+            paths
+                .iter()
+                .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+                .collect()
+        })
+    }
+
+    #[test]
+    fn every_earlier_release_must_reach_the_built_version() {
+        let ok = dir(&[
+            "uuidkit--0.1.0.sql",
+            "uuidkit--0.1.0--0.2.0.sql",
+            "uuidkit--0.2.0.sql",
+            "uuidkit--0.2.0--0.3.0.sql",
+        ]);
+        assert_eq!(names(&ok, "0.3.0").unwrap().len(), 4);
+
+        let gap = dir(&[
+            "uuidkit--0.1.0.sql",
+            "uuidkit--0.1.0--0.2.0.sql",
+            "uuidkit--0.2.0.sql",
+        ]);
+        let err = names(&gap, "0.3.0").unwrap_err();
+        assert!(err.contains("no update script from 0.2.0"), "{err}");
+    }
+
+    #[test]
+    fn the_built_versions_script_and_stray_files_are_refused() {
+        let kept = dir(&[
+            "uuidkit--0.1.0.sql",
+            "uuidkit--0.1.0--0.2.0.sql",
+            "uuidkit--0.2.0.sql",
+        ]);
+        let err = names(&kept, "0.2.0").unwrap_err();
+        assert!(err.contains("is generated, not kept"), "{err}");
+
+        let stray = dir(&["uuidkit--0.1.0.sql", "notes.txt"]);
+        let err = names(&stray, "0.2.0").unwrap_err();
+        assert!(err.contains("expected uuidkit--A.sql"), "{err}");
+
+        let looped = dir(&[
+            "uuidkit--0.1.0.sql",
+            "uuidkit--0.1.0--0.1.5.sql",
+            "uuidkit--0.1.5--0.1.0.sql",
+        ]);
+        let err = names(&looped, "0.2.0").unwrap_err();
+        assert!(err.contains("loop"), "{err}");
+    }
+}
