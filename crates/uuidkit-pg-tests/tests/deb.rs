@@ -1,9 +1,10 @@
 //! The Debian package (`cargo xtask pg-deb`), installed for real: `dpkg -i` into the system's
 //! PostgreSQL, `CREATE EXTENSION uuidkit` in a throwaway cluster of that installation, the
 //! update from every earlier release there (`upgrade::check_updates`), then `dpkg -r` and
-//! `dpkg --purge`, after which the directories the package wrote into list exactly what they
-//! listed before. It needs root; the package is removed again by a guard whatever happens, and
-//! the test refuses to run where the package is already installed (it would remove it).
+//! `dpkg --purge`, after which PostgreSQL's directories the package wrote into list exactly what
+//! they listed before, and its documentation directory is gone. It needs root; the package is
+//! removed again by a guard whatever happens, and the test refuses to run where the package is
+//! already installed (it would remove it).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -115,18 +116,23 @@ fn the_debian_package_installs_creates_updates_and_removes_cleanly() {
         .filter(|p| !p.ends_with('/'))
         .map(|p| Path::new("/").join(p.trim_start_matches("./")))
         .collect();
+    // PostgreSQL's two directories are listed whole before and after; the package's own
+    // documentation directory must not exist before or after (the rest of /usr/share/doc is
+    // other packages', which the machine may be installing meanwhile).
     let dirs: Vec<PathBuf> = [
         Postgres::pg_config("--sharedir").unwrap().join("extension"),
         Postgres::pg_config("--pkglibdir").unwrap(),
-        PathBuf::from("/usr/share/doc"),
     ]
     .into();
+    let doc = Path::new("/usr/share/doc").join(package);
     assert!(
         payload
             .iter()
-            .all(|f| dirs.iter().any(|d| f.starts_with(d))),
-        "the package writes outside {dirs:?}: {payload:#?}"
+            .all(|f| f.starts_with(&doc) || dirs.iter().any(|d| f.starts_with(d))),
+        "the package writes outside {dirs:?} and {}: {payload:#?}",
+        doc.display()
     );
+    assert!(!doc.exists(), "{} exists before the install", doc.display());
     let before = listing(&dirs);
 
     let guard = Installed(package);
@@ -156,6 +162,7 @@ fn the_debian_package_installs_creates_updates_and_removes_cleanly() {
         "{package} still known to dpkg"
     );
     drop(guard);
+    assert!(!doc.exists(), "{} left after dpkg --purge", doc.display());
     let after = listing(&dirs);
     let added: Vec<_> = after.difference(&before).collect();
     let removed: Vec<_> = before.difference(&after).collect();
