@@ -15,7 +15,11 @@
 //!
 //! `cargo xtask pg-bench [CRITERION ARGS…]` packages it the same way and
 //! runs its benchmarks (`cargo bench -p uuidkit-pg-tests --bench sql`);
-//! `cargo xtask pg-clippy` lints it with the package build's arguments.
+//! `cargo xtask pg-clippy` lints it with the package build's arguments;
+//! `cargo xtask pg-deb` packages it and makes a Debian package of it
+//! (`pg_deb.rs`). Besides the generated script, the package carries the
+//! scripts kept in `crates/uuidkit-pg/sql`: each earlier release's full
+//! script and the update scripts between releases.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -53,8 +57,8 @@ fn manifest_value(manifest: &(PathBuf, String), key: &str) -> Result<String, Str
 }
 
 /// What packaging needs: the extension pinning the pgrx this program reads
-/// schemas with, and a `pg_config` (`pg_config`, else that of the server
-/// the tests start) with its server headers. Returns that `pg_config`.
+/// schemas with, and the `pg_config` given (else that of the server the
+/// tests start) with its server headers. Returns that `pg_config`.
 fn prerequisites(root: &Path, pg_config: Option<&Path>) -> Result<PathBuf, String> {
     let pinned = manifest_value(&manifest(root)?, "pgrx")?;
     if pinned != format!("={}", pg_schema::PGRX_VERSION) {
