@@ -105,17 +105,18 @@ thread_local! {
 /// runs are disjoint and each is used by its own thread only.
 #[inline]
 pub(super) fn next(now_ms: u64) -> u64 {
+    // A run of this generation was reserved after this process's first
+    // caller since the fork moved the word on (`next_run` sees to it), so
+    // the fork check of `reserve` is needed only when a new run is.
     let generation = fork::current();
-    if generation != OWNER.load(Ordering::Relaxed) {
-        after_fork();
-    }
     let target = now_ms << COUNTER_BITS;
     RUN.with(|run| {
         let next = run.next.get();
+        let end = run.end.get();
         if next >= target
-            && next <= run.end.get()
+            && next <= end
             && run.generation.get() == generation
-            && STATE.load(Ordering::Relaxed) == run.end.get()
+            && STATE.load(Ordering::Relaxed) == end
         {
             run.next.set(next.wrapping_add(1));
             return next;
@@ -129,6 +130,9 @@ pub(super) fn next(now_ms: u64) -> u64 {
 /// while no other update came between, one value when another did.
 #[inline(never)]
 fn next_run(run: &Run, now_ms: u64, generation: u64) -> u64 {
+    if generation != OWNER.load(Ordering::Relaxed) {
+        after_fork();
+    }
     let alone =
         run.generation.get() == generation && STATE.load(Ordering::Relaxed) == run.end.get();
     let size = match (alone, run.next.get() > run.end.get()) {
