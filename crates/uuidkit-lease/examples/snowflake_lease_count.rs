@@ -5,8 +5,10 @@
 //! thread's work is the same as with a live registry, whose renewals run on other threads.
 //!
 //! ```text
-//! farm-bench -n 11 --pin 1 --vs "target/release/examples/snowflake_lease_count static 30000000" \
-//!     -- target/release/examples/snowflake_lease_count paired 30000000
+//! for i in $(seq 11); do for mode in static paired; do
+//!     /usr/bin/time -f "$mode %U %S" taskset -c 1 \
+//!         target/release/examples/snowflake_lease_count $mode 30000000 >/dev/null
+//! done; done
 //! valgrind --tool=callgrind --toggle-collect='*generate_n*' \
 //!     target/release/examples/snowflake_lease_count static|ticker|lease|paired N
 //! ```

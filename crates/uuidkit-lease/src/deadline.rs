@@ -253,6 +253,8 @@ const MIN_MARGIN: Duration = Duration::from_millis(100);
 /// down) above the low [`TAG_BITS`] bits, which hold the epoch of the tenure it belongs to.
 const TAG_BITS: u32 = 24;
 const TAG: u64 = (1 << TAG_BITS) - 1;
+/// The latest deadline a word can hold, in ticks: later ones are held as this.
+pub(crate) const MAX_DEADLINE_TICK: u64 = u64::MAX >> TAG_BITS;
 
 /// Deadlines are judged in ticks of 2^20 ns (about 1.05 ms): a reading becomes a tick by a
 /// shift, not a division, on the path every UUID takes. A reading in the deadline's own tick
@@ -649,7 +651,7 @@ fn passed(now: Duration, deadline: Duration) -> bool {
 }
 
 fn word(end: Duration, epoch: u64) -> u64 {
-    (tick(nanos(end)).min(u64::MAX >> TAG_BITS) << TAG_BITS) | (epoch & TAG)
+    (tick(nanos(end)).min(MAX_DEADLINE_TICK) << TAG_BITS) | (epoch & TAG)
 }
 
 impl<C: BootClock> NodeSource for LeaseSlot<C> {

@@ -27,11 +27,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use uuidkit::clock::Clock;
 use uuidkit::node::{NodeId, NodeLost, NodeSource};
 
-use crate::deadline::tick;
+use crate::deadline::{MAX_DEADLINE_TICK, tick};
 use crate::{BootClock, BootTime, LeaseSlot};
 
 /// No reading kept yet.
 const UNREAD: u64 = u64::MAX;
+// `LeaseSource::holds` relies on it: no reading kept is past every deadline.
+const _: () = assert!(tick(UNREAD) > MAX_DEADLINE_TICK);
 
 /// The generator's side of a pair: wall-clock time from one reading of the lease's boot clock,
 /// kept for the [`LeaseSource`] made with it. Made by [`LeaseSlot::pair`], whose docs say how the two work together.
@@ -142,11 +144,14 @@ impl<C: BootClock> NodeSource for LeaseSource<C> {
     }
 
     // Always, as `current`: once a generator holds the node, this is what it asks before
-    // every UUID — the deadline word and the epoch, not the node.
+    // every UUID — the deadline word and the epoch, not the node. No reading kept yet
+    // (`UNREAD`) needs no test of its own: its tick, 2^44 − 1, is past every deadline the
+    // word can hold (40 bits of ticks), so the answer is `false` and the generator asks
+    // `current`, which reads the boot clock itself.
     #[inline(always)]
     fn holds(&self, epoch: u64) -> bool {
-        let nanos = self.read.load(Ordering::Relaxed);
-        nanos != UNREAD && self.slot.still_holds(epoch, tick(nanos))
+        self.slot
+            .still_holds(epoch, tick(self.read.load(Ordering::Relaxed)))
     }
 }
 
@@ -174,6 +179,20 @@ mod tests {
         assert!(source.current().is_ok());
         boot.advance(Duration::from_secs(2));
         assert!(source.current().is_err());
+    }
+
+    #[test]
+    fn a_source_not_read_with_its_clock_yet_holds_no_tenure_however_late_its_deadline() {
+        // A TTL of 2^62 ns: a deadline beyond what the word holds, kept as its latest.
+        let (_boot, slot) = granted(Duration::from_nanos(1 << 62));
+        let (clock, source) = slot.pair();
+        let node = source.current().unwrap();
+        assert!(
+            !source.holds(node.epoch()),
+            "no reading kept: ask `current`"
+        );
+        clock.now_ns();
+        assert!(source.holds(node.epoch()));
     }
 
     #[test]

@@ -22,7 +22,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(op), Some(n)) = (args.get(1), args.get(2).and_then(|n| n.parse::<u64>().ok())) else {
         eprintln!(
-            "usage: peer_loops OPERATION CALLS (OPERATION: parse-hyphenated-uuidkit, parse-hyphenated-uuid, parse-hyphenated-uuid-simd, new-v4-uuidkit, new-v4-uuid)"
+            "usage: peer_loops OPERATION CALLS (OPERATION: parse-hyphenated-uuidkit, parse-hyphenated-uuid, parse-hyphenated-uuid-simd, new-v4-uuidkit, new-v4-uuid, now-v7-uuidkit, now-v7-uuid, system-time-now, clock-gettime-realtime)"
         );
         std::process::exit(2);
     };
@@ -51,6 +51,25 @@ fn main() {
         }
         "new-v4-uuidkit" => calls!(uuidkit::Uuid::new_v4()),
         "new-v4-uuid" => calls!(uuid::Uuid::new_v4()),
+        "now-v7-uuidkit" => calls!(uuidkit::Uuid::now_v7()),
+        "now-v7-uuid" => calls!(uuid::Uuid::now_v7()),
+        // The floor `now_v7` is held to: the clock read as a program makes it.
+        "system-time-now" => calls!(std::time::SystemTime::now()),
+        // The same clock without the standard library's wrapper, made into
+        // nanoseconds as `now_v7` makes it (a `timespec` handed back whole
+        // would be copied from two 8-byte stores, a stall of its own).
+        #[cfg(unix)]
+        "clock-gettime-realtime" => calls!({
+            let mut ts = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: `ts` is a valid, writable timespec; CLOCK_REALTIME exists on every Unix.
+            unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
+            (ts.tv_sec as u64)
+                .wrapping_mul(1_000_000_000)
+                .wrapping_add(ts.tv_nsec as u64)
+        }),
         other => {
             eprintln!("unknown operation {other:?}");
             std::process::exit(2);

@@ -667,7 +667,7 @@ impl Uuid {
     #[inline]
     #[must_use]
     pub fn now_v7() -> Uuid {
-        let state = global::reserve(global::now_ms(), 1);
+        let state = global::next(global::now_ms());
         let u = global::layout(state, crate::rng::next_u64());
         // Handed back through memory (the call is not inlined), and callers
         // copy a UUID in one 16-byte load: written as two 8-byte stores, that

@@ -1,6 +1,6 @@
 //! The real-clock guarantees of the process-wide generators: monotonic from one
 //! thread, distinct and per-thread increasing from four, happens-before across
-//! threads; and v4's bit statistics.
+//! threads (single calls and bursts); and v4's bit statistics.
 
 use std::sync::mpsc;
 
@@ -61,8 +61,13 @@ fn four_threads_times_one_million_distinct_and_each_increasing() {
     assert_eq!(all.len(), n, "all distinct");
 }
 
-#[test]
-fn happens_before_implies_greater_100k_times() {
+/// A thread B that answers each UUID sent to it with a `Uuid::now_v7` of its
+/// own, which must be greater: where to send, where the answers come, B.
+fn answerer() -> (
+    mpsc::SyncSender<Uuid>,
+    mpsc::Receiver<Uuid>,
+    std::thread::JoinHandle<()>,
+) {
     let (to_b, from_a) = mpsc::sync_channel::<Uuid>(0);
     let (to_a, from_b) = mpsc::sync_channel::<Uuid>(0);
     let b = std::thread::spawn(move || {
@@ -72,12 +77,39 @@ fn happens_before_implies_greater_100k_times() {
             to_a.send(u).unwrap();
         }
     });
+    (to_b, from_b, b)
+}
+
+#[test]
+fn happens_before_implies_greater_100k_times() {
+    let (to_b, from_b, b) = answerer();
     for _ in 0..100_000 {
         let u = Uuid::now_v7();
         to_b.send(u).unwrap();
         let back = from_b.recv().unwrap();
         assert!(u < back);
         assert!(back < Uuid::now_v7(), "and B's happened before A's next");
+    }
+    drop(to_b);
+    b.join().unwrap();
+}
+
+/// A thread that makes calls alone uses values reserved ahead for it
+/// (docs/generator-design.md G10); another thread's call in between must
+/// still come after all of them, and its next call after that one.
+#[test]
+fn happens_before_implies_greater_between_bursts_and_single_calls() {
+    let (to_b, from_b, b) = answerer();
+    let mut last = Uuid::NIL;
+    for round in 0..5_000 {
+        // Bursts of 1 to 64 calls: runs of every length, cut off anywhere.
+        for _ in 0..=(round % 64) {
+            let u = Uuid::now_v7();
+            assert!(last < u, "round {round}: {last:?} happened before {u:?}");
+            last = u;
+        }
+        to_b.send(last).unwrap();
+        last = from_b.recv().unwrap();
     }
     drop(to_b);
     b.join().unwrap();

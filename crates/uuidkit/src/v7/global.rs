@@ -3,16 +3,26 @@
 //! the same algorithm on a word the caller places, for
 //! [`SharedV7`](crate::SharedV7).
 //!
-//! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. A call reads the
-//! clock, then either moves the word to `(now_ms << 16) | seed` (a new
-//! millisecond; `seed` is 15 random bits, so the top counter bit is a rollover
-//! guard) by compare-and-swap, or adds 1 to it (same millisecond, or clock
-//! behind). Every call is one read-modify-write on the same word, so the
+//! State: one `AtomicU64` holding `(unix_ms << 16) | counter`. An update
+//! reads the clock, then either moves the word to `(now_ms << 16) | seed` (a
+//! new millisecond; `seed` is 15 random bits, so the top counter bit is a
+//! rollover guard) by compare-and-swap, or adds to it (same millisecond, or
+//! clock behind). Every update is one read-modify-write on the same word and
+//! reserves the values between the word's old and new value, so reserved
 //! values are unique and ordered by the word's modification order, which
 //! extends happens-before. A counter overflow carries into the millisecond:
 //! the "advance the timestamp" policy, for free.
+//!
+//! [`Uuid::now_v7`] takes its value from a *run*: the values its thread's
+//! last update reserved (up to [`MAX_RUN`] of them), used while that update
+//! is still the word's last one — a plain load of the word, equal to the
+//! run's end, shows that — so a thread calling alone makes one
+//! read-modify-write per [`MAX_RUN`] calls (docs/generator-design.md G10
+//! gives the order argument).
 
+use core::cell::Cell;
 use core::sync::atomic::{AtomicU64, Ordering};
+use std::thread_local;
 
 use crate::{Uuid, clock, fork, rng};
 
@@ -47,6 +57,95 @@ fn after_fork() {
             Err(seen) => cur = seen,
         }
     }
+}
+
+/// The most state values a thread reserves for its own calls in one update
+/// of the word. The values of a run cut short (another thread updated the
+/// word, or the clock moved to a new millisecond) are never issued: at most
+/// this many less one, and a thread whose run was cut short by another
+/// thread reserves one value next time.
+const MAX_RUN: u64 = 16;
+
+/// A thread's run of [`STATE`]'s values: `next..=end`, reserved by this
+/// thread's last update of the word, which left the word holding `end`, in
+/// fork generation `generation`; that update asked for `size` values. One
+/// cell per field: a call that takes a value writes `next` alone.
+struct Run {
+    next: Cell<u64>,
+    end: Cell<u64>,
+    generation: Cell<u64>,
+    size: Cell<u64>,
+}
+
+thread_local! {
+    /// This thread's run; empty before its first call.
+    static RUN: Run = const {
+        Run {
+            next: Cell::new(1),
+            end: Cell::new(0),
+            generation: Cell::new(u64::MAX),
+            size: Cell::new(0),
+        }
+    };
+}
+
+/// The state value of one [`Uuid::now_v7`] call for a clock reading of
+/// `now_ms`: the next value of this thread's run while the word still holds
+/// the run's end (no update by anyone since the one that reserved it), the
+/// value is in the clock's millisecond or later, and the process has not
+/// forked since; otherwise one from a new run.
+///
+/// Why the order holds: if call A happens-before call B, the update that
+/// reserved A's value happens-before B's load of the word, so that load reads
+/// that update's value or a later one (coherence). B uses its run only if the
+/// load reads the very value B's own reserving update left, so that update
+/// is A's or a later one in the word's modification order: B's run is A's
+/// (one thread, whose run counts up) or lies wholly above A's. B reserving a
+/// new run takes values above every earlier update. Values are unique because
+/// runs are disjoint and each is used by its own thread only.
+#[inline]
+pub(super) fn next(now_ms: u64) -> u64 {
+    // A run of this generation was reserved after this process's first
+    // caller since the fork moved the word on (`next_run` sees to it), so
+    // the fork check of `reserve` is needed only when a new run is.
+    let generation = fork::current();
+    let target = now_ms << COUNTER_BITS;
+    RUN.with(|run| {
+        let next = run.next.get();
+        let end = run.end.get();
+        if next >= target
+            && next <= end
+            && run.generation.get() == generation
+            && STATE.load(Ordering::Relaxed) == end
+        {
+            run.next.set(next.wrapping_add(1));
+            return next;
+        }
+        next_run(run, now_ms, generation)
+    })
+}
+
+/// Reserves a new run for this thread and returns its first value: twice
+/// as long as the last one (up to [`MAX_RUN`]) when that one was used up
+/// while no other update came between, one value when another did.
+#[inline(never)]
+fn next_run(run: &Run, now_ms: u64, generation: u64) -> u64 {
+    if generation != OWNER.load(Ordering::Relaxed) {
+        after_fork();
+    }
+    let alone =
+        run.generation.get() == generation && STATE.load(Ordering::Relaxed) == run.end.get();
+    let size = match (alone, run.next.get() > run.end.get()) {
+        (true, true) => (run.size.get() * 2).clamp(1, MAX_RUN),
+        (true, false) => run.size.get().max(1),
+        (false, _) => 1,
+    };
+    let first = reserve_in(&STATE, now_ms, size);
+    run.next.set(first.wrapping_add(1));
+    run.end.set(first.wrapping_add(size - 1));
+    run.generation.set(generation);
+    run.size.set(size);
+    first
 }
 
 /// Reserves `n ≥ 1` consecutive state values of the process-wide word;
