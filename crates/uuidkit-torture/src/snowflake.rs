@@ -5,8 +5,8 @@
 //! A worker process leases a worker of the layout's width under a shared prefix, generates
 //! through the lease's clock-and-source pair at a steady rate, and appends every ID (8 bytes,
 //! little-endian) to its output file as it is made. When its worker is lost it drops the lease
-//! and leases again, until its run time is over. With the deadline switched off (the negative
-//! control) a worker paused past its TTL goes on with its old worker when it resumes.
+//! and leases again, until its run time is over. In the negative control the deadline is off and a
+//! lost worker is kept: a worker paused past its TTL goes on with its old worker when it resumes.
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -15,6 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use uuidkit::Uuid;
+use uuidkit::clock::SystemClock;
 use uuidkit::rng::ThreadRng;
 use uuidkit::snowflake::{Layout, SnowflakeGenerator};
 use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
@@ -79,6 +80,34 @@ impl LeaseWorker {
     }
 }
 
+/// The negative control after its lease is lost: the same worker, as a static one, at the same
+/// rate until the run is over.
+fn keep_worker(
+    layout: Layout,
+    worker: u64,
+    file: &mut std::fs::File,
+    start: Instant,
+    run: Duration,
+    rate: u64,
+    mut made: u64,
+) {
+    let mut g = SnowflakeGenerator::builder(layout)
+        .worker(worker)
+        .build(SystemClock, ThreadRng)
+        .expect("generator");
+    let mut batch: Vec<u8> = Vec::with_capacity(8 * 4096);
+    while start.elapsed() < run {
+        let due = (start.elapsed().as_secs_f64() * rate as f64) as u64;
+        while made < due {
+            batch.extend_from_slice(&g.generate().expect("id").to_le_bytes());
+            made += 1;
+        }
+        file.write_all(&batch).expect("write");
+        batch.clear();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// The worker's side: `args` are what [`LeaseWorker::spawn`] passed after the flag.
 ///
 /// # Panics
@@ -120,12 +149,28 @@ pub fn run_lease_worker(args: &[String]) {
             .node_source(source)
             .build(clock, ThreadRng)
             .expect("generator");
+        let mut last = None;
         'tenure: while start.elapsed() < run {
             let due = (start.elapsed().as_secs_f64() * rate as f64) as u64;
             while made < due {
                 match g.generate() {
-                    Ok(id) => batch.extend_from_slice(&id.to_le_bytes()),
-                    Err(_) => break 'tenure,
+                    Ok(id) => {
+                        batch.extend_from_slice(&id.to_le_bytes());
+                        last = Some(id);
+                    }
+                    Err(_) if deadline == "on" => break 'tenure,
+                    Err(_) => {
+                        // The control is the classic failure: a worker ID taken once and kept
+                        // through a pause. Without this, whether the control finds duplicates
+                        // would depend on whether the resumed generating thread runs before
+                        // the lease's renewal thread reports the loss.
+                        file.write_all(&batch).expect("write");
+                        let worker = last
+                            .and_then(|id| layout.decompose(id).ok())
+                            .map_or(0, |p| p.worker);
+                        keep_worker(layout, worker, &mut file, start, run, rate, made);
+                        return;
+                    }
                 }
                 made += 1;
             }

@@ -414,7 +414,7 @@ fn leases(t: &mut Tally, dir: &Path) {
         } else {
             control(
                 t,
-                "NEGATIVE CONTROL: lease deadline off, paused",
+                "NEGATIVE CONTROL: lease deadline off, lost worker kept, paused",
                 "snowflake 1-bit worker, leased",
                 streams,
             );
