@@ -3,10 +3,12 @@
 
 mod bounds;
 mod catalog;
+mod compat;
 mod facade;
 mod generate;
 mod migrate;
 mod monotonic;
+mod pure;
 mod regress;
 mod snowflake;
 mod text;
