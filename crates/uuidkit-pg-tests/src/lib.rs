@@ -29,6 +29,17 @@ pub use postgres;
 /// and the control and SQL files).
 pub const PACKAGE_VAR: &str = "UUIDKIT_PG_PACKAGE";
 
+/// The environment variable naming the extension's Debian package (the
+/// `.deb` file `cargo xtask pg-deb` writes; `cargo xtask test` builds it and
+/// sets this), for the test that installs it with `dpkg`.
+///
+/// ```
+/// if let Some(deb) = std::env::var_os(uuidkit_pg_tests::DEB_VAR) {
+///     assert!(deb.to_string_lossy().ends_with(".deb"));
+/// }
+/// ```
+pub const DEB_VAR: &str = "UUIDKIT_PG_DEB";
+
 /// Whether the server preloads the library (`shared_preload_libraries`),
 /// which decides the order `uuidkit.v7()` keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +148,7 @@ impl Server {
     /// ```
     /// use uuidkit_pg_tests::{Scope, Server};
     /// let Some(server) = Server::for_test("server_for_test_doc", Scope::Backend) else { return };
-    /// assert_eq!(server.postgres().query("SELECT extversion FROM pg_extension WHERE extname = 'uuidkit'").unwrap(), "0.1.0");
+    /// assert_eq!(server.postgres().query("SELECT extversion FROM pg_extension WHERE extname = 'uuidkit'").unwrap(), "0.2.0");
     /// ```
     #[must_use]
     pub fn for_test(test: &str, scope: Scope) -> Option<Self> {

@@ -52,6 +52,7 @@ const FUNCTIONS: &[(&str, &str, char, bool, char)] = &[
         's',
     ),
     ("from_ulid(text text)", "uuid", 'i', true, 's'),
+    ("gen_ulid()", "uuidkit.ulid", 'v', true, 'r'),
     ("namespace(name text)", "uuid", 'i', true, 's'),
     ("snowflake(layout text)", "bigint", 'v', true, 'r'),
     ("to_base32(id uuid)", "text", 'i', true, 's'),
@@ -62,6 +63,89 @@ const FUNCTIONS: &[(&str, &str, char, bool, char)] = &[
     ("to_typeid(prefix text, id uuid)", "text", 'i', true, 's'),
     ("to_ulid(id uuid)", "text", 'i', true, 's'),
     ("typeid_prefix(text text)", "text", 'i', true, 's'),
+    (
+        "ulid_cmp(uuidkit.ulid, uuidkit.ulid)",
+        "integer",
+        'i',
+        true,
+        's',
+    ),
+    (
+        "ulid_eq(uuidkit.ulid, uuidkit.ulid)",
+        "boolean",
+        'i',
+        true,
+        's',
+    ),
+    (
+        "ulid_ge(uuidkit.ulid, uuidkit.ulid)",
+        "boolean",
+        'i',
+        true,
+        's',
+    ),
+    (
+        "ulid_gt(uuidkit.ulid, uuidkit.ulid)",
+        "boolean",
+        'i',
+        true,
+        's',
+    ),
+    ("ulid_hash(uuidkit.ulid)", "integer", 'i', true, 's'),
+    (
+        "ulid_hash_extended(uuidkit.ulid, bigint)",
+        "bigint",
+        'i',
+        true,
+        's',
+    ),
+    ("ulid_in(cstring)", "uuidkit.ulid", 'i', true, 's'),
+    (
+        "ulid_le(uuidkit.ulid, uuidkit.ulid)",
+        "boolean",
+        'i',
+        true,
+        's',
+    ),
+    (
+        "ulid_lower(start timestamp with time zone)",
+        "uuidkit.ulid",
+        'i',
+        true,
+        's',
+    ),
+    (
+        "ulid_lt(uuidkit.ulid, uuidkit.ulid)",
+        "boolean",
+        'i',
+        true,
+        's',
+    ),
+    (
+        "ulid_ne(uuidkit.ulid, uuidkit.ulid)",
+        "boolean",
+        'i',
+        true,
+        's',
+    ),
+    ("ulid_out(uuidkit.ulid)", "cstring", 'i', true, 's'),
+    ("ulid_recv(internal)", "uuidkit.ulid", 'i', true, 's'),
+    ("ulid_send(uuidkit.ulid)", "bytea", 'i', true, 's'),
+    ("ulid_sortsupport(internal)", "void", 'i', true, 's'),
+    (
+        "ulid_timestamp(id uuidkit.ulid)",
+        "timestamp with time zone",
+        'i',
+        true,
+        's',
+    ),
+    (
+        "ulid_upper(\"end\" timestamp with time zone)",
+        "uuidkit.ulid",
+        'i',
+        true,
+        's',
+    ),
     ("v1_to_v6(id uuid)", "uuid", 'i', true, 's'),
     ("v3(namespace uuid, name text)", "uuid", 'i', true, 's'),
     ("v4()", "uuid", 'v', true, 's'),
@@ -153,7 +237,7 @@ fn every_function_is_in_the_uuidkit_schema_with_its_attributes() {
             &[],
         )
         .unwrap();
-    assert_eq!(row.get::<_, &str>(0), "0.1.0");
+    assert_eq!(row.get::<_, &str>(0), "0.2.0");
     assert_eq!(row.get::<_, &str>(1), "uuidkit");
     assert!(!row.get::<_, bool>(2));
 }

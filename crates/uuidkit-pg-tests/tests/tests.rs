@@ -4,6 +4,7 @@
 mod bounds;
 mod catalog;
 mod compat;
+mod deb;
 mod facade;
 mod generate;
 mod migrate;
@@ -12,4 +13,6 @@ mod pure;
 mod regress;
 mod snowflake;
 mod text;
+mod ulid;
+mod upgrade;
 mod vectors;

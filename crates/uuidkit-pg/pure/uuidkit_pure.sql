@@ -149,6 +149,9 @@ DECLARE
     c text;
     escaped int4multirange;
 BEGIN
+    IF s ~ '^[ -~]$' AND s <> quote AND s <> '\' THEN
+        RETURN quote || s || quote;
+    END IF;
     FOR c IN SELECT m[1] FROM regexp_matches(s, '(.)', 'g') AS m LOOP
         IF c = quote OR c = '\' THEN
             out := out || '\' || c;
@@ -170,32 +173,21 @@ BEGIN
     RETURN out || quote;
 END $$;
 
--- The character that starts at byte `at` (0-based) of `b`, as Rust's Debug of a `char` writes it.
-CREATE OR REPLACE FUNCTION uuidkit._char_at(b bytea, at int) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-    SELECT uuidkit._debug(convert_from(substring(b FROM at + 1 FOR
-        CASE WHEN get_byte(b, at) < 128 THEN 1 WHEN get_byte(b, at) < 224 THEN 2
-             WHEN get_byte(b, at) < 240 THEN 3 ELSE 4 END), 'UTF8'), '''')
-$$;
-
 -- ASCII letters in upper case (`upper()` follows the collation: a Turkish one makes `i` into `İ`).
 CREATE OR REPLACE FUNCTION uuidkit._upper(t text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT translate(t, 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') $$;
 
--- What a decoder found wrong with `t`, in `enc` (its name in messages) of `len` characters: the length, else the
--- first byte that cannot be where it is. `digits` are the alphabet in value order; `fold`: either case;
--- `first_max`/`last_mask`: the first digit's largest value (base32), the bits the last digit may set (base32hex,
--- base64url); `first_desc`, `digit_desc`, `last_desc` what the message says is expected there. The same scan as
--- the library's: position and character of the first refused byte.
-CREATE OR REPLACE FUNCTION uuidkit._refuse(t text, enc text, len int, digits text, fold boolean, first_max int,
-    last_mask int, first_desc text, digit_desc text, last_desc text, what text DEFAULT NULL, at0 int DEFAULT 0)
+-- What a decoder found wrong with `t`, in `enc` (its name in messages) of `len` characters: the length (in
+-- bytes), else the first character that cannot be where it is, as the library reports them. `first`, `digit` and
+-- `last` are the characters allowed first, anywhere, and last (regular expression brackets; NULL: as `digit`),
+-- with what the message says is expected there. Everything before the first refused character is ASCII, so its
+-- place in characters is its place in bytes.
+CREATE OR REPLACE FUNCTION uuidkit._refuse(t text, enc text, len int, first text, digit text, last text,
+    first_desc text, digit_desc text, last_desc text, what text DEFAULT NULL, at0 int DEFAULT 0)
 RETURNS void LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
-    b bytea := convert_to(t, 'UTF8');
-    n int := octet_length(b);
-    c int;
-    d int;
-    ok boolean;
+    n int := octet_length(t);
+    p int;
     expected text;
 BEGIN
     IF n <> len THEN
@@ -205,24 +197,22 @@ BEGIN
         PERFORM uuidkit._raise('22P02',
             format('invalid %s length %s at position %s: expected %s characters', what, n, at0, len));
     END IF;
-    FOR i IN 0 .. n - 1 LOOP
-        c := get_byte(b, i);
-        d := CASE WHEN c < 128 THEN strpos(digits, CASE WHEN fold THEN uuidkit._upper(chr(c)) ELSE chr(c) END) - 1 ELSE -1 END;
-        IF i = 0 AND first_max IS NOT NULL THEN
-            ok := d BETWEEN 0 AND first_max;
-            expected := first_desc;
-        ELSIF d < 0 THEN
-            ok := false;
-            expected := CASE WHEN i = n - 1 AND last_mask IS NOT NULL THEN last_desc ELSE digit_desc END;
-        ELSE
-            ok := i <> n - 1 OR last_mask IS NULL OR (d & ~last_mask) = 0;
+    IF first IS NOT NULL AND left(t, 1) !~ ('^[' || first || ']$') THEN
+        p := 1;
+        expected := first_desc;
+    ELSE
+        p := regexp_instr(t, '[^' || digit || ']', CASE WHEN first IS NULL THEN 1 ELSE 2 END);
+        IF p > 0 THEN
+            expected := CASE WHEN p = n AND last IS NOT NULL THEN last_desc ELSE digit_desc END;
+        ELSIF last IS NOT NULL AND right(t, 1) !~ ('^[' || last || ']$') THEN
+            p := n;
             expected := last_desc;
         END IF;
-        IF NOT ok THEN
-            PERFORM uuidkit._raise('22P02', format('invalid %s character %s at position %s: expected %s',
-                coalesce(what, enc), uuidkit._char_at(b, i), at0 + i, expected));
-        END IF;
-    END LOOP;
+    END IF;
+    IF p > 0 THEN
+        PERFORM uuidkit._raise('22P02', format('invalid %s character %s at position %s: expected %s',
+            coalesce(what, enc), uuidkit._debug(substr(t, p, 1), ''''), at0 + p - 1, expected));
+    END IF;
     PERFORM uuidkit._raise('22P02', format('invalid %s length 0: expected %s characters', enc, len));
 END $$;
 
@@ -300,7 +290,7 @@ BEGIN
     IF t ~ '^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$' THEN
         RETURN uuidkit._crockford_value(uuidkit._upper(t), '0123456789ABCDEFGHJKMNPQRSTVWXYZ');
     END IF;
-    PERFORM uuidkit._refuse(t, enc, 26, '0123456789ABCDEFGHJKMNPQRSTVWXYZ', true, 7, NULL,
+    PERFORM uuidkit._refuse(t, enc, 26, '0-7', '0-9A-HJKMNP-TV-Za-hjkmnp-tv-z', NULL,
         '0-7 (the first of 26 digits carries 3 bits)', '0-9 or A-Z without I, L, O and U (either case)', NULL);
     RETURN NULL;
 END $$;
@@ -338,8 +328,8 @@ DECLARE
     a text := '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 BEGIN
     IF text !~ '^[0-9A-Va-v]{25}[048CGKOScgkos]$' THEN
-        PERFORM uuidkit._refuse(text, 'base32hex', 26, a, true, NULL, 28, NULL, '0-9 or A-V (either case)',
-            'one of 0 4 8 C G K O S (the last digit carries 3 bits and 2 zero bits)');
+        PERFORM uuidkit._refuse(text, 'base32hex', 26, NULL, '0-9A-Va-v', '048CGKOScgkos', NULL,
+            '0-9 or A-V (either case)', 'one of 0 4 8 C G K O S (the last digit carries 3 bits and 2 zero bits)');
     END IF;
     RETURN uuidkit._from_halves(
         ((strpos(a, substr(t, 1, 1)) - 1)::int8 << 59)
@@ -383,8 +373,7 @@ BEGIN
     IF text ~ '^[A-Za-z0-9_-]{21}[AQgw]$' THEN
         RETURN encode(decode(translate(text, '-_', '+/') || '==', 'base64'), 'hex')::uuid;
     END IF;
-    PERFORM uuidkit._refuse(text, 'base64url', 22,
-        'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', false, NULL, 48, NULL,
+    PERFORM uuidkit._refuse(text, 'base64url', 22, NULL, 'A-Za-z0-9_-', 'AQgw', NULL,
         'A-Z, a-z, 0-9, ''-'' or ''_''', 'one of A Q g w (the last digit carries 2 bits and 4 zero bits)');
     RETURN NULL;
 END $$;
@@ -417,8 +406,8 @@ DECLARE
     v numeric;
 BEGIN
     IF text !~ '^[1-9A-HJ-NP-Za-km-z]{22}$' THEN
-        PERFORM uuidkit._refuse(text, 'base58', 22, a, false, NULL, NULL, NULL,
-            '1-9, A-Z or a-z, without I, O and l', '1-9, A-Z or a-z, without I, O and l');
+        PERFORM uuidkit._refuse(text, 'base58', 22, NULL, '1-9A-HJ-NP-Za-km-z', NULL, NULL,
+            '1-9, A-Z or a-z, without I, O and l', NULL);
     END IF;
     v := ((strpos(a, substr(t, 1, 1)) - 1)::int8 * 2207984167552 + (strpos(a, substr(t, 2, 1)) - 1)::int8 * 38068692544 + (strpos(a, substr(t, 3, 1)) - 1)::int8 * 656356768 + (strpos(a, substr(t, 4, 1)) - 1)::int8 * 11316496 + (strpos(a, substr(t, 5, 1)) - 1)::int8 * 195112 + (strpos(a, substr(t, 6, 1)) - 1)::int8 * 3364 + (strpos(a, substr(t, 7, 1)) - 1)::int8 * 58 + (strpos(a, substr(t, 8, 1)) - 1)::int8 * 1)::numeric * 4875194084160298409672704
         + ((strpos(a, substr(t, 9, 1)) - 1)::int8 * 38068692544 + (strpos(a, substr(t, 10, 1)) - 1)::int8 * 656356768 + (strpos(a, substr(t, 11, 1)) - 1)::int8 * 11316496 + (strpos(a, substr(t, 12, 1)) - 1)::int8 * 195112 + (strpos(a, substr(t, 13, 1)) - 1)::int8 * 3364 + (strpos(a, substr(t, 14, 1)) - 1)::int8 * 58 + (strpos(a, substr(t, 15, 1)) - 1)::int8 * 1)::numeric * 2207984167552
@@ -437,26 +426,23 @@ END $$;
 CREATE OR REPLACE FUNCTION uuidkit._prefix_error(p text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE
-    b bytea := convert_to(p, 'UTF8');
-    n int := octet_length(b);
-    c int;
-    edge boolean;
+    n int := octet_length(p);
+    q int;
 BEGIN
     IF p ~ '^([a-z]([a-z_]{0,61}[a-z])?)?$' THEN
         RETURN NULL;
-    END IF;
-    IF n > 63 THEN
+    ELSIF n > 63 THEN
         RETURN format('TypeID prefix of %s characters: expected at most 63', n);
+    ELSIF left(p, 1) !~ '^[a-z]$' THEN
+        q := 1;
+    ELSE
+        -- The first character that is neither a letter nor `_`; or else the last, an `_`.
+        q := regexp_instr(p, '[^a-z_]', 2);
+        q := CASE WHEN q = 0 THEN n ELSE q END;
     END IF;
-    FOR i IN 0 .. n - 1 LOOP
-        c := get_byte(b, i);
-        edge := i = 0 OR i = n - 1;
-        IF NOT (c BETWEEN 97 AND 122 OR (c = 95 AND NOT edge)) THEN
-            RETURN format('invalid TypeID prefix character %s at position %s: expected %s', uuidkit._char_at(b, i), i,
-                CASE WHEN edge THEN 'a-z (a prefix starts and ends with a lower-case letter)' ELSE 'a-z or ''_''' END);
-        END IF;
-    END LOOP;
-    RETURN NULL;
+    RETURN format('invalid TypeID prefix character %s at position %s: expected %s',
+        uuidkit._debug(substr(p, q, 1), ''''), q - 1,
+        CASE WHEN q = 1 OR q = n THEN 'a-z (a prefix starts and ends with a lower-case letter)' ELSE 'a-z or ''_''' END);
 END $$;
 
 CREATE OR REPLACE FUNCTION uuidkit.to_typeid(prefix text, id uuid) RETURNS text
@@ -495,7 +481,7 @@ BEGIN
         PERFORM uuidkit._raise('22P02', problem);
     END IF;
     suffix := substr(t, sep + 1);
-    PERFORM uuidkit._refuse(suffix, 'TypeID', 26, '0123456789abcdefghjkmnpqrstvwxyz', false, 7, NULL,
+    PERFORM uuidkit._refuse(suffix, 'TypeID', 26, '0-7', '0-9a-hjkmnp-tv-z', NULL,
         '0-7 (the first of 26 digits carries 3 bits)', '0-9 or a-z without i, l, o and u (lower case)', NULL,
         'TypeID suffix', CASE WHEN sep = 0 THEN 0 ELSE octet_length(prefix) + 1 END);
 END $$;

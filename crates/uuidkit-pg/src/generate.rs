@@ -55,7 +55,7 @@ pub(crate) fn init() {
 /// A v7 UUID for now (RFC 9562 §5.7, §6.2 Method 1): cluster-wide monotonic
 /// with `shared_preload_libraries`, else per backend (see the module docs).
 #[pg_extern(volatile, parallel_restricted)]
-fn v7() -> pgrx::Uuid {
+pub(crate) fn v7() -> pgrx::Uuid {
     let id = if IN_SHARED_MEMORY.load(Ordering::Relaxed) {
         CLUSTER_V7.get().now_v7()
     } else {

@@ -22,6 +22,7 @@
 //! | `to_base58`, `to_base32`, `to_ulid`, `to_base32hex`, `to_base64url` | `text` | short encodings ([`text`]) |
 //! | `from_base58`, `from_base32`, `from_ulid`, `from_base32hex`, `from_base64url` | `uuid` | and back |
 //! | `to_typeid(text, uuid)`, `from_typeid(text)`, `from_typeid(text, text)`, `typeid_prefix(text)` | | TypeID |
+//! | type `ulid`, `gen_ulid()`, `ulid_timestamp(ulid)`, `ulid_lower(timestamptz)`, `ulid_upper(timestamptz)` | | a 16-byte column type with ULID text, ordered as `uuid` ([`ulid`]) |
 //! | `snowflake(text DEFAULT 'twitter')` | `int8` | a 64-bit ID of a preset layout, the worker from `uuidkit.worker_id` ([`snowflake`]) |
 //!
 //! All UUID logic is the `uuidkit` library's; this crate only converts
@@ -40,6 +41,7 @@ pub mod generate;
 pub mod snowflake;
 pub mod text;
 pub mod time;
+pub mod ulid;
 
 ::pgrx::pg_module_magic!(name, version);
 

@@ -24,12 +24,15 @@
 //! - `cargo xtask pg-bench [CRITERION ARGS…]`: the PostgreSQL extension's
 //!   benchmarks (see `pg.rs`).
 //! - `cargo xtask pg-clippy`: the PostgreSQL extension's lints.
+//! - `cargo xtask pg-deb [--pg-config PATH] [--out DIR]`: the PostgreSQL
+//!   extension's Debian package (see `pg_deb.rs`).
 #![deny(missing_docs)]
 
 mod bench;
 mod drivers;
 mod lint;
 mod pg;
+mod pg_deb;
 mod pg_schema;
 mod provision;
 mod python;
@@ -54,12 +57,14 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&root, args.collect()),
         Some("pg-bench") => pg::bench(&root, args.collect()),
         Some("pg-clippy") => pg::clippy(&root),
+        Some("pg-deb") => pg_deb::command(&root, args.collect()),
         _ => {
             eprintln!(
                 "usage: cargo xtask test [CARGO TEST ARGS…] | cargo xtask provision \
                  | cargo xtask lint \
                  | cargo xtask bench [--report | CRITERION ARGS…] \
-                 | cargo xtask pg-bench [CRITERION ARGS…] | cargo xtask pg-clippy"
+                 | cargo xtask pg-bench [CRITERION ARGS…] | cargo xtask pg-clippy \
+                 | cargo xtask pg-deb [--pg-config PATH] [--out DIR]"
             );
             ExitCode::from(2)
         }
@@ -186,6 +191,11 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     let mut ok = log_skips(&log, &prepared.not_run);
     let (pg_package, packaged) = pg::package_for_tests(root, &target, &log);
     ok &= packaged;
+    let pg_deb = pg_package.as_deref().and_then(|dir| {
+        let (deb, made) = pg::deb_for_tests(root, &target, dir, &log);
+        ok &= made;
+        deb
+    });
 
     let what = format!(
         "cargo test --workspace --no-fail-fast {}",
@@ -210,6 +220,9 @@ fn test(root: &Path, extra: Vec<String>) -> ExitCode {
     }
     if let Some(dir) = &pg_package {
         tests.env(pg::PACKAGE_VAR, dir);
+    }
+    if let Some(deb) = &pg_deb {
+        tests.env(pg_deb::DEB_VAR, deb);
     }
     ok &= step(&what, &mut tests);
     ok &= drivers::test(root, &target);
