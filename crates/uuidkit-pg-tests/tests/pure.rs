@@ -97,6 +97,37 @@ fn connect(pg: &Postgres, user: &str, database: &str) -> Client {
         .unwrap_or_else(|e| panic!("cannot connect to {url}: {e}"))
 }
 
+/// The file as the script of an extension with `superuser = false`, created by a role that is not a superuser:
+/// every object is a member, and DROP EXTENSION removes all.
+fn installs_as_an_extension(pg: &Postgres) {
+    let mut tle = connect(pg, "app", "tle");
+    tle.batch_execute("CREATE EXTENSION uuidkit_pure").unwrap();
+    let (functions, members): (i64, i64) = {
+        let row = tle
+            .query_one(
+                "SELECT count(*), count(*) FILTER (WHERE EXISTS (SELECT FROM pg_depend d \
+                 WHERE d.objid = p.oid AND d.deptype = 'e')) FROM pg_proc p \
+                 WHERE pronamespace = 'uuidkit'::regnamespace",
+                &[],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    };
+    assert!(functions > 40, "{functions}");
+    assert_eq!(members, functions);
+    let id: String = scalar(
+        &mut tle,
+        "SELECT uuidkit.from_ulid('01ARZ3NDEKTSV4RRFFQ69G5FAV')::text",
+    );
+    assert_eq!(id, "01563e3a-b5d3-d676-4c61-efb99302bd5b");
+    tle.batch_execute("DROP EXTENSION uuidkit_pure").unwrap();
+    let left: i64 = scalar(
+        &mut tle,
+        "SELECT count(*) FROM pg_namespace WHERE nspname = 'uuidkit'",
+    );
+    assert_eq!(left, 0);
+}
+
 #[test]
 fn pure_edition_installs_without_a_superuser_by_psql_and_as_an_extension() {
     let name = "pure_edition_installs_without_a_superuser_by_psql_and_as_an_extension";
@@ -182,33 +213,7 @@ fn pure_edition_installs_without_a_superuser_by_psql_and_as_an_extension() {
     );
     assert_eq!(v5, "2ed6657d-e927-568b-95e1-2665a8aea6a2");
 
-    // As an extension whose script runs as the creating role: every object is a member, and DROP removes all.
-    let mut tle = connect(&pg, "app", "tle");
-    tle.batch_execute("CREATE EXTENSION uuidkit_pure").unwrap();
-    let (functions, members): (i64, i64) = {
-        let row = tle
-            .query_one(
-                "SELECT count(*), count(*) FILTER (WHERE EXISTS (SELECT FROM pg_depend d \
-                 WHERE d.objid = p.oid AND d.deptype = 'e')) FROM pg_proc p \
-                 WHERE pronamespace = 'uuidkit'::regnamespace",
-                &[],
-            )
-            .unwrap();
-        (row.get(0), row.get(1))
-    };
-    assert!(functions > 40, "{functions}");
-    assert_eq!(members, functions);
-    let id: String = scalar(
-        &mut tle,
-        "SELECT uuidkit.from_ulid('01ARZ3NDEKTSV4RRFFQ69G5FAV')::text",
-    );
-    assert_eq!(id, "01563e3a-b5d3-d676-4c61-efb99302bd5b");
-    tle.batch_execute("DROP EXTENSION uuidkit_pure").unwrap();
-    let left: i64 = scalar(
-        &mut tle,
-        "SELECT count(*) FROM pg_namespace WHERE nspname = 'uuidkit'",
-    );
-    assert_eq!(left, 0);
+    installs_as_an_extension(&pg);
 }
 
 /// One differential check: `native` and `pure` (SQL over the row's columns) on every row of `from`; returns the
@@ -333,18 +338,9 @@ CREATE TABLE diff.bytes AS
     SELECT decode(repeat(md5(random()::text), 2), 'hex') AS b, (random() * 20)::int AS n FROM generate_series(1, NROWS);
 ";
 
-#[test]
-fn pure_edition_matches_the_c_edition_on_every_shared_function() {
-    let name = "pure_edition_matches_the_c_edition_on_every_shared_function";
-    let Some((_pkg, pg)) = server(name) else {
-        return;
-    };
-    let started = std::time::Instant::now();
-    let mut c = connect(&pg, "postgres", "postgres");
-    c.batch_execute("CREATE EXTENSION uuidkit; CREATE EXTENSION pgcrypto")
-        .unwrap();
-    c.batch_execute(&in_schema("uuidkit_sql")).unwrap();
-    // The same functions, names and signatures: all of the C edition's but C_ONLY.
+/// The shared functions' signatures (name, arguments, result), after asserting that they are the same in both
+/// editions: all of the C edition's but [`C_ONLY`].
+fn shared_signatures(c: &mut Client) -> Vec<String> {
     let signatures = |c: &mut Client, schema: &str| -> Vec<String> {
         let sql = format!(
             "SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ') ' \
@@ -357,8 +353,8 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
             .map(|r| r.get(0))
             .collect()
     };
-    let native = signatures(&mut c, "uuidkit");
-    let pure = signatures(&mut c, "uuidkit_sql");
+    let native = signatures(&mut *c, "uuidkit");
+    let pure = signatures(&mut *c, "uuidkit_sql");
     let missing: Vec<&String> = native
         .iter()
         .filter(|f| !pure.contains(f) && !C_ONLY.iter().any(|o| f.starts_with(o)))
@@ -368,11 +364,11 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         missing.is_empty() && extra.is_empty(),
         "missing {missing:?}, extra {extra:?}"
     );
-    c.batch_execute(&INPUTS.replace("NROWS", &N.to_string()))
-        .unwrap();
-    let setup = started.elapsed();
+    pure
+}
 
-    // The checks, run below on two sessions at once (each a set-based query over its inputs).
+/// The checks (what, inputs, the C edition's expression, the pure edition's), with the wrappers they use made.
+fn plan_checks(c: &mut Client) -> Vec<[String; 4]> {
     let mut plan: Vec<[String; 4]> = Vec::new();
     let mut check = |_: &mut Client, what: &str, from: &str, native: &str, pure: &str| {
         plan.push([what, from, native, pure].map(str::to_string));
@@ -392,7 +388,7 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         "to_bytea(x)",
     ] {
         check(
-            &mut c,
+            &mut *c,
             f,
             "diff.u",
             &format!("uuidkit.{f}"),
@@ -400,17 +396,27 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         );
     }
     // Inputs a function may refuse: through the wrappers.
-    wrap(&mut c, "v1_to_v6", "x uuid", "v1_to_v6(x)");
-    wrap(&mut c, "v6_to_v1", "x uuid", "v6_to_v1(x)");
+    wrap(&mut *c, "v1_to_v6", "x uuid", "v1_to_v6(x)");
+    wrap(&mut *c, "v6_to_v1", "x uuid", "v6_to_v1(x)");
     for f in ["v1_to_v6", "v6_to_v1"] {
         check(
-            &mut c,
+            &mut *c,
             f,
             "diff.u",
             &format!("diff.{f}_uuidkit(x)"),
             &format!("diff.{f}_uuidkit_sql(x)"),
         );
     }
+    plan.extend(plan_text_checks(c));
+    plan
+}
+
+/// The checks of the decoders, TypeID and `namespace`, whose inputs are texts.
+fn plan_text_checks(c: &mut Client) -> Vec<[String; 4]> {
+    let mut plan: Vec<[String; 4]> = Vec::new();
+    let mut check = |_: &mut Client, what: &str, from: &str, native: &str, pure: &str| {
+        plan.push([what, from, native, pure].map(str::to_string));
+    };
     for (f, form) in [
         ("from_base58", "base58"),
         ("from_base32", "base32"),
@@ -420,10 +426,10 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         ("from_typeid", "typeid"),
         ("typeid_prefix", "typeid"),
     ] {
-        wrap(&mut c, f, "x text", &format!("{f}(x)"));
+        wrap(&mut *c, f, "x text", &format!("{f}(x)"));
         // Every decoder also gets a share of the other forms' texts: refusals of every kind.
         check(
-            &mut c,
+            &mut *c,
             &format!("{f}(text)"),
             &format!("(SELECT x FROM diff.texts WHERE form = '{form}' OR pick = 0) AS t"),
             &format!("diff.{f}_uuidkit(x)"),
@@ -431,26 +437,26 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         );
     }
     wrap(
-        &mut c,
+        &mut *c,
         "from_typeid_user",
         "x text",
         "from_typeid(x, 'user')",
     );
     check(
-        &mut c,
+        &mut *c,
         "from_typeid(text, 'user')",
         "(SELECT x FROM diff.texts WHERE form = 'typeid' OR pick = 0) AS t",
         "diff.from_typeid_user_uuidkit(x)",
         "diff.from_typeid_user_uuidkit_sql(x)",
     );
     wrap(
-        &mut c,
+        &mut *c,
         "from_typeid_as",
         "x text, p text",
         "from_typeid(x, p)",
     );
     check(
-        &mut c,
+        &mut *c,
         "from_typeid(typeid, prefix)",
         "(SELECT x, CASE WHEN pick % 2 = 0 THEN diff.typeid_prefix_uuidkit(x) ELSE diff.mutate('user') END AS p \
          FROM diff.texts WHERE form = 'typeid') AS t",
@@ -458,30 +464,40 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         "diff.from_typeid_as_uuidkit_sql(x, p)",
     );
     wrap(
-        &mut c,
+        &mut *c,
         "to_typeid_p",
         "x text",
         "to_typeid(x, '01890a5d-ac96-774b-bcce-b302099a8057')",
     );
     check(
-        &mut c,
+        &mut *c,
         "to_typeid(prefix, id)",
         "diff.prefixes",
         "diff.to_typeid_p_uuidkit(x)",
         "diff.to_typeid_p_uuidkit_sql(x)",
     );
-    wrap(&mut c, "namespace", "x text", "namespace(x)");
+    wrap(&mut *c, "namespace", "x text", "namespace(x)");
     check(
-        &mut c,
+        &mut *c,
         "namespace(name)",
         "(SELECT x FROM diff.prefixes UNION ALL SELECT unnest(ARRAY['dns', 'DNS', 'Url', 'oId', 'X500', \
          'x5OO', 'dnſ', 'OİD', 'ürl', 'a\"b', E'\\\\', E'x\\t'])) AS t",
         "diff.namespace_uuidkit(x)",
         "diff.namespace_uuidkit_sql(x)",
     );
+    plan.extend(plan_other_checks(c));
+    plan
+}
+
+/// The checks of the name-based versions, the v7 bounds and `from_bytea`.
+fn plan_other_checks(c: &mut Client) -> Vec<[String; 4]> {
+    let mut plan: Vec<[String; 4]> = Vec::new();
+    let mut check = |_: &mut Client, what: &str, from: &str, native: &str, pure: &str| {
+        plan.push([what, from, native, pure].map(str::to_string));
+    };
     for f in ["v3", "v5", "v8_sha256"] {
         check(
-            &mut c,
+            &mut *c,
             f,
             "(SELECT ns || ' ' || name AS x, ns, name FROM diff.names) AS t",
             &format!("uuidkit.{f}(ns, name)"),
@@ -489,27 +505,31 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         );
     }
     for f in ["v7_lower", "v7_upper"] {
-        wrap(&mut c, f, "x timestamptz", &format!("{f}(x)"));
+        wrap(&mut *c, f, "x timestamptz", &format!("{f}(x)"));
         check(
-            &mut c,
+            &mut *c,
             f,
             "diff.ts",
             &format!("diff.{f}_uuidkit(x)"),
             &format!("diff.{f}_uuidkit_sql(x)"),
         );
     }
-    wrap(&mut c, "from_bytea", "x bytea", "from_bytea(x)");
+    wrap(&mut *c, "from_bytea", "x bytea", "from_bytea(x)");
     check(
-        &mut c,
+        &mut *c,
         "from_bytea(bytes)",
         "(SELECT substring(b FROM 1 FOR CASE WHEN n < 10 THEN 16 ELSE n END) AS x FROM diff.bytes) AS t",
         "diff.from_bytea_uuidkit(x)",
         "diff.from_bytea_uuidkit_sql(x)",
     );
-    let checked: Vec<(String, i64)> = std::thread::scope(|scope| {
+    plan
+}
+
+/// Runs `plan` on two sessions at once; returns each check's input count.
+fn run_checks(pg: &Postgres, plan: &[[String; 4]]) -> Vec<(String, i64)> {
+    std::thread::scope(|scope| {
         let runs: Vec<_> = (0..2)
             .map(|part| {
-                let (plan, pg) = (&plan, &pg);
                 scope.spawn(move || {
                     let mut c = connect(pg, "postgres", "postgres");
                     plan.iter()
@@ -527,9 +547,12 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
         runs.into_iter()
             .flat_map(|r| r.join().expect("a check failed"))
             .collect()
-    });
-    // NULL in, NULL out, everywhere.
-    for f in &pure {
+    })
+}
+
+/// Every function with an argument gives NULL for NULLs in both editions.
+fn nulls_give_nulls(c: &mut Client, pure: &[String]) {
+    for f in pure {
         let args = f.split_once('(').unwrap().1.rsplit_once(')').unwrap().0;
         let n_args = if args.is_empty() {
             0
@@ -563,6 +586,26 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
             "{call}"
         );
     }
+}
+
+#[test]
+fn pure_edition_matches_the_c_edition_on_every_shared_function() {
+    let name = "pure_edition_matches_the_c_edition_on_every_shared_function";
+    let Some((_pkg, pg)) = server(name) else {
+        return;
+    };
+    let started = std::time::Instant::now();
+    let mut c = connect(&pg, "postgres", "postgres");
+    c.batch_execute("CREATE EXTENSION uuidkit; CREATE EXTENSION pgcrypto")
+        .unwrap();
+    c.batch_execute(&in_schema("uuidkit_sql")).unwrap();
+    let pure = shared_signatures(&mut c);
+    c.batch_execute(&INPUTS.replace("NROWS", &N.to_string()))
+        .unwrap();
+    let setup = started.elapsed();
+    let plan = plan_checks(&mut c);
+    let checked = run_checks(&pg, &plan);
+    nulls_give_nulls(&mut c, &pure);
     let inputs: i64 = checked.iter().map(|(_, n)| n).sum();
     println!(
         "pure-SQL edition against the C edition: {} shared functions, {} checks, {inputs} inputs, 0 mismatches \
