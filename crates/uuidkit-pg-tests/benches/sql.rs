@@ -8,6 +8,11 @@
 //!   a table whose primary key defaults to the key function (the table is
 //!   truncated, untimed, before each insert), then the primary key's size.
 //!
+//! - `pure`: per function, `SELECT count(f(x)) FROM` a table of 10,000
+//!   inputs, for the extension, the pure-SQL edition
+//!   (`crates/uuidkit-pg/pure/uuidkit_pure.sql`, in the schema
+//!   `uuidkit_sql` of the same server) and the copy-paste v7 recipes.
+//!
 //! The server preloads the library (cluster-wide `v7()`); one more row
 //! measures `v7()` on a second server without it (per-backend state).
 //!
@@ -35,6 +40,53 @@ BEGIN
   b := set_byte(b, 6, (b'0111' || get_byte(b, 6)::bit(4))::bit(8)::int);
   RETURN encode(b, 'hex')::uuid;
 END $$;";
+
+/// Three v7 recipes people paste into their databases, each written here from
+/// its description (the method, not the text):
+///
+/// - `recipe_kjmph`: <https://gist.github.com/kjmph/5bd772b2c2df145aa645b837da7eca74>,
+///   PL/pgSQL: `gen_random_uuid()`'s bytes, the first six overlaid with the
+///   milliseconds of `clock_timestamp()`, bits 52 and 53 set (version 4 → 7);
+/// - `recipe_verite`: <https://postgresql.verite.pro/blog/2024/07/15/uuid-v7-pure-sql.html>,
+///   the same method as one `LANGUAGE sql` expression;
+/// - `recipe_fabiolimace`: <https://gist.github.com/fabiolimace/515a0440e3e40efeb234e12644a6a346>,
+///   PL/pgSQL: the epoch as `double precision`, the sub-millisecond fraction
+///   scaled to 12 bits in `rand_a`, `random()` bits in `rand_b`, the three
+///   fields put together as hex text.
+const RECIPES: &str = "
+CREATE FUNCTION recipe_kjmph() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  RETURN encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) PLACING
+    substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6),
+    52, 1), 53, 1), 'hex')::uuid;
+END $$;
+CREATE FUNCTION recipe_verite() RETURNS uuid LANGUAGE sql VOLATILE AS $$
+  SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) PLACING
+    substring(int8send((extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6),
+    52, 1), 53, 1), 'hex')::uuid
+$$;
+CREATE FUNCTION recipe_fabiolimace() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  t double precision := extract(epoch FROM clock_timestamp());
+  ms bigint := trunc(t * 1000);
+  sub bigint := trunc((t * 1000000 - ms * 1000) * 4.096);
+  low bigint := (trunc(random() * 2 ^ 30)::bigint << 32) | trunc(random() * 2 ^ 32)::bigint;
+BEGIN
+  RETURN (lpad(to_hex(ms), 12, '0') || lpad(to_hex(sub | 28672), 4, '0')
+    || lpad(to_hex(low | (-9223372036854775808)::bigint), 16, '0'))::uuid;
+END $$;";
+
+/// The pure-SQL edition, in the schema `uuidkit_sql`.
+fn pure_edition() -> String {
+    include_str!("../../uuidkit-pg/pure/uuidkit_pure.sql")
+        .replace("uuidkit.", "uuidkit_sql.")
+        .replace(
+            "CREATE SCHEMA IF NOT EXISTS uuidkit;",
+            "CREATE SCHEMA IF NOT EXISTS uuidkit_sql;",
+        )
+}
+
+const PURE_ROWS: u32 = 10_000;
 
 fn server(scope: Scope) -> Server {
     Server::start(scope).unwrap_or_else(|e| panic!("cannot start the benchmark's server: {e}"))
@@ -139,5 +191,67 @@ fn insert(cr: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, generate, insert);
+fn pure(cr: &mut Criterion) {
+    let server = server(Scope::Cluster);
+    let mut c = server.client();
+    c.batch_execute(&pure_edition()).unwrap();
+    c.batch_execute(RECIPES).unwrap();
+    for recipe in ["recipe_kjmph", "recipe_verite", "recipe_fabiolimace"] {
+        let v: i32 = c
+            .query_one(
+                &format!("SELECT uuidkit.extract_version({recipe}())::int"),
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(v, 7, "{recipe}");
+    }
+    c.batch_execute(&format!(
+        "CREATE EXTENSION pgcrypto;
+         CREATE TABLE inputs AS SELECT g, uuidkit.v7() AS id, uuidkit.to_base58(uuidkit.v7()) AS b58,
+             uuidkit.to_base32(uuidkit.v7()) AS b32, uuidkit.to_typeid('user', uuidkit.v7()) AS tid,
+             uuidkit.v1_to_v6('c232ab00-9414-11ec-b3c8-9f6bdeced846') AS v6,
+             clock_timestamp() AS at, 'name-' || g AS name
+         FROM generate_series(1, {PURE_ROWS}) AS g;
+         ANALYZE inputs;"
+    ))
+    .unwrap();
+    let mut g = cr.benchmark_group("pg_pure_10k");
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
+    let mut rows: Vec<(String, String)> = vec![
+        ("count(1)".into(), "1".into()),
+        ("recipe_kjmph()".into(), "recipe_kjmph()".into()),
+        ("recipe_verite()".into(), "recipe_verite()".into()),
+        ("recipe_fabiolimace()".into(), "recipe_fabiolimace()".into()),
+        ("gen_random_uuid()".into(), "gen_random_uuid()".into()),
+    ];
+    for f in [
+        "v7()",
+        "v4()",
+        "v7(at)",
+        "v7(interval '1 hour')",
+        "extract_timestamp(id)",
+        "v7_lower(at)",
+        "to_base58(id)",
+        "from_base58(b58)",
+        "to_base32(id)",
+        "from_base32(b32)",
+        "to_typeid('user', id)",
+        "from_typeid(tid)",
+        "v6_to_v1(v6)",
+        "v5(id, name)",
+        "v8_sha256(id, name)",
+    ] {
+        for schema in ["uuidkit", "uuidkit_sql"] {
+            rows.push((format!("{schema}.{f}"), format!("{schema}.{f}")));
+        }
+    }
+    for (id, f) in rows {
+        let sql = format!("SELECT count({f}) FROM inputs");
+        g.bench_function(&id, |bench| bench.iter_custom(|n| timed(&mut c, &sql, n)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, generate, insert, pure);
 criterion_main!(benches);

@@ -17,6 +17,14 @@ const FUNCTIONS: &[(&str, &str, char, bool, char)] = &[
         's',
     ),
     (
+        "extract_timestamp(id uuid, sub_millisecond boolean)",
+        "timestamp with time zone",
+        'i',
+        true,
+        's',
+    ),
+    ("extract_version(id uuid)", "smallint", 'i', true, 's'),
+    (
         "facade_decode(id uuid, key bytea, mode text)",
         "uuid",
         'i',
@@ -34,6 +42,7 @@ const FUNCTIONS: &[(&str, &str, char, bool, char)] = &[
     ("from_base32hex(text text)", "uuid", 'i', true, 's'),
     ("from_base58(text text)", "uuid", 'i', true, 's'),
     ("from_base64url(text text)", "uuid", 'i', true, 's'),
+    ("from_bytea(bytes bytea)", "uuid", 'i', true, 's'),
     ("from_typeid(text text)", "uuid", 'i', true, 's'),
     (
         "from_typeid(text text, prefix text)",
@@ -50,6 +59,7 @@ const FUNCTIONS: &[(&str, &str, char, bool, char)] = &[
     ("to_base32hex(id uuid)", "text", 'i', true, 's'),
     ("to_base58(id uuid)", "text", 'i', true, 's'),
     ("to_base64url(id uuid)", "text", 'i', true, 's'),
+    ("to_bytea(id uuid)", "bytea", 'i', true, 's'),
     ("to_typeid(prefix text, id uuid)", "text", 'i', true, 's'),
     ("to_ulid(id uuid)", "text", 'i', true, 's'),
     ("typeid_prefix(text text)", "text", 'i', true, 's'),
@@ -144,6 +154,7 @@ const FUNCTIONS: &[(&str, &str, char, bool, char)] = &[
     ("v6_to_v1(id uuid)", "uuid", 'i', true, 's'),
     ("v7()", "uuid", 'v', true, 'r'),
     ("v7(at timestamp with time zone)", "uuid", 'v', true, 's'),
+    ("v7(shift interval)", "uuid", 'v', true, 'r'),
     (
         "v7_lower(start timestamp with time zone)",
         "uuid",

@@ -100,7 +100,7 @@ fn v7_at_a_time_takes_its_millisecond_and_refuses_what_v7_cannot_hold() {
             uuidkit::layout::MAX_UNIX_TS_MS,
         ),
     ] {
-        let values = many(&mut c, &format!("uuidkit.v7('{at}')"), 200);
+        let values = many(&mut c, &format!("uuidkit.v7(timestamptz '{at}')"), 200);
         assert_kind(&values, Version::SortRand);
         for u in &values {
             assert_eq!(u.unix_ts_ms(), Some(ms), "{at}: {u}");
@@ -114,7 +114,7 @@ fn v7_at_a_time_takes_its_millisecond_and_refuses_what_v7_cannot_hold() {
         ),
         ("10889-08-02 05:31:50.656+00", "after its last timestamp"),
     ] {
-        let (code, msg) = sql_error(&mut c, &format!("SELECT uuidkit.v7('{at}')"));
+        let (code, msg) = sql_error(&mut c, &format!("SELECT uuidkit.v7(timestamptz '{at}')"));
         assert_eq!(code, "22008", "{at}");
         assert_eq!(
             msg,

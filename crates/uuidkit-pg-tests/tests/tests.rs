@@ -3,11 +3,13 @@
 
 mod bounds;
 mod catalog;
+mod compat;
 mod deb;
 mod facade;
 mod generate;
 mod migrate;
 mod monotonic;
+mod pure;
 mod regress;
 mod snowflake;
 mod text;

@@ -91,3 +91,16 @@ CREATE FUNCTION ulid_lower(start timestamptz) RETURNS ulid
   IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ulid_lower_wrapper';
 CREATE FUNCTION ulid_upper("end" timestamptz) RETURNS ulid
   IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ulid_upper_wrapper';
+
+-- The functions of src/compat.rs: v7(shift interval), extract_version, the sub-millisecond
+-- extract_timestamp, and uuid <-> bytea.
+CREATE FUNCTION "v7"("shift" interval) RETURNS uuid
+  STRICT VOLATILE PARALLEL RESTRICTED LANGUAGE c AS 'MODULE_PATHNAME', 'v7_shifted_wrapper';
+CREATE FUNCTION "extract_version"("id" uuid) RETURNS smallint
+  IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'extract_version_wrapper';
+CREATE FUNCTION "extract_timestamp"("id" uuid, "sub_millisecond" bool) RETURNS timestamp with time zone
+  IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'extract_timestamp_sub_ms_wrapper';
+CREATE FUNCTION "to_bytea"("id" uuid) RETURNS bytea
+  IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'to_bytea_wrapper';
+CREATE FUNCTION "from_bytea"("bytes" bytea) RETURNS uuid
+  IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'from_bytea_wrapper';

@@ -8,10 +8,14 @@
 //! | `v7_scope()` | `text` | `'cluster'` or `'backend'`: which order `v7()` keeps |
 //! | `v4()` | `uuid` | 122 random bits |
 //! | `v7(timestamptz)` | `uuid` | a v7 at a given time |
+//! | `v7(interval)` | `uuid` | a v7 for now shifted by an interval ([`compat`]) |
 //! | `v6()` | `uuid` | a v6 (time-ordered v1 layout) |
 //! | `v5(uuid, text)`, `v3(uuid, text)`, `v8_sha256(uuid, text)` | `uuid` | name-based |
 //! | `namespace(text)` | `uuid` | the RFC 9562 namespaces `dns`, `url`, `oid`, `x500` |
 //! | `extract_timestamp(uuid)` | `timestamptz` | the time of a v1, v6 or v7 ([`time`]) |
+//! | `extract_timestamp(uuid, boolean)` | `timestamptz` | the same, or with PostgreSQL 18's sub-millisecond fraction ([`compat`]) |
+//! | `extract_version(uuid)` | `int2` | the version field of an RFC 9562 UUID |
+//! | `to_bytea(uuid)`, `from_bytea(bytea)` | | the 16 bytes |
 //! | `v7_lower(timestamptz)`, `v7_upper(timestamptz)` | `uuid` | inclusive v7 bounds of a time window |
 //! | `v1_to_v6(uuid)`, `v6_to_v1(uuid)` | `uuid` | conversion ([`convert`]) |
 //! | `facade_encode(uuid, bytea, text DEFAULT 'full')`, `facade_decode(…)` | `uuid` | a v7's keyed v4 façade and back ([`facade`]) |
@@ -29,6 +33,7 @@
 
 use pgrx::prelude::*;
 
+pub mod compat;
 pub mod convert;
 pub mod error;
 pub mod facade;

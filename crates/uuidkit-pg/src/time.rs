@@ -25,12 +25,13 @@ pub(crate) fn unix_micros(t: TimestampWithTimeZone, what: &str) -> i64 {
             "time {t} is out of range for {what}: expected a finite time"
         ));
     }
-    // PostgreSQL's timestamps end in 294276 AD: far from overflowing.
-    i64::from(t) + PG_EPOCH_UNIX_US
+    // PostgreSQL's timestamps end in 294276 AD, past `i64::MAX` microseconds since 1970 (from 294247 AD on):
+    // saturated, those are still after v7's last timestamp.
+    i64::from(t).saturating_add(PG_EPOCH_UNIX_US)
 }
 
 /// A `timestamptz` from microseconds since the Unix epoch.
-fn from_unix_micros(us: i64) -> Option<TimestampWithTimeZone> {
+pub(crate) fn from_unix_micros(us: i64) -> Option<TimestampWithTimeZone> {
     TimestampWithTimeZone::try_from(us.checked_sub(PG_EPOCH_UNIX_US)?).ok()
 }
 
@@ -38,7 +39,7 @@ fn from_unix_micros(us: i64) -> Option<TimestampWithTimeZone> {
 pub(crate) fn v7_range_message(t: TimestampWithTimeZone) -> String {
     let last_us = (MAX_UNIX_TS_MS as i64) * 1000 + 999;
     let show = |us| from_unix_micros(us).map_or_else(|| format!("@{us}µs"), |t| t.to_string());
-    let before = t.is_finite() && i64::from(t) + PG_EPOCH_UNIX_US < 0;
+    let before = t.is_finite() && i64::from(t).saturating_add(PG_EPOCH_UNIX_US) < 0;
     let side = if before {
         "before its first timestamp; "
     } else {
@@ -81,7 +82,7 @@ fn v7_upper(end: TimestampWithTimeZone) -> pgrx::Uuid {
 /// The time of a v1, v6 or v7 UUID, to the microsecond (v1 and v6 count
 /// 100 ns, truncated); `NULL` for any other version, which holds no time.
 #[pg_extern(immutable, strict, parallel_safe)]
-fn extract_timestamp(id: pgrx::Uuid) -> Option<TimestampWithTimeZone> {
+pub(crate) fn extract_timestamp(id: pgrx::Uuid) -> Option<TimestampWithTimeZone> {
     let ns = from_pg(id).unix_nanos()?;
     let us = i64::try_from(ns.div_euclid(1000)).ok()?;
     from_unix_micros(us)

@@ -10,12 +10,12 @@ SELECT f, substr(u::text, 15, 1) AS version, substr(u::text, 20, 1) IN ('8', '9'
 FROM (VALUES ('v7()', uuidkit.v7()),
              ('v4()', uuidkit.v4()),
              ('v6()', uuidkit.v6()),
-             ('v7(timestamptz)', uuidkit.v7('2022-02-22 19:22:22.5+00'))) AS t(f, u);
+             ('v7(timestamptz)', uuidkit.v7(timestamptz '2022-02-22 19:22:22.5+00'))) AS t(f, u);
 -- Without shared_preload_libraries, v7() is ordered per session.
 SELECT uuidkit.v7_scope();
 -- v7() carries the current time; v7(timestamptz) the given millisecond.
 SELECT uuidkit.extract_timestamp(uuidkit.v7()) BETWEEN date_trunc('milliseconds', now()) AND clock_timestamp() AS v7_is_now;
-SELECT uuidkit.extract_timestamp(uuidkit.v7('2022-02-22 19:22:22.5678+00'));
+SELECT uuidkit.extract_timestamp(uuidkit.v7(timestamptz '2022-02-22 19:22:22.5678+00'));
 -- A session's values increase, within a statement and across statements.
 CREATE TEMP TABLE keys (n int, id uuid PRIMARY KEY DEFAULT uuidkit.v7());
 INSERT INTO keys (n) SELECT g FROM generate_series(1, 1000) g;
@@ -74,7 +74,7 @@ SELECT uuidkit.from_typeid('user_01h455vb4pex5vsknk084sn02q', 'org');
 SELECT uuidkit.to_typeid('user_', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
 SELECT uuidkit.v1_to_v6('919108f7-52d1-4320-9bac-f847db4148a8');
 SELECT uuidkit.namespace('isbn');
-SELECT uuidkit.v7('1969-12-31 23:59:59+00');
+SELECT uuidkit.v7(timestamptz '1969-12-31 23:59:59+00');
 SELECT uuidkit.v7_upper('infinity');
 -- The session is still there.
 SELECT 1 AS alive;
