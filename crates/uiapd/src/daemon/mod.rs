@@ -428,11 +428,9 @@ impl Daemon {
         while let Some(t) = self.device.poll_transmit() {
             let payload = self.link.seal(t.payload);
             let result = match t.destination {
-                Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload).await,
+                Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload),
                 Destination::Unicast(peer) => {
-                    sockets
-                        .send_unicast(peer.interface.0, peer.addr, &payload)
-                        .await
+                    sockets.send_unicast(peer.interface.0, peer.addr, &payload)
                 }
             };
             if let Err(e) = result {
