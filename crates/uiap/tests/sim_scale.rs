@@ -96,7 +96,7 @@ fn random_mesh_1000_devices_100_claims() {
     );
 }
 
-/// docs/uiap-design.md D79: the scenario that reached 5.1 GB inside every stated bound — 1,000
+/// docs/uiap-design.md D78: the scenario that reached 5.1 GB inside every stated bound — 1,000
 /// devices each on all of 10 shared segments, 1,000 renewing claims at once — stops where its
 /// queue would pass `MAX_QUEUED` entries (about 256 MiB), saying when; before the bound it
 /// queued without limit. A site of 300 devices on one segment with 299 claims at once stays far

@@ -405,7 +405,7 @@ fn settings_the_daemon_refuses_and_unbounded_runs_are_refused() {
         assert_eq!(err.to_string(), message);
     }
     // Each dimension within its bound, but 3,000 claims renewing every 7.5 s for a day would
-    // record 34,560,000 renewals (docs/uiap-design.md D79); 1,000 of them, 11,520,000.
+    // record 34,560,000 renewals (docs/uiap-design.md D78); 1,000 of them, 11,520,000.
     let renewing = |claims: usize| {
         let actions: Vec<String> = (0..claims)
             .map(|i| {

@@ -33,13 +33,6 @@ pub(crate) const RECV_BUFFER: usize = 2048;
 /// datagrams of honest neighbours queued behind it are not dropped (docs/uiap-design.md D45).
 pub(crate) const SOCKET_RECEIVE_BUFFER: usize = 4 << 20;
 
-/// The kernel send buffer asked for on each socket (`SO_SNDBUFFORCE`, else `SO_SNDBUF`, which
-/// `net.core.wmem_max` caps): a Claim-Deny to an address nobody answers for (a forged source)
-/// is held by neighbour discovery for seconds, up to 64 KiB of them per address, and holds its
-/// share of the buffer as long; room for dozens of such addresses at once keeps the buffer open
-/// to everyone else (docs/uiap-design.md D77).
-pub(crate) const SOCKET_SEND_BUFFER: usize = 4 << 20;
-
 /// Which socket a datagram arrived on or leaves from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -108,14 +101,15 @@ fn open(port: u16, reuse: bool) -> io::Result<Socket> {
     nix::sys::socket::setsockopt(&s, nix::sys::socket::sockopt::Ipv6RecvHopLimit, &true)?;
     // How many datagrams the kernel dropped for want of buffer space, with every datagram.
     nix::sys::socket::setsockopt(&s, nix::sys::socket::sockopt::RxqOvfl, &1)?;
-    // Without CAP_NET_ADMIN the forced sizes are refused; the plain ones are capped by
-    // rmem_max and wmem_max.
-    use nix::sys::socket::{setsockopt, sockopt};
-    if setsockopt(&s, sockopt::RcvBufForce, &SOCKET_RECEIVE_BUFFER).is_err() {
+    // Without CAP_NET_ADMIN the forced size is refused; the plain one is capped by rmem_max.
+    if nix::sys::socket::setsockopt(
+        &s,
+        nix::sys::socket::sockopt::RcvBufForce,
+        &SOCKET_RECEIVE_BUFFER,
+    )
+    .is_err()
+    {
         s.set_recv_buffer_size(SOCKET_RECEIVE_BUFFER)?;
-    }
-    if setsockopt(&s, sockopt::SndBufForce, &SOCKET_SEND_BUFFER).is_err() {
-        s.set_send_buffer_size(SOCKET_SEND_BUFFER)?;
     }
     s.set_nonblocking(true)?;
     s.bind(&SocketAddr::from((Ipv6Addr::UNSPECIFIED, port)).into())?;
@@ -270,41 +264,30 @@ impl Sockets {
         Ok(r)
     }
 
-    /// Sends `payload` as a Claim-Attempt to the group on interface `index`, without waiting:
-    /// the daemon's one loop must never stop for a send (docs/uiap-design.md D77).
+    /// Sends `payload` as a Claim-Attempt to the group on interface `index`.
     ///
     /// # Errors
     ///
-    /// An I/O error from `sendto`; `WouldBlock` when the send buffer is full (the datagram is
-    /// not sent).
-    pub(crate) fn send_multicast(&self, index: u32, payload: &[u8]) -> io::Result<()> {
+    /// An I/O error from `sendto`.
+    pub(crate) async fn send_multicast(&self, index: u32, payload: &[u8]) -> io::Result<()> {
         let to = SocketAddrV6::new(self.group, self.claim_port, 0, index);
-        send_now(&self.claim, payload, to)
+        self.claim.send_to(payload, to).await.map(drop)
     }
 
-    /// Sends `payload` (a Deny) from the reply port to `addr%index`, port REPLY_PORT, without
-    /// waiting, as [`Sockets::send_multicast`].
+    /// Sends `payload` (a Deny) from the reply port to `addr%index`, port REPLY_PORT.
     ///
     /// # Errors
     ///
-    /// As [`Sockets::send_multicast`].
-    pub(crate) fn send_unicast(
+    /// An I/O error from `sendto`.
+    pub(crate) async fn send_unicast(
         &self,
         index: u32,
         addr: Ipv6Addr,
         payload: &[u8],
     ) -> io::Result<()> {
         let to = SocketAddrV6::new(addr, self.reply_port, 0, index);
-        send_now(&self.reply, payload, to)
+        self.reply.send_to(payload, to).await.map(drop)
     }
-}
-
-/// `payload` to `to` by one `sendto` on the non-blocking socket: the kernel's answer, never a
-/// wait, and never the runtime's idea of whether the socket was writable when last asked.
-fn send_now(socket: &UdpSocket, payload: &[u8], to: SocketAddrV6) -> io::Result<()> {
-    socket2::SockRef::from(socket)
-        .send_to(payload, &to.into())
-        .map(drop)
 }
 
 /// One datagram, and the socket's overflow count if the kernel attached it.
@@ -375,6 +358,7 @@ mod tests {
             // To our own reply port over loopback: the ancillary data is read back.
             sockets
                 .send_unicast(LO, Ipv6Addr::LOCALHOST, &[1, 0x10, 0, 32])
+                .await
                 .unwrap();
             let mut buf = [0u8; RECV_BUFFER];
             let r = sockets.recv(Role::Reply, &mut buf).await.unwrap();

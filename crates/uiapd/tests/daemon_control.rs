@@ -1247,7 +1247,7 @@ fn site_generator_as(control: &Path, uid: u32, err: &Path) -> Child {
     child
 }
 
-/// docs/uiap-design.md D78: a site lease's watch holds its user's claim for as long as it lives
+/// docs/uiap-design.md D77: a site lease's watch holds its user's claim for as long as it lives
 /// and does not count in the user's connection cap (16), up to the user's claims (64): 22 site
 /// leases of one user other than root are held together, none lost. Beyond the cap, a lease
 /// fails at once with the cap named.

@@ -53,7 +53,7 @@ pub(crate) fn run(args: &Args) -> ExitCode {
     };
     sim.run_until(scenario.until);
     if let Some(at) = sim.stats().stopped_full {
-        // The simulator's memory bound (docs/uiap-design.md D79): nothing after this instant
+        // The simulator's memory bound (docs/uiap-design.md D78): nothing after this instant
         // was simulated, so no report is printed as if the run were whole.
         eprintln!(
             "error: {}: the run needs more than {} events queued at once at {} (deliveries in \

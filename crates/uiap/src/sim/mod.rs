@@ -528,7 +528,7 @@ impl Sim {
         }
         self.stats.peak_queued = self.queue.peak() as u64;
         if self.queue.full() {
-            // Stopped where the queue filled: the clock stays there (docs/uiap-design.md D79).
+            // Stopped where the queue filled: the clock stays there (docs/uiap-design.md D78).
             self.stats.stopped_full.get_or_insert(self.now);
             return;
         }

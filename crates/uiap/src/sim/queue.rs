@@ -68,7 +68,7 @@ impl Ord for Queued {
 }
 
 /// The most entries the queue holds at once: about 64 bytes each (a delivery shares its
-/// payload with the others of its transmit), so at most about 256 MiB (docs/uiap-design.md D79).
+/// payload with the others of its transmit), so at most about 256 MiB (docs/uiap-design.md D78).
 /// A run that needs more stops where the queue filled ([`SimStats::stopped_full`]).
 ///
 /// ```

@@ -113,7 +113,7 @@ pub struct SimStats {
     pub peak_queued: u64,
     /// When the run stopped because the queue held [`MAX_QUEUED`](super::MAX_QUEUED) entries
     /// and more work came: the run cannot go on faithfully, and what it recorded ends there
-    /// (docs/uiap-design.md D79).
+    /// (docs/uiap-design.md D78).
     pub stopped_full: Option<Instant>,
 }
 

@@ -106,7 +106,7 @@ pub(crate) struct Limits {
     pub(crate) per_user: usize,
     /// Connections of one user other than root that hold one of its claims for as long as they
     /// live (a site lease's watch) and so no longer count in `per_user`: as many as the user may
-    /// hold claims (docs/uiap-design.md D78).
+    /// hold claims (docs/uiap-design.md D77).
     pub(crate) per_user_tied: usize,
     /// A connection with no request in progress that sends no complete line for this long is
     /// closed (a claim being answered or a watch is not idle).
@@ -144,7 +144,7 @@ impl Slot {
     /// The connection now holds one of its user's claims for as long as it lives (a watch that
     /// releases the claim when it closes): it stops counting in the user's cap, if the user has
     /// fewer than `limit` such connections; root's are not counted either way
-    /// (docs/uiap-design.md D78).
+    /// (docs/uiap-design.md D77).
     fn tie(&mut self, limit: usize) {
         if self.tied || self.uid == 0 {
             return;
@@ -376,7 +376,7 @@ async fn connection(
         };
         let watching = matches!(request, Request::Watch { .. });
         // A watch that releases its claim when the connection closes ties the connection to
-        // the claim, once the daemon confirms it (docs/uiap-design.md D78).
+        // the claim, once the daemon confirms it (docs/uiap-design.md D77).
         let tying = matches!(
             request,
             Request::Watch {

@@ -428,9 +428,11 @@ impl Daemon {
         while let Some(t) = self.device.poll_transmit() {
             let payload = self.link.seal(t.payload);
             let result = match t.destination {
-                Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload),
+                Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload).await,
                 Destination::Unicast(peer) => {
-                    sockets.send_unicast(peer.interface.0, peer.addr, &payload)
+                    sockets
+                        .send_unicast(peer.interface.0, peer.addr, &payload)
+                        .await
                 }
             };
             if let Err(e) = result {

@@ -720,7 +720,7 @@ enum Said {
     Held(Duration),
     /// Not held any more.
     Lost(NodeLost),
-    /// Refused, with the daemon's reason (a cap on connections, docs/uiap-design.md D78).
+    /// Refused, with the daemon's reason (a cap on connections, docs/uiap-design.md D77).
     Refused(String),
     /// No answer in time, or none that makes sense.
     Silent,

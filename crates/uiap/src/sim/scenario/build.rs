@@ -72,7 +72,7 @@ const MAX_ACTIONS: u64 = 100_000;
 /// The longest simulated run: a day.
 const MAX_UNTIL_MS: u64 = 86_400_000;
 /// The most renewals the claims may make over a run, all together: each is recorded (8 bytes)
-/// and takes a round of floods (docs/uiap-design.md D79).
+/// and takes a round of floods (docs/uiap-design.md D78).
 const MAX_RENEWALS: u64 = 20_000_000;
 
 impl Scenario {
