@@ -95,3 +95,59 @@ fn random_mesh_1000_devices_100_claims() {
         f.links, f.messages_per_claim, f.peak_table, f.events
     );
 }
+
+/// docs/uiap-design.md D78: the scenario that reached 5.1 GB inside every stated bound — 1,000
+/// devices each on all of 10 shared segments, 1,000 renewing claims at once — stops where its
+/// queue would pass `MAX_QUEUED` entries (about 256 MiB), saying when; before the bound it
+/// queued without limit. A site of 300 devices on one segment with 299 claims at once stays far
+/// below the bound and runs whole.
+#[test]
+fn a_run_holds_at_most_max_queued_events_and_says_where_it_stopped() {
+    let config = Config {
+        auto_renew: true,
+        ..Config::default()
+    };
+    let domain = DomainId::from_bytes([0x0f, 0xff, 0, 0, 0, 1, 0, 0]);
+    let claim = |sim: &mut Sim, node, i: usize| {
+        let uid = Uid::from_octets(&(i as u16).to_be_bytes()).unwrap();
+        sim.claim_at(
+            Instant::from_secs(1),
+            node,
+            ClaimSpec::new(domain, UidSpace::Unique(uid)).lifetime(10),
+        );
+    };
+    let mut mesh = Sim::new(1, config.clone());
+    let segments: Vec<_> = (0..10)
+        .map(|_| mesh.add_segment(Default::default()))
+        .collect();
+    for i in 0..1000 {
+        let node = mesh.add_node(&format!("d{i}"), &segments);
+        claim(&mut mesh, node, i);
+    }
+    mesh.run_until(Instant::from_millis(86_400_000 - 1));
+    let stats = mesh.stats();
+    eprintln!(
+        "maxmesh: stopped at {:?}, peak {} queued, {} events",
+        stats.stopped_full, stats.peak_queued, stats.events
+    );
+    assert!(stats.peak_queued <= uiap::sim::MAX_QUEUED as u64);
+    let at = stats
+        .stopped_full
+        .expect("the run did not stop at the bound");
+    assert!(at < Instant::from_secs(2), "{at:?}");
+    assert_eq!(mesh.now(), at, "the clock stays where the run stopped");
+
+    let mut lan = Sim::new(1, config);
+    let segment = lan.add_segment(Default::default());
+    for i in 0..300 {
+        let node = lan.add_node(&format!("d{i}"), &[segment]);
+        if i > 0 {
+            claim(&mut lan, node, i);
+        }
+    }
+    lan.run_until(Instant::from_secs(5));
+    let stats = lan.stats();
+    eprintln!("one segment: peak {} queued", stats.peak_queued);
+    assert_eq!(stats.stopped_full, None);
+    assert!(stats.peak_queued < uiap::sim::MAX_QUEUED as u64 / 10);
+}

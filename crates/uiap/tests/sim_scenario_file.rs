@@ -404,4 +404,28 @@ fn settings_the_daemon_refuses_and_unbounded_runs_are_refused() {
         };
         assert_eq!(err.to_string(), message);
     }
+    // Each dimension within its bound, but 3,000 claims renewing every 7.5 s for a day would
+    // record 34,560,000 renewals (docs/uiap-design.md D78); 1,000 of them, 11,520,000.
+    let renewing = |claims: usize| {
+        let actions: Vec<String> = (0..claims)
+            .map(|i| {
+                format!(
+                    r#"{{"claim":{{"device":"a","domain":"fff:0:1:0","unique":"{i:04x}","lifetime":10}}}}"#
+                )
+            })
+            .collect();
+        let doc = format!(
+            r#"{{"until_ms":86400000,"config":{{"auto_renew":true}},"devices":[{{"name":"a"}}],"actions":[{}]}}"#,
+            actions.join(",")
+        );
+        serde_json::from_str::<uiap::sim::Scenario>(&doc).unwrap()
+    };
+    let err = renewing(3000).validate().unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "config.auto_renew: expected claims that renew at most 20000000 times in all over the \
+         run, found up to 34560000 renewals (each claim renews at renew_at_percent of its \
+         lifetime until until_ms)"
+    );
+    assert!(renewing(1000).validate().is_ok());
 }

@@ -1209,3 +1209,135 @@ fn wait_bounded(mut child: Child, limit: Duration) -> std::process::Output {
     }
     child.wait_with_output().unwrap()
 }
+
+/// A `uuidkit new v8 --site-node` run as `uid` through `control`, its UUIDs read slowly (100
+/// lines a second, so that it writes, and checks its lease before each write, all along), its
+/// stderr kept in `err`.
+fn site_generator_as(control: &Path, uid: u32, err: &Path) -> Child {
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new(test_support::workspace::binary("uuidkit-cli", "uuidkit"))
+        .args([
+            "new",
+            "v8",
+            "--site-node",
+            "--node-bits",
+            "8",
+            "-n",
+            "1000000000",
+        ])
+        .arg("--uiap-control")
+        .arg(control)
+        // A site of one: no other device's clock to wait for (docs/uiap-design.md D72).
+        .args(["--max-clock-offset", "0ms"])
+        .uid(uid)
+        .gid(0)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(err).unwrap())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if line.is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    });
+    child
+}
+
+/// docs/uiap-design.md D77: a site lease's watch holds its user's claim for as long as it lives
+/// and does not count in the user's connection cap (16), up to the user's claims (64): 22 site
+/// leases of one user other than root are held together, none lost. Beyond the cap, a lease
+/// fails at once with the cap named.
+#[test]
+fn a_users_site_leases_are_not_lost_to_its_connection_cap() {
+    if !test_support::require(
+        "a_users_site_leases_are_not_lost_to_its_connection_cap",
+        test_support::root(),
+    ) {
+        return;
+    }
+    const LEASES: usize = 22;
+    let d = Uiapd::with_args("user-leases", (48511, 48512), &netns_support::FAST_TIMERS);
+    let user = 65534;
+    let held = || {
+        let (code, out, err) = d.uiap(&["list", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Vec<ClaimView>>(&out)
+            .unwrap()
+            .iter()
+            .filter(|c| c.state == ClaimState::Held && c.domain == "ffe:9562:6:400")
+            .count()
+    };
+    let started = Instant::now();
+    let mut generators = Vec::new();
+    // Four at a time, each batch's claims held before the next: a lease starting counts in the
+    // cap with its claim in its round and its first questions, until its watch is confirmed.
+    for batch in 0..LEASES.div_ceil(4) {
+        for i in batch * 4..LEASES.min(batch * 4 + 4) {
+            let err = d.dir.join(format!("gen{i}.err"));
+            generators.push((site_generator_as(&d.control, user, &err), err));
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while held() < generators.len() {
+            let ended: Vec<String> = generators
+                .iter_mut()
+                .filter_map(|(g, err)| {
+                    g.try_wait().unwrap()?;
+                    Some(std::fs::read_to_string(err).unwrap_or_default())
+                })
+                .collect();
+            assert!(ended.is_empty(), "generators ended: {ended:?}");
+            assert!(
+                Instant::now() < deadline,
+                "{} of {} held",
+                held(),
+                generators.len()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let all_held = started.elapsed();
+    // Eight liveness questions each, every half second.
+    std::thread::sleep(Duration::from_secs(4));
+    for (g, err) in &mut generators {
+        assert!(
+            g.try_wait().unwrap().is_none(),
+            "a lease ended: {}",
+            std::fs::read_to_string(&*err).unwrap_or_default()
+        );
+    }
+    assert_eq!(held(), LEASES);
+    eprintln!(
+        "{LEASES} site leases of uid {user} held after {:.1} s, none lost 4 s later",
+        all_held.as_secs_f64()
+    );
+
+    // The user's 16 other connections: one more lease is refused at once, naming the cap.
+    let mut watchers = Watchers::new(&d.control);
+    for _ in 0..16 {
+        watchers.add(user);
+    }
+    refused_as(
+        &mut watchers,
+        user,
+        "uid 65534 has 16 control connections open",
+    );
+    let err = d.dir.join("over.err");
+    let mut over = site_generator_as(&d.control, user, &err);
+    let status = over.wait().unwrap();
+    let text = std::fs::read_to_string(&err).unwrap_or_default();
+    assert!(!status.success(), "{text}");
+    assert!(
+        text.contains("uid 65534 has 16 control connections open")
+            && text.contains("users max-connections 16"),
+        "{text}"
+    );
+    drop(watchers);
+    for (g, _) in &mut generators {
+        let _ = g.kill();
+        let _ = g.wait();
+    }
+}

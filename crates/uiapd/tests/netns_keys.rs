@@ -13,11 +13,16 @@ const DOMAIN: &str = "fff:0:3:0";
 fn flags(net: &Net, key: Option<&str>) -> Vec<String> {
     let mut flags: Vec<String> = FAST_TIMERS.iter().map(|s| s.to_string()).collect();
     if let Some(key) = key {
-        let file = net.dir.join(format!("psk-{key}"));
-        std::fs::write(&file, format!("{key}\n")).unwrap();
-        flags.extend(["--psk-file".to_string(), file.display().to_string()]);
+        flags.extend(key_flags(net, key));
     }
     flags
+}
+
+/// The flags naming a key file that holds `key`.
+fn key_flags(net: &Net, key: &str) -> [String; 2] {
+    let file = net.dir.join(format!("psk-{key}"));
+    std::fs::write(&file, format!("{key}\n")).unwrap();
+    ["--psk-file".to_string(), file.display().to_string()]
 }
 
 /// A (the site's key), B (another key) and C (no key) on one LAN. A claims a UID; B and C
@@ -90,21 +95,35 @@ fn key_mismatches_are_reported_in_the_answer_the_status_and_the_log() {
     }
 }
 
-/// A and B share the key; A holds a UID it renews every 3 s. A's clock steps 40 s ahead (first
-/// NTP sync, a resumed VM): its datagrams are stale at B and B's at A, though every tag verifies
-/// (docs/uiap-design.md D71). B hears A's next renewal and refuses to claim A's UID, naming A
-/// and the offset; A hears B's claim and tells the watcher of its held claim. Nobody holds the
-/// UID twice.
+/// The protocol's default claim timers (a new claim's window of 2.5 s), no start delay,
+/// renewals at half the lifetime, and the key.
+fn default_timers(net: &Net, key: &str) -> Vec<String> {
+    let mut flags: Vec<String> = ["--start-jitter-ms", "0", "--renew-at-percent", "50"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    flags.extend(key_flags(net, key));
+    flags
+}
+
+/// A and B share the key, with the protocol's default timers; each holds a UID it renews every
+/// 10 s, and each claim is watched. Just after both are held, A's wall clock steps 40 s ahead
+/// (first NTP sync, a resumed VM): its datagrams are stale at B and B's at A, though every tag
+/// verifies (docs/uiap-design.md D71). At that instant B claims A's UID. Within one claim window
+/// (2.5 s) of the step, nobody's next renewal due yet: A has seen its own step and told its
+/// watcher; B has heard A's announcements, told its watcher and refuses A's UID, naming A and
+/// the offset (D76). Nobody holds the UID twice.
 #[test]
 fn a_stepped_clock_on_a_keyed_holder_is_a_split_on_both_sides() {
     if !can_run("a_stepped_clock_on_a_keyed_holder_is_a_split_on_both_sides") {
         return;
     }
     use std::time::{Duration, Instant};
-    use uiap_control::{ClaimRequest, Client, EventKind, Hold, SpaceText};
+    use uiap_control::{ClaimRequest, Client, EventKind, HeldClaim, Hold, SpaceText};
 
+    const CLAIM_WINDOW: Duration = Duration::from_millis(2_500);
     let mut net = Net::lan(3);
-    let site = flags(&net, Some("site key"));
+    let site = default_timers(&net, "site key");
     let step = net.dir.join("a-clock-step-ms");
     std::fs::write(&step, "0").unwrap();
     let env = [(
@@ -117,42 +136,51 @@ fn a_stepped_clock_on_a_keyed_holder_is_a_split_on_both_sides() {
         d.wait_interfaces(1);
     }
     let (a, b) = (&net.daemons[0], &net.daemons[1]);
-    let request = ClaimRequest {
-        lifetime: 6,
-        renew: true,
-        ..ClaimRequest::new(DOMAIN, SpaceText::Uid("5b".into()))
+    let hold = |control: &std::path::Path, uid: &str| {
+        let request = ClaimRequest {
+            lifetime: 20,
+            renew: true,
+            ..ClaimRequest::new(DOMAIN, SpaceText::Uid(uid.into()))
+        };
+        let client = Client::new(control);
+        match client
+            .hold(&request, Some(Duration::from_secs(10)))
+            .unwrap()
+        {
+            Hold::Held(held) => held,
+            other => panic!("{uid} was not granted: {other:?}"),
+        }
     };
-    let Hold::Held(mut held) = Client::new(&a.control)
-        .hold(&request, Some(Duration::from_secs(10)))
-        .unwrap()
-    else {
-        panic!("A's claim was not granted");
-    };
+    let (a_held, b_held) = (hold(&a.control, "5b"), hold(&b.control, "5c"));
     std::fs::write(&step, "40000").unwrap();
     let stepped = Instant::now();
-    // A's next renewal (every 3 s) reaches B stale.
-    std::thread::sleep(Duration::from_millis(3_500));
+    // When each watcher hears `suppressed`, and why.
+    let told = |mut held: HeldClaim| {
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                match held.next_event(Some(Duration::from_millis(200))) {
+                    Ok(Some(e)) if e.kind == EventKind::Suppressed => {
+                        return Some((stepped.elapsed(), e.reason.unwrap_or_default()));
+                    }
+                    Ok(_) => {}
+                    Err(e) => panic!("a watch ended: {e}"),
+                }
+            }
+            None
+        })
+    };
+    let (a_told, b_told) = (told(a_held), told(b_held));
     let (code, out, err) = b.uiap(&["claim", "--domain", DOMAIN, "--uid", "5b"]);
     let b_answered = stepped.elapsed();
-    let mut a_told = None;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline {
-        match held.next_event(Some(Duration::from_secs(1))) {
-            Ok(Some(e)) if e.kind == EventKind::Suppressed => {
-                a_told = Some((stepped.elapsed(), e.reason.unwrap_or_default()));
-                break;
-            }
-            Ok(_) => {}
-            Err(e) => panic!("A's watch ended: {e}"),
-        }
-    }
+    let (a_told, b_told) = (a_told.join().unwrap(), b_told.join().unwrap());
     let a_addr = a.status().interfaces[0].link_local.clone();
-    let b_addr = b.status().interfaces[0].link_local.clone();
     eprintln!(
-        "+40 s on A: B's claim answered {:.2} s after the step (exit {code}); A's watcher told \
-         after {:?}",
-        b_answered.as_secs_f64(),
+        "+40 s on A: A's watcher told after {:?} s, B's after {:?} s; B's claim of A's UID \
+         answered {:.2} s after the step (exit {code})",
         a_told.as_ref().map(|t| t.0.as_secs_f64()),
+        b_told.as_ref().map(|t| t.0.as_secs_f64()),
+        b_answered.as_secs_f64(),
     );
     assert_ne!(code, 0, "B took A's UID: {out}");
     assert!(
@@ -161,11 +189,27 @@ fn a_stepped_clock_on_a_keyed_holder_is_a_split_on_both_sides() {
             && err.contains("the site is split"),
         "{err}"
     );
-    let (_, why) = a_told.expect("A's watcher was not told of the split");
+    // The claim began at the step: its answer comes at the end of its round.
     assert!(
-        why.contains(&format!("neighbour {b_addr}%")) && why.contains("behind this host's clock"),
-        "{why}"
+        b_answered < CLAIM_WINDOW + Duration::from_millis(700),
+        "{b_answered:?}"
     );
+    // Each watcher was told within one claim window of the step, in these words.
+    let within_a_window = |told: Option<(Duration, String)>, who: &str, says: [&str; 2]| {
+        let (after, why) = told.unwrap_or_else(|| panic!("{who}'s watcher was not told"));
+        assert!(
+            after < CLAIM_WINDOW,
+            "{who}'s watcher told {after:?} after the step"
+        );
+        assert!(says.iter().all(|s| why.contains(s)), "{who}: {why}");
+    };
+    within_a_window(
+        a_told,
+        "A",
+        ["wall clock stepped 40.", "ahead against its boot clock"],
+    );
+    let neighbour_a = format!("neighbour {a_addr}%");
+    within_a_window(b_told, "B", [&neighbour_a, "ahead of this host's clock"]);
     assert!(
         b.list()
             .iter()

@@ -16,5 +16,6 @@ mod netns_isolation;
 mod netns_keys;
 mod netns_overflow;
 mod netns_site;
+mod netns_site_flood;
 mod netns_site_skew;
 mod netns_spoof;

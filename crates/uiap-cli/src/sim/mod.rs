@@ -52,6 +52,20 @@ pub(crate) fn run(args: &Args) -> ExitCode {
         }
     };
     sim.run_until(scenario.until);
+    if let Some(at) = sim.stats().stopped_full {
+        // The simulator's memory bound (docs/uiap-design.md D78): nothing after this instant
+        // was simulated, so no report is printed as if the run were whole.
+        eprintln!(
+            "error: {}: the run needs more than {} events queued at once at {} (deliveries in \
+             flight: every device that forwards a flood sends it on each of its other segments, to \
+             every member); it stopped there, which is the simulator's memory bound: put fewer \
+             devices on several shared segments, or start fewer claims at once",
+            args.scenario.display(),
+            uiap::sim::MAX_QUEUED,
+            seconds(at),
+        );
+        return ExitCode::FAILURE;
+    }
     let report = Report::new(&sim, &scenario);
     let lines = if args.json {
         json_lines(&sim, &report)

@@ -74,6 +74,7 @@ use crate::time::Instant;
 use crate::wire::{DeviceId, MessageId};
 
 use links::{Segment, link_local};
+pub use queue::MAX_QUEUED;
 use queue::{Action, EventQueue, Work};
 
 #[derive(Debug)]
@@ -524,6 +525,12 @@ impl Sim {
             self.now = at;
             self.stats.events += 1;
             self.step(work);
+        }
+        self.stats.peak_queued = self.queue.peak() as u64;
+        if self.queue.full() {
+            // Stopped where the queue filled: the clock stays there (docs/uiap-design.md D78).
+            self.stats.stopped_full.get_or_insert(self.now);
+            return;
         }
         self.now = self.now.max(end);
     }

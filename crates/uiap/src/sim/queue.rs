@@ -67,27 +67,63 @@ impl Ord for Queued {
     }
 }
 
+/// The most entries the queue holds at once: about 64 bytes each (a delivery shares its
+/// payload with the others of its transmit), so at most about 256 MiB (docs/uiap-design.md D78).
+/// A run that needs more stops where the queue filled ([`SimStats::stopped_full`]).
+///
+/// ```
+/// # use uiap::{config::Config, sim::*, time::Instant};
+/// let mut sim = Sim::new(1, Config::default());
+/// sim.run_until(Instant::from_secs(1));
+/// assert_eq!(sim.stats().stopped_full, None);
+/// assert!(sim.stats().peak_queued <= MAX_QUEUED as u64);
+/// ```
+///
+/// [`SimStats::stopped_full`]: super::SimStats::stopped_full
+pub const MAX_QUEUED: usize = 4_000_000;
+
 /// Pending work in time order; work scheduled for the same instant runs in the order it was
 /// scheduled, which keeps a run reproducible.
 #[derive(Debug, Default)]
 pub(super) struct EventQueue {
     heap: BinaryHeap<Reverse<Queued>>,
     seq: u64,
+    /// The most entries held at once.
+    peak: usize,
+    /// Work was refused for want of room: the run cannot go on faithfully.
+    full: bool,
 }
 
 impl EventQueue {
+    /// Queues `work` at `at`; refused, and the queue marked full, when [`MAX_QUEUED`] entries
+    /// are waiting.
     pub(super) fn push(&mut self, at: Instant, work: Work) {
+        if self.heap.len() >= MAX_QUEUED {
+            self.full = true;
+            return;
+        }
         self.seq += 1;
         self.heap.push(Reverse(Queued {
             at,
             seq: self.seq,
             work,
         }));
+        self.peak = self.peak.max(self.heap.len());
+    }
+
+    /// The most entries held at once so far.
+    pub(super) fn peak(&self) -> usize {
+        self.peak
+    }
+
+    /// Whether work was refused for want of room.
+    pub(super) fn full(&self) -> bool {
+        self.full
     }
 
     /// Removes and returns the earliest work if it is due at or before `end`.
     pub(super) fn pop_until(&mut self, end: Instant) -> Option<(Instant, Work)> {
-        if self.heap.peek().is_none_or(|Reverse(q)| q.at > end) {
+        if self.full || self.heap.peek().is_none_or(|Reverse(q)| q.at > end) {
             return None;
         }
         self.heap.pop().map(|Reverse(q)| (q.at, q.work))

@@ -109,6 +109,12 @@ pub struct SimStats {
     pub duplicated: u64,
     /// Transmits that reached nobody (interface down or no member with the address).
     pub unroutable: u64,
+    /// The most queue entries (deliveries, timers, actions) held at once.
+    pub peak_queued: u64,
+    /// When the run stopped because the queue held [`MAX_QUEUED`](super::MAX_QUEUED) entries
+    /// and more work came: the run cannot go on faithfully, and what it recorded ends there
+    /// (docs/uiap-design.md D78).
+    pub stopped_full: Option<Instant>,
 }
 
 pub(super) fn hex(bytes: &[u8]) -> String {

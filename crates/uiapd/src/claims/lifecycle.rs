@@ -193,6 +193,12 @@ impl ClaimTable {
     pub(crate) fn tell_suppressed(&mut self, ctx: &Ctx<'_>) {
         let now = ctx.elapsed();
         let split = ctx.splits.current(now);
+        // This host's clock step is told at once, whenever the watchers were last told: it is
+        // one event, not a stream of drops (docs/uiap-design.md D76).
+        let step = ctx
+            .splits
+            .own_step()
+            .filter(|s| self.suppression_told.is_none_or(|told| s.at > told));
         let last = [
             ctx.suppressed.last(),
             ctx.overflowed.last(),
@@ -201,12 +207,13 @@ impl ClaimTable {
         .into_iter()
         .flatten()
         .max();
-        let Some(last) = last else {
+        let Some(last) = last.or(step.map(|s| s.at)) else {
             return;
         };
-        if self
-            .suppression_told
-            .is_some_and(|told| last <= told || now.saturating_sub(told) < SUPPRESSION_TOLD_EVERY)
+        if step.is_none()
+            && self.suppression_told.is_some_and(|told| {
+                last <= told || now.saturating_sub(told) < SUPPRESSION_TOLD_EVERY
+            })
         {
             return;
         }
@@ -224,6 +231,12 @@ impl ClaimTable {
                 "{split}: another device may hold an overlapping claim"
             ));
         }
+        if let Some(step) = step {
+            reasons.push(format!(
+                "{}: another device may hold an overlapping claim",
+                step.as_split()
+            ));
+        }
         if reasons.is_empty() {
             return;
         }
@@ -234,19 +247,20 @@ impl ClaimTable {
         }
     }
 
-    /// An interface joined (the first after isolation, or another one): held claims that are
-    /// renewed are announced again at once by a reclaim, so that a claim made or renewed
-    /// while the site was split meets its overlaps now, not at its next renewal
-    /// (docs/uiap-design.md D63). Claims with a fixed lifetime are not: a reclaim would start
-    /// their lifetime again.
-    pub(crate) fn announce_held(&mut self, ctx: &mut Ctx<'_>) {
+    /// Held claims that are renewed are announced again at once by a reclaim, `because` (for
+    /// the log) an interface joined — the first after isolation, or another one — so that a
+    /// claim made or renewed while the site was split meets its overlaps now, not at its next
+    /// renewal (docs/uiap-design.md D63); or because this host's wall clock stepped, so that
+    /// neighbours whose clocks it left hear the split at once (D76). Claims with a fixed
+    /// lifetime are not: a reclaim would start their lifetime again.
+    pub(crate) fn announce_held(&mut self, ctx: &mut Ctx<'_>, because: &str) {
         for entry in self.claims.values_mut() {
             if !entry.state.is_held() || !entry.stored.renew {
                 continue;
             }
             if let Some(cid) = entry.device {
                 match ctx.device.renew(ctx.now, cid) {
-                    Ok(()) => info!(id = entry.stored.id, "announced again: an interface joined"),
+                    Ok(()) => info!(id = entry.stored.id, "announced again: {because}"),
                     // Already in a round (a renewal): that announces it.
                     Err(e) => debug!(id = entry.stored.id, error = %e, "not announced again"),
                 }

@@ -588,7 +588,7 @@ fn isolation_is_told_to_watchers_and_a_joined_interface_announces_renewed_claims
     // renewed well before its renewal at 45 s); the one with a fixed lifetime is not.
     let mut ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, true);
     b.table.network_back(&mut ctx);
-    b.table.announce_held(&mut ctx);
+    b.table.announce_held(&mut ctx, "an interface joined");
     b.run_for(Duration::from_secs(3));
     let after: Vec<(u64, EventKind)> = std::iter::from_fn(|| events.try_recv().ok())
         .map(|r| match r {
@@ -698,69 +698,4 @@ fn holding() -> (Bench, mpsc::Receiver<Response>) {
     (b, events)
 }
 
-#[test]
-fn kernel_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watchers() {
-    let (mut b, mut events) = holding();
-    let mut rx = b.claim(request("06"), 0);
-    let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);
-    b.logs.overflowed.record_n(
-        (0, std::net::Ipv6Addr::UNSPECIFIED),
-        SourceDrop::RateLimited,
-        40,
-        at,
-    );
-    b.run_for(Duration::from_secs(3));
-    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
-        panic!("expected failed")
-    };
-    assert!(
-        reason
-            .contains("40 datagrams dropped by the kernel, its receive queue full, while claiming"),
-        "{reason}"
-    );
-    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
-    b.table.tell_suppressed(&ctx);
-    let told = told(&mut events);
-    assert_eq!(told.len(), 1, "{told:?}");
-    assert_eq!((told[0].0, told[0].1), (1, EventKind::Suppressed));
-    assert!(told[0].2.contains("dropped by the kernel"), "{}", told[0].2);
-}
-
-#[test]
-fn a_split_neighbour_fails_new_claims_and_is_told_to_held_claims_watchers() {
-    let (mut b, mut events) = holding();
-    let neighbour = (2, "fe80::1".parse().unwrap());
-    let at = Duration::from_micros(b.now.as_micros());
-    // One stale datagram may be a replay: a claim is still granted.
-    b.logs.splits.record(neighbour, 40_000, at);
-    let mut rx = b.claim(request("06"), 0);
-    b.run_for(Duration::from_secs(3));
-    assert!(matches!(
-        next(&mut rx),
-        Response::Claim(ClaimAnswer::Claimed { .. })
-    ));
-    // A second one agreeing on the offset: the neighbour's clock is 40 s ahead.
-    b.logs
-        .splits
-        .record(neighbour, 40_050, at + Duration::from_secs(1));
-    let mut rx = b.claim(request("07"), 0);
-    b.run_for(Duration::from_secs(3));
-    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
-        panic!("expected failed")
-    };
-    assert!(
-        reason.starts_with("neighbour fe80::1%2 seals authenticated datagrams 40.050 s ahead"),
-        "{reason}"
-    );
-    assert!(reason.ends_with("nothing is claimed"), "{reason}");
-    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
-    b.table.tell_suppressed(&ctx);
-    let told = told(&mut events);
-    assert!(told.len() >= 2, "{told:?}");
-    assert!(
-        told.iter()
-            .filter(|(_, kind, _)| *kind == EventKind::Suppressed)
-            .all(|(_, _, why)| why.contains("fe80::1%2") && why.contains("40.050 s ahead")),
-        "{told:?}"
-    );
-}
+mod loss;

@@ -37,6 +37,7 @@ pub(crate) fn limits(config: &Config) -> Limits {
     Limits {
         max_connections,
         per_user: config.users.max_connections,
+        per_user_tied: config.users.max_claims,
         idle: Duration::from_secs(config.control_idle_s),
     }
 }
@@ -68,6 +69,7 @@ mod tests {
             Limits {
                 max_connections: 3,
                 per_user: 16,
+                per_user_tied: 64,
                 idle: Duration::from_secs(8)
             }
         );

@@ -104,33 +104,70 @@ pub(crate) struct Limits {
     pub(crate) max_connections: usize,
     /// Connections one user other than root may have open at once (docs/uiap-design.md D65).
     pub(crate) per_user: usize,
+    /// Connections of one user other than root that hold one of its claims for as long as they
+    /// live (a site lease's watch) and so no longer count in `per_user`: as many as the user may
+    /// hold claims (docs/uiap-design.md D77).
+    pub(crate) per_user_tied: usize,
     /// A connection with no request in progress that sends no complete line for this long is
     /// closed (a claim being answered or a watch is not idle).
     pub(crate) idle: Duration,
 }
 
-/// The open connections, in all and per user.
+/// The open connections, in all and per user: those counted in the user's cap, and those tied
+/// to one of its claims.
 #[derive(Default)]
 struct Open {
     all: usize,
     by_user: HashMap<u32, usize>,
+    tied_by_user: HashMap<u32, usize>,
+}
+
+/// One less in `counts` for `uid`.
+fn uncount(counts: &mut HashMap<u32, usize>, uid: u32) {
+    if let Some(n) = counts.get_mut(&uid) {
+        *n -= 1;
+        if *n == 0 {
+            counts.remove(&uid);
+        }
+    }
 }
 
 /// An open connection of a user, counted while it lives.
 struct Slot {
     open: Arc<Mutex<Open>>,
     uid: u32,
+    /// It holds one of its user's claims, and counts among the tied ones.
+    tied: bool,
+}
+
+impl Slot {
+    /// The connection now holds one of its user's claims for as long as it lives (a watch that
+    /// releases the claim when it closes): it stops counting in the user's cap, if the user has
+    /// fewer than `limit` such connections; root's are not counted either way
+    /// (docs/uiap-design.md D77).
+    fn tie(&mut self, limit: usize) {
+        if self.tied || self.uid == 0 {
+            return;
+        }
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let tied = open.tied_by_user.get(&self.uid).copied().unwrap_or(0);
+        if tied >= limit {
+            return;
+        }
+        uncount(&mut open.by_user, self.uid);
+        *open.tied_by_user.entry(self.uid).or_insert(0) += 1;
+        self.tied = true;
+    }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         open.all = open.all.saturating_sub(1);
-        if let Some(n) = open.by_user.get_mut(&self.uid) {
-            *n -= 1;
-            if *n == 0 {
-                open.by_user.remove(&self.uid);
-            }
+        if self.tied {
+            uncount(&mut open.tied_by_user, self.uid);
+        } else {
+            uncount(&mut open.by_user, self.uid);
         }
     }
 }
@@ -174,6 +211,7 @@ fn take_slot(open: &Arc<Mutex<Open>>, limits: &Limits, uid: u32) -> Result<Slot,
     Ok(Slot {
         open: Arc::clone(open),
         uid,
+        tied: false,
     })
 }
 
@@ -210,7 +248,7 @@ pub(crate) async fn serve(
                 let uid = stream.peer_cred().map_or(u32::MAX, |c| c.uid());
                 match take_slot(&open, &limits, uid) {
                     Ok(slot) => {
-                        tokio::spawn(connection(stream, requests.clone(), slot, limits.idle));
+                        tokio::spawn(connection(stream, requests.clone(), slot, limits));
                     }
                     Err(why) => {
                         debug!(uid, reason = %why, "control connection refused");
@@ -297,11 +335,11 @@ type Writer = tokio::net::unix::OwnedWriteHalf;
 async fn connection(
     stream: tokio::net::UnixStream,
     requests: mpsc::Sender<Incoming>,
-    slot: Slot,
-    idle: Duration,
+    mut slot: Slot,
+    limits: Limits,
 ) {
     let uid = (slot.uid != u32::MAX).then_some(slot.uid);
-    let _slot = slot;
+    let idle = limits.idle;
     let (read, mut write) = stream.into_split();
     let mut reader = tokio::io::BufReader::new(read);
     loop {
@@ -337,6 +375,15 @@ async fn connection(
             }
         };
         let watching = matches!(request, Request::Watch { .. });
+        // A watch that releases its claim when the connection closes ties the connection to
+        // the claim, once the daemon confirms it (docs/uiap-design.md D77).
+        let tying = matches!(
+            request,
+            Request::Watch {
+                id: Some(_),
+                release_on_close: true
+            }
+        );
         let (tx, mut rx) = mpsc::channel(REPLY_QUEUE);
         let incoming = Incoming {
             request,
@@ -346,7 +393,8 @@ async fn connection(
         if requests.send(incoming).await.is_err() {
             return;
         }
-        if !answer(&mut reader, &mut write, &mut rx, watching).await {
+        let tie = tying.then_some(limits.per_user_tied);
+        if !answer(&mut reader, &mut write, &mut rx, watching, (&mut slot, tie)).await {
             return;
         }
     }
@@ -355,11 +403,13 @@ async fn connection(
 /// Writes a request's answers until its final one (`true`: the connection goes on). Meanwhile
 /// the connection is watched for end of stream, which drops `rx` and so cancels a claim still
 /// in progress (docs/uiap-design.md D30); a watching connection's input is read and ignored.
+/// With `tie`, the connection's slot is tied within that limit when the watch is confirmed.
 async fn answer(
     reader: &mut Reader,
     write: &mut Writer,
     rx: &mut mpsc::Receiver<Response>,
     watching: bool,
+    (slot, mut tie): (&mut Slot, Option<usize>),
 ) -> bool {
     // Pipelined requests wait in the buffer: end of stream cannot be seen behind them.
     let mut look = watching || reader.buffer().is_empty();
@@ -369,6 +419,11 @@ async fn answer(
                 Some(response) => {
                     if send(write, &response).await.is_err() {
                         return false;
+                    }
+                    if matches!(response, Response::Watching(_))
+                        && let Some(limit) = tie.take()
+                    {
+                        slot.tie(limit);
                     }
                     if response.is_final() && !watching {
                         return true;
@@ -466,6 +521,7 @@ mod tests {
         let limits = Limits {
             max_connections: 32,
             per_user: 20,
+            per_user_tied: 2,
             idle: Duration::from_secs(1),
         };
         let open = Arc::new(Mutex::new(Open::default()));
@@ -495,6 +551,47 @@ mod tests {
         assert!(take_slot(&open, &limits, 1000).is_ok());
         assert_eq!(root_reserve(1), 0);
         assert_eq!(root_reserve(256), 16);
+    }
+
+    #[test]
+    fn connections_tied_to_their_users_claims_leave_the_users_cap_up_to_its_claims() {
+        let limits = Limits {
+            max_connections: 32,
+            per_user: 3,
+            per_user_tied: 2,
+            idle: Duration::from_secs(1),
+        };
+        let open = Arc::new(Mutex::new(Open::default()));
+        let mut slots: Vec<Slot> = (0..3)
+            .map(|_| take_slot(&open, &limits, 1000).unwrap())
+            .collect();
+        assert!(take_slot(&open, &limits, 1000).is_err());
+        // Two become watches that hold the user's claims: two more may open.
+        for slot in &mut slots[..2] {
+            slot.tie(limits.per_user_tied);
+            slot.tie(limits.per_user_tied);
+        }
+        slots.push(take_slot(&open, &limits, 1000).unwrap());
+        slots.push(take_slot(&open, &limits, 1000).unwrap());
+        // A third watch is beyond the user's claims: it stays in the cap.
+        slots[2].tie(limits.per_user_tied);
+        assert!(!slots[2].tied);
+        let why = take_slot(&open, &limits, 1000).err().unwrap();
+        assert!(
+            why.starts_with("uid 1000 has 3 control connections open"),
+            "{why}"
+        );
+        // The shared cap counts them all.
+        assert_eq!(open.lock().unwrap().all, 5);
+        // A tied connection closed gives back its tie, not a place in the cap.
+        slots.remove(0);
+        assert!(take_slot(&open, &limits, 1000).is_err());
+        slots[2].tie(limits.per_user_tied);
+        assert!(slots[2].tied);
+        slots.push(take_slot(&open, &limits, 1000).unwrap());
+        drop(slots);
+        let o = open.lock().unwrap();
+        assert_eq!((o.all, o.by_user.len(), o.tied_by_user.len()), (0, 0, 0));
     }
 
     #[test]

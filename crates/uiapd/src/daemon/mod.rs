@@ -33,6 +33,11 @@ const SHUTDOWN_ANSWERS: Duration = Duration::from_secs(1);
 /// How often claims whose client went away are looked for (docs/uiap-design.md D30).
 const ABANDONED_TICK: Duration = Duration::from_millis(200);
 
+/// How often the wall clock is read against the boot clock for a step (docs/uiap-design.md
+/// D76): well inside a claim window, so that neighbours hear of a split before a claim made at
+/// the instant of the step ends.
+const CLOCK_TICK: Duration = Duration::from_millis(100);
+
 struct Daemon {
     config: Config,
     /// The zero of the daemon's clock.
@@ -252,6 +257,8 @@ impl Daemon {
         rescan.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut abandoned = tokio::time::interval(ABANDONED_TICK);
         abandoned.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut clock = tokio::time::interval(CLOCK_TICK);
+        clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         tokio::pin!(shutdown);
         loop {
             let deadline = self.next_timer();
@@ -268,6 +275,7 @@ impl Daemon {
                 () = sleep => self.on_timer(sockets),
                 _ = rescan.tick() => self.rescan(sockets),
                 _ = abandoned.tick() => self.cancel_abandoned(),
+                _ = clock.tick() => self.check_clock(),
                 Some(incoming) = requests.recv() => self.on_request(incoming),
             }
             self.flush(sockets).await;
@@ -316,11 +324,30 @@ impl Daemon {
             Scan::Participating { joined } => {
                 self.claims.network_back(&mut ctx);
                 if joined {
-                    self.claims.announce_held(&mut ctx);
+                    self.claims.announce_held(&mut ctx, "an interface joined");
                 }
             }
             Scan::Quiet => {}
         }
+    }
+
+    /// A step of this host's wall clock is logged; with a key, the held claims that are renewed
+    /// are announced at once (their datagrams, stale at the neighbours the step left behind,
+    /// split the site there) and every held claim's watchers are told (docs/uiap-design.md D76).
+    fn check_clock(&mut self) {
+        let Some(step) = self.link.check_clock(self.start.elapsed()) else {
+            return;
+        };
+        if !self.link.keyed() {
+            // Without a key nothing on the wire carries the time.
+            info!(step_ms = step.step_ms, "{step}");
+            return;
+        }
+        warn!(step_ms = step.step_ms, "{}", step.as_split());
+        let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+        self.claims
+            .announce_held(&mut ctx, "this host's wall clock stepped");
+        self.claims.tell_suppressed(&ctx);
     }
 
     fn cancel_abandoned(&mut self) {

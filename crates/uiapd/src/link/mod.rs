@@ -16,11 +16,13 @@ mod port;
 mod psk;
 mod source;
 mod split;
+mod step;
 
 pub(crate) use clocks::{Ahead, Clocks};
 pub(crate) use failures::{AuthFailureLog, LOOKBACK};
 pub(crate) use source::SourceDrop;
 pub(crate) use split::Splits;
+pub(crate) use step::Step;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::Ipv6Addr;
@@ -67,6 +69,8 @@ pub(crate) struct Link {
     splits: Splits,
     /// With a key: how far ahead each neighbour's clock is (docs/uiap-design.md D72).
     clocks: Clocks,
+    /// This host's wall clock against its boot clock (docs/uiap-design.md D76).
+    steps: step::StepWatch,
     drops: BTreeMap<SourceDrop, u64>,
     send_errors: u64,
     /// The receive buffers the kernel granted (claim, reply).
@@ -109,6 +113,7 @@ impl Link {
             overflowed: AuthFailureLog::kernel_overflow(),
             splits: Splits::default(),
             clocks: Clocks::default(),
+            steps: step::StepWatch::default(),
             drops: BTreeMap::new(),
             send_errors: 0,
             receive_buffers,
@@ -310,6 +315,24 @@ impl Link {
     /// one, nothing is known of their clocks.
     pub(crate) fn clocks(&self) -> Option<&Clocks> {
         self.psk.as_ref().map(|_| &self.clocks)
+    }
+
+    /// Reads the wall clock against the boot clock at `now`: a step of the wall clock since the
+    /// last reading, if it moved by a second or more (docs/uiap-design.md D76). With a key it
+    /// is kept for the claims: their datagrams may be stale at every neighbour now.
+    pub(crate) fn check_clock(&mut self, now: Duration) -> Option<Step> {
+        let step = self
+            .steps
+            .check(psk::wall_clock_ms(), step::boot_clock(), now)?;
+        if self.psk.is_some() {
+            self.splits.stepped(step);
+        }
+        Some(step)
+    }
+
+    /// Whether datagrams are sealed with a key.
+    pub(crate) fn keyed(&self) -> bool {
+        self.psk.is_some()
     }
 
     /// An interface joined at `now`: its neighbours' clocks were not heard before.

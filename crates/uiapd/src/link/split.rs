@@ -55,10 +55,12 @@ impl std::fmt::Display for Split {
     }
 }
 
-/// The stale authenticated datagrams of every neighbour.
+/// The stale authenticated datagrams of every neighbour, and the last step of this host's own
+/// wall clock (docs/uiap-design.md D76).
 #[derive(Debug, Default)]
 pub(crate) struct Splits {
     offsets: Offsets,
+    own_step: Option<super::step::Step>,
 }
 
 /// The offsets of a few recent datagrams of each neighbour (theirs minus ours, in
@@ -96,6 +98,16 @@ impl Splits {
     /// `now`.
     pub(crate) fn record(&mut self, source: (u32, Ipv6Addr), offset_ms: i64, now: Duration) {
         self.offsets.record(source, offset_ms, now);
+    }
+
+    /// This host's wall clock stepped: its datagrams may be stale at its neighbours.
+    pub(crate) fn stepped(&mut self, step: super::step::Step) {
+        self.own_step = Some(step);
+    }
+
+    /// The last step of this host's wall clock, if any.
+    pub(crate) fn own_step(&self) -> Option<super::step::Step> {
+        self.own_step
     }
 
     /// The split neighbour heard from most recently at `now`, if any.

@@ -646,14 +646,48 @@ pub fn spoof_junk(
     rate: u64,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> (u64, Duration) {
-    let index = index_of("l0");
+    let mut repr = hostile_attempt();
+    spoof("l0", source, rate, stop, move || {
+        repr.sequence = repr.sequence.wrapping_add(1);
+        let mut junk = repr.to_vec();
+        junk.extend_from_slice(&[0u8; 40]);
+        junk
+    })
+}
+
+/// Valid Claim-Attempts, each of a new claim (a new sequence and UID, so that each is a flood
+/// of its own to forward), sent to the group's claim port on `dev` as [`spoof_junk`] sends.
+pub fn spoof_attempts(
+    dev: &str,
+    source: impl Fn(u64) -> Ipv6Addr,
+    rate: u64,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> (u64, Duration) {
+    let mut repr = hostile_attempt();
+    spoof(dev, source, rate, stop, move || {
+        repr.sequence = repr.sequence.wrapping_add(1);
+        let uid = uiap::space::Uid::from_octets(&repr.sequence.to_be_bytes()).unwrap();
+        repr.space = uiap::space::UidSpace::Unique(uid);
+        repr.to_vec()
+    })
+}
+
+/// Sends `message()` to the group's claim port on `dev` at `rate` a second until `stop`, the
+/// n-th from `source(n)`, through a raw socket that writes its own IPv6 header.
+fn spoof(
+    dev: &str,
+    source: impl Fn(u64) -> Ipv6Addr,
+    rate: u64,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    mut message: impl FnMut() -> Vec<u8>,
+) -> (u64, Duration) {
+    let index = index_of(dev);
     let raw = Socket::new(
         Domain::IPV6,
         Type::RAW,
         Some(Protocol::from(libc::IPPROTO_RAW)),
     )
     .expect("raw socket");
-    let mut repr = hostile_attempt();
     let to = SocketAddrV6::new(GROUP, 0, 0, index).into();
     let start = Instant::now();
     let mut sent = 0u64;
@@ -664,13 +698,8 @@ pub fn spoof_junk(
             continue;
         }
         for _ in 0..(due - sent).min(256) {
-            repr.sequence = repr.sequence.wrapping_add(1);
-            let mut junk = repr.to_vec();
-            junk.extend_from_slice(&[0u8; 40]);
-            if raw
-                .send_to(&ipv6_udp(source(sent), GROUP, CLAIM_PORT, &junk), &to)
-                .is_ok()
-            {
+            let packet = ipv6_udp(source(sent), GROUP, CLAIM_PORT, &message());
+            if raw.send_to(&packet, &to).is_ok() {
                 sent += 1;
             }
         }

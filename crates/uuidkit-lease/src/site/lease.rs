@@ -216,6 +216,15 @@ impl SiteLease {
                     format!("uiapd granted node {value:#x}, then: {lost}"),
                 ));
             }
+            Said::Refused(why) => {
+                return Err(LeaseError::new(
+                    LeaseErrorKind::Registry,
+                    format!(
+                        "uiapd granted node {value:#x}, then refused the question that proves \
+                         the lease alive: {why}"
+                    ),
+                ));
+            }
             Said::Silent => {
                 return Err(LeaseError::new(
                     LeaseErrorKind::Timeout,
@@ -699,7 +708,8 @@ impl Watcher {
                 None
             }
             Said::Lost(lost) => Some(lost),
-            Said::Silent => None,
+            // Refused (a cap on connections): proves nothing, as silence; the deadline stands.
+            Said::Refused(_) | Said::Silent => None,
         }
     }
 }
@@ -710,6 +720,8 @@ enum Said {
     Held(Duration),
     /// Not held any more.
     Lost(NodeLost),
+    /// Refused, with the daemon's reason (a cap on connections, docs/uiap-design.md D77).
+    Refused(String),
     /// No answer in time, or none that makes sense.
     Silent,
 }
@@ -717,8 +729,10 @@ enum Said {
 /// Asks the daemon for claim `id`, bounded by a quarter of the liveness window.
 fn ask(uiapd: &Client, id: u64, liveness: Duration) -> Said {
     let answer = uiapd.call_within(&Request::List, Some(liveness / 4), &mut |_| {});
-    let Ok(Response::Claims(claims)) = answer else {
-        return Said::Silent;
+    let claims = match answer {
+        Ok(Response::Claims(claims)) => claims,
+        Ok(Response::Error(refused)) => return Said::Refused(refused.message),
+        _ => return Said::Silent,
     };
     match claims.iter().find(|c| c.id == id) {
         Some(claim) if claim.state.is_held() => Said::Held(granted(claim, liveness)),

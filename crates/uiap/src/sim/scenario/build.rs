@@ -71,6 +71,9 @@ const MAX_MEMBERSHIPS: u64 = 10_000;
 const MAX_ACTIONS: u64 = 100_000;
 /// The longest simulated run: a day.
 const MAX_UNTIL_MS: u64 = 86_400_000;
+/// The most renewals the claims may make over a run, all together: each is recorded (8 bytes)
+/// and takes a round of floods (docs/uiap-design.md D78).
+const MAX_RENEWALS: u64 = 20_000_000;
 
 impl Scenario {
     /// Checks what the entries refer to: segment and device names are unique; every device,
@@ -165,7 +168,45 @@ impl Scenario {
                 ));
             }
         }
+        let renewals = self.renewals_at_most();
+        if renewals > MAX_RENEWALS {
+            return Err(ScenarioError::new(
+                format!("claims that renew at most {MAX_RENEWALS} times in all over the run"),
+                format!(
+                    "up to {renewals} renewals (each claim renews at renew_at_percent of its \
+                     lifetime until until_ms)"
+                ),
+                "config.auto_renew",
+            ));
+        }
         Ok(())
+    }
+
+    /// How many times the claims may renew over the run, at most: with `auto_renew`, each claim
+    /// whose lifetime is at least `renew_min_lifetime` renews every `renew_at_percent` of it,
+    /// from its start to `until`.
+    fn renewals_at_most(&self) -> u64 {
+        let c = &self.config;
+        if !c.auto_renew {
+            return 0;
+        }
+        let pct = u64::from(c.renew_at_percent.clamp(1, 99));
+        let until = self.until.as_micros();
+        self.actions
+            .iter()
+            .filter_map(|entry| match &entry.action {
+                Action::Claim(claim) => Some((entry.at, claim.spec.lifetime)),
+                _ => None,
+            })
+            .filter(|&(_, lifetime)| lifetime != crate::wire::INFINITE_LIFETIME)
+            .filter(|&(_, lifetime)| {
+                core::time::Duration::from_secs(u64::from(lifetime)) >= c.renew_min_lifetime
+            })
+            .map(|(at, lifetime)| {
+                let every = (u64::from(lifetime) * 1_000_000 * pct / 100).max(1);
+                until.saturating_sub(at.as_micros()) / every
+            })
+            .fold(0u64, u64::saturating_add)
     }
 
     fn plan(&self) -> Result<Plan<'_>, ScenarioError> {

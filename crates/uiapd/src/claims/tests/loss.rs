@@ -1,0 +1,107 @@
+//! What a claim round and the watchers of held claims are told of possible loss: datagrams the
+//! kernel dropped (docs/uiap-design.md D70), a split neighbour (D71), a step of this host's
+//! clock (D76).
+
+use super::*;
+
+#[test]
+fn kernel_drops_fail_a_claim_in_its_round_and_are_told_to_held_claims_watchers() {
+    let (mut b, mut events) = holding();
+    let mut rx = b.claim(request("06"), 0);
+    let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);
+    b.logs.overflowed.record_n(
+        (0, std::net::Ipv6Addr::UNSPECIFIED),
+        SourceDrop::RateLimited,
+        40,
+        at,
+    );
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected failed")
+    };
+    assert!(
+        reason
+            .contains("40 datagrams dropped by the kernel, its receive queue full, while claiming"),
+        "{reason}"
+    );
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    let told = told(&mut events);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!((told[0].0, told[0].1), (1, EventKind::Suppressed));
+    assert!(told[0].2.contains("dropped by the kernel"), "{}", told[0].2);
+}
+
+#[test]
+fn a_split_neighbour_fails_new_claims_and_is_told_to_held_claims_watchers() {
+    let (mut b, mut events) = holding();
+    let neighbour = (2, "fe80::1".parse().unwrap());
+    let at = Duration::from_micros(b.now.as_micros());
+    // One stale datagram may be a replay: a claim is still granted.
+    b.logs.splits.record(neighbour, 40_000, at);
+    let mut rx = b.claim(request("06"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut rx),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    // A second one agreeing on the offset: the neighbour's clock is 40 s ahead.
+    b.logs
+        .splits
+        .record(neighbour, 40_050, at + Duration::from_secs(1));
+    let mut rx = b.claim(request("07"), 0);
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected failed")
+    };
+    assert!(
+        reason.starts_with("neighbour fe80::1%2 seals authenticated datagrams 40.050 s ahead"),
+        "{reason}"
+    );
+    assert!(reason.ends_with("nothing is claimed"), "{reason}");
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    let told = told(&mut events);
+    assert!(told.len() >= 2, "{told:?}");
+    assert!(
+        told.iter()
+            .filter(|(_, kind, _)| *kind == EventKind::Suppressed)
+            .all(|(_, _, why)| why.contains("fe80::1%2") && why.contains("40.050 s ahead")),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn a_step_of_this_hosts_clock_is_told_to_held_claims_watchers_at_once() {
+    let (mut b, mut events) = holding();
+    let at = Duration::from_micros(b.now.as_micros());
+    // A split neighbour was just told of.
+    let neighbour = (2, "fe80::1".parse().unwrap());
+    b.logs.splits.record(neighbour, 40_000, at);
+    b.logs.splits.record(neighbour, 40_050, at);
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    assert!(!told(&mut events).is_empty());
+    // Within the 5 s that hold back news of more drops, this host's clock steps: told at once.
+    b.logs.splits.stepped(crate::link::Step {
+        step_ms: -45_000,
+        at: at + Duration::from_millis(100),
+    });
+    b.now += Duration::from_millis(100);
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    let told_now = told(&mut events);
+    assert!(!told_now.is_empty());
+    assert!(
+        told_now
+            .iter()
+            .all(|(_, kind, why)| *kind == EventKind::Suppressed
+                && why.starts_with("this host's wall clock stepped 45.000 s back")
+                && why.contains("another device may hold an overlapping claim")),
+        "{told_now:?}"
+    );
+    // Told once.
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    assert!(told(&mut events).is_empty());
+}

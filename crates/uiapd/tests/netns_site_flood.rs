@@ -1,0 +1,220 @@
+//! Site leases (docs/uiap-design.md D49–D57) through daemons without a key, while a host on the
+//! link floods the holder: every node is held, a lease on another device tries for one, and no
+//! node may be used by two devices at once. Figures are printed: the flood, the drops it caused,
+//! the grants, the overlap. The holder is also stopped for a second, as a daemon starved of CPU
+//! would be, so that its kernel drops datagrams (D70): its leases must stop before another
+//! device's claim of their nodes can succeed. Node IDs are 1 bit wide: two leases hold them
+//! all. Needs root and iproute2.
+
+use crate::netns_support;
+
+use std::net::Ipv6Addr;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use netns_support::{Net, can_run, wait_not_tentative};
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+use uuidkit::node::NodeSource;
+use uuidkit_lease::site::{LeaseConfig, SiteLease};
+
+/// A flood: its rate, all sources together, and its forged sources, each under a neighbour's
+/// rate limit (1,000 a second, D45), so that only a relay's budget or a kernel drops them.
+#[derive(Clone, Copy, Debug)]
+struct Flood {
+    rate: u64,
+    sources: u64,
+}
+
+/// The n-th forged source of `sources`.
+fn forged(n: u64, sources: u64) -> Ipv6Addr {
+    Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0xbad, 0, (n % sources) as u16)
+}
+
+/// A lease's configuration: 1-bit nodes, few tries, no clock wait (the namespaces share this
+/// host's clock; without a key the offset must be vouched for, D72).
+fn config(control: &Path, attempts: u32) -> LeaseConfig {
+    LeaseConfig {
+        max_clock_offset: Some(Duration::ZERO),
+        attempts,
+        backoff: Duration::from_millis(100),
+        max_backoff: Duration::from_millis(200),
+        answer_limit: Some(Duration::from_secs(10)),
+        ..LeaseConfig::new(control.to_path_buf(), 1)
+    }
+}
+
+/// One device's tenure of a node: while its slot is usable, as often as a generator would check.
+struct Tenure {
+    device: &'static str,
+    node: u64,
+    from: Instant,
+    to: Instant,
+    /// It ended before the test stopped it: the lease was lost.
+    lost: bool,
+}
+
+/// Holds `lease` until `stop` or until it is lost; the tenure it had.
+fn hold(device: &'static str, lease: SiteLease, stop: Arc<AtomicBool>) -> JoinHandle<Tenure> {
+    std::thread::spawn(move || {
+        let (node, from) = (lease.node().value(), Instant::now());
+        let mut to = from;
+        while !stop.load(Ordering::Relaxed) && lease.slot().current().is_ok() {
+            to = Instant::now();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let lost = !stop.load(Ordering::Relaxed);
+        let _ = lease.release();
+        Tenure {
+            device,
+            node,
+            from,
+            to,
+            lost,
+        }
+    })
+}
+
+/// Two leases of every node through `control`: the tenures, running.
+fn hold_every_node(
+    device: &'static str,
+    control: &Path,
+    stop: &Arc<AtomicBool>,
+) -> Vec<JoinHandle<Tenure>> {
+    let mut rng = ChaCha20Rng::from_seed([7; 32]);
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let lease = SiteLease::acquire(&config(control, 8), &mut rng).expect("a free node");
+        held.push(hold(device, lease, stop.clone()));
+    }
+    held
+}
+
+/// Milliseconds in which two devices used one node.
+fn overlap_ms(tenures: &[Tenure]) -> u128 {
+    let mut total = 0;
+    for (i, a) in tenures.iter().enumerate() {
+        for b in &tenures[i + 1..] {
+            if a.device != b.device && a.node == b.node {
+                let (from, to) = (a.from.max(b.from), a.to.min(b.to));
+                total += to.saturating_duration_since(from).as_millis();
+            }
+        }
+    }
+    total
+}
+
+/// What one scenario showed.
+struct Outcome {
+    tenures: Vec<Tenure>,
+    /// The claimant's leases granted, and why the others failed.
+    grants: usize,
+    refusals: Vec<String>,
+    /// Floods sent.
+    sent: u64,
+}
+
+/// While the daemon `holder` holds every node for two leases and `flooder` floods on `dev`,
+/// `tries` leases through `claimant` try for a node, one after another; `during` runs beside
+/// them from just before the first.
+fn scenario(
+    net: &Net,
+    (holder, claimant): (usize, usize),
+    (flooder, dev, flood): (usize, &'static str, Flood),
+    tries: usize,
+    during: impl FnOnce() + Send,
+) -> Outcome {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut running = hold_every_node("holder", &net.daemons[holder].control, &stop);
+    let flooding = Arc::new(AtomicBool::new(false));
+    let flood = {
+        let flooding = flooding.clone();
+        let source = move |n| forged(n, flood.sources);
+        net.spawn_in_ns(flooder, move || {
+            netns_support::spoof_attempts(dev, source, flood.rate, flooding)
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    let (mut grants, mut refusals) = (0, Vec::new());
+    std::thread::scope(|scope| {
+        scope.spawn(during);
+        std::thread::sleep(Duration::from_millis(50));
+        let mut rng = ChaCha20Rng::from_seed([9; 32]);
+        for _ in 0..tries {
+            match SiteLease::acquire(&config(&net.daemons[claimant].control, 2), &mut rng) {
+                Ok(lease) => {
+                    grants += 1;
+                    running.push(hold("claimant", lease, stop.clone()));
+                }
+                Err(e) => refusals.push(format!("{:?}: {e}", e.kind())),
+            }
+        }
+    });
+    flooding.store(true, Ordering::Relaxed);
+    let (sent, _) = flood.join().expect("flooder");
+    std::thread::sleep(Duration::from_millis(500));
+    stop.store(true, Ordering::Relaxed);
+    let tenures = running
+        .into_iter()
+        .map(|t| t.join().expect("tenure"))
+        .collect();
+    Outcome {
+        tenures,
+        grants,
+        refusals,
+        sent,
+    }
+}
+
+/// A and B on a LAN with H, the protocol's default timers. A holds every node; H floods A; A is
+/// stopped for a second (as a daemon starved of CPU) and its kernel drops datagrams while B's
+/// leases try for a node.
+#[test]
+fn a_holders_kernel_drops_grant_no_lease_its_node() {
+    if !can_run("a_holders_kernel_drops_grant_no_lease_its_node") {
+        return;
+    }
+    let started = Instant::now();
+    let mut net = Net::lan(4);
+    net.start_daemon(1, &[]);
+    net.start_daemon(2, &[]);
+    for d in &net.daemons {
+        d.wait_interfaces(1);
+    }
+    wait_not_tentative(&net.names[3], "l0");
+    let holder = &net.daemons[0];
+    let flood = Flood {
+        rate: 20_000,
+        sources: 32,
+    };
+    let out = scenario(&net, (0, 1), (3, "l0", flood), 2, || {
+        assert!(holder.signal(libc::SIGSTOP));
+        std::thread::sleep(Duration::from_millis(1_000));
+        assert!(holder.signal(libc::SIGCONT));
+    });
+    let kernel = holder.drops("socket_overflow_claim");
+    let overlap = overlap_ms(&out.tenures);
+    let lost = out
+        .tenures
+        .iter()
+        .filter(|t| t.device == "holder" && t.lost)
+        .count();
+    eprintln!(
+        "holder flood: {} Attempts ({flood:?}); A's kernel dropped {kernel}, its rate limit {}; \
+         B's leases granted {} of 2 ({:?}); A's leases lost: {lost} of 2; overlap {overlap} ms; \
+         {:.1} s",
+        out.sent,
+        holder.drops("rate_limited"),
+        out.grants,
+        out.refusals,
+        started.elapsed().as_secs_f64(),
+    );
+    assert!(
+        kernel > 0,
+        "A's kernel dropped nothing: the test means nothing"
+    );
+    assert_eq!(overlap, 0);
+}
