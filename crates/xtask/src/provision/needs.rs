@@ -93,6 +93,12 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Path("/usr/share/java/zookeeper.jar"),
         builds: &[],
     },
+    // A throwaway redis server (test-support's `Redis`): the web-service proof's cache.
+    Package {
+        name: "redis-server",
+        found: Probe::Program("redis-server"),
+        builds: &[],
+    },
     // `etcdctl`: tests that act on a cluster as an operator would (the command's tests).
     Package {
         name: "etcd-client",
