@@ -15,7 +15,9 @@ pub(crate) mod js;
 mod postgres_support;
 #[cfg(feature = "rusqlite")]
 mod rusqlite_support;
-#[cfg(feature = "schemars")]
+#[cfg(feature = "schemars-0_8")]
+mod schemars_0_8;
+#[cfg(any(feature = "schemars", feature = "schemars-0_9"))]
 mod schemars_support;
 #[cfg(feature = "serde")]
 pub mod serde_adapters;
