@@ -23,7 +23,9 @@ pub mod proto;
 mod rkyv_support;
 #[cfg(feature = "rusqlite")]
 mod rusqlite_support;
-#[cfg(feature = "schemars")]
+#[cfg(feature = "schemars-0_8")]
+mod schemars_0_8;
+#[cfg(any(feature = "schemars", feature = "schemars-0_9"))]
 mod schemars_support;
 #[cfg(feature = "scylla")]
 mod scylla_support;
