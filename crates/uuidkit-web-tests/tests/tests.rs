@@ -6,4 +6,10 @@
 
 mod support;
 
+mod postcard_schema;
+mod prost;
+mod rkyv;
 mod schemars;
+mod scylla;
+mod sea_orm;
+mod speedy;

@@ -11,7 +11,7 @@
 //! (`repeated`) or map values, with no conversion at each boundary. The wire
 //! bytes are those of the message prost generates for the same `.proto`
 //! filled with `as_bytes().to_vec()`: a key byte, a length byte (16) and the
-//! octets, 18 bytes in all. docs/integrations.md says why bytes, not the text.
+//! octets, 18 bytes in all. docs/integrations.md (I5) says why bytes, not the text.
 
 extern crate alloc;
 

@@ -108,7 +108,7 @@ sea_orm_uuid!(
     /// let id = Uuid::parse("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")?;
     /// let peer = uuid::Uuid::from_bytes(*id.as_bytes());
     /// assert_eq!(Value::from(id), Value::from(peer));
-    /// assert_eq!(<Uuid as ValueType>::try_from(Value::from(peer)), Ok(id));
+    /// assert_eq!(<Uuid as ValueType>::try_from(Value::from(peer)).ok(), Some(id));
     /// assert_eq!(<Uuid as ValueType>::column_type(), ColumnType::Uuid);
     /// // `Option<Uuid>` is a nullable column; `Vec<Uuid>` a PostgreSQL `uuid[]`.
     /// assert_eq!(Value::from(None::<Uuid>), Value::Uuid(None));
