@@ -1,7 +1,9 @@
 //! Modules for `#[serde(with = "…")]` that fix how a field's UUID is written,
 //! whatever the format: `compact` as 16 octets, or one text form (`simple`,
 //! `braced`, `urn`, `hyphenated`) as a string, in JSON and postcard alike.
-//! Each has an `option` submodule for `Option<Uuid>` fields.
+//! Each has an `option` submodule for `Option<Uuid>` fields. One more fits
+//! a database's wire format: [`clickhouse`], ClickHouse's RowBinary `UUID`
+//! (two `u64` halves), as the `clickhouse` crate's own module writes it.
 //!
 //! Without an adapter, a [`Uuid`] is its hyphenated string in human-readable
 //! formats and 16 bytes in binary ones (see the crate's `serde` feature).
@@ -37,6 +39,8 @@
 //!
 // A new text form is one `TextForm` implementation and one
 // `adapter_module!` invocation.
+
+pub mod clickhouse;
 
 use core::fmt;
 use core::marker::PhantomData;
