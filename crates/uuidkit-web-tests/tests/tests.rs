@@ -6,4 +6,9 @@
 
 mod support;
 
+mod async_graphql;
+mod bson;
+mod clickhouse;
+mod redis;
 mod schemars;
+mod utoipa;

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_support;
+#[cfg(feature = "async-graphql")]
+mod async_graphql_support;
 #[cfg(feature = "borsh")]
 mod borsh_support;
 #[cfg(feature = "bytemuck")]
@@ -13,6 +15,8 @@ mod diesel_support;
 pub(crate) mod js;
 #[cfg(feature = "postgres")]
 mod postgres_support;
+#[cfg(feature = "redis")]
+mod redis_support;
 #[cfg(feature = "rusqlite")]
 mod rusqlite_support;
 #[cfg(feature = "schemars-0_8")]
@@ -40,6 +44,8 @@ mod sqlx_0_9;
     )
 ))]
 mod sqlx_0_8;
+#[cfg(any(feature = "utoipa", feature = "utoipa-5"))]
+mod utoipa_support;
 #[cfg(feature = "uuid-interop")]
 mod uuid_interop;
 #[cfg(feature = "zerocopy")]
