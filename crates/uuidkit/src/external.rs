@@ -3,6 +3,8 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_support;
+#[cfg(feature = "async-graphql")]
+mod async_graphql_support;
 #[cfg(feature = "borsh")]
 mod borsh_support;
 #[cfg(feature = "bytemuck")]
@@ -21,6 +23,8 @@ mod prost_support;
 pub mod proto;
 #[cfg(feature = "rkyv")]
 mod rkyv_support;
+#[cfg(feature = "redis")]
+mod redis_support;
 #[cfg(feature = "rusqlite")]
 mod rusqlite_support;
 #[cfg(feature = "schemars-0_8")]
@@ -54,6 +58,8 @@ mod sqlx_0_9;
     )
 ))]
 mod sqlx_0_8;
+#[cfg(any(feature = "utoipa", feature = "utoipa-5"))]
+mod utoipa_support;
 #[cfg(feature = "uuid-interop")]
 mod uuid_interop;
 #[cfg(feature = "zerocopy")]

@@ -1,4 +1,4 @@
-//! A throwaway redis server.
+//! A throwaway Redis server.
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
@@ -6,17 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use super::process::{ScratchDir, Server, find_program};
+use super::process::{ScratchDir, Server, find_program, tail};
 
-/// The socket's name in the server's directory.
-const SOCKET: &str = "redis.sock";
-
-/// A redis server in a temporary directory, listening on a Unix socket there
-/// and on no TCP port, keeping nothing on disk; stopped (and the directory
-/// removed) on drop. See the [module docs](super).
+/// A Redis server in a temporary directory, on a Unix socket only (no TCP
+/// port) and keeping nothing on disk, stopped (and the directory removed)
+/// on drop. See the [module docs](super).
 ///
-/// Needs `redis-server` (Debian's package of that name), on `PATH` or in
-/// `/usr/bin`.
+/// Needs `redis-server` (Debian's `redis-server` package), on `PATH` or in
+/// `/usr/bin`. Connect without a password; database 0 is empty.
 #[derive(Debug)]
 pub struct Redis {
     // Declared before `dir`: the server stops before its directory goes.
@@ -25,49 +22,50 @@ pub struct Redis {
 }
 
 impl Redis {
-    /// Starts a server: no TCP port (`--port 0`), its socket in a fresh
-    /// directory, no snapshots and no append-only file.
+    /// Starts a server.
     ///
     /// # Errors
-    /// Why no server could be started: redis is not installed, or it did not
-    /// answer `PING` in time (with the end of its log).
+    /// Why no server could be started: `redis-server` is not installed, or
+    /// it did not answer `PING` in time (with the end of its log).
     ///
     /// ```
     /// let redis = match test_support::db::Redis::start() {
     ///     Ok(r) => r,
     ///     Err(reason) => return test_support::skip("redis_start_doc", reason),
     /// };
-    /// assert_eq!(redis.command(&["SET", "k", "v"]).unwrap(), "+OK\r\n");
-    /// assert_eq!(redis.command(&["GET", "k"]).unwrap(), "$1\r\nv\r\n");
-    /// let socket = redis.socket_path();
-    /// drop(redis);
-    /// assert!(!socket.exists());
+    /// assert_eq!(redis.command(&["ECHO", "hi"]).unwrap(), b"$2\r\nhi\r\n");
     /// ```
     pub fn start() -> Result<Self, String> {
         let program = find_program("redis-server", &[PathBuf::from("/usr/bin/redis-server")])?;
         let dir = ScratchDir::new("redis", None)?;
-        let socket = dir.path().join(SOCKET);
         let mut cmd = Command::new(program);
-        cmd.args(["--port", "0", "--unixsocket"])
-            .arg(&socket)
-            .args([
-                "--unixsocketperm",
-                "700",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ])
+        // Options on the command line, no configuration file: nothing of a
+        // system-wide redis.conf applies.
+        cmd.args(["--port", "0", "--save", "", "--appendonly", "no"])
+            .arg("--unixsocket")
+            .arg(socket(dir.path()))
+            .args(["--unixsocketperm", "700", "--daemonize", "no"])
             .arg("--dir")
-            .arg(dir.path());
-        let log = dir.path().join("server.log");
-        let mut server = Server::spawn("redis", cmd, log, libc::SIGTERM)?;
-        server.wait_ready("redis", || match send(&socket, &["PING"]) {
-            Ok(reply) if reply == "+PONG\r\n" => Ok(()),
-            Ok(reply) => Err(format!("PING answered {reply:?}")),
-            Err(e) => Err(e),
-        })?;
-        Ok(Self { server, dir })
+            .arg(dir.path())
+            .arg("--logfile")
+            .arg(dir.path().join("server.log"));
+        let console = dir.path().join("console.log");
+        let server = Server::spawn("redis-server", cmd, console, libc::SIGTERM)?;
+        let mut redis = Self { server, dir };
+        let socket = redis.socket_path();
+        let log = redis.dir.path().join("server.log");
+        redis
+            .server
+            .wait_ready("redis-server", || match send(&socket, &["PING"]) {
+                Ok(reply) if reply == b"+PONG\r\n" => Ok(()),
+                Ok(reply) => Err(format!(
+                    "PING answered {:?}",
+                    String::from_utf8_lossy(&reply)
+                )),
+                Err(e) => Err(e),
+            })
+            .map_err(|e| format!("{e}\n{}", tail(&log)))?;
+        Ok(redis)
     }
 
     /// [`start`](Self::start), or `None` after recording why `test` is
@@ -78,88 +76,95 @@ impl Redis {
     ///
     /// ```no_run
     /// let Some(redis) = test_support::db::Redis::for_test("redis_for_test_doc") else { return };
-    /// assert_eq!(redis.command(&["DBSIZE"]).unwrap(), ":0\r\n");
+    /// assert!(redis.socket_path().exists());
     /// ```
     #[must_use]
     pub fn for_test(test: &str) -> Option<Self> {
         Self::start().map_err(|e| crate::skip(test, e)).ok()
     }
 
-    /// The server's socket file.
-    ///
-    /// ```no_run
-    /// let Some(redis) = test_support::db::Redis::for_test("redis_socket_doc") else { return };
-    /// assert!(redis.socket_path().exists());
-    /// ```
-    #[must_use]
-    pub fn socket_path(&self) -> PathBuf {
-        self.dir.path().join(SOCKET)
-    }
-
-    /// A connection URL the `redis` crate accepts: `redis+unix://` and the
-    /// socket's path.
+    /// A connection URL in the form the `redis` crate reads
+    /// (`redis+unix:///…/redis.sock`).
     ///
     /// ```no_run
     /// let Some(redis) = test_support::db::Redis::for_test("redis_url_doc") else { return };
-    /// assert!(redis.url().starts_with("redis+unix:///"), "{}", redis.url());
-    /// assert!(redis.url().ends_with("/redis.sock"));
+    /// assert!(redis.url().starts_with("redis+unix:///"));
     /// ```
     #[must_use]
     pub fn url(&self) -> String {
         format!("redis+unix://{}", self.socket_path().display())
     }
 
-    /// Sends one command (its words) and returns the server's reply as it
-    /// came, in the RESP protocol (`+OK\r\n`, `$1\r\nv\r\n`, …), read until
-    /// the server has sent nothing for 50 ms after the first bytes.
+    /// The server's Unix socket.
+    ///
+    /// ```no_run
+    /// let Some(redis) = test_support::db::Redis::for_test("redis_socket_doc") else { return };
+    /// assert!(redis.socket_path().ends_with("redis.sock"));
+    /// ```
+    #[must_use]
+    pub fn socket_path(&self) -> PathBuf {
+        socket(self.dir.path())
+    }
+
+    /// Sends one command (each argument a bulk string, binary-safe) on a
+    /// fresh connection and returns the raw RESP reply: a test's view of
+    /// what is stored that owes nothing to a client library.
     ///
     /// # Errors
-    /// The server cannot be reached, or sent nothing within a second.
+    /// The connection failed or the reply did not come within 10 seconds.
     ///
     /// ```no_run
     /// let Some(redis) = test_support::db::Redis::for_test("redis_command_doc") else { return };
-    /// assert_eq!(redis.command(&["ECHO", "hi"]).unwrap(), "$2\r\nhi\r\n");
+    /// assert_eq!(redis.command(&["SET", "k", "v"]).unwrap(), b"+OK\r\n");
+    /// assert_eq!(redis.command(&["GET", "k"]).unwrap(), b"$1\r\nv\r\n");
     /// ```
-    pub fn command(&self, words: &[&str]) -> Result<String, String> {
-        send(&self.socket_path(), words)
+    pub fn command<A: AsRef<[u8]>>(&self, args: &[A]) -> Result<Vec<u8>, String> {
+        send(&self.socket_path(), args)
     }
 
-    /// The last few kilobytes of the server's log.
+    /// The end of the server's log (for a failing test's message).
+    ///
+    /// ```no_run
+    /// let Some(redis) = test_support::db::Redis::for_test("redis_log_doc") else { return };
+    /// assert!(redis.log_tail().contains("Ready to accept connections"));
+    /// ```
     #[must_use]
     pub fn log_tail(&self) -> String {
-        self.server.log_tail()
+        tail(&self.dir.path().join("server.log"))
     }
 }
 
-/// Sends `words` as one RESP array to the server at `socket` and returns the
-/// reply.
-fn send(socket: &Path, words: &[&str]) -> Result<String, String> {
+fn socket(dir: &Path) -> PathBuf {
+    dir.join("redis.sock")
+}
+
+/// One command in RESP on a new connection; the reply is read until the
+/// server closes the connection (`QUIT` follows the command).
+fn send<A: AsRef<[u8]>>(socket: &Path, args: &[A]) -> Result<Vec<u8>, String> {
     let mut stream = UnixStream::connect(socket)
         .map_err(|e| format!("cannot connect to {}: {e}", socket.display()))?;
-    let mut request = format!("*{}\r\n", words.len());
-    for w in words {
-        request.push_str(&format!("${}\r\n{w}\r\n", w.len()));
-    }
     stream
-        .write_all(request.as_bytes())
-        .map_err(|e| format!("cannot send to redis: {e}"))?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(1)))
+        .set_read_timeout(Some(Duration::from_secs(10)))
         .map_err(|e| e.to_string())?;
-    let mut reply = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                reply.extend_from_slice(&buf[..n]);
-                stream
-                    .set_read_timeout(Some(Duration::from_millis(50)))
-                    .map_err(|e| e.to_string())?;
-            }
-            Err(e) if reply.is_empty() => return Err(format!("no reply from redis: {e}")),
-            Err(_) => break,
+    let mut request = Vec::new();
+    for command in [
+        args.iter().map(AsRef::as_ref).collect::<Vec<&[u8]>>(),
+        vec![b"QUIT"],
+    ] {
+        request.extend_from_slice(format!("*{}\r\n", command.len()).as_bytes());
+        for arg in command {
+            request.extend_from_slice(format!("${}\r\n", arg.len()).as_bytes());
+            request.extend_from_slice(arg);
+            request.extend_from_slice(b"\r\n");
         }
     }
-    Ok(String::from_utf8_lossy(&reply).into_owned())
+    stream.write_all(&request).map_err(|e| e.to_string())?;
+    let mut reply = Vec::new();
+    stream
+        .read_to_end(&mut reply)
+        .map_err(|e| format!("no reply from {}: {e}", socket.display()))?;
+    // What QUIT answered is not the command's.
+    Ok(reply
+        .strip_suffix(b"+OK\r\n")
+        .map_or(reply.clone(), <[u8]>::to_vec))
 }

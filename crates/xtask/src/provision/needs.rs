@@ -86,17 +86,18 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Program("etcd"),
         builds: &[],
     },
+    // A throwaway Redis server (test-support's `db::Redis`), for the redis integration's tests
+    // (crates/uuidkit-web-tests) and the web-service proof's cache (crates/web-proof).
+    Package {
+        name: "redis-server",
+        found: Probe::Program("redis-server"),
+        builds: &[],
+    },
     // A throwaway ZooKeeper ensemble (test-support's `ZooKeeperEnsemble`): the server's jar and the
     // libraries beside it in /usr/share/java, run by the Java runtime the package depends on.
     Package {
         name: "zookeeper",
         found: Probe::Path("/usr/share/java/zookeeper.jar"),
-        builds: &[],
-    },
-    // A throwaway redis server (test-support's `Redis`): the web-service proof's cache.
-    Package {
-        name: "redis-server",
-        found: Probe::Program("redis-server"),
         builds: &[],
     },
     // `etcdctl`: tests that act on a cluster as an operator would (the command's tests).
