@@ -21,10 +21,10 @@ mod postgres_support;
 mod prost_support;
 #[cfg(feature = "prost")]
 pub mod proto;
-#[cfg(feature = "rkyv")]
-mod rkyv_support;
 #[cfg(feature = "redis")]
 mod redis_support;
+#[cfg(feature = "rkyv")]
+mod rkyv_support;
 #[cfg(feature = "rusqlite")]
 mod rusqlite_support;
 #[cfg(feature = "schemars-0_8")]
