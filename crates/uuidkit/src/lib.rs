@@ -175,6 +175,8 @@
 //!   that it runs in a forked child;
 //! - `serde` (feature `serde`): `#[serde(with = …)]` modules fixing one text
 //!   form for a field.
+//! - `proto` (feature `prost`): the `.proto` file of the protobuf message
+//!   a [`Uuid`] is, for prost-build.
 //!
 //! The generators' RNG parameters are bounded by `rand_core::Rng`, and
 //! `rand_core` has not reached 1.0: it is re-exported as
@@ -228,6 +230,17 @@
 //!   the API shows neither their time nor their order: the uuidv47 mode
 //!   (time masked, interoperable) and a full mode (all 122 bits permuted).
 //!   Brings `siphasher` and `aes`.
+//! - `prost`: `prost::Message` for the protobuf message `uuidkit.Uuid`
+//!   (`bytes value = 1`, the 16 octets), whose `.proto` is
+//!   `proto::UUID_PROTO`, so that prost-build's `extern_path` puts [`Uuid`]
+//!   in generated code.
+//! - `sea-orm`: every trait sea-orm 2's `with-uuid` gives `uuid::Uuid`
+//!   (entity fields, primary keys, `uuid[]`); turns on `uuid-interop`.
+//! - `scylla`: CQL `uuid`, and `timeuuid` for a version 1 UUID, through the
+//!   `scylla` driver's serialization traits.
+//! - `rkyv`, `postcard-schema`, `speedy`: archived as itself (16 octets), a
+//!   byte-array schema, and the bare 16 octets, as each crate's own `uuid`
+//!   support does.
 //!
 //! - `js`: for `wasm32-unknown-unknown` under a JavaScript host (browsers,
 //!   Node.js): turns on `std`, takes randomness from `crypto.getRandomValues`
@@ -391,6 +404,8 @@ pub mod __test_only {
 }
 
 pub use crate::error::ParseError;
+#[cfg(feature = "prost")]
+pub use crate::external::proto;
 #[cfg(feature = "serde")]
 pub use crate::external::serde_adapters as serde;
 pub use crate::fmt::{Braced, Hyphenated, Simple, Urn};

@@ -8,6 +8,9 @@ use std::collections::BTreeSet;
 
 // Each root item, by its root path: this file does not compile when one of
 // them leaves the root.
+#[cfg(feature = "prost")]
+#[allow(unused_imports)]
+use uuidkit::proto;
 #[cfg(feature = "serde")]
 #[allow(unused_imports)]
 use uuidkit::serde;
@@ -59,6 +62,7 @@ const MODULES: &[&str] = &[
     "layout",
     "namespace",
     "node",
+    "proto",
     "rand_core",
     "rng",
     "serde",
