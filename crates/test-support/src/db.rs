@@ -1,5 +1,5 @@
-//! Throwaway database servers for tests and benchmarks: [`Postgres`] and
-//! [`MariaDb`], and registries: a three-member [`EtcdCluster`] and a
+//! Throwaway database servers for tests and benchmarks: [`Postgres`],
+//! [`MariaDb`] and [`Redis`], and registries: a three-member [`EtcdCluster`] and a
 //! three-member [`ZooKeeperEnsemble`] on loopback ports.
 //!
 //! Each `start()` creates a fresh data directory under the system temporary
@@ -37,12 +37,14 @@ mod install;
 mod mariadb;
 mod postgres;
 pub(crate) mod process;
+mod redis;
 mod zookeeper;
 
 pub use etcd::{EtcdCluster, MEMBERS as ETCD_MEMBERS};
 pub use etcd_tls::TlsFiles;
 pub use mariadb::MariaDb;
 pub use postgres::Postgres;
+pub use redis::Redis;
 pub use zookeeper::ZooKeeperEnsemble;
 
 use std::time::Duration;

@@ -6,10 +6,15 @@
 
 mod support;
 
+mod async_graphql;
+mod bson;
+mod clickhouse;
 mod postcard_schema;
 mod prost;
+mod redis;
 mod rkyv;
 mod schemars;
 mod scylla;
 mod sea_orm;
 mod speedy;
+mod utoipa;

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_support;
+#[cfg(feature = "async-graphql")]
+mod async_graphql_support;
 #[cfg(feature = "borsh")]
 mod borsh_support;
 #[cfg(feature = "bytemuck")]
@@ -19,6 +21,8 @@ mod postgres_support;
 mod prost_support;
 #[cfg(feature = "prost")]
 pub mod proto;
+#[cfg(feature = "redis")]
+mod redis_support;
 #[cfg(feature = "rkyv")]
 mod rkyv_support;
 #[cfg(feature = "rusqlite")]
@@ -54,6 +58,8 @@ mod sqlx_0_9;
     )
 ))]
 mod sqlx_0_8;
+#[cfg(any(feature = "utoipa", feature = "utoipa-5"))]
+mod utoipa_support;
 #[cfg(feature = "uuid-interop")]
 mod uuid_interop;
 #[cfg(feature = "zerocopy")]

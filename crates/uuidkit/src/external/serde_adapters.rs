@@ -40,7 +40,63 @@
 // A new text form is one `TextForm` implementation and one
 // `adapter_module!` invocation.
 
+#[cfg(any(feature = "bson", feature = "bson-2"))]
+#[macro_use]
+mod bson_binary;
 pub mod clickhouse;
+
+#[cfg(feature = "bson")]
+bson_binary!(
+    /// BSON's UUID (Binary subtype 4) on bson 3.x, byte for byte what
+    /// `bson::serde_helpers::uuid_1::AsBinary` writes for a `uuid::Uuid`;
+    /// a bare [`Uuid`](crate::Uuid) field would be Binary subtype 0 or a
+    /// string instead, which a query for the UUID does not match.
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use uuidkit::Uuid;
+    ///
+    /// #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    /// struct User {
+    ///     #[serde(with = "uuidkit::serde::bson")]
+    ///     id: Uuid,
+    /// }
+    ///
+    /// let user = User { id: Uuid::from_u128(0xf81d4fae_7dec_11d0_a765_00a0c91e6bf6) };
+    /// let doc = bson::serialize_to_document(&user)?;
+    /// assert_eq!(doc, bson::doc! { "id": user.id });
+    /// match doc.get("id") {
+    ///     Some(bson::Bson::Binary(b)) => assert_eq!(b.subtype, bson::spec::BinarySubtype::Uuid),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert_eq!(bson::deserialize_from_document::<User>(doc)?, user);
+    /// # Ok::<(), bson::error::Error>(())
+    /// ```
+    bson,
+    bson
+);
+#[cfg(feature = "bson-2")]
+bson_binary!(
+    /// The same as [`bson`](self::bson) on bson 2.x, byte for byte what
+    /// `bson::serde_helpers::uuid_1_as_binary` writes.
+    ///
+    /// ```
+    /// use bson_2 as bson;
+    /// use uuidkit::Uuid;
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct User {
+    ///     #[serde(with = "uuidkit::serde::bson_2")]
+    ///     id: Uuid,
+    /// }
+    ///
+    /// let user = User { id: Uuid::MAX };
+    /// assert_eq!(bson::to_document(&user)?, bson::doc! { "id": user.id });
+    /// # Ok::<(), bson::ser::Error>(())
+    /// ```
+    bson_2,
+    bson_2
+);
 
 use core::fmt;
 use core::marker::PhantomData;

@@ -86,6 +86,13 @@ pub const PACKAGES: &[Package] = &[
         found: Probe::Program("etcd"),
         builds: &[],
     },
+    // A throwaway Redis server (test-support's `db::Redis`), for the redis integration's tests
+    // (crates/uuidkit-web-tests).
+    Package {
+        name: "redis-server",
+        found: Probe::Program("redis-server"),
+        builds: &[],
+    },
     // A throwaway ZooKeeper ensemble (test-support's `ZooKeeperEnsemble`): the server's jar and the
     // libraries beside it in /usr/share/java, run by the Java runtime the package depends on.
     Package {
