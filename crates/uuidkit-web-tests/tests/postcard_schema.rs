@@ -6,20 +6,25 @@
 use postcard_schema::Schema;
 use postcard_schema::key::Key;
 
+/// The struct, once for each type.
+macro_rules! event {
+    ($id:ty) => {
+        #[derive(
+            postcard_schema::Schema, serde::Serialize, serde::Deserialize, Debug, PartialEq,
+        )]
+        pub struct Event {
+            pub id: $id,
+            pub parent: Option<$id>,
+        }
+    };
+}
+
 mod theirs {
-    #[derive(postcard_schema::Schema, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
-    pub struct Event {
-        pub id: uuid::Uuid,
-        pub parent: Option<uuid::Uuid>,
-    }
+    event!(uuid::Uuid);
 }
 
 mod ours {
-    #[derive(postcard_schema::Schema, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
-    pub struct Event {
-        pub id: uuidkit::Uuid,
-        pub parent: Option<uuidkit::Uuid>,
-    }
+    event!(uuidkit::Uuid);
 }
 
 #[test]

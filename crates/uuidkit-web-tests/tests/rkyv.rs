@@ -4,24 +4,25 @@
 
 use rkyv::rancor::Error;
 
+/// The struct, once for each type.
+macro_rules! event {
+    ($id:ty) => {
+        #[derive(Debug, PartialEq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+        pub struct Event {
+            pub id: $id,
+            pub parent: Option<$id>,
+            pub items: Vec<$id>,
+            pub seq: u32,
+        }
+    };
+}
+
 mod theirs {
-    #[derive(Debug, PartialEq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
-    pub struct Event {
-        pub id: uuid::Uuid,
-        pub parent: Option<uuid::Uuid>,
-        pub items: Vec<uuid::Uuid>,
-        pub seq: u32,
-    }
+    event!(uuid::Uuid);
 }
 
 mod ours {
-    #[derive(Debug, PartialEq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
-    pub struct Event {
-        pub id: uuidkit::Uuid,
-        pub parent: Option<uuidkit::Uuid>,
-        pub items: Vec<uuidkit::Uuid>,
-        pub seq: u32,
-    }
+    event!(uuidkit::Uuid);
 }
 
 #[test]

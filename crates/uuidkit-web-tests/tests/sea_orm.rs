@@ -10,43 +10,40 @@ use sea_orm::{
 };
 use test_support::db::Postgres;
 
-/// The entity a `uuid` program has: sea-orm's prelude names `uuid::Uuid`.
-mod theirs {
-    use sea_orm::entity::prelude::*;
+/// The entity, written once as a program writes it. Without a `use` line,
+/// `Uuid` is what sea-orm's prelude names, `uuid::Uuid`; the switched
+/// program adds `use uuidkit::Uuid;`, which shadows the prelude's.
+macro_rules! item_entity {
+    ($($switch:item)?) => {
+        use sea_orm::entity::prelude::*;
+        $($switch)?
 
-    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-    #[sea_orm(table_name = "item")]
-    pub struct Model {
-        #[sea_orm(primary_key, auto_increment = false)]
-        pub id: Uuid,
-        pub parent: Option<Uuid>,
-        pub tags: Vec<Uuid>,
-    }
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "item")]
+        pub struct Model {
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub id: Uuid,
+            pub parent: Option<Uuid>,
+            pub tags: Vec<Uuid>,
+        }
 
-    #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-    pub enum Relation {}
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
 
-    impl ActiveModelBehavior for ActiveModel {}
+        impl ActiveModelBehavior for ActiveModel {}
+    };
 }
 
-/// The same entity after the switch: one `use` line shadows the prelude's.
+/// The entity a `uuid` program has.
+mod theirs {
+    item_entity!();
+}
+
+/// The same entity after the switch.
 mod ours {
-    use sea_orm::entity::prelude::*;
-    use uuidkit::Uuid;
-
-    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
-    #[sea_orm(table_name = "item")]
-    pub struct Model {
-        #[sea_orm(primary_key, auto_increment = false)]
-        pub id: Uuid,
-        pub parent: Option<Uuid>,
-        pub tags: Vec<Uuid>,
-    }
-
-    #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-    pub enum Relation {}
-
-    impl ActiveModelBehavior for ActiveModel {}
+    item_entity!(
+        use uuidkit::Uuid;
+    );
 }
 
 #[test]

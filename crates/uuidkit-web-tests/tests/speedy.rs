@@ -4,20 +4,23 @@
 
 use speedy::{BigEndian, LittleEndian, Readable, Writable};
 
+/// The struct, once for each type.
+macro_rules! event {
+    ($id:ty) => {
+        #[derive(Debug, PartialEq, speedy::Readable, speedy::Writable)]
+        pub struct Event {
+            pub id: $id,
+            pub items: Vec<$id>,
+        }
+    };
+}
+
 mod theirs {
-    #[derive(Debug, PartialEq, speedy::Readable, speedy::Writable)]
-    pub struct Event {
-        pub id: uuid::Uuid,
-        pub items: Vec<uuid::Uuid>,
-    }
+    event!(uuid::Uuid);
 }
 
 mod ours {
-    #[derive(Debug, PartialEq, speedy::Readable, speedy::Writable)]
-    pub struct Event {
-        pub id: uuidkit::Uuid,
-        pub items: Vec<uuidkit::Uuid>,
-    }
+    event!(uuidkit::Uuid);
 }
 
 #[test]

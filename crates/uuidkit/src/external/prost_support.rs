@@ -55,8 +55,10 @@ fn error(description: alloc::string::String) -> DecodeError {
 /// assert_eq!(Uuid::decode(&wire[..])?, id);
 ///
 /// // An empty message (no `value`) is the Nil UUID; 15 bytes are refused.
-/// assert_eq!(Uuid::decode(&[][..])?, Uuid::NIL);
-/// let err = Uuid::decode(&[0x0a, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0][..]);
+/// assert_eq!(Uuid::decode(&[0u8; 0][..])?, Uuid::NIL);
+/// let mut short = vec![0x0au8, 15];
+/// short.extend_from_slice(&[0; 15]);
+/// let err = Uuid::decode(&short[..]);
 /// assert!(err.unwrap_err().to_string().contains("invalid length 15 bytes: expected 16"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -76,7 +76,8 @@ impl Error for NotTimeuuid {}
 ///
 /// // A v4 is a `uuid`, not a `timeuuid`; a `text` column takes neither.
 /// let v4 = Uuid::parse("919108f7-52d1-4320-9bac-f847db4148a8")?;
-/// let err = v4.serialize(&ColumnType::Native(NativeType::Timeuuid), CellWriter::new(&mut Vec::new()));
+/// let mut cell = Vec::new();
+/// let err = v4.serialize(&ColumnType::Native(NativeType::Timeuuid), CellWriter::new(&mut cell));
 /// assert!(err.unwrap_err().to_string().contains("version 1 UUID"));
 /// assert!(id.serialize(&ColumnType::Native(NativeType::Text), CellWriter::new(&mut Vec::new())).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
