@@ -17,6 +17,8 @@
 //! assert_eq!((&bytes[..], code), (&b"hello"[..], Some(0)));
 //! ```
 
+use std::time::{Duration, Instant};
+
 use libc::c_int;
 
 /// A new pipe: `[read end, write end]`.
@@ -157,6 +159,57 @@ impl Forked {
 }
 
 impl Forked {
+    /// [`wait`](Forked::wait), for at most `limit`: a child still running then is killed and
+    /// reaped, and gives `None`, as one a signal ended does.
+    ///
+    /// # Panics
+    /// When waitpid(2) fails.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// // SAFETY: the child allocates nothing: it sleeps and exits.
+    /// let mut child = unsafe {
+    ///     test_support::fork::Forked::spawn(|_| {
+    ///         // SAFETY: sleep(3) is async-signal-safe.
+    ///         unsafe { libc::sleep(5) };
+    ///         0
+    ///     })
+    /// };
+    /// assert_eq!(child.wait_within(Duration::from_millis(50)), None);
+    /// ```
+    #[must_use]
+    pub fn wait_within(&mut self, limit: Duration) -> Option<c_int> {
+        self.close();
+        let start = Instant::now();
+        let mut status = 0;
+        loop {
+            // SAFETY: our child, not yet reaped.
+            let got = unsafe { libc::waitpid(self.pid, &mut status, libc::WNOHANG) };
+            if got == self.pid {
+                self.pid = 0;
+                return libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+            }
+            assert_eq!(got, 0, "waitpid");
+            if start.elapsed() > limit {
+                self.kill();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Kills and reaps the child, unless it was reaped already.
+    fn kill(&mut self) {
+        if self.pid > 0 {
+            // SAFETY: our child, not yet reaped.
+            unsafe {
+                libc::kill(self.pid, libc::SIGKILL);
+                libc::waitpid(self.pid, std::ptr::null_mut(), 0);
+            }
+            self.pid = 0;
+        }
+    }
+
     fn close(&mut self) {
         if self.out >= 0 {
             // SAFETY: our pipe's read end, closed once.
@@ -169,13 +222,7 @@ impl Forked {
 impl Drop for Forked {
     fn drop(&mut self) {
         self.close();
-        if self.pid > 0 {
-            // SAFETY: our child, not yet reaped.
-            unsafe {
-                libc::kill(self.pid, libc::SIGKILL);
-                libc::waitpid(self.pid, std::ptr::null_mut(), 0);
-            }
-        }
+        self.kill();
     }
 }
 

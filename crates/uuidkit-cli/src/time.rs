@@ -2,8 +2,8 @@
 //!
 //! Internally a time is a count of nanoseconds since 1970-01-01T00:00:00Z (`i128`),
 //! wide enough for every UUID timestamp: v1/v6 reach back to 1582 and v7 forward to
-//! the year 10889, beyond what a calendar library may represent, so printing is done
-//! here with plain civil-date arithmetic.
+//! the year 10889, beyond what a calendar library may represent, so dates are plain
+//! civil-date arithmetic: here for parsing, in `uuidkit_state::format` for printing.
 
 /// Nanoseconds since the Unix epoch (negative before 1970).
 pub type Nanos = i128;
@@ -115,8 +115,8 @@ fn parse_rfc3339_wide(s: &str) -> Option<Nanos> {
     Some(secs * NS_PER_SEC + ns)
 }
 
-/// A proleptic Gregorian date to days since 1970-01-01 (the inverse of
-/// [`civil_from_days`]).
+/// A proleptic Gregorian date to days since 1970-01-01 (the inverse of the
+/// calendar [`format_rfc3339`] prints with).
 fn days_from_civil(y: i128, m: i128, d: i128) -> i128 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
@@ -163,41 +163,10 @@ fn parse_unix_ms(s: &str) -> Option<Nanos> {
     Some(if neg { -ns } else { ns })
 }
 
-/// Prints `t` as RFC 3339 in UTC with exactly `frac_digits` (0–9) fractional digits,
-/// truncating (never rounding into the next second).
-pub fn format_rfc3339(t: Nanos, frac_digits: u32) -> String {
-    let secs = t.div_euclid(NS_PER_SEC);
-    let sub = t.rem_euclid(NS_PER_SEC);
-    let days = secs.div_euclid(86_400);
-    let sod = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    let mut out = format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
-        sod / 3600,
-        sod / 60 % 60,
-        sod % 60
-    );
-    if frac_digits > 0 {
-        let frac = sub / 10i128.pow(9 - frac_digits);
-        out.push_str(&format!(".{frac:0w$}", w = frac_digits as usize));
-    }
-    out.push('Z');
-    out
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
-fn civil_from_days(z: i128) -> (i128, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i128::from(m <= 2);
-    (y, m, d)
-}
+/// Prints a time as RFC 3339 in UTC with exactly `frac_digits` (0–9) fractional digits,
+/// truncating (never rounding into the next second): the state file's own printer, one
+/// calendar for both.
+pub use uuidkit_state::format::rfc3339 as format_rfc3339;
 
 /// The error for a time outside `lo..=hi`, the range of `what`, saying which
 /// end it crossed (`digits`: the fractional digits the kind resolves).

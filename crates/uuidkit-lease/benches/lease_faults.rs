@@ -45,9 +45,12 @@ const CHILD: &str = "LEASE_FAULTS_CHILD";
 
 fn etcd_config(endpoints: Vec<String>, prefix: &str) -> EtcdConfig {
     EtcdConfig {
-        ttl: TTL,
-        margin: MARGIN,
-        answer_limit: ANSWER_LIMIT,
+        timing: uuidkit_lease::Timing {
+            ttl: TTL,
+            margin: MARGIN,
+            answer_limit: ANSWER_LIMIT,
+            ..uuidkit_lease::Timing::default()
+        },
         ..EtcdConfig::new(endpoints, prefix, 16)
     }
 }
@@ -246,9 +249,12 @@ fn postgres(runs: u64) {
         |_| {
             let pg = Postgres::start().expect("a PostgreSQL server");
             let config = PgConfig {
-                ttl: TTL,
-                margin: MARGIN,
-                answer_limit: ANSWER_LIMIT,
+                timing: uuidkit_lease::Timing {
+                    ttl: TTL,
+                    margin: MARGIN,
+                    answer_limit: ANSWER_LIMIT,
+                    ..uuidkit_lease::Timing::default()
+                },
                 ..PgConfig::new(pg.url(), 16)
             };
             let lease = PgLease::acquire(&config, &mut ThreadRng).expect("a node");

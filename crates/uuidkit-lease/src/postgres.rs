@@ -87,7 +87,7 @@ use crate::{BootTime, LeaseError, LeaseErrorKind, LeaseSlot, check_bits};
 ///
 /// let c = PgConfig::new("postgresql://gen@db/ids", 12);
 /// assert_eq!(c.table, "uuidkit_node_leases");
-/// assert_eq!(c.ttl, Duration::from_secs(10));
+/// assert_eq!(c.timing.ttl, Duration::from_secs(10));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgConfig {
@@ -97,18 +97,10 @@ pub struct PgConfig {
     pub table: String,
     /// The node ID's width, 1 to 48.
     pub bits: u8,
-    /// The lease's time to live (10 s; at least 1 ms).
-    pub ttl: Duration,
-    /// Taken off each deadline ([`default_margin`](crate::default_margin) of the TTL).
-    pub margin: Duration,
-    /// Nodes tried before giving up (16).
-    pub attempts: u32,
-    /// The first wait after a taken node, doubled up to `max_backoff` (50 ms).
-    pub backoff: Duration,
-    /// The longest wait between two attempts (2 s).
-    pub max_backoff: Duration,
-    /// How long connecting may take (a third of the TTL).
-    pub answer_limit: Duration,
+    /// The lease's lifetime and retry settings ([`Timing::default`](crate::Timing::default): a
+    /// TTL of 10 s, 500 ms of margin, 16 attempts). The TTL is at least 1 ms; the answer limit
+    /// bounds connecting.
+    pub timing: crate::Timing,
     /// Who holds the node, for operators (`uuidkit pid PID`).
     pub holder: String,
     /// The longest a claim waits for this host's clock to pass a free node's high-water
@@ -134,19 +126,13 @@ impl PgConfig {
     /// assert_eq!(PgConfig::new("host=/run/postgresql dbname=ids", 48).bits, 48);
     /// ```
     pub fn new(connect: impl Into<String>, bits: u8) -> PgConfig {
-        let ttl = Duration::from_secs(10);
         PgConfig {
             connect: connect.into(),
             table: "uuidkit_node_leases".into(),
             bits,
-            ttl,
-            margin: crate::default_margin(ttl),
-            attempts: 16,
-            backoff: Duration::from_millis(50),
-            max_backoff: Duration::from_secs(2),
-            answer_limit: ttl / 3,
+            timing: crate::Timing::default(),
             holder: format!("uuidkit pid {}", std::process::id()),
-            high_water_wait: ttl,
+            high_water_wait: crate::Timing::default().ttl,
             testing: crate::Testing::default(),
             #[cfg(feature = "postgres-tls")]
             tls: None,
@@ -282,10 +268,10 @@ impl PgLease {
             rng.next_u64(),
             config.holder
         );
-        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
+        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.timing.margin)?);
         slot.offset_wall(config.testing.wall_offset_ms);
         let (value, sent) = claim(&mut client, &sql, config, &holder, &slot, rng)?;
-        let node = slot.grant(value, sent, config.ttl)?;
+        let node = slot.grant(value, sent, config.timing.ttl)?;
         let (stop, stopped) = mpsc::channel();
         let keeper = Keeper {
             slot: slot.clone(),
@@ -410,13 +396,13 @@ fn check(config: &PgConfig) -> Result<(), LeaseError> {
             config.table
         ));
     }
-    if config.ttl < Duration::from_millis(1) || config.margin >= config.ttl {
+    if config.timing.ttl < Duration::from_millis(1) || config.timing.margin >= config.timing.ttl {
         return bad(format!(
             "lease TTL: expected at least 1 ms and more than the margin ({:?}), found {:?}",
-            config.margin, config.ttl
+            config.timing.margin, config.timing.ttl
         ));
     }
-    config.timing().check()
+    config.timing.check()
 }
 
 fn connect(config: &PgConfig) -> Result<Client, LeaseError> {
@@ -426,7 +412,7 @@ fn connect(config: &PgConfig) -> Result<Client, LeaseError> {
             format!("PostgreSQL connection string: {e}"),
         )
     })?;
-    pg.connect_timeout(config.answer_limit);
+    pg.connect_timeout(config.timing.answer_limit);
     let unreachable = |e: postgres::Error| {
         LeaseError::new(
             LeaseErrorKind::Unreachable,
@@ -598,13 +584,13 @@ fn claim(
     slot: &LeaseSlot,
     rng: &mut impl Rng,
 ) -> Result<(u64, Duration), LeaseError> {
-    let attempts = config.attempts.max(1);
+    let attempts = config.timing.attempts.max(1);
     let place = format!("in PostgreSQL table {}", config.table);
     let (mut taken, mut ahead) = (Vec::new(), Vec::new());
     let mut retry = None;
     for n in 0..attempts {
         if n > 0 && retry.is_none() {
-            std::thread::sleep(config.timing().wait_before(n, rng));
+            std::thread::sleep(config.timing.wait_before(n, rng));
             taken = taken_nodes(client, sql)?;
             crate::high_water::set_aside(
                 &mut taken,
@@ -625,7 +611,7 @@ fn claim(
         } else {
             let now = slot.wall_ms().saturating_sub(crate::high_water::ABOVE_MS);
             let now = i64::try_from(now).unwrap_or(i64::MAX);
-            (slot.high_water_until(sent, config.ttl), now)
+            (slot.high_water_until(sent, config.timing.ttl), now)
         };
         let rows = client
             .query(
@@ -633,7 +619,7 @@ fn claim(
                 &[
                     &(value as i64),
                     &holder,
-                    &millis(config.ttl),
+                    &millis(config.timing.ttl),
                     &i64::try_from(mine).unwrap_or(i64::MAX),
                     &below,
                 ],
@@ -699,7 +685,7 @@ struct Keeper {
 
 impl Keeper {
     fn run(mut self, stopped: &mpsc::Receiver<()>) {
-        let every = self.config.ttl / 3;
+        let every = self.config.timing.ttl / 3;
         loop {
             match stopped.recv_timeout(every) {
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -734,18 +720,18 @@ impl Keeper {
         let hw = if self.config.testing.no_high_water {
             0
         } else {
-            self.slot.high_water_until(sent, self.config.ttl)
+            self.slot.high_water_until(sent, self.config.timing.ttl)
         };
         let hw = i64::try_from(hw).unwrap_or(i64::MAX);
         let args: [&(dyn postgres::types::ToSql + Sync); 4] = [
             &(self.value as i64),
             &self.holder,
-            &millis(self.config.ttl),
+            &millis(self.config.timing.ttl),
             &hw,
         ];
         match client.execute(statement, &args) {
             Ok(1) => {
-                self.slot.renew(sent, self.config.ttl);
+                self.slot.renew(sent, self.config.timing.ttl);
                 None
             }
             Ok(_) => Some(

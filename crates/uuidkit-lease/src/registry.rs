@@ -141,8 +141,8 @@ pub trait Registry: fmt::Debug {
     ) -> Result<Box<dyn Lease>, LeaseError>;
 }
 
-/// The lifetime and retry settings of a registry lease with a TTL (etcd, PostgreSQL): one
-/// shape, one set of defaults, one check.
+/// The lifetime and retry settings of a registry lease with a TTL (etcd, PostgreSQL,
+/// ZooKeeper): one shape, one set of defaults, one check, the `timing` field of each config.
 ///
 /// ```
 /// use std::time::Duration;
@@ -170,6 +170,21 @@ pub struct Timing {
     pub backoff: Duration,
     /// The longest wait between two attempts (2 s).
     pub max_backoff: Duration,
+}
+
+/// The configs' defaults: [`Timing::for_ttl`] of 10 s.
+///
+/// ```
+/// use std::time::Duration;
+/// use uuidkit_lease::Timing;
+///
+/// let t = Timing { attempts: 4, ..Timing::default() };
+/// assert_eq!((t.ttl, t.margin, t.attempts), (Duration::from_secs(10), Duration::from_millis(500), 4));
+/// ```
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing::for_ttl(Duration::from_secs(10))
+    }
 }
 
 impl Timing {
@@ -242,51 +257,26 @@ impl Timing {
     }
 }
 
-/// `timing()` and `with_timing()` for a config whose lifetime and retry settings are fields of
-/// [`Timing`]'s names (and whose high-water wait follows the TTL). `$new` is an example config,
-/// for the docs. A build with no source that has a TTL leaves it unused.
+/// `with_timing()` for a config with a `timing` field (and whose high-water wait follows the
+/// TTL). `$new` is an example config, for the docs. A build with no source that has a TTL
+/// leaves it unused.
 #[allow(unused_macros)]
 macro_rules! timed_config {
     ($config:ident, $path:literal, $new:literal) => {
         impl $config {
-            /// The lease's lifetime and retry settings, as one [`Timing`](crate::Timing).
-            ///
-            /// ```
-            /// use std::time::Duration;
-            #[doc = concat!("use uuidkit_lease::{Timing, ", $path, "};")]
-            ///
-            #[doc = concat!("let c = ", $new, ";")]
-            /// assert_eq!(c.timing(), Timing::for_ttl(Duration::from_secs(10)));
-            /// ```
-            pub fn timing(&self) -> crate::Timing {
-                crate::Timing {
-                    ttl: self.ttl,
-                    margin: self.margin,
-                    answer_limit: self.answer_limit,
-                    attempts: self.attempts,
-                    backoff: self.backoff,
-                    max_backoff: self.max_backoff,
-                }
-            }
-
-            /// These settings with `timing`'s lifetime and retry settings (the high-water wait
-            /// follows the TTL).
+            /// These settings with `timing`'s lifetime and retry settings, and the high-water
+            /// wait that follows its TTL.
             ///
             /// ```
             /// use std::time::Duration;
             #[doc = concat!("use uuidkit_lease::{Timing, ", $path, "};")]
             ///
             #[doc = concat!("let c = ", $new, ".with_timing(Timing::for_ttl(Duration::from_secs(3)));")]
-            /// assert_eq!((c.ttl, c.answer_limit, c.high_water_wait), (Duration::from_secs(3), Duration::from_secs(1), Duration::from_secs(3)));
+            /// assert_eq!((c.timing.ttl, c.timing.answer_limit, c.high_water_wait), (Duration::from_secs(3), Duration::from_secs(1), Duration::from_secs(3)));
             /// ```
             pub fn with_timing(self, timing: crate::Timing) -> $config {
                 $config {
-                    ttl: timing.ttl,
-                    margin: timing.margin,
-                    answer_limit: timing.answer_limit,
-                    attempts: timing.attempts,
-                    backoff: timing.backoff,
-                    max_backoff: timing.max_backoff,
+                    timing,
                     high_water_wait: timing.ttl,
                     ..self
                 }

@@ -66,7 +66,7 @@ crate::registry::timed_config!(
 /// use uuidkit_lease::zookeeper::ZkConfig;
 ///
 /// let c = ZkConfig::new(vec!["127.0.0.1:2181".into()], "/uuidkit/nodes", 16);
-/// assert_eq!((c.ttl, c.margin, c.attempts), (Duration::from_secs(10), Duration::from_millis(500), 16));
+/// assert_eq!((c.timing.ttl, c.timing.margin, c.timing.attempts), (Duration::from_secs(10), Duration::from_millis(500), 16));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ZkConfig {
@@ -78,22 +78,12 @@ pub struct ZkConfig {
     pub prefix: String,
     /// The node ID's width, 1 to 48 (48: the v1/v6 node field, drawn with the multicast bit set).
     pub bits: u8,
-    /// The session timeout asked for (10 s). The ensemble may negotiate another (between 2 and
-    /// 20 of its ticks); the lease's TTL is the one negotiated.
-    pub ttl: Duration,
-    /// Taken off each deadline for clock-rate error and scheduling
-    /// ([`default_margin`](crate::default_margin) of the TTL: 500 ms for 10 s).
-    pub margin: Duration,
-    /// Nodes tried before giving up (16).
-    pub attempts: u32,
-    /// The wait after the first taken node, doubled after each one up to `max_backoff`, each
-    /// drawn uniformly from its upper half (50 ms).
-    pub backoff: Duration,
-    /// The longest wait between two attempts (2 s).
-    pub max_backoff: Duration,
-    /// How long one request may take, connecting included (a third of the TTL): a request not
-    /// answered in time counts as failed.
-    pub answer_limit: Duration,
+    /// The lease's lifetime and retry settings ([`Timing::default`](crate::Timing::default): a
+    /// TTL of 10 s, 500 ms of margin, 16 attempts). The TTL is the session timeout asked for:
+    /// the ensemble may negotiate another (between 2 and 20 of its ticks), and the lease's TTL
+    /// is the one negotiated. A request not answered within the answer limit, connecting
+    /// included, counts as failed.
+    pub timing: crate::Timing,
     /// What the node holds: who holds it, for operators.
     pub holder: String,
     /// The longest a claim waits for this host's clock to pass a node's high-water millisecond
@@ -115,19 +105,13 @@ impl ZkConfig {
     /// assert!(c.holder.starts_with("uuidkit pid "));
     /// ```
     pub fn new(hosts: Vec<String>, prefix: impl Into<String>, bits: u8) -> ZkConfig {
-        let ttl = Duration::from_secs(10);
         ZkConfig {
             hosts,
             prefix: prefix.into(),
             bits,
-            ttl,
-            margin: crate::default_margin(ttl),
-            attempts: 16,
-            backoff: Duration::from_millis(50),
-            max_backoff: Duration::from_secs(2),
-            answer_limit: ttl / 3,
+            timing: crate::Timing::default(),
             holder: format!("uuidkit pid {}", std::process::id()),
-            high_water_wait: ttl,
+            high_water_wait: crate::Timing::default().ttl,
             testing: Testing::default(),
         }
     }
@@ -202,13 +186,13 @@ pub struct ZkLease {
 }
 
 impl ZkLease {
-    /// Opens a session of `config.ttl` (as the ensemble negotiates it), claims a free node under
-    /// `config.prefix` (drawn with `rng`) and renews it until the returned value is dropped.
+    /// Opens a session of `config.timing.ttl` (as the ensemble negotiates it), claims a free node
+    /// under `config.prefix` (drawn with `rng`) and renews it until the returned value is dropped.
     ///
     /// # Errors
     ///
     /// * [`LeaseErrorKind::Config`]: an invalid width, prefix, host list or margin;
-    /// * [`LeaseErrorKind::Unreachable`]: no member answered within `config.answer_limit`;
+    /// * [`LeaseErrorKind::Unreachable`]: no member answered within `config.timing.answer_limit`;
     /// * [`LeaseErrorKind::Denied`]: every node tried was taken ("… N of M nodes under PREFIX
     ///   are taken");
     /// * [`LeaseErrorKind::Timeout`]: the claim's first renewal was not confirmed;
@@ -236,19 +220,19 @@ impl ZkLease {
                     format!("cannot start the ZooKeeper lease's runtime: {e}"),
                 )
             })?;
-        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
+        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.timing.margin)?);
         slot.offset_wall(config.testing.wall_offset_ms);
         let client = runtime.block_on(connect(config))?;
         let timeout = client.session_timeout();
         // The deadline runs two thirds of the timeout past each confirmed write's send instant
         // (it counts from the write before), and the next write goes a third later.
-        if timeout / 3 <= config.margin {
+        if timeout / 3 <= config.timing.margin {
             return Err(LeaseError::new(
                 LeaseErrorKind::Config,
                 format!(
                     "ZooKeeper negotiated a session timeout of {timeout:?}, not more than three \
                      times the lease margin ({:?}): ask for a longer TTL or a smaller margin",
-                    config.margin
+                    config.timing.margin
                 ),
             ));
         }
@@ -261,7 +245,7 @@ impl ZkLease {
             holder: config.holder.clone(),
             version: 0,
             timeout,
-            limit: config.answer_limit,
+            limit: config.timing.answer_limit,
             testing: config.testing,
             high_water: 0,
             last_confirmed: None,
@@ -340,7 +324,7 @@ impl ZkLease {
     /// # use uuidkit_lease::zookeeper::{ZkConfig, ZkLease};
     /// # let config = ZkConfig::new(vec!["127.0.0.1:2181".into()], "/n", 8);
     /// let lease = ZkLease::acquire(&config, &mut uuidkit::rng::ThreadRng)?;
-    /// assert!(lease.session_timeout() > config.margin);
+    /// assert!(lease.session_timeout() > config.timing.margin);
     /// # Ok::<(), uuidkit_lease::LeaseError>(())
     /// ```
     pub fn session_timeout(&self) -> Duration {
@@ -559,17 +543,17 @@ fn check(config: &ZkConfig) -> Result<(), LeaseError> {
             config.prefix
         ));
     }
-    config.timing().check()
+    config.timing.check()
 }
 
-/// A session with the ensemble, whose timeout the ensemble negotiated from `config.ttl`.
+/// A session with the ensemble, whose timeout the ensemble negotiated from `config.timing.ttl`.
 async fn connect(config: &ZkConfig) -> Result<Client, LeaseError> {
     let hosts = config.hosts.join(",");
     let connecting = Client::connector()
-        .with_session_timeout(config.ttl)
-        .with_connection_timeout(config.answer_limit)
+        .with_session_timeout(config.timing.ttl)
+        .with_connection_timeout(config.timing.answer_limit)
         .connect(&hosts);
-    within(config.answer_limit, "connect", connecting)
+    within(config.timing.answer_limit, "connect", connecting)
         .await
         .map_err(|e| {
             LeaseError::new(
@@ -613,7 +597,7 @@ async fn claim(
     slot: &LeaseSlot,
     rng: &mut impl Rng,
 ) -> Result<(u64, u64), LeaseError> {
-    let limit = config.answer_limit;
+    let limit = config.timing.answer_limit;
     let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
     let hw_dir = format!("{}/hw", config.prefix);
     within(
@@ -623,12 +607,12 @@ async fn claim(
     )
     .await?;
     let ephemeral = CreateMode::Ephemeral.with_acls(Acls::anyone_all());
-    let attempts = config.attempts.max(1);
+    let attempts = config.timing.attempts.max(1);
     let place = format!("under ZooKeeper prefix {}", config.prefix);
     let (mut taken, mut ahead) = (Vec::new(), Vec::new());
     for n in 0..attempts {
         if n > 0 {
-            tokio::time::sleep(config.timing().wait_before(n, rng)).await;
+            tokio::time::sleep(config.timing.wait_before(n, rng)).await;
             taken = taken_nodes(client, config).await?;
             crate::high_water::set_aside(
                 &mut taken,
@@ -702,7 +686,7 @@ async fn claim(
 /// The nodes held under the prefix, sorted.
 async fn taken_nodes(client: &Client, config: &ZkConfig) -> Result<Vec<u64>, LeaseError> {
     let children = within(
-        config.answer_limit,
+        config.timing.answer_limit,
         "list the nodes taken",
         client.list_children(&config.prefix),
     )

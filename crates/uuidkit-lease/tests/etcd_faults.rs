@@ -29,9 +29,7 @@ const DEADLINE: &str = "FLEET_CHILD_DEADLINE";
 
 fn config(endpoints: Vec<String>, prefix: &str) -> EtcdConfig {
     EtcdConfig {
-        ttl: TTL,
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_millis(600),
+        timing: crate::quick_timing(TTL),
         ..EtcdConfig::new(endpoints, prefix, 1)
     }
 }

@@ -12,9 +12,7 @@ use uuidkit_lease::etcd::{EtcdConfig, EtcdLease};
 
 fn config(cluster: &EtcdCluster, prefix: &str, ttl: u64) -> EtcdConfig {
     EtcdConfig {
-        ttl: Duration::from_secs(ttl),
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_millis(600),
+        timing: crate::quick_timing(Duration::from_secs(ttl)),
         ..EtcdConfig::new(cluster.endpoints(), prefix, 12)
     }
 }

@@ -18,11 +18,11 @@ const ELECTION_TIMEOUT: Duration = Duration::from_secs(1);
 
 fn config(cluster: &EtcdCluster, prefix: &str, bits: u8) -> EtcdConfig {
     EtcdConfig {
-        ttl: TTL,
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_millis(600),
-        backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(20),
+        timing: uuidkit_lease::Timing {
+            backoff: Duration::from_millis(5),
+            max_backoff: Duration::from_millis(20),
+            ..crate::quick_timing(TTL)
+        },
         ..EtcdConfig::new(cluster.endpoints(), prefix, bits)
     }
 }
@@ -128,10 +128,8 @@ fn a_revoked_lease_is_lost_at_the_next_keep_alive() {
     let Some(cluster) = EtcdCluster::for_test("etcd_revoked") else {
         return;
     };
-    let c = EtcdConfig {
-        ttl: Duration::from_secs(12),
-        ..config(&cluster, "/t/r", 12)
-    };
+    let mut c = config(&cluster, "/t/r", 12);
+    c.timing.ttl = Duration::from_secs(12);
     let lease = EtcdLease::acquire(&c, &mut rng(3)).unwrap();
     let id = lease.lease_id();
     with_client(&cluster.endpoints(), async |client| {
@@ -188,7 +186,10 @@ fn bad_settings_are_refused_with_what_was_wrong() {
         ),
         (
             EtcdConfig {
-                ttl: Duration::from_millis(1500),
+                timing: uuidkit_lease::Timing {
+                    ttl: Duration::from_millis(1500),
+                    ..uuidkit_lease::Timing::default()
+                },
                 ..EtcdConfig::new(endpoints.clone(), "/p", 8)
             },
             "whole seconds",
@@ -200,7 +201,10 @@ fn bad_settings_are_refused_with_what_was_wrong() {
         assert!(err.to_string().contains(says), "{err}");
     }
     let c = EtcdConfig {
-        answer_limit: Duration::from_millis(300),
+        timing: uuidkit_lease::Timing {
+            answer_limit: Duration::from_millis(300),
+            ..uuidkit_lease::Timing::default()
+        },
         ..EtcdConfig::new(endpoints, "/p", 8)
     };
     let err = EtcdLease::acquire(&c, &mut rng(1)).unwrap_err();
@@ -373,10 +377,8 @@ fn keys_that_are_not_node_keys_of_this_width_are_ignored() {
             c.put(key, "junk", None).await.unwrap();
         }
     });
-    let c = EtcdConfig {
-        attempts: 4,
-        ..config(&cluster, "/t/j", 1)
-    };
+    let mut c = config(&cluster, "/t/j", 1);
+    c.timing.attempts = 4;
     let a = EtcdLease::acquire(&c, &mut rng(1)).unwrap();
     let b = EtcdLease::acquire(&c, &mut rng(2)).expect("the second node is free");
     let mut held = [a.node().value(), b.node().value()];

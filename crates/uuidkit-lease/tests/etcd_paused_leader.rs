@@ -40,8 +40,11 @@ const BITS: u8 = 1;
 
 fn config(endpoints: Vec<String>, prefix: &str, testing: Testing) -> EtcdConfig {
     EtcdConfig {
-        ttl: TTL,
-        answer_limit: Duration::from_secs(1),
+        timing: uuidkit_lease::Timing {
+            ttl: TTL,
+            answer_limit: Duration::from_secs(1),
+            ..uuidkit_lease::Timing::default()
+        },
         testing,
         ..EtcdConfig::new(endpoints, prefix, BITS)
     }

@@ -45,10 +45,10 @@ const ENV_DEADLINE: &str = "FLEET_DEADLINE";
 
 fn config(endpoints: Vec<String>, prefix: &str) -> EtcdConfig {
     EtcdConfig {
-        ttl: TTL,
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_millis(600),
-        attempts: 4,
+        timing: uuidkit_lease::Timing {
+            attempts: 4,
+            ..crate::quick_timing(TTL)
+        },
         ..EtcdConfig::new(endpoints, prefix, BITS)
     }
 }

@@ -51,10 +51,10 @@ fn snowflake_fleet_child() {
         .map(str::to_string)
         .collect();
     let config = EtcdConfig {
-        ttl: TTL,
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_millis(600),
-        attempts: 4,
+        timing: uuidkit_lease::Timing {
+            attempts: 4,
+            ..crate::quick_timing(TTL)
+        },
         ..EtcdConfig::new(endpoints, env("SF_FLEET_PREFIX"), 2)
     };
     let (dir, id) = (PathBuf::from(env("SF_FLEET_DIR")), env("SF_FLEET_ID"));

@@ -60,12 +60,14 @@ fn crash_run(test: &str, durable: bool) -> Option<usize> {
         }
     };
     let c = PgConfig {
-        ttl: Duration::from_secs(2),
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_secs(1),
-        attempts: 3,
-        backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(20),
+        timing: uuidkit_lease::Timing {
+            ttl: Duration::from_secs(2),
+            margin: Duration::from_millis(200),
+            answer_limit: Duration::from_secs(1),
+            attempts: 3,
+            backoff: Duration::from_millis(5),
+            max_backoff: Duration::from_millis(20),
+        },
         testing: Testing {
             no_sync_commit: !durable,
             ..Testing::default()

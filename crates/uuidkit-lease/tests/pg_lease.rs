@@ -13,11 +13,14 @@ use uuidkit_lease::{BootClock, LeaseErrorKind};
 
 fn config(pg: &Postgres, bits: u8) -> PgConfig {
     PgConfig {
-        ttl: Duration::from_secs(2),
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_secs(2),
-        backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(20),
+        timing: uuidkit_lease::Timing {
+            ttl: Duration::from_secs(2),
+            margin: Duration::from_millis(200),
+            answer_limit: Duration::from_secs(2),
+            backoff: Duration::from_millis(5),
+            max_backoff: Duration::from_millis(20),
+            ..uuidkit_lease::Timing::default()
+        },
         ..PgConfig::new(pg.url(), bits)
     }
 }
@@ -116,7 +119,7 @@ fn an_expired_row_is_taken_over_and_its_old_holder_stops_at_its_next_renewal() {
                 break;
             }
             Ok(_) => assert!(
-                start.elapsed() < c.ttl,
+                start.elapsed() < c.timing.ttl,
                 "still held after {:?}",
                 start.elapsed()
             ),
@@ -178,7 +181,7 @@ fn a_stopped_server_stops_the_holder_at_its_deadline_and_a_restart_does_not_revi
             Ok(n) => assert_eq!(n, node),
         }
         assert!(
-            stopped.elapsed() < c.ttl * 2,
+            stopped.elapsed() < c.timing.ttl * 2,
             "still held with the server stopped"
         );
         std::thread::sleep(Duration::from_millis(5));
@@ -194,13 +197,13 @@ fn a_stopped_server_stops_the_holder_at_its_deadline_and_a_restart_does_not_revi
     );
     // Down for longer than the TTL, so the row has expired by the server's clock when it is
     // back: the old holder's renewals find it expired and it stays lost; others may claim.
-    std::thread::sleep(c.ttl);
+    std::thread::sleep(c.timing.ttl);
     pg.restart().unwrap();
     let other = PgLease::acquire(&c, &mut rng(2)).unwrap();
     let again = PgLease::acquire(&c, &mut rng(3)).unwrap();
     assert_ne!(other.node().value(), again.node().value());
     let start = Instant::now();
-    while start.elapsed() < c.ttl {
+    while start.elapsed() < c.timing.ttl {
         assert!(held.source().current().is_err(), "the old holder came back");
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -104,12 +104,14 @@ impl Registry for Etcd {
         rule: bool,
     ) -> Result<(Arc<LeaseSlot>, Box<dyn Send>), LeaseError> {
         let c = EtcdConfig {
-            ttl: TTL,
-            margin: Duration::from_millis(200),
-            answer_limit: Duration::from_secs(1),
-            attempts: 6,
-            backoff: Duration::from_millis(5),
-            max_backoff: Duration::from_millis(20),
+            timing: uuidkit_lease::Timing {
+                ttl: TTL,
+                margin: Duration::from_millis(200),
+                answer_limit: Duration::from_secs(1),
+                attempts: 6,
+                backoff: Duration::from_millis(5),
+                max_backoff: Duration::from_millis(20),
+            },
             testing: testing(off, rule),
             ..EtcdConfig::new(self.0.endpoints(), format!("/skew/{space}"), 1)
         };
@@ -126,12 +128,14 @@ impl Registry for Pg {
         rule: bool,
     ) -> Result<(Arc<LeaseSlot>, Box<dyn Send>), LeaseError> {
         let c = PgConfig {
-            ttl: TTL,
-            margin: Duration::from_millis(200),
-            answer_limit: Duration::from_secs(2),
-            attempts: 6,
-            backoff: Duration::from_millis(5),
-            max_backoff: Duration::from_millis(20),
+            timing: uuidkit_lease::Timing {
+                ttl: TTL,
+                margin: Duration::from_millis(200),
+                answer_limit: Duration::from_secs(2),
+                attempts: 6,
+                backoff: Duration::from_millis(5),
+                max_backoff: Duration::from_millis(20),
+            },
             table: format!("skew_{space}"),
             testing: testing(off, rule),
             ..PgConfig::new(self.0.url(), 1)

@@ -7,6 +7,17 @@
 //! Some tests run one of their own ignored tests in a child process of this binary (a fleet
 //! member, a paused holder): they name it with its module path, `--exact MODULE::NAME`.
 
+/// The lease timing of the registry tests: a `ttl` short enough to run out within a test, a
+/// 200 ms margin, 600 ms for an answer.
+#[cfg(any(feature = "etcd", feature = "zookeeper"))]
+fn quick_timing(ttl: std::time::Duration) -> uuidkit_lease::Timing {
+    uuidkit_lease::Timing {
+        margin: std::time::Duration::from_millis(200),
+        answer_limit: std::time::Duration::from_millis(600),
+        ..uuidkit_lease::Timing::for_ttl(ttl)
+    }
+}
+
 #[cfg(feature = "etcd")]
 mod etcd_faults;
 #[cfg(feature = "etcd")]

@@ -27,10 +27,10 @@ const TTL: Duration = Duration::from_secs(2);
 
 fn config(hosts: &str, prefix: &str, bits: u8) -> ZkConfig {
     ZkConfig {
-        ttl: TTL,
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_millis(600),
-        attempts: 4,
+        timing: uuidkit_lease::Timing {
+            attempts: 4,
+            ..crate::quick_timing(TTL)
+        },
         ..ZkConfig::new(hosts.split(',').map(str::to_string).collect(), prefix, bits)
     }
 }

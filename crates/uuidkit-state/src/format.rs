@@ -573,7 +573,7 @@ pub(super) fn escape(b: &[u8]) -> String {
 }
 
 /// `days` since 1970-01-01 → (year, month, day), proleptic Gregorian.
-fn civil(days: i64) -> (i64, u32, u32) {
+fn civil(days: i128) -> (i128, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -582,35 +582,53 @@ fn civil(days: i64) -> (i64, u32, u32) {
     let mp = (5 * doy + 2) / 153;
     let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let y = yoe + era * 400 + i128::from(m <= 2);
     (y, m, d)
 }
 
-fn fmt_secs(secs: i64, frac: &str) -> String {
+/// `unix_ns` (nanoseconds since 1970-01-01T00:00:00Z, negative before) as RFC 3339 in UTC,
+/// with exactly `frac_digits` fractional digits (at most 9), truncated, never rounded into the
+/// next second. Any year of the proleptic Gregorian calendar prints, from v1's 1582 to v7's
+/// 10889, beyond what a calendar library may hold: the file's comments show its marks so, and
+/// the `uuidkit` command prints every time so.
+///
+/// ```
+/// use uuidkit_state::format::rfc3339;
+/// assert_eq!(rfc3339(1_645_557_742_123_456_789, 3), "2022-02-22T19:22:22.123Z");
+/// assert_eq!(rfc3339(-1, 0), "1969-12-31T23:59:59Z");
+/// assert_eq!(rfc3339(281_474_976_710_655_000_000, 3), "10889-08-02T05:31:50.655Z");
+/// ```
+pub fn rfc3339(unix_ns: i128, frac_digits: u32) -> String {
+    const NS_PER_SEC: i128 = 1_000_000_000;
+    let frac_digits = frac_digits.min(9);
+    let secs = unix_ns.div_euclid(NS_PER_SEC);
     let (y, mo, d) = civil(secs.div_euclid(86_400));
     let s = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}.{frac}Z",
+    let mut out = format!(
+        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}",
         s / 3600,
         s / 60 % 60,
         s % 60
-    )
+    );
+    if frac_digits > 0 {
+        let frac = unix_ns.rem_euclid(NS_PER_SEC) / 10i128.pow(9 - frac_digits);
+        let _ = write!(out, ".{frac:0w$}", w = frac_digits as usize);
+    }
+    out.push('Z');
+    out
 }
 
 /// A Unix millisecond timestamp as RFC 3339 UTC.
 pub(crate) fn fmt_ms(ms: u64) -> String {
-    fmt_secs((ms / 1000) as i64, &format!("{:03}", ms % 1000))
+    rfc3339(i128::from(ms) * 1_000_000, 3)
 }
 
 /// A 60-bit Gregorian timestamp as RFC 3339 UTC with 100-ns precision.
 pub(crate) fn fmt_ts60(ts: u64) -> String {
-    // Both fit an i64: a timestamp has 60 bits.
-    let unix_100ns = ts as i64 - GREGORIAN_TO_UNIX_100NS as i64;
-    let (secs, frac) = (
-        unix_100ns.div_euclid(10_000_000),
-        unix_100ns.rem_euclid(10_000_000),
-    );
-    fmt_secs(secs, &format!("{frac:07}"))
+    rfc3339(
+        (i128::from(ts) - i128::from(GREGORIAN_TO_UNIX_100NS)) * 100,
+        7,
+    )
 }
 
 #[cfg(test)]

@@ -118,10 +118,13 @@ pub fn run_lease_worker(args: &[String]) {
     };
     let layout: Layout = layout.parse().expect("layout");
     let config = EtcdConfig {
-        ttl: Duration::from_millis(ttl.parse().expect("ttl")),
-        margin: Duration::from_millis(200),
-        answer_limit: Duration::from_millis(600),
-        attempts: 4,
+        timing: uuidkit_lease::Timing {
+            ttl: Duration::from_millis(ttl.parse().expect("ttl")),
+            margin: Duration::from_millis(200),
+            answer_limit: Duration::from_millis(600),
+            attempts: 4,
+            ..uuidkit_lease::Timing::default()
+        },
         ..EtcdConfig::new(
             endpoints.split(',').map(str::to_string).collect(),
             prefix,

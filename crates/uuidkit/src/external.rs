@@ -64,8 +64,3 @@ mod utoipa_support;
 mod uuid_interop;
 #[cfg(feature = "zerocopy")]
 mod zerocopy_support;
-
-// The runnable examples of docs/databases.md, run as doctests.
-#[cfg(all(doctest, feature = "_db-tests"))]
-#[doc = include_str!("../../../docs/databases.md")]
-struct DatabasesDoc;

@@ -3,12 +3,15 @@
 
 use std::collections::HashSet;
 
+use test_support::fork::{Forked, write_all};
 use uuidkit::clock::{CoarseClock, ManualClock, SystemClock};
 use uuidkit::generator::{ClockBackPolicy, GenErrorKind};
 use uuidkit::rng::ThreadRng;
 use uuidkit::{
     Generator, Uuid, V1Generator, V6Generator, V7Generator, V8Distributed, V8TimeGenerator,
 };
+
+use crate::gen_support::{uuid_bytes, uuids};
 
 const MS: u64 = 1_000_000;
 const T: u64 = 1_700_000_000_000 * MS;
@@ -20,63 +23,31 @@ const NODE: [u8; 6] = [0x9F, 0x6B, 0xDE, 0xCE, 0xD8, 0x46];
 /// each process's UUIDs, this one's last.
 fn fork_and_collect(children: usize, per: usize, mut make: impl FnMut() -> Uuid) -> Vec<Vec<Uuid>> {
     let mut buf = vec![Uuid::NIL; per];
-    let mut readers = Vec::new();
-    for _ in 0..children {
-        let mut fds = [0i32; 2];
-        // SAFETY: pipe(2) on a valid two-element array.
-        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-        // SAFETY: the child only generates into `buf`, writes it to the pipe
-        // and calls `_exit`; it does not allocate.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            for slot in buf.iter_mut() {
-                *slot = make();
+    let forked: Vec<Forked> = (0..children)
+        .map(|_| {
+            // SAFETY: the child only generates into `buf` and writes it to its
+            // pipe; it does not allocate.
+            unsafe {
+                Forked::spawn(|out| {
+                    buf.fill_with(&mut make);
+                    if write_all(out, uuid_bytes(&buf)) {
+                        0
+                    } else {
+                        2
+                    }
+                })
             }
-            // SAFETY: the bytes of `buf`, which outlives the slice.
-            let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), per * 16) };
-            let mut off = 0;
-            while off < bytes.len() {
-                // SAFETY: writing initialised bytes to our pipe.
-                let n =
-                    unsafe { libc::write(fds[1], bytes[off..].as_ptr().cast(), bytes.len() - off) };
-                if n <= 0 {
-                    // SAFETY: ends the child at once.
-                    unsafe { libc::_exit(2) };
-                }
-                off += n as usize;
-            }
-            // SAFETY: as above.
-            unsafe { libc::_exit(0) };
-        }
-        // SAFETY: the parent's copy of the write end.
-        unsafe { libc::close(fds[1]) };
-        readers.push((pid, fds[0]));
-    }
-    let mut all = Vec::new();
-    for (pid, fd) in readers {
-        let mut bytes = vec![0u8; per * 16];
-        let mut off = 0;
-        while off < bytes.len() {
-            // SAFETY: reading into our buffer from our pipe.
-            let n = unsafe { libc::read(fd, bytes[off..].as_mut_ptr().cast(), bytes.len() - off) };
-            assert!(n > 0, "child {pid} wrote {off} of {} bytes", bytes.len());
-            off += n as usize;
-        }
-        let mut status = 0;
-        // SAFETY: `pid` is our child; `fd` our pipe.
-        unsafe {
-            libc::close(fd);
-            assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
-        }
-        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
-        all.push(
-            bytes
-                .chunks_exact(16)
-                .map(|c| Uuid::from_bytes(c.try_into().unwrap()))
-                .collect(),
-        );
-    }
+        })
+        .collect();
+    let mut all: Vec<Vec<Uuid>> = forked
+        .into_iter()
+        .map(|child| {
+            let pid = child.pid();
+            let (bytes, code) = child.finish();
+            assert_eq!((bytes.len(), code), (per * 16, Some(0)), "child {pid}");
+            uuids(&bytes)
+        })
+        .collect();
     all.push((0..per).map(|_| make()).collect());
     all
 }

@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use test_support::fork::Forked;
 use uuidkit::{SharedV7, Uuid, Version};
 
 /// The shared region: the generator, a turn counter, and each call's result.
@@ -61,26 +62,16 @@ fn run_children(children: usize, work: impl Fn(usize) -> bool) {
     // Seed this thread's RNG before forking, so the children inherit a seeded
     // generator and must reseed it (RFC 9562 §6.9).
     assert!(!Uuid::new_v4().is_nil());
-    let pids: Vec<libc::pid_t> = (0..children)
+    let forked: Vec<Forked> = (0..children)
         .map(|index| {
             // SAFETY: the child only generates UUIDs into the shared mapping,
-            // spins on an atomic, and calls `_exit`; it does not allocate.
-            let pid = unsafe { libc::fork() };
-            assert!(pid >= 0, "fork failed");
-            if pid == 0 {
-                let ok = work(index);
-                unsafe { libc::_exit(if ok { 0 } else { 1 }) };
-            }
-            pid
+            // spins on an atomic, and exits; it does not allocate.
+            unsafe { Forked::spawn(|_| if work(index) { 0 } else { 1 }) }
         })
         .collect();
-    for pid in pids {
-        let mut status = 0;
-        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "child {pid} failed (status {status})"
-        );
+    for mut child in forked {
+        let pid = child.pid();
+        assert_eq!(child.wait(), Some(0), "child {pid} failed");
     }
 }
 

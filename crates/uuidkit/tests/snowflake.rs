@@ -329,19 +329,11 @@ mod fork {
     /// Forks once; the child runs `f` and exits with its result as status.
     fn in_child(f: impl FnOnce() -> i32) -> i32 {
         // SAFETY: the child runs `f` (no allocation after the fork in the
-        // generators' paths used here) and leaves with `_exit`.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0);
-        if pid == 0 {
-            let code = f();
-            // SAFETY: ends the child at once.
-            unsafe { libc::_exit(code) };
-        }
-        let mut status = 0;
-        // SAFETY: our child.
-        unsafe { libc::waitpid(pid, &mut status, 0) };
-        assert!(libc::WIFEXITED(status), "status {status:#x}");
-        libc::WEXITSTATUS(status)
+        // generators' paths used here) and exits.
+        let mut child = unsafe { test_support::fork::Forked::spawn(|_| f()) };
+        child
+            .wait()
+            .expect("the child exits, not ended by a signal")
     }
 
     /// Without a store that separates them, a forked child and its parent

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use uuidkit::clock::{Clock, SystemClock, TickerClock};
 use uuidkit::rng::ThreadRng;
@@ -127,37 +127,17 @@ fn a_generator_on_a_stopped_ticker_reads_the_clock_itself_rather_than_wait_for_e
 mod fork {
     use super::*;
 
-    /// Forks; the child runs `f` and exits with its result as status; the parent waits at most
-    /// `limit`, then kills the child and reports 255.
+    /// Forks; the child runs `f` and exits with its result as status (254 if `f` panics); the
+    /// parent waits at most `limit`, then kills the child and reports 255, as for a signal.
     fn in_child(limit: Duration, f: impl FnOnce() -> i32) -> i32 {
-        // SAFETY: the child runs `f` and leaves with `_exit`; the allocator and the ticker's
-        // state are valid in a fresh child (glibc's and the fork handler's).
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0);
-        if pid == 0 {
-            let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(254);
-            // SAFETY: ends the child at once.
-            unsafe { libc::_exit(code) };
-        }
-        let start = Instant::now();
-        let mut status = 0;
-        loop {
-            // SAFETY: our child.
-            let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-            if r == pid {
-                assert!(libc::WIFEXITED(status), "status {status:#x}");
-                return libc::WEXITSTATUS(status);
-            }
-            if start.elapsed() > limit {
-                // SAFETY: our child, which has not been reaped.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                    libc::waitpid(pid, &mut status, 0);
-                }
-                return 255;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        // SAFETY: the child runs `f` and exits; the allocator and the ticker's state are valid
+        // in a fresh child (glibc's and the fork handler's).
+        let mut child = unsafe {
+            test_support::fork::Forked::spawn(|_| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(254)
+            })
+        };
+        child.wait_within(limit).unwrap_or(255)
     }
 
     /// A forked child has only the thread that forked: its ticker is its own, started by its

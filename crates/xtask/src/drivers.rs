@@ -1,4 +1,4 @@
-//! The project in `crates/uuidkit/tests/current-drivers`: a user's program
+//! The project in `crates/uuidkit-db-tests/current-drivers`: a user's program
 //! on the drivers' current releases (rusqlite 0.43, sqlx 0.9), outside the
 //! workspace. The workspace itself cannot hold rusqlite 0.43: its lockfile
 //! resolves every optional dependency of its members, and rusqlite 0.43's
@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::{cargo, step};
 
 /// The project's directory, under the workspace root.
-const PROJECT: &str = "crates/uuidkit/tests/current-drivers";
+const PROJECT: &str = "crates/uuidkit-db-tests/current-drivers";
 
 /// Runs the project's tests with its committed lockfile (`--locked`: cargo
 /// must resolve these manifests to exactly that lockfile), in the

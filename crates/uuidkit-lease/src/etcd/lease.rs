@@ -48,8 +48,8 @@ pub struct EtcdLease {
 }
 
 impl EtcdLease {
-    /// Grants a lease of `config.ttl`, claims a free node under `config.prefix` with it (drawn
-    /// with `rng`), and keeps the lease alive until the returned value is dropped.
+    /// Grants a lease of `config.timing.ttl`, claims a free node under `config.prefix` with it
+    /// (drawn with `rng`), and keeps the lease alive until the returned value is dropped.
     ///
     /// # Errors
     ///
@@ -57,7 +57,8 @@ impl EtcdLease {
     /// * [`LeaseErrorKind::Unreachable`]: no endpoint answers;
     /// * [`LeaseErrorKind::Denied`]: every node tried was taken ("… N of M nodes under PREFIX
     ///   are taken");
-    /// * [`LeaseErrorKind::Timeout`]: a request was not answered within `config.answer_limit`;
+    /// * [`LeaseErrorKind::Timeout`]: a request was not answered within
+    ///   `config.timing.answer_limit`;
     /// * [`LeaseErrorKind::Registry`]: etcd answered with an error.
     ///
     /// ```no_run
@@ -82,9 +83,9 @@ impl EtcdLease {
                     format!("cannot start the etcd lease's runtime: {e}"),
                 )
             })?;
-        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.margin)?);
+        let slot = Arc::new(LeaseSlot::new(config.bits, BootTime, config.timing.margin)?);
         slot.offset_wall(config.testing.wall_offset_ms);
-        let limit = config.answer_limit;
+        let limit = config.timing.answer_limit;
         let mut client = runtime.block_on(connect(config))?;
         let granted = within(limit, "grant a lease", client.lease_grant(ttl_secs, None));
         let granted = runtime.block_on(granted).map_err(|e| match e.kind() {
@@ -112,7 +113,7 @@ impl EtcdLease {
             holder: config.holder.clone(),
             high_water_key: config.high_water_key(value),
             ttl,
-            every: config.ttl / 3,
+            every: config.timing.ttl / 3,
             limit,
             testing: config.testing,
             high_water: 0,
@@ -383,14 +384,14 @@ fn check(config: &EtcdConfig) -> Result<i64, LeaseError> {
             config.prefix
         ));
     }
-    if config.ttl < Duration::from_secs(1) || config.ttl.subsec_nanos() != 0 {
+    if config.timing.ttl < Duration::from_secs(1) || config.timing.ttl.subsec_nanos() != 0 {
         return bad(format!(
             "etcd lease TTL: expected whole seconds, at least 1, found {:?}",
-            config.ttl
+            config.timing.ttl
         ));
     }
-    config.timing().check()?;
-    i64::try_from(config.ttl.as_secs()).or_else(|_| bad("etcd lease TTL: too long".into()))
+    config.timing.check()?;
+    i64::try_from(config.timing.ttl.as_secs()).or_else(|_| bad("etcd lease TTL: too long".into()))
 }
 
 /// etcd-client's form of the certificates: the members checked against the CA (and the domain,
@@ -422,9 +423,9 @@ pub(super) async fn connect_to(
     endpoints: &[String],
 ) -> Result<Client, LeaseError> {
     let mut options = ConnectOptions::new()
-        .with_connect_timeout(config.answer_limit)
-        .with_timeout(config.answer_limit)
-        .with_keep_alive(config.answer_limit, config.answer_limit);
+        .with_connect_timeout(config.timing.answer_limit)
+        .with_timeout(config.timing.answer_limit)
+        .with_keep_alive(config.timing.answer_limit, config.timing.answer_limit);
     #[cfg(feature = "etcd-tls")]
     if let Some(tls) = &config.tls {
         options = options.with_tls(tls_options(tls));
@@ -437,7 +438,7 @@ pub(super) async fn connect_to(
             .with_auto_token_refresh(true);
     }
     within(
-        config.answer_limit,
+        config.timing.answer_limit,
         "connect",
         Client::connect(endpoints, Some(options)),
     )
@@ -525,12 +526,12 @@ async fn claim(
     slot: &LeaseSlot,
     rng: &mut impl Rng,
 ) -> Result<(u64, u64), LeaseError> {
-    let attempts = config.attempts.max(1);
+    let attempts = config.timing.attempts.max(1);
     let place = format!("under etcd prefix {}", config.prefix);
     let (mut taken, mut ahead) = (Vec::new(), Vec::new());
     for n in 0..attempts {
         if n > 0 {
-            tokio::time::sleep(config.timing().wait_before(n, rng)).await;
+            tokio::time::sleep(config.timing.wait_before(n, rng)).await;
             taken = taken_nodes(client, config).await?;
             crate::high_water::set_aside(
                 &mut taken,
@@ -553,7 +554,7 @@ async fn claim(
                 ),
                 TxnOp::get(config.high_water_key(value), None),
             ]);
-        let answer = within(config.answer_limit, "claim a node", client.txn(txn)).await?;
+        let answer = within(config.timing.answer_limit, "claim a node", client.txn(txn)).await?;
         if !answer.succeeded() {
             continue;
         }
@@ -573,7 +574,12 @@ async fn claim(
         let back = Txn::new()
             .when([Compare::lease(key.clone(), CompareOp::Equal, lease)])
             .and_then([TxnOp::delete(key, None)]);
-        within(config.answer_limit, "give a node back", client.txn(back)).await?;
+        within(
+            config.timing.answer_limit,
+            "give a node back",
+            client.txn(back),
+        )
+        .await?;
         ahead.push((value, wait));
     }
     if let Some((node, by)) = ahead.first() {
@@ -598,7 +604,7 @@ async fn taken_nodes(client: &mut Client, config: &EtcdConfig) -> Result<Vec<u64
     let dir = format!("{}/", config.prefix);
     let options = GetOptions::new().with_prefix().with_keys_only();
     let answer = within(
-        config.answer_limit,
+        config.timing.answer_limit,
         "list the nodes taken",
         client.get(dir, Some(options)),
     )

@@ -61,9 +61,9 @@ crate::registry::timed_config!(
 /// use uuidkit_lease::etcd::EtcdConfig;
 ///
 /// let c = EtcdConfig::new(vec!["127.0.0.1:2379".into()], "/uuidkit/nodes", 48);
-/// assert_eq!(c.ttl, Duration::from_secs(10));
-/// assert_eq!(c.margin, Duration::from_millis(500));
-/// assert_eq!(c.attempts, 16);
+/// assert_eq!(c.timing.ttl, Duration::from_secs(10));
+/// assert_eq!(c.timing.margin, Duration::from_millis(500));
+/// assert_eq!(c.timing.attempts, 16);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EtcdConfig {
@@ -75,21 +75,11 @@ pub struct EtcdConfig {
     pub prefix: String,
     /// The node ID's width, 1 to 48 (48: the v1/v6 node field, drawn with the multicast bit set).
     pub bits: u8,
-    /// The lease's time to live (10 s; whole seconds, at least 1 s, as etcd counts it).
-    pub ttl: Duration,
-    /// Taken off each deadline for clock-rate error and scheduling
-    /// ([`default_margin`](crate::default_margin) of the TTL: 500 ms for 10 s).
-    pub margin: Duration,
-    /// Nodes tried before giving up (16).
-    pub attempts: u32,
-    /// The wait after the first taken node, doubled after each one up to `max_backoff`, each
-    /// drawn uniformly from its upper half (50 ms).
-    pub backoff: Duration,
-    /// The longest wait between two attempts (2 s).
-    pub max_backoff: Duration,
-    /// How long one request may take, connecting included (a third of the TTL unless set
-    /// lower): a request not answered in time counts as failed.
-    pub answer_limit: Duration,
+    /// The lease's lifetime and retry settings ([`Timing::default`](crate::Timing::default): a
+    /// TTL of 10 s, 500 ms of margin, 16 attempts). etcd counts the TTL in whole seconds, at
+    /// least 1 s; a request not answered within the answer limit, connecting included, counts
+    /// as failed.
+    pub timing: crate::Timing,
     /// What the node key holds: who holds the node, for operators (`uuidkit pid PID`).
     pub holder: String,
     /// The longest a claim waits for this host's clock to pass a node's high-water millisecond
@@ -170,19 +160,13 @@ impl EtcdConfig {
     /// assert!(c.holder.starts_with("uuidkit pid "));
     /// ```
     pub fn new(endpoints: Vec<String>, prefix: impl Into<String>, bits: u8) -> EtcdConfig {
-        let ttl = Duration::from_secs(10);
         EtcdConfig {
             endpoints,
             prefix: prefix.into(),
             bits,
-            ttl,
-            margin: crate::default_margin(ttl),
-            attempts: 16,
-            backoff: Duration::from_millis(50),
-            max_backoff: Duration::from_secs(2),
-            answer_limit: ttl / 3,
+            timing: crate::Timing::default(),
             holder: format!("uuidkit pid {}", std::process::id()),
-            high_water_wait: ttl,
+            high_water_wait: crate::Timing::default().ttl,
             testing: crate::Testing::default(),
             user: None,
             #[cfg(feature = "etcd-tls")]

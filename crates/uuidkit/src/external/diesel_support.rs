@@ -37,20 +37,9 @@ use crate::Uuid;
 /// # Ok::<(), uuidkit::ParseError>(())
 /// ```
 ///
-/// With a connection (diesel's `postgres` feature):
-///
-/// ```no_run
-/// # // Needs a server: `tests/db_postgres.rs` runs the same against a real one.
-/// # #[cfg(feature = "_db-tests")]
-/// # fn example() -> Result<(), Box<dyn std::error::Error>> {
-/// use diesel::{Connection, IntoSql, PgConnection, RunQueryDsl, select};
-/// let mut conn = PgConnection::establish("postgres://postgres@localhost/postgres")?;
-/// let id = uuidkit::Uuid::now_v7();
-/// let back: uuidkit::Uuid = select(id.into_sql::<diesel::sql_types::Uuid>()).get_result(&mut conn)?;
-/// assert_eq!(back, id);
-/// # Ok(())
-/// # }
-/// ```
+/// With a connection (diesel's `postgres` feature), docs/databases.md shows
+/// it as a column type in `table!` (compiled by the crate `uuidkit-db-tests`,
+/// whose tests run it against a real server).
 impl ToSql<SqlUuid, Pg> for Uuid {
     fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, Pg>) -> serialize::Result {
         out.write_all(self.as_bytes())?;
@@ -70,20 +59,13 @@ impl FromSql<SqlUuid, Pg> for Uuid {
 /// A [`Uuid`] as `Binary`: 16 bytes, on any backend where `[u8]` is.
 ///
 /// ```
-/// # #[cfg(feature = "_db-tests")] // diesel's SQLite connection
-/// # {
-/// use diesel::sql_types::Binary;
-/// use diesel::{Connection, IntoSql, RunQueryDsl, SqliteConnection, select};
-/// use uuidkit::Uuid;
+/// use diesel::{debug_query, pg::Pg, select, sql_types::Binary, IntoSql};
 ///
-/// let mut db = SqliteConnection::establish(":memory:")?;
-/// let id = Uuid::parse("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")?;
-/// let back: Uuid = select(id.into_sql::<Binary>()).get_result(&mut db)?;
-/// assert_eq!(back, id);
-/// let bytes: Vec<u8> = select(id.into_sql::<Binary>()).get_result(&mut db)?;
-/// assert_eq!(bytes, id.as_bytes());
-/// # }
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// // PostgreSQL's `bytea` here; SQLite's and MySQL's `Binary` take the same 16
+/// // bytes (`crates/uuidkit-db-tests/tests/db_sqlite.rs` and `db_mysql.rs`).
+/// let query = select(uuidkit::Uuid::MAX.into_sql::<Binary>());
+/// let sql = debug_query::<Pg, _>(&query).to_string();
+/// assert!(sql.ends_with("binds: [ffffffff-ffff-ffff-ffff-ffffffffffff]"), "{sql}");
 /// ```
 impl<DB> ToSql<Binary, DB> for Uuid
 where

@@ -35,23 +35,9 @@ type BoxError = Box<dyn Error + Sync + Send>;
 /// ```
 ///
 /// With a client (`postgres` or `tokio-postgres`), a `Uuid` is a query
-/// parameter and a column type like any other:
-///
-/// ```no_run
-/// # // Needs a server: `tests/db_postgres.rs` runs the same against a real one.
-/// # #[cfg(feature = "_db-tests")] // the client the example connects with
-/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// let mut client = postgres::Client::connect("host=/run/postgresql user=postgres", postgres::NoTls)?;
-/// client.batch_execute("CREATE TEMP TABLE t (id uuid PRIMARY KEY)")?;
-/// let id = uuidkit::Uuid::now_v7();
-/// client.execute("INSERT INTO t VALUES ($1)", &[&id])?;
-/// let back: uuidkit::Uuid = client.query_one("SELECT id FROM t", &[])?.get(0);
-/// assert_eq!(back, id);
-/// # Ok(())
-/// # }
-/// # #[cfg(not(feature = "_db-tests"))]
-/// # fn main() {}
-/// ```
+/// parameter and a column type like any other: docs/databases.md shows it
+/// (compiled by the crate `uuidkit-db-tests`, whose tests run it against a
+/// real server).
 impl ToSql for Uuid {
     fn to_sql(&self, _: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
         out.extend_from_slice(self.as_bytes());

@@ -42,7 +42,7 @@ type BoxError = Box<dyn Error + Sync + Send>;
 /// With a connection, `BINARY(16)` and `CHAR(36)` columns both decode:
 ///
 /// ```no_run
-/// # // Needs a server: `tests/db_mysql.rs` runs the same against a real one.
+/// # // Needs a server: `crates/uuidkit-db-tests/tests/db_mysql.rs` runs the same against a real one.
 /// # async fn example() -> Result<(), sqlx::Error> {
 /// use sqlx::Connection;
 /// let mut conn = sqlx::MySqlConnection::connect("mysql://root@localhost/test").await?;

@@ -43,7 +43,7 @@ const UUID_ARRAY_OID: Oid = Oid(2951);
 /// With a connection it binds and decodes like sqlx's other types:
 ///
 /// ```no_run
-/// # // Needs a server: `tests/db_postgres.rs` runs the same against a real one.
+/// # // Needs a server: `crates/uuidkit-db-tests/tests/db_postgres.rs` runs the same against a real one.
 /// # async fn example() -> Result<(), sqlx::Error> {
 /// use sqlx::Connection;
 /// let mut conn = sqlx::PgConnection::connect("postgres://postgres@localhost/postgres").await?;

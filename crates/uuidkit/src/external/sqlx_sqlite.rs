@@ -23,7 +23,8 @@ type BoxError = Box<dyn Error + Sync + Send>;
 
 /// A [`Uuid`] is a SQLite `BLOB`, and reads from `TEXT` too.
 ///
-/// ```
+/// ```no_run
+/// # // Needs an async runtime: `crates/uuidkit-db-tests/tests/db_sqlite.rs` runs the same on one.
 /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 /// use sqlx::Connection;
 /// use uuidkit::Uuid;
@@ -47,9 +48,6 @@ type BoxError = Box<dyn Error + Sync + Send>;
 /// assert!(err.to_string().contains("invalid length 2 bytes: expected 16"), "{err}");
 /// # Ok(())
 /// # }
-/// # #[cfg(feature = "_db-tests")] // the async runtime the example runs on
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(example())?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl Type<Sqlite> for Uuid {
     fn type_info() -> SqliteTypeInfo {
@@ -83,7 +81,8 @@ impl Decode<'_, Sqlite> for Uuid {
 
 /// Binds the hyphenated text form, as `TEXT`.
 ///
-/// ```
+/// ```no_run
+/// # // Needs an async runtime: `crates/uuidkit-db-tests/tests/db_sqlite.rs` runs the same on one.
 /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 /// use sqlx::Connection;
 /// let mut db = sqlx::SqliteConnection::connect("sqlite::memory:").await?;
@@ -92,9 +91,6 @@ impl Decode<'_, Sqlite> for Uuid {
 /// assert_eq!(text, "ffffffff-ffff-ffff-ffff-ffffffffffff");
 /// # Ok(())
 /// # }
-/// # #[cfg(feature = "_db-tests")] // the async runtime the example runs on
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(example())?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl Type<Sqlite> for Hyphenated {
     fn type_info() -> SqliteTypeInfo {

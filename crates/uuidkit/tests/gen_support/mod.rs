@@ -70,3 +70,22 @@ pub const MS: u64 = 1_000_000;
 pub fn ms_of(u: uuidkit::Uuid) -> u64 {
     (u.as_u128() >> 80) as u64
 }
+
+/// The octets of `uuids`, in order: what a forked child sends back without
+/// allocating.
+#[cfg(unix)]
+pub fn uuid_bytes(uuids: &[uuidkit::Uuid]) -> &[u8] {
+    // SAFETY: a `Uuid` is its 16 octets (`repr(transparent)` over `[u8; 16]`),
+    // so the slice's memory is `16 * len` initialised bytes, borrowed as long
+    // as `uuids`.
+    unsafe { core::slice::from_raw_parts(uuids.as_ptr().cast::<u8>(), size_of_val(uuids)) }
+}
+
+/// The UUIDs in `bytes`, 16 octets each.
+#[cfg(unix)]
+pub fn uuids(bytes: &[u8]) -> Vec<uuidkit::Uuid> {
+    bytes
+        .chunks_exact(16)
+        .map(|c| uuidkit::Uuid::from_bytes(c.try_into().unwrap()))
+        .collect()
+}

@@ -65,6 +65,12 @@ impl Workspace {
             .is_some_and(|(k, f)| self.features.get(k).is_some_and(|fs| fs.contains_key(f)))
     }
 
+    /// Whether `krate` is one of the workspace's crates.
+    #[cfg(test)]
+    pub fn has_crate(&self, krate: &str) -> bool {
+        self.features.contains_key(krate)
+    }
+
     /// Whether feature `feature` of `krate` turns on, directly or through
     /// other features, any feature in `off` (`crate/feature`) or any
     /// feature of a crate in `excluded`.

@@ -46,14 +46,14 @@ pub enum Probe {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Build {
     /// A workspace crate's feature, `crate/feature`.
+    #[allow(
+        dead_code,
+        reason = "for a row whose package only a feature needs (a `-sys` crate behind a feature)"
+    )]
     Feature(&'static str),
     /// A whole workspace crate that no other one depends on: it is left out
     /// of the run (`--exclude`), with every feature elsewhere that would
     /// turn one of its features on.
-    #[allow(
-        dead_code,
-        reason = "for a row whose package a whole crate needs (a PostgreSQL extension's build)"
-    )]
     Crate(&'static str),
 }
 

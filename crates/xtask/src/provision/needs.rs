@@ -50,23 +50,24 @@ pub const PACKAGES: &[Package] = &[
         builds: &[],
     },
     // The SQLite the project on the drivers' current releases links
-    // (crates/uuidkit/tests/current-drivers: rusqlite without `bundled`).
+    // (crates/uuidkit-db-tests/current-drivers: rusqlite without `bundled`).
     Package {
         name: "libsqlite3-dev",
         found: Probe::Path("/usr/include/sqlite3.h"),
         builds: &[],
     },
     // The C client libraries diesel's PostgreSQL and MySQL connections link
-    // (pq-sys, mysqlclient-sys): uuidkit's database tests connect with them.
+    // (pq-sys, mysqlclient-sys): uuidkit's database tests (the crate
+    // uuidkit-db-tests) connect with them.
     Package {
         name: "libpq-dev",
         found: Probe::Path("/usr/include/postgresql/libpq-fe.h"),
-        builds: &[Build::Feature("uuidkit/_db-tests")],
+        builds: &[Build::Crate("uuidkit-db-tests")],
     },
     Package {
         name: "libmariadb-dev-compat",
         found: Probe::Path("/usr/bin/mysql_config"),
-        builds: &[Build::Feature("uuidkit/_db-tests")],
+        builds: &[Build::Crate("uuidkit-db-tests")],
     },
     // A PostgreSQL extension's build: the server headers, and libclang for
     // the bindings generated from them.

@@ -8,8 +8,7 @@
 //! which must be `Ord`'s; TEXT in every form `Uuid::parse` accepts decodes;
 //! a BLOB of the wrong length, bad text and an integer are errors.
 
-mod db_support;
-mod rfc_examples;
+use crate::db_support;
 
 use db_support::{assert_same_order, examples, runtime, text_forms, values};
 use uuidkit::Uuid;

@@ -11,8 +11,7 @@
 //! `Uuid::parse` accepts decode; a binary string of the wrong length and
 //! bad text are errors, not panics.
 
-mod db_support;
-mod rfc_examples;
+use crate::db_support;
 
 use db_support::{assert_same_order, examples, runtime, text_forms, values};
 use test_support::db::MariaDb;

@@ -11,8 +11,7 @@
 //! equals `Display`; text the server parses comes back equal; a value that
 //! is not 16 bytes is an error, not a panic.
 
-mod db_support;
-mod rfc_examples;
+use crate::db_support;
 
 use db_support::{assert_same_order, examples, runtime, text_forms, values};
 use test_support::db::Postgres;
