@@ -16,7 +16,7 @@
 //! use serde_test::{Configure, Token, assert_tokens};
 //! use uuidkit::Uuid;
 //!
-//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! #[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
 //! struct Event {
 //!     #[serde(with = "uuidkit::serde::clickhouse")]
 //!     id: Uuid,
@@ -24,7 +24,7 @@
 //!
 //! let event = Event { id: Uuid::from_u128(0x0011_2233_4455_6677_8899_aabb_ccdd_eeff) };
 //! // What RowBinary sees: two u64 (each then written little-endian).
-//! assert_tokens(&event.compact(), &[
+//! assert_tokens(&event.clone().compact(), &[
 //!     Token::Struct { name: "Event", len: 1 },
 //!     Token::Str("id"),
 //!     Token::Tuple { len: 2 },
