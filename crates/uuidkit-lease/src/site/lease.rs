@@ -435,12 +435,16 @@ impl SiteLease {
             NodeLostKind::Released,
             "the site lease was released".into(),
         );
+        // The node goes back to the site only a millisecond after the last UUID made here
+        // (see `LeaseSlot::retire`). The watch connection stays open until the daemon has
+        // answered the release: it releases the claim when it closes, and closed first it
+        // would hand the node back before that millisecond and leave the release nothing to
+        // release. Should the release go unanswered, closing it releases the claim anyway.
+        std::thread::sleep(crate::RELEASE_GAP);
+        let released = release(&self.uiapd, self.claim, self.release_limit);
         self.stop.store(true, Ordering::Release);
         let _ = watcher.join();
-        // The node goes back to the site only a millisecond after the last UUID made here
-        // (see `LeaseSlot::retire`).
-        std::thread::sleep(crate::RELEASE_GAP);
-        release(&self.uiapd, self.claim, self.release_limit)
+        released
     }
 }
 
