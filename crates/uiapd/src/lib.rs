@@ -11,6 +11,8 @@
 //!   checks of docs/uiap-design.md D21 (link-local source, hop limit 255, known interface,
 //!   source port ≠ 0), the per-neighbour rate limit (D45), the optional PSK trailer (D41), the
 //!   port each message type belongs to (D42) — and the PSK seal on everything sent;
+//! * `neighbours` and `unicast`: the kernel's neighbour table, and which Denies go to the kernel
+//!   now, wait for their neighbour to resolve, or are not sent (D79);
 //! * `iface`: which interfaces participate, rescanned once a second from `/proc/net/if_inet6`
 //!   and `/sys/class/net/*/flags` (up, multicast, a non-tentative link-local address);
 //! * `claims`: the claim table — one method per control request and per claim event of the
@@ -43,10 +45,12 @@ mod daemon;
 mod error;
 mod iface;
 mod link;
+mod neighbours;
 pub mod quota;
 mod socket;
 mod store;
 pub mod tuning;
+mod unicast;
 
 pub use config::Config;
 pub use daemon::{run, run_with_signals};

@@ -117,6 +117,16 @@ struct Outcome {
     sent: u64,
 }
 
+impl Outcome {
+    /// The holder's leases that were lost before the test stopped them.
+    fn holders_lost(&self) -> usize {
+        self.tenures
+            .iter()
+            .filter(|t| t.device == "holder" && t.lost)
+            .count()
+    }
+}
+
 /// While the daemon `holder` holds every node for two leases and `flooder` floods on `dev`,
 /// `tries` leases through `claimant` try for a node, one after another; `during` runs beside
 /// them from just before the first.
@@ -197,11 +207,7 @@ fn a_holders_kernel_drops_grant_no_lease_its_node() {
     });
     let kernel = holder.drops("socket_overflow_claim");
     let overlap = overlap_ms(&out.tenures);
-    let lost = out
-        .tenures
-        .iter()
-        .filter(|t| t.device == "holder" && t.lost)
-        .count();
+    let lost = out.holders_lost();
     eprintln!(
         "holder flood: {} Attempts ({flood:?}); A's kernel dropped {kernel}, its rate limit {}; \
          B's leases granted {} of 2 ({:?}); A's leases lost: {lost} of 2; overlap {overlap} ms; \
@@ -217,4 +223,62 @@ fn a_holders_kernel_drops_grant_no_lease_its_node() {
         "A's kernel dropped nothing: the test means nothing"
     );
     assert_eq!(overlap, 0);
+}
+
+/// A relay flooded from forged addresses while a claim crosses it: A — B — C, and H on a link
+/// of B's own. C holds every node; H floods B with valid, distinct Attempts from 16 forged
+/// sources, each under a neighbour's rate limit, so that B's forwarding budget is spent; A's
+/// leases try for a node through B. B answers what it does not forward with a Deny (D69) and
+/// its Denies to the forged sources, whose addresses never resolve, must not hold up the rest:
+/// A's leases are denied, C's keep their nodes, no node is used twice.
+#[test]
+fn a_flooded_relay_grants_no_lease_a_node_held_beyond_it() {
+    if !can_run("a_flooded_relay_grants_no_lease_a_node_held_beyond_it") {
+        return;
+    }
+    let started = Instant::now();
+    // A, B, C, H.
+    let mut net = Net::new(4);
+    net.link(0, "a0", 1, "b0");
+    net.link(1, "b1", 2, "c0");
+    net.link(3, "h0", 1, "b2");
+    let holder = net.start_daemon(2, &[]);
+    let relay = net.start_daemon(1, &[]);
+    let claimant = net.start_daemon(0, &[]);
+    net.daemons[holder].wait_interfaces(1);
+    net.daemons[relay].wait_interfaces(3);
+    net.daemons[claimant].wait_interfaces(1);
+    wait_not_tentative(&net.names[3], "h0");
+    for rate in [1_500, 8_000] {
+        let flood = Flood { rate, sources: 16 };
+        let b = &net.daemons[relay];
+        let (limited, answered) = (
+            b.drops("forward_rate_limited"),
+            b.counter("denies_for_drops"),
+        );
+        let out = scenario(&net, (holder, claimant), (3, "h0", flood), 3, || {});
+        let b = &net.daemons[relay];
+        let limited = b.drops("forward_rate_limited") - limited;
+        let answered = b.counter("denies_for_drops") - answered;
+        let overlap = overlap_ms(&out.tenures);
+        let lost = out.holders_lost();
+        eprintln!(
+            "relay flood: {} Attempts ({flood:?}); B dropped {limited} over its budget and \
+             answered {answered}, its kernel dropped {}, {} unicast Denies not sent; A's leases \
+             granted {} of 3 ({:?}); C's leases lost: {lost} of 2; overlap {overlap} ms; {:.1} s",
+            out.sent,
+            b.drops("socket_overflow_claim"),
+            b.drops("denies_unsent"),
+            out.grants,
+            out.refusals,
+            started.elapsed().as_secs_f64(),
+        );
+        assert!(
+            limited > 0,
+            "B's budget was never spent: the test means nothing"
+        );
+        assert_eq!(overlap, 0);
+        assert_eq!(out.grants, 0, "{:?}", out.refusals);
+        assert_eq!(lost, 0);
+    }
 }

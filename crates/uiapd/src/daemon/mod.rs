@@ -22,8 +22,10 @@ use uiap_control::{Request, Response};
 use crate::claims::{ClaimTable, Ctx};
 use crate::control::{self, Incoming};
 use crate::link::Link;
+use crate::neighbours::{self, Neighbours};
 use crate::socket::{RECV_BUFFER, Received, Role, Sockets};
 use crate::store::{Claims, Store};
+use crate::unicast::UnicastGate;
 use crate::{Config, DaemonError, DaemonErrorKind, iface};
 use interfaces::{Interfaces, Scan};
 
@@ -48,6 +50,12 @@ struct Daemon {
     interfaces: Interfaces,
     link: Link,
     claims: ClaimTable,
+    /// The kernel's resolved neighbours, and the Denies waiting for theirs (D79).
+    neighbours: Neighbours,
+    unicast: UnicastGate,
+    /// The neighbour table could not be read: Denies go to the kernel unchecked, as they would
+    /// without this gate, rather than wait for a resolution nobody can see.
+    neighbours_unreadable: bool,
 }
 
 fn random_seed() -> [u8; 32] {
@@ -239,6 +247,9 @@ impl Daemon {
             device,
             interfaces: Interfaces::default(),
             config,
+            neighbours: Neighbours::default(),
+            unicast: UnicastGate::default(),
+            neighbours_unreadable: false,
         };
         Ok((d, persisted))
     }
@@ -259,6 +270,8 @@ impl Daemon {
         abandoned.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut clock = tokio::time::interval(CLOCK_TICK);
         clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut resolving = tokio::time::interval(neighbours::FRESH_FOR);
+        resolving.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         tokio::pin!(shutdown);
         loop {
             let deadline = self.next_timer();
@@ -276,6 +289,7 @@ impl Daemon {
                 _ = rescan.tick() => self.rescan(sockets),
                 _ = abandoned.tick() => self.cancel_abandoned(),
                 _ = clock.tick() => self.check_clock(),
+                _ = resolving.tick(), if self.unicast.waiting() => self.poll_resolving(),
                 Some(incoming) = requests.recv() => self.on_request(incoming),
             }
             self.flush(sockets).await;
@@ -423,20 +437,64 @@ impl Daemon {
         }
     }
 
+    /// Whether the kernel has resolved `peer`, reading its table again if the last reading is
+    /// old; true when the table cannot be read (see `neighbours_unreadable`).
+    fn resolved(&mut self, peer: uiap::device::Peer) -> bool {
+        if self.neighbours_unreadable {
+            return true;
+        }
+        let (index, addr) = (peer.interface.0, peer.addr);
+        if self.neighbours.resolved(index, addr) {
+            return true;
+        }
+        if let Err(e) = self.neighbours.refresh(self.start.elapsed()) {
+            warn!(error = %e, "cannot read the kernel's neighbour table: Denies are sent without waiting for their neighbours to resolve");
+            self.neighbours_unreadable = true;
+            return true;
+        }
+        self.neighbours.resolved(index, addr)
+    }
+
+    /// The Denies of neighbours that resolved since the last look become ready to send; those
+    /// of neighbours that did not in time are dropped (D79).
+    fn poll_resolving(&mut self) {
+        let now = self.start.elapsed();
+        if let Err(e) = self.neighbours.refresh(now) {
+            warn!(error = %e, "cannot read the kernel's neighbour table: Denies are sent without waiting for their neighbours to resolve");
+            self.neighbours_unreadable = true;
+        }
+        let (neighbours, unreadable) = (&self.neighbours, self.neighbours_unreadable);
+        self.unicast.poll(now, |p| {
+            unreadable || neighbours.resolved(p.interface.0, p.addr)
+        });
+    }
+
     /// Sends everything the device wants sent and handles its events.
     async fn flush(&mut self, sockets: &Sockets) {
         while let Some(t) = self.device.poll_transmit() {
             let payload = self.link.seal(t.payload);
-            let result = match t.destination {
-                Destination::Multicast(InterfaceId(i)) => sockets.send_multicast(i, &payload).await,
-                Destination::Unicast(peer) => {
-                    sockets
-                        .send_unicast(peer.interface.0, peer.addr, &payload)
-                        .await
+            match t.destination {
+                Destination::Multicast(InterfaceId(i)) => {
+                    if let Err(e) = sockets.send_multicast(i, &payload).await {
+                        debug!(error = %e, interface = i, "send failed");
+                        self.link.send_failed();
+                    }
                 }
-            };
-            if let Err(e) = result {
-                debug!(error = %e, destination = ?t.destination, "send failed");
+                // Through the gate: a Deny to a neighbour the kernel has not resolved must not
+                // wait in the kernel behind others that never will (D79).
+                Destination::Unicast(peer) => {
+                    let resolved = self.resolved(peer);
+                    self.unicast
+                        .offer(self.start.elapsed(), peer, payload, resolved);
+                }
+            }
+        }
+        while let Some((peer, payload)) = self.unicast.next_ready() {
+            if let Err(e) = sockets
+                .send_unicast(peer.interface.0, peer.addr, &payload)
+                .await
+            {
+                debug!(error = %e, ?peer, "send failed");
                 self.link.send_failed();
             }
         }

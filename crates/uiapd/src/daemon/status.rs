@@ -49,6 +49,10 @@ impl Daemon {
         for (k, v) in c.drops() {
             *drops.entry(k.as_str().to_owned()).or_insert(0) += v;
         }
+        // Denies the gate did not send (D79).
+        if self.unicast.unsent() > 0 {
+            drops.insert("denies_unsent".to_owned(), self.unicast.unsent());
+        }
         // The kernel's own drops (receive buffer full), seen through SO_RXQ_OVFL.
         for (k, v) in [
             ("socket_overflow_claim", link.kernel_drops.0),
