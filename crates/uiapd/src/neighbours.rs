@@ -44,6 +44,8 @@ pub(crate) struct Neighbours {
     socket: Option<SocketBox>,
     resolved: HashSet<(u32, Ipv6Addr)>,
     read_at: Option<Duration>,
+    /// The last reading failed.
+    unreadable: bool,
 }
 
 /// `netlink_sys::Socket` does not implement `Debug`.
@@ -57,8 +59,11 @@ impl std::fmt::Debug for SocketBox {
 
 impl Neighbours {
     /// Whether the kernel has a usable entry for `addr` on interface `index`, as last read.
+    /// While the table cannot be read every neighbour counts as resolved: Denies then go to the
+    /// kernel unchecked, as they would without the gate, rather than wait for a resolution
+    /// nobody can see.
     pub(crate) fn resolved(&self, index: u32, addr: Ipv6Addr) -> bool {
-        self.resolved.contains(&(index, addr))
+        self.unreadable || self.resolved.contains(&(index, addr))
     }
 
     /// Reads the table again if the last reading is older than [`FRESH_FOR`] at `now`.
@@ -75,21 +80,20 @@ impl Neighbours {
             return Ok(());
         }
         self.read_at = Some(now);
-        let socket = match &mut self.socket {
-            Some(s) => s,
-            None => self.socket.insert(SocketBox(open()?)),
-        };
-        match dump(&socket.0) {
-            Ok(resolved) => {
-                self.resolved = resolved;
-                Ok(())
-            }
-            Err(e) => {
-                // A reply half read would be taken for the next one's start.
-                self.socket = None;
-                Err(e)
-            }
+        let read = match self.socket.take() {
+            Some(s) => Ok(s),
+            None => open().map(SocketBox),
         }
+        .and_then(|socket| {
+            let resolved = dump(&socket.0)?;
+            // Kept only after a whole reply: one half read would be taken for the next one's
+            // start.
+            self.socket = Some(socket);
+            Ok(resolved)
+        });
+        self.unreadable = read.is_err();
+        self.resolved = read?;
+        Ok(())
     }
 }
 
@@ -163,6 +167,20 @@ mod tests {
         assert_eq!(n.read_at, Some(Duration::from_secs(1)));
         n.refresh(Duration::from_secs(1) + FRESH_FOR).unwrap();
         assert_eq!(n.read_at, Some(Duration::from_secs(1) + FRESH_FOR));
+    }
+
+    /// A table that cannot be read holds up no Deny: every neighbour counts as resolved, as
+    /// before the gate, until a reading succeeds.
+    #[test]
+    fn while_the_table_cannot_be_read_every_neighbour_counts_as_resolved() {
+        let addr = Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0, 0, 1);
+        let mut n = Neighbours {
+            unreadable: true,
+            ..Neighbours::default()
+        };
+        assert!(n.resolved(2, addr));
+        n.refresh(Duration::from_secs(1)).expect("a neighbour dump");
+        assert!(!n.resolved(2, addr));
     }
 
     #[test]

@@ -53,9 +53,9 @@ struct Daemon {
     /// The kernel's resolved neighbours, and the Denies waiting for theirs (D79).
     neighbours: Neighbours,
     unicast: UnicastGate,
-    /// The neighbour table could not be read: Denies go to the kernel unchecked, as they would
-    /// without this gate, rather than wait for a resolution nobody can see.
-    neighbours_unreadable: bool,
+    /// Whether a failure to read the neighbour table was logged (once: it is retried at most
+    /// every 20 ms).
+    neighbours_warned: bool,
 }
 
 fn random_seed() -> [u8; 32] {
@@ -249,7 +249,7 @@ impl Daemon {
             config,
             neighbours: Neighbours::default(),
             unicast: UnicastGate::default(),
-            neighbours_unreadable: false,
+            neighbours_warned: false,
         };
         Ok((d, persisted))
     }
@@ -438,34 +438,33 @@ impl Daemon {
     }
 
     /// Whether the kernel has resolved `peer`, reading its table again if the last reading is
-    /// old; true when the table cannot be read (see `neighbours_unreadable`).
+    /// old (true while the table cannot be read).
     fn resolved(&mut self, peer: uiap::device::Peer) -> bool {
-        if self.neighbours_unreadable {
-            return true;
-        }
         let (index, addr) = (peer.interface.0, peer.addr);
-        if self.neighbours.resolved(index, addr) {
-            return true;
-        }
-        if let Err(e) = self.neighbours.refresh(self.start.elapsed()) {
-            warn!(error = %e, "cannot read the kernel's neighbour table: Denies are sent without waiting for their neighbours to resolve");
-            self.neighbours_unreadable = true;
-            return true;
+        if !self.neighbours.resolved(index, addr) {
+            self.refresh_neighbours();
         }
         self.neighbours.resolved(index, addr)
+    }
+
+    fn refresh_neighbours(&mut self) {
+        match self.neighbours.refresh(self.start.elapsed()) {
+            Err(e) if !self.neighbours_warned => {
+                self.neighbours_warned = true;
+                warn!(error = %e, "cannot read the kernel's neighbour table: Denies are sent without waiting for their neighbours to resolve");
+            }
+            Err(e) => debug!(error = %e, "cannot read the kernel's neighbour table"),
+            Ok(()) => {}
+        }
     }
 
     /// The Denies of neighbours that resolved since the last look become ready to send; those
     /// of neighbours that did not in time are dropped (D79).
     fn poll_resolving(&mut self) {
-        let now = self.start.elapsed();
-        if let Err(e) = self.neighbours.refresh(now) {
-            warn!(error = %e, "cannot read the kernel's neighbour table: Denies are sent without waiting for their neighbours to resolve");
-            self.neighbours_unreadable = true;
-        }
-        let (neighbours, unreadable) = (&self.neighbours, self.neighbours_unreadable);
-        self.unicast.poll(now, |p| {
-            unreadable || neighbours.resolved(p.interface.0, p.addr)
+        self.refresh_neighbours();
+        let neighbours = &self.neighbours;
+        self.unicast.poll(self.start.elapsed(), |p| {
+            neighbours.resolved(p.interface.0, p.addr)
         });
     }
 
