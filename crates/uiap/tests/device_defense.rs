@@ -646,6 +646,48 @@ fn forwarding_is_limited_to_forward_rate_floods_a_second() {
 /// The forwarding budget is shared fairly among previous hops (D69): a hop that floods takes
 /// its share and the uncontended half, not the quiet hop's share, and what it loses is answered
 /// with Denies to it.
+/// What the device sent since the last look: each datagram's origin and destination.
+fn sent_by_origin(d: &mut Device<ChaCha8Rng>) -> Vec<(u64, Destination)> {
+    drain(d)
+        .into_iter()
+        .map(|t| (Repr::parse(&t.payload).unwrap().origin.get(), t.destination))
+        .collect()
+}
+
+/// Sixteen hops flooding, each within its share of the budget and together spending all of it
+/// (a relay flooded from forged addresses, D69): a quiet hop that speaks after a silence still
+/// has its share. Its Attempts were denied while the hops' shares added up to the whole budget
+/// and the shared bucket ran dry.
+#[test]
+fn sixteen_flooding_hops_cannot_spend_a_quiet_hops_forwarding_share() {
+    let mut d = device(1, &[1, 2]);
+    let start = Instant::from_secs(5);
+    let (mut quiet_sent, mut quiet_forwarded, mut quiet_denied) = (0, 0, 0);
+    // 8,000 a second for 4 s from 16 hops; the quiet hop every 100 ms after the first second.
+    for i in 0..32_000u32 {
+        let at = start + Duration::from_micros(u64::from(i) * 125);
+        let hop = 10 + (i % 16) as u16;
+        d.handle_datagram(at, peer(1, hop), &attempt(5, i, unique(1)).to_vec());
+        if i >= 8_000 && i % 800 == 0 {
+            d.handle_datagram(at, peer(1, 3), &attempt(6, i, unique(2)).to_vec());
+            quiet_sent += 1;
+        }
+        for (origin, destination) in sent_by_origin(&mut d) {
+            match destination {
+                Destination::Multicast(_) if origin == 6 => quiet_forwarded += 1,
+                Destination::Unicast(p) if p == peer(1, 3) => quiet_denied += 1,
+                _ => {}
+            }
+        }
+    }
+    assert_eq!((quiet_forwarded, quiet_denied), (quiet_sent, 0));
+    let limited = d.counters().dropped(DropReason::ForwardLimited);
+    assert!(limited > 20_000, "{limited}");
+    // The budget still holds: 500 a second and one burst, with the quiet hop's share.
+    let forwarded = d.counters().attempts_forwarded;
+    assert!(forwarded <= 500 * 4 + 500 + 64, "{forwarded}");
+}
+
 #[test]
 fn a_flooding_hop_cannot_spend_a_quiet_hops_forwarding_share() {
     let mut d = device(1, &[1, 2]);
@@ -659,9 +701,8 @@ fn a_flooding_hop_cannot_spend_a_quiet_hops_forwarding_share() {
             d.handle_datagram(at, peer(1, 3), &attempt(6, i, unique(2)).to_vec());
             quiet_sent += 1;
         }
-        for t in drain(&mut d) {
-            let origin = Repr::parse(&t.payload).unwrap().origin.get();
-            match t.destination {
+        for (origin, destination) in sent_by_origin(&mut d) {
+            match destination {
                 Destination::Multicast(_) if origin == 6 => quiet_forwarded += 1,
                 Destination::Unicast(p) if p == peer(1, 2) => flood_denied += 1,
                 Destination::Unicast(p) => panic!("the quiet hop was denied at {i}: {p:?}"),

@@ -5,7 +5,7 @@
 //! is more than half full, any hop may take from it. Below that, a hop takes only what its own
 //! bucket holds, topped up at `forward_rate / active hops` a second: a hop that sends more than
 //! its share (a flooder, or a forwarder passing a flood on) cannot spend the share of a quiet
-//! one.
+//! one, and the quiet one's own bucket is its share even when the shared bucket is empty.
 
 use std::collections::HashMap;
 
@@ -86,9 +86,6 @@ impl ForwardBudget {
         }
         let cap = self.rate * UNIT;
         self.shared.top_up(now, self.rate, cap);
-        if self.shared.tokens < UNIT {
-            return false;
-        }
         let share = (self.rate / self.active(now)).max(1);
         let hop_cap = share * UNIT;
         let full = Bucket {
@@ -96,17 +93,25 @@ impl ForwardBudget {
             at: now,
         };
         let bucket = if self.hops.len() < MAX_HOPS || self.hops.contains_key(&hop) {
+            if !self.hops.contains_key(&hop) && !self.hops.is_empty() {
+                // A new hop is counted at once, not at the next count: hops that appear together
+                // (a flood from many sources) would otherwise each get the share of the first.
+                self.active.0 += 1;
+            }
             self.hops.entry(hop).or_insert(full)
         } else {
             &mut self.overflow
         };
         bucket.top_up(now, share, hop_cap);
+        // A hop's own bucket is its share whatever the shared bucket holds: the shares add up
+        // to the whole rate, so the hops that spend theirs in full keep the shared bucket near
+        // empty, and a quiet hop that waited for it would never get its share.
         let uncontended = self.shared.tokens > cap / 2;
         if !uncontended && bucket.tokens < UNIT {
             return false;
         }
         bucket.tokens = bucket.tokens.saturating_sub(UNIT);
-        self.shared.tokens -= UNIT;
+        self.shared.tokens = self.shared.tokens.saturating_sub(UNIT);
         true
     }
 }
