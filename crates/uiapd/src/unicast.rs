@@ -61,7 +61,10 @@ impl UnicastGate {
             }
             return;
         }
-        self.expire(now);
+        if self.resolving.len() >= MAX_RESOLVING {
+            // Full: free the places of neighbours that discovery has given up on.
+            self.poll(now, |_| false);
+        }
         if self.resolving.len() < MAX_RESOLVING {
             self.resolving.insert(
                 peer,
@@ -80,28 +83,17 @@ impl UnicastGate {
     /// neighbours that resolved become ready; those of neighbours that did not in time are
     /// counted unsent.
     pub(crate) fn poll(&mut self, now: Duration, resolved: impl Fn(&Peer) -> bool) {
-        let done: Vec<Peer> = self
-            .resolving
-            .keys()
-            .filter(|p| resolved(p))
-            .copied()
-            .collect();
-        for peer in done {
-            if let Some(r) = self.resolving.remove(&peer) {
-                self.ready.extend(r.held.into_iter().map(|p| (peer, p)));
-            }
-        }
-        self.expire(now);
-    }
-
-    fn expire(&mut self, now: Duration) {
-        let unsent = &mut self.unsent;
-        self.resolving.retain(|_, r| {
-            let keep = now.saturating_sub(r.since) < RESOLVE_FOR;
-            if !keep {
+        let (ready, unsent) = (&mut self.ready, &mut self.unsent);
+        self.resolving.retain(|peer, r| {
+            if resolved(peer) {
+                ready.extend(std::mem::take(&mut r.held).into_iter().map(|p| (*peer, p)));
+                false
+            } else if now.saturating_sub(r.since) >= RESOLVE_FOR {
                 *unsent += r.held.len() as u64;
+                false
+            } else {
+                true
             }
-            keep
         });
     }
 

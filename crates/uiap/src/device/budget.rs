@@ -92,8 +92,9 @@ impl ForwardBudget {
             tokens: hop_cap,
             at: now,
         };
-        let bucket = if self.hops.len() < MAX_HOPS || self.hops.contains_key(&hop) {
-            if !self.hops.contains_key(&hop) && !self.hops.is_empty() {
+        let known = self.hops.contains_key(&hop);
+        let bucket = if known || self.hops.len() < MAX_HOPS {
+            if !known && !self.hops.is_empty() {
                 // A new hop is counted at once, not at the next count: hops that appear together
                 // (a flood from many sources) would otherwise each get the share of the first.
                 self.active.0 += 1;
