@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use netns_support::{Net, can_run};
-use uiap_control::{ClaimRequest, ClaimState, Client, EventKind, Hold, SpaceText};
+use netns_support::can_run;
+use uiap_control::{ClaimState, EventKind, SpaceText};
 
 const DOMAIN: &str = "fff:0:2:0";
 /// The junk's rate, all sources together.
@@ -45,25 +45,9 @@ fn kernel_receive_queue_drops_are_told_to_the_holder_and_the_claimant() {
     if !can_run("kernel_receive_queue_drops_are_told_to_the_holder_and_the_claimant") {
         return;
     }
-    let mut net = Net::lan(3);
-    let flags: Vec<String> = netns_support::FAST_TIMERS
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    net.start_daemon(1, &flags);
-    net.daemons[0].wait_interfaces(1);
+    let net = netns_support::lan_of_fast_daemons(3, 1);
     let t = &net.daemons[0];
-    let request = ClaimRequest {
-        lifetime: 60,
-        renew: true,
-        ..ClaimRequest::new(DOMAIN, SpaceText::Uid("20".into()))
-    };
-    let Hold::Held(mut held) = Client::new(&t.control)
-        .hold(&request, Some(Duration::from_secs(10)))
-        .unwrap()
-    else {
-        panic!("T's claim was not granted");
-    };
+    let mut held = netns_support::hold_renewed(t, DOMAIN, SpaceText::Uid("20".into()));
     let stop = Arc::new(AtomicBool::new(false));
     let flooder = {
         let stop = stop.clone();

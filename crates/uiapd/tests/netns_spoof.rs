@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use netns_support::{Net, can_run};
-use uiap_control::{ClaimRequest, ClaimState, Client, EventKind, Hold, SpaceText};
+use uiap::space::{Uid, UidSpace};
+use uiap_control::{ClaimState, EventKind, SpaceText};
 
 const DOMAIN: &str = "fff:0:2:0";
 /// The junk's rate: far above a neighbour's budget of 1,000 a second (D45).
@@ -100,27 +101,9 @@ fn without_a_key_rate_limit_drops_are_told_to_the_holder_and_the_claimant() {
     if !can_run("without_a_key_rate_limit_drops_are_told_to_the_holder_and_the_claimant") {
         return;
     }
-    let mut net = Net::lan(4);
-    let flags: Vec<String> = netns_support::FAST_TIMERS
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    net.start_daemon(1, &flags);
-    net.start_daemon(2, &flags);
-    net.daemons[0].wait_interfaces(1);
-    net.daemons[1].wait_interfaces(1);
+    let net = netns_support::lan_of_fast_daemons(4, 2);
     let (t, n) = (&net.daemons[0], &net.daemons[1]);
-    let request = ClaimRequest {
-        lifetime: 60,
-        renew: true,
-        ..ClaimRequest::new(DOMAIN, SpaceText::Uid("20".into()))
-    };
-    let Hold::Held(mut held) = Client::new(&t.control)
-        .hold(&request, Some(Duration::from_secs(10)))
-        .unwrap()
-    else {
-        panic!("T's claim was not granted");
-    };
+    let mut held = netns_support::hold_renewed(t, DOMAIN, SpaceText::Uid("20".into()));
     let n_addr: Ipv6Addr = n.status().interfaces[0].link_local.parse().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let flooder = {
@@ -150,4 +133,81 @@ fn without_a_key_rate_limit_drops_are_told_to_the_holder_and_the_claimant() {
             .all(|c| c.space != SpaceText::Uid("21".into()))
     );
     assert!(t.drops("rate_limited") > 0);
+}
+
+/// Forged Claim-Attempts for T's own UIDs, each from a new link-local address and slow enough
+/// that no rate limit drops one (200 a second from 65,536 addresses) and the kernel drops none:
+/// T must deny each, and its Denies to addresses nobody answers for keep every place for a
+/// neighbour resolving taken (docs/uiap-design.md D79). A real neighbour T has not resolved
+/// then gets no Deny for its conflicting claim, and it may be granted: T cannot prevent that
+/// without a key, so its holder must hear of it. The watcher of T's held claim hears
+/// `suppressed` (a site lease stops), before any conflicting claim of N's can be granted.
+#[test]
+fn without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder() {
+    if !can_run("without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder") {
+        return;
+    }
+    let net = netns_support::lan_of_fast_daemons(4, 2);
+    let (t, n) = (&net.daemons[0], &net.daemons[1]);
+    let mut held = netns_support::hold_renewed(t, DOMAIN, SpaceText::Range("10-1f".into()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let flooder = {
+        let stop = stop.clone();
+        net.spawn_in_ns(3, move || {
+            let mut repr = netns_support::hostile_attempt();
+            repr.domain = DOMAIN.parse().unwrap();
+            let source = |n: u64| Ipv6Addr::new(0xfe80, 0, 0, 0, 0, 0xbad, 0, n as u16);
+            netns_support::spoof("l0", source, 200, stop, move || {
+                repr.sequence = repr.sequence.wrapping_add(1);
+                let uid = [0x10 + (repr.sequence % 8) as u8];
+                repr.space = UidSpace::Unique(Uid::from_octets(&uid).unwrap());
+                repr.to_vec()
+            })
+        })
+    };
+    let started = Instant::now();
+    let event = held.next_event(Some(Duration::from_secs(8)));
+    let told = started.elapsed();
+    // N's conflicting claims, after T's watcher heard (or did not), with N a neighbour T has
+    // not resolved (forgotten, as after a quiet spell): granted or denied, each comes after
+    // T's holder was told.
+    netns_support::sh(&["ip", "-n", &net.names[1], "neigh", "flush", "dev", "l0"]);
+    let outcomes: Vec<i32> = (0..5)
+        .map(|i| {
+            // Not among the forged Attempts' UIDs (10–17), which N would meet as a
+            // simultaneous claim of its own.
+            let uid = format!("{:02x}", 0x18 + i);
+            n.uiap(&["claim", "--domain", DOMAIN, "--uid", &uid]).0
+        })
+        .collect();
+    stop.store(true, Ordering::Relaxed);
+    let (sent, elapsed) = flooder.join().expect("flooder");
+    let unsent = t.drops("denies_unsent");
+    eprintln!(
+        "forged conflicts: {sent} in {:.1} s; T's Denies not sent: {unsent}; rate-limited {}, \
+         kernel {}; T's watcher told after {:.2} s; N's claims into T's range: exit codes \
+         {outcomes:?} (0 granted, 3 denied)",
+        elapsed.as_secs_f64(),
+        t.drops("rate_limited"),
+        t.drops("socket_overflow_claim"),
+        told.as_secs_f64(),
+    );
+    assert!(unsent > 0, "every Deny was sent: the test means nothing");
+    assert_eq!(t.drops("rate_limited"), 0, "the rate limit told T already");
+    assert_eq!(
+        t.drops("socket_overflow_claim"),
+        0,
+        "the kernel told T already"
+    );
+    let event = event
+        .unwrap()
+        .expect("T's watcher heard nothing while its Denies were not sent");
+    assert_eq!(event.kind, EventKind::Suppressed, "{event:?}");
+    assert_eq!(event.claim.state, ClaimState::Held);
+    let why = event.reason.unwrap_or_default();
+    assert!(
+        why.contains("not sent, their neighbours unresolved"),
+        "{why}"
+    );
+    assert!(outcomes.iter().all(|&c| c == 0 || c == 3), "{outcomes:?}");
 }

@@ -61,6 +61,7 @@ impl ClaimTable {
             return false;
         };
         entry.state = ClaimState::Held;
+        self.untold_held |= entry.told.is_none();
         // The ID it was announced under, for a reclaim after a restart (D40).
         entry.stored.origin = ctx.device.claim_info(claim).map(|i| i.origin.get());
         let first = !entry.persisted;
@@ -110,7 +111,7 @@ impl ClaimTable {
         if entry.persisted {
             return None;
         }
-        let (dropped, _) = super::dropped_unread(ctx, entry.asked_at, ctx.elapsed())?;
+        let (dropped, _) = super::dropped_unread(ctx, entry.asked_at, ctx.elapsed(), false)?;
         Some(format!(
             "{dropped} while claiming: a Claim-Deny among them would not have counted, so \
              silence is not consent; nothing is claimed"

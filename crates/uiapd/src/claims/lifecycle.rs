@@ -187,9 +187,12 @@ impl ClaimTable {
         }
     }
 
-    /// The rate limit or the kernel dropped datagrams: the watchers of held claims are told
-    /// (event `suppressed`), at most once per [`SUPPRESSION_TOLD_EVERY`], with what was dropped
-    /// since they were last told (docs/uiap-design.md D64, D70).
+    /// The rate limit or the kernel dropped datagrams, or Claim-Denies were not sent: the
+    /// watchers of held claims are told (event `suppressed`), at most once per
+    /// [`SUPPRESSION_TOLD_EVERY`], with what was dropped since each claim's watchers were last
+    /// told (docs/uiap-design.md D64, D70, D79). A claim held since the last telling is told of
+    /// the next loss at once: the limit keeps a flood from repeating the news to watchers who
+    /// have it, and must not keep it from those who do not.
     pub(crate) fn tell_suppressed(&mut self, ctx: &Ctx<'_>) {
         let now = ctx.elapsed();
         let split = ctx.splits.current(now);
@@ -202,6 +205,7 @@ impl ClaimTable {
         let last = [
             ctx.suppressed.last(),
             ctx.overflowed.last(),
+            ctx.unsent.last(),
             split.as_ref().map(|s| s.last),
         ]
         .into_iter()
@@ -210,41 +214,55 @@ impl ClaimTable {
         let Some(last) = last.or(step.map(|s| s.at)) else {
             return;
         };
-        if step.is_none()
-            && self.suppression_told.is_some_and(|told| {
-                last <= told || now.saturating_sub(told) < SUPPRESSION_TOLD_EVERY
-            })
-        {
+        let due = step.is_some()
+            || self.suppression_told.is_none_or(|told| {
+                last > told && now.saturating_sub(told) >= SUPPRESSION_TOLD_EVERY
+            });
+        if !due && !self.untold_held {
             return;
         }
-        let from = self.suppression_told.unwrap_or(Duration::ZERO);
-        self.suppression_told = Some(now);
-        let mut reasons = Vec::new();
-        if let Some((dropped, seconds)) = super::dropped_unread(ctx, from, now) {
-            reasons.push(format!(
-                "{dropped} in the last {seconds} s: a conflicting Claim-Attempt among them went \
-                 unanswered, so another device may hold an overlapping claim"
-            ));
+        if due {
+            self.suppression_told = Some(now);
         }
-        if let Some(split) = split.filter(|s| s.last > from) {
-            reasons.push(format!(
-                "{split}: another device may hold an overlapping claim"
-            ));
+        // Each claim from when its watchers were last told, or from when it was asked for.
+        let targets: Vec<(u64, Duration)> = self
+            .claims
+            .values()
+            .filter(|e| e.state.is_held() && (due || e.told.is_none()))
+            .map(|e| (e.stored.id, e.told.unwrap_or(e.asked_at)))
+            .filter(|&(_, from)| last > from || step.is_some())
+            .collect();
+        for (id, from) in targets {
+            let mut reasons = Vec::new();
+            if let Some((dropped, seconds)) = super::dropped_unread(ctx, from, now, true) {
+                reasons.push(format!(
+                    "{dropped} in the last {seconds} s: a conflicting Claim-Attempt among them \
+                     went unanswered, so another device may hold an overlapping claim"
+                ));
+            }
+            if let Some(split) = split.as_ref().filter(|s| s.last > from) {
+                reasons.push(format!(
+                    "{split}: another device may hold an overlapping claim"
+                ));
+            }
+            if let Some(step) = step {
+                reasons.push(format!(
+                    "{}: another device may hold an overlapping claim",
+                    step.as_split()
+                ));
+            }
+            if reasons.is_empty() {
+                continue;
+            }
+            if let Some(entry) = self.claims.get_mut(&id) {
+                entry.told = Some(now);
+            }
+            self.end_or_tell(id, ctx.now, EventKind::Suppressed, Some(reasons.join("; ")));
         }
-        if let Some(step) = step {
-            reasons.push(format!(
-                "{}: another device may hold an overlapping claim",
-                step.as_split()
-            ));
-        }
-        if reasons.is_empty() {
-            return;
-        }
-        let why = reasons.join("; ");
-        let held = self.held_ids();
-        for id in held {
-            self.end_or_tell(id, ctx.now, EventKind::Suppressed, Some(why.clone()));
-        }
+        self.untold_held = self
+            .claims
+            .values()
+            .any(|e| e.state.is_held() && e.told.is_none());
     }
 
     /// Held claims that are renewed are announced again at once by a reclaim, `because` (for

@@ -34,14 +34,23 @@ fn counted(n: u64, word: &str) -> String {
 }
 
 /// What was dropped unread from `from` to `now`: by the rate limit (docs/uiap-design.md D64)
-/// and by the kernel at a full receive queue (D70), in words, and the seconds covered.
+/// and by the kernel at a full receive queue (D70), and with `unsent` the Claim-Denies not
+/// sent (D79), in words, and the seconds covered. A Deny not sent leaves another device's claim
+/// unanswered, which matters to what this device holds, not to a claim of its own in its round
+/// (a conflict with that is settled by the protocol core, which denies both).
 fn dropped_unread(
     ctx: &Ctx<'_>,
     from: std::time::Duration,
     now: std::time::Duration,
+    unsent: bool,
 ) -> Option<(String, u64)> {
     let rate = ctx.suppressed.since(from, now);
     let kernel = ctx.overflowed.since(from, now);
+    let unsent = if unsent {
+        ctx.unsent.since(from, now)
+    } else {
+        None
+    };
     let mut parts = Vec::new();
     if let Some(r) = &rate {
         parts.push(format!(
@@ -56,7 +65,22 @@ fn dropped_unread(
             counted(k.datagrams, "datagram"),
         ));
     }
-    let seconds = rate.iter().chain(&kernel).map(|a| a.seconds).max()?;
+    if let Some(u) = &unsent {
+        parts.push(format!(
+            "{} not sent, their neighbours unresolved,",
+            if u.datagrams == 1 {
+                "1 Claim-Deny".to_string()
+            } else {
+                format!("{} Claim-Denies", u.datagrams)
+            },
+        ));
+    }
+    let seconds = rate
+        .iter()
+        .chain(&kernel)
+        .chain(&unsent)
+        .map(|a| a.seconds)
+        .max()?;
     Some((parts.join(" and "), seconds))
 }
 
@@ -80,6 +104,8 @@ pub(crate) struct Ctx<'a> {
     pub suppressed: &'a AuthFailureLog,
     /// What the kernel dropped at full receive queues, and when (docs/uiap-design.md D70).
     pub overflowed: &'a AuthFailureLog,
+    /// Claim-Denies not sent, their neighbours unresolved, and when (docs/uiap-design.md D79).
+    pub unsent: &'a AuthFailureLog,
     /// Neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
     pub splits: &'a Splits,
     /// With a key: how far ahead the neighbours' clocks are (docs/uiap-design.md D72).
@@ -111,6 +137,9 @@ struct Entry {
     /// When it was asked for, on the link's clock: its answer reports the authentication
     /// failures from [`crate::link::LOOKBACK`] before (docs/uiap-design.md D62).
     asked_at: std::time::Duration,
+    /// When its watchers were last told of possible loss (event `suppressed`), on the link's
+    /// clock; `None` while they never were.
+    told: Option<std::time::Duration>,
 }
 
 impl Entry {
@@ -130,6 +159,7 @@ impl Entry {
             renew_at: None,
             networked,
             asked_at: std::time::Duration::ZERO,
+            told: None,
         }
     }
 
@@ -177,8 +207,10 @@ pub(crate) struct ClaimTable {
     store: Store,
     /// Writes of the claims that failed (`status` counter `persist_failures`).
     persist_failures: u64,
-    /// When held claims' watchers were last told of rate-limit drops (docs/uiap-design.md D64).
+    /// When held claims' watchers were last told of possible loss (docs/uiap-design.md D64).
     suppression_told: Option<std::time::Duration>,
+    /// A claim became held since then: its watchers are told of the next loss at once.
+    untold_held: bool,
     /// What each user other than root may claim (docs/uiap-design.md D65).
     users: UserLimits,
 }
@@ -195,6 +227,7 @@ impl ClaimTable {
             store,
             persist_failures: 0,
             suppression_told: None,
+            untold_held: false,
             users: UserLimits::default(),
         }
     }

@@ -36,6 +36,7 @@ struct Logs {
     auth: AuthFailureLog,
     suppressed: AuthFailureLog,
     overflowed: AuthFailureLog,
+    unsent: AuthFailureLog,
     splits: Splits,
 }
 
@@ -64,6 +65,7 @@ impl Bench {
                 auth: AuthFailureLog::new(),
                 suppressed: AuthFailureLog::rate_limited(),
                 overflowed: AuthFailureLog::kernel_overflow(),
+                unsent: AuthFailureLog::denies_unsent(),
                 splits: Splits::default(),
             },
         }
@@ -88,6 +90,7 @@ impl Bench {
             auth: &logs.auth,
             suppressed: &logs.suppressed,
             overflowed: &logs.overflowed,
+            unsent: &logs.unsent,
             splits: &logs.splits,
             clocks: None,
             now,

@@ -134,6 +134,7 @@ fn claim_ctx<'a>(
         auth: link.failures(),
         suppressed: link.suppressed(),
         overflowed: link.overflowed(),
+        unsent: link.unsent(),
         splits: link.splits(),
         clocks: link.clocks(),
     }
@@ -496,6 +497,15 @@ impl Daemon {
                 debug!(error = %e, ?peer, "send failed");
                 self.link.send_failed();
             }
+        }
+        // A Deny not sent leaves a claim elsewhere unanswered: one of this device's held claims
+        // may be granted there, so their watchers are told as of drops (D79).
+        if self
+            .link
+            .note_unsent(self.unicast.unsent(), self.start.elapsed())
+        {
+            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+            self.claims.tell_suppressed(&ctx);
         }
         // A claim whose client left since the last check must not be reported held or persisted.
         self.cancel_abandoned();

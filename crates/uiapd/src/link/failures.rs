@@ -69,6 +69,9 @@ enum Kind {
     RateLimited,
     /// Datagrams the kernel dropped at a full receive queue (docs/uiap-design.md D70).
     KernelOverflow,
+    /// Claim-Denies the daemon did not send: their neighbours did not resolve
+    /// (docs/uiap-design.md D79).
+    DenyUnsent,
 }
 
 impl Default for AuthFailureLog {
@@ -107,6 +110,16 @@ impl AuthFailureLog {
     pub(crate) fn kernel_overflow() -> AuthFailureLog {
         AuthFailureLog {
             kind: Kind::KernelOverflow,
+            ..AuthFailureLog::new()
+        }
+    }
+
+    /// No Denies unsent: a log of the Claim-Denies the daemon did not send because their
+    /// neighbours did not resolve (docs/uiap-design.md D79), under one source (interface 0,
+    /// `::`), kept and logged as kernel drops are.
+    pub(crate) fn denies_unsent() -> AuthFailureLog {
+        AuthFailureLog {
+            kind: Kind::DenyUnsent,
             ..AuthFailureLog::new()
         }
     }
@@ -176,6 +189,17 @@ impl AuthFailureLog {
                 "datagrams dropped by the kernel, the socket's receive queue full: a Claim-Attempt \
                  or Claim-Deny among them went unanswered or uncounted; held claims' watchers are \
                  told (suppressed)"
+            );
+            entry.logged = Some(now);
+            entry.unlogged = 0;
+            return true;
+        }
+        if self.kind == Kind::DenyUnsent {
+            warn!(
+                unsent = entry.unlogged,
+                "Claim-Denies not sent: their neighbours did not resolve, or too many were \
+                 resolving at once; a claim they answered may be granted there, so held claims' \
+                 watchers are told (suppressed)"
             );
             entry.logged = Some(now);
             entry.unlogged = 0;

@@ -65,6 +65,9 @@ pub(crate) struct Link {
     suppressed: AuthFailureLog,
     /// Datagrams the kernel dropped at a full receive queue (docs/uiap-design.md D70).
     overflowed: AuthFailureLog,
+    /// Claim-Denies not sent, their neighbours unresolved (docs/uiap-design.md D79), and how
+    /// many of the gate's count were recorded.
+    unsent: (AuthFailureLog, u64),
     /// With a key: neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
     splits: Splits,
     /// With a key: how far ahead each neighbour's clock is (docs/uiap-design.md D72).
@@ -111,6 +114,7 @@ impl Link {
             failures: AuthFailureLog::new(),
             suppressed: AuthFailureLog::rate_limited(),
             overflowed: AuthFailureLog::kernel_overflow(),
+            unsent: (AuthFailureLog::denies_unsent(), 0),
             splits: Splits::default(),
             clocks: Clocks::default(),
             steps: step::StepWatch::default(),
@@ -343,6 +347,25 @@ impl Link {
     /// What the kernel dropped at full receive queues (docs/uiap-design.md D70).
     pub(crate) fn overflowed(&self) -> &AuthFailureLog {
         &self.overflowed
+    }
+
+    /// Claim-Denies not sent (docs/uiap-design.md D79).
+    pub(crate) fn unsent(&self) -> &AuthFailureLog {
+        &self.unsent.0
+    }
+
+    /// The gate's count of Denies not sent, `total`, at `now`: those not recorded yet are
+    /// recorded as possible loss, as kernel drops are; whether there were any.
+    pub(crate) fn note_unsent(&mut self, total: u64, now: Duration) -> bool {
+        let new = total.saturating_sub(self.unsent.1);
+        self.unsent.1 = total.max(self.unsent.1);
+        self.unsent.0.record_n(
+            (0, Ipv6Addr::UNSPECIFIED),
+            SourceDrop::RateLimited,
+            new,
+            now,
+        );
+        new > 0
     }
 
     /// What was counted.

@@ -674,7 +674,7 @@ pub fn spoof_attempts(
 
 /// Sends `message()` to the group's claim port on `dev` at `rate` a second until `stop`, the
 /// n-th from `source(n)`, through a raw socket that writes its own IPv6 header.
-fn spoof(
+pub fn spoof(
     dev: &str,
     source: impl Fn(u64) -> Ipv6Addr,
     rate: u64,
@@ -705,4 +705,38 @@ fn spoof(
         }
     }
     (sent, start.elapsed())
+}
+
+/// A LAN of `count` namespaces with daemons on fast timers in namespaces 1 to `daemons`, each
+/// on the LAN; the rest are free for hostile hosts.
+pub fn lan_of_fast_daemons(count: usize, daemons: usize) -> Net {
+    let mut net = Net::lan(count);
+    let flags: Vec<String> = FAST_TIMERS.iter().map(|s| s.to_string()).collect();
+    for i in 1..=daemons {
+        net.start_daemon(i, &flags);
+    }
+    for d in &net.daemons {
+        d.wait_interfaces(1);
+    }
+    net
+}
+
+/// `space` of `domain` claimed by `d` for 60 s, renewed, and watched: the claim's events.
+pub fn hold_renewed(
+    d: &Daemon,
+    domain: &str,
+    space: uiap_control::SpaceText,
+) -> uiap_control::HeldClaim {
+    let request = uiap_control::ClaimRequest {
+        lifetime: 60,
+        renew: true,
+        ..uiap_control::ClaimRequest::new(domain, space)
+    };
+    match uiap_control::Client::new(&d.control)
+        .hold(&request, Some(Duration::from_secs(10)))
+        .unwrap()
+    {
+        uiap_control::Hold::Held(held) => held,
+        other => panic!("the claim in {} was not granted: {other:?}", d.ns),
+    }
 }

@@ -1,6 +1,6 @@
 //! What a claim round and the watchers of held claims are told of possible loss: datagrams the
 //! kernel dropped (docs/uiap-design.md D70), a split neighbour (D71), a step of this host's
-//! clock (D76).
+//! clock (D76), Claim-Denies not sent (D79).
 
 use super::*;
 
@@ -103,5 +103,76 @@ fn a_step_of_this_hosts_clock_is_told_to_held_claims_watchers_at_once() {
     // Told once.
     let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
     b.table.tell_suppressed(&ctx);
+    assert!(told(&mut events).is_empty());
+}
+
+#[test]
+fn denies_not_sent_are_told_to_held_claims_watchers_and_fail_no_claim_of_this_device() {
+    let (mut b, mut events) = holding();
+    let mut rx = b.claim(request("06"), 0);
+    let at = Duration::from_micros(b.now.as_micros()) + Duration::from_millis(100);
+    b.logs.unsent.record_n(
+        (0, std::net::Ipv6Addr::UNSPECIFIED),
+        SourceDrop::RateLimited,
+        3,
+        at,
+    );
+    b.run_for(Duration::from_secs(3));
+    // Its own round lost nothing: a Deny this device did not send answered another's claim.
+    assert!(matches!(
+        next(&mut rx),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    let told = told(&mut events);
+    let first = told
+        .iter()
+        .find(|(id, _, _)| *id == 1)
+        .expect("claim 1 told");
+    assert_eq!(first.1, EventKind::Suppressed);
+    assert!(
+        first
+            .2
+            .contains("3 Claim-Denies not sent, their neighbours unresolved"),
+        "{}",
+        first.2
+    );
+}
+
+/// The limit on how often watchers hear of drops must not keep the news from a claim held
+/// since they last heard it: it is its first.
+#[test]
+fn a_claim_held_since_the_last_telling_is_told_of_the_next_loss_at_once() {
+    let (mut b, mut events) = holding();
+    let drop_now = |b: &mut Bench| {
+        let at = Duration::from_micros(b.now.as_micros());
+        b.logs.overflowed.record_n(
+            (0, std::net::Ipv6Addr::UNSPECIFIED),
+            SourceDrop::RateLimited,
+            5,
+            at,
+        );
+        let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+        b.table.tell_suppressed(&ctx);
+    };
+    drop_now(&mut b);
+    let first: Vec<u64> = told(&mut events).iter().map(|t| t.0).collect();
+    assert_eq!(first, [1]);
+    // Drops are counted by the second: the claim starts in the next.
+    b.now += Duration::from_millis(1_100);
+    let mut rx = b.claim(request("06"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut rx),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    // 4.1 s after the last telling, more drops: claim 2 hears of them now, claim 1 not again.
+    drop_now(&mut b);
+    let second: Vec<(u64, EventKind)> = told(&mut events).iter().map(|t| (t.0, t.1)).collect();
+    assert_eq!(second, [(2, EventKind::Suppressed)]);
+    // Told once: the next drops within the limit are news to nobody.
+    b.now += Duration::from_millis(100);
+    drop_now(&mut b);
     assert!(told(&mut events).is_empty());
 }
