@@ -682,6 +682,23 @@ impl<C: BootClock> LeaseSlot<C> {
     /// its word: a word acquired with `epoch`'s low bits and a later deadline, followed by
     /// `epoch` itself, is the word of `epoch`'s tenure, as [`current_by`](Self::current_by)'s
     /// check of the word against the slot's epoch finds it.
+    /// For a generator's one-step path: the word now, and the boot-clock nanosecond its
+    /// deadline falls on (the first reading [`still_holds`](Self::still_holds) refuses), when
+    /// the tenure of `epoch` is the latest published; `None` otherwise. While the word is
+    /// unchanged the tenure stands: a loss clears it, a grant or a renewal writes a new one.
+    #[inline]
+    pub(crate) fn window(&self, epoch: u64) -> Option<(u64, u64)> {
+        let word = self.word.load(Ordering::Acquire);
+        (word & TAG == epoch & TAG && self.epoch.load(Ordering::Relaxed) == epoch)
+            .then_some((word, (word >> TAG_BITS) << TICK_SHIFT))
+    }
+
+    /// Whether the word is still `word` (one [`window`](Self::window) gave).
+    #[inline(always)]
+    pub(crate) fn word_is(&self, word: u64) -> bool {
+        self.word.load(Ordering::Acquire) == word
+    }
+
     #[inline(always)]
     pub(crate) fn still_holds(&self, epoch: u64, now: u64) -> bool {
         let word = self.word.load(Ordering::Acquire);

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use uuidkit::clock::Clock;
-use uuidkit::node::{NodeId, NodeLost, NodeSource};
+use uuidkit::node::{HoldWindow, NodeId, NodeLost, NodeSource};
 
 use crate::deadline::{MAX_DEADLINE_TICK, tick};
 use crate::{BootClock, BootTime, LeaseSlot};
@@ -152,6 +152,33 @@ impl<C: BootClock> NodeSource for LeaseSource<C> {
     fn holds(&self, epoch: u64) -> bool {
         self.slot
             .still_holds(epoch, tick(self.read.load(Ordering::Relaxed)))
+    }
+
+    // The deadline as a reading of the pair's clock: the boot clock's zero in Unix time plus
+    // the deadline's boot time, the very sum `LeaseClock::now_ns` makes of a reading, so a
+    // generator's reading is below it exactly when `holds` would find it before the deadline.
+    // The zero is sampled before the word is written (`publish`), so a window made while a
+    // renewal is published has a word that is no longer the slot's. Closed until the clock
+    // has been read: a source not read with its own clock has no readings to vouch for.
+    #[inline]
+    fn hold_window(&self, epoch: u64) -> Option<HoldWindow> {
+        let open = (self.read.load(Ordering::Relaxed) != UNREAD)
+            .then(|| self.slot.window(epoch))
+            .flatten();
+        Some(match open {
+            Some((mark, deadline)) => HoldWindow {
+                mark,
+                before: self.slot.unix_at_zero().saturating_add(deadline),
+            },
+            None => HoldWindow { mark: 0, before: 0 },
+        })
+    }
+
+    // Always: with a window this is what a generator asks before every UUID — one load and
+    // a compare.
+    #[inline(always)]
+    fn holds_marked(&self, _epoch: u64, mark: u64) -> bool {
+        self.slot.word_is(mark)
     }
 }
 
@@ -300,6 +327,99 @@ mod tests {
         let seqs: Vec<_> = (0..2).map(|_| g.generate().unwrap().clock_seq()).collect();
         assert_ne!(seqs[0], a.clock_seq(), "a new tenure, a new clock sequence");
         assert_eq!(seqs[1], seqs[0]);
+    }
+
+    type PairedSnowflake = uuidkit::snowflake::SnowflakeGenerator<
+        LeaseClock<Arc<ManualBootClock>>,
+        ThreadRng,
+        uuidkit::generator::NoReserve,
+        LeaseSource<Arc<ManualBootClock>>,
+    >;
+
+    /// Twitter's layout on a pair of a slot that holds worker 5 for `ttl` from a boot time of
+    /// 1 s.
+    fn snowflake_on_a_pair(
+        ttl: Duration,
+    ) -> (
+        Arc<ManualBootClock>,
+        Arc<LeaseSlot<Arc<ManualBootClock>>>,
+        PairedSnowflake,
+    ) {
+        let boot = Arc::new(ManualBootClock::new(Duration::from_secs(1)));
+        let slot = Arc::new(LeaseSlot::new(10, boot.clone(), Duration::ZERO).unwrap());
+        slot.grant(5, boot.now(), ttl).unwrap();
+        let (clock, source) = slot.pair();
+        let g =
+            uuidkit::snowflake::SnowflakeGenerator::builder(uuidkit::snowflake::Layout::TWITTER)
+                .node_source(source)
+                .build(clock, ThreadRng)
+                .unwrap();
+        (boot, slot, g)
+    }
+
+    /// A snowflake generator on a pair (Twitter's layout, 1 ms ticks; the deadline, in 2^20 ns
+    /// ticks, falls inside one of them) made to read the boot clock every 37 µs: it makes IDs
+    /// for every reading before the deadline — several a tick, by its one-step path — and none
+    /// for a reading at or past it.
+    #[test]
+    fn a_snowflake_generator_makes_ids_up_to_the_deadline_and_none_past_it() {
+        let (boot, slot, mut g) = snowflake_on_a_pair(Duration::from_millis(50));
+        let deadline = slot.deadline().unwrap();
+        let (mut made, mut per_tick) = (0, std::collections::BTreeMap::<u64, u32>::new());
+        loop {
+            let at = boot.now();
+            match g.generate() {
+                Ok(id) => {
+                    assert!(
+                        tick(at.as_nanos() as u64) < tick(deadline.as_nanos() as u64),
+                        "an ID for a reading in the deadline's tick or past it: {at:?}"
+                    );
+                    assert_eq!(id >> 12 & 0x3FF, 5);
+                    *per_tick.entry(id >> 22).or_default() += 1;
+                    made += 1;
+                }
+                Err(e) => {
+                    assert_eq!(e.kind(), uuidkit::generator::GenErrorKind::NodeLost, "{e}");
+                    assert!(tick(at.as_nanos() as u64) >= tick(deadline.as_nanos() as u64));
+                    break;
+                }
+            }
+            boot.advance(Duration::from_micros(37));
+        }
+        let before = (tick(deadline.as_nanos() as u64) << crate::deadline::TICK_SHIFT)
+            - Duration::from_secs(1).as_nanos() as u64;
+        assert_eq!(
+            made as u64,
+            before.div_ceil(37_000),
+            "every reading before it made one"
+        );
+        // Every whole tick made all its readings' IDs; the deadline's tick those before it.
+        let counts: Vec<u32> = per_tick.values().copied().collect();
+        let (last, whole) = counts.split_last().unwrap();
+        assert!(whole.iter().all(|&n| n >= 26) && *last >= 1, "{per_tick:?}");
+    }
+
+    /// Between two readings in one tick the slot's word changes: a loss stops the very next ID,
+    /// a renewal does not, and a new tenure of the same worker is taken up in the next tick.
+    #[test]
+    fn a_snowflake_generator_on_a_pair_sees_a_loss_or_a_renewal_at_the_next_id() {
+        let (boot, slot, mut g) = snowflake_on_a_pair(Duration::from_secs(2));
+        for _ in 0..3 {
+            g.generate().unwrap();
+        }
+        slot.renew(boot.now(), Duration::from_secs(2)).unwrap();
+        let a = g.generate().unwrap();
+        slot.lose(NodeLost::new(uuidkit::node::NodeLostKind::Conflict));
+        assert_eq!(
+            g.generate().unwrap_err().kind(),
+            uuidkit::generator::GenErrorKind::NodeLost
+        );
+        slot.grant(5, boot.now(), Duration::from_secs(2)).unwrap();
+        // A new tenure starts in a tick the last one did not use.
+        boot.advance(Duration::from_millis(1));
+        let b = g.generate().unwrap();
+        assert!(b > a);
+        assert_eq!(g.generate().unwrap(), b + 1);
     }
 
     #[test]

@@ -365,6 +365,72 @@ pub trait NodeSource: Send + Sync + fmt::Debug {
     fn holds(&self, epoch: u64) -> bool {
         self.current().is_ok_and(|id| id.epoch() == epoch)
     }
+
+    /// For a generator that checks its node once per clock tick rather than
+    /// once per UUID: a [`HoldWindow`] for the tenure of `epoch`, or `None`
+    /// (the default) when the source must be asked [`holds`](Self::holds)
+    /// for every UUID. A source that gives windows must give one for every
+    /// call, a closed one (`before` 0) when the tenure does not hold, and
+    /// override [`holds_marked`](Self::holds_marked) to match.
+    ///
+    /// The promise: for every reading of the generator's clock below
+    /// `before`, made after this call, at which
+    /// [`holds_marked(epoch, mark)`](Self::holds_marked) answers `true`,
+    /// [`holds(epoch)`](Self::holds) would have answered `true` too.
+    ///
+    /// ```
+    /// use uuidkit::node::{NodeSlot, NodeSource};
+    /// let slot = NodeSlot::new(8)?;
+    /// let id = slot.set(5)?;
+    /// assert_eq!(slot.hold_window(id.epoch()), None); // asked for each UUID
+    /// # Ok::<(), uuidkit::GenError>(())
+    /// ```
+    #[inline]
+    fn hold_window(&self, epoch: u64) -> Option<HoldWindow> {
+        let _ = epoch;
+        None
+    }
+
+    /// [`holds`](Self::holds), for a generator that got `mark` from
+    /// [`hold_window`](Self::hold_window) for `epoch` (or 0 when that was
+    /// `None`). The default ignores the mark; a source that gives windows
+    /// answers from the mark alone, as cheaply as it can: it is asked before
+    /// every UUID.
+    ///
+    /// ```
+    /// use uuidkit::node::{NodeSource, StaticNode};
+    /// let node = StaticNode::new(7, 8)?;
+    /// let epoch = node.current()?.epoch();
+    /// assert!(node.holds_marked(epoch, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    fn holds_marked(&self, epoch: u64, mark: u64) -> bool {
+        let _ = mark;
+        self.holds(epoch)
+    }
+}
+
+/// How long a node source vouches for a tenure without being asked
+/// [`holds`](NodeSource::holds) for each UUID: for readings of the
+/// generator's clock below `before`, as long as
+/// [`holds_marked`](NodeSource::holds_marked) finds `mark` unchanged. A lease
+/// whose deadline lies ahead gives one, so that a generator checks the
+/// deadline once per clock tick and only the mark for each UUID.
+///
+/// ```
+/// use uuidkit::node::HoldWindow;
+/// let w = HoldWindow { mark: 0x2A, before: 1_000 };
+/// assert!(w.before > 999); // a reading of 999 ns is inside it
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HoldWindow {
+    /// What [`holds_marked`](NodeSource::holds_marked) is given back: the
+    /// source's state when the window was given.
+    pub mark: u64,
+    /// The first reading of the generator's clock, in its nanoseconds, that
+    /// the window does not cover.
+    pub before: u64,
 }
 
 /// No node source: a v1/v6 generator keeps its own node (the one given to
@@ -465,52 +531,42 @@ pub(crate) mod sealed {
     }
 }
 
-impl<T: NodeSource + ?Sized> NodeSource for &T {
-    #[inline]
-    fn bits(&self) -> u8 {
-        (**self).bits()
-    }
-    #[inline]
-    fn current(&self) -> Result<NodeId, NodeLost> {
-        (**self).current()
-    }
-    #[inline]
-    fn holds(&self, epoch: u64) -> bool {
-        (**self).holds(epoch)
-    }
+/// A pointer to a source is that source: every method forwards.
+macro_rules! forward_node_source {
+    ($($(#[$attr:meta])* $ptr:ty),+) => {$(
+        $(#[$attr])*
+        impl<T: NodeSource + ?Sized> NodeSource for $ptr {
+            #[inline]
+            fn bits(&self) -> u8 {
+                (**self).bits()
+            }
+            #[inline]
+            fn current(&self) -> Result<NodeId, NodeLost> {
+                (**self).current()
+            }
+            #[inline]
+            fn holds(&self, epoch: u64) -> bool {
+                (**self).holds(epoch)
+            }
+            #[inline]
+            fn hold_window(&self, epoch: u64) -> Option<HoldWindow> {
+                (**self).hold_window(epoch)
+            }
+            #[inline(always)]
+            fn holds_marked(&self, epoch: u64, mark: u64) -> bool {
+                (**self).holds_marked(epoch, mark)
+            }
+        }
+    )+};
 }
 
-#[cfg(feature = "std")]
-impl<T: NodeSource + ?Sized> NodeSource for std::sync::Arc<T> {
-    #[inline]
-    fn bits(&self) -> u8 {
-        (**self).bits()
-    }
-    #[inline]
-    fn current(&self) -> Result<NodeId, NodeLost> {
-        (**self).current()
-    }
-    #[inline]
-    fn holds(&self, epoch: u64) -> bool {
-        (**self).holds(epoch)
-    }
-}
-
-#[cfg(feature = "std")]
-impl<T: NodeSource + ?Sized> NodeSource for std::boxed::Box<T> {
-    #[inline]
-    fn bits(&self) -> u8 {
-        (**self).bits()
-    }
-    #[inline]
-    fn current(&self) -> Result<NodeId, NodeLost> {
-        (**self).current()
-    }
-    #[inline]
-    fn holds(&self, epoch: u64) -> bool {
-        (**self).holds(epoch)
-    }
-}
+forward_node_source!(
+    &T,
+    #[cfg(feature = "std")]
+    std::sync::Arc<T>,
+    #[cfg(feature = "std")]
+    std::boxed::Box<T>
+);
 
 /// A fixed node, for instance one from configuration: always held, always
 /// epoch 0. Nothing makes a configured value unique; use it where something

@@ -95,6 +95,7 @@ impl<N: NodeSource, S: Reserve<SnowflakeState>> SnowflakeBuilder<N, S> {
                 end: 0,
                 unit: 1 << seq_shift,
                 epoch: 0,
+                mark: 0,
                 owner: Owner::here(),
             },
             tick_ns: l.tick_ns(),
@@ -197,9 +198,14 @@ struct Hot {
     unit: u64,
     /// The tenure the last ID was made under.
     epoch: u64,
+    /// The node source's mark for that tenure (`HoldWindow`), 0 without one.
+    mark: u64,
     /// The process the generator's state belongs to.
     owner: Owner,
 }
+
+// What the one-step path reads of the generator is one cache line.
+const _: () = assert!(core::mem::size_of::<Hot>() == 64);
 
 impl<C, R, S: Reserve<SnowflakeState>, N> Drop for SnowflakeGenerator<C, R, S, N> {
     fn drop(&mut self) {
@@ -323,7 +329,7 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
         if now.wrapping_sub(self.hot.start) < self.hot.span
             && self.hot.id < self.hot.end
             && !self.hot.owner.forked()
-            && self.node.holds(self.hot.epoch)
+            && self.node.holds_marked(self.hot.epoch, self.hot.mark)
             && self.store.is_held()
         {
             self.hot.id += self.hot.unit;
@@ -584,6 +590,16 @@ impl<C: Clock, R: Rng, S: Reserve<SnowflakeState>, N: NodeSource> SnowflakeGener
                 self.hot.start = self.cached.1;
                 self.hot.span = self.tick_ns;
                 self.hot.epoch = epoch;
+                // A source that vouches for a stretch of the clock (a lease and its
+                // deadline) is then asked only whether anything changed, and the path
+                // ends where the stretch does.
+                self.hot.mark = match self.node.hold_window(epoch) {
+                    Some(w) => {
+                        self.hot.span = self.tick_ns.min(w.before.saturating_sub(self.hot.start));
+                        w.mark
+                    }
+                    None => 0,
+                };
             }
             _ => self.hot.span = 0,
         }
