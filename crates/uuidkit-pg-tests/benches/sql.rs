@@ -11,7 +11,9 @@
 //! - `pure`: per function, `SELECT count(f(x)) FROM` a table of 10,000
 //!   inputs, for the extension, the pure-SQL edition
 //!   (`crates/uuidkit-pg/pure/uuidkit_pure.sql`, in the schema
-//!   `uuidkit_sql` of the same server) and the copy-paste v7 recipes.
+//!   `uuidkit_sql` of the same server) and the copy-paste v7 recipes: every
+//!   function the two editions share, which it checks against the catalog
+//!   before measuring (`uuidkit_pg_tests::pure`).
 //!
 //! The server preloads the library (cluster-wide `v7()`); one more row
 //! measures `v7()` on a second server without it (per-backend state).
@@ -23,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use uuidkit_pg_tests::postgres::Client;
+use uuidkit_pg_tests::pure::{called, in_schema, shared};
 use uuidkit_pg_tests::{Scope, Server};
 
 const ROWS: u32 = 1_000_000;
@@ -75,16 +78,6 @@ BEGIN
   RETURN (lpad(to_hex(ms), 12, '0') || lpad(to_hex(sub | 28672), 4, '0')
     || lpad(to_hex(low | (-9223372036854775808)::bigint), 16, '0'))::uuid;
 END $$;";
-
-/// The pure-SQL edition, in the schema `uuidkit_sql`.
-fn pure_edition() -> String {
-    include_str!("../../uuidkit-pg/pure/uuidkit_pure.sql")
-        .replace("uuidkit.", "uuidkit_sql.")
-        .replace(
-            "CREATE SCHEMA IF NOT EXISTS uuidkit;",
-            "CREATE SCHEMA IF NOT EXISTS uuidkit_sql;",
-        )
-}
 
 const PURE_ROWS: u32 = 10_000;
 
@@ -191,10 +184,48 @@ fn insert(cr: &mut Criterion) {
     }
 }
 
+/// The calls `pure` measures in both editions, over the columns of its table `inputs`: every
+/// function the editions share, which `pure` asserts.
+const PURE_CALLS: &[&str] = &[
+    "v7()",
+    "v7(at)",
+    "v7(interval '1 hour')",
+    "v4()",
+    "v6()",
+    "v7_scope()",
+    "v7_lower(at)",
+    "v7_upper(at)",
+    "extract_timestamp(id)",
+    "extract_timestamp(id, true)",
+    "extract_version(id)",
+    "v1_to_v6(v1)",
+    "v6_to_v1(v6)",
+    "to_base58(id)",
+    "from_base58(b58)",
+    "to_base32(id)",
+    "from_base32(b32)",
+    "to_ulid(id)",
+    "from_ulid(ulid)",
+    "to_base32hex(id)",
+    "from_base32hex(b32hex)",
+    "to_base64url(id)",
+    "from_base64url(b64url)",
+    "to_typeid('user', id)",
+    "from_typeid(tid)",
+    "from_typeid(tid, 'user')",
+    "typeid_prefix(tid)",
+    "to_bytea(id)",
+    "from_bytea(bytes)",
+    "v3(id, name)",
+    "v5(id, name)",
+    "v8_sha256(id, name)",
+    "namespace(ns)",
+];
+
 fn pure(cr: &mut Criterion) {
     let server = server(Scope::Cluster);
     let mut c = server.client();
-    c.batch_execute(&pure_edition()).unwrap();
+    c.batch_execute(&in_schema("uuidkit_sql")).unwrap();
     c.batch_execute(RECIPES).unwrap();
     for recipe in ["recipe_kjmph", "recipe_verite", "recipe_fabiolimace"] {
         let v: i32 = c
@@ -208,14 +239,31 @@ fn pure(cr: &mut Criterion) {
     }
     c.batch_execute(&format!(
         "CREATE EXTENSION pgcrypto;
-         CREATE TABLE inputs AS SELECT g, uuidkit.v7() AS id, uuidkit.to_base58(uuidkit.v7()) AS b58,
-             uuidkit.to_base32(uuidkit.v7()) AS b32, uuidkit.to_typeid('user', uuidkit.v7()) AS tid,
-             uuidkit.v1_to_v6('c232ab00-9414-11ec-b3c8-9f6bdeced846') AS v6,
-             clock_timestamp() AS at, 'name-' || g AS name
-         FROM generate_series(1, {PURE_ROWS}) AS g;
+         CREATE TABLE inputs AS SELECT g, id, uuidkit.to_base58(id) AS b58, uuidkit.to_base32(id) AS b32,
+             uuidkit.to_ulid(id) AS ulid, uuidkit.to_base32hex(id) AS b32hex,
+             uuidkit.to_base64url(id) AS b64url, uuidkit.to_typeid('user', id) AS tid,
+             uuidkit.to_bytea(id) AS bytes, v6, uuidkit.v6_to_v1(v6) AS v1,
+             clock_timestamp() AS at, 'name-' || g AS name,
+             (ARRAY['dns', 'url', 'oid', 'x500'])[1 + g % 4] AS ns
+         FROM (SELECT g, uuidkit.v7() AS id, uuidkit.v6() AS v6 FROM generate_series(1, {PURE_ROWS}) AS g) AS s;
          ANALYZE inputs;"
     ))
     .unwrap();
+    // Every shared function has a row: what the calls resolve to in the pure edition, against
+    // the catalog's list of the functions both editions have.
+    let measured: std::collections::BTreeSet<String> = PURE_CALLS
+        .iter()
+        .flat_map(|f| called(&mut c, "uuidkit_sql", &format!("uuidkit_sql.{f}"), "inputs"))
+        .collect();
+    let unmeasured: Vec<String> = shared(&mut c, "uuidkit_sql")
+        .into_iter()
+        .filter(|f| !measured.contains(&f.procedure))
+        .map(|f| f.signature)
+        .collect();
+    assert!(
+        unmeasured.is_empty(),
+        "shared functions PURE_CALLS does not measure: {unmeasured:?}"
+    );
     let mut g = cr.benchmark_group("pg_pure_10k");
     g.sample_size(10).sampling_mode(SamplingMode::Flat);
     let mut rows: Vec<(String, String)> = vec![
@@ -225,23 +273,7 @@ fn pure(cr: &mut Criterion) {
         ("recipe_fabiolimace()".into(), "recipe_fabiolimace()".into()),
         ("gen_random_uuid()".into(), "gen_random_uuid()".into()),
     ];
-    for f in [
-        "v7()",
-        "v4()",
-        "v7(at)",
-        "v7(interval '1 hour')",
-        "extract_timestamp(id)",
-        "v7_lower(at)",
-        "to_base58(id)",
-        "from_base58(b58)",
-        "to_base32(id)",
-        "from_base32(b32)",
-        "to_typeid('user', id)",
-        "from_typeid(tid)",
-        "v6_to_v1(v6)",
-        "v5(id, name)",
-        "v8_sha256(id, name)",
-    ] {
+    for f in PURE_CALLS {
         for schema in ["uuidkit", "uuidkit_sql"] {
             rows.push((format!("{schema}.{f}"), format!("{schema}.{f}")));
         }

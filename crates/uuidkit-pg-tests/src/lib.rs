@@ -24,6 +24,8 @@ use test_support::db::Postgres;
 
 pub use postgres;
 
+pub mod pure;
+
 /// The environment variable naming the directory `cargo pgrx package`
 /// wrote (`…/uuidkit-pg15`, holding `usr/lib/postgresql/15/lib/uuidkit.so`
 /// and the control and SQL files).

@@ -87,6 +87,41 @@ fn listing(dirs: &[PathBuf]) -> BTreeSet<PathBuf> {
     out
 }
 
+/// The fields `names` of the package's control data.
+fn control_fields<const N: usize>(deb: &str, names: [&str; N]) -> [String; N] {
+    let mut args = vec!["-f", deb];
+    args.extend(names);
+    let fields = run("dpkg-deb", &args).unwrap();
+    names.map(|name| {
+        fields
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(": "))
+            .unwrap_or_else(|| panic!("{deb}: no {name} field in {fields}"))
+            .trim()
+            .to_string()
+    })
+}
+
+/// In a throwaway cluster of the system's installation: `CREATE EXTENSION uuidkit` from the
+/// installed package, then the updates from every earlier release. Returns the version created
+/// and what the updates compared.
+fn create_and_update() -> (String, crate::upgrade::Updated) {
+    let settings = [
+        ("shared_preload_libraries", "uuidkit"),
+        ("uuidkit.worker_id", "5"),
+    ];
+    let pg = Postgres::start_with(&settings).unwrap();
+    pg.query("CREATE EXTENSION uuidkit").unwrap();
+    assert_eq!(pg.query("SELECT uuidkit.v7_scope()").unwrap(), "cluster");
+    let created = pg
+        .query("SELECT extversion FROM pg_extension WHERE extname = 'uuidkit'")
+        .unwrap();
+    (
+        created.trim().to_string(),
+        crate::upgrade::check_updates(&pg),
+    )
+}
+
 #[test]
 fn the_debian_package_installs_creates_updates_and_removes_cleanly() {
     let name = "the_debian_package_installs_creates_updates_and_removes_cleanly";
@@ -95,8 +130,8 @@ fn the_debian_package_installs_creates_updates_and_removes_cleanly() {
         Err(reason) => return test_support::skip(name, reason),
     };
     let deb_str = deb.to_str().unwrap();
-    let package = run("dpkg-deb", &["-f", deb_str, "Package"]).unwrap();
-    let package = package.trim();
+    let [package, version, arch] = control_fields(deb_str, ["Package", "Version", "Architecture"]);
+    let package = package.as_str();
     // One run at a time on a machine: two would install and remove the same package.
     let lock = std::fs::File::create(std::env::temp_dir().join("uuidkit-pg-deb-test.lock"))
         .and_then(|f| f.lock().map(|()| f))
@@ -141,21 +176,11 @@ fn the_debian_package_installs_creates_updates_and_removes_cleanly() {
     for file in &payload {
         assert!(file.is_file(), "{} not installed", file.display());
     }
-    {
-        let settings = [
-            ("shared_preload_libraries", "uuidkit"),
-            ("uuidkit.worker_id", "5"),
-        ];
-        let pg = Postgres::start_with(&settings).unwrap();
-        pg.query("CREATE EXTENSION uuidkit").unwrap();
-        assert_eq!(pg.query("SELECT uuidkit.v7_scope()").unwrap(), "cluster");
-        crate::upgrade::check_updates(&pg);
-    }
+    let (created, updated) = create_and_update();
 
     run("dpkg", &["-r", package]).unwrap();
-    for file in &payload {
-        assert!(!file.exists(), "{} left after dpkg -r", file.display());
-    }
+    let left: Vec<&PathBuf> = payload.iter().filter(|f| f.exists()).collect();
+    assert!(left.is_empty(), "left after dpkg -r: {left:#?}");
     run("dpkg", &["--purge", package]).unwrap();
     assert!(
         status(package).is_none_or(|s| s.ends_with("not-installed")),
@@ -169,6 +194,25 @@ fn the_debian_package_installs_creates_updates_and_removes_cleanly() {
     assert!(
         added.is_empty() && removed.is_empty(),
         "after dpkg --purge: left behind {added:#?}, gone {removed:#?}"
+    );
+    // What ran, for the test log: a skipped test prints none of it.
+    println!(
+        "{package} {version} ({arch}): dpkg -i installed {} files; CREATE EXTENSION uuidkit {} (v7 scope \
+         cluster); ALTER EXTENSION UPDATE from {} to {}: {} objects as a fresh install's, {} functions called \
+         alike, column defaults kept; dpkg -r left {} of {} files; dpkg --purge: {} entries under {} as before",
+        payload.len(),
+        created,
+        updated.from.join(", "),
+        updated.to,
+        updated.objects,
+        updated.functions,
+        left.len(),
+        payload.len(),
+        after.len(),
+        dirs.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" and "),
     );
     drop(lock);
 }

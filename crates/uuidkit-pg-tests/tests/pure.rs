@@ -2,37 +2,20 @@
 //! superuser, with `psql -f` and as an extension whose script runs as that role (what `pg_tle` does with it), and
 //! differential against the C edition in one server: both editions side by side (schemas `uuidkit` and
 //! `uuidkit_sql`), every shared function on [`N`] random inputs plus edge values, the same results, and for inputs
-//! a function refuses the same SQLSTATE and message.
+//! a function refuses the same SQLSTATE and message. The shared functions are the catalog's
+//! ([`uuidkit_pg_tests::pure::shared`]), and every immutable one must be compared by a check; the generators, whose
+//! results are random, are checked for their layouts and order instead.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use test_support::db::Postgres;
 use uuidkit_pg_tests::postgres::Client;
+use uuidkit_pg_tests::pure::{SOURCE as PURE, Shared, called, in_schema, shared};
 use uuidkit_pg_tests::{package, scalar, sql_error};
-
-/// The edition, as users get it.
-const PURE: &str = include_str!("../../uuidkit-pg/pure/uuidkit_pure.sql");
 
 /// Random inputs per function.
 const N: i64 = 100_000;
-
-/// The functions of the C edition the pure-SQL edition does not have, by the start of their signatures: the
-/// façade (a block cipher), `snowflake` (shared memory), and the `ulid` type's (a base type needs C).
-const C_ONLY: &[&str] = &[
-    "facade_decode(id uuid, key bytea, mode text)",
-    "facade_encode(id uuid, key bytea, mode text)",
-    "snowflake(layout text)",
-    "gen_ulid()",
-    "ulid_",
-];
-
-/// The pure edition with its schema renamed to `schema`.
-fn in_schema(schema: &str) -> String {
-    PURE.replace("uuidkit.", &format!("{schema}.")).replace(
-        "CREATE SCHEMA IF NOT EXISTS uuidkit;",
-        &format!("CREATE SCHEMA IF NOT EXISTS {schema};"),
-    )
-}
 
 /// A copy of the extension's package with the pure edition added as the extension `uuidkit_pure`
 /// (`superuser = false`: its script runs as the role that creates it, as `pg_tle`'s do); removed on drop.
@@ -338,35 +321,6 @@ CREATE TABLE diff.bytes AS
     SELECT decode(repeat(md5(random()::text), 2), 'hex') AS b, (random() * 20)::int AS n FROM generate_series(1, NROWS);
 ";
 
-/// The shared functions' signatures (name, arguments, result), after asserting that they are the same in both
-/// editions: all of the C edition's but [`C_ONLY`].
-fn shared_signatures(c: &mut Client) -> Vec<String> {
-    let signatures = |c: &mut Client, schema: &str| -> Vec<String> {
-        let sql = format!(
-            "SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ') ' \
-             || pg_get_function_result(p.oid) FROM pg_proc p \
-             WHERE pronamespace = '{schema}'::regnamespace AND p.proname NOT LIKE '\\_%' ORDER BY 1"
-        );
-        c.query(&sql, &[])
-            .unwrap()
-            .iter()
-            .map(|r| r.get(0))
-            .collect()
-    };
-    let native = signatures(&mut *c, "uuidkit");
-    let pure = signatures(&mut *c, "uuidkit_sql");
-    let missing: Vec<&String> = native
-        .iter()
-        .filter(|f| !pure.contains(f) && !C_ONLY.iter().any(|o| f.starts_with(o)))
-        .collect();
-    let extra: Vec<&String> = pure.iter().filter(|f| !native.contains(f)).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "missing {missing:?}, extra {extra:?}"
-    );
-    pure
-}
-
 /// The checks (what, inputs, the C edition's expression, the pure edition's), with the wrappers they use made.
 fn plan_checks(c: &mut Client) -> Vec<[String; 4]> {
     let mut plan: Vec<[String; 4]> = Vec::new();
@@ -525,6 +479,65 @@ fn plan_other_checks(c: &mut Client) -> Vec<[String; 4]> {
     plan
 }
 
+/// The shared functions the checks of `plan` compare, by what PostgreSQL resolves each call to in
+/// the C edition: the check's expression, or for a wrapper (`diff.…`, see [`wrap`]) the call in its
+/// body, made over NULLs of the wrapper's argument types.
+fn checked_functions(c: &mut Client, plan: &[[String; 4]]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for [what, from, native, _] in plan {
+        let found = match native.strip_prefix("diff.") {
+            Some(wrapper) => {
+                let name = format!("diff.{}", wrapper.split_once('(').unwrap().0);
+                let row = c
+                    .query_one(
+                        "SELECT prosrc, pg_get_function_arguments(oid) FROM pg_proc \
+                         WHERE oid = $1::text::regproc",
+                        &[&name],
+                    )
+                    .unwrap_or_else(|e| panic!("{what}: the wrapper {name}: {e}"));
+                let (body, args): (String, String) = (row.get(0), row.get(1));
+                let call = body
+                    .split_once("RETURN (")
+                    .and_then(|(_, rest)| rest.split_once(")::text;"))
+                    .unwrap_or_else(|| panic!("{what}: {name} is not a wrapper: {body}"))
+                    .0;
+                let nulls: Vec<String> = args
+                    .split(", ")
+                    .map(|a| {
+                        let (arg, ty) = a.split_once(' ').unwrap();
+                        format!("NULL::{ty} AS {arg}")
+                    })
+                    .collect();
+                called(
+                    &mut *c,
+                    "uuidkit",
+                    call,
+                    &format!("(SELECT {}) AS a", nulls.join(", ")),
+                )
+            }
+            None => called(&mut *c, "uuidkit", native, from),
+        };
+        assert!(!found.is_empty(), "{what}: calls no function of uuidkit");
+        out.extend(found);
+    }
+    out
+}
+
+/// Every shared function whose result depends on its arguments alone is compared by some check of
+/// `plan`: the plan is written by hand, the list of functions is the catalog's.
+fn every_immutable_function_is_checked(c: &mut Client, shared: &[Shared], plan: &[[String; 4]]) {
+    let checked = checked_functions(c, plan);
+    let unchecked: Vec<&str> = shared
+        .iter()
+        .filter(|f| f.immutable && !checked.contains(&f.procedure))
+        .map(|f| f.signature.as_str())
+        .collect();
+    assert!(
+        unchecked.is_empty(),
+        "shared immutable functions that no differential check compares: {unchecked:?}"
+    );
+}
+
 /// Runs `plan` on two sessions at once; returns each check's input count.
 fn run_checks(pg: &Postgres, plan: &[[String; 4]]) -> Vec<(String, i64)> {
     std::thread::scope(|scope| {
@@ -551,8 +564,8 @@ fn run_checks(pg: &Postgres, plan: &[[String; 4]]) -> Vec<(String, i64)> {
 }
 
 /// Every function with an argument gives NULL for NULLs in both editions.
-fn nulls_give_nulls(c: &mut Client, pure: &[String]) {
-    for f in pure {
+fn nulls_give_nulls(c: &mut Client, pure: &[Shared]) {
+    for f in pure.iter().map(|f| &f.signature) {
         let args = f.split_once('(').unwrap().1.rsplit_once(')').unwrap().0;
         let n_args = if args.is_empty() {
             0
@@ -599,18 +612,20 @@ fn pure_edition_matches_the_c_edition_on_every_shared_function() {
     c.batch_execute("CREATE EXTENSION uuidkit; CREATE EXTENSION pgcrypto")
         .unwrap();
     c.batch_execute(&in_schema("uuidkit_sql")).unwrap();
-    let pure = shared_signatures(&mut c);
+    let pure = shared(&mut c, "uuidkit_sql");
     c.batch_execute(&INPUTS.replace("NROWS", &N.to_string()))
         .unwrap();
     let setup = started.elapsed();
     let plan = plan_checks(&mut c);
+    every_immutable_function_is_checked(&mut c, &pure, &plan);
     let checked = run_checks(&pg, &plan);
     nulls_give_nulls(&mut c, &pure);
     let inputs: i64 = checked.iter().map(|(_, n)| n).sum();
     println!(
-        "pure-SQL edition against the C edition: {} shared functions, {} checks, {inputs} inputs, 0 mismatches \
+        "pure-SQL edition against the C edition: {} shared functions ({} immutable, each compared), {} checks, {inputs} inputs, 0 mismatches \
          ({:.1} s: {:.1} s of inputs, {:.1} s of checks)",
         pure.len(),
+        pure.iter().filter(|f| f.immutable).count(),
         checked.len(),
         started.elapsed().as_secs_f64(),
         setup.as_secs_f64(),

@@ -181,10 +181,22 @@ fn call_all(c: &mut Client) -> Vec<String> {
         .collect()
 }
 
+/// What [`check_updates`] compared, for its caller to report.
+pub(crate) struct Updated {
+    /// The earlier releases updated from, each in a database of its own.
+    pub from: Vec<String>,
+    /// The version each was updated to.
+    pub to: &'static str,
+    /// The extension's member objects, each the same as in a fresh install.
+    pub objects: usize,
+    /// The extension's callable functions, each called and giving what the fresh install gives.
+    pub functions: usize,
+}
+
 /// On `pg`, whose database [`DATABASE`] has the current version freshly created: for each
 /// earlier release, a database made with it, with defaults that call it, updated and compared.
 /// The library must be preloaded with `uuidkit.worker_id` set (for `snowflake()`).
-pub(crate) fn check_updates(pg: &Postgres) {
+pub(crate) fn check_updates(pg: &Postgres) -> Updated {
     let current = current_version();
     let mut fresh = connect(pg, DATABASE);
     let fresh_version = texts(
@@ -197,8 +209,9 @@ pub(crate) fn check_updates(pg: &Postgres) {
 
     // Every function the extension offers is called.
     let all_calls = CALLS.concat();
-    let uncalled: Vec<String> = texts(&mut fresh, CALLABLE)
-        .into_iter()
+    let callable = texts(&mut fresh, CALLABLE);
+    let uncalled: Vec<&String> = callable
+        .iter()
         .filter(|f| !all_calls.contains(&format!("uuidkit.{f}(")))
         .collect();
     assert!(
@@ -206,7 +219,8 @@ pub(crate) fn check_updates(pg: &Postgres) {
         "functions of the extension that no call in upgrade::CALLS checks: {uncalled:?}"
     );
 
-    for release in earlier_releases() {
+    let releases = earlier_releases();
+    for release in &releases {
         let db = format!("from_{}", release.replace('.', "_"));
         pg.query(&format!("CREATE DATABASE {db}")).unwrap();
         let mut old = connect(pg, &db);
@@ -276,6 +290,12 @@ pub(crate) fn check_updates(pg: &Postgres) {
         drop(old);
         pg.query(&format!("DROP DATABASE {db}")).unwrap();
     }
+    Updated {
+        from: releases,
+        to: current,
+        objects: want_members.len(),
+        functions: callable.len(),
+    }
 }
 
 #[test]
@@ -287,5 +307,9 @@ fn an_update_from_each_earlier_release_equals_a_fresh_install() {
     else {
         return;
     };
-    check_updates(server.postgres());
+    let updated = check_updates(server.postgres());
+    println!(
+        "updated from {:?} to {}: {} objects as a fresh install's, {} functions give what they give there",
+        updated.from, updated.to, updated.objects, updated.functions
+    );
 }
