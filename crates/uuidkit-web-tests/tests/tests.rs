@@ -9,6 +9,7 @@ mod support;
 mod async_graphql;
 mod bson;
 mod clickhouse;
+mod juniper;
 mod postcard_schema;
 mod prost;
 mod redis;
