@@ -13,6 +13,8 @@ mod bytemuck_support;
 mod diesel_support;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "js"))]
 pub(crate) mod js;
+#[cfg(feature = "juniper")]
+mod juniper_support;
 #[cfg(feature = "postcard-schema")]
 mod postcard_schema_support;
 #[cfg(feature = "postgres")]

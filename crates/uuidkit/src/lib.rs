@@ -241,6 +241,9 @@
 //! - `rkyv`, `postcard-schema`, `speedy`: archived as itself (16 octets), a
 //!   byte-array schema, and the bare 16 octets, as each crate's own `uuid`
 //!   support does.
+//! - `juniper`: the GraphQL scalar `UUID` exactly as juniper's own `uuid`
+//!   feature defines it (name, description, `@specifiedBy`), so the SDL of a
+//!   schema does not change.
 //!
 //! - `js`: for `wasm32-unknown-unknown` under a JavaScript host (browsers,
 //!   Node.js): turns on `std`, takes randomness from `crypto.getRandomValues`
