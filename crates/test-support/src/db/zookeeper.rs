@@ -16,6 +16,10 @@ const MEMBERS: usize = 3;
 
 /// Debian's `zookeeper` package puts the server and its libraries here.
 const JARS: &str = "/usr/share/java/zookeeper.jar:/usr/share/java/*";
+/// And its log configuration here: the level and the appender are set by properties.
+const LOG4J: &str = "/etc/zookeeper/conf/log4j.properties";
+/// Sets of ports an ensemble is started on before giving up.
+const PORT_TRIES: usize = 3;
 
 /// A three-member ZooKeeper ensemble in a temporary directory, stopped (and the directory
 /// removed) on drop, also when a test panics.
@@ -54,7 +58,20 @@ impl ZooKeeperEnsemble {
         if !std::path::Path::new("/usr/share/java/zookeeper.jar").exists() {
             return Err("ZooKeeper is not installed (Debian's zookeeper package)".into());
         }
-        let ports = free_ports(3 * MEMBERS)?;
+        // The ports were free when the kernel handed them out, not necessarily when a member
+        // binds them (another test's server may take one in between): a member that exits
+        // at once is tried again on new ports.
+        let mut last = String::new();
+        for _ in 0..PORT_TRIES {
+            match Self::start_on(&java, &free_ports(3 * MEMBERS)?) {
+                Ok(ensemble) => return Ok(ensemble),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    fn start_on(java: &std::path::Path, ports: &[u16]) -> Result<Self, String> {
         let dir = ScratchDir::new("zookeeper", None)?;
         let servers: String = (0..MEMBERS)
             .map(|j| {
@@ -84,8 +101,12 @@ impl ZooKeeperEnsemble {
             );
             let file = data.join("zoo.cfg");
             std::fs::write(&file, config).map_err(|e| e.to_string())?;
-            let mut cmd = Command::new(&java);
+            let mut cmd = Command::new(java);
             cmd.arg(format!("-Dzookeeper.log.dir={}", data.display()))
+                // Its log on standard output, which the member's log file keeps: without it
+                // log4j has no appender and a member that fails says nothing of why.
+                .arg(format!("-Dlog4j.configuration=file:{LOG4J}"))
+                .arg("-Dzookeeper.root.logger=INFO,CONSOLE")
                 .args(["-Xmx128m", "-cp", JARS])
                 .arg("org.apache.zookeeper.server.quorum.QuorumPeerMain")
                 .arg(&file);
