@@ -162,9 +162,10 @@ impl<C: BootClock> NodeSource for LeaseSource<C> {
     // has been read: a source not read with its own clock has no readings to vouch for.
     #[inline]
     fn hold_window(&self, epoch: u64) -> Option<HoldWindow> {
-        let open = (self.read.load(Ordering::Relaxed) != UNREAD)
-            .then(|| self.slot.window(epoch))
-            .flatten();
+        let open = match self.read.load(Ordering::Relaxed) {
+            UNREAD => None,
+            _ => self.slot.window(epoch),
+        };
         Some(match open {
             Some((mark, deadline)) => HoldWindow {
                 mark,

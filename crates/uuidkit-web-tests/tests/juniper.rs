@@ -6,39 +6,32 @@
 use juniper::http::GraphQLRequest;
 use juniper::{EmptyMutation, EmptySubscription, InputValue, RootNode, graphql_object};
 
-struct Theirs;
+/// The query root `$root` with IDs of type `$id`, and `$schema()` making its
+/// schema: written once, so that the two schemas differ in the type alone.
+macro_rules! query {
+    ($root:ident, $schema:ident, $id:ty) => {
+        struct $root;
 
-#[graphql_object(name = "Query")]
-impl Theirs {
-    /// Echoes an ID, and a list of them.
-    fn echo(id: uuid::Uuid, more: Option<Vec<uuid::Uuid>>) -> Vec<uuid::Uuid> {
-        std::iter::once(id)
-            .chain(more.unwrap_or_default())
-            .collect()
-    }
-}
+        #[graphql_object(name = "Query")]
+        impl $root {
+            /// Echoes an ID, and a list of them.
+            fn echo(id: $id, more: Option<Vec<$id>>) -> Vec<$id> {
+                std::iter::once(id)
+                    .chain(more.unwrap_or_default())
+                    .collect()
+            }
+        }
 
-struct Ours;
-
-#[graphql_object(name = "Query")]
-impl Ours {
-    /// Echoes an ID, and a list of them.
-    fn echo(id: uuidkit::Uuid, more: Option<Vec<uuidkit::Uuid>>) -> Vec<uuidkit::Uuid> {
-        std::iter::once(id)
-            .chain(more.unwrap_or_default())
-            .collect()
-    }
+        fn $schema() -> Schema<$root> {
+            RootNode::new($root, EmptyMutation::new(), EmptySubscription::new())
+        }
+    };
 }
 
 type Schema<Q> = RootNode<Q, EmptyMutation, EmptySubscription>;
 
-fn theirs() -> Schema<Theirs> {
-    RootNode::new(Theirs, EmptyMutation::new(), EmptySubscription::new())
-}
-
-fn ours() -> Schema<Ours> {
-    RootNode::new(Ours, EmptyMutation::new(), EmptySubscription::new())
-}
+query!(Theirs, theirs, uuid::Uuid);
+query!(Ours, ours, uuidkit::Uuid);
 
 /// The JSON of the response to `query` with the variable `id` (if given),
 /// errors included, as an HTTP integration would send it.
