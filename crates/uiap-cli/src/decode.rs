@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 use uiap::space::{Justification, Uid, UidSpace};
-use uiap::wire::Repr;
+use uiap::wire::{MessageType, Repr};
 
 /// Arguments of `uiap decode`.
 #[derive(Debug, clap::Args)]
@@ -111,8 +111,22 @@ fn uid_json(uid: &Uid) -> Value {
     json!({ "hex": hex, "bits": uid.bit_len() })
 }
 
-/// The whole message as one JSON object.
+/// The whole message as one JSON object. A Loss-Notice names no claim: its fields are given
+/// their meaning (`lost` datagrams within `window_ms`) in place of a claim's.
 fn to_json(repr: &Repr, length: usize) -> Value {
+    if repr.msg_type == MessageType::LossNotice {
+        return json!({
+            "length": length,
+            "version": uiap::wire::VERSION,
+            "type": repr.msg_type.as_str(),
+            "hop_limit": repr.hop_limit,
+            "origin": repr.origin.to_string(),
+            "sequence": repr.sequence,
+            "message_id": repr.message_id().to_string(),
+            "lost": repr.claim_ref,
+            "window_ms": repr.lifetime,
+        });
+    }
     let space = match &repr.space {
         UidSpace::Unique(v) => json!({ "format": "unique", "uid": uid_json(v) }),
         UidSpace::Prefix(p) => json!({ "format": "prefix", "uid": uid_json(p) }),

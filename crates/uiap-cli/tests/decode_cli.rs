@@ -49,6 +49,38 @@ fn decodes_the_prefix_attempt_example_to_one_json_object() {
 }
 
 #[test]
+fn decodes_a_loss_notice_by_what_it_reports() {
+    assert_eq!(
+        decode_json(&[
+            "01200020 0000012c 0211223344556677 00000009 00000028 0000000000000000 00000000"
+        ]),
+        json!({
+            "length": 36,
+            "version": 1,
+            "type": "loss-notice",
+            "hop_limit": 32,
+            "origin": "0211223344556677",
+            "sequence": 9,
+            "message_id": "0211223344556677/9",
+            "lost": 40,
+            "window_ms": 300,
+        })
+    );
+    // One that names a claim is refused, at the octet.
+    uiap()
+        .args([
+            "decode",
+            "01200020 0000012c 0211223344556677 00000009 00000028 0000000000000000 00010100 2a",
+        ])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("loss-notice names a claim")
+                .and(predicate::str::contains("at octet 33")),
+        );
+}
+
+#[test]
 fn decodes_a_right_justified_range_deny_from_several_arguments() {
     let v = decode_json(&[
         "01100000 00000e10 ffffffffffffffff 00000007 01020304",

@@ -53,6 +53,14 @@ pub struct Config {
     /// relaying a flood never makes its neighbours drop its own traffic (docs/uiap-design.md
     /// D48).
     pub forward_rate: u32,
+    /// The shortest time between two Loss-Notices this device originates (100 ms): losses
+    /// meanwhile wait, and go out together (docs/uiap-design.md D80). Far below the 1 s between
+    /// a claim's last Attempt and its success, so a notice still reaches the claim in its round.
+    pub loss_notice_interval: Duration,
+    /// Loss-Notices of other devices forwarded per second at most, shared fairly among previous
+    /// hops (50; 0: no limit). One that is not forwarded is reported in a notice of this
+    /// device's own (docs/uiap-design.md D80).
+    pub notice_forward_rate: u32,
     /// Whether this device defends X+R claims of other devices (§5.1) (true).
     pub proxy_defense: bool,
     /// Maximum number of claims defended by proxy (256). When full, new ones are not taken.
@@ -96,6 +104,8 @@ impl Default for Config {
             message_table_capacity: 4096,
             hop_limit: 32,
             forward_rate: 500,
+            loss_notice_interval: Duration::from_millis(100),
+            notice_forward_rate: 50,
             proxy_defense: true,
             proxy_capacity: 256,
             proxy_max_lifetime: Duration::from_secs(3600),

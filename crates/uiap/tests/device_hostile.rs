@@ -111,8 +111,11 @@ fn every_wire_rejection_is_dropped_and_counted_by_kind() {
     b[0] = 2;
     cases.push((WireErrorKind::UnknownVersion, b));
     let mut b = valid(1);
-    b[1] = 0x20;
+    b[1] = 0x30;
     cases.push((WireErrorKind::UnknownType, b));
+    let mut b = valid(1);
+    b[1] = 0x20; // a Loss-Notice, but naming a claim
+    cases.push((WireErrorKind::NoticeNamesClaim, b));
     let mut b = valid(1);
     b[33] = 3;
     cases.push((WireErrorKind::UnknownFormat, b));

@@ -57,7 +57,8 @@ fn config_keys_override_the_defaults() {
             "conflict_rate_limit_ms": 600, "renew_min_lifetime_ms": 700,
             "new_attempts": 4, "reclaim_attempts": 5, "hop_limit": 6, "renew_at_percent": 50,
             "message_table_capacity": 7, "proxy_capacity": 8, "conflict_limit": 9,
-            "max_claims": 10, "proxy_min_prefix_bits": 11, "forward_rate": 12, "proxy_defense": false, "auto_renew": true, "random_device_id": false
+            "max_claims": 10, "proxy_min_prefix_bits": 11, "forward_rate": 12,
+            "loss_notice_interval_ms": 13, "notice_forward_rate": 14, "proxy_defense": false, "auto_renew": true, "random_device_id": false
         }}"#,
     );
     let ms = Duration::from_millis;
@@ -82,6 +83,8 @@ fn config_keys_override_the_defaults() {
             max_claims: 10,
             proxy_min_prefix_bits: 11,
             forward_rate: 12,
+            loss_notice_interval: ms(13),
+            notice_forward_rate: 14,
             proxy_defense: false,
             auto_renew: true,
             random_device_id: false,

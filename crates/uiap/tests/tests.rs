@@ -5,6 +5,7 @@ mod device_support;
 
 mod device_defense;
 mod device_hostile;
+mod device_notice;
 mod device_state;
 mod sim_loss;
 mod sim_partition_window;

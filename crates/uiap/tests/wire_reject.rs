@@ -80,8 +80,8 @@ fn unknown_version() {
 }
 
 #[test]
-fn unknown_type_2_to_15() {
-    for t in 2u8..=15 {
+fn unknown_type_3_to_15() {
+    for t in 3u8..=15 {
         let e = reject(&message(&[(1, t << 4)], &[0xc0, 0xa8]));
         assert_eq!(
             (e.kind(), e.offset()),
@@ -90,9 +90,65 @@ fn unknown_type_2_to_15() {
         );
     }
     assert_eq!(
-        reject(&message(&[(1, 0x23)], &[0xc0, 0xa8])).to_string(),
-        "unknown message type: expected 0 (claim-attempt) or 1 (claim-deny), found 2 at octet 1"
+        reject(&message(&[(1, 0x33)], &[0xc0, 0xa8])).to_string(),
+        "unknown message type: expected 0 (claim-attempt), 1 (claim-deny) or 2 (loss-notice), found 3 at octet 1"
     );
+}
+
+/// A Loss-Notice (type 2, docs/uiap-design.md D80): the header alone, every field that would
+/// name a claim 0.
+fn notice() -> Vec<u8> {
+    let mut m = message(&[(1, 0x20)], &[]);
+    m[24..36].fill(0);
+    m
+}
+
+#[test]
+fn a_loss_notice_is_a_header_that_names_no_claim() {
+    let repr = Repr::parse(&notice()).expect("a valid notice");
+    assert_eq!(repr.msg_type, uiap::wire::MessageType::LossNotice);
+    assert_eq!((repr.lifetime, repr.claim_ref), (3600, 0xdead_beef));
+    assert_eq!(repr.to_vec(), notice(), "emitted as parsed");
+    // Each octet that would name a claim, set: refused at that octet.
+    for (at, value) in [
+        (1, 0x21),
+        (1, 0x22),
+        (24, 1),
+        (30, 1),
+        (31, 0x80),
+        (33, 1),
+        (35, 1),
+    ] {
+        let mut m = notice();
+        m[at] = value;
+        let e = reject(&m);
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (WireErrorKind::NoticeNamesClaim, at),
+            "octet {at} = {value:#04x}"
+        );
+    }
+    // A UID: refused, whether its length is told or not.
+    let mut with_uid = notice();
+    with_uid[34] = 1;
+    with_uid.push(7);
+    let e = reject(&with_uid);
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (WireErrorKind::NoticeNamesClaim, 34)
+    );
+    assert_eq!(
+        e.to_string(),
+        "loss-notice names a claim: expected flags, domain id, format and uid lengths 0, found 0x01 at octet 34"
+    );
+    let mut longer = notice();
+    longer.push(7);
+    assert_eq!(reject(&longer).kind(), WireErrorKind::LengthMismatch);
+    // The reserved octets stay ignored, as in every message.
+    let mut reserved = notice();
+    reserved[2] = 0xff;
+    reserved[32] = 0xff;
+    assert!(Repr::parse(&reserved).is_ok());
 }
 
 #[test]
@@ -263,6 +319,7 @@ fn kind_names_are_stable_and_distinct() {
             "prefix_in_right_justified",
             "range_reversed",
             "empty_uid",
+            "notice_names_claim",
         ]
     );
 }

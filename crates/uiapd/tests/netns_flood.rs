@@ -124,11 +124,13 @@ fn conflicting_claims_are_denied_under_a_flood_from_forged_addresses() {
 /// Floods T from H (`spoof`: from forged source addresses) for at least `FLOOD` while T and N
 /// make conflicting claims, and checks that none was granted.
 /// `d` claims UID `uid` of `fff:0:2:0`: the exit code, 0 (granted), 3 (denied) or 1 when the
-/// kernel dropped datagrams while it claimed (design D70: the claim fails closed).
+/// kernel dropped datagrams while it claimed, here or at a device that reported it (design D70,
+/// D80: the claim fails closed).
 fn claim_under_flood(d: &netns_support::Daemon, uid: &str) -> i32 {
     let (code, out, err) = d.uiap(&["claim", "--domain", "fff:0:2:0", "--uid", uid]);
+    let lost = err.contains("dropped by the kernel") || err.contains("reported lost by");
     assert!(
-        code == 0 || code == 3 || (code == 1 && err.contains("dropped by the kernel")),
+        code == 0 || code == 3 || (code == 1 && lost),
         "uiap claim in {} exited {code}: {out}{err}",
         d.ns
     );
@@ -217,16 +219,10 @@ fn flood_and_claim(spoof: bool) {
         drop("forward_rate_limited") + drop("message_table_full"),
         "{status:?}"
     );
-    if spoof {
-        let by_t: Vec<_> = wrongly_granted
-            .iter()
-            .filter(|(who, _, _)| *who == "T")
-            .collect();
-        assert!(by_t.is_empty(), "T's claims wrongly granted: {by_t:?}");
-    } else {
-        assert!(
-            wrongly_granted.is_empty(),
-            "wrongly granted: {wrongly_granted:?}"
-        );
-    }
+    // From forged addresses too: T's Denies to them, and the drops, are told to the site in
+    // Loss-Notices (D80), so N's claims fail where a Deny of T's may have been lost.
+    assert!(
+        wrongly_granted.is_empty(),
+        "wrongly granted: {wrongly_granted:?}"
+    );
 }

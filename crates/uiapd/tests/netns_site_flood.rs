@@ -127,18 +127,35 @@ impl Outcome {
     }
 }
 
+/// When things happen in a [`scenario`].
+#[derive(Clone, Copy, Debug)]
+struct Timing {
+    /// From the holder's leases to the flood, and from the flood to `during`: a held claim is
+    /// told of losses reported within a claim round of its own (D80), and these leases are
+    /// meant to be past that.
+    settle: Duration,
+    /// From `during` to the first try.
+    lead: Duration,
+}
+
+const TIMING: Timing = Timing {
+    settle: Duration::from_millis(500),
+    lead: Duration::from_millis(50),
+};
+
 /// While the daemon `holder` holds every node for two leases and `flooder` floods on `dev`,
 /// `tries` leases through `claimant` try for a node, one after another; `during` runs beside
-/// them from just before the first.
+/// them from `timing.lead` before the first.
 fn scenario(
     net: &Net,
     (holder, claimant): (usize, usize),
     (flooder, dev, flood): (usize, &'static str, Flood),
-    tries: usize,
+    (tries, timing): (usize, Timing),
     during: impl FnOnce() + Send,
 ) -> Outcome {
     let stop = Arc::new(AtomicBool::new(false));
     let mut running = hold_every_node("holder", &net.daemons[holder].control, &stop);
+    std::thread::sleep(timing.settle);
     let flooding = Arc::new(AtomicBool::new(false));
     let flood = {
         let flooding = flooding.clone();
@@ -147,11 +164,11 @@ fn scenario(
             netns_support::spoof_attempts(dev, source, flood.rate, flooding)
         })
     };
-    std::thread::sleep(Duration::from_millis(500));
+    std::thread::sleep(timing.settle);
     let (mut grants, mut refusals) = (0, Vec::new());
     std::thread::scope(|scope| {
         scope.spawn(during);
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(timing.lead);
         let mut rng = ChaCha20Rng::from_seed([9; 32]);
         for _ in 0..tries {
             match SiteLease::acquire(&config(&net.daemons[claimant].control, 2), &mut rng) {
@@ -179,6 +196,24 @@ fn scenario(
     }
 }
 
+/// A — B — C, and H on a link of B's own, each with a daemon but H: the network and the
+/// daemons' indices (holder C, relay B, claimant A).
+fn relayed_site() -> (Net, (usize, usize, usize)) {
+    // A, B, C, H.
+    let mut net = Net::new(4);
+    net.link(0, "a0", 1, "b0");
+    net.link(1, "b1", 2, "c0");
+    net.link(3, "h0", 1, "b2");
+    let holder = net.start_daemon(2, &[]);
+    let relay = net.start_daemon(1, &[]);
+    let claimant = net.start_daemon(0, &[]);
+    net.daemons[holder].wait_interfaces(1);
+    net.daemons[relay].wait_interfaces(3);
+    net.daemons[claimant].wait_interfaces(1);
+    wait_not_tentative(&net.names[3], "h0");
+    (net, (holder, relay, claimant))
+}
+
 /// A and B on a LAN with H, the protocol's default timers. A holds every node; H floods A; A is
 /// stopped for a second (as a daemon starved of CPU) and its kernel drops datagrams while B's
 /// leases try for a node.
@@ -200,7 +235,7 @@ fn a_holders_kernel_drops_grant_no_lease_its_node() {
         rate: 20_000,
         sources: 32,
     };
-    let out = scenario(&net, (0, 1), (3, "l0", flood), 2, || {
+    let out = scenario(&net, (0, 1), (3, "l0", flood), (2, TIMING), || {
         assert!(holder.signal(libc::SIGSTOP));
         std::thread::sleep(Duration::from_millis(1_000));
         assert!(holder.signal(libc::SIGCONT));
@@ -237,18 +272,7 @@ fn a_flooded_relay_grants_no_lease_a_node_held_beyond_it() {
         return;
     }
     let started = Instant::now();
-    // A, B, C, H.
-    let mut net = Net::new(4);
-    net.link(0, "a0", 1, "b0");
-    net.link(1, "b1", 2, "c0");
-    net.link(3, "h0", 1, "b2");
-    let holder = net.start_daemon(2, &[]);
-    let relay = net.start_daemon(1, &[]);
-    let claimant = net.start_daemon(0, &[]);
-    net.daemons[holder].wait_interfaces(1);
-    net.daemons[relay].wait_interfaces(3);
-    net.daemons[claimant].wait_interfaces(1);
-    wait_not_tentative(&net.names[3], "h0");
+    let (net, (holder, relay, claimant)) = relayed_site();
     for rate in [1_500, 8_000] {
         let flood = Flood { rate, sources: 16 };
         let b = &net.daemons[relay];
@@ -256,7 +280,17 @@ fn a_flooded_relay_grants_no_lease_a_node_held_beyond_it() {
             b.drops("forward_rate_limited"),
             b.counter("denies_for_drops"),
         );
-        let out = scenario(&net, (holder, claimant), (3, "h0", flood), 3, || {});
+        let timing = Timing {
+            settle: Duration::from_secs(4),
+            ..TIMING
+        };
+        let out = scenario(
+            &net,
+            (holder, claimant),
+            (3, "h0", flood),
+            (3, timing),
+            || {},
+        );
         let b = &net.daemons[relay];
         let limited = b.drops("forward_rate_limited") - limited;
         let answered = b.counter("denies_for_drops") - answered;
@@ -281,4 +315,70 @@ fn a_flooded_relay_grants_no_lease_a_node_held_beyond_it() {
         assert_eq!(out.grants, 0, "{:?}", out.refusals);
         assert_eq!(lost, 0);
     }
+}
+
+/// A relay whose kernel drops what it cannot read: A — B — C, and H on a link of B's own. C
+/// holds every node; H floods B with valid Attempts from 32 forged sources, and B is stopped for
+/// 2 s (a daemon starved of CPU) while A's lease claims through it, so that B's full receive
+/// queue loses A's every Attempt and C never hears of the claim. B tells the site of its losses
+/// when it runs again (a Loss-Notice, D80), within A's round: A's claim fails, and no node is
+/// used twice. Without the notice A was granted C's node.
+#[test]
+fn a_relays_kernel_drops_grant_no_lease_a_node_held_beyond_it() {
+    if !can_run("a_relays_kernel_drops_grant_no_lease_a_node_held_beyond_it") {
+        return;
+    }
+    let started = Instant::now();
+    let (net, (holder, relay, claimant)) = relayed_site();
+    let flood = Flood {
+        rate: 20_000,
+        sources: 32,
+    };
+    let b = &net.daemons[relay];
+    // A's claim starts 0.5 s into the stop, once B's queue is full; its three Attempts (0 to
+    // 1.25 s later) all meet the full queue, and its round ends at least 0.5 s after B resumes.
+    let timing = Timing {
+        settle: Duration::from_secs(4),
+        lead: Duration::from_millis(500),
+    };
+    let out = scenario(
+        &net,
+        (holder, claimant),
+        (3, "h0", flood),
+        (1, timing),
+        || {
+            assert!(b.signal(libc::SIGSTOP));
+            std::thread::sleep(Duration::from_millis(2_000));
+            assert!(b.signal(libc::SIGCONT));
+        },
+    );
+    let (a, c) = (&net.daemons[claimant], &net.daemons[holder]);
+    let kernel = b.drops("socket_overflow_claim");
+    let overlap = overlap_ms(&out.tenures);
+    eprintln!(
+        "relay stopped under a flood: {} Attempts ({flood:?}); B's kernel dropped {kernel} and B \
+         sent {} Loss-Notices; A heard {}, C heard {}; A's leases granted {} of 1 ({:?}); C's \
+         leases lost: {} of 2; overlap {overlap} ms; {:.1} s",
+        out.sent,
+        b.counter("notices_originated"),
+        a.counter("notices_received"),
+        c.counter("notices_received"),
+        out.grants,
+        out.refusals,
+        out.holders_lost(),
+        started.elapsed().as_secs_f64(),
+    );
+    assert!(
+        kernel > 0,
+        "B's kernel dropped nothing: the test means nothing"
+    );
+    assert_eq!(overlap, 0);
+    assert_eq!(out.grants, 0, "{:?}", out.refusals);
+    // The lease's answer names its last try; A's log names why the first failed.
+    let log = a.log_text();
+    assert!(
+        log.lines().any(|l| l.contains("claim failed")
+            && l.contains("reported lost by 1 other device (Loss-Notices), while claiming")),
+        "A's first claim failed for B's notice:\n{log}"
+    );
 }

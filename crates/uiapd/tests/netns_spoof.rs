@@ -139,12 +139,15 @@ fn without_a_key_rate_limit_drops_are_told_to_the_holder_and_the_claimant() {
 /// that no rate limit drops one (200 a second from 65,536 addresses) and the kernel drops none:
 /// T must deny each, and its Denies to addresses nobody answers for keep every place for a
 /// neighbour resolving taken (docs/uiap-design.md D79). A real neighbour T has not resolved
-/// then gets no Deny for its conflicting claim, and it may be granted: T cannot prevent that
-/// without a key, so its holder must hear of it. The watcher of T's held claim hears
-/// `suppressed` (a site lease stops), before any conflicting claim of N's can be granted.
+/// then gets no Deny for its conflicting claim. The watcher of T's held claim hears
+/// `suppressed` (a site lease stops) before any conflicting claim of N's could be granted, and
+/// T's Loss-Notices (D80) tell N of the Denies not sent, so N's claims fail in their rounds
+/// rather than being granted on that silence (before the notices, 5 of 5 were granted).
 #[test]
-fn without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder() {
-    if !can_run("without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder") {
+fn without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder_and_fail_the_claimant() {
+    if !can_run(
+        "without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder_and_fail_the_claimant",
+    ) {
         return;
     }
     let net = netns_support::lan_of_fast_daemons(4, 2);
@@ -172,25 +175,28 @@ fn without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder() {
     // not resolved (forgotten, as after a quiet spell): granted or denied, each comes after
     // T's holder was told.
     netns_support::sh(&["ip", "-n", &net.names[1], "neigh", "flush", "dev", "l0"]);
-    let outcomes: Vec<i32> = (0..5)
+    let answers: Vec<(i32, String)> = (0..5)
         .map(|i| {
             // Not among the forged Attempts' UIDs (10–17), which N would meet as a
             // simultaneous claim of its own.
             let uid = format!("{:02x}", 0x18 + i);
-            n.uiap(&["claim", "--domain", DOMAIN, "--uid", &uid]).0
+            let (code, _, err) = n.uiap(&["claim", "--domain", DOMAIN, "--uid", &uid]);
+            (code, err)
         })
         .collect();
+    let outcomes: Vec<i32> = answers.iter().map(|(code, _)| *code).collect();
     stop.store(true, Ordering::Relaxed);
     let (sent, elapsed) = flooder.join().expect("flooder");
     let unsent = t.drops("denies_unsent");
     eprintln!(
         "forged conflicts: {sent} in {:.1} s; T's Denies not sent: {unsent}; rate-limited {}, \
          kernel {}; T's watcher told after {:.2} s; N's claims into T's range: exit codes \
-         {outcomes:?} (0 granted, 3 denied)",
+         {outcomes:?} (0 granted, 1 failed, 3 denied); N heard {} Loss-Notices",
         elapsed.as_secs_f64(),
         t.drops("rate_limited"),
         t.drops("socket_overflow_claim"),
         told.as_secs_f64(),
+        n.counter("notices_received"),
     );
     assert!(unsent > 0, "every Deny was sent: the test means nothing");
     assert_eq!(t.drops("rate_limited"), 0, "the rate limit told T already");
@@ -209,5 +215,11 @@ fn without_a_key_denies_that_cannot_be_sent_are_told_to_the_holder() {
         why.contains("not sent, their neighbours unresolved"),
         "{why}"
     );
-    assert!(outcomes.iter().all(|&c| c == 0 || c == 3), "{outcomes:?}");
+    // Denied by T, or failed for T's notices: never granted.
+    for (code, err) in &answers {
+        assert!(
+            *code == 3 || (*code == 1 && err.contains("reported lost by")),
+            "N's claim of T's UID: exit {code}: {err}"
+        );
+    }
 }

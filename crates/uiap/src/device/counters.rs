@@ -155,6 +155,15 @@ pub struct Counters {
     /// budget spent or its message table full): their claims fail rather than succeed on the
     /// silence of the drop (docs/uiap-design.md D69). Not counted in `denies_sent`.
     pub denies_for_drops: u64,
+    /// Loss-Notice floods this device started (docs/uiap-design.md D80).
+    pub notices_originated: u64,
+    /// Loss-Notices received (including duplicates).
+    pub notices_received: u64,
+    /// Loss-Notice datagrams forwarded for other devices.
+    pub notices_forwarded: u64,
+    /// Loss-Notices not forwarded (the notice budget spent, or the message table full), each
+    /// reported in a notice of this device's own.
+    pub notices_not_forwarded: u64,
     /// Of [`denies_sent`](Self::denies_sent), those sent by proxy defense.
     pub proxy_denies: u64,
     /// Attempts processed but not forwarded because their hop limit was 0.
@@ -241,6 +250,10 @@ impl Counters {
         self.attempts_forwarded += other.attempts_forwarded;
         self.denies_forwarded += other.denies_forwarded;
         self.denies_for_drops += other.denies_for_drops;
+        self.notices_originated += other.notices_originated;
+        self.notices_received += other.notices_received;
+        self.notices_forwarded += other.notices_forwarded;
+        self.notices_not_forwarded += other.notices_not_forwarded;
         self.proxy_denies += other.proxy_denies;
         self.hop_limit_exhausted += other.hop_limit_exhausted;
         self.late_conflicts += other.late_conflicts;

@@ -43,31 +43,13 @@ impl<R: Rng> Device<R> {
                 self.on_id_collision(now, repr.origin, repr.sequence);
             }
         }
-        if self.table.get_mut(now, &id).is_some() {
-            self.table.refresh(now, &id);
-            self.counters.drop(DropReason::Duplicate);
-            return;
-        }
-        let record = Record {
-            first_interface: from.interface,
-            previous_hop: from.addr,
-            expires: now,
-            deny_sent: false,
-            domain: repr.domain,
-            space: repr.space.clone(),
-        };
         // An Attempt that cannot be recorded (the table is full of records that may still route
         // a Deny back, and its sender holds the most of them) is still denied if we hold a
         // conflicting claim, but not forwarded (docs/uiap-design.md D44): it is answered with a
         // Deny all the same (D69).
-        let recorded = match self.table.insert(now, id, record) {
-            Ok(evicted) => {
-                self.counters.table_evictions += evicted;
-                true
-            }
-            Err(TableFull) => false,
+        let Some(recorded) = self.remember(now, from, &repr, false) else {
+            return;
         };
-        self.counters.peak_message_table = self.counters.peak_message_table.max(self.table.len());
 
         // Our own claims first (§4.2.2.1, §2.4.6).
         let (deny, failed) = self.own_claims_against(&repr, id);
@@ -185,17 +167,61 @@ impl<R: Rng> Device<R> {
             self.deny_dropped(now, from, packet, id);
             return;
         }
+        self.counters.attempts_forwarded += self.pass_on(from, packet, h);
+    }
+
+    /// Remembers a flood of another device (an Attempt, or a Loss-Notice) by its message ID, as
+    /// first heard from `from`; `answered` marks it as one no Deny may answer. `None` for a copy
+    /// already remembered (refreshed, and counted as a duplicate); otherwise whether it could be
+    /// recorded (not when the table is full of young records, docs/uiap-design.md D44).
+    pub(crate) fn remember(
+        &mut self,
+        now: Instant,
+        from: Peer,
+        repr: &Repr,
+        answered: bool,
+    ) -> Option<bool> {
+        let id = repr.message_id();
+        if self.table.get_mut(now, &id).is_some() {
+            self.table.refresh(now, &id);
+            self.counters.drop(DropReason::Duplicate);
+            return None;
+        }
+        let record = Record {
+            first_interface: from.interface,
+            previous_hop: from.addr,
+            expires: now,
+            deny_sent: answered,
+            domain: repr.domain,
+            space: repr.space.clone(),
+        };
+        let recorded = match self.table.insert(now, id, record) {
+            Ok(evicted) => {
+                self.counters.table_evictions += evicted;
+                true
+            }
+            Err(TableFull) => false,
+        };
+        self.counters.peak_message_table = self.counters.peak_message_table.max(self.table.len());
+        Some(recorded)
+    }
+
+    /// Passes a flood on out every interface but the one it came in on, with hop limit `h − 1`
+    /// and every other octet as received (docs/uiap-design.md D3); how many datagrams.
+    pub(crate) fn pass_on(&mut self, from: Peer, packet: &Packet<&[u8]>, h: u8) -> u64 {
         let payload = rewritten(packet, |p| p.set_hop_limit(h - 1));
+        let mut sent = 0;
         for &iface in &self.interfaces {
             if iface == from.interface {
                 continue;
             }
-            self.counters.attempts_forwarded += 1;
+            sent += 1;
             self.transmits.push_back(Transmit {
                 destination: Destination::Multicast(iface),
                 payload: payload.clone(),
             });
         }
+        sent
     }
 
     /// Answers an Attempt this device could not pass on (its forwarding budget spent, or its

@@ -66,6 +66,7 @@ mod claim;
 mod counters;
 mod deny;
 mod forward;
+mod notice;
 mod proxy;
 mod seen;
 mod start;
@@ -80,9 +81,10 @@ pub use claim::{
     INFINITE_LIFETIME,
 };
 pub use counters::{Counters, DropReason};
+pub use proxy::ProxyInfo;
 
 use crate::config::Config;
-use crate::space::{DomainId, UidSpace, conflicts};
+use crate::space::{DomainId, conflicts};
 use crate::time::Instant;
 use crate::wire::{DeviceId, MessageId, MessageType, Packet, Repr};
 
@@ -264,6 +266,19 @@ pub enum Event {
         /// The new device ID, if one was picked.
         new_device_id: Option<DeviceId>,
     },
+    /// A Loss-Notice (docs/uiap-design.md D80): device `message.origin` may have lost `lost`
+    /// datagrams within the `window` before it sent the notice. An Attempt of a claim in its
+    /// round, or the Deny that answered it, may be among them, so the silence that ends the
+    /// round is not consent: uiapd fails such claims, and tells the watchers of claims whose
+    /// round ended within the window. Reported once per notice, whichever way it arrived.
+    LossReported {
+        /// The notice.
+        message: MessageId,
+        /// How many datagrams its origin may have lost (saturating).
+        lost: u32,
+        /// The span of the losses, ending when the notice was sent (at most 30 s).
+        window: core::time::Duration,
+    },
 }
 
 /// A UIAP device (one per host): claims, defends, forwards.
@@ -290,6 +305,8 @@ pub struct Device<R> {
     last_id_change: Option<Instant>,
     /// Forwarding budget, shared fairly among previous hops (docs/uiap-design.md D48, D69).
     forward_budget: budget::ForwardBudget,
+    /// Loss-Notices to send and to pass on (docs/uiap-design.md D80).
+    notices: notice::Notices,
     transmits: VecDeque<Transmit>,
     events: VecDeque<Event>,
     counters: Counters,
@@ -308,6 +325,7 @@ impl<R: Rng> Device<R> {
     pub fn new(config: Config, device_id: DeviceId, mut rng: R) -> Device<R> {
         let next_sequence = rng.next_u32();
         let forward_budget = budget::ForwardBudget::new(config.forward_rate);
+        let notices = notice::Notices::new(&config);
         Device {
             table: MessageTable::new(
                 config.message_table_capacity,
@@ -328,6 +346,7 @@ impl<R: Rng> Device<R> {
             last_claim_start: None,
             last_id_change: None,
             forward_budget,
+            notices,
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             counters: Counters::default(),
@@ -614,6 +633,7 @@ impl<R: Rng> Device<R> {
         match repr.msg_type {
             MessageType::ClaimAttempt => self.on_attempt(now, from, &packet, repr),
             MessageType::ClaimDeny => self.on_deny(now, &packet, repr),
+            MessageType::LossNotice => self.on_notice(now, from, &packet, repr),
         }
     }
 
@@ -631,6 +651,7 @@ impl<R: Rng> Device<R> {
     pub fn handle_timeout(&mut self, now: Instant) {
         self.purge(now);
         self.advance_claims(now);
+        self.send_due_notice(now);
     }
 
     fn purge(&mut self, now: Instant) {
@@ -680,7 +701,11 @@ impl<R: Rng> Device<R> {
     /// ```
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
-        self.claims.values().filter_map(Claim::deadline).min()
+        self.claims
+            .values()
+            .filter_map(Claim::deadline)
+            .chain(self.notices.due(&self.config))
+            .min()
     }
 
     /// Statistics: messages per type, drops by reason, peak table sizes.
@@ -764,18 +789,4 @@ impl<R: Rng> Device<R> {
         self.counters.proxies_flushed += n as u64;
         n
     }
-}
-
-/// A claim of another device that this device defends by proxy, from [`Device::proxies`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ProxyInfo {
-    /// The device that made the claim.
-    pub origin: DeviceId,
-    /// Its domain.
-    pub domain: DomainId,
-    /// The space.
-    pub space: UidSpace,
-    /// When this device stops defending it.
-    pub expires: Instant,
 }

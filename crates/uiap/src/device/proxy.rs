@@ -100,11 +100,11 @@ impl ProxyTable {
     }
 
     /// The live entries, as (origin, domain, space, expiry).
-    pub fn entries(&self, now: Instant) -> impl Iterator<Item = super::ProxyInfo> + '_ {
+    pub fn entries(&self, now: Instant) -> impl Iterator<Item = ProxyInfo> + '_ {
         self.entries
             .iter()
             .filter(move |e| e.expires > now)
-            .map(|e| super::ProxyInfo {
+            .map(|e| ProxyInfo {
                 origin: e.origin,
                 domain: e.domain,
                 space: e.space.clone(),
@@ -170,4 +170,18 @@ impl ProxyTable {
         self.entries
             .retain(|e| !(e.origin == origin && e.domain == *domain && e.space == *space));
     }
+}
+
+/// A claim of another device that this device defends by proxy, from [`Device::proxies`](super::Device::proxies).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProxyInfo {
+    /// The device that made the claim.
+    pub origin: DeviceId,
+    /// Its domain.
+    pub domain: DomainId,
+    /// The space.
+    pub space: UidSpace,
+    /// When this device stops defending it.
+    pub expires: Instant,
 }

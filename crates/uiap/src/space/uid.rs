@@ -93,6 +93,23 @@ impl Uid {
         })
     }
 
+    /// The UID of no bits: what a message that names no claim carries (a Loss-Notice,
+    /// docs/uiap-design.md D80).
+    ///
+    /// ```
+    /// use uiap::space::Uid;
+    ///
+    /// assert_eq!(Uid::empty().bit_len(), 0);
+    /// assert_eq!(Uid::empty(), Uid::from_octets(&[])?);
+    /// Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn empty() -> Uid {
+        Uid {
+            bytes: Box::new([]),
+            bit_len: 0,
+        }
+    }
+
     /// Creates an octet-aligned UID (`bit_len = 8·len`, BA = 0), valid in either justification.
     ///
     /// # Errors

@@ -40,7 +40,7 @@ pub enum WireErrorKind {
     LengthMismatch,
     /// Version other than 1 (docs/uiap-design.md D3: dropped, never forwarded).
     UnknownVersion,
-    /// Message type 2–15.
+    /// Message type 3–15.
     UnknownType,
     /// Fmt = 3.
     UnknownFormat,
@@ -58,11 +58,14 @@ pub enum WireErrorKind {
     RangeReversed,
     /// A UID with length 0 but BA ≠ 0 (docs/uiap-design.md D4).
     EmptyUid,
+    /// A Loss-Notice with a claim's field set: X or R, the Domain ID, the format or a UID
+    /// length (docs/uiap-design.md D80).
+    NoticeNamesClaim,
 }
 
 impl WireErrorKind {
     /// Every kind, in declaration order: handy to initialise drop counters.
-    pub const ALL: [WireErrorKind; 11] = [
+    pub const ALL: [WireErrorKind; 12] = [
         WireErrorKind::Truncated,
         WireErrorKind::LengthMismatch,
         WireErrorKind::UnknownVersion,
@@ -74,6 +77,7 @@ impl WireErrorKind {
         WireErrorKind::PrefixInRightJustified,
         WireErrorKind::RangeReversed,
         WireErrorKind::EmptyUid,
+        WireErrorKind::NoticeNamesClaim,
     ];
 
     /// A stable snake_case name, for drop counters and logs. Names never change once released.
@@ -96,6 +100,7 @@ impl WireErrorKind {
             WireErrorKind::PrefixInRightJustified => "prefix_in_right_justified",
             WireErrorKind::RangeReversed => "range_reversed",
             WireErrorKind::EmptyUid => "empty_uid",
+            WireErrorKind::NoticeNamesClaim => "notice_names_claim",
         }
     }
 }
@@ -162,7 +167,7 @@ impl fmt::Display for WireError {
             }
             WireErrorKind::UnknownType => write!(
                 f,
-                "unknown message type: expected 0 (claim-attempt) or 1 (claim-deny), found {found} at octet {at}"
+                "unknown message type: expected 0 (claim-attempt), 1 (claim-deny) or 2 (loss-notice), found {found} at octet {at}"
             ),
             WireErrorKind::UnknownFormat => write!(
                 f,
@@ -195,6 +200,10 @@ impl fmt::Display for WireError {
             WireErrorKind::EmptyUid => write!(
                 f,
                 "empty uid with bit alignment: expected ba 0 for uid {expected} of length 0, found {found} at octet {at}"
+            ),
+            WireErrorKind::NoticeNamesClaim => write!(
+                f,
+                "loss-notice names a claim: expected flags, domain id, format and uid lengths 0, found {found:#04x} at octet {at}"
             ),
         }
     }

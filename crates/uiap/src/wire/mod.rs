@@ -1,4 +1,5 @@
-//! The UIAP message format (§4.1, docs/uiap-design.md D1–D5): Claim-Attempt and Claim-Deny.
+//! The UIAP message format (§4.1, docs/uiap-design.md D1–D5): Claim-Attempt and Claim-Deny, and
+//! this implementation's Loss-Notice (D80), which is the header alone.
 //!
 //! Two layers, as in smoltcp:
 //!

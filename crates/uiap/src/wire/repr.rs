@@ -89,14 +89,16 @@ impl fmt::Display for MessageId {
     }
 }
 
-/// The two message types of the draft (§4.2, §4.3).
+/// The two message types of the draft (§4.2, §4.3), and this implementation's Loss-Notice
+/// (type 2, docs/uiap-design.md D80).
 ///
 /// ```
 /// use uiap::wire::MessageType;
 ///
 /// assert_eq!(MessageType::from_raw(1), Some(MessageType::ClaimDeny));
 /// assert_eq!(MessageType::ClaimAttempt.raw(), 0);
-/// assert_eq!(MessageType::from_raw(2), None);
+/// assert_eq!(MessageType::from_raw(2), Some(MessageType::LossNotice));
+/// assert_eq!(MessageType::from_raw(3), None);
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum MessageType {
@@ -104,10 +106,16 @@ pub enum MessageType {
     ClaimAttempt,
     /// Type 1: a Claim-Deny, unicast hop by hop back along the Attempt's path.
     ClaimDeny,
+    /// Type 2, an extension of the draft: a device may have lost datagrams (its receive queue
+    /// overflowed, a rate limit dropped them, a Deny could not be sent), flooded like an
+    /// Attempt so that claims in their rounds beyond it do not succeed on that silence
+    /// (docs/uiap-design.md D80). It carries no Domain ID and no UID: Lifetime holds the
+    /// milliseconds the losses span, Claim Reference how many datagrams were lost.
+    LossNotice,
 }
 
 impl MessageType {
-    /// The type for a 4-bit wire value, `None` for the undefined 2–15.
+    /// The type for a 4-bit wire value, `None` for the undefined 3–15.
     ///
     /// ```
     /// use uiap::wire::MessageType;
@@ -118,6 +126,7 @@ impl MessageType {
         match raw {
             0 => Some(MessageType::ClaimAttempt),
             1 => Some(MessageType::ClaimDeny),
+            2 => Some(MessageType::LossNotice),
             _ => None,
         }
     }
@@ -133,10 +142,11 @@ impl MessageType {
         match self {
             MessageType::ClaimAttempt => 0,
             MessageType::ClaimDeny => 1,
+            MessageType::LossNotice => 2,
         }
     }
 
-    /// A stable kebab-case name: `claim-attempt` or `claim-deny`.
+    /// A stable kebab-case name: `claim-attempt`, `claim-deny` or `loss-notice`.
     ///
     /// ```
     /// use uiap::wire::MessageType;
@@ -147,6 +157,7 @@ impl MessageType {
         match self {
             MessageType::ClaimAttempt => "claim-attempt",
             MessageType::ClaimDeny => "claim-deny",
+            MessageType::LossNotice => "loss-notice",
         }
     }
 }
@@ -305,6 +316,18 @@ impl Repr {
             ));
         };
         let domain = packet.domain();
+        if msg_type == MessageType::LossNotice {
+            // A notice names no claim: every octet that would is 0, so that no receiver reads
+            // one into it (docs/uiap-design.md D80).
+            if let Some(at) = notice_claim_octet(packet) {
+                return Err(WireError::new(
+                    WireErrorKind::NoticeNamesClaim,
+                    at,
+                    0,
+                    packet.as_ref()[at].into(),
+                ));
+            }
+        }
         let j = domain.justification();
         let uid1 = parse_uid(packet.uid1(), packet.ba(), j, 1, field::UID)?;
         let space = match fmt {
@@ -472,6 +495,18 @@ impl Repr {
             sequence: self.sequence,
         }
     }
+}
+
+/// The first octet of a Loss-Notice that would name a claim and is not 0: the flags X and R,
+/// the Domain ID, the format octet and the UID lengths. `None` for a notice that names none.
+fn notice_claim_octet<T: AsRef<[u8]>>(packet: &Packet<T>) -> Option<usize> {
+    let bytes = packet.as_ref();
+    if bytes[field::TYPE_FLAGS] & (field::X | field::R) != 0 {
+        return Some(field::TYPE_FLAGS);
+    }
+    field::DOMAIN
+        .chain([field::FORMAT, field::UID_LEN, field::UID_LEN2])
+        .find(|&at| bytes[at] != 0)
 }
 
 /// Builds a UID from its wire octets and BA for justification `j`; `which` (1 or 2) and `start`

@@ -12,6 +12,7 @@ use uiap::wire::DeviceId;
 use uiap_control::{ClaimAnswer, ClaimState, EventKind, Response};
 
 use super::{ClaimTable, Ctx, Entry};
+use crate::link::Notice;
 
 /// Held claims' watchers hear of rate-limit drops at most this often (docs/uiap-design.md D64).
 const SUPPRESSION_TOLD_EVERY: Duration = Duration::from_secs(5);
@@ -184,6 +185,43 @@ impl ClaimTable {
                    only, and another device may take the same space";
         for id in held {
             self.end_or_tell(id, now, EventKind::Isolated, Some(why.to_string()));
+        }
+    }
+
+    /// Another device reported datagrams lost (a Loss-Notice, docs/uiap-design.md D80). A claim
+    /// in its round fails when it would succeed (`dropped_unread`); here, the watchers of held
+    /// claims whose round may have overlapped the losses are told (event `suppressed`): the
+    /// notice came after the round ended, and the Attempt or Deny it lost may have been theirs.
+    /// Older held claims are not told: their rounds ended before the losses, and a claim of
+    /// theirs made since by another device is settled by that device's round, which the notice
+    /// fails.
+    pub(crate) fn reported_loss(&mut self, ctx: &Ctx<'_>, notice: &Notice) {
+        let config = ctx.device.config();
+        // A round asked for at `asked_at` ends within the claim window and the start jitter;
+        // a second more for the notice's way here.
+        let round = config.claim_window(false).max(config.claim_window(true))
+            + config.start_jitter
+            + Duration::from_secs(1);
+        let losses_from = notice.at.saturating_sub(notice.window + round);
+        let targets: Vec<u64> = self
+            .claims
+            .values()
+            .filter(|e| e.state.is_held() && e.asked_at >= losses_from)
+            .map(|e| e.stored.id)
+            .collect();
+        for id in targets {
+            let why = format!(
+                "device {} reported {} lost within {} ms, and this claim's round may have \
+                 overlapped them (Loss-Notice): a Claim-Attempt or Claim-Deny among them would \
+                 have settled a conflict, so another device may hold an overlapping claim",
+                notice.origin,
+                super::counted(notice.lost, "datagram"),
+                notice.window.as_millis(),
+            );
+            if let Some(entry) = self.claims.get_mut(&id) {
+                entry.told = Some(ctx.elapsed());
+            }
+            self.end_or_tell(id, ctx.now, EventKind::Suppressed, Some(why));
         }
     }
 

@@ -20,7 +20,7 @@ use uiap::time::Instant;
 use uiap_control::{ClaimEvent, ClaimState, ClaimView, EventKind, Response};
 
 use crate::DaemonError;
-use crate::link::{AuthFailureLog, Clocks, Splits};
+use crate::link::{AuthFailureLog, Clocks, ReportedLosses, Splits};
 use crate::quota::UserLimits;
 use crate::store::{Claims, Store, StoredClaim};
 
@@ -33,23 +33,33 @@ fn counted(n: u64, word: &str) -> String {
     }
 }
 
-/// What was dropped unread from `from` to `now`: by the rate limit (docs/uiap-design.md D64)
-/// and by the kernel at a full receive queue (D70), and with `unsent` the Claim-Denies not
-/// sent (D79), in words, and the seconds covered. A Deny not sent leaves another device's claim
-/// unanswered, which matters to what this device holds, not to a claim of its own in its round
-/// (a conflict with that is settled by the protocol core, which denies both).
+/// What may have been lost from `from` to `now`, in words, and the seconds covered: what this
+/// device dropped unread, by the rate limit (docs/uiap-design.md D64) and by the kernel at a
+/// full receive queue (D70); for a `held` claim the Claim-Denies not sent (D79), and for a
+/// claim in its round what other devices reported lost (D80).
+///
+/// A Deny not sent leaves another device's claim unanswered, which matters to what this device
+/// holds, not to a claim of its own in its round (a conflict with that is settled by the
+/// protocol core, which denies both). A loss elsewhere may have cut off this device's Attempt
+/// or the Deny that answered it, which matters to a claim in its round; a held claim hears of it
+/// only when its round fell within the loss's window ([`ClaimTable::reported_loss`]).
 fn dropped_unread(
     ctx: &Ctx<'_>,
     from: std::time::Duration,
     now: std::time::Duration,
-    unsent: bool,
+    held: bool,
 ) -> Option<(String, u64)> {
     let rate = ctx.suppressed.since(from, now);
     let kernel = ctx.overflowed.since(from, now);
-    let unsent = if unsent {
+    let unsent = if held {
         ctx.unsent.since(from, now)
     } else {
         None
+    };
+    let reported = if held {
+        None
+    } else {
+        ctx.reported.since(from, now)
     };
     let mut parts = Vec::new();
     if let Some(r) = &rate {
@@ -75,11 +85,19 @@ fn dropped_unread(
             },
         ));
     }
+    if let Some(r) = &reported {
+        parts.push(format!(
+            "{} reported lost by {} (Loss-Notices),",
+            counted(r.datagrams, "datagram"),
+            counted(r.devices as u64, "other device"),
+        ));
+    }
     let seconds = rate
         .iter()
         .chain(&kernel)
         .chain(&unsent)
         .map(|a| a.seconds)
+        .chain(reported.map(|r| r.seconds))
         .max()?;
     Some((parts.join(" and "), seconds))
 }
@@ -106,6 +124,8 @@ pub(crate) struct Ctx<'a> {
     pub overflowed: &'a AuthFailureLog,
     /// Claim-Denies not sent, their neighbours unresolved, and when (docs/uiap-design.md D79).
     pub unsent: &'a AuthFailureLog,
+    /// Losses other devices reported in Loss-Notices (docs/uiap-design.md D80).
+    pub reported: &'a ReportedLosses,
     /// Neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
     pub splits: &'a Splits,
     /// With a key: how far ahead the neighbours' clocks are (docs/uiap-design.md D72).

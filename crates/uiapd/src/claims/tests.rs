@@ -13,7 +13,7 @@ use uiap_control::{
 };
 
 use super::{ClaimTable, Ctx};
-use crate::link::{AuthFailureLog, SourceDrop, Splits};
+use crate::link::{AuthFailureLog, ReportedLosses, SourceDrop, Splits};
 use crate::store::{Claims, Store, StoredClaim};
 
 /// Seconds since the Unix epoch at the virtual clock's zero.
@@ -37,6 +37,7 @@ struct Logs {
     suppressed: AuthFailureLog,
     overflowed: AuthFailureLog,
     unsent: AuthFailureLog,
+    reported: ReportedLosses,
     splits: Splits,
 }
 
@@ -66,6 +67,7 @@ impl Bench {
                 suppressed: AuthFailureLog::rate_limited(),
                 overflowed: AuthFailureLog::kernel_overflow(),
                 unsent: AuthFailureLog::denies_unsent(),
+                reported: ReportedLosses::default(),
                 splits: Splits::default(),
             },
         }
@@ -91,6 +93,7 @@ impl Bench {
             suppressed: &logs.suppressed,
             overflowed: &logs.overflowed,
             unsent: &logs.unsent,
+            reported: &logs.reported,
             splits: &logs.splits,
             clocks: None,
             now,

@@ -21,7 +21,7 @@ use uiap_control::{Request, Response};
 
 use crate::claims::{ClaimTable, Ctx};
 use crate::control::{self, Incoming};
-use crate::link::Link;
+use crate::link::{Link, Notice};
 use crate::neighbours::{self, Neighbours};
 use crate::socket::{RECV_BUFFER, Received, Role, Sockets};
 use crate::store::{Claims, Store};
@@ -39,6 +39,10 @@ const ABANDONED_TICK: Duration = Duration::from_millis(200);
 /// D76): well inside a claim window, so that neighbours hear of a split before a claim made at
 /// the instant of the step ends.
 const CLOCK_TICK: Duration = Duration::from_millis(100);
+/// The kernel's drop counts are asked of it at least this often while the daemon is busy (two
+/// system calls): a loss is told to the site within it (docs/uiap-design.md D80), far inside
+/// the second between a claim's last Attempt and its success.
+const OVERFLOWS_ASKED_EVERY: Duration = Duration::from_millis(20);
 
 struct Daemon {
     config: Config,
@@ -135,6 +139,7 @@ fn claim_ctx<'a>(
         suppressed: link.suppressed(),
         overflowed: link.overflowed(),
         unsent: link.unsent(),
+        reported: link.reported(),
         splits: link.splits(),
         clocks: link.clocks(),
     }
@@ -412,6 +417,23 @@ impl Daemon {
 
     /// One event of the device, to the claim table; whether the persisted claims changed.
     fn on_event(&mut self, event: Event) -> bool {
+        if let Event::LossReported {
+            message,
+            lost,
+            window,
+        } = event
+        {
+            let notice = Notice {
+                at: self.start.elapsed(),
+                origin: message.origin,
+                lost: u64::from(lost),
+                window,
+            };
+            self.link.record_reported(notice);
+            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+            self.claims.reported_loss(&ctx, &notice);
+            return false;
+        }
         let mut ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
         let claims = &mut self.claims;
         match event {
@@ -471,6 +493,46 @@ impl Daemon {
 
     /// Sends everything the device wants sent and handles its events.
     async fn flush(&mut self, sockets: &Sockets) {
+        self.send(sockets).await;
+        // A Deny not sent leaves a claim elsewhere unanswered: one of this device's held claims
+        // may be granted there, so their watchers are told as of drops (D79).
+        if self
+            .link
+            .note_unsent(self.unicast.unsent(), self.start.elapsed())
+        {
+            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
+            self.claims.tell_suppressed(&ctx);
+        }
+        // A claim whose client left since the last check must not be reported held or persisted.
+        self.cancel_abandoned();
+        // The drops reported with the datagrams read are free, so noted after every step. The
+        // kernel is asked as well every OVERFLOWS_ASKED_EVERY: a relay with no claim of its own
+        // has no timer that would, and datagrams read report a drop only after the queue that
+        // was full has drained.
+        let ask = self
+            .start
+            .elapsed()
+            .saturating_sub(self.link.overflows_asked())
+            >= OVERFLOWS_ASKED_EVERY;
+        self.note_overflows(sockets, ask);
+        // Every possible loss is told to the site, so that no claim beyond this device succeeds
+        // on its silence (D80).
+        if let Some((lost, since)) = self.link.take_unreported() {
+            let since = Instant::from_micros(since.as_micros() as u64);
+            self.device.report_loss(now_since(self.start), lost, since);
+            self.send(sockets).await;
+        }
+        let mut changed = false;
+        while let Some(event) = self.device.poll_event() {
+            changed |= self.on_event(event);
+        }
+        if changed {
+            self.claims.persist();
+        }
+    }
+
+    /// Sends everything the device wants sent: multicasts at once, Denies through the gate.
+    async fn send(&mut self, sockets: &Sockets) {
         while let Some(t) = self.device.poll_transmit() {
             let payload = self.link.seal(t.payload);
             match t.destination {
@@ -497,26 +559,6 @@ impl Daemon {
                 debug!(error = %e, ?peer, "send failed");
                 self.link.send_failed();
             }
-        }
-        // A Deny not sent leaves a claim elsewhere unanswered: one of this device's held claims
-        // may be granted there, so their watchers are told as of drops (D79).
-        if self
-            .link
-            .note_unsent(self.unicast.unsent(), self.start.elapsed())
-        {
-            let ctx = claim_ctx(&mut self.device, self.start, &self.interfaces, &self.link);
-            self.claims.tell_suppressed(&ctx);
-        }
-        // A claim whose client left since the last check must not be reported held or persisted.
-        self.cancel_abandoned();
-        // The drops reported with the datagrams read: free, so after every step.
-        self.note_overflows(sockets, false);
-        let mut changed = false;
-        while let Some(event) = self.device.poll_event() {
-            changed |= self.on_event(event);
-        }
-        if changed {
-            self.claims.persist();
         }
     }
 }

@@ -14,12 +14,14 @@ mod journal;
 mod limiter;
 mod port;
 mod psk;
+mod reported;
 mod source;
 mod split;
 mod step;
 
 pub(crate) use clocks::{Ahead, Clocks};
 pub(crate) use failures::{AuthFailureLog, LOOKBACK};
+pub(crate) use reported::{Notice, ReportedLosses};
 pub(crate) use source::SourceDrop;
 pub(crate) use split::Splits;
 pub(crate) use step::Step;
@@ -68,6 +70,13 @@ pub(crate) struct Link {
     /// Claim-Denies not sent, their neighbours unresolved (docs/uiap-design.md D79), and how
     /// many of the gate's count were recorded.
     unsent: (AuthFailureLog, u64),
+    /// Possible losses not yet told to the site in a Loss-Notice: how many datagrams, and since
+    /// when (docs/uiap-design.md D80).
+    unreported: Option<(u64, Duration)>,
+    /// When the kernel's drop counts were last noted, and last asked of the kernel.
+    overflows_read: (Duration, Duration),
+    /// Losses other devices reported in Loss-Notices (docs/uiap-design.md D80).
+    reported: ReportedLosses,
     /// With a key: neighbours whose authenticated datagrams are stale (docs/uiap-design.md D71).
     splits: Splits,
     /// With a key: how far ahead each neighbour's clock is (docs/uiap-design.md D72).
@@ -115,6 +124,9 @@ impl Link {
             suppressed: AuthFailureLog::rate_limited(),
             overflowed: AuthFailureLog::kernel_overflow(),
             unsent: (AuthFailureLog::denies_unsent(), 0),
+            unreported: None,
+            overflows_read: (Duration::ZERO, Duration::ZERO),
+            reported: ReportedLosses::default(),
             splits: Splits::default(),
             clocks: Clocks::default(),
             steps: step::StepWatch::default(),
@@ -142,10 +154,34 @@ impl Link {
         *self.drops.entry(reason).or_insert(0) += 1;
     }
 
+    /// `lost` datagrams may have been lost since `since`: kept for the next Loss-Notice.
+    fn lost(&mut self, lost: u64, since: Duration) {
+        if lost == 0 {
+            return;
+        }
+        let (n, from) = self.unreported.get_or_insert((0, since));
+        *n = n.saturating_add(lost);
+        *from = (*from).min(since);
+    }
+
+    /// The possible losses not yet told to the site, and since when; taken, so that each is
+    /// told once (docs/uiap-design.md D80).
+    pub(crate) fn take_unreported(&mut self) -> Option<(u64, Duration)> {
+        self.unreported.take()
+    }
+
+    /// When the kernel's drop counts were last asked of it.
+    pub(crate) fn overflows_asked(&self) -> Duration {
+        self.overflows_read.1
+    }
+
     /// Notes how many datagrams the kernel dropped so far at `now`: asked of the kernel when
     /// `ask` (a system call per socket), else as last reported with a datagram (free). Whether
     /// any were dropped since the last note.
     pub(crate) fn note_overflows(&mut self, sockets: &Sockets, now: Duration, ask: bool) -> bool {
+        if ask {
+            self.overflows_read.1 = now;
+        }
         let count = |role| {
             if ask {
                 sockets.drops_now(role)
@@ -165,6 +201,9 @@ impl Link {
             counts.0.max(self.kernel_drops.0),
             counts.1.max(self.kernel_drops.1),
         );
+        // Dropped at some time since the counts were last noted.
+        self.lost(u64::from(claim) + u64::from(reply), self.overflows_read.0);
+        self.overflows_read.0 = now;
         let sockets = [(claim, Ipv6Addr::UNSPECIFIED), (reply, Ipv6Addr::LOCALHOST)];
         for (dropped, socket) in sockets {
             self.overflowed.record_n(
@@ -218,6 +257,7 @@ impl Link {
             self.count(SourceDrop::RateLimited);
             self.suppressed
                 .record((index, addr), SourceDrop::RateLimited, now);
+            self.lost(1, now);
             return None;
         }
         if let Err(reason) = port::check_port(&r, self.group, bytes) {
@@ -359,6 +399,7 @@ impl Link {
     pub(crate) fn note_unsent(&mut self, total: u64, now: Duration) -> bool {
         let new = total.saturating_sub(self.unsent.1);
         self.unsent.1 = total.max(self.unsent.1);
+        self.lost(new, now);
         self.unsent.0.record_n(
             (0, Ipv6Addr::UNSPECIFIED),
             SourceDrop::RateLimited,
@@ -366,6 +407,16 @@ impl Link {
             now,
         );
         new > 0
+    }
+
+    /// A Loss-Notice of another device arrived (docs/uiap-design.md D80).
+    pub(crate) fn record_reported(&mut self, notice: Notice) {
+        self.reported.record(notice);
+    }
+
+    /// Losses other devices reported (docs/uiap-design.md D80).
+    pub(crate) fn reported(&self) -> &ReportedLosses {
+        &self.reported
     }
 
     /// What was counted.

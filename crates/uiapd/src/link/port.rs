@@ -7,8 +7,8 @@ use super::SourceDrop;
 use crate::socket::{Received, Role};
 
 /// Checks that a message arrived where its type belongs (docs/uiap-design.md D42): a
-/// Claim-Attempt only as multicast to `group` on the claim port, a Claim-Deny only on the reply
-/// port (unicast). `message` is the datagram without a PSK trailer; anything too short to carry a
+/// Claim-Attempt or a Loss-Notice only as multicast to `group` on the claim port, a Claim-Deny
+/// only on the reply port (unicast). `message` is the datagram without a PSK trailer; anything too short to carry a
 /// type is left to the parser.
 ///
 /// # Errors
@@ -19,8 +19,10 @@ pub(crate) fn check_port(r: &Received, group: Ipv6Addr, message: &[u8]) -> Resul
     let Some(type_flags) = message.get(1) else {
         return Ok(());
     };
-    let attempt = type_flags >> 4 == 0;
-    match (r.role, attempt) {
+    // Attempts and Loss-Notices are floods (docs/uiap-design.md D80): to the group, on the
+    // claim port.
+    let flood = matches!(type_flags >> 4, 0 | 2);
+    match (r.role, flood) {
         (Role::Claim, true) if r.destination != Some(group) => Err(SourceDrop::AttemptNotMulticast),
         (Role::Claim, false) => Err(SourceDrop::DenyOnClaimPort),
         (Role::Reply, true) => Err(SourceDrop::AttemptOnReplyPort),
@@ -49,6 +51,7 @@ mod tests {
         let group: Ipv6Addr = "ff12::8000:7569".parse().unwrap();
         let attempt = [1u8, 0x02, 0, 32];
         let deny = [1u8, 0x12, 0, 32];
+        let notice = [1u8, 0x20, 0, 32];
         let cases = [
             (Role::Claim, "ff12::8000:7569", &attempt, Ok(())),
             (
@@ -70,6 +73,19 @@ mod tests {
                 Err(SourceDrop::DenyOnClaimPort),
             ),
             (Role::Reply, "fe80::2", &deny, Ok(())),
+            (Role::Claim, "ff12::8000:7569", &notice, Ok(())),
+            (
+                Role::Claim,
+                "fe80::2",
+                &notice,
+                Err(SourceDrop::AttemptNotMulticast),
+            ),
+            (
+                Role::Reply,
+                "fe80::2",
+                &notice,
+                Err(SourceDrop::AttemptOnReplyPort),
+            ),
             (
                 Role::Reply,
                 "fe80::2",

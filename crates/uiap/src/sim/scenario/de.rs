@@ -255,10 +255,13 @@ struct ConfigOverrides {
     conflict_rate_limit_ms: Option<Duration>,
     #[serde(default, deserialize_with = "opt_millis")]
     renew_min_lifetime_ms: Option<Duration>,
+    #[serde(default, deserialize_with = "opt_millis")]
+    loss_notice_interval_ms: Option<Duration>,
     new_attempts: Option<u8>,
     reclaim_attempts: Option<u8>,
     hop_limit: Option<u8>,
     forward_rate: Option<u32>,
+    notice_forward_rate: Option<u32>,
     renew_at_percent: Option<u8>,
     message_table_capacity: Option<usize>,
     proxy_capacity: Option<usize>,
@@ -286,6 +289,10 @@ impl ConfigOverrides {
             reclaim_attempts: self.reclaim_attempts.unwrap_or(d.reclaim_attempts),
             hop_limit: self.hop_limit.unwrap_or(d.hop_limit),
             forward_rate: self.forward_rate.unwrap_or(d.forward_rate),
+            loss_notice_interval: self
+                .loss_notice_interval_ms
+                .unwrap_or(d.loss_notice_interval),
+            notice_forward_rate: self.notice_forward_rate.unwrap_or(d.notice_forward_rate),
             renew_at_percent: self.renew_at_percent.unwrap_or(d.renew_at_percent),
             message_table_capacity: self
                 .message_table_capacity

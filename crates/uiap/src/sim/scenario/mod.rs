@@ -32,10 +32,11 @@
 //!   60000) ends the run.
 //! * `config` overrides [`Config`] fields for every device: `claim_period_ms`,
 //!   `claim_timeout_ms`, `start_jitter_ms`, `message_ttl_ms`, `proxy_max_lifetime_ms`,
-//!   `conflict_window_ms`, `conflict_rate_limit_ms`, `renew_min_lifetime_ms` (numbers),
+//!   `conflict_window_ms`, `conflict_rate_limit_ms`, `renew_min_lifetime_ms`,
+//!   `loss_notice_interval_ms` (numbers),
 //!   `new_attempts`, `reclaim_attempts`, `hop_limit`, `renew_at_percent`,
 //!   `message_table_capacity`, `proxy_capacity`, `conflict_limit`, `max_claims`,
-//!   `proxy_min_prefix_bits`, `forward_rate` (integers),
+//!   `proxy_min_prefix_bits`, `forward_rate`, `notice_forward_rate` (integers),
 //!   `proxy_defense`, `auto_renew`, `random_device_id` (booleans).
 //! * A segment has a unique `name` and optional `delay_ms` (default 1), `jitter_ms`,
 //!   `reorder_ms` (default 5) and the probabilities `loss`, `duplicate`, `reorder` (0 to 1).

@@ -1,6 +1,6 @@
 //! What a claim round and the watchers of held claims are told of possible loss: datagrams the
 //! kernel dropped (docs/uiap-design.md D70), a split neighbour (D71), a step of this host's
-//! clock (D76), Claim-Denies not sent (D79).
+//! clock (D76), Claim-Denies not sent (D79), losses other devices reported (D80).
 
 use super::*;
 
@@ -175,4 +175,75 @@ fn a_claim_held_since_the_last_telling_is_told_of_the_next_loss_at_once() {
     b.now += Duration::from_millis(100);
     drop_now(&mut b);
     assert!(told(&mut events).is_empty());
+}
+
+#[test]
+fn a_loss_reported_by_another_device_fails_a_claim_in_its_round_and_tells_recent_held_claims() {
+    let (mut b, mut events) = holding();
+    // Claim 1 (05) was made long before the losses.
+    b.run_for(Duration::from_secs(40));
+    let elapsed = |b: &Bench| Duration::from_micros(b.now.as_micros());
+    let notice = |at: Duration, window_ms: u64| crate::link::Notice {
+        at,
+        origin: uiap::wire::DeviceId::new(0xb).unwrap(),
+        lost: 12,
+        window: Duration::from_millis(window_ms),
+    };
+
+    // A notice while claim 2 (06) is in its round: it fails.
+    let mut rx = b.claim(request("06"), 0);
+    b.logs
+        .reported
+        .record(notice(elapsed(&b) + Duration::from_millis(100), 20));
+    b.run_for(Duration::from_secs(3));
+    let Response::Claim(ClaimAnswer::Failed { reason, .. }) = next(&mut rx) else {
+        panic!("expected failed")
+    };
+    assert!(
+        reason.starts_with(
+            "12 datagrams reported lost by 1 other device (Loss-Notices), while claiming: a \
+             Claim-Deny among them would not have counted"
+        ),
+        "{reason}"
+    );
+    // Held claims are not told of it by the drop path: their rounds are over.
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.tell_suppressed(&ctx);
+    assert_eq!(told(&mut events), []);
+
+    // Claim 3 (07) succeeds; a notice comes a second later whose losses span 2 s: claim 3's
+    // round may have overlapped them, claim 1's did not.
+    b.run_for(Duration::from_secs(10));
+    let mut rx = b.claim(request("07"), 0);
+    b.run_for(Duration::from_secs(3));
+    assert!(matches!(
+        next(&mut rx),
+        Response::Claim(ClaimAnswer::Claimed { .. })
+    ));
+    b.run_for(Duration::from_secs(1));
+    let late = notice(elapsed(&b), 2_000);
+    b.logs.reported.record(late);
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.reported_loss(&ctx, &late);
+    let told_now = told(&mut events);
+    assert_eq!(told_now.len(), 1, "{told_now:?}");
+    assert_eq!((told_now[0].0, told_now[0].1), (3, EventKind::Suppressed));
+    assert!(
+        told_now[0].2.starts_with(
+            "device 000000000000000b reported 12 datagrams lost within 2000 ms, and this claim's \
+             round may have overlapped them"
+        ),
+        "{}",
+        told_now[0].2
+    );
+    // The same notice long after any round it could touch: nobody is told.
+    b.run_for(Duration::from_secs(20));
+    let later = notice(elapsed(&b), 2_000);
+    let ctx = Bench::ctx_of(&mut b.device, &b.logs, b.now, false);
+    b.table.reported_loss(&ctx, &later);
+    let suppressed: Vec<_> = told(&mut events)
+        .into_iter()
+        .filter(|(_, kind, _)| *kind == EventKind::Suppressed)
+        .collect();
+    assert_eq!(suppressed, []);
 }
