@@ -58,8 +58,8 @@ pub struct Config {
     /// a claim's last Attempt and its success, so a notice still reaches the claim in its round.
     pub loss_notice_interval: Duration,
     /// Loss-Notices of other devices forwarded per second at most, shared fairly among previous
-    /// hops (50; 0: no limit). One that is not forwarded is reported in a notice of this
-    /// device's own (docs/uiap-design.md D80).
+    /// hops (50; 0: no limit). One beyond it is counted, not forwarded: the ones forwarded
+    /// meanwhile fail the same claims (docs/uiap-design.md D80).
     pub notice_forward_rate: u32,
     /// Whether this device defends X+R claims of other devices (§5.1) (true).
     pub proxy_defense: bool,

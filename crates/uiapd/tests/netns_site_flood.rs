@@ -378,7 +378,8 @@ fn a_relays_kernel_drops_grant_no_lease_a_node_held_beyond_it() {
     let log = a.log_text();
     assert!(
         log.lines().any(|l| l.contains("claim failed")
-            && l.contains("reported lost by 1 other device (Loss-Notices), while claiming")),
+            && l.contains("reported lost by")
+            && l.contains("(Loss-Notices), while claiming")),
         "A's first claim failed for B's notice:\n{log}"
     );
 }

@@ -161,8 +161,7 @@ pub struct Counters {
     pub notices_received: u64,
     /// Loss-Notice datagrams forwarded for other devices.
     pub notices_forwarded: u64,
-    /// Loss-Notices not forwarded (the notice budget spent, or the message table full), each
-    /// reported in a notice of this device's own.
+    /// Loss-Notices not forwarded: the notice budget spent, or the message table full.
     pub notices_not_forwarded: u64,
     /// Of [`denies_sent`](Self::denies_sent), those sent by proxy defense.
     pub proxy_denies: u64,

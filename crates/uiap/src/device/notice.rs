@@ -9,10 +9,11 @@
 //! the claims in their rounds.
 //!
 //! Bounds: a device originates at most one notice per [`Config::loss_notice_interval`], with the
-//! losses since the last one; it forwards at most [`Config::notice_forward_rate`] notices a
-//! second, shared fairly among previous hops, and a notice it cannot forward (that budget spent,
-//! or its message table full) is a loss of its own, reported in its next notice. So a flood of
-//! notices costs each device a bounded rate, and is never silently cut short.
+//! losses since the last one, and only for losses of its own; it forwards at most
+//! [`Config::notice_forward_rate`] notices a second, shared fairly among previous hops. A notice
+//! it cannot forward is counted, not told again: while it cuts some off it forwards others, and
+//! any notice fails the claims in their rounds that it reaches. So notices cost each device a
+//! bounded rate, and stop when the losses stop.
 
 use core::time::Duration;
 use std::collections::VecDeque;
@@ -202,10 +203,12 @@ impl<R: Rng> Device<R> {
             return;
         }
         if !recorded || !self.notices.forward.take(now, from) {
-            // Devices beyond would not hear of the loss: that is a loss of this device's own,
-            // reported in its own notice (rate-limited), never a silent cut.
+            // Not a loss of this device's own: telling it would start a notice of its own for
+            // each one cut off, and once a few devices cut off each other's, the notices would
+            // go on after every loss had stopped. Nothing is lost by the cut: the notices it
+            // does forward meanwhile (the budget's share at least) reach the same claims and
+            // fail them in their rounds (docs/uiap-design.md D80).
             self.counters.notices_not_forwarded += 1;
-            self.report_loss(now, 1, now);
             return;
         }
         self.counters.notices_forwarded += self.pass_on(from, packet, h);
