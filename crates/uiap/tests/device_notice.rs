@@ -235,7 +235,7 @@ fn notices_stop_when_the_losses_stop() {
         for d in &mut devices {
             events(d);
         }
-        now = now + step;
+        now += step;
     }
     let cut: u64 = devices
         .iter()
