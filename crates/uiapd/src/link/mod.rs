@@ -288,7 +288,12 @@ impl Link {
             .get(&source)
             .is_some_and(|&at| now.saturating_sub(at) < AUTHENTICATED_FOR);
         if !known && !self.unauthenticated.allow(now, source) {
+            // Dropped unverified: a new neighbour's Claim-Attempt or Claim-Deny may be among
+            // them, so this is possible loss as a rate-limit drop is (docs/uiap-design.md D58,
+            // D64, D80).
             self.count(SourceDrop::AuthBudget);
+            self.suppressed.record(source, SourceDrop::AuthBudget, now);
+            self.lost(1, now);
             return None;
         }
         let now_ms = psk::wall_clock_ms();

@@ -208,6 +208,8 @@ fn with_a_key_junk_under_a_neighbours_address_spends_only_the_shared_budget_of_f
     // unverified, while the neighbour heard before is still verified.
     // (The neighbour's first datagram was verified on the budget too: it had not
     // authenticated yet.)
+    // Junk that fails authentication is not a loss: nothing honest was dropped unread.
+    assert_eq!(receiver.take_unreported(), None);
     let budget = UNAUTHENTICATED_BURST - flood - 1;
     for i in 0..budget + 5 {
         let _ = admit(
@@ -223,6 +225,14 @@ fn with_a_key_junk_under_a_neighbours_address_spends_only_the_shared_budget_of_f
         !admit(&mut receiver, &fresh, "[fe80::9999%2]:61001"),
         "unknown"
     );
+    // What is dropped unverified may be a new neighbour's Attempt or Deny: possible loss, told
+    // to held claims' watchers and to the site (docs/uiap-design.md D80).
+    let unverified = receiver
+        .suppressed()
+        .since(Duration::ZERO, now)
+        .map(|s| s.datagrams);
+    assert_eq!(unverified, Some(6));
+    assert_eq!(receiver.take_unreported().map(|(n, _)| n), Some(6));
     let sealed = sender.seal(DENY.to_vec());
     let mut r = received(Role::Reply, sealed.len(), "fe80::2".parse().unwrap());
     r.source = "[fe80::1%2]:61002".parse().unwrap();
