@@ -319,7 +319,7 @@ fn a_flooded_relay_grants_no_lease_a_node_held_beyond_it() {
 
 /// A relay whose kernel drops what it cannot read: A — B — C, and H on a link of B's own. C
 /// holds every node; H floods B with valid Attempts from 32 forged sources, and B is stopped for
-/// 2 s (a daemon starved of CPU) while A's lease claims through it, so that B's full receive
+/// 2.5 s (a daemon starved of CPU) while A's lease claims through it, so that B's full receive
 /// queue loses A's every Attempt and C never hears of the claim. B tells the site of its losses
 /// when it runs again (a Loss-Notice, D80), within A's round: A's claim fails, and no node is
 /// used twice. Without the notice A was granted C's node.
@@ -335,11 +335,12 @@ fn a_relays_kernel_drops_grant_no_lease_a_node_held_beyond_it() {
         sources: 32,
     };
     let b = &net.daemons[relay];
-    // A's claim starts 0.5 s into the stop, once B's queue is full; its three Attempts (0 to
-    // 1.25 s later) all meet the full queue, and its round ends at least 0.5 s after B resumes.
+    // A's claim starts 0.8 s into the stop, once B's queue is full (its 8 MiB hold about 8,000
+    // of these datagrams, 0.4 s of the flood); its three Attempts (0 to 1.25 s later) all meet
+    // the full queue, and its round ends at least 0.8 s after B resumes.
     let timing = Timing {
         settle: Duration::from_secs(4),
-        lead: Duration::from_millis(500),
+        lead: Duration::from_millis(800),
     };
     let out = scenario(
         &net,
@@ -348,7 +349,7 @@ fn a_relays_kernel_drops_grant_no_lease_a_node_held_beyond_it() {
         (1, timing),
         || {
             assert!(b.signal(libc::SIGSTOP));
-            std::thread::sleep(Duration::from_millis(2_000));
+            std::thread::sleep(Duration::from_millis(2_500));
             assert!(b.signal(libc::SIGCONT));
         },
     );
