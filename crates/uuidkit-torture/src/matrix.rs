@@ -272,23 +272,74 @@ fn burn_one() -> u32 {
     .expect("a throwaway thread")
 }
 
+/// After wrapping, the kernel hands out process ids from 300 up
+/// (`RESERVED_PIDS`) to `pid_max - 1`: the only ids a fork can get again.
+const FIRST_REUSED_PID: u32 = 300;
+
+/// The kernel's `pid_max` (32,768 if it cannot be read, its smallest default).
+fn pid_max() -> u32 {
+    std::fs::read_to_string("/proc/sys/kernel/pid_max")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(32_768)
+}
+
+/// The other ids a fork can get below `top` that equal `pid` modulo 2¹⁴.
+fn partners(pid: u32, top: u32) -> Vec<u32> {
+    (pid % 16_384..top)
+        .step_by(16_384)
+        .filter(|&q| q != pid && q >= FIRST_REUSED_PID)
+        .collect()
+}
+
+/// Whether no live process holds `pid` now.
+fn is_free(pid: u32) -> bool {
+    !std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Whether one of `pid`'s partners is free now: one a live process holds (a
+/// daemon started long ago) is skipped by every fork.
+fn has_free_partner(pid: u32, top: u32) -> bool {
+    partners(pid, top).into_iter().any(is_free)
+}
+
+/// Throwaway threads until the next process id is `want` modulo 2¹⁴; false
+/// if `steps` of them did not get there (other processes took the id).
+fn burn_until(want: u32, steps: u32) -> bool {
+    (0..steps).any(|_| (burn_one() + 1) % 16_384 == want)
+}
+
 /// Two workers forked from this process whose process ids are equal modulo
 /// 2¹⁴ — as a pre-fork server gets when it replaces a worker while the
 /// host's process ids move on — both running `make` from the state this
 /// process has now, started together. Returns the two workers' streams and
 /// their process ids. Reaching the second id takes up to 16,383 throwaway
-/// threads (well under a second), started and joined before any fork.
+/// threads (well under a second), started and joined before any fork. The
+/// first worker is forked again until its id has a free partner a fork can
+/// reach: ids below 300 are never handed out again, so a first id of 16,384
+/// to 16,683 under the default `pid_max` of 32,768 has none, and the search
+/// for it would never end; a partner a live process holds is skipped by every
+/// fork, and every round would miss it.
 ///
 /// # Panics
-/// If no such pair is reached in a few rounds (a host whose process ids are
-/// taken by others as fast as this burns them).
+/// If no such pair is reached in a few bounded rounds (a host whose process
+/// ids are taken by others as fast as this burns them).
 pub fn pid_equal_pair(make: &mut dyn FnMut() -> Vec<Vec<Uuid>>) -> PairResult {
-    let a = Waiting::fork(make);
+    let top = pid_max();
+    let mut first = None;
+    for _ in 0..6 {
+        let a = Waiting::fork(make);
+        if has_free_partner(a.pid as u32, top) {
+            first = Some(a);
+            break;
+        }
+        a.discard();
+    }
+    let a = first.expect("a worker whose process id has a partner modulo 16384");
     let want = a.pid as u32 % 16_384;
     for _ in 0..6 {
-        let mut last = burn_one();
-        while (last + 1) % 16_384 != want {
-            last = burn_one();
+        if !burn_until(want, top + 16_384) {
+            continue;
         }
         let b = Waiting::fork(make);
         if b.pid as u32 % 16_384 == want {
@@ -306,6 +357,17 @@ pub fn pid_equal_pair(make: &mut dyn FnMut() -> Vec<Vec<Uuid>>) -> PairResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pid_partner_is_a_free_id_a_fork_can_get() {
+        assert_eq!(partners(114, 32_768), [16_498]);
+        assert_eq!(partners(16_498, 32_768), []); // 114 is never handed out again
+        assert_eq!(partners(16_684, 32_768), [300]);
+        assert_eq!(partners(16_683, 32_768), []);
+        assert_eq!(partners(20_000, 4_194_304)[..2], [3_616, 36_384]);
+        // This process holds its id: no fork reaches it while it runs.
+        assert!(!is_free(std::process::id()));
+    }
 
     /// A worker that never gets the go ends once it is discarded, and so does the wait for it
     /// (the pid-equal pair discards every worker whose id misses, which happens when other

@@ -111,34 +111,84 @@ def discard(worker):
     os.waitpid(pid, 0)
 
 
-def burn_until(want):
-    """Throwaway threads until the next process id is `want` modulo 2**14."""
+# After wrapping, the kernel hands out process ids from 300 up (RESERVED_PIDS)
+# to pid_max - 1: the only ids a fork can get again.
+FIRST_REUSED_PID = 300
+
+
+def pid_max():
+    with open("/proc/sys/kernel/pid_max") as f:
+        return int(f.read())
+
+
+def partners(pid, top):
+    """The other ids a fork can get that equal `pid` modulo 2**14."""
+    return [q for q in range(pid % 16384, top, 16384) if q != pid and q >= FIRST_REUSED_PID]
+
+
+def is_free(pid):
+    """Whether no live process holds `pid` now."""
+    return not os.path.exists(f"/proc/{pid}")
+
+
+def has_free_partner(pid, top):
+    """Whether one of `pid`'s partners is free now: one a live process holds
+    (a daemon started long ago) is skipped by every fork."""
+    return any(is_free(q) for q in partners(pid, top))
+
+
+def burn_until(want, steps):
+    """Throwaway threads until the next process id is `want` modulo 2**14;
+    False if `steps` threads did not get there (others took the id)."""
     last = [0]
 
     def note():
         last[0] = threading.get_native_id()
 
-    while True:
+    for _ in range(steps):
         t = threading.Thread(target=note)
         t.start()
         t.join()
         if (last[0] + 1) % 16384 == want:
-            return
+            return True
+    return False
 
 
 def pid_equal_pair(make):
-    """Two workers whose process ids are equal modulo 2**14, started together."""
-    a = fork_worker(make)
+    """Two workers whose process ids are equal modulo 2**14, started together.
+    The first is forked again until its id has a free partner a fork can reach
+    (ids below 300 are never handed out again, and one a live process holds is
+    skipped); each search is bounded."""
+    top = pid_max()
     for _ in range(6):
-        burn_until(a[0] % 16384)
+        a = fork_worker(make)
+        if has_free_partner(a[0], top):
+            break
+        discard(a)
+    else:
+        pytest.fail("no worker got a process id with a partner modulo 16384")
+    want = a[0] % 16384
+    for _ in range(6):
+        if not burn_until(want, top + 16384):
+            continue
         b = fork_worker(make)
-        if b[0] % 16384 == a[0] % 16384:
+        if b[0] % 16384 == want:
             os.write(a[1], b"g")
             os.write(b[1], b"g")
             return collect(a), collect(b)
         discard(b)
     discard(a)
-    pytest.fail("no process id equal modulo 16384 was reached")
+    pytest.fail(f"no process id equal to {want} modulo 16384 was reached")
+
+
+def test_pid_partners_are_ids_a_fork_can_get():
+    assert partners(114, 32768) == [16498]
+    assert partners(16498, 32768) == []  # 114 is never handed out again
+    assert partners(16684, 32768) == [300]
+    assert partners(16683, 32768) == []
+    assert partners(20000, 4194304)[:2] == [3616, 36384]
+    # This process holds its id: no fork reaches it while it runs.
+    assert not is_free(os.getpid())
 
 
 def take(call, n):
