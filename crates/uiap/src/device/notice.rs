@@ -27,8 +27,9 @@ use crate::space::{DomainId, Uid, UidSpace};
 use crate::time::Instant;
 use crate::wire::{MessageType, Packet, Repr};
 
-/// The longest span of losses a notice reports: the message TTL, beyond which no claim round
-/// can still be affected.
+/// The longest span of losses a notice reports: 30 s, the default message TTL, far beyond any
+/// claim round the losses could still affect. A wire constant, not a setting: every device
+/// reads the span the same way.
 pub(crate) const MAX_WINDOW: Duration = Duration::from_secs(30);
 
 /// Losses not yet reported: how many, and since when.
